@@ -1,0 +1,61 @@
+/**
+ * Secrets a local run needs, generated once into .data/local-secrets.json (git-ignored) so that
+ * `npm install && npm start` works with no .env. Never used when NODE_ENV=production.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const SECRET_NAMES = [
+  'JWT_SECRET',
+  'SYSTEM_TOKEN',
+  'CARD_RSA_PRIVATE_KEY',
+  'CARD_RSA_PUBLIC_KEY',
+  'DASHBOARD_PASSWORD',
+  'ACQUIRER_MERCHANT_KEY',
+  'ACQUIRER_NOTIFICATION_SECRET',
+  'ACQUIRER_CHARGEBACK_CLIENT_SECRET',
+  'CHARGEBACK_NOTIFICATION_SECRET',
+];
+
+export const LOCAL_SECRETS_FILE = path.resolve(__dirname, '..', '.data', 'local-secrets.json');
+
+function generate(): Record<string, string> {
+  const random = (bytes: number) => crypto.randomBytes(bytes).toString('base64url');
+  const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  return {
+    JWT_SECRET: random(48),
+    SYSTEM_TOKEN: `sys_${random(32)}`,
+    CARD_RSA_PRIVATE_KEY: privateKey,
+    CARD_RSA_PUBLIC_KEY: publicKey,
+    DASHBOARD_PASSWORD: random(18),
+    ACQUIRER_MERCHANT_KEY: random(30),
+    ACQUIRER_NOTIFICATION_SECRET: random(32),
+    ACQUIRER_CHARGEBACK_CLIENT_SECRET: random(32),
+    CHARGEBACK_NOTIFICATION_SECRET: random(32),
+  };
+}
+
+let cached: Record<string, string> | undefined;
+
+export function loadLocalSecrets(file = LOCAL_SECRETS_FILE): Record<string, string> {
+  if (cached) return cached;
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const temp = `${file}.${process.pid}.${Date.now()}`;
+    fs.writeFileSync(temp, JSON.stringify(generate(), null, 2), { mode: 0o600 });
+    try {
+      fs.linkSync(temp, file); // create-if-absent atomically: several processes may start at once
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      fs.unlinkSync(temp);
+    }
+  }
+  cached = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
+  return cached;
+}

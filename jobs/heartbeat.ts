@@ -1,0 +1,20 @@
+/** Worker heartbeat: proves a worker takes jobs from Redis and writes to MongoDB. */
+import type { Job } from 'bullmq';
+import { recordHeartbeat } from '../src/health/heartbeat';
+import type { JobKind } from './types';
+
+export interface HeartbeatPayload {
+  enqueuedAt: string;
+  /** Work time to simulate, bounded; lets tests hold a job in flight across a shutdown. */
+  holdMs?: number;
+}
+
+export const HEARTBEAT_QUEUE = 'heartbeat';
+
+export default async function processHeartbeat(job: Job<HeartbeatPayload>) {
+  const holdMs = Math.min(Math.max(job.data.holdMs ?? 0, 0), 30_000);
+  if (holdMs) await new Promise((r) => setTimeout(r, holdMs));
+  return recordHeartbeat(String(job.id), new Date(job.data.enqueuedAt));
+}
+
+export const heartbeatJob: JobKind<HeartbeatPayload> = { queue: HEARTBEAT_QUEUE, process: processHeartbeat };

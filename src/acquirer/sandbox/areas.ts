@@ -1,0 +1,12 @@
+/**
+ * The acquirer sandbox is assembled from one router per area of the acquirer's API, each in its
+ * own file, so the card/PIX, recurring and chargeback simulators evolve independently.
+ */
+import type { Router } from 'express';
+
+export interface SandboxArea {
+  name: string;
+  router: () => Router;
+}
+
+export const sandboxAreas: SandboxArea[] = [];

@@ -1,0 +1,78 @@
+/** Merchants, their users and their API tokens. Passwords and tokens are stored only as hashes. */
+import mongoose, { Schema } from 'mongoose';
+
+export interface Merchant {
+  _id: number;
+  companyName: string;
+  settings: { allowVoidOnConfirmed: boolean };
+  /** Acquirer establishment numbers (EC) of this merchant; chargeback calls are scoped to them. */
+  establishmentNumbers: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const merchantSchema = new Schema<Merchant>(
+  {
+    _id: { type: Number },
+    companyName: { type: String, required: true, maxlength: 200 },
+    settings: { allowVoidOnConfirmed: { type: Boolean, default: false } },
+    establishmentNumbers: { type: [String], default: [] },
+  },
+  { timestamps: true, versionKey: false, collection: 'merchants' },
+);
+merchantSchema.index({ establishmentNumbers: 1 });
+
+export const MerchantModel = mongoose.model<Merchant>('Merchant', merchantSchema);
+
+export type Role = 'merchant' | 'staff';
+
+export interface User {
+  _id: number;
+  /** Complete e-mail, stored lower-cased so uniqueness is case-insensitive. */
+  email: string;
+  /** Short login name, unique; shown as `username` by /api/v1/me/. */
+  login: string;
+  passwordHash: string;
+  role: Role;
+  merchantId: number | null;
+  createdAt: Date;
+}
+
+const userSchema = new Schema<User>(
+  {
+    _id: { type: Number },
+    email: { type: String, required: true, lowercase: true, trim: true },
+    login: { type: String, required: true, trim: true },
+    passwordHash: { type: String, required: true },
+    role: { type: String, enum: ['merchant', 'staff'], required: true },
+    merchantId: { type: Number, default: null },
+  },
+  { timestamps: true, versionKey: false, collection: 'users' },
+);
+userSchema.index({ email: 1 }, { unique: true });
+userSchema.index({ login: 1 }, { unique: true });
+
+export const UserModel = mongoose.model<User>('User', userSchema);
+
+export interface MerchantToken {
+  /** SHA-256 of the token: the token itself is shown once and never stored. */
+  _id: string;
+  merchantId: number;
+  /** First characters, so an operator can tell tokens apart without the secret. */
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+const merchantTokenSchema = new Schema<MerchantToken>(
+  {
+    _id: { type: String },
+    merchantId: { type: Number, required: true },
+    prefix: { type: String, required: true },
+    revokedAt: { type: Date, default: null },
+  },
+  { timestamps: { createdAt: true, updatedAt: false }, versionKey: false, collection: 'merchant_tokens' },
+);
+merchantTokenSchema.index({ merchantId: 1 });
+
+export const MerchantTokenModel = mongoose.model<MerchantToken>('MerchantToken', merchantTokenSchema);

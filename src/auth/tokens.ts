@@ -1,0 +1,36 @@
+/** JWT access and refresh tokens: HS256 only, with a `typ` claim so one kind is never taken for the other. */
+import crypto from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { getConfig } from '../../config';
+import type { Role } from './model';
+
+export type TokenType = 'access' | 'refresh';
+
+export interface TokenClaims {
+  sub: string;
+  typ: TokenType;
+  role: Role;
+  mid: number | null;
+}
+
+export const JWT_ALGORITHM = 'HS256' as const;
+
+export function signToken(type: TokenType, user: { _id: number; role: Role; merchantId: number | null }): string {
+  const { secret, accessTtlSeconds, refreshTtlSeconds } = getConfig().jwt;
+  const claims: TokenClaims = { sub: String(user._id), typ: type, role: user.role, mid: user.merchantId };
+  return jwt.sign(claims, secret, {
+    algorithm: JWT_ALGORITHM,
+    expiresIn: type === 'access' ? accessTtlSeconds : refreshTtlSeconds,
+    jwtid: crypto.randomUUID(),
+  });
+}
+
+/** Verifies signature, algorithm, expiry and type; returns the claims or null. */
+export function verifyToken(token: string, type: TokenType): TokenClaims | null {
+  try {
+    const claims = jwt.verify(token, getConfig().jwt.secret, { algorithms: [JWT_ALGORITHM] }) as TokenClaims;
+    return claims.typ === type ? claims : null;
+  } catch {
+    return null;
+  }
+}

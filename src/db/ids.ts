@@ -1,0 +1,77 @@
+/**
+ * Integer id sequences that stay unique under concurrency on FerretDB, across processes.
+ *
+ * FerretDB applies `$inc` as an unlocked read-modify-write, so a counter document can hand the
+ * same number to two callers. Inserts into a unique index are atomic, so a process claims a
+ * block of ids by inserting `{_id: "<sequence>:<block>"}`; a process that loses the race gets a
+ * duplicate-key error and tries the next block. Ids inside a claimed block are handed out in
+ * memory, synchronously, so callers in one process never collide. Ids are unique and increasing
+ * per process; a restart leaves the rest of its block unused (gaps, never duplicates).
+ * Also correct on MongoDB.
+ */
+import mongoose, { Schema } from 'mongoose';
+import { isDuplicateKey } from './connection';
+
+interface SequenceBlock {
+  _id: string;
+  sequence: string;
+  block: number;
+  claimedAt: Date;
+}
+
+const blockSchema = new Schema<SequenceBlock>(
+  { _id: { type: String }, sequence: { type: String, required: true }, block: { type: Number, required: true }, claimedAt: Date },
+  { versionKey: false, collection: 'id_sequences' },
+);
+blockSchema.index({ sequence: 1, block: -1 });
+
+export const SequenceBlockModel = mongoose.model<SequenceBlock>('SequenceBlock', blockSchema);
+
+export const BLOCK_SIZE = Number(process.env.ID_BLOCK_SIZE || 20);
+const MAX_ATTEMPTS = 100;
+
+/** Claims the next free block of a sequence for this process; unique across processes. */
+export async function claimBlock(sequence: string): Promise<number> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const last = await SequenceBlockModel.findOne({ sequence }).sort({ block: -1 }).lean();
+    const block = (last?.block ?? -1) + 1;
+    try {
+      await SequenceBlockModel.create({ _id: `${sequence}:${block}`, sequence, block, claimedAt: new Date() });
+      return block;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      await new Promise((r) => setTimeout(r, Math.random() * 20)); // lost the race: spread the retries
+    }
+  }
+  throw new Error(`could not claim an id block in sequence ${sequence} after ${MAX_ATTEMPTS} attempts`);
+}
+
+interface LocalBlock {
+  next: number;
+  end: number;
+}
+
+const localBlocks = new Map<string, LocalBlock>();
+const pendingClaims = new Map<string, Promise<void>>();
+
+export async function nextId(sequence: string): Promise<number> {
+  for (;;) {
+    const local = localBlocks.get(sequence);
+    if (local && local.next < local.end) return local.next++;
+    let claim = pendingClaims.get(sequence);
+    if (!claim) {
+      claim = claimBlock(sequence)
+        .then((block) => {
+          localBlocks.set(sequence, { next: block * BLOCK_SIZE + 1, end: (block + 1) * BLOCK_SIZE + 1 });
+        })
+        .finally(() => pendingClaims.delete(sequence));
+      pendingClaims.set(sequence, claim);
+    }
+    await claim;
+  }
+}
+
+/** Forget this process's blocks (tests use it to act like a fresh process). */
+export function forgetLocalBlocks(): void {
+  localBlocks.clear();
+}

@@ -1,0 +1,201 @@
+/**
+ * Local services for development and tests: FerretDB (our MongoDB-protocol server) and Redis.
+ *
+ * Idempotent: builds what is missing, starts what is not answering, waits until each answers
+ * and prints where each is. A second run only confirms. Run directly (`npm run services`) the
+ * services it starts keep running after it exits; `npm start` imports it and stops what it
+ * started on Ctrl-C.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { MongoClient } from 'mongodb';
+import Redis from 'ioredis';
+
+export const FERRETDB_VERSION = 'v1.24.2';
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+const DATA_DIR = path.join(PROJECT_ROOT, '.data');
+
+export interface StartedService {
+  name: string;
+  child: ChildProcess;
+}
+
+function say(message: string): void {
+  process.stdout.write(`[services] ${message}\n`);
+}
+
+function ferretCacheDir(): string {
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(base, 'payments-platform', `ferretdb-${FERRETDB_VERSION}`);
+}
+
+/** Builds FerretDB once per machine from the Go module proxy; returns the binary path. */
+export function ensureFerretBinary(): string {
+  const dir = ferretCacheDir();
+  const binary = path.join(dir, 'ferretdb');
+  if (fs.existsSync(binary)) return binary;
+  fs.mkdirSync(dir, { recursive: true });
+  say(`building FerretDB ${FERRETDB_VERSION} with Go (once per machine, a few minutes)...`);
+  const info = JSON.parse(
+    execFileSync('go', ['mod', 'download', '-json', `github.com/FerretDB/FerretDB@${FERRETDB_VERSION}`], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  ) as { Dir?: string; Error?: string };
+  if (!info.Dir) throw new Error(`go mod download failed: ${info.Error ?? 'no Dir'}`);
+  // The module zip lacks build/version/version.txt and the module cache is read-only, so build a writable copy.
+  const source = fs.mkdtempSync(path.join(dir, 'src-'));
+  fs.cpSync(info.Dir, source, { recursive: true });
+  execFileSync('chmod', ['-R', 'u+w', source]);
+  fs.mkdirSync(path.join(source, 'build', 'version'), { recursive: true });
+  fs.writeFileSync(path.join(source, 'build', 'version', 'version.txt'), FERRETDB_VERSION);
+  const partial = `${binary}.partial-${process.pid}`;
+  execFileSync('go', ['build', '-trimpath', '-o', partial, './cmd/ferretdb'], {
+    cwd: source,
+    stdio: 'inherit',
+    env: { ...process.env, CGO_ENABLED: '0' },
+  });
+  fs.renameSync(partial, binary); // atomic: a concurrent run never sees a half-written binary
+  fs.rmSync(source, { recursive: true, force: true });
+  say(`FerretDB built at ${binary}`);
+  return binary;
+}
+
+function portOf(url: URL, fallback: number): number {
+  return url.port ? Number(url.port) : fallback;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || host.startsWith('127.');
+}
+
+async function tcpOpen(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port, timeout: 1000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+export async function mongoAnswers(uri: string): Promise<boolean> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 1500, connectTimeoutMS: 1500 });
+  try {
+    await client.connect();
+    await client.db('admin').command({ ping: 1 });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+export async function redisAnswers(url: string): Promise<boolean> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null, connectTimeout: 1500 });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, child?: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode} before answering`);
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${what} did not answer within ${timeoutMs} ms`);
+}
+
+function openLog(name: string): number {
+  fs.mkdirSync(DATA_DIR, { recursive: true });
+  return fs.openSync(path.join(DATA_DIR, `${name}.log`), 'a');
+}
+
+export async function ensureFerretDB(uri: string, detached: boolean): Promise<StartedService | undefined> {
+  if (await mongoAnswers(uri)) {
+    say(`MongoDB protocol: answering at ${uri.replace(/\/\/[^@]*@/, '//***@')} (already running)`);
+    return undefined;
+  }
+  const url = new URL(uri);
+  if (!isLoopback(url.hostname)) throw new Error(`MONGODB_URI ${url.host} does not answer and is not local: start it yourself`);
+  const port = portOf(url, 27017);
+  if (await tcpOpen(url.hostname, port)) throw new Error(`port ${port} is taken by something that is not a MongoDB-protocol server`);
+  const binary = ensureFerretBinary();
+  const backend = process.env.FERRETDB_BACKEND || 'sqlite';
+  const sqliteDir = path.join(DATA_DIR, 'ferretdb', 'sqlite') + '/';
+  const stateDir = path.join(DATA_DIR, 'ferretdb', 'state');
+  fs.mkdirSync(sqliteDir, { recursive: true });
+  fs.mkdirSync(stateDir, { recursive: true });
+  const args = [`--listen-addr=127.0.0.1:${port}`, `--state-dir=${stateDir}`, '--telemetry=disable', '--log-level=warn', '--debug-addr=-'];
+  if (backend === 'postgresql') {
+    args.push('--handler=postgresql', `--postgresql-url=${process.env.FERRETDB_POSTGRESQL_URL || 'postgres://postgres@127.0.0.1:5432/test'}`);
+  } else if (backend === 'sqlite') {
+    args.push('--handler=sqlite', `--sqlite-url=file:${sqliteDir}`);
+  } else {
+    throw new Error(`FERRETDB_BACKEND must be sqlite or postgresql, got "${backend}"`);
+  }
+  const log = openLog('ferretdb');
+  const child = spawn(binary, args, { detached, stdio: ['ignore', log, log] });
+  if (detached) child.unref();
+  await waitFor('FerretDB', () => mongoAnswers(uri), 30_000, child);
+  say(`MongoDB protocol: FerretDB ${FERRETDB_VERSION} (${backend}) started at ${uri} (pid ${child.pid}, log .data/ferretdb.log)`);
+  return { name: 'ferretdb', child };
+}
+
+export async function ensureRedis(redisUrl: string, detached: boolean): Promise<StartedService | undefined> {
+  if (await redisAnswers(redisUrl)) {
+    say(`Redis: answering at ${redisUrl} (already running)`);
+    return undefined;
+  }
+  const url = new URL(redisUrl);
+  if (!isLoopback(url.hostname)) throw new Error(`REDIS_URL ${url.host} does not answer and is not local: start it yourself`);
+  const port = portOf(url, 6379);
+  const log = openLog(`redis-${port}`);
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], {
+    detached,
+    stdio: ['ignore', log, log],
+  });
+  if (detached) child.unref();
+  await waitFor('redis-server', () => redisAnswers(redisUrl), 15_000, child);
+  say(`Redis: redis-server started at ${redisUrl} (pid ${child.pid})`);
+  return { name: 'redis', child };
+}
+
+export const DEFAULT_MONGODB_URI = 'mongodb://127.0.0.1:27017/payments';
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+export async function ensureServices(detached: boolean): Promise<StartedService[]> {
+  const started: StartedService[] = [];
+  const ferret = await ensureFerretDB(process.env.MONGODB_URI || DEFAULT_MONGODB_URI, detached);
+  if (ferret) started.push(ferret);
+  const redis = await ensureRedis(process.env.REDIS_URL || DEFAULT_REDIS_URL, detached);
+  if (redis) started.push(redis);
+  return started;
+}
+
+if (require.main === module) {
+  ensureServices(true).then(
+    () => process.exit(0),
+    (error: Error) => {
+      process.stderr.write(`[services] ${error.message}\n`);
+      process.exit(1);
+    },
+  );
+}

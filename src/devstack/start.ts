@@ -1,0 +1,95 @@
+/**
+ * `npm start`: local services, then every Procfile process with prefixed logs. Ctrl-C (or
+ * SIGTERM) stops the processes gracefully, then the services this run started.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureServices, type StartedService } from './services';
+import { loadLocalSecrets } from '../../config/local-secrets';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const COLORS = [36, 33, 35, 32, 34, 31];
+
+export function readProcfile(file = path.join(ROOT, 'Procfile')): { name: string; command: string[] }[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .map((line) => /^([A-Za-z0-9_-]+):\s*(.+)$/.exec(line.trim()))
+    .filter((m): m is RegExpExecArray => Boolean(m))
+    .map((m) => ({ name: m[1], command: m[2].split(/\s+/) }));
+}
+
+function prefixed(stream: NodeJS.ReadableStream, name: string, color: number, width: number): void {
+  let buffered = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    buffered += chunk;
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) process.stdout.write(`\x1b[${color}m${name.padEnd(width)} |\x1b[0m ${line}\n`);
+  });
+}
+
+async function main() {
+  if (process.env.NODE_ENV !== 'production') loadLocalSecrets(); // generate once before processes race for it
+  const services: StartedService[] = await ensureServices(false);
+  const seed = await import('./seed').catch(() => undefined);
+  if (seed?.seedDemoData) await seed.seedDemoData();
+  const entries = readProcfile();
+  const width = Math.max(...entries.map((e) => e.name.length));
+  const children: { name: string; child: ChildProcess }[] = [];
+  let stopping = false;
+
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write('\n[start] stopping processes...\n');
+    await Promise.all(
+      children.map(
+        ({ child }) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode) return resolve();
+            const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+            child.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+    for (const service of services) {
+      await new Promise<void>((resolve) => {
+        if (service.child.exitCode !== null) return resolve();
+        service.child.once('exit', () => resolve());
+        service.child.kill('SIGTERM');
+      });
+      process.stdout.write(`[start] stopped ${service.name}\n`);
+    }
+    process.exit(code);
+  };
+
+  entries.forEach(({ name, command }, index) => {
+    const child = spawn(command[0], command.slice(1), { cwd: ROOT, env: { ...process.env, PROCESS_NAME: name },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // own process group: a terminal Ctrl-C reaches only us, and we stop each child once, gracefully
+    });
+    const color = COLORS[index % COLORS.length];
+    prefixed(child.stdout!, name, color, width);
+    prefixed(child.stderr!, name, color, width);
+    child.on('exit', (code, signal) => {
+      process.stdout.write(`[start] ${name} exited (${signal ?? code})\n`);
+      if (!stopping) void stopAll(1); // one process dying takes the stack down, as foreman does
+    });
+    process.stdout.write(`[start] ${name} started (pid ${child.pid})\n`);
+    children.push({ name, child });
+  });
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`[start] ${error.message}\n`);
+  process.exit(1);
+});

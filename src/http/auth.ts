@@ -1,0 +1,153 @@
+/**
+ * The three bearer credentials and the per-route policy of which ones a route accepts.
+ *
+ *   Authorization: Bearer <JWT access token>        a user (merchant or staff), via passport-jwt
+ *   Authorization: Bearer mt_...                    an individual merchant token
+ *   Authorization: Bearer <SYSTEM_TOKEN>            the fixed system token; acts for a merchant only
+ *                                                   when X-Merchant-Id names an existing one
+ *
+ * No or bad credential: 401. A valid credential of a kind the route does not accept: 403.
+ */
+import type { Request, RequestHandler } from 'express';
+import passport from 'passport';
+import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
+import { getConfig } from '../../config';
+import { MerchantModel, MerchantTokenModel, UserModel, type Role } from '../auth/model';
+import { safeEqual, sha256Hex } from '../auth/crypto';
+import { JWT_ALGORITHM, type TokenClaims } from '../auth/tokens';
+import { ApiError, badRequest, forbidden, unauthorized } from './errors';
+
+export interface CredentialPolicy {
+  /** Which users' JWT access tokens are accepted. */
+  jwt?: Role[];
+  merchantToken?: boolean;
+  system?: boolean;
+  /** For the system token: must the request name a merchant (X-Merchant-Id)? */
+  systemMerchant?: 'required' | 'optional';
+}
+
+export interface Principal {
+  kind: 'jwt' | 'merchantToken' | 'system';
+  role: Role | 'system';
+  userId?: number;
+  /** The merchant the request acts for; absent for staff, and for the system token without X-Merchant-Id. */
+  merchantId?: number;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    principal?: Principal;
+  }
+}
+
+/** Routes that act for one merchant: a merchant user's JWT or a merchant token. */
+export const MERCHANT_CREDENTIALS: CredentialPolicy = { jwt: ['merchant'], merchantToken: true };
+/** Pre-capture: all three credentials. */
+export const ANY_MERCHANT_CREDENTIAL: CredentialPolicy = { jwt: ['merchant'], merchantToken: true, system: true, systemMerchant: 'required' };
+/** Platform staff: a staff user's JWT or the system token. */
+export const STAFF_CREDENTIALS: CredentialPolicy = { jwt: ['staff'], system: true, systemMerchant: 'optional' };
+
+let strategyInstalled = false;
+
+function installJwtStrategy(): void {
+  if (strategyInstalled) return;
+  passport.use(
+    'access-jwt',
+    new JwtStrategy(
+      {
+        jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+        secretOrKey: getConfig().jwt.secret,
+        algorithms: [JWT_ALGORITHM],
+      },
+      (claims: TokenClaims, done: (err: unknown, user?: Principal | false) => void) => {
+        if (claims.typ !== 'access') return done(null, false);
+        UserModel.findById(Number(claims.sub))
+          .lean()
+          .then((user) => {
+            if (!user) return done(null, false);
+            done(null, { kind: 'jwt', role: user.role, userId: user._id, merchantId: user.merchantId ?? undefined });
+          }, done);
+      },
+    ),
+  );
+  strategyInstalled = true;
+}
+
+function bearerOf(req: Request): string | null {
+  const header = req.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer +([^\s]+) *$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+function authenticateJwt(req: Request): Promise<Principal | null> {
+  installJwtStrategy();
+  return new Promise((resolve, reject) => {
+    passport.authenticate('access-jwt', { session: false }, (err: unknown, principal: Principal | false) => {
+      if (err) reject(err);
+      else resolve(principal || null);
+    })(req, {} as never, reject);
+  });
+}
+
+async function systemMerchantFrom(req: Request, policy: CredentialPolicy): Promise<number | undefined> {
+  const header = req.headers['x-merchant-id'];
+  if (header === undefined) {
+    if (policy.systemMerchant === 'required') {
+      throw badRequest({ 'X-Merchant-Id': ['The system token must name the merchant it acts for in the X-Merchant-Id header.'] });
+    }
+    return undefined;
+  }
+  const id = Number(header);
+  if (!Number.isSafeInteger(id) || id < 1 || !(await MerchantModel.exists({ _id: id }))) {
+    throw badRequest({ 'X-Merchant-Id': ['No merchant has this id.'] });
+  }
+  return id;
+}
+
+/** Identifies the caller; throws 401 when there is no valid credential of any kind. */
+export async function identify(req: Request): Promise<Principal> {
+  const bearer = bearerOf(req);
+  if (!bearer) throw unauthorized();
+  if (safeEqual(bearer, getConfig().systemToken)) return { kind: 'system', role: 'system' };
+  if (bearer.startsWith('mt_')) {
+    const token = await MerchantTokenModel.findById(sha256Hex(bearer)).lean();
+    if (!token || token.revokedAt) throw unauthorized();
+    return { kind: 'merchantToken', role: 'merchant', merchantId: token.merchantId };
+  }
+  const principal = await authenticateJwt(req);
+  if (!principal) throw unauthorized();
+  return principal;
+}
+
+function accepts(policy: CredentialPolicy, principal: Principal): boolean {
+  if (principal.kind === 'system') return Boolean(policy.system);
+  if (principal.kind === 'merchantToken') return Boolean(policy.merchantToken);
+  return Boolean(policy.jwt?.includes(principal.role as Role));
+}
+
+export function requireCredential(policy: CredentialPolicy): RequestHandler {
+  return async (req, _res, next) => {
+    const principal = await identify(req);
+    if (!accepts(policy, principal)) throw forbidden('This credential is not accepted by this operation.');
+    if (principal.kind === 'system') principal.merchantId = await systemMerchantFrom(req, policy);
+    req.principal = principal;
+    next();
+  };
+}
+
+/** The merchant a request acts for; routes behind a merchant policy always have one. */
+export function merchantIdOf(req: Request): number {
+  const id = req.principal?.merchantId;
+  if (id === undefined) throw new ApiError(403, { detail: 'This operation needs a merchant credential.' });
+  return id;
+}
+
+export function describeSecurity(policy: CredentialPolicy | undefined): string {
+  if (!policy) return 'Public: no credential.';
+  const kinds: string[] = [];
+  if (policy.jwt?.length) kinds.push(`a JWT access token of a ${policy.jwt.join(' or ')} user`);
+  if (policy.merchantToken) kinds.push('an individual merchant token (mt_...)');
+  if (policy.system) kinds.push(`the system token${policy.systemMerchant === 'required' ? ' with X-Merchant-Id naming the merchant' : ''}`);
+  return `Bearer credential: ${kinds.join(', or ')}. No or invalid credential: 401. Another kind of credential: 403.`;
+}

@@ -1,0 +1,68 @@
+/** Swagger 2.0 description built from the same route table Express serves. */
+import type { Feature } from './routes';
+import { swaggerPath } from './routes';
+import { describeSecurity } from './auth';
+
+export function buildSwagger(features: Feature[], publicBaseUrl: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const definitions: Record<string, unknown> = {
+    ErrorDetail: { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } },
+    FieldErrors: {
+      type: 'object',
+      description: 'Field-level validation errors: field name to the list of its messages. Several fields may be reported at once.',
+      additionalProperties: { type: 'array', items: { type: 'string' } },
+    },
+  };
+  for (const feature of features) {
+    Object.assign(definitions, feature.definitions ?? {});
+    for (const route of feature.routes) {
+      const path = swaggerPath(route.path);
+      const pathParams = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+      const declared = new Set((route.doc.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name));
+      const parameters = [
+        ...(route.doc.parameters ?? []),
+        ...pathParams.filter((name) => !declared.has(name)).map((name) => ({ name, in: 'path', required: true, type: 'string' })),
+      ];
+      const responses = { ...route.doc.responses };
+      if (route.auth) {
+        responses[401] ??= { description: 'No or invalid credential', schema: { $ref: '#/definitions/ErrorDetail' } };
+        responses[403] ??= { description: 'Credential of a kind this operation does not accept', schema: { $ref: '#/definitions/ErrorDetail' } };
+      }
+      (paths[path] ??= {})[route.method] = {
+        ...route.doc,
+        tags: route.doc.tags ?? [feature.name],
+        description: [route.doc.description, describeSecurity(route.auth)].filter(Boolean).join('\n\n'),
+        parameters,
+        responses,
+        ...(route.auth ? { security: [{ BearerAuth: [] }] } : {}),
+      };
+    }
+  }
+  const url = new URL(publicBaseUrl);
+  return {
+    swagger: '2.0',
+    info: {
+      title: 'Online Sales, Payment Link, Subscription Charge and Chargeback API',
+      version: '1.0',
+      description:
+        'Payments platform for Brazilian merchants. Money is integer cents unless a field says otherwise. ' +
+        'Errors are JSON objects: validation failures are a field map {"field": ["message"]}, other errors {"detail": "..."}.',
+    },
+    host: url.host,
+    basePath: '/',
+    schemes: [url.protocol.replace(':', '')],
+    consumes: ['application/json'],
+    produces: ['application/json'],
+    securityDefinitions: {
+      BearerAuth: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+        description: 'Authorization: Bearer <credential>. The credential is a JWT access token from POST /api/token/, an individual merchant token (mt_...), or the system token.',
+      },
+    },
+    tags: features.filter((f) => f.tag).map((f) => f.tag),
+    paths,
+    definitions,
+  };
+}

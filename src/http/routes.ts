@@ -1,0 +1,51 @@
+/**
+ * Routes are kept as a table (as bull-board does): each feature exports RouteSpec[] with its path,
+ * credential policy, validation and Swagger operation. app.ts registers the table and docs.ts
+ * describes the same table, so the API description cannot drift from what Express serves.
+ */
+import type { RequestHandler } from 'express';
+import type { CredentialPolicy } from './auth';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface SwaggerOperation {
+  summary: string;
+  description?: string;
+  tags?: string[];
+  operationId?: string;
+  consumes?: string[];
+  produces?: string[];
+  parameters?: Record<string, unknown>[];
+  responses: Record<string, Record<string, unknown>>;
+}
+
+export interface RouteSpec {
+  method: HttpMethod;
+  /** Express path, e.g. /api/v1/online/sales/:id/capture/ */
+  path: string;
+  /** Who may call it; undefined means public. */
+  auth?: CredentialPolicy;
+  /** Middleware run before the handler (celebrate validation, rate limits, raw body readers). */
+  before?: RequestHandler[];
+  handler: RequestHandler;
+  doc: SwaggerOperation;
+}
+
+export interface Feature {
+  name: string;
+  routes: RouteSpec[];
+  /** Swagger definitions (schemas) this feature's docs refer to with #/definitions/Name. */
+  definitions?: Record<string, unknown>;
+  tag?: { name: string; description: string };
+}
+
+/** Express `:param` path to Swagger `{param}` path. */
+export function swaggerPath(expressPath: string): string {
+  return expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+/** Reusable Swagger response objects for the error bodies every route shares. */
+export const errorResponses = {
+  fieldErrors: { description: 'Invalid input: a map of field name to a list of messages', schema: { $ref: '#/definitions/FieldErrors' } },
+  detail: (description: string) => ({ description, schema: { $ref: '#/definitions/ErrorDetail' } }),
+};

@@ -1,0 +1,49 @@
+/**
+ * pino JSON-lines logger. Redaction is by key (authorization, passwords, tokens, card data) and,
+ * as a last line of defence, by value: anything shaped like a card number is masked.
+ */
+import pino from 'pino';
+
+const SENSITIVE_KEYS = [
+  'authorization', 'cookie', 'password', 'token', 'access', 'refresh', 'secret', 'card', 'cardNumber', 'CardNumber',
+  'cvv', 'CVV', 'SecurityCode', 'securityCode', 'encryptedCard', 'encrypted_card', 'MerchantKey', 'merchantKey',
+  'client_secret', 'access_token', 'systemToken', 'file', 'evidence',
+];
+
+export const REDACT_PATHS = [
+  ...SENSITIVE_KEYS,
+  ...SENSITIVE_KEYS.map((k) => `*.${k}`),
+  ...SENSITIVE_KEYS.map((k) => `*.*.${k}`),
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-merchant-token"]',
+];
+
+const CARD_LIKE = /\b(?:\d[ -]?){13,19}\b/g;
+
+/** Masks runs of 13-19 digits (card-number shaped) wherever they appear in a string. */
+export function maskCardNumbers(text: string): string {
+  return text.replace(CARD_LIKE, (match) => `[masked ****${match.replace(/\D/g, '').slice(-4)}]`);
+}
+
+export function createLogger(name: string, level = process.env.LOG_LEVEL || 'info') {
+  return pino({
+    name,
+    level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    formatters: { level: (label) => ({ level: label }) },
+    hooks: {
+      logMethod(args, method) {
+        const masked = args.map((a) => (typeof a === 'string' ? maskCardNumbers(a) : a)) as typeof args;
+        return method.apply(this, masked);
+      },
+    },
+    serializers: {
+      err: (err: Error) => ({ type: err?.name, message: maskCardNumbers(String(err?.message ?? err)), stack: err?.stack }),
+    },
+  });
+}
+
+export type Logger = ReturnType<typeof createLogger>;
+
+export const logger = createLogger(process.env.PROCESS_NAME || 'app');

@@ -1,0 +1,39 @@
+import '../helpers/env';
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import { loadConfig, ConfigError } from '../../config';
+import { ROOT } from '../helpers/processes';
+
+test('local defaults load with no .env', (t) => {
+  const config = loadConfig({ NODE_ENV: 'development' });
+  t.is(config.port, 3000);
+  t.is(config.redisUrl, 'redis://127.0.0.1:6379');
+  t.is(config.jwt.accessTtlSeconds, 900);
+  t.is(config.jwt.refreshTtlSeconds, 604800);
+  t.true(config.systemToken.length >= 32);
+  t.regex(config.cardKeys.publicKeyPem, /BEGIN PUBLIC KEY/);
+});
+
+test('a bad variable is named with what is expected', (t) => {
+  const error = t.throws(() => loadConfig({ NODE_ENV: 'development', PORT: 'eighty', REDIS_URL: 'http://nope' }), { instanceOf: ConfigError });
+  t.regex(error!.message, /PORT is invalid/);
+  t.regex(error!.message, /REDIS_URL is invalid/);
+});
+
+test('production refuses to start without real secrets', (t) => {
+  const error = t.throws(() => loadConfig({ NODE_ENV: 'production' }), { instanceOf: ConfigError });
+  t.regex(error!.message, /JWT_SECRET is required/);
+  t.regex(error!.message, /SYSTEM_TOKEN is required/);
+  t.regex(error!.message, /CARD_RSA_PRIVATE_KEY is required/);
+});
+
+test('a process with a bad config exits non-zero naming the variable', (t) => {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, WORKER_CONCURRENCY: '0', PORT: '0' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  t.not(result.status, 0);
+  t.regex(result.stderr, /WORKER_CONCURRENCY is invalid/);
+});

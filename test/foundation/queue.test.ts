@@ -1,0 +1,53 @@
+import '../helpers/env';
+import test from 'ava';
+import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
+import { closeQueues, getQueue, waitForRedis } from '../../src/queue';
+import { HeartbeatModel } from '../../src/health/heartbeat';
+import { HEARTBEAT_QUEUE } from '../../jobs/heartbeat';
+import { enqueueHeartbeat } from '../../workers/scheduler';
+import { eventually, startProcess, stopAll } from '../helpers/processes';
+import { json } from '../helpers/app';
+
+test.before(async () => {
+  await connectDatabase(process.env.MONGODB_URI!);
+  await waitForRedis();
+});
+test.after.always(async () => {
+  await stopAll();
+  await getQueue(HEARTBEAT_QUEUE).obliterate({ force: true }).catch(() => undefined);
+  await closeQueues();
+  await disconnectDatabase();
+});
+
+test.serial('a job enqueued by the scheduler code is completed by a worker process', async (t) => {
+  const web = await startProcess('web');
+  const worker = await startProcess('worker');
+  const ready = await json(await fetch(`${web.url}/readyz`));
+  t.is(ready.status, 'ready');
+  const now = new Date('2030-01-01T10:00:30Z');
+  await enqueueHeartbeat(now);
+  await enqueueHeartbeat(new Date('2030-01-01T10:00:55Z')); // same minute: same job id, not a second job
+  const job = await eventually(async () => {
+    const j = await getQueue(HEARTBEAT_QUEUE).getJob('heartbeat-2030-01-01T1000');
+    return j && (await j.getState()) === 'completed' ? j : undefined;
+  });
+  t.is(job!.returnvalue, 'recorded');
+  t.is(await HeartbeatModel.countDocuments({ _id: 'heartbeat-2030-01-01T1000' }), 1);
+  t.is(await getQueue(HEARTBEAT_QUEUE).getJobCountByTypes('completed', 'waiting', 'active', 'delayed'), 1);
+  await worker.stop();
+  await web.stop();
+});
+
+test.serial('sigterm lets the running job finish exactly once, then the worker exits 0', async (t) => {
+  const worker = await startProcess('worker');
+  const queue = getQueue(HEARTBEAT_QUEUE);
+  await queue.add('heartbeat', { enqueuedAt: new Date().toISOString(), holdMs: 2500 }, { jobId: 'slow-one' });
+  await eventually(async () => (await (await queue.getJob('slow-one'))?.getState()) === 'active');
+  const exit = await worker.stop('SIGTERM');
+  t.is(exit.code, 0);
+  const job = await queue.getJob('slow-one');
+  t.is(await job!.getState(), 'completed');
+  t.is(job!.attemptsMade, 1);
+  t.is(await HeartbeatModel.countDocuments({ _id: 'slow-one' }), 1);
+  t.true(worker.logs.join('').includes('worker: stopped'));
+});

@@ -1,0 +1,16 @@
+/**
+ * Import first in every test file: gives the file (one ava worker process) its own database and
+ * queue prefix so files run in parallel without seeing each other's data. Child processes the
+ * test starts inherit these variables.
+ */
+import crypto from 'node:crypto';
+
+const suffix = crypto.randomBytes(4).toString('hex');
+export const TEST_DB = `t_${suffix}`;
+export const TEST_QUEUE_PREFIX = `t${suffix}`;
+
+const mongoBase = process.env.TEST_MONGODB_BASE || 'mongodb://127.0.0.1:27017';
+process.env.MONGODB_URI = `${mongoBase}/${TEST_DB}`;
+process.env.QUEUE_PREFIX = TEST_QUEUE_PREFIX;
+process.env.NODE_ENV = 'test';
+process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL || 'warn';

@@ -1,0 +1,99 @@
+/**
+ * Starts our Procfile processes as real child processes for tests, waits until they say they
+ * are ready, and always stops them. Logs are kept so a test can read (and scan) them.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+
+export const ENTRY_POINTS = {
+  web: 'src/server.ts',
+  worker: 'workers/worker.ts',
+  scheduler: 'workers/scheduler.ts',
+  sandbox: 'workers/sandbox.ts',
+} as const;
+
+export interface RunningProcess {
+  name: string;
+  child: ChildProcess;
+  /** http://127.0.0.1:<port> for processes that listen. */
+  url: string;
+  logs: string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const running = new Set<RunningProcess>();
+
+export async function startProcess(
+  kind: keyof typeof ENTRY_POINTS,
+  env: Record<string, string> = {},
+  readyPattern = kind === 'web' || kind === 'sandbox' ? /listening on (http:\/\/[0-9.:]+)/ : /(worker ready|scheduler ready)/,
+  timeoutMs = 30_000,
+): Promise<RunningProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY_POINTS[kind]], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: process.env.TEST_CHILD_LOG_LEVEL || 'info', PROCESS_NAME: kind, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${kind} not ready after ${timeoutMs} ms:\n${logs.join('')}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      logs.push(text);
+      const match = readyPattern.exec(logs.join(''));
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]?.startsWith('http') ? match[1] : '');
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`${kind} exited (${signal ?? code}) before ready:\n${logs.join('')}`));
+    });
+  });
+  const proc: RunningProcess = {
+    name: kind,
+    child,
+    url,
+    logs,
+    exited,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      running.delete(proc);
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      const result = await exited;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+  running.add(proc);
+  return proc;
+}
+
+export async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((p) => p.stop()));
+}
+
+/** Polls until check() returns a truthy value or the time runs out. */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_000, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+}

@@ -1,0 +1,52 @@
+/**
+ * The scheduler process (node-cron): on each tick it finds due work and enqueues it with
+ * deterministic job ids, so two schedulers, or one restarted mid-run, never enqueue twice.
+ */
+import cron from 'node-cron';
+import { getConfig } from '../config';
+import { connectDatabase, disconnectDatabase } from '../src/db/connection';
+import { closeQueues, getQueue, waitForRedis } from '../src/queue';
+import { logger } from '../src/logger';
+import { runProcess } from '../src/lifecycle';
+import { HEARTBEAT_QUEUE, type HeartbeatPayload } from '../jobs/heartbeat';
+
+export type SchedulerTask = (now: Date) => Promise<void>;
+
+/** One heartbeat per minute, whatever the number of schedulers: the job id is the minute. */
+export async function enqueueHeartbeat(now: Date): Promise<void> {
+  const minute = now.toISOString().slice(0, 16).replace(':', ''); // BullMQ job ids may not contain ':'
+  await getQueue<HeartbeatPayload>(HEARTBEAT_QUEUE).add('heartbeat', { enqueuedAt: now.toISOString() }, { jobId: `heartbeat-${minute}` });
+}
+
+export const schedulerTasks: SchedulerTask[] = [enqueueHeartbeat];
+
+export async function runSchedulerTick(now = new Date()): Promise<void> {
+  for (const task of schedulerTasks) {
+    try {
+      await task(now);
+    } catch (err) {
+      logger.error({ err, task: task.name }, 'scheduler task failed; it runs again next tick');
+    }
+  }
+}
+
+export async function startScheduler() {
+  const config = getConfig();
+  await connectDatabase(config.mongodbUri);
+  await waitForRedis();
+  let running: Promise<void> | undefined;
+  const task = cron.schedule(config.scheduler.cron, () => {
+    if (running) return; // a slow tick is not overlapped by the next one
+    running = runSchedulerTick().finally(() => (running = undefined));
+  });
+  running = runSchedulerTick().finally(() => (running = undefined));
+  logger.info({ cron: config.scheduler.cron }, 'scheduler ready');
+  return async () => {
+    task.stop();
+    await running;
+    await closeQueues();
+    await disconnectDatabase();
+  };
+}
+
+if (require.main === module) runProcess('scheduler', startScheduler);

@@ -1,0 +1,27 @@
+/**
+ * The worker process: one BullMQ worker per queue in jobs/. Run several for more throughput; on
+ * SIGTERM it stops taking jobs and lets the running ones finish before exiting.
+ * WORKER_QUEUES=a,b limits a process to some queues (to scale one kind on its own).
+ */
+import { getConfig } from '../config';
+import { connectDatabase, disconnectDatabase } from '../src/db/connection';
+import { closeQueues, startWorker, waitForRedis } from '../src/queue';
+import { logger } from '../src/logger';
+import { runProcess } from '../src/lifecycle';
+import { jobKinds } from '../jobs';
+
+export async function startWorkers() {
+  const config = getConfig();
+  await connectDatabase(config.mongodbUri);
+  await waitForRedis();
+  const only = (process.env.WORKER_QUEUES ?? '').split(',').map((q) => q.trim()).filter(Boolean);
+  const kinds = jobKinds.filter((kind) => !only.length || only.includes(kind.queue));
+  for (const kind of kinds) startWorker(kind.queue, kind.process, kind.worker);
+  logger.info({ queues: kinds.map((k) => k.queue) }, 'worker ready');
+  return async () => {
+    await closeQueues();
+    await disconnectDatabase();
+  };
+}
+
+if (require.main === module) runProcess('worker', startWorkers);
