@@ -1,0 +1,54 @@
+/** Creates merchants, staff and their credentials through the real identity service. */
+import crypto from 'node:crypto';
+import { createMerchant, createStaffUser, issueMerchantToken } from '../../src/auth/service';
+import { signToken } from '../../src/auth/tokens';
+import { getConfig } from '../../config';
+
+export interface TestMerchant {
+  merchantId: number;
+  userId: number;
+  email: string;
+  login: string;
+  password: string;
+  /** JWT access token of the merchant's user. */
+  accessToken: string;
+  /** Individual merchant token (mt_...). */
+  merchantToken: string;
+}
+
+export async function newMerchant(options: { companyName?: string; establishmentNumbers?: string[] } = {}): Promise<TestMerchant> {
+  const tag = crypto.randomBytes(4).toString('hex');
+  const password = `pw-${tag}-Secret!`;
+  const { merchant, user } = await createMerchant({
+    companyName: options.companyName ?? `Loja ${tag} LTDA`,
+    email: `owner-${tag}@example.com`,
+    login: `owner${tag}`,
+    password,
+    establishmentNumbers: options.establishmentNumbers,
+  });
+  const { token } = await issueMerchantToken(merchant._id);
+  return {
+    merchantId: merchant._id,
+    userId: user._id,
+    email: user.email,
+    login: user.login,
+    password,
+    accessToken: signToken('access', user),
+    merchantToken: token,
+  };
+}
+
+export async function newStaff(): Promise<{ userId: number; email: string; password: string; accessToken: string }> {
+  const tag = crypto.randomBytes(4).toString('hex');
+  const password = `pw-${tag}-Staff!`;
+  const user = await createStaffUser({ email: `staff-${tag}@example.com`, login: `staff${tag}`, password });
+  return { userId: user._id, email: user.email, password, accessToken: signToken('access', user) };
+}
+
+export function systemToken(): string {
+  return getConfig().systemToken;
+}
+
+export function bearer(token: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...extra };
+}
