@@ -5,6 +5,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isCelebrateError } from 'celebrate';
 import type { Logger } from '../logger';
+import { AcquirerNotConfiguredError, AcquirerUnavailableError } from '../acquirer/errors';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -70,6 +71,15 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (error instanceof ApiError) {
       res.set(error.headers).status(error.status).json(error.body);
+      return;
+    }
+    if (error instanceof AcquirerUnavailableError) {
+      logger.warn({ reqId: req.id, err: { message: error.message }, outcomeUnknown: error.outcomeUnknown }, 'acquirer unavailable');
+      res.status(502).json({ detail: 'Payment gateway error: the acquirer could not be reached or did not answer in time.' });
+      return;
+    }
+    if (error instanceof AcquirerNotConfiguredError) {
+      res.status(503).json({ detail: `${error.message}.` });
       return;
     }
     const bodyParserType = (error as { type?: string }).type;

@@ -1,0 +1,24 @@
+/**
+ * Transport failures with the acquirer: connection refused or reset, timeout, malformed answer.
+ * One error kind, mapped to 502 by src/http/errors.ts. `outcomeUnknown` is set when the request
+ * may have reached the acquirer (sent, then timed out or reset): the caller must reconcile
+ * (ask the acquirer by idempotency key / order id) before concluding nothing happened.
+ */
+export class AcquirerUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly outcomeUnknown: boolean,
+    readonly cause?: unknown,
+  ) {
+    super(message);
+    this.name = 'AcquirerUnavailableError';
+  }
+}
+
+/** The chargeback integration has no credentials in config: 503. */
+export class AcquirerNotConfiguredError extends Error {
+  constructor(what: string) {
+    super(`${what} is not configured`);
+    this.name = 'AcquirerNotConfiguredError';
+  }
+}
