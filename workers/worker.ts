@@ -9,6 +9,7 @@ import { closeQueues, startWorker, waitForRedis } from '../src/queue';
 import { logger } from '../src/logger';
 import { runProcess } from '../src/lifecycle';
 import { jobKinds } from '../jobs';
+import { startMetricsListener } from '../src/metrics/server';
 
 export async function startWorkers() {
   const config = getConfig();
@@ -17,8 +18,11 @@ export async function startWorkers() {
   const only = (process.env.WORKER_QUEUES ?? '').split(',').map((q) => q.trim()).filter(Boolean);
   const kinds = jobKinds.filter((kind) => !only.length || only.includes(kind.queue));
   for (const kind of kinds) startWorker(kind.queue, kind.process, kind.worker);
+  // Job durations and failures live in this process: Prometheus scrapes it on its own port.
+  const metrics = config.worker.metricsPort === undefined ? undefined : await startMetricsListener(config.worker.metricsPort, config.host);
   logger.info({ queues: kinds.map((k) => k.queue) }, 'worker ready');
   return async () => {
+    await metrics?.close();
     await closeQueues();
     await disconnectDatabase();
   };

@@ -9,6 +9,7 @@ import { Queue, Worker, type Job, type JobsOptions, type Processor, type WorkerO
 import Redis, { type RedisOptions } from 'ioredis';
 import { getConfig } from '../../config';
 import { logger } from '../logger';
+import { jobDuration, jobFailures, jobStalls } from '../metrics/registry';
 
 export const defaultJobOptions: JobsOptions = {
   attempts: 8,
@@ -64,13 +65,29 @@ export function startWorker<T>(name: string, processor: Processor<T>, options: P
     connection,
     prefix: getConfig().queuePrefix,
     concurrency: getConfig().worker.concurrency,
+    // A job whose worker died (SIGKILL, lost machine) is taken again once its lock expires.
+    lockDuration: getConfig().worker.lockDurationMs,
+    stalledInterval: getConfig().worker.lockDurationMs,
     ...options,
   });
+  const secondsSinceStart = (job: Job<T>) => (job.processedOn ? Math.max(0, Date.now() - job.processedOn) / 1000 : undefined);
   worker.on('error', (err) => logger.error({ err, queue: name }, 'worker error'));
-  worker.on('failed', (job: Job<T> | undefined, err) =>
-    logger.warn({ queue: name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: { message: err.message } }, 'job failed'),
-  );
-  worker.on('completed', (job) => logger.debug({ queue: name, jobId: job.id }, 'job completed'));
+  worker.on('failed', (job: Job<T> | undefined, err) => {
+    logger.warn({ queue: name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: { message: err.message } }, 'job failed');
+    // BullMQ sets finishedOn only when the job goes to the failed set (no attempt left).
+    jobFailures.inc({ queue: name, final: String(Boolean(job?.finishedOn)) });
+    const seconds = job && secondsSinceStart(job);
+    if (seconds !== undefined) jobDuration.observe({ queue: name, outcome: 'failed' }, seconds);
+  });
+  worker.on('completed', (job) => {
+    logger.debug({ queue: name, jobId: job.id }, 'job completed');
+    const seconds = secondsSinceStart(job);
+    if (seconds !== undefined) jobDuration.observe({ queue: name, outcome: 'completed' }, seconds);
+  });
+  worker.on('stalled', (jobId) => {
+    logger.warn({ queue: name, jobId }, 'stalled job put back to run again');
+    jobStalls.inc({ queue: name });
+  });
   workers.push(worker as unknown as Worker);
   extraConnections.push(connection);
   return worker;

@@ -1,0 +1,36 @@
+/** GET /metrics in Prometheus text format, behind the same basic auth as the queue dashboard. */
+import type { RequestHandler } from 'express';
+import type { Feature } from '../http/routes';
+import { basicAuth } from '../http/dashboard';
+import { registry } from './registry';
+
+export const serveMetrics: RequestHandler = async (_req, res) => {
+  const body = await registry.metrics();
+  res.set('Content-Type', registry.contentType).send(body);
+};
+
+export const metricsFeature: Feature = {
+  name: 'metrics',
+  tag: { name: 'metrics', description: 'What operators watch (Prometheus)' },
+  routes: [
+    {
+      method: 'get',
+      path: '/metrics',
+      before: [basicAuth('metrics')],
+      handler: serveMetrics,
+      doc: {
+        summary: 'Prometheus metrics of this process',
+        description:
+          'HTTP basic auth with DASHBOARD_USER / DASHBOARD_PASSWORD (as /admin/queues). Request counts and durations by route template ' +
+          'and status, queue depth per queue and state (read from Redis), acquirer call latency and errors, process figures. ' +
+          'Worker processes serve their job figures on their own METRICS_PORT.',
+        tags: ['metrics'],
+        produces: ['text/plain'],
+        responses: {
+          200: { description: 'Prometheus text exposition format 0.0.4' },
+          401: { description: 'No or wrong basic-auth credentials', schema: { $ref: '#/definitions/ErrorDetail' } },
+        },
+      },
+    },
+  ],
+};

@@ -1,0 +1,91 @@
+import '../helpers/env';
+import test from 'ava';
+import { getConfig } from '../../config';
+import { startTestApp, json, type TestApp } from '../helpers/app';
+import { eventually, startProcess, stopAll } from '../helpers/processes';
+import { getQueue } from '../../src/queue';
+import { HEARTBEAT_QUEUE } from '../../jobs/heartbeat';
+
+let app: TestApp;
+test.before(async () => {
+  app = await startTestApp();
+});
+test.after.always(async () => {
+  await stopAll();
+  await getQueue(HEARTBEAT_QUEUE).obliterate({ force: true }).catch(() => undefined);
+  await app?.close();
+});
+
+function basic(user = getConfig().dashboard.user, password = getConfig().dashboard.password) {
+  return { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
+}
+
+async function scrape(url: string): Promise<string> {
+  const res = await fetch(`${url}/metrics`, { headers: basic() });
+  if (res.status !== 200) throw new Error(`metrics answered ${res.status}`);
+  return res.text();
+}
+
+/** The value of one sample line, e.g. sample(text, 'queue_jobs{queue="heartbeat",state="delayed"}'). */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+test('metrics need the dashboard credentials', async (t) => {
+  const none = await fetch(`${app.url}/metrics`);
+  t.is(none.status, 401);
+  t.truthy((await json(none)).detail);
+  const wrong = await fetch(`${app.url}/metrics`, { headers: basic(getConfig().dashboard.user, 'not-the-password') });
+  t.is(wrong.status, 401);
+  const right = await fetch(`${app.url}/metrics`, { headers: basic() });
+  t.is(right.status, 200);
+  t.regex(right.headers.get('content-type') ?? '', /^text\/plain/);
+});
+
+test('requests are counted by route template and status, never by raw path', async (t) => {
+  await fetch(`${app.url}/healthz`);
+  await fetch(`${app.url}/healthz`);
+  await fetch(`${app.url}/no-such-page-48213`);
+  await fetch(`${app.url}/api/docs/swagger.json`);
+  const text = await scrape(app.url);
+  t.true(sample(text, 'http_requests_total{method="GET",route="/healthz",status="200"}')! >= 2);
+  t.true(sample(text, 'http_requests_total{method="GET",route="unmatched",status="404"}')! >= 1);
+  t.true(sample(text, 'http_request_duration_seconds_count{method="GET",route="/api/docs/swagger.json",status="200"}')! >= 1);
+  t.false(text.includes('48213'));
+  t.regex(text, /process_resident_memory_bytes \d+/);
+});
+
+test('queue depth per queue and state is read from redis', async (t) => {
+  const queue = getQueue(HEARTBEAT_QUEUE);
+  await queue.add('heartbeat', { enqueuedAt: new Date().toISOString() }, { jobId: 'later-1', delay: 3_600_000 });
+  await queue.add('heartbeat', { enqueuedAt: new Date().toISOString() }, { jobId: 'later-2', delay: 3_600_000 });
+  const text = await scrape(app.url);
+  t.is(sample(text, `queue_jobs{queue="${HEARTBEAT_QUEUE}",state="delayed"}`), 2);
+  t.is(sample(text, `queue_jobs{queue="${HEARTBEAT_QUEUE}",state="active"}`), 0);
+  t.is(sample(text, 'queue_redis_up'), 1);
+  await queue.remove('later-1');
+  await queue.remove('later-2');
+});
+
+test('a worker process serves job durations and failures on its own metrics port', async (t) => {
+  const worker = await startProcess('worker', { METRICS_PORT: '0' });
+  const metricsUrl = /metrics listening on (http:\/\/[0-9.:]+)/.exec(worker.logs.join(''))?.[1];
+  t.truthy(metricsUrl);
+  t.is((await fetch(`${metricsUrl}/metrics`)).status, 401);
+  const queue = getQueue(HEARTBEAT_QUEUE);
+  await queue.add('heartbeat', { enqueuedAt: new Date().toISOString() }, { jobId: 'metrics-ok' });
+  // An unparseable date makes the heartbeat insert fail: one attempt, so the failure is final.
+  await queue.add('heartbeat', { enqueuedAt: 'not a date' }, { jobId: 'metrics-bad', attempts: 1 });
+  const text = await eventually(async () => {
+    const body = await scrape(metricsUrl!);
+    const ok = sample(body, `job_duration_seconds_count{queue="${HEARTBEAT_QUEUE}",outcome="completed"}`);
+    const failed = sample(body, `job_failures_total{queue="${HEARTBEAT_QUEUE}",final="true"}`);
+    return ok === 1 && failed === 1 ? body : undefined;
+  });
+  t.is(sample(text, `job_duration_seconds_count{queue="${HEARTBEAT_QUEUE}",outcome="failed"}`), 1);
+  // Queue depth is reported by the web process only, so summing over processes never counts a queue twice.
+  t.false(text.includes('queue_jobs'));
+  t.is(await (await queue.getJob('metrics-bad'))!.getState(), 'failed');
+  await worker.stop();
+});
