@@ -1,0 +1,624 @@
+/**
+ * Sandbox of the acquirer's card/PIX API: card sales (authorize, authorize+capture, capture,
+ * void/refund), tokenized cards, recurrent flag, PIX charges, lookups, RequestId idempotency,
+ * deterministic test cards and amounts, and test-only controls (pay a PIX charge, inject faults).
+ * State lives in this process's memory. The README's "Acquirer sandbox" section documents it.
+ */
+import crypto from 'node:crypto';
+import express, { type Request, type Response, type NextFunction, type Router } from 'express';
+import { getConfig } from '../../../config';
+import { luhnValid } from '../../cards';
+import type { SandboxArea } from './areas';
+
+/** Where our service receives card/PIX notifications (appended to SANDBOX_NOTIFY_URL). */
+export const NOTIFICATION_PATH = '/api/v1/online/sales/notifications/';
+/** Header carrying `sha256=<hex HMAC-SHA256 of the raw body>` keyed with ACQUIRER_NOTIFICATION_SECRET. */
+export const SIGNATURE_HEADER = 'X-Acquirer-Signature';
+
+/** Magic amounts (cents) that make POST /1/sales/ fail at the transport level. */
+export const FAULT_AMOUNTS = {
+  /** HTTP 500, nothing created. */
+  serverError: 990500,
+  /** The sale IS made, then no answer is ever sent (the caller times out). */
+  hangAfterProcessing: 990408,
+  /** The sale IS made, then the connection is reset without an answer. */
+  resetAfterProcessing: 990104,
+} as const;
+
+const PIX_DEFAULT_EXPIRY_SECONDS = 7200;
+const PIX_MAX_EXPIRY_SECONDS = 86400;
+const HANG_LIMIT_MS = 120_000;
+
+interface CardOutcome {
+  approved: boolean;
+  returnCode: string;
+  returnMessage: string;
+}
+
+/** Outcome by the card number's last digit (the acquirer's sandbox convention; 9 is deterministic here). */
+const OUTCOME_BY_LAST_DIGIT: Record<string, CardOutcome> = {
+  '0': { approved: true, returnCode: '4', returnMessage: 'Operation Successful' },
+  '1': { approved: true, returnCode: '4', returnMessage: 'Operation Successful' },
+  '4': { approved: true, returnCode: '4', returnMessage: 'Operation Successful' },
+  '2': { approved: false, returnCode: '05', returnMessage: 'Not Authorized' },
+  '3': { approved: false, returnCode: '57', returnMessage: 'Card Expired' },
+  '5': { approved: false, returnCode: '78', returnMessage: 'Blocked Card' },
+  '6': { approved: false, returnCode: '99', returnMessage: 'Time Out' },
+  '7': { approved: false, returnCode: '77', returnMessage: 'Card Canceled' },
+  '8': { approved: false, returnCode: '70', returnMessage: 'Problems with Credit Card' },
+  '9': { approved: false, returnCode: '51', returnMessage: 'Insufficient Funds' },
+};
+
+export function cardOutcome(number: string): CardOutcome {
+  return OUTCOME_BY_LAST_DIGIT[number.slice(-1)] ?? OUTCOME_BY_LAST_DIGIT['2'];
+}
+
+type Json = Record<string, any>;
+type Answer = { status: number; body: unknown };
+
+interface StoredCard {
+  number: string;
+  holder: string;
+  expirationDate: string;
+  brand: string;
+}
+
+interface SandboxSale {
+  paymentId: string;
+  merchantOrderId: string;
+  customer: Json;
+  type: 'CreditCard' | 'Pix';
+  amount: number;
+  installments: number;
+  capture: boolean;
+  recurrent: boolean;
+  status: number;
+  returnCode: string;
+  returnMessage: string;
+  tid: string;
+  proofOfSale: string;
+  authorizationCode?: string;
+  receivedDate: string;
+  capturedAmount: number;
+  capturedDate?: string;
+  voidedAmount: number;
+  voidedDate?: string;
+  card?: { masked: string; holder: string; expirationDate: string; brand: string; cardToken?: string; saveCard: boolean };
+  pix?: { qrCodeString: string; expiresAt: Date; acquirerTransactionId: string; paidAt?: Date };
+}
+
+interface Fault {
+  mode: 'latency' | 'error' | 'drop' | 'hang' | 'malformed';
+  remaining: number;
+  latencyMs: number;
+  operation: 'create' | 'capture' | 'void' | 'query' | 'card' | 'any';
+  paymentId?: string;
+}
+
+const state = {
+  sales: new Map<string, SandboxSale>(),
+  byOrderId: new Map<string, string[]>(),
+  cards: new Map<string, StoredCard>(),
+  /** RequestId + operation -> the answer given, so a retried request gets the same answer. */
+  answers: new Map<string, Answer>(),
+  faults: [] as Fault[],
+  stats: { requests: 0, salesCreated: 0, authorizations: 0, captures: 0, voids: 0, notificationsSent: 0 },
+};
+
+/** Clears every sale, token and fault (tests of the sandbox itself). */
+export function resetSandboxSales(): void {
+  state.sales.clear();
+  state.byOrderId.clear();
+  state.cards.clear();
+  state.answers.clear();
+  state.faults = [];
+  for (const key of Object.keys(state.stats) as (keyof typeof state.stats)[]) state.stats[key] = 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const acquirerDate = (date = new Date()) => date.toISOString().replace('T', ' ').slice(0, 19);
+const digits = (n: number) => String(crypto.randomInt(10 ** (n - 1), 10 ** n));
+const maskCard = (number: string) => `${number.slice(0, 6)}${'*'.repeat(Math.max(number.length - 10, 0))}${number.slice(-4)}`;
+
+function fail(res: Response, status: number, errors: { Code: number; Message: string }[]): void {
+  res.status(status).json(errors);
+}
+
+function linksOf(sale: SandboxSale): Json[] {
+  const base = `/1/sales/${sale.paymentId}`;
+  const links: Json[] = [{ Method: 'GET', Rel: 'self', Href: base }];
+  if (sale.type === 'CreditCard' && sale.status === 1) links.push({ Method: 'PUT', Rel: 'capture', Href: `${base}/capture` });
+  if (sale.status === 1 || sale.status === 2) links.push({ Method: 'PUT', Rel: 'void', Href: `${base}/void` });
+  return links;
+}
+
+function saleBody(sale: SandboxSale): Json {
+  const payment: Json = {
+    PaymentId: sale.paymentId,
+    Type: sale.type,
+    Amount: sale.amount,
+    Currency: 'BRL',
+    Country: 'BRA',
+    ReceivedDate: sale.receivedDate,
+    Status: sale.status,
+    ReturnCode: sale.returnCode,
+    ReturnMessage: sale.returnMessage,
+    ProofOfSale: sale.proofOfSale,
+    Tid: sale.tid,
+    CapturedAmount: sale.capturedAmount,
+    VoidedAmount: sale.voidedAmount,
+    ...(sale.capturedDate ? { CapturedDate: sale.capturedDate } : {}),
+    ...(sale.voidedDate ? { VoidedDate: sale.voidedDate } : {}),
+    Links: linksOf(sale),
+  };
+  if (sale.card) {
+    Object.assign(payment, {
+      Installments: sale.installments,
+      Interest: 'ByMerchant',
+      Capture: sale.capture,
+      Recurrent: sale.recurrent,
+      ...(sale.authorizationCode ? { AuthorizationCode: sale.authorizationCode } : {}),
+      CreditCard: {
+        CardNumber: sale.card.masked,
+        Holder: sale.card.holder,
+        ExpirationDate: sale.card.expirationDate,
+        Brand: sale.card.brand,
+        SaveCard: sale.card.saveCard,
+        ...(sale.card.cardToken ? { CardToken: sale.card.cardToken } : {}),
+      },
+    });
+  }
+  if (sale.pix) {
+    Object.assign(payment, {
+      AcquirerTransactionId: sale.pix.acquirerTransactionId,
+      QrCodeString: sale.pix.qrCodeString,
+      QrcodeBase64Image: Buffer.from(`sandbox-qr:${sale.paymentId}`).toString('base64'),
+      QrCode: { ExpiresAt: sale.pix.expiresAt.toISOString() },
+    });
+  }
+  return { MerchantOrderId: sale.merchantOrderId, Customer: sale.customer, Payment: payment };
+}
+
+/** CRC16/CCITT-FALSE, as the PIX BR Code (EMV) uses for its last field. */
+function crc16(text: string): string {
+  let crc = 0xffff;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    crc ^= byte << 8;
+    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc.toString(16).toUpperCase().padStart(4, '0');
+}
+
+function emvField(id: string, value: string): string {
+  return `${id}${String(value.length).padStart(2, '0')}${value}`;
+}
+
+/** An EMV "copia e cola" text shaped like a dynamic PIX BR Code. */
+function pixCopyPaste(sale: { paymentId: string; amount: number }, txid: string): string {
+  const account = emvField('00', 'br.gov.bcb.pix') + emvField('25', `pix.sandbox.local/qr/v2/${sale.paymentId}`);
+  const payload =
+    emvField('00', '01') +
+    emvField('01', '12') +
+    emvField('26', account) +
+    emvField('52', '0000') +
+    emvField('53', '986') +
+    emvField('54', (sale.amount / 100).toFixed(2)) +
+    emvField('58', 'BR') +
+    emvField('59', 'SANDBOX MERCHANT') +
+    emvField('60', 'SAO PAULO') +
+    emvField('62', emvField('05', txid.slice(0, 25))) +
+    '6304';
+  return payload + crc16(payload);
+}
+
+/** Reads expire lazily: an unpaid QR past its expiry is Aborted (13), the status we chose for it. */
+function refreshExpiry(sale: SandboxSale): void {
+  if (sale.pix && sale.status === 12 && sale.pix.expiresAt.getTime() <= Date.now()) {
+    sale.status = 13;
+    sale.returnCode = '0';
+    sale.returnMessage = 'Pix expired';
+  }
+}
+
+function newSale(body: Json, type: SandboxSale['type']): SandboxSale {
+  const payment = body.Payment;
+  const sale: SandboxSale = {
+    paymentId: crypto.randomUUID(),
+    merchantOrderId: body.MerchantOrderId,
+    customer: body.Customer ?? {},
+    type,
+    amount: payment.Amount,
+    installments: payment.Installments ?? 1,
+    capture: Boolean(payment.Capture),
+    recurrent: Boolean(payment.Recurrent),
+    status: 0,
+    returnCode: '',
+    returnMessage: '',
+    tid: digits(10) + digits(10),
+    proofOfSale: digits(6),
+    receivedDate: acquirerDate(),
+    capturedAmount: 0,
+    voidedAmount: 0,
+  };
+  state.sales.set(sale.paymentId, sale);
+  const ids = state.byOrderId.get(sale.merchantOrderId) ?? [];
+  ids.push(sale.paymentId);
+  state.byOrderId.set(sale.merchantOrderId, ids);
+  state.stats.salesCreated++;
+  return sale;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation of POST /1/sales/
+// ---------------------------------------------------------------------------------------------
+
+const BRANDS = new Set(['Visa', 'Master', 'Amex', 'Elo', 'Aura', 'JCB', 'Diners', 'Discover', 'Hipercard']);
+
+function validateSale(body: Json): { Code: number; Message: string }[] {
+  const errors: { Code: number; Message: string }[] = [];
+  const orderId = body?.MerchantOrderId;
+  if (typeof orderId !== 'string' || !orderId) errors.push({ Code: 122, Message: 'MerchantOrderId is required' });
+  else if (!/^[A-Za-z0-9]{1,50}$/.test(orderId)) errors.push({ Code: 123, Message: 'MerchantOrderId must be alphanumeric, up to 50 characters' });
+  const payment = body?.Payment;
+  if (!payment || typeof payment !== 'object') return [...errors, { Code: 104, Message: 'Payment is required' }];
+  if (!['CreditCard', 'Pix'].includes(payment.Type)) errors.push({ Code: 105, Message: 'Payment Type is invalid (CreditCard or Pix)' });
+  if (!Number.isInteger(payment.Amount) || payment.Amount <= 0) errors.push({ Code: 108, Message: 'Amount must be greater or equal to zero' });
+  if (payment.Type === 'Pix') {
+    if (!body.Customer?.Name) errors.push({ Code: 156, Message: 'Customer Name is required' });
+    if (!body.Customer?.Identity) errors.push({ Code: 157, Message: 'Customer Identity is required' });
+    const expiration = payment.QrCode?.Expiration;
+    if (expiration !== undefined && (!Number.isInteger(expiration) || expiration < 1 || expiration > PIX_MAX_EXPIRY_SECONDS)) {
+      errors.push({ Code: 191, Message: `QrCode Expiration must be 1 to ${PIX_MAX_EXPIRY_SECONDS} seconds` });
+    }
+    return errors;
+  }
+  if (!Number.isInteger(payment.Installments) || payment.Installments < 1 || payment.Installments > 12) {
+    errors.push({ Code: 115, Message: 'Installments must be 1 to 12' });
+  } else if (payment.Recurrent && payment.Installments !== 1) {
+    errors.push({ Code: 179, Message: 'Recurrent payments must have one installment' });
+  }
+  const card = payment.CreditCard;
+  if (!card || typeof card !== 'object') return [...errors, { Code: 125, Message: 'CreditCard is required' }];
+  if (!BRANDS.has(card.Brand)) errors.push({ Code: 130, Message: 'Brand is invalid' });
+  if (card.CardToken !== undefined) {
+    if (!state.cards.has(String(card.CardToken))) errors.push({ Code: 129, Message: 'CardToken not found' });
+  } else {
+    if (typeof card.CardNumber !== 'string' || !/^\d{12,19}$/.test(card.CardNumber)) errors.push({ Code: 127, Message: 'CardNumber is required (12 to 19 digits)' });
+    if (typeof card.Holder !== 'string' || !card.Holder || card.Holder.length > 25) errors.push({ Code: 128, Message: 'Holder is required (up to 25 characters)' });
+    if (typeof card.ExpirationDate !== 'string' || !/^(0[1-9]|1[0-2])\/\d{4}$/.test(card.ExpirationDate)) errors.push({ Code: 126, Message: 'Credit Card Expiration Date is invalid' });
+  }
+  if (card.SecurityCode !== undefined && !/^\d{3,4}$/.test(String(card.SecurityCode))) errors.push({ Code: 131, Message: 'SecurityCode is invalid' });
+  return errors;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Faults
+// ---------------------------------------------------------------------------------------------
+
+function operationOf(req: Request): Fault['operation'] {
+  if (req.method === 'GET') return 'query';
+  if (req.path === '/1/card') return 'card';
+  if (/\/capture$/.test(req.path)) return 'capture';
+  if (/\/void$/.test(req.path)) return 'void';
+  return 'create';
+}
+
+function takeFault(req: Request): Fault | undefined {
+  const operation = operationOf(req);
+  const index = state.faults.findIndex(
+    (f) => (f.operation === 'any' || f.operation === operation) && (!f.paymentId || req.path.includes(f.paymentId)) && f.remaining > 0,
+  );
+  if (index < 0) return undefined;
+  const fault = state.faults[index];
+  fault.remaining--;
+  if (fault.remaining <= 0) state.faults.splice(index, 1);
+  return fault;
+}
+
+/** Never answers; the socket is dropped when the caller gives up, or after HANG_LIMIT_MS. */
+function hang(req: Request, res: Response): void {
+  const timer = setTimeout(() => res.socket?.destroy(), HANG_LIMIT_MS);
+  res.on('close', () => clearTimeout(timer));
+}
+
+function applyFaults(req: Request, res: Response, next: NextFunction): void {
+  const fault = takeFault(req);
+  if (!fault) return next();
+  switch (fault.mode) {
+    case 'latency':
+      setTimeout(next, fault.latencyMs);
+      return;
+    case 'error':
+      fail(res, 500, [{ Code: 500, Message: 'Internal error (sandbox fault)' }]);
+      return;
+    case 'malformed':
+      res.status(200).type('application/json').send('{"Payment": {"Status": ');
+      return;
+    case 'drop':
+      req.socket.destroy();
+      return;
+    case 'hang':
+      hang(req, res);
+      return;
+  }
+}
+
+function authenticate(req: Request, res: Response, next: NextFunction): void {
+  const { merchantId, merchantKey } = getConfig().acquirer;
+  const id = req.header('MerchantId');
+  const key = req.header('MerchantKey');
+  if (!id) return fail(res, 401, [{ Code: 101, Message: 'MerchantId is required' }]);
+  if (!key) return fail(res, 401, [{ Code: 131, Message: 'MerchantKey is required' }]);
+  if (id !== merchantId || !crypto.timingSafeEqual(crypto.createHash('sha256').update(key).digest(), crypto.createHash('sha256').update(merchantKey).digest())) {
+    return fail(res, 401, [{ Code: 132, Message: 'MerchantKey is invalid' }]);
+  }
+  next();
+}
+
+/** Answers once per RequestId (and operation): a retried request gets the first answer again. */
+function answerOnce(req: Request, handler: (req: Request) => Answer): Answer {
+  const requestId = req.header('RequestId');
+  const key = requestId ? `${requestId} ${req.method} ${req.path}` : undefined;
+  const previous = key ? state.answers.get(key) : undefined;
+  if (previous) return previous;
+  const answer = handler(req);
+  if (key && answer.status < 500) state.answers.set(key, answer);
+  return answer;
+}
+
+function idempotent(handler: (req: Request) => Answer) {
+  return (req: Request, res: Response) => {
+    const answer = answerOnce(req, handler);
+    res.status(answer.status).json(answer.body);
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operations
+// ---------------------------------------------------------------------------------------------
+
+function createSale(req: Request): Answer {
+  const body = req.body as Json;
+  const errors = validateSale(body);
+  if (errors.length) return { status: 400, body: errors };
+  const payment = body.Payment;
+  if (payment.Type === 'Pix') {
+    const sale = newSale(body, 'Pix');
+    const expiresIn = payment.QrCode?.Expiration ?? PIX_DEFAULT_EXPIRY_SECONDS;
+    const txid = crypto.randomBytes(13).toString('hex');
+    sale.pix = { qrCodeString: pixCopyPaste(sale, txid), expiresAt: new Date(Date.now() + expiresIn * 1000), acquirerTransactionId: txid };
+    sale.status = 12;
+    sale.returnCode = '0';
+    sale.returnMessage = 'Pix created';
+    return { status: 201, body: saleBody(sale) };
+  }
+  const card = payment.CreditCard;
+  const stored: StoredCard = card.CardToken
+    ? state.cards.get(String(card.CardToken))!
+    : { number: card.CardNumber, holder: card.Holder, expirationDate: card.ExpirationDate, brand: card.Brand };
+  const sale = newSale(body, 'CreditCard');
+  state.stats.authorizations++;
+  const outcome = cardOutcome(stored.number);
+  sale.card = { masked: maskCard(stored.number), holder: stored.holder, expirationDate: stored.expirationDate, brand: card.Brand ?? stored.brand, saveCard: Boolean(card.SaveCard) };
+  if (card.CardToken) sale.card.cardToken = String(card.CardToken);
+  sale.returnCode = outcome.returnCode;
+  sale.returnMessage = outcome.returnMessage;
+  if (!outcome.approved) {
+    sale.status = 3;
+  } else {
+    sale.authorizationCode = digits(6);
+    if (sale.capture) {
+      sale.status = 2;
+      sale.returnCode = '6';
+      sale.capturedAmount = sale.amount;
+      sale.capturedDate = acquirerDate();
+    } else {
+      sale.status = 1;
+    }
+    if (card.SaveCard && !card.CardToken) {
+      const token = crypto.randomUUID();
+      state.cards.set(token, stored);
+      sale.card.cardToken = token;
+    }
+  }
+  return { status: 201, body: saleBody(sale) };
+}
+
+function captureSale(req: Request): Answer {
+  const sale = state.sales.get(String(req.params.paymentId));
+  if (!sale) return { status: 404, body: [{ Code: 307, Message: 'Transaction not found' }] };
+  if (sale.type !== 'CreditCard' || sale.status !== 1) return { status: 400, body: [{ Code: 308, Message: 'Transaction not available to capture' }] };
+  const amount = req.query.amount === undefined ? sale.amount : Number(req.query.amount);
+  if (!Number.isInteger(amount) || amount <= 0 || amount > sale.amount) return { status: 400, body: [{ Code: 108, Message: 'Amount is invalid' }] };
+  sale.status = 2;
+  sale.capturedAmount = amount;
+  sale.capturedDate = acquirerDate();
+  sale.returnCode = '6';
+  sale.returnMessage = 'Operation Successful';
+  state.stats.captures++;
+  return {
+    status: 200,
+    body: { Status: 2, Tid: sale.tid, ProofOfSale: sale.proofOfSale, AuthorizationCode: sale.authorizationCode, ReturnCode: '6', ReturnMessage: 'Operation Successful', ReasonCode: 0, ReasonMessage: 'Successful', Links: linksOf(sale) },
+  };
+}
+
+function voidOne(sale: SandboxSale | undefined, amountParam: unknown): Answer {
+  if (!sale) return { status: 404, body: [{ Code: 307, Message: 'Transaction not found' }] };
+  refreshExpiry(sale);
+  if (sale.status !== 1 && sale.status !== 2) return { status: 400, body: [{ Code: 309, Message: 'Transaction not available to void' }] };
+  const voidable = sale.status === 1 ? sale.amount : sale.capturedAmount - sale.voidedAmount;
+  const amount = amountParam === undefined ? voidable : Number(amountParam);
+  if (!Number.isInteger(amount) || amount <= 0 || amount > voidable) return { status: 400, body: [{ Code: 51, Message: 'Amount above the original' }] };
+  if (sale.status === 1 && amount !== voidable) return { status: 400, body: [{ Code: 41, Message: 'Partial void only on captured sales' }] };
+  sale.voidedAmount += amount;
+  sale.voidedDate = acquirerDate();
+  state.stats.voids++;
+  if (sale.status === 1) sale.status = 10;
+  else if (sale.voidedAmount === sale.capturedAmount) sale.status = 11;
+  const partial = sale.status === 2;
+  return {
+    status: 200,
+    body: {
+      Status: sale.status,
+      Tid: sale.tid,
+      ProofOfSale: sale.proofOfSale,
+      ReturnCode: partial ? '0' : '9',
+      ReturnMessage: 'Operation Successful',
+      ReasonCode: 0,
+      ReasonMessage: 'Successful',
+      ...(partial ? { ProviderReturnCode: '0', ProviderReturnMessage: 'Operation Successful' } : {}),
+      VoidedAmount: sale.voidedAmount,
+      Links: linksOf(sale),
+    },
+  };
+}
+
+async function notify(sale: SandboxSale, changeType: number, notifyUrl?: string): Promise<{ url: string; status: number | null }> {
+  const url = notifyUrl || `${getConfig().sandbox.notifyUrl}${NOTIFICATION_PATH}`;
+  const body = JSON.stringify({ PaymentId: sale.paymentId, ChangeType: changeType });
+  const signature = crypto.createHmac('sha256', getConfig().acquirer.notificationSecret).update(body).digest('hex');
+  state.stats.notificationsSent++;
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: `sha256=${signature}` },
+      body,
+      signal: AbortSignal.timeout(10_000),
+    });
+    await response.arrayBuffer();
+    return { url, status: response.status };
+  } catch {
+    return { url, status: null };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Router
+// ---------------------------------------------------------------------------------------------
+
+function router(): Router {
+  const r = express.Router();
+
+  // ---- acquirer API (MerchantId/MerchantKey) ----
+  r.use('/1', (req, _res, next) => {
+    state.stats.requests++;
+    next();
+  });
+  r.use('/1', authenticate, applyFaults);
+
+  r.post('/1/sales', (req, res, next) => {
+    const amount = (req.body as Json)?.Payment?.Amount;
+    if (amount === FAULT_AMOUNTS.serverError) return fail(res, 500, [{ Code: 500, Message: 'Internal error (sandbox test amount)' }]);
+    if (amount === FAULT_AMOUNTS.hangAfterProcessing || amount === FAULT_AMOUNTS.resetAfterProcessing) {
+      // The acquirer made the sale, but the answer is lost: the caller must reconcile.
+      answerOnce(req, createSale);
+      if (amount === FAULT_AMOUNTS.resetAfterProcessing) req.socket.destroy();
+      else hang(req, res);
+      return;
+    }
+    next();
+  });
+  r.post('/1/sales', idempotent(createSale));
+  r.put('/1/sales/:paymentId/capture', idempotent(captureSale));
+  r.put('/1/sales/:paymentId/void', idempotent((req) => voidOne(state.sales.get(String(req.params.paymentId)), req.query.amount)));
+  r.put(
+    '/1/sales/OrderId/:merchantOrderId/void',
+    idempotent((req) => {
+      const ids = state.byOrderId.get(String(req.params.merchantOrderId)) ?? [];
+      return voidOne(state.sales.get(ids[ids.length - 1]), req.query.amount);
+    }),
+  );
+  r.get('/1/sales', (req, res) => {
+    const ids = state.byOrderId.get(String(req.query.merchantOrderId ?? '')) ?? [];
+    if (!ids.length) return fail(res, 404, [{ Code: 307, Message: 'Transaction not found' }]);
+    res.json({ Payments: ids.map((id) => ({ PaymentId: id, ReceivedDate: state.sales.get(id)!.receivedDate })) });
+  });
+  r.get('/1/sales/:paymentId', (req, res) => {
+    const sale = state.sales.get(String(req.params.paymentId));
+    if (!sale) return fail(res, 404, [{ Code: 307, Message: 'Transaction not found' }]);
+    refreshExpiry(sale);
+    res.json(saleBody(sale));
+  });
+  r.post(
+    '/1/card',
+    idempotent((req) => {
+      const body = req.body as Json;
+      const errors: { Code: number; Message: string }[] = [];
+      if (typeof body?.CardNumber !== 'string' || !luhnValid(body.CardNumber)) errors.push({ Code: 127, Message: 'CardNumber is invalid' });
+      if (typeof body?.Holder !== 'string' || !body.Holder || body.Holder.length > 25) errors.push({ Code: 128, Message: 'Holder is required (up to 25 characters)' });
+      if (typeof body?.ExpirationDate !== 'string' || !/^(0[1-9]|1[0-2])\/\d{4}$/.test(body.ExpirationDate)) errors.push({ Code: 126, Message: 'Credit Card Expiration Date is invalid' });
+      if (!BRANDS.has(body?.Brand)) errors.push({ Code: 130, Message: 'Brand is invalid' });
+      if (errors.length) return { status: 400, body: errors };
+      const token = crypto.randomUUID();
+      state.cards.set(token, { number: body.CardNumber, holder: body.Holder, expirationDate: body.ExpirationDate, brand: body.Brand });
+      return { status: 201, body: { CardToken: token, Links: { Method: 'GET', Rel: 'self', Href: `/1/card/${token}` } } };
+    }),
+  );
+  r.get('/1/card/:cardToken', (req, res) => {
+    const card = state.cards.get(String(req.params.cardToken));
+    if (!card) return fail(res, 404, [{ Code: 307, Message: 'CardToken not found' }]);
+    res.json({ CardNumber: maskCard(card.number), Holder: card.holder, ExpirationDate: card.expirationDate });
+  });
+
+  // ---- test-only controls (no acquirer credentials: this sandbox never runs in production) ----
+
+  /** The payer pays a PIX charge: Status 2, then the notification is POSTed (again on every call, like a retry). */
+  r.post('/sandbox/pix/:paymentId/pay', async (req, res) => {
+    const sale = state.sales.get(String(req.params.paymentId));
+    if (!sale || sale.type !== 'Pix') return fail(res, 404, [{ Code: 307, Message: 'Pix charge not found' }]);
+    refreshExpiry(sale);
+    if (sale.status === 12) {
+      sale.status = 2;
+      sale.capturedAmount = sale.amount;
+      sale.capturedDate = acquirerDate();
+      sale.returnCode = '0';
+      sale.returnMessage = 'Pix paid';
+      sale.pix!.paidAt = new Date();
+    } else if (sale.status !== 2) {
+      return fail(res, 400, [{ Code: 309, Message: `Pix charge cannot be paid in status ${sale.status}` }]);
+    }
+    const notifyUrl = typeof req.body?.notifyUrl === 'string' ? req.body.notifyUrl : undefined;
+    const notification = req.body?.notify === false ? null : await notify(sale, 1, notifyUrl);
+    res.json({ PaymentId: sale.paymentId, Status: sale.status, notification });
+  });
+
+  /** Sends a notification of any ChangeType for a sale, without changing it (duplicates, other events). */
+  r.post('/sandbox/notify/:paymentId', async (req, res) => {
+    const sale = state.sales.get(String(req.params.paymentId));
+    if (!sale) return fail(res, 404, [{ Code: 307, Message: 'Transaction not found' }]);
+    const changeType = Number(req.body?.changeType ?? 1);
+    res.json({ notification: await notify(sale, changeType, typeof req.body?.notifyUrl === 'string' ? req.body.notifyUrl : undefined) });
+  });
+
+  /** Injects faults into the next acquirer calls: {mode, count, latencyMs, operation, paymentId}. */
+  r.post('/sandbox/faults', (req, res) => {
+    const body = (req.body ?? {}) as Json;
+    const modes = ['latency', 'error', 'drop', 'hang', 'malformed'];
+    const operations = ['create', 'capture', 'void', 'query', 'card', 'any'];
+    if (!modes.includes(body.mode)) return res.status(400).json({ detail: `mode must be one of ${modes.join(', ')}` });
+    if (body.operation !== undefined && !operations.includes(body.operation)) return res.status(400).json({ detail: `operation must be one of ${operations.join(', ')}` });
+    const fault: Fault = {
+      mode: body.mode,
+      remaining: Number.isInteger(body.count) && body.count > 0 ? body.count : 1,
+      latencyMs: Number.isInteger(body.latencyMs) && body.latencyMs >= 0 ? Math.min(body.latencyMs, HANG_LIMIT_MS) : 1000,
+      operation: body.operation ?? 'any',
+      paymentId: typeof body.paymentId === 'string' ? body.paymentId : undefined,
+    };
+    state.faults.push(fault);
+    res.status(201).json({ faults: state.faults });
+  });
+  r.get('/sandbox/faults', (_req, res) => {
+    res.json({ faults: state.faults });
+  });
+  r.delete('/sandbox/faults', (_req, res) => {
+    state.faults = [];
+    res.status(204).end();
+  });
+  r.get('/sandbox/stats', (_req, res) => {
+    res.json(state.stats);
+  });
+  return r;
+}
+
+export const salesSandboxArea: SandboxArea = { name: 'sales', router };
