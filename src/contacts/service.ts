@@ -1,0 +1,204 @@
+/**
+ * Commercial contacts and the global CEO contact. Knows nothing of Express: routes, jobs and tests
+ * call these functions with already-validated input (see the Joi schemas in routes.ts).
+ */
+import mongoose from 'mongoose';
+import { nextId } from '../db/ids';
+import { isDuplicateKey } from '../db/connection';
+import { badRequest, notFound } from '../http/errors';
+import { MerchantModel } from '../auth/model';
+import { CommercialContactModel, GLOBAL_CEO_ID, GlobalCeoModel, type CommercialContact, type GlobalCeo } from './model';
+
+export interface CommercialContactInput {
+  name: string;
+  email: string;
+  phone?: string | null;
+  title?: string | null;
+  active?: boolean;
+  merchant_ids?: number[];
+}
+
+export type CommercialContactChanges = Partial<CommercialContactInput>;
+
+export interface CommercialContactView {
+  id: number;
+  name: string;
+  email: string;
+  phone: string | null;
+  title: string | null;
+  active: boolean;
+  merchant_ids: number[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface GlobalCeoInput {
+  name: string;
+  email: string;
+  phone?: string | null;
+  title?: string | null;
+}
+
+export interface GlobalCeoView {
+  name: string;
+  email: string;
+  phone: string | null;
+  title: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * Ordering "as a Portuguese speaker expects" without collation (FerretDB has none).
+ *
+ * We store this folded key and let the database sort on (nameKey, name, _id) rather than loading
+ * every contact and sorting in memory with Intl.Collator('pt-BR'):
+ * - the order is the database's, so it stays the same for any reader (another process, a report,
+ *   a future paginated list with a cursor) and needs no full scan into memory as the list grows;
+ * - it does not depend on the ICU data a given Node build ships (small-icu builds fall back to
+ *   root collation silently);
+ * - Portuguese uses the Latin alphabet with diacritics that NFD splits off (á à â ã é ê í ó ô õ ú
+ *   ü ç), so stripping combining marks and lower-casing gives the same primary order the pt-BR
+ *   collator gives: "Álvaro" sorts with "Alvaro", before "Bruno"; "ébano" before "Eva".
+ * The tiebreakers are the name as written (binary order: unaccented before accented, so "Alvaro"
+ * comes before "Álvaro") and then the id, so equal names keep a stable order between reads.
+ */
+export function sortKeyOf(name: string): string {
+  return name.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** The list order; the compound index on the model serves it. */
+const ALPHABETICAL = { nameKey: 1, name: 1, _id: 1 } as const;
+
+function iso(date: Date): string {
+  return new Date(date).toISOString();
+}
+
+export function contactView(contact: CommercialContact): CommercialContactView {
+  return {
+    id: contact._id,
+    name: contact.name,
+    email: contact.email,
+    phone: contact.phone ?? null,
+    title: contact.title ?? null,
+    active: contact.active,
+    merchant_ids: contact.merchantIds ?? [],
+    created_at: iso(contact.createdAt),
+    updated_at: iso(contact.updatedAt),
+  };
+}
+
+function ceoView(ceo: GlobalCeo): GlobalCeoView {
+  return {
+    name: ceo.name,
+    email: ceo.email,
+    phone: ceo.phone ?? null,
+    title: ceo.title ?? null,
+    created_at: iso(ceo.createdAt),
+    updated_at: iso(ceo.updatedAt),
+  };
+}
+
+/** Throws a 400 naming every id that is not a merchant. Merchants are never deleted, so a check before the write holds. */
+async function assertMerchantsExist(merchantIds: number[]): Promise<void> {
+  if (merchantIds.length === 0) return;
+  // sanitizeFilter is on: an operator we write ourselves must be marked trusted.
+  const found = await MerchantModel.find({ _id: mongoose.trusted({ $in: merchantIds }) }, { _id: 1 }).lean();
+  const known = new Set(found.map((m) => m._id));
+  const missing = merchantIds.filter((id) => !known.has(id));
+  if (missing.length) {
+    throw badRequest({ merchant_ids: missing.map((id) => `No merchant has the id ${id}.`) });
+  }
+}
+
+function uniqueIds(ids: number[]): number[] {
+  return [...new Set(ids)];
+}
+
+export async function createCommercialContact(input: CommercialContactInput): Promise<CommercialContactView> {
+  const merchantIds = uniqueIds(input.merchant_ids ?? []);
+  await assertMerchantsExist(merchantIds);
+  const contact = await CommercialContactModel.create({
+    _id: await nextId('commercial-contact'),
+    name: input.name,
+    nameKey: sortKeyOf(input.name),
+    email: input.email,
+    phone: input.phone ?? null,
+    title: input.title ?? null,
+    active: input.active ?? true,
+    merchantIds,
+  });
+  return contactView(contact.toObject());
+}
+
+/** Changes only the fields given; merchant_ids, when given, replaces the whole list of links. */
+export async function updateCommercialContact(id: number, changes: CommercialContactChanges): Promise<CommercialContactView> {
+  const set: Partial<CommercialContact> = {};
+  if (changes.name !== undefined) Object.assign(set, { name: changes.name, nameKey: sortKeyOf(changes.name) });
+  if (changes.email !== undefined) set.email = changes.email;
+  if (changes.phone !== undefined) set.phone = changes.phone;
+  if (changes.title !== undefined) set.title = changes.title;
+  if (changes.active !== undefined) set.active = changes.active;
+  if (changes.merchant_ids !== undefined) {
+    set.merchantIds = uniqueIds(changes.merchant_ids);
+    await assertMerchantsExist(set.merchantIds);
+  }
+  const contact = Object.keys(set).length
+    ? await CommercialContactModel.findOneAndUpdate({ _id: id }, { $set: set }, { new: true }).lean()
+    : await CommercialContactModel.findById(id).lean();
+  if (!contact) throw notFound('No commercial contact has this id.');
+  return contactView(contact);
+}
+
+export async function getCommercialContact(id: number): Promise<CommercialContactView> {
+  const contact = await CommercialContactModel.findById(id).lean();
+  if (!contact) throw notFound('No commercial contact has this id.');
+  return contactView(contact);
+}
+
+export interface ContactFilter {
+  active?: boolean;
+}
+
+export async function listCommercialContacts(filter: ContactFilter = {}): Promise<CommercialContactView[]> {
+  const query = filter.active === undefined ? {} : { active: filter.active };
+  const contacts = await CommercialContactModel.find(query).sort(ALPHABETICAL).lean();
+  return contacts.map(contactView);
+}
+
+/** The contacts linked to one merchant, in the same alphabetical order; 404 when the merchant does not exist. */
+export async function listMerchantCommercialContacts(merchantId: number, filter: ContactFilter = {}): Promise<CommercialContactView[]> {
+  if (!(await MerchantModel.exists({ _id: merchantId }))) throw notFound('No merchant has this id.');
+  const query = { merchantIds: merchantId, ...(filter.active === undefined ? {} : { active: filter.active }) };
+  const contacts = await CommercialContactModel.find(query).sort(ALPHABETICAL).lean();
+  return contacts.map(contactView);
+}
+
+export async function getGlobalCeo(): Promise<GlobalCeoView | null> {
+  const ceo = await GlobalCeoModel.findById(GLOBAL_CEO_ID).lean();
+  return ceo ? ceoView(ceo) : null;
+}
+
+const CEO_WRITE_ATTEMPTS = 5;
+
+/**
+ * Creates or replaces the global CEO. Every PUT writes every field (an absent optional field becomes
+ * null), so the stored record is always exactly one request's contact, never a blend of two.
+ *
+ * Exactly one record under concurrency: the record lives at the fixed _id GLOBAL_CEO_ID, and the
+ * unique _id index lets only one insert of it succeed. On FerretDB two concurrent upserts can both
+ * find nothing and both try to insert; the loser gets a duplicate key (11000), and by then the
+ * record exists, so retrying the same upsert simply replaces it. (Upserting on any other field,
+ * with no unique index behind it, does leave duplicates on FerretDB; the test proves the _id way.)
+ */
+export async function putGlobalCeo(input: GlobalCeoInput): Promise<GlobalCeoView> {
+  const fields = { name: input.name, email: input.email, phone: input.phone ?? null, title: input.title ?? null };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const ceo = await GlobalCeoModel.findOneAndUpdate({ _id: GLOBAL_CEO_ID }, { $set: fields }, { upsert: true, new: true }).lean();
+      return ceoView(ceo!);
+    } catch (error) {
+      if (!isDuplicateKey(error) || attempt >= CEO_WRITE_ATTEMPTS) throw error;
+    }
+  }
+}

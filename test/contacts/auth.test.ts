@@ -1,0 +1,104 @@
+import '../helpers/env';
+import test from 'ava';
+import { startTestApp, json, type TestApp } from '../helpers/app';
+import { bearer, newMerchant, newStaff, systemToken } from '../helpers/identity';
+import { signToken } from '../../src/auth/tokens';
+
+let app: TestApp;
+let merchantJwt: string;
+let merchantToken: string;
+let merchantId: number;
+let staffJwt: string;
+let staffRefresh: string;
+
+test.before(async () => {
+  app = await startTestApp();
+  const merchant = await newMerchant();
+  merchantJwt = merchant.accessToken;
+  merchantToken = merchant.merchantToken;
+  merchantId = merchant.merchantId;
+  const staff = await newStaff();
+  staffJwt = staff.accessToken;
+  staffRefresh = signToken('refresh', { _id: staff.userId, role: 'staff', merchantId: null });
+});
+test.after.always(() => app?.close());
+
+const validContact = () => ({ name: 'Auth Teste', email: `auth-${Date.now()}-${Math.random()}@example.com` });
+
+const ROUTES: { method: string; path: () => string; body?: () => unknown }[] = [
+  { method: 'GET', path: () => '/api/v1/commercial-contacts/' },
+  { method: 'POST', path: () => '/api/v1/commercial-contacts/', body: validContact },
+  { method: 'PATCH', path: () => '/api/v1/commercial-contacts/1/', body: () => ({ title: 'x' }) },
+  { method: 'GET', path: () => `/api/v1/merchants/${merchantId}/commercial-contacts/` },
+  { method: 'GET', path: () => '/api/v1/global-ceo/' },
+  { method: 'PUT', path: () => '/api/v1/global-ceo/', body: validContact },
+];
+
+async function send(route: (typeof ROUTES)[number], headers: Record<string, string>) {
+  const body = route.body?.();
+  const res = await fetch(`${app.url}${route.path()}`, {
+    method: route.method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await json(res) };
+}
+
+test('no or invalid credential is 401 on every route', async (t) => {
+  for (const route of ROUTES) {
+    const variants: Record<string, string>[] = [{}, { authorization: 'Bearer nonsense' }, { authorization: 'Bearer mt_unknown' }, { authorization: `Bearer ${staffRefresh}` }, { authorization: `Basic ${staffJwt}` }];
+    for (const headers of variants) {
+      const res = await send(route, headers);
+      t.is(res.status, 401, `${route.method} ${route.path()} ${JSON.stringify(headers).slice(0, 40)}`);
+      t.is(typeof res.body.detail, 'string');
+    }
+  }
+});
+
+test('merchant credentials are 403 on every route', async (t) => {
+  for (const route of ROUTES) {
+    for (const token of [merchantJwt, merchantToken]) {
+      const res = await send(route, bearer(token));
+      t.is(res.status, 403, `${route.method} ${route.path()}`);
+      t.deepEqual(res.body, { detail: 'This credential is not accepted by this operation.' });
+    }
+  }
+});
+
+test('a staff jwt and the system token are accepted', async (t) => {
+  for (const token of [staffJwt, systemToken()]) {
+    const created = await send(ROUTES[1], bearer(token));
+    t.is(created.status, 201);
+    for (const route of ROUTES.filter((r) => r !== ROUTES[1])) {
+      const path = route.method === 'PATCH' ? () => `/api/v1/commercial-contacts/${created.body.id}/` : route.path;
+      const res = await send({ ...route, path }, bearer(token));
+      t.is(res.status, 200, `${route.method} ${path()}`);
+    }
+  }
+});
+
+test('the system token may carry the id of an existing merchant', async (t) => {
+  const res = await send(ROUTES[0], bearer(systemToken(), { 'x-merchant-id': String(merchantId) }));
+  t.is(res.status, 200);
+});
+
+test('credentials are checked before the body', async (t) => {
+  const anonymous = await fetch(`${app.url}/api/v1/commercial-contacts/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"bad": true}' });
+  t.is(anonymous.status, 401);
+  const merchant = await fetch(`${app.url}/api/v1/commercial-contacts/`, { method: 'POST', headers: bearer(merchantToken), body: '{"bad": true}' });
+  t.is(merchant.status, 403);
+});
+
+test('every route is in the swagger document with its error bodies', async (t) => {
+  const doc = await json(await fetch(`${app.url}/api/docs/swagger.json`));
+  for (const route of ROUTES) {
+    const path = route.path().replace(/\/\d+\//, route.method === 'PATCH' ? '/{pk}/' : '/{id}/');
+    const op = doc.paths[path]?.[route.method.toLowerCase()];
+    t.truthy(op, `${route.method} ${path}`);
+    t.truthy(op.responses['401'] && op.responses['403']);
+    t.deepEqual(op.security, [{ BearerAuth: [] }]);
+  }
+  t.is(doc.paths['/api/v1/commercial-contacts/'].post.responses['400'].schema.$ref, '#/definitions/FieldErrors');
+  t.is(doc.paths['/api/v1/commercial-contacts/{pk}/'].patch.responses['404'].schema.$ref, '#/definitions/ErrorDetail');
+  for (const name of ['CommercialContact', 'CommercialContactCreate', 'CommercialContactPatch', 'GlobalCeo', 'GlobalCeoPut']) t.truthy(doc.definitions[name], name);
+});
