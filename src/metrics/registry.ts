@@ -54,7 +54,7 @@ export const jobStalls = new Counter({
 
 export const acquirerCallDuration = new Histogram({
   name: 'acquirer_request_duration_seconds',
-  help: 'Duration of calls to the card acquirer, by operation and outcome (ok, http_error, unavailable)',
+  help: 'Duration of calls to the card acquirer, by operation and outcome (ok, rejected = a 4xx refusal, unavailable = refused connection, reset, timeout, 5xx or malformed answer)',
   labelNames: ['operation', 'outcome'] as const,
   buckets: LATENCY_BUCKETS,
   registers: [registry],
@@ -62,28 +62,7 @@ export const acquirerCallDuration = new Histogram({
 
 export const acquirerCallErrors = new Counter({
   name: 'acquirer_errors_total',
-  help: 'Acquirer calls that failed: unavailable (connect error, reset, timeout) or http_error (5xx answer)',
+  help: 'Acquirer calls that did not succeed, by operation and kind (rejected or unavailable)',
   labelNames: ['operation', 'kind'] as const,
   registers: [registry],
 });
-
-export type AcquirerOutcome = 'ok' | 'http_error' | 'unavailable';
-
-/**
- * Times one acquirer call. The acquirer client wraps each request in it; `classify` tells a 5xx
- * answer from a good one (a thrown error is always `unavailable`).
- */
-export async function observeAcquirerCall<T>(operation: string, call: () => Promise<T>, classify: (result: T) => AcquirerOutcome = () => 'ok'): Promise<T> {
-  const end = acquirerCallDuration.startTimer({ operation });
-  try {
-    const result = await call();
-    const outcome = classify(result);
-    end({ outcome });
-    if (outcome !== 'ok') acquirerCallErrors.inc({ operation, kind: outcome });
-    return result;
-  } catch (error) {
-    end({ outcome: 'unavailable' });
-    acquirerCallErrors.inc({ operation, kind: 'unavailable' });
-    throw error;
-  }
-}

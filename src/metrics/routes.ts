@@ -3,6 +3,9 @@ import type { RequestHandler } from 'express';
 import type { Feature } from '../http/routes';
 import { basicAuth } from '../http/dashboard';
 import { registry } from './registry';
+import { recordAcquirerCalls } from './acquirer';
+
+recordAcquirerCalls();
 
 export const serveMetrics: RequestHandler = async (_req, res) => {
   const body = await registry.metrics();

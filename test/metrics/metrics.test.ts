@@ -1,10 +1,14 @@
 import '../helpers/env';
+// Before config loads: an acquirer address where nothing listens, so a lookup fails as unavailable.
+process.env.ACQUIRER_QUERY_URL = 'http://127.0.0.1:9';
 import test from 'ava';
 import { getConfig } from '../../config';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { eventually, startProcess, stopAll } from '../helpers/processes';
 import { getQueue } from '../../src/queue';
 import { HEARTBEAT_QUEUE } from '../../jobs/heartbeat';
+import { getSale } from '../../src/acquirer/client';
+import { AcquirerUnavailableError } from '../../src/acquirer/errors';
 
 let app: TestApp;
 test.before(async () => {
@@ -77,15 +81,22 @@ test('a worker process serves job durations and failures on its own metrics port
   await queue.add('heartbeat', { enqueuedAt: new Date().toISOString() }, { jobId: 'metrics-ok' });
   // An unparseable date makes the heartbeat insert fail: one attempt, so the failure is final.
   await queue.add('heartbeat', { enqueuedAt: 'not a date' }, { jobId: 'metrics-bad', attempts: 1 });
-  const text = await eventually(async () => {
+  const text = (await eventually(async () => {
     const body = await scrape(metricsUrl!);
     const ok = sample(body, `job_duration_seconds_count{queue="${HEARTBEAT_QUEUE}",outcome="completed"}`);
     const failed = sample(body, `job_failures_total{queue="${HEARTBEAT_QUEUE}",final="true"}`);
     return ok === 1 && failed === 1 ? body : undefined;
-  });
+  }))!;
   t.is(sample(text, `job_duration_seconds_count{queue="${HEARTBEAT_QUEUE}",outcome="failed"}`), 1);
   // Queue depth is reported by the web process only, so summing over processes never counts a queue twice.
   t.false(text.includes('queue_jobs'));
   t.is(await (await queue.getJob('metrics-bad'))!.getState(), 'failed');
   await worker.stop();
+});
+
+test('acquirer calls are timed and their failures counted by operation', async (t) => {
+  await t.throwsAsync(getSale('0d4a3f6e-0000-4000-8000-000000000000'), { instanceOf: AcquirerUnavailableError });
+  const text = await scrape(app.url);
+  t.is(sample(text, 'acquirer_errors_total{operation="getSale",kind="unavailable"}'), 1);
+  t.is(sample(text, 'acquirer_request_duration_seconds_count{operation="getSale",outcome="unavailable"}'), 1);
 });
