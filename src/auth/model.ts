@@ -51,6 +51,8 @@ const userSchema = new Schema<User>(
 );
 userSchema.index({ email: 1 }, { unique: true });
 userSchema.index({ login: 1 }, { unique: true });
+// A merchant's users, for /me/ with a merchant token (its first user names it).
+userSchema.index({ merchantId: 1 });
 
 export const UserModel = mongoose.model<User>('User', userSchema);
 

@@ -1,9 +1,10 @@
-/** Identity rules: merchants, users and merchant tokens. Knows nothing of Express. */
+/** Identity rules: merchants, users, merchant tokens, login and refresh. Knows nothing of Express. */
 import { nextId } from '../db/ids';
 import { isDuplicateKey } from '../db/connection';
-import { ApiError } from '../http/errors';
-import { hashPassword, newMerchantTokenValue, sha256Hex } from './crypto';
+import { badRequest, notFound, type FieldErrors } from '../http/errors';
+import { hashPassword, newMerchantTokenValue, sha256Hex, UNMATCHABLE_PASSWORD_HASH, verifyPassword } from './crypto';
 import { MerchantModel, MerchantTokenModel, UserModel, type Merchant, type User } from './model';
+import { signToken, verifyToken } from './tokens';
 
 export interface NewMerchant {
   companyName: string;
@@ -13,29 +14,61 @@ export interface NewMerchant {
   establishmentNumbers?: string[];
 }
 
-function duplicateUser(): ApiError {
-  return new ApiError(400, { email: ['A user with this e-mail or login already exists.'] });
+/** Long enough for any passphrase, short enough that hashing a huge body costs nothing. */
+export const MAX_PASSWORD_LENGTH = 1024;
+export const MIN_PASSWORD_LENGTH = 8;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
+/** A short login name never contains '@', so it can never be mistaken for an e-mail at login. */
+const LOGIN = /^[A-Za-z0-9][A-Za-z0-9_.-]{1,49}$/;
+const ESTABLISHMENT_NUMBER = /^\d{1,20}$/;
+
+/** FerretDB reports a duplicate key without naming the index, so look which field is taken. */
+async function duplicateUser(input: { email: string }) {
+  const emailTaken = await UserModel.exists({ email: input.email.trim().toLowerCase() });
+  return emailTaken ? badRequest({ email: ['A user with this e-mail already exists.'] }) : badRequest({ login: ['A user with this login already exists.'] });
+}
+
+function checkUserInput(input: { email: string; login: string; password: string }): FieldErrors {
+  const fields: FieldErrors = {};
+  if (typeof input.email !== 'string' || input.email.length > 254 || !EMAIL.test(input.email.trim())) fields.email = ['Enter a valid e-mail address.'];
+  if (typeof input.login !== 'string' || !LOGIN.test(input.login.trim())) {
+    fields.login = ['Enter 2 to 50 letters, digits, dots, dashes or underscores, starting with a letter or digit.'];
+  }
+  if (typeof input.password !== 'string' || input.password.length < MIN_PASSWORD_LENGTH || input.password.length > MAX_PASSWORD_LENGTH) {
+    fields.password = [`The password must have ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`];
+  }
+  return fields;
+}
+
+function checkEstablishmentNumbers(numbers: string[] | undefined): FieldErrors {
+  const bad = (numbers ?? []).filter((n) => !ESTABLISHMENT_NUMBER.test(n));
+  return bad.length ? { establishment_numbers: [`Establishment numbers are 1 to 20 digits: ${bad.join(', ')}.`] } : {};
 }
 
 export async function createUser(input: { email: string; login: string; password: string; role: User['role']; merchantId: number | null }): Promise<User> {
+  const problems = checkUserInput(input);
+  if (Object.keys(problems).length) throw badRequest(problems);
   const passwordHash = await hashPassword(input.password);
   try {
     const user = await UserModel.create({ _id: await nextId('user'), email: input.email, login: input.login, passwordHash, role: input.role, merchantId: input.merchantId });
     return user.toObject();
   } catch (error) {
-    if (isDuplicateKey(error)) throw duplicateUser();
+    if (isDuplicateKey(error)) throw await duplicateUser(input);
     throw error;
   }
 }
 
 /** Creates a merchant and its first user. The user is created first so a duplicate e-mail leaves no orphan merchant. */
 export async function createMerchant(input: NewMerchant): Promise<{ merchant: Merchant; user: User }> {
+  const problems = { ...checkUserInput(input), ...checkEstablishmentNumbers(input.establishmentNumbers) };
+  if (typeof input.companyName !== 'string' || !input.companyName.trim() || input.companyName.length > 200) problems.company_name = ['Enter the company name (at most 200 characters).'];
+  if (Object.keys(problems).length) throw badRequest(problems);
   const merchantId = await nextId('merchant');
   const user = await createUser({ email: input.email, login: input.login, password: input.password, role: 'merchant', merchantId });
   const merchant = await MerchantModel.create({
     _id: merchantId,
-    companyName: input.companyName,
-    establishmentNumbers: input.establishmentNumbers ?? [],
+    companyName: input.companyName.trim(),
+    establishmentNumbers: [...new Set(input.establishmentNumbers ?? [])],
   });
   return { merchant: merchant.toObject(), user };
 }
@@ -46,13 +79,141 @@ export async function createStaffUser(input: { email: string; login: string; pas
 
 /** Issues a new merchant token. The value is returned once; only its hash is stored. */
 export async function issueMerchantToken(merchantId: number): Promise<{ token: string; prefix: string }> {
-  if (!(await MerchantModel.exists({ _id: merchantId }))) throw new ApiError(404, { detail: `No merchant ${merchantId}.` });
+  if (!(await MerchantModel.exists({ _id: merchantId }))) throw notFound(`No merchant ${merchantId}.`);
   const token = newMerchantTokenValue();
   const prefix = token.slice(0, 10);
   await MerchantTokenModel.create({ _id: sha256Hex(token), merchantId, prefix });
   return { token, prefix };
 }
 
+export async function listMerchantTokens(merchantId: number): Promise<{ prefix: string; createdAt: Date; revokedAt: Date | null }[]> {
+  const tokens = await MerchantTokenModel.find({ merchantId }).sort({ createdAt: 1 }).lean();
+  return tokens.map((t) => ({ prefix: t.prefix, createdAt: t.createdAt, revokedAt: t.revokedAt }));
+}
+
+/**
+ * Revokes a merchant's tokens: the ones whose shown prefix matches, or all of them. Scoped to one
+ * merchant so a prefix can never reach another merchant's token. Returns how many were revoked now.
+ */
+export async function revokeMerchantTokens(merchantId: number, which: { prefix: string } | { all: true }): Promise<number> {
+  if (!(await MerchantModel.exists({ _id: merchantId }))) throw notFound(`No merchant ${merchantId}.`);
+  const filter: Record<string, unknown> = { merchantId, revokedAt: null };
+  if ('prefix' in which) {
+    if (typeof which.prefix !== 'string' || which.prefix.length < 6) throw badRequest({ prefix: ['Give the token prefix as shown when it was issued (at least 6 characters).'] });
+    filter.prefix = which.prefix;
+  }
+  const result = await MerchantTokenModel.updateMany(filter, { $set: { revokedAt: new Date() } });
+  return result.modifiedCount;
+}
+
 export async function getMerchant(merchantId: number): Promise<Merchant | null> {
   return MerchantModel.findById(merchantId).lean();
+}
+
+export interface MerchantChanges {
+  companyName?: string;
+  allowVoidOnConfirmed?: boolean;
+  addEstablishmentNumbers?: string[];
+  removeEstablishmentNumbers?: string[];
+}
+
+export async function updateMerchant(merchantId: number, changes: MerchantChanges): Promise<Merchant> {
+  const problems = { ...checkEstablishmentNumbers(changes.addEstablishmentNumbers), ...checkEstablishmentNumbers(changes.removeEstablishmentNumbers) };
+  if (changes.companyName !== undefined && (!changes.companyName.trim() || changes.companyName.length > 200)) problems.company_name = ['Enter the company name (at most 200 characters).'];
+  if (Object.keys(problems).length) throw badRequest(problems);
+  const merchant = await MerchantModel.findById(merchantId);
+  if (!merchant) throw notFound(`No merchant ${merchantId}.`);
+  if (changes.companyName !== undefined) merchant.companyName = changes.companyName.trim();
+  if (changes.allowVoidOnConfirmed !== undefined) merchant.settings.allowVoidOnConfirmed = changes.allowVoidOnConfirmed;
+  const remove = new Set(changes.removeEstablishmentNumbers ?? []);
+  merchant.establishmentNumbers = [...new Set([...merchant.establishmentNumbers, ...(changes.addEstablishmentNumbers ?? [])])].filter((n) => !remove.has(n));
+  await merchant.save();
+  return merchant.toObject();
+}
+
+/**
+ * The user a login names, or null. Only the complete e-mail is a username (case-insensitive); a
+ * short login name never matches. An unknown user costs the same scrypt as a wrong password, so
+ * the answer time does not tell which accounts exist.
+ */
+export async function authenticateUser(username: unknown, password: unknown): Promise<User | null> {
+  if (typeof username !== 'string' || typeof password !== 'string') return null;
+  if (!username || username.length > 254 || !password || password.length > MAX_PASSWORD_LENGTH) return null;
+  const user = await UserModel.findOne({ email: username.trim().toLowerCase() }).lean();
+  const matches = await verifyPassword(password, user?.passwordHash ?? UNMATCHABLE_PASSWORD_HASH);
+  return user && matches ? user : null;
+}
+
+export interface TokenPair {
+  access: string;
+  refresh: string;
+}
+
+export async function obtainTokenPair(username: unknown, password: unknown): Promise<TokenPair | null> {
+  const user = await authenticateUser(username, password);
+  if (!user) return null;
+  return { access: signToken('access', user), refresh: signToken('refresh', user) };
+}
+
+/**
+ * A new access token for a valid refresh token, or null. The refresh token is not rotated: it
+ * stays valid until it expires. The user must still exist, and the new token carries its current role.
+ */
+export async function refreshAccessToken(refresh: unknown): Promise<{ access: string } | null> {
+  if (typeof refresh !== 'string' || !refresh || refresh.length > 4096) return null;
+  const claims = verifyToken(refresh, 'refresh');
+  const userId = Number(claims?.sub);
+  if (!claims || !Number.isSafeInteger(userId)) return null;
+  const user = await UserModel.findById(userId).lean();
+  if (!user) return null;
+  return { access: signToken('access', user) };
+}
+
+/** What a credential stands for, as the auth layer identified it. */
+export interface CredentialIdentity {
+  kind: 'jwt' | 'merchantToken' | 'system';
+  userId?: number;
+  merchantId?: number;
+}
+
+export interface Profile {
+  id: number | null;
+  company_name: string | null;
+  username: string | null;
+  email: string | null;
+  role: 'merchant' | 'staff' | 'system';
+  credential: 'jwt' | 'merchant_token' | 'system';
+  allow_void_on_confirmed: boolean | null;
+  establishment_numbers: string[];
+}
+
+/**
+ * The merchant bound to a credential, with the short login name as `username`: the user's own for
+ * a JWT; the merchant's first user for a merchant token or the system token naming a merchant.
+ * Staff and the system token without a merchant get their own identity with the merchant fields null.
+ */
+export async function describeIdentity(identity: CredentialIdentity): Promise<Profile> {
+  const credential = identity.kind === 'merchantToken' ? 'merchant_token' : identity.kind;
+  const user = identity.userId !== undefined
+    ? await UserModel.findById(identity.userId).lean()
+    : identity.merchantId !== undefined
+      ? await UserModel.findOne({ merchantId: identity.merchantId, role: 'merchant' }).sort({ _id: 1 }).lean()
+      : null;
+  const merchant = identity.merchantId !== undefined ? await getMerchant(identity.merchantId) : null;
+  if (identity.merchantId !== undefined && !merchant) throw notFound('The merchant of this credential no longer exists.');
+  return {
+    id: merchant?._id ?? null,
+    company_name: merchant?.companyName ?? null,
+    username: user?.login ?? null,
+    email: user?.email ?? null,
+    role: identity.kind === 'system' ? 'system' : (user?.role ?? 'merchant'),
+    credential,
+    allow_void_on_confirmed: merchant ? merchant.settings.allowVoidOnConfirmed : null,
+    establishment_numbers: merchant?.establishmentNumbers ?? [],
+  };
+}
+
+/** True when no user exists yet: the demo seed runs only then. */
+export async function noUsersYet(): Promise<boolean> {
+  return !(await UserModel.exists({}));
 }

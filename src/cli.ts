@@ -1,0 +1,154 @@
+/**
+ * Admin CLI: `npm run cli -- <command> [options]`. Every command prints exactly one JSON line on
+ * stdout; a failure prints one JSON line {"error": ...} on stderr and exits 1 (2 for bad usage).
+ * Passwords may come from stdin (--password-stdin) so they stay out of the shell history and `ps`.
+ */
+import { parseArgs } from 'node:util';
+
+// The CLI's stdout is its answer: keep pino (which writes to stdout) quiet unless asked.
+process.env.LOG_LEVEL ??= 'silent';
+
+const USAGE = `usage: npm run cli -- <command> [options]
+  merchant:create --name <company> --email <e-mail> --login <short name> (--password <pw> | --password-stdin) [--establishment <number>]...
+  merchant:token --merchant <id>
+  merchant:tokens --merchant <id>
+  merchant:revoke-token --merchant <id> (--prefix <token prefix> | --all)
+  merchant:set --merchant <id> [--allow-void-on-confirmed true|false] [--name <company>] [--establishment <number>]... [--remove-establishment <number>]...
+  staff:create --email <e-mail> --login <short name> (--password <pw> | --password-stdin)`;
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  name: { type: 'string' },
+  email: { type: 'string' },
+  login: { type: 'string' },
+  password: { type: 'string' },
+  'password-stdin': { type: 'boolean' },
+  merchant: { type: 'string' },
+  prefix: { type: 'string' },
+  all: { type: 'boolean' },
+  'allow-void-on-confirmed': { type: 'string' },
+  establishment: { type: 'string', multiple: true },
+  'remove-establishment': { type: 'string', multiple: true },
+} as const;
+
+type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function required(options: Options, name: 'name' | 'email' | 'login' | 'merchant'): string {
+  const value = options[name];
+  if (typeof value !== 'string' || !value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function merchantIdOption(options: Options): number {
+  const id = Number(required(options, 'merchant'));
+  if (!Number.isSafeInteger(id) || id < 1) throw new UsageError('--merchant must be a merchant id (a positive integer)');
+  return id;
+}
+
+async function passwordOption(options: Options): Promise<string> {
+  if (options['password-stdin']) {
+    let text = '';
+    for await (const chunk of process.stdin) text += chunk;
+    return text.replace(/\r?\n$/, '');
+  }
+  if (typeof options.password !== 'string') throw new UsageError('--password or --password-stdin is required');
+  return options.password;
+}
+
+function booleanOption(value: string | undefined, name: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new UsageError(`--${name} takes true or false`);
+}
+
+type Service = typeof import('./auth/service');
+
+const COMMANDS: Record<string, (service: Service, options: Options) => Promise<Record<string, unknown>>> = {
+  async 'merchant:create'(service, options) {
+    const { merchant, user } = await service.createMerchant({
+      companyName: required(options, 'name'),
+      email: required(options, 'email'),
+      login: required(options, 'login'),
+      password: await passwordOption(options),
+      establishmentNumbers: options.establishment,
+    });
+    return { merchant_id: merchant._id, user_id: user._id, company_name: merchant.companyName, email: user.email, login: user.login };
+  },
+  async 'merchant:token'(service, options) {
+    const merchantId = merchantIdOption(options);
+    const { token, prefix } = await service.issueMerchantToken(merchantId);
+    return { merchant_id: merchantId, token, prefix };
+  },
+  async 'merchant:tokens'(service, options) {
+    const merchantId = merchantIdOption(options);
+    const tokens = await service.listMerchantTokens(merchantId);
+    return { merchant_id: merchantId, tokens: tokens.map((t) => ({ prefix: t.prefix, created_at: t.createdAt, revoked_at: t.revokedAt })) };
+  },
+  async 'merchant:revoke-token'(service, options) {
+    const merchantId = merchantIdOption(options);
+    if (Boolean(options.all) === (options.prefix !== undefined)) throw new UsageError('give exactly one of --prefix <token prefix> or --all');
+    const revoked = await service.revokeMerchantTokens(merchantId, options.all ? { all: true } : { prefix: options.prefix! });
+    return { merchant_id: merchantId, revoked };
+  },
+  async 'merchant:set'(service, options) {
+    const merchant = await service.updateMerchant(merchantIdOption(options), {
+      companyName: options.name,
+      allowVoidOnConfirmed: booleanOption(options['allow-void-on-confirmed'], 'allow-void-on-confirmed'),
+      addEstablishmentNumbers: options.establishment,
+      removeEstablishmentNumbers: options['remove-establishment'],
+    });
+    return {
+      merchant_id: merchant._id,
+      company_name: merchant.companyName,
+      allow_void_on_confirmed: merchant.settings.allowVoidOnConfirmed,
+      establishment_numbers: merchant.establishmentNumbers,
+    };
+  },
+  async 'staff:create'(service, options) {
+    const user = await service.createStaffUser({ email: required(options, 'email'), login: required(options, 'login'), password: await passwordOption(options) });
+    return { user_id: user._id, email: user.email, login: user.login, role: user.role };
+  },
+};
+
+async function main(argv: string[]): Promise<number> {
+  let command: (typeof COMMANDS)[string];
+  let options: Options;
+  try {
+    const parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    if (parsed.positionals.length !== 1) throw new UsageError(parsed.positionals.length ? `one command at a time, got ${parsed.positionals.join(' ')}` : 'no command given');
+    if (!Object.hasOwn(COMMANDS, parsed.positionals[0])) throw new UsageError(`unknown command ${parsed.positionals[0]}`);
+    command = COMMANDS[parsed.positionals[0]];
+    options = parsed.values;
+  } catch (error) {
+    process.stderr.write(`${JSON.stringify({ error: (error as Error).message, usage: USAGE })}\n`);
+    return 2;
+  }
+  const { getConfig } = await import('../config');
+  const { connectDatabase, disconnectDatabase } = await import('./db/connection');
+  const { ApiError } = await import('./http/errors');
+  try {
+    // Import the models before connecting: connecting creates the indexes of the registered models.
+    const service = await import('./auth/service');
+    await connectDatabase(getConfig().mongodbUri);
+    const result = await command(service, options);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${JSON.stringify({ error: error.message, usage: USAGE })}\n`);
+      return 2;
+    }
+    if (error instanceof ApiError) {
+      const { detail, ...fields } = error.body;
+      process.stderr.write(`${JSON.stringify({ error: detail ?? 'invalid input', ...(Object.keys(fields).length ? { fields } : {}) })}\n`);
+      return 1;
+    }
+    process.stderr.write(`${JSON.stringify({ error: (error as Error).message })}\n`);
+    return 1;
+  } finally {
+    await disconnectDatabase().catch(() => undefined);
+  }
+}
+
+main(process.argv.slice(2)).then((code) => process.exit(code));
