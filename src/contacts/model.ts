@@ -23,7 +23,8 @@ const commercialContactSchema = new Schema<CommercialContact>(
   {
     _id: { type: Number },
     name: { type: String, required: true },
-    nameKey: { type: String, required: true },
+    // not `required`: a name made only of combining marks folds to '' (mongoose refuses '' for required strings)
+    nameKey: { type: String, default: '' },
     email: { type: String, required: true },
     phone: { type: String, default: null },
     title: { type: String, default: null },

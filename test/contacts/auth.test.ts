@@ -2,7 +2,10 @@ import '../helpers/env';
 import test from 'ava';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, newStaff, systemToken } from '../helpers/identity';
+import jwt from 'jsonwebtoken';
 import { signToken } from '../../src/auth/tokens';
+import { UserModel } from '../../src/auth/model';
+import { getConfig } from '../../config';
 
 let app: TestApp;
 let merchantJwt: string;
@@ -80,6 +83,29 @@ test('a staff jwt and the system token are accepted', async (t) => {
 test('the system token may carry the id of an existing merchant', async (t) => {
   const res = await send(ROUTES[0], bearer(systemToken(), { 'x-merchant-id': String(merchantId) }));
   t.is(res.status, 200);
+});
+
+test('the staff role is read from the user, not from the token', async (t) => {
+  const list = ROUTES[0];
+  // a merchant user's id under a staff role claim, signed with our own secret
+  const merchant = await newMerchant();
+  const forged = jwt.sign({ sub: String(merchant.userId), typ: 'access', role: 'staff', mid: null }, getConfig().jwt.secret, { algorithm: 'HS256', expiresIn: 60 });
+  t.is((await send(list, bearer(forged))).status, 403);
+  // staff demoted after the token was issued, and staff deleted
+  const demoted = await newStaff();
+  await UserModel.updateOne({ _id: demoted.userId }, { $set: { role: 'merchant' } });
+  t.is((await send(list, bearer(demoted.accessToken))).status, 403);
+  const deleted = await newStaff();
+  await UserModel.deleteOne({ _id: deleted.userId });
+  t.is((await send(list, bearer(deleted.accessToken))).status, 401);
+});
+
+test('an expired or unsigned staff token is 401', async (t) => {
+  const staff = await newStaff();
+  const claims = { sub: String(staff.userId), typ: 'access', role: 'staff', mid: null };
+  const expired = jwt.sign({ ...claims, exp: Math.floor(Date.now() / 1000) - 10 }, getConfig().jwt.secret, { algorithm: 'HS256' });
+  const unsigned = jwt.sign(claims, '', { algorithm: 'none' } as jwt.SignOptions);
+  for (const token of [expired, unsigned]) t.is((await send(ROUTES[0], bearer(token))).status, 401);
 });
 
 test('credentials are checked before the body', async (t) => {

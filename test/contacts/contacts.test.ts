@@ -61,6 +61,9 @@ test('optional fields default to null, true and an empty list', async (t) => {
   const res = await call('POST', URL_LIST, staff, { name: 'Sem Telefone', email: uniqueEmail('min') });
   t.is(res.status, 201);
   t.like(res.body, { phone: null, title: null, active: true, merchant_ids: [] });
+  // a name that folds to an empty sort key is still stored
+  const marks = await call('POST', URL_LIST, staff, { name: '\u0301\u0301', email: uniqueEmail('marks') });
+  t.is(marks.status, 201);
 });
 
 test('the list is alphabetical ignoring accents and case', async (t) => {
