@@ -1,0 +1,38 @@
+/**
+ * Delivers one payment-link webhook event. A failed attempt throws so BullMQ retries it on the
+ * webhook schedule (exponential, jittered, about 3 days); a 410 Gone throws UnrecoverableError,
+ * which stops the retries at once.
+ */
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { JobKind } from './types';
+import {
+  deliverEvent,
+  LINK_WEBHOOK_QUEUE,
+  markEventFailed,
+  WEBHOOK_BACKOFF_TYPE,
+  webhookRetryDelay,
+  type LinkWebhookJob,
+} from '../src/webhooks/service';
+
+export default async function deliverLinkWebhook(job: Job<LinkWebhookJob>) {
+  const outcome = await deliverEvent(job.data.eventId, job.data.trigger);
+  if (outcome.success) return { statusCode: outcome.statusCode };
+  if (outcome.gone) throw new UnrecoverableError(`receiver answered 410 Gone: retries stopped`);
+  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  if (lastAttempt && job.data.trigger === 'scheduled') await markEventFailed(job.data.eventId);
+  throw new Error(outcome.error ?? 'delivery failed');
+}
+
+export const linkWebhookJob: JobKind<LinkWebhookJob> = {
+  queue: LINK_WEBHOOK_QUEUE,
+  process: deliverLinkWebhook,
+  worker: {
+    settings: {
+      backoffStrategy: (attemptsMade, type, _err, job) => {
+        if (type !== WEBHOOK_BACKOFF_TYPE) return 0;
+        const base = Number((job?.opts.backoff as { delay?: number } | undefined)?.delay) || 60_000;
+        return webhookRetryDelay(attemptsMade, base);
+      },
+    },
+  },
+};

@@ -1,0 +1,281 @@
+/*
+ * The payer's journey: payer -> address -> card -> receipt, calling the public checkout API.
+ * The card is encrypted here, in the browser, with the service's RSA public key (RSAES-PKCS1-v1_5,
+ * node-forge, served from our origin); the clear card never leaves the page.
+ */
+(function () {
+  'use strict';
+
+  var guid = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
+  var api = '/api/v1/checkout-links/' + encodeURIComponent(guid);
+  var checkout = null;
+  var STEPS = ['payer', 'address', 'card'];
+
+  function $(id) { return document.getElementById(id); }
+
+  function money(cents) {
+    return (cents / 100).toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
+  }
+
+  function dateTime(iso) {
+    return new Date(iso).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'short' });
+  }
+
+  function setStatus(text, tone) {
+    var box = $('status-box');
+    $('status-text').textContent = text || '';
+    box.className = 'status-box ' + (text ? tone || '' : 'idle');
+  }
+
+  function request(method, path, body) {
+    return fetch(api + path, {
+      method: method,
+      headers: body ? { 'content-type': 'application/json', accept: 'application/json' } : { accept: 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+      credentials: 'omit',
+    }).then(function (res) {
+      return res.text().then(function (text) {
+        var data = null;
+        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
+        return { status: res.status, data: data };
+      });
+    });
+  }
+
+  function showSummary() {
+    $('summary').hidden = false;
+    $('merchant-name').textContent = checkout.merchantCompanyName;
+    $('amount').textContent = money(checkout.amount);
+    $('description').textContent = checkout.description || '';
+    var installments = checkout.installments > 1 ? checkout.installments + 'x de ' + money(Math.round(checkout.amount / checkout.installments)) + ' · ' : 'À vista · ';
+    $('meta').textContent = installments + 'Válido até ' + dateTime(checkout.expiresAt);
+    $('installments-note').textContent = checkout.installments > 1 ? 'Cobrança em ' + checkout.installments + ' parcelas.' : 'Cobrança à vista.';
+    $('pay-button').textContent = 'Pagar ' + money(checkout.amount);
+  }
+
+  function hideAll() {
+    STEPS.forEach(function (step) { document.querySelector('form[data-step="' + step + '"]').hidden = true; });
+    $('receipt').hidden = true;
+    $('steps').hidden = true;
+  }
+
+  function showStep(step) {
+    hideAll();
+    setStatus('');
+    $('steps').hidden = false;
+    var index = STEPS.indexOf(step);
+    Array.prototype.forEach.call(document.querySelectorAll('#steps li'), function (li, i) {
+      li.className = i === index ? 'current' : i < index ? 'done' : '';
+      if (i === index) li.setAttribute('aria-current', 'step'); else li.removeAttribute('aria-current');
+    });
+    var form = document.querySelector('form[data-step="' + step + '"]');
+    form.hidden = false;
+    form.querySelector('h1').focus();
+  }
+
+  function clearErrors(form) {
+    Array.prototype.forEach.call(form.querySelectorAll('[data-error]'), function (el) { el.textContent = ''; });
+    Array.prototype.forEach.call(form.querySelectorAll('input'), function (input) { input.removeAttribute('aria-invalid'); });
+  }
+
+  /** Puts each message of a {"field": ["message"]} map beside its input; the first bad input gets focus. */
+  function showErrors(form, fields) {
+    var first = null;
+    Object.keys(fields).forEach(function (name) {
+      var messages = [].concat(fields[name]).join(' ');
+      var slot = form.querySelector('[data-error="' + name + '"]') || form.querySelector('[data-error="form"]');
+      slot.textContent = (slot.textContent ? slot.textContent + ' ' : '') + messages;
+      var input = form.querySelector('[name="' + name + '"]');
+      if (input) {
+        input.setAttribute('aria-invalid', 'true');
+        if (!first) first = input;
+      }
+    });
+    (first || form.querySelector('h1')).focus();
+  }
+
+  function formError(form, text) {
+    form.querySelector('[data-error="form"]').textContent = text;
+    form.querySelector('h1').focus();
+  }
+
+  function busy(form, on) {
+    Array.prototype.forEach.call(form.querySelectorAll('button'), function (b) { b.disabled = on; });
+    form.setAttribute('aria-busy', on ? 'true' : 'false');
+  }
+
+  function showReceipt() {
+    hideAll();
+    setStatus('');
+    var r = checkout.receipt || {};
+    var rows = [
+      ['Valor', money(checkout.amount)],
+      ['Loja', checkout.merchantCompanyName],
+      ['Descrição', checkout.description || '—'],
+      ['Pago em', r.paymentDate ? dateTime(r.paymentDate) : '—'],
+      ['Cartão', (r.cardBrand || '') + ' final ' + (r.cardLast4 || '')],
+      ['Parcelas', String(r.installments || checkout.installments)],
+      ['Autorização', r.authorization || '—'],
+    ];
+    var dl = $('receipt-details');
+    dl.textContent = '';
+    rows.forEach(function (row) {
+      var dt = document.createElement('dt');
+      dt.textContent = row[0];
+      var dd = document.createElement('dd');
+      dd.textContent = row[1];
+      dl.appendChild(dt);
+      dl.appendChild(dd);
+    });
+    $('receipt').hidden = false;
+    $('receipt').querySelector('h1').focus();
+  }
+
+  /** Shows whatever state the link is in; a pending link starts at the payer step. */
+  function render() {
+    showSummary();
+    if (checkout.paid) {
+      showReceipt();
+      return;
+    }
+    if (checkout.expired) {
+      hideAll();
+      setStatus('Este link de pagamento expirou em ' + dateTime(checkout.expiresAt) + '. Peça um novo link à loja.', 'bad');
+      return;
+    }
+    $('payer_name').value = checkout.payerName || '';
+    if (checkout.address) {
+      ['cep', 'street', 'number', 'complement', 'neighborhood', 'city', 'state', 'reference'].forEach(function (name) {
+        $(name).value = checkout.address[name] || '';
+      });
+    }
+    showStep('payer');
+  }
+
+  /** A 409 means the link changed under us (paid elsewhere, expired): reload and show its state. */
+  function handleConflict(form, res) {
+    return load().then(function () {
+      if (!checkout.paid && !checkout.expired) formError(form, (res.data && res.data.detail) || 'Tente novamente.');
+    });
+  }
+
+  function handleFailure(form, res) {
+    if (res.status === 400 && res.data && !res.data.detail) return showErrors(form, res.data);
+    if (res.status === 409) return handleConflict(form, res);
+    if (res.status === 404) return load();
+    if (res.status === 502) return formError(form, 'Não conseguimos falar com a operadora do cartão. Nada foi cobrado; tente novamente.');
+    formError(form, (res.data && res.data.detail) || 'Algo deu errado. Tente novamente.');
+  }
+
+  function submitStep(form, method, path, body, next) {
+    clearErrors(form);
+    busy(form, true);
+    return request(method, path, body)
+      .then(function (res) {
+        busy(form, false);
+        if (res.status === 200) {
+          checkout = res.data.checkout || res.data;
+          return next(res.data);
+        }
+        return handleFailure(form, res);
+      })
+      .catch(function () {
+        busy(form, false);
+        formError(form, 'Sem conexão. Verifique sua internet e tente novamente.');
+      });
+  }
+
+  function value(id) { return $(id).value.trim(); }
+
+  function luhn(number) {
+    var sum = 0;
+    for (var i = 0; i < number.length; i++) {
+      var d = Number(number[number.length - 1 - i]);
+      if (i % 2 === 1) { d *= 2; if (d > 9) d -= 9; }
+      sum += d;
+    }
+    return sum % 10 === 0;
+  }
+
+  /** Quick checks before encrypting, so obvious typos are caught without a round trip. The server checks again. */
+  function readCard() {
+    var errors = {};
+    var number = value('card-number').replace(/[\s.-]/g, '');
+    var holder = value('card-holder');
+    var expiry = /^(\d{1,2})\s*\/\s*(\d{2}|\d{4})$/.exec(value('card-expiry'));
+    var cvv = value('card-cvv');
+    if (!holder) errors.holder = ['Informe o nome impresso no cartão.'];
+    if (!/^\d{12,19}$/.test(number) || !luhn(number)) errors.number = ['Número de cartão inválido.'];
+    if (!expiry || Number(expiry[1]) < 1 || Number(expiry[1]) > 12) errors.expiry = ['Use o formato MM/AA.'];
+    if (!/^\d{3,4}$/.test(cvv)) errors.cvv = ['O CVV tem 3 ou 4 dígitos.'];
+    if (Object.keys(errors).length) return { errors: errors };
+    var year = Number(expiry[2]);
+    return { card: { number: number, holder: holder, expMonth: Number(expiry[1]), expYear: year < 100 ? 2000 + year : year, cvv: cvv } };
+  }
+
+  function encryptCard(card) {
+    var key = window.forge.pki.publicKeyFromPem(checkout.publicKey);
+    var encrypted = key.encrypt(window.forge.util.encodeUtf8(JSON.stringify(card)), 'RSAES-PKCS1-V1_5');
+    return window.forge.util.encode64(encrypted);
+  }
+
+  function load() {
+    return request('GET', '').then(function (res) {
+      if (res.status === 404) {
+        hideAll();
+        $('summary').hidden = true;
+        setStatus('Link de pagamento não encontrado. Confira o endereço recebido da loja.', 'bad');
+        return;
+      }
+      if (res.status !== 200) {
+        setStatus('Não foi possível carregar o pagamento. Tente novamente em instantes.', 'bad');
+        return;
+      }
+      checkout = res.data;
+      render();
+    }, function () {
+      setStatus('Sem conexão. Verifique sua internet e recarregue a página.', 'bad');
+    });
+  }
+
+  function wire() {
+    $('payer-form').addEventListener('submit', function (event) {
+      event.preventDefault();
+      submitStep(this, 'PATCH', '/payer', { payer_name: value('payer_name'), document: value('document') }, function () { showStep('address'); });
+    });
+    $('address-form').addEventListener('submit', function (event) {
+      event.preventDefault();
+      var body = {};
+      ['cep', 'street', 'number', 'complement', 'neighborhood', 'city', 'state', 'reference'].forEach(function (name) { body[name] = value(name); });
+      submitStep(this, 'PATCH', '/address', body, function () { showStep('card'); });
+    });
+    $('card-form').addEventListener('submit', function (event) {
+      event.preventDefault();
+      var form = this;
+      clearErrors(form);
+      var read = readCard();
+      if (read.errors) return showErrors(form, read.errors);
+      var encrypted;
+      try {
+        encrypted = encryptCard(read.card);
+      } catch (e) {
+        return formError(form, 'Não foi possível proteger os dados do cartão neste navegador.');
+      }
+      submitStep(form, 'PUT', '/pay', { encrypted_card: encrypted }, function (result) {
+        if (result.approved) {
+          ['card-number', 'card-cvv'].forEach(function (id) { $(id).value = ''; });
+          showReceipt();
+        } else {
+          var denial = result.denial || {};
+          formError(form, 'Pagamento recusado' + (denial.message ? ': ' + denial.message : '') + '. Confira os dados ou use outro cartão.');
+        }
+      });
+    });
+    Array.prototype.forEach.call(document.querySelectorAll('[data-back]'), function (button) {
+      button.addEventListener('click', function () { showStep(button.getAttribute('data-back')); });
+    });
+  }
+
+  wire();
+  load();
+})();

@@ -1,0 +1,260 @@
+/**
+ * The public checkout of a payment link: load, payer step, address step, pay step.
+ *
+ * Exactly one pay charges: before calling the acquirer the pay step inserts a PaymentClaim whose
+ * _id is the link id. On FerretDB two conditional updates can both "win", an insert under a unique
+ * _id cannot. A denial or transport failure deletes the claim (the link stays payable); a paid link
+ * keeps it. A claim left behind by a crashed process is taken over after claimStaleMs() with the
+ * same acquirer idempotency key, so the acquirer replays the sale it may have made instead of
+ * charging twice.
+ *
+ * A paid link is a captured sale (capture: true): the payer is charged at once, nothing to capture later.
+ */
+import crypto from 'node:crypto';
+import { getConfig } from '../../config';
+import { createCardSale, type AcquirerCardBrand } from '../acquirer/client';
+import { AcquirerUnavailableError } from '../acquirer/errors';
+import { cardBrand, CardError, decryptCard, publicKeyPem, summarizeCard } from '../cards';
+import { isDuplicateKey } from '../db/connection';
+import { badRequest, conflict, notFound } from '../http/errors';
+import { logger } from '../logger';
+import { effectiveStatus, isoWithOffset } from '../payment-links/service';
+import {
+  LINK_EXPIRED,
+  LINK_PAID,
+  LINK_PENDING,
+  PaymentClaimModel,
+  PaymentLinkModel,
+  STATUS_LABELS,
+  type LinkAddress,
+  type PaymentLink,
+} from '../payment-links/model';
+import { emitLinkEvent } from '../webhooks/service';
+import { documentKind, maskDocument, normalizeDocument } from './documents';
+
+/** A claim older than this belongs to a call that cannot still be running: twice the acquirer's total timeout, plus margin. */
+export function claimStaleMs(): number {
+  return getConfig().acquirer.timeoutMs * 2 + 10_000;
+}
+
+const ACQUIRER_BRANDS: ReadonlySet<string> = new Set(['Visa', 'Master', 'Amex', 'Elo', 'Aura', 'JCB', 'Diners', 'Discover', 'Hipercard']);
+
+async function findLink(guid: string): Promise<PaymentLink> {
+  if (typeof guid !== 'string' || guid.length > 100) throw notFound('No payment link with this address.');
+  const link = await PaymentLinkModel.findOne({ guid }).lean();
+  if (!link) throw notFound('No payment link with this address.');
+  return link;
+}
+
+function expiredDetail(link: PaymentLink): string {
+  return `This payment link expired on ${isoWithOffset(link.expiresAt)} and can no longer be paid or changed.`;
+}
+
+export const ALREADY_PAID = 'This payment link is already paid.';
+export const IN_PROGRESS = 'A payment of this link is already in progress; if it does not finish, try again in a minute.';
+
+/** Payer and address steps: allowed only on a pending link that has not expired. */
+function assertEditable(link: PaymentLink, now: Date): void {
+  const status = effectiveStatus(link, now);
+  if (status === LINK_PAID) throw conflict(ALREADY_PAID);
+  if (status === LINK_EXPIRED) throw conflict(expiredDetail(link));
+}
+
+function receiptOf(link: PaymentLink) {
+  if (!link.payment || !link.paymentDate) return null;
+  return {
+    paymentDate: isoWithOffset(link.paymentDate),
+    amount: link.value,
+    installments: link.payment.installments,
+    cardBrand: link.payment.brand,
+    cardLast4: link.payment.last4,
+    authorization: link.payment.tid ?? link.payment.acquirerPaymentId,
+    merchantCompanyName: link.merchantCompanyName,
+    description: link.description,
+  };
+}
+
+/** What the page needs, and nothing more: the payer document is masked, the e-mail never shown. */
+export function presentCheckout(link: PaymentLink, now = new Date()) {
+  const status = effectiveStatus(link, now);
+  const document = normalizeDocument(link.document);
+  return {
+    guid: link.guid,
+    status,
+    statusLabel: STATUS_LABELS[status],
+    paid: status === LINK_PAID,
+    expired: status === LINK_EXPIRED,
+    amount: link.value,
+    description: link.description,
+    merchantCompanyName: link.merchantCompanyName,
+    installments: link.installments,
+    expiresAt: isoWithOffset(link.expiresAt),
+    payerName: link.payerName,
+    payerDocument: maskDocument(document),
+    payerDocumentSaved: link.documentValid,
+    address: link.address
+      ? { cep: link.address.cep, street: link.address.street, number: link.address.number, complement: link.address.complement, neighborhood: link.address.neighborhood, city: link.address.city, state: link.address.state, reference: link.address.reference }
+      : null,
+    publicKey: publicKeyPem(),
+    encryption: 'RSAES-PKCS1-V1_5',
+    receipt: receiptOf(link),
+  };
+}
+
+export type CheckoutView = ReturnType<typeof presentCheckout>;
+
+export async function loadCheckout(guid: string, now = new Date()): Promise<CheckoutView> {
+  return presentCheckout(await findLink(guid), now);
+}
+
+export async function savePayer(guid: string, input: { payerName: string; document: string }, now = new Date()): Promise<CheckoutView> {
+  const link = await findLink(guid);
+  assertEditable(link, now);
+  const document = normalizeDocument(input.document);
+  if (!documentKind(document)) throw badRequest({ document: [INVALID_DOCUMENT] });
+  await PaymentLinkModel.updateOne({ _id: link._id, status: LINK_PENDING }, { $set: { payerName: input.payerName, document, documentValid: true } });
+  return presentCheckout({ ...link, payerName: input.payerName, document, documentValid: true }, now);
+}
+
+export const INVALID_DOCUMENT = 'Enter a valid CPF (11 digits) or CNPJ (14 characters) with correct check digits.';
+
+export async function saveAddress(guid: string, address: LinkAddress, now = new Date()): Promise<CheckoutView> {
+  const link = await findLink(guid);
+  assertEditable(link, now);
+  await PaymentLinkModel.updateOne({ _id: link._id, status: LINK_PENDING }, { $set: { address } });
+  return presentCheckout({ ...link, address }, now);
+}
+
+export interface PayOutcome {
+  approved: boolean;
+  checkout: CheckoutView;
+  denial: { code: string; message: string } | null;
+}
+
+/** Claims the one charge of the link; 409 when another pay holds it or the link is paid. */
+async function claimPayment(link: PaymentLink, now: Date): Promise<{ attemptKey: string; merchantOrderId: string }> {
+  const fresh = { attemptKey: crypto.randomUUID(), merchantOrderId: `PL${link._id}T${crypto.randomBytes(6).toString('hex')}` };
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      await PaymentClaimModel.create({ _id: link._id, ...fresh, state: 'charging', startedAt: now });
+      return fresh;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+    const held = await PaymentClaimModel.findById(link._id).lean();
+    if (!held) continue; // released meanwhile (a denial): try once more
+    if (held.state === 'paid') throw conflict(ALREADY_PAID);
+    if (now.getTime() - held.startedAt.getTime() < claimStaleMs()) throw conflict(IN_PROGRESS);
+    // Stale claim of a crashed process: remove exactly it, then claim again under the same
+    // acquirer keys; the insert decides between concurrent takeovers.
+    await PaymentClaimModel.deleteOne({ _id: link._id, attemptKey: held.attemptKey });
+    try {
+      await PaymentClaimModel.create({ _id: link._id, attemptKey: held.attemptKey, merchantOrderId: held.merchantOrderId, state: 'charging', startedAt: now });
+      return { attemptKey: held.attemptKey, merchantOrderId: held.merchantOrderId };
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      throw conflict(IN_PROGRESS);
+    }
+  }
+  throw conflict(IN_PROGRESS);
+}
+
+async function releaseClaim(linkId: number, attemptKey: string): Promise<void> {
+  await PaymentClaimModel.deleteOne({ _id: linkId, attemptKey, state: 'charging' });
+}
+
+function linkEventData(link: PaymentLink) {
+  return {
+    id: link._id,
+    payment_link_guid: link.guid,
+    status: effectiveStatus(link),
+    status_label: STATUS_LABELS[effectiveStatus(link)],
+    value: link.value,
+    number_of_installments: link.installments,
+    payment_date: link.paymentDate ? isoWithOffset(link.paymentDate) : null,
+  };
+}
+
+/** Queues an event when the link has a webhook; a queue failure is logged, never undoes the payment. */
+async function notify(link: PaymentLink, type: string, extra: Record<string, unknown>): Promise<void> {
+  if (!link.webhookUrl) return;
+  try {
+    await emitLinkEvent({ merchantId: link.merchantId, linkId: link._id, url: link.webhookUrl, type, data: { ...linkEventData(link), ...extra } });
+  } catch (err) {
+    logger.error({ err, linkId: link._id, type }, 'could not queue a link webhook event');
+  }
+}
+
+/**
+ * The pay step. Order matters: the card is decrypted and checked before the claim (bad input
+ * never blocks the link), and the claim is taken before the acquirer is called.
+ */
+export async function payLink(guid: string, encryptedCard: string, now = new Date()): Promise<PayOutcome> {
+  const link = await findLink(guid);
+  const status = effectiveStatus(link, now);
+  if (status === LINK_PAID) throw conflict(ALREADY_PAID);
+  if (status === LINK_EXPIRED) throw conflict(expiredDetail(link));
+  const document = normalizeDocument(link.document);
+  const kind = documentKind(document);
+  const missing: Record<string, string[]> = {};
+  if (!link.payerName) missing.payer_name = ['Complete the payer step first: the payer name is required.'];
+  if (!kind) missing.document = ['Complete the payer step first: a valid CPF or CNPJ is required.'];
+  if (Object.keys(missing).length) throw badRequest(missing);
+  let card;
+  try {
+    card = decryptCard(encryptedCard, now);
+  } catch (error) {
+    if (error instanceof CardError) throw badRequest({ [error.field]: [error.message] });
+    throw error;
+  }
+  const brand = cardBrand(card.number);
+  if (!ACQUIRER_BRANDS.has(brand)) throw badRequest({ number: ['This card brand is not accepted.'] });
+  const summary = summarizeCard(card);
+
+  const claim = await claimPayment(link, now);
+  let result;
+  try {
+    result = await createCardSale({
+      idempotencyKey: claim.attemptKey,
+      merchantOrderId: claim.merchantOrderId,
+      amountCents: link.value,
+      installments: link.installments,
+      capture: true,
+      customer: { name: link.payerName, identity: document, identityType: kind! },
+      card: { number: card.number, holder: card.holder, expMonth: card.expMonth, expYear: card.expYear, cvv: card.cvv, brand: brand as AcquirerCardBrand },
+    });
+  } catch (error) {
+    // 502, the link stays unpaid. When the acquirer may have charged (sent, then timeout or reset),
+    // the claim stays: the next pay after claimStaleMs() takes it over with the SAME idempotency
+    // key, so the acquirer answers with the sale it made instead of charging a second time.
+    if (!(error instanceof AcquirerUnavailableError && error.outcomeUnknown)) await releaseClaim(link._id, claim.attemptKey);
+    throw error;
+  }
+
+  if (!result.approved) {
+    await releaseClaim(link._id, claim.attemptKey);
+    const denial = { code: result.returnCode, message: result.returnMessage || 'The card was not approved.' };
+    await notify(link, 'payment_link.payment_denied', { denial: { return_code: denial.code, return_message: denial.message }, card: { brand: summary.brand, last4: summary.last4 } });
+    return { approved: false, checkout: presentCheckout(link, now), denial };
+  }
+
+  const paymentDate = new Date();
+  const payment = {
+    acquirerPaymentId: result.paymentId,
+    tid: result.tid ?? null,
+    returnCode: result.returnCode,
+    returnMessage: result.returnMessage,
+    brand: summary.brand,
+    bin: summary.bin,
+    last4: summary.last4,
+    installments: link.installments,
+  };
+  await PaymentLinkModel.updateOne({ _id: link._id }, { $set: { status: LINK_PAID, paymentDate, payment } });
+  await PaymentClaimModel.updateOne({ _id: link._id, attemptKey: claim.attemptKey }, { $set: { state: 'paid' } });
+  const paid: PaymentLink = { ...link, status: LINK_PAID, paymentDate, payment };
+  await notify(paid, 'payment_link.paid', {
+    card: { brand: summary.brand, last4: summary.last4 },
+    acquirer: { payment_id: result.paymentId, tid: result.tid ?? null, return_code: result.returnCode },
+  });
+  return { approved: true, checkout: presentCheckout(paid, paymentDate), denial: null };
+}

@@ -1,0 +1,151 @@
+/**
+ * Payment links, the one-charge guard of their pay step, and the Idempotency-Key records of create.
+ * Card data is never stored here: only brand, BIN and last four of the card that paid.
+ */
+import mongoose, { Schema } from 'mongoose';
+
+export const LINK_PENDING = 1;
+export const LINK_PAID = 2;
+/** Never stored: a pending link past its expiry is shown with this status. */
+export const LINK_EXPIRED = 3;
+export const STATUS_LABELS: Record<number, string> = { [LINK_PENDING]: 'Pendente', [LINK_PAID]: 'Pago', [LINK_EXPIRED]: 'Expirado' };
+
+/** link_exp_period -> hours the link stays payable after creation. */
+export const EXPIRY_HOURS: Record<number, number> = { 1: 24, 2: 48, 3: 72 };
+
+export interface LinkAddress {
+  cep: string;
+  street: string;
+  number: string;
+  complement: string;
+  neighborhood: string;
+  city: string;
+  state: string;
+  reference: string;
+}
+
+export interface LinkPayment {
+  acquirerPaymentId: string;
+  tid: string | null;
+  returnCode: string;
+  returnMessage: string;
+  brand: string;
+  bin: string;
+  last4: string;
+  installments: number;
+}
+
+export interface PaymentLink {
+  _id: number;
+  guid: string;
+  merchantId: number;
+  merchantCompanyName: string;
+  value: number;
+  description: string;
+  payerName: string;
+  /** As sent at create (max 20 characters, unchecked) or as saved by the payer step (check digits valid). */
+  document: string;
+  /** True once the document passed the CPF/CNPJ check (payer step, or a valid one at create). */
+  documentValid: boolean;
+  email: string;
+  mobile: string;
+  installments: number;
+  linkExpPeriod: number;
+  webhookUrl: string;
+  status: number;
+  address: LinkAddress | null;
+  payment: LinkPayment | null;
+  paymentDate: Date | null;
+  expiresAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const addressSchema = new Schema<LinkAddress>(
+  { cep: String, street: String, number: String, complement: String, neighborhood: String, city: String, state: String, reference: String },
+  { _id: false },
+);
+
+const paymentSchema = new Schema<LinkPayment>(
+  { acquirerPaymentId: String, tid: String, returnCode: String, returnMessage: String, brand: String, bin: String, last4: String, installments: Number },
+  { _id: false },
+);
+
+const linkSchema = new Schema<PaymentLink>(
+  {
+    _id: { type: Number },
+    guid: { type: String, required: true },
+    merchantId: { type: Number, required: true },
+    merchantCompanyName: { type: String, default: '' },
+    value: { type: Number, required: true },
+    description: { type: String, default: '' },
+    payerName: { type: String, default: '' },
+    document: { type: String, default: '' },
+    documentValid: { type: Boolean, default: false },
+    email: { type: String, default: '' },
+    mobile: { type: String, default: '' },
+    installments: { type: Number, default: 1 },
+    linkExpPeriod: { type: Number, default: 2 },
+    webhookUrl: { type: String, default: '' },
+    status: { type: Number, default: LINK_PENDING },
+    address: { type: addressSchema, default: null },
+    payment: { type: paymentSchema, default: null },
+    paymentDate: { type: Date, default: null },
+    expiresAt: { type: Date, required: true },
+  },
+  { timestamps: true, versionKey: false, collection: 'payment_links' },
+);
+linkSchema.index({ guid: 1 }, { unique: true });
+linkSchema.index({ merchantId: 1, _id: -1 });
+
+export const PaymentLinkModel = mongoose.model<PaymentLink>('PaymentLink', linkSchema);
+
+/**
+ * The one-charge guard: a pay step inserts this document (its _id is the link id) BEFORE calling
+ * the acquirer. FerretDB lets two conditional updates both win, but only one insert of an _id.
+ * A denial or a transport failure deletes it (the link stays payable); a paid link keeps it forever.
+ */
+export interface PaymentClaim {
+  _id: number;
+  /** Sent to the acquirer as the idempotency key; a stale claim taken over keeps it, so a retry cannot charge twice. */
+  attemptKey: string;
+  merchantOrderId: string;
+  state: 'charging' | 'paid';
+  startedAt: Date;
+}
+
+const claimSchema = new Schema<PaymentClaim>(
+  {
+    _id: { type: Number },
+    attemptKey: { type: String, required: true },
+    merchantOrderId: { type: String, required: true },
+    state: { type: String, enum: ['charging', 'paid'], default: 'charging' },
+    startedAt: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'payment_link_claims' },
+);
+
+export const PaymentClaimModel = mongoose.model<PaymentClaim>('PaymentClaim', claimSchema);
+
+/** One Idempotency-Key of link creation, per merchant; kept 24 h (checked on read: no TTL indexes on FerretDB). */
+export interface LinkIdempotencyRecord {
+  /** `${merchantId}:${key}` */
+  _id: string;
+  requestHash: string;
+  state: 'pending' | 'done';
+  linkId: number | null;
+  createdAt: Date;
+}
+
+const idempotencySchema = new Schema<LinkIdempotencyRecord>(
+  {
+    _id: { type: String },
+    requestHash: { type: String, required: true },
+    state: { type: String, enum: ['pending', 'done'], default: 'pending' },
+    linkId: { type: Number, default: null },
+    createdAt: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'payment_link_idempotency' },
+);
+
+export const LinkIdempotencyModel = mongoose.model<LinkIdempotencyRecord>('LinkIdempotency', idempotencySchema);

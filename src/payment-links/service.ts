@@ -1,0 +1,281 @@
+/**
+ * Payment link creation exactly per the spec's tables, and the merchant's read of a link.
+ * Validation lives here (not in celebrate) because the webhook URL check resolves DNS: the whole
+ * field map, sync and async rules together, comes back in one 400.
+ */
+import crypto from 'node:crypto';
+import { Joi } from 'celebrate';
+import { getConfig } from '../../config';
+import { MerchantModel } from '../auth/model';
+import { isDuplicateKey } from '../db/connection';
+import { nextId } from '../db/ids';
+import { ApiError, badRequest, conflict, notFound, type FieldErrors } from '../http/errors';
+import { documentKind, normalizeDocument } from '../checkout/documents';
+import { checkWebhookUrl, UNSAFE_WEBHOOK_URL, type Resolver } from '../webhooks/url-safety';
+import {
+  EXPIRY_HOURS,
+  LINK_EXPIRED,
+  LINK_PENDING,
+  LinkIdempotencyModel,
+  PaymentLinkModel,
+  STATUS_LABELS,
+  type PaymentLink,
+} from './model';
+
+export const INTEGER_REQUIRED = 'A valid integer is required.';
+export const MAX_LINK_VALUE = 2_147_483_647;
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+
+const text = (max: number) =>
+  Joi.string()
+    .trim()
+    .max(max)
+    .allow('', null)
+    .messages({ 'string.base': 'Not a valid string.', 'string.max': `Ensure this field has no more than ${max} characters.` });
+
+const integer = Joi.number().integer().strict(false).messages({
+  'number.base': INTEGER_REQUIRED,
+  'number.integer': INTEGER_REQUIRED,
+  'number.unsafe': INTEGER_REQUIRED,
+  'number.infinity': INTEGER_REQUIRED,
+});
+
+/** The create body. Aliases are folded into their canonical names before this runs. */
+export const createLinkSchema = Joi.object({
+  value: integer
+    .required()
+    .min(1)
+    .max(MAX_LINK_VALUE)
+    .messages({
+      'any.required': 'This field is required.',
+      'number.min': 'Ensure this value is greater than or equal to 1.',
+      'number.max': `Ensure this value is less than or equal to ${MAX_LINK_VALUE}.`,
+    }),
+  description: text(100),
+  payer_name: text(20),
+  document: text(20),
+  email: Joi.string()
+    .trim()
+    .max(100)
+    .email({ tlds: false })
+    .allow('', null)
+    .messages({ 'string.base': 'Not a valid string.', 'string.max': 'Ensure this field has no more than 100 characters.', 'string.email': 'Enter a valid email address.' }),
+  mobile: text(20),
+  number_of_installments: integer
+    .min(1)
+    .max(12)
+    .default(1)
+    .messages({ 'number.min': 'Ensure this value is greater than or equal to 1.', 'number.max': 'Ensure this value is less than or equal to 12.' }),
+  link_exp_period: integer
+    .valid(1, 2, 3)
+    .default(2)
+    .messages({ 'any.only': 'Choose 1 (24 h), 2 (48 h) or 3 (72 h).' }),
+  webhookUrl: Joi.string().allow('', null).messages({ 'string.base': UNSAFE_WEBHOOK_URL }),
+})
+  // `merchant` is set from the credential (read-only, as the spec says callers must not send it); unknown keys are ignored.
+  .unknown(true);
+
+export interface CreateLinkInput {
+  value: number;
+  description: string;
+  payerName: string;
+  document: string;
+  email: string;
+  mobile: string;
+  installments: number;
+  linkExpPeriod: number;
+  webhookUrl: string;
+}
+
+const WEBHOOK_ALIASES = ['webhookUrl', 'webhook_url', 'callbackUrl', 'callback_url'] as const;
+
+/** Folds the legacy aliases: payer_name wins over merchant_name; webhookUrl over its three aliases. */
+export function foldAliases(body: Record<string, unknown>): Record<string, unknown> {
+  const folded: Record<string, unknown> = { ...body };
+  if (folded.payer_name === undefined && body.merchant_name !== undefined) folded.payer_name = body.merchant_name;
+  const webhook = WEBHOOK_ALIASES.map((name) => body[name]).find((v) => v !== undefined);
+  for (const name of WEBHOOK_ALIASES) delete folded[name];
+  if (webhook !== undefined) folded.webhookUrl = webhook;
+  delete folded.merchant_name;
+  return folded;
+}
+
+export interface ValidateOptions {
+  resolve?: Resolver;
+}
+
+/** Validates a create body; throws 400 with every bad field at once. */
+export async function validateCreateLink(body: unknown, options: ValidateOptions = {}): Promise<CreateLinkInput> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw badRequest({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${Array.isArray(body) ? 'list' : typeof body}.`] });
+  }
+  const { value, error } = createLinkSchema.validate(foldAliases(body as Record<string, unknown>), { abortEarly: false, convert: true });
+  const fields: FieldErrors = {};
+  for (const detail of error?.details ?? []) {
+    const key = String(detail.path[0] ?? 'non_field_errors');
+    if (!(fields[key] ??= []).includes(detail.message)) fields[key].push(detail.message);
+  }
+  const webhookUrl = typeof value.webhookUrl === 'string' ? value.webhookUrl.trim() : '';
+  if (webhookUrl && !fields.webhookUrl) {
+    const verdict = await checkWebhookUrl(webhookUrl, { resolve: options.resolve, allowHosts: getConfig().webhooks.testAllowHosts });
+    if (!verdict.safe) fields.webhookUrl = [UNSAFE_WEBHOOK_URL];
+  }
+  if (Object.keys(fields).length) throw badRequest(fields);
+  return {
+    value: value.value,
+    description: value.description ?? '',
+    payerName: value.payer_name ?? '',
+    document: value.document ?? '',
+    email: value.email ?? '',
+    mobile: value.mobile ?? '',
+    installments: value.number_of_installments,
+    linkExpPeriod: value.link_exp_period,
+    webhookUrl,
+  };
+}
+
+/** ISO 8601 with an explicit UTC offset, e.g. 2026-11-25T22:38:46.123+00:00. */
+export function isoWithOffset(date: Date): string {
+  return date.toISOString().replace(/Z$/, '+00:00');
+}
+
+export function checkoutUrlOf(guid: string): string {
+  return `${getConfig().publicBaseUrl}/checkout/${guid}`;
+}
+
+/** Paid is stored; expired is derived from the clock (no job has to run for a link to expire). */
+export function effectiveStatus(link: Pick<PaymentLink, 'status' | 'expiresAt'>, now = new Date()): number {
+  if (link.status === LINK_PENDING && link.expiresAt.getTime() <= now.getTime()) return LINK_EXPIRED;
+  return link.status;
+}
+
+/** The create response (spec table) and the merchant's read of a link: no e-mail, per the spec. */
+export function presentLink(link: PaymentLink, now = new Date()) {
+  const status = effectiveStatus(link, now);
+  return {
+    id: link._id,
+    status,
+    status_label: STATUS_LABELS[status],
+    merchant_id: link.merchantId,
+    merchant_company_name: link.merchantCompanyName,
+    value: link.value,
+    description: link.description,
+    payer_name: link.payerName,
+    merchant_name: link.payerName,
+    document: link.document,
+    mobile: link.mobile,
+    link_exp_period: link.linkExpPeriod,
+    number_of_installments: link.installments,
+    payment_link_guid: link.guid,
+    payment_link_url: checkoutUrlOf(link.guid),
+    payment_date: link.paymentDate ? isoWithOffset(link.paymentDate) : null,
+    webhookUrl: link.webhookUrl,
+    created_at: isoWithOffset(link.createdAt),
+    expires_at: isoWithOffset(link.expiresAt),
+  };
+}
+
+export type PresentedLink = ReturnType<typeof presentLink>;
+
+async function insertLink(merchantId: number, input: CreateLinkInput, now: Date): Promise<PaymentLink> {
+  const merchant = await MerchantModel.findById(merchantId).lean();
+  if (!merchant) throw notFound('No such merchant.');
+  const normalized = normalizeDocument(input.document);
+  const link = await PaymentLinkModel.create({
+    _id: await nextId('payment_link'),
+    guid: crypto.randomUUID(),
+    merchantId,
+    merchantCompanyName: merchant.companyName,
+    value: input.value,
+    description: input.description,
+    payerName: input.payerName,
+    document: input.document,
+    documentValid: Boolean(normalized && documentKind(normalized)),
+    email: input.email,
+    mobile: input.mobile,
+    installments: input.installments,
+    linkExpPeriod: input.linkExpPeriod,
+    webhookUrl: input.webhookUrl,
+    expiresAt: new Date(now.getTime() + EXPIRY_HOURS[input.linkExpPeriod] * 3600 * 1000),
+    createdAt: now,
+    updatedAt: now,
+  });
+  return link.toObject();
+}
+
+export interface CreateResult {
+  link: PresentedLink;
+  /** True when an Idempotency-Key replayed the first answer. */
+  replayed: boolean;
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** A stable hash of the request: same fields and values in any key order give the same hash. */
+function requestHash(body: unknown): string {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])])) : v;
+  return crypto.createHash('sha256').update(JSON.stringify(canonical(body) ?? null)).digest('hex');
+}
+
+/**
+ * Creates a link. With an Idempotency-Key (per merchant, 24 h): the same key and body replays the
+ * first answer without a second link; the same key with another body is 422; the same key while
+ * the first request is still running is 409. The key is claimed by an insert (unique _id), so two
+ * concurrent requests with one key create one link.
+ */
+export async function createPaymentLink(
+  merchantId: number,
+  body: unknown,
+  idempotencyKey?: string,
+  options: ValidateOptions & { now?: Date } = {},
+): Promise<CreateResult> {
+  const now = options.now ?? new Date();
+  if (idempotencyKey === undefined) {
+    const input = await validateCreateLink(body, options);
+    return { link: presentLink(await insertLink(merchantId, input, now), now), replayed: false };
+  }
+  if (!IDEMPOTENCY_KEY.test(idempotencyKey)) throw badRequest({ 'Idempotency-Key': ['Use 1 to 255 visible ASCII characters.'] });
+  const recordId = `${merchantId}:${idempotencyKey}`;
+  const hash = requestHash(body);
+  for (let tries = 0; tries < 3; tries++) {
+    try {
+      await LinkIdempotencyModel.create({ _id: recordId, requestHash: hash, createdAt: now });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      const existing = await LinkIdempotencyModel.findById(recordId).lean();
+      if (!existing) continue; // deleted meanwhile (a failed first request): claim it again
+      if (now.getTime() - existing.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS) {
+        // Expired key: remove exactly that record, then claim the key afresh (the insert decides any race).
+        await LinkIdempotencyModel.deleteOne({ _id: recordId, createdAt: existing.createdAt });
+        continue;
+      }
+      if (existing.requestHash !== hash) {
+        throw new ApiError(422, { detail: 'This Idempotency-Key was already used with a different request body.' });
+      }
+      if (existing.state !== 'done' || existing.linkId === null) {
+        throw conflict('A request with this Idempotency-Key is still being processed; retry later.');
+      }
+      const link = await PaymentLinkModel.findById(existing.linkId).lean();
+      if (!link) throw notFound('The payment link of this Idempotency-Key no longer exists.');
+      return { link: presentLink(link, now), replayed: true };
+    }
+    try {
+      const input = await validateCreateLink(body, options);
+      const link = await insertLink(merchantId, input, now);
+      await LinkIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'done', linkId: link._id } });
+      return { link: presentLink(link, now), replayed: false };
+    } catch (error) {
+      // Nothing was created: free the key so the corrected request can use it.
+      await LinkIdempotencyModel.deleteOne({ _id: recordId, state: 'pending' }).catch(() => undefined);
+      throw error;
+    }
+  }
+  throw conflict('A request with this Idempotency-Key is still being processed; retry later.');
+}
+
+export async function getMerchantLink(merchantId: number, linkId: number): Promise<PaymentLink> {
+  const link = await PaymentLinkModel.findOne({ _id: linkId, merchantId }).lean();
+  if (!link) throw notFound('No such payment link.');
+  return link;
+}

@@ -1,0 +1,100 @@
+/** Per-merchant signing secrets, the events sent to link webhooks, and every delivery attempt. */
+import mongoose, { Schema } from 'mongoose';
+
+export interface WebhookSecret {
+  /** The merchant id: one secret per merchant. */
+  _id: number;
+  /** "whsec_" + base64 of 32 random bytes (Standard Webhooks format). */
+  secret: string;
+  /** After a rotation the old secret also signs until previousValidUntil, so receivers can switch without losing events. */
+  previousSecret: string | null;
+  previousValidUntil: Date | null;
+  createdAt: Date;
+  rotatedAt: Date | null;
+}
+
+const secretSchema = new Schema<WebhookSecret>(
+  {
+    _id: { type: Number },
+    secret: { type: String, required: true },
+    previousSecret: { type: String, default: null },
+    previousValidUntil: { type: Date, default: null },
+    createdAt: { type: Date, required: true },
+    rotatedAt: { type: Date, default: null },
+  },
+  { versionKey: false, collection: 'webhook_secrets' },
+);
+
+export const WebhookSecretModel = mongoose.model<WebhookSecret>('WebhookSecret', secretSchema);
+
+export type EventState = 'pending' | 'delivered' | 'failed' | 'gone';
+
+export interface WebhookEvent {
+  /** msg_<linkId>_<sequence>: the webhook-id header. Unique by _id, which also makes the sequence unique per link. */
+  _id: string;
+  merchantId: number;
+  linkId: number;
+  sequence: number;
+  type: string;
+  url: string;
+  /** The exact JSON body sent (and signed), so every redelivery is byte-identical. */
+  body: string;
+  state: EventState;
+  attemptCount: number;
+  lastAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+}
+
+const eventSchema = new Schema<WebhookEvent>(
+  {
+    _id: { type: String },
+    merchantId: { type: Number, required: true },
+    linkId: { type: Number, required: true },
+    sequence: { type: Number, required: true },
+    type: { type: String, required: true },
+    url: { type: String, required: true },
+    body: { type: String, required: true },
+    state: { type: String, enum: ['pending', 'delivered', 'failed', 'gone'], default: 'pending' },
+    attemptCount: { type: Number, default: 0 },
+    lastAttemptAt: { type: Date, default: null },
+    deliveredAt: { type: Date, default: null },
+    createdAt: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'webhook_events' },
+);
+eventSchema.index({ linkId: 1, sequence: -1 });
+
+export const WebhookEventModel = mongoose.model<WebhookEvent>('WebhookEvent', eventSchema);
+
+export interface WebhookAttempt {
+  eventId: string;
+  merchantId: number;
+  linkId: number;
+  trigger: 'scheduled' | 'redelivery';
+  at: Date;
+  durationMs: number;
+  /** HTTP status of the receiver's answer; null when none came (timeout, refused, unsafe URL). */
+  statusCode: number | null;
+  success: boolean;
+  error: string | null;
+}
+
+const attemptSchema = new Schema<WebhookAttempt>(
+  {
+    eventId: { type: String, required: true },
+    merchantId: { type: Number, required: true },
+    linkId: { type: Number, required: true },
+    trigger: { type: String, enum: ['scheduled', 'redelivery'], required: true },
+    at: { type: Date, required: true },
+    durationMs: { type: Number, required: true },
+    statusCode: { type: Number, default: null },
+    success: { type: Boolean, required: true },
+    error: { type: String, default: null },
+  },
+  { versionKey: false, collection: 'webhook_attempts' },
+);
+attemptSchema.index({ eventId: 1, at: 1 });
+attemptSchema.index({ linkId: 1, at: 1 });
+
+export const WebhookAttemptModel = mongoose.model<WebhookAttempt>('WebhookAttempt', attemptSchema);

@@ -1,0 +1,281 @@
+/**
+ * Link webhooks, signed per the Standard Webhooks spec (standardwebhooks.com):
+ *   webhook-id: msg_<linkId>_<sequence>   (the same on every retry and redelivery of an event)
+ *   webhook-timestamp: unix seconds of this attempt
+ *   webhook-signature: "v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>", space-separated when
+ *                      a rotated-out secret is still in its grace period (both sign).
+ * The secret is per merchant, "whsec_<base64>", readable and rotatable by the merchant.
+ *
+ * Delivery: a POST of the stored body, a timeout of WEBHOOK_TIMEOUT_MS, redirects not followed,
+ * any 2xx is success, 410 Gone stops retries; every attempt is recorded. The URL is checked again
+ * before every attempt (DNS can change) and the connection is pinned to the addresses checked.
+ */
+import crypto from 'node:crypto';
+import { Agent, request } from 'undici';
+import { getConfig } from '../../config';
+import { isDuplicateKey } from '../db/connection';
+import { notFound } from '../http/errors';
+import { logger } from '../logger';
+import { getQueue } from '../queue';
+import { checkWebhookUrl, type ResolvedAddress, type Resolver } from './url-safety';
+import { WebhookAttemptModel, WebhookEventModel, WebhookSecretModel, type WebhookEvent, type WebhookSecret } from './model';
+
+export const LINK_WEBHOOK_QUEUE = 'link-webhook';
+export const WEBHOOK_BACKOFF_TYPE = 'webhook-exponential-jitter';
+/** 1 first try + 15 retries: with a 60 s base the last retry comes about 77 h (3.2 days) after the first try. */
+export const WEBHOOK_ATTEMPTS = 16;
+/** No retry waits longer than this many base delays (12 h with the default 60 s). */
+export const WEBHOOK_MAX_DELAY_FACTOR = 720;
+/** A rotated-out secret keeps signing (beside the new one) this long. */
+export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
+
+export interface LinkWebhookJob {
+  eventId: string;
+  trigger: 'scheduled' | 'redelivery';
+}
+
+/** Delay before retry number `attemptsMade` (1 = after the first failure): base * 2^(n-1), capped, +-20 % jitter. */
+export function webhookRetryDelay(attemptsMade: number, baseMs: number, random = Math.random): number {
+  const exponential = Math.min(baseMs * 2 ** Math.max(attemptsMade - 1, 0), baseMs * WEBHOOK_MAX_DELAY_FACTOR);
+  return Math.round(exponential * (0.8 + 0.4 * random()));
+}
+
+function newSecret(): string {
+  return `whsec_${crypto.randomBytes(32).toString('base64')}`;
+}
+
+/** The merchant's secret, created on first use (a concurrent first use loses the insert and reads the winner). */
+export async function getWebhookSecret(merchantId: number): Promise<WebhookSecret> {
+  const existing = await WebhookSecretModel.findById(merchantId).lean();
+  if (existing) return existing;
+  try {
+    return (await WebhookSecretModel.create({ _id: merchantId, secret: newSecret(), createdAt: new Date() })).toObject();
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    return (await WebhookSecretModel.findById(merchantId).lean())!;
+  }
+}
+
+/** A new secret signs from now on; the old one also signs for ROTATION_GRACE_MS. */
+export async function rotateWebhookSecret(merchantId: number, now = new Date()): Promise<WebhookSecret> {
+  const current = await getWebhookSecret(merchantId);
+  const rotated = {
+    secret: newSecret(),
+    previousSecret: current.secret,
+    previousValidUntil: new Date(now.getTime() + ROTATION_GRACE_MS),
+    rotatedAt: now,
+  };
+  await WebhookSecretModel.updateOne({ _id: merchantId }, { $set: rotated });
+  return { ...current, ...rotated };
+}
+
+export function presentSecret(secret: WebhookSecret) {
+  return {
+    secret: secret.secret,
+    created_at: secret.createdAt.toISOString(),
+    rotated_at: secret.rotatedAt ? secret.rotatedAt.toISOString() : null,
+    previous_secret_valid_until: secret.previousValidUntil ? secret.previousValidUntil.toISOString() : null,
+  };
+}
+
+export function signatureOf(secret: string, id: string, timestamp: number, body: string): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return `v1,${crypto.createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+export function signedHeaders(secret: WebhookSecret, id: string, body: string, now = new Date()): Record<string, string> {
+  const timestamp = Math.floor(now.getTime() / 1000);
+  const secrets = [secret.secret];
+  if (secret.previousSecret && secret.previousValidUntil && secret.previousValidUntil > now) secrets.push(secret.previousSecret);
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': secrets.map((s) => signatureOf(s, id, timestamp, body)).join(' '),
+  };
+}
+
+export interface NewLinkEvent {
+  merchantId: number;
+  linkId: number;
+  url: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Stores an event with the link's next sequence number and queues its delivery. The sequence is
+ * claimed by inserting msg_<link>_<n> (unique _id): a concurrent event for the same link loses the
+ * insert and takes n+1, so sequences never repeat even where $inc could lose increments.
+ */
+export async function emitLinkEvent(event: NewLinkEvent, now = new Date()): Promise<WebhookEvent> {
+  for (let tries = 0; tries < 20; tries++) {
+    const last = await WebhookEventModel.findOne({ linkId: event.linkId }).sort({ sequence: -1 }).lean();
+    const sequence = (last?.sequence ?? 0) + 1;
+    const id = `msg_${event.linkId}_${sequence}`;
+    const body = JSON.stringify({ type: event.type, timestamp: now.toISOString(), data: { ...event.data, sequence } });
+    try {
+      const stored = (
+        await WebhookEventModel.create({ _id: id, merchantId: event.merchantId, linkId: event.linkId, sequence, type: event.type, url: event.url, body, createdAt: now })
+      ).toObject();
+      await enqueueDelivery(stored._id, 'scheduled');
+      return stored;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+  }
+  throw new Error(`could not claim a webhook sequence number for link ${event.linkId}`);
+}
+
+async function enqueueDelivery(eventId: string, trigger: LinkWebhookJob['trigger']): Promise<void> {
+  const jobId = trigger === 'scheduled' ? `deliver-${eventId}` : `redeliver-${eventId}-${Date.now()}-${crypto.randomBytes(3).toString('hex')}`;
+  await getQueue<LinkWebhookJob>(LINK_WEBHOOK_QUEUE).add(
+    'deliver',
+    { eventId, trigger },
+    {
+      jobId,
+      // A redelivery is one attempt on request; the automatic schedule belongs to the first job.
+      attempts: trigger === 'scheduled' ? WEBHOOK_ATTEMPTS : 1,
+      backoff: { type: WEBHOOK_BACKOFF_TYPE, delay: getConfig().webhooks.retryBaseMs },
+    },
+  );
+}
+
+/** A merchant asks for one more delivery of an event of one of its links. */
+export async function redeliverEvent(merchantId: number, linkId: number, eventId: string): Promise<WebhookEvent> {
+  const event = await WebhookEventModel.findOne({ _id: eventId, linkId, merchantId }).lean();
+  if (!event) throw notFound('No such event for this payment link.');
+  await enqueueDelivery(event._id, 'redelivery');
+  return event;
+}
+
+export interface DeliveryOutcome {
+  success: boolean;
+  /** 410 Gone: the receiver asks us to stop. */
+  gone: boolean;
+  statusCode: number | null;
+  error: string | null;
+}
+
+export interface DeliveryOptions {
+  resolve?: Resolver;
+  now?: () => Date;
+}
+
+/** Connects only to the addresses the safety check approved, whatever DNS says a moment later. */
+function pinnedAgent(addresses: ResolvedAddress[], timeoutMs: number): Agent {
+  return new Agent({
+    connect: {
+      timeout: timeoutMs,
+      lookup: ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+        if (options?.all) callback(null, addresses);
+        else callback(null, addresses[0].address, addresses[0].family);
+      }) as never,
+    },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connections: 1,
+    pipelining: 0,
+  });
+}
+
+async function post(url: URL, addresses: ResolvedAddress[], headers: Record<string, string>, body: string, timeoutMs: number) {
+  const agent = pinnedAgent(addresses, timeoutMs);
+  try {
+    const response = await request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'payments-platform-webhooks/1', ...headers },
+      body,
+      dispatcher: agent,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    // Read at most a little of the answer: we only need the status, and the connection closes anyway.
+    await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+    return response.statusCode;
+  } finally {
+    agent.destroy().catch(() => undefined);
+  }
+}
+
+/** One delivery attempt of a stored event, recorded whatever happens. Never throws for receiver faults. */
+export async function deliverEvent(eventId: string, trigger: LinkWebhookJob['trigger'], options: DeliveryOptions = {}): Promise<DeliveryOutcome> {
+  const config = getConfig();
+  const now = options.now ?? (() => new Date());
+  const event = await WebhookEventModel.findById(eventId).lean();
+  if (!event) return { success: false, gone: true, statusCode: null, error: 'event no longer exists' };
+  const started = now();
+  const startedMs = performance.now();
+  let outcome: DeliveryOutcome;
+  const verdict = await checkWebhookUrl(event.url, { resolve: options.resolve, allowHosts: config.webhooks.testAllowHosts });
+  if (!verdict.safe) {
+    outcome = { success: false, gone: false, statusCode: null, error: `refused: the URL is no longer a safe public HTTPS URL (${verdict.reason})` };
+  } else {
+    try {
+      const secret = await getWebhookSecret(event.merchantId);
+      const statusCode = await post(verdict.url, verdict.addresses, signedHeaders(secret, event._id, event.body, started), event.body, config.webhooks.timeoutMs);
+      const success = statusCode >= 200 && statusCode < 300;
+      outcome = {
+        success,
+        gone: statusCode === 410,
+        statusCode,
+        error: success ? null : statusCode >= 300 && statusCode < 400 ? `redirect ${statusCode} not followed` : `receiver answered ${statusCode}`,
+      };
+    } catch (error) {
+      const e = error as Error & { code?: string };
+      const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || /timeout/i.test(e.code ?? '');
+      outcome = { success: false, gone: false, statusCode: null, error: timedOut ? `no answer within ${config.webhooks.timeoutMs} ms` : `${e.code ?? e.name}: ${e.message}` };
+    }
+  }
+  const durationMs = Math.round(performance.now() - startedMs);
+  await WebhookAttemptModel.create({
+    eventId: event._id,
+    merchantId: event.merchantId,
+    linkId: event.linkId,
+    trigger,
+    at: started,
+    durationMs,
+    statusCode: outcome.statusCode,
+    success: outcome.success,
+    error: outcome.error,
+  });
+  const update: Record<string, unknown> = { lastAttemptAt: started };
+  if (outcome.success) Object.assign(update, { state: 'delivered', deliveredAt: started });
+  else if (outcome.gone && event.state !== 'delivered') update.state = 'gone';
+  await WebhookEventModel.updateOne({ _id: event._id }, { $set: update, $inc: { attemptCount: 1 } });
+  logger.info({ eventId: event._id, linkId: event.linkId, statusCode: outcome.statusCode, success: outcome.success, durationMs }, 'link webhook attempt');
+  return outcome;
+}
+
+/** The automatic schedule ran out without a success. */
+export async function markEventFailed(eventId: string): Promise<void> {
+  await WebhookEventModel.updateOne({ _id: eventId, state: 'pending' }, { $set: { state: 'failed' } });
+}
+
+export function presentEvent(event: WebhookEvent, attempts: { at: Date; durationMs: number; statusCode: number | null; success: boolean; error: string | null; trigger: string }[]) {
+  return {
+    id: event._id,
+    type: event.type,
+    sequence: event.sequence,
+    url: event.url,
+    state: event.state,
+    created_at: event.createdAt.toISOString(),
+    delivered_at: event.deliveredAt ? event.deliveredAt.toISOString() : null,
+    payload: JSON.parse(event.body),
+    attempts: attempts.map((a) => ({
+      at: a.at.toISOString(),
+      trigger: a.trigger,
+      status_code: a.statusCode,
+      duration_ms: a.durationMs,
+      success: a.success,
+      error: a.error,
+    })),
+  };
+}
+
+/** Every event of a link, oldest first, each with every attempt. */
+export async function listLinkEvents(merchantId: number, linkId: number) {
+  const [events, attempts] = await Promise.all([
+    WebhookEventModel.find({ linkId, merchantId }).sort({ sequence: 1 }).lean(),
+    WebhookAttemptModel.find({ linkId, merchantId }).sort({ at: 1 }).lean(),
+  ]);
+  return events.map((event) => presentEvent(event, attempts.filter((a) => a.eventId === event._id)));
+}

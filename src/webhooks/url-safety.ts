@@ -1,0 +1,141 @@
+/**
+ * Is a merchant's webhook URL safe for our servers to call? Public HTTPS only, so a merchant can
+ * never point our workers at our own network (SSRF).
+ *
+ * Refused: any scheme but https; credentials in the URL; localhost names; a host that does not
+ * resolve; and a host any of whose resolved addresses is loopback, private, link-local, CGNAT,
+ * multicast, reserved, documentation, unspecified, IPv4-mapped/translated IPv6 and the like.
+ * Numeric tricks (2130706433, 0177.0.0.1, 0x7f000001, 127.1) need no special code: the WHATWG URL
+ * parser canonicalises them to dotted IPv4 and the address check then refuses them.
+ *
+ * The resolver is a parameter, so the decision is testable on address lists without a network;
+ * deliveries pin the connection to the addresses checked here (no DNS rebinding in between).
+ */
+import dns from 'node:dns';
+import net from 'node:net';
+
+export const UNSAFE_WEBHOOK_URL = 'Enter a safe public HTTPS URL';
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export const systemResolver: Resolver = async (hostname) => {
+  const found = await dns.promises.lookup(hostname, { all: true, verbatim: true });
+  return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+};
+
+export type UrlVerdict =
+  | { safe: true; url: URL; addresses: ResolvedAddress[]; allowListed: boolean }
+  | { safe: false; reason: string };
+
+/** Every range a webhook must not reach (IANA special-purpose registries, IPv4 and IPv6). */
+// Two lists: node's BlockList matches IPv4 addresses against IPv6 rules through their mapped
+// form, so the ::ffff:0:0/96 rule would otherwise refuse every IPv4 address.
+const BLOCKED_V4 = new net.BlockList();
+const BLOCKED_V6 = new net.BlockList();
+for (const [prefix, bits] of [
+  ['0.0.0.0', 8], // "this network", unspecified
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // CGNAT
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local (cloud metadata lives here)
+  ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.0.2.0', 24], // documentation
+  ['192.88.99.0', 24], // 6to4 relay anycast (deprecated)
+  ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // documentation
+  ['203.0.113.0', 24], // documentation
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, and 255.255.255.255 broadcast
+] as const) {
+  BLOCKED_V4.addSubnet(prefix, bits, 'ipv4');
+}
+for (const [prefix, bits] of [
+  ['::', 128], // unspecified
+  ['::1', 128], // loopback
+  ['::', 96], // IPv4-compatible (deprecated)
+  ['::ffff:0:0', 96], // IPv4-mapped: refused whatever the IPv4 inside
+  ['64:ff9b::', 96], // NAT64 well-known prefix: reaches IPv4 through a translator
+  ['64:ff9b:1::', 48], // local-use NAT64
+  ['100::', 64], // discard-only
+  ['2001::', 23], // IETF protocol assignments (Teredo, ORCHID, ...)
+  ['2001:db8::', 32], // documentation
+  ['2002::', 16], // 6to4: embeds an IPv4 address
+  ['3fff::', 20], // documentation (2024)
+  ['5f00::', 16], // SRv6 SIDs
+  ['fc00::', 7], // unique local (private)
+  ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated)
+  ['ff00::', 8], // multicast
+] as const) {
+  BLOCKED_V6.addSubnet(prefix, bits, 'ipv6');
+}
+
+/** True when the address may be called: a public unicast address. Anything unparsable is refused. */
+export function isPublicAddress(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const family = net.isIP(bare);
+  if (family === 0) return false;
+  return family === 4 ? !BLOCKED_V4.check(bare, 'ipv4') : !BLOCKED_V6.check(bare, 'ipv6');
+}
+
+function isLocalName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.+$/, '');
+  return name === '' || name === 'localhost' || name.endsWith('.localhost') || ['localhost.localdomain', 'ip6-localhost', 'ip6-loopback'].includes(name);
+}
+
+function defaultPort(url: URL): string {
+  return url.port || (url.protocol === 'https:' ? '443' : url.protocol === 'http:' ? '80' : '');
+}
+
+export interface CheckOptions {
+  resolve?: Resolver;
+  /** host:port pairs exempt from the rules (WEBHOOK_TEST_ALLOW_HOSTS; tests only, empty by default). */
+  allowHosts?: string[];
+}
+
+/** Decides whether our servers may call this URL, resolving its host. Never throws. */
+export async function checkWebhookUrl(raw: unknown, options: CheckOptions = {}): Promise<UrlVerdict> {
+  const resolve = options.resolve ?? systemResolver;
+  if (typeof raw !== 'string' || raw.length > 2000) return { safe: false, reason: 'not a string of at most 2000 characters' };
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return { safe: false, reason: 'not a URL' };
+  }
+  if (url.username || url.password) return { safe: false, reason: 'credentials in the URL' };
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  const hostPort = `${url.hostname.toLowerCase()}:${defaultPort(url)}`;
+  if ((url.protocol === 'http:' || url.protocol === 'https:') && options.allowHosts?.includes(hostPort)) {
+    const family = net.isIP(hostname);
+    const addresses = family ? [{ address: hostname, family: family as 4 | 6 }] : await resolve(hostname).catch(() => []);
+    if (!addresses.length) return { safe: false, reason: 'host does not resolve' };
+    return { safe: true, url, addresses, allowListed: true };
+  }
+  if (url.protocol !== 'https:') return { safe: false, reason: 'not https' };
+  if (isLocalName(hostname)) return { safe: false, reason: 'localhost' };
+  const literal = net.isIP(hostname);
+  if (literal) {
+    return isPublicAddress(hostname)
+      ? { safe: true, url, addresses: [{ address: hostname, family: literal as 4 | 6 }], allowListed: false }
+      : { safe: false, reason: 'internal address' };
+  }
+  let addresses: ResolvedAddress[];
+  try {
+    addresses = await resolve(hostname);
+  } catch {
+    return { safe: false, reason: 'host does not resolve' };
+  }
+  if (!addresses.length) return { safe: false, reason: 'host does not resolve' };
+  // Every address must be public: a name with one public and one internal address is refused,
+  // since the connection could pick either.
+  if (!addresses.every((a) => isPublicAddress(a.address))) return { safe: false, reason: 'resolves to an internal address' };
+  return { safe: true, url, addresses, allowListed: false };
+}
