@@ -1,0 +1,110 @@
+/**
+ * Services a fault test owns and may stop and start: a redis-server with AOF on (so what was
+ * queued survives its restart, as in production) and a FerretDB with its own SQLite folder.
+ * Each listens on its own free loopback port; the machine's shared services are never touched.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureFerretBinary, mongoAnswers, redisAnswers } from '../../src/devstack/services';
+import { eventually } from '../helpers/processes';
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+abstract class OwnedService {
+  private child?: ChildProcess;
+  readonly dir: string;
+
+  constructor(
+    readonly kind: string,
+    readonly port: number,
+  ) {
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `fault-${kind}-`));
+  }
+
+  protected abstract command(): [string, string[]];
+  abstract answers(): Promise<boolean>;
+
+  async start(): Promise<void> {
+    const [bin, args] = this.command();
+    const log = fs.openSync(path.join(this.dir, `${this.kind}.log`), 'a');
+    this.child = spawn(bin, args, { stdio: ['ignore', log, log] });
+    fs.closeSync(log);
+    await eventually(() => this.answers(), 30_000, 200);
+  }
+
+  /** Graceful stop (SIGTERM): Redis writes its AOF, FerretDB closes its SQLite files. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  async destroy(): Promise<void> {
+    await this.stop();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+export class OwnedRedis extends OwnedService {
+  constructor(port: number) {
+    super('redis', port);
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  protected command(): [string, string[]] {
+    return [
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', this.dir, '--maxmemory-policy', 'noeviction'],
+    ];
+  }
+
+  answers(): Promise<boolean> {
+    return redisAnswers(this.url);
+  }
+}
+
+export class OwnedFerretDB extends OwnedService {
+  constructor(port: number) {
+    super('ferretdb', port);
+  }
+
+  uri(database: string): string {
+    return `mongodb://127.0.0.1:${this.port}/${database}`;
+  }
+
+  protected command(): [string, string[]] {
+    const sqlite = path.join(this.dir, 'sqlite') + '/';
+    const state = path.join(this.dir, 'state');
+    fs.mkdirSync(sqlite, { recursive: true });
+    fs.mkdirSync(state, { recursive: true });
+    return [
+      ensureFerretBinary(),
+      ['--handler=sqlite', `--sqlite-url=file:${sqlite}`, `--listen-addr=127.0.0.1:${this.port}`, `--state-dir=${state}`, '--telemetry=disable', '--log-level=warn', '--debug-addr=-'],
+    ];
+  }
+
+  answers(): Promise<boolean> {
+    return mongoAnswers(this.uri('admin'));
+  }
+}
+
+export function redisServerInstalled(): boolean {
+  return spawnSync('redis-server', ['--version']).status === 0;
+}
