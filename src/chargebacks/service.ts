@@ -1,0 +1,473 @@
+/**
+ * Chargeback rules: scoping proxy calls to the caller's establishments, the refusal document
+ * rules, notice intake and application, and the pending / history views. Knows nothing of Express.
+ */
+import crypto from 'node:crypto';
+import { Joi } from 'celebrate';
+import { callChargebackApi, readChargebackText, type ChargebackResponse } from '../acquirer/chargebacks';
+import { MerchantModel } from '../auth/model';
+import { isDuplicateKey } from '../db/connection';
+import { ApiError, badRequest, forbidden } from '../http/errors';
+import { logger } from '../logger';
+import { getQueue } from '../queue';
+import { checkEvidence } from './evidence';
+import {
+  ChargebackEventModel,
+  ChargebackModel,
+  ChargebackNoticeModel,
+  type Chargeback,
+  type ChargebackEvent,
+  type ChargebackStatus,
+  type NoticeKind,
+} from './model';
+
+export const CHARGEBACK_NOTICE_QUEUE = 'chargeback-notices';
+export const HISTORY_DEFAULT_LIMIT = 50;
+export const HISTORY_MAX_LIMIT = 200;
+
+// ---------------------------------------------------------------------------------------------
+// Scope: which establishment numbers (EC) the caller may act for. null = any (the system token).
+
+export type EstablishmentScope = string[] | null;
+
+export async function establishmentsOfMerchant(merchantId: number): Promise<string[]> {
+  const merchant = await MerchantModel.findById(merchantId, { establishmentNumbers: 1 }).lean();
+  return (merchant?.establishmentNumbers ?? []).map(String);
+}
+
+function assertInScope(scope: EstablishmentScope, establishmentNumbers: string[]): void {
+  if (scope === null) return;
+  const foreign = establishmentNumbers.filter((ec) => !scope.includes(ec));
+  if (!establishmentNumbers.length) throw forbidden('No establishment number given.');
+  if (foreign.length) throw forbidden(`Establishment number ${foreign[0]} does not belong to this merchant.`);
+}
+
+const segment = (value: string) => encodeURIComponent(value);
+
+/** The acquirer's answer as text with its status and content type, for answers we must read (accept, refuse). */
+export interface BufferedAnswer {
+  status: number;
+  contentType: string | undefined;
+  text: string;
+}
+
+async function buffered(response: ChargebackResponse): Promise<BufferedAnswer> {
+  const contentType = response.headers['content-type'];
+  return { status: response.status, contentType: Array.isArray(contentType) ? contentType[0] : contentType, text: await readChargebackText(response) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Proxy operations. Each checks our own rules (400, 403) before calling the acquirer, then returns
+// its answer as received.
+
+export interface ConsultQuery {
+  status: 'PENDING' | 'DONE';
+  page: number;
+  pageSize: number;
+  orderBy?: string;
+  Order?: string;
+}
+
+export async function consultChargebacks(scope: EstablishmentScope, query: ConsultQuery, filter: Record<string, unknown>): Promise<ChargebackResponse> {
+  const body = { ...filter };
+  if (scope !== null) {
+    const requested = Array.isArray(body.establishmentNumber) ? body.establishmentNumber.map(String) : [];
+    if (requested.length) assertInScope(scope, requested);
+    else {
+      // Without establishment numbers the acquirer would answer for the parent (mainCustomer) hierarchy: pin the merchant's own.
+      if (!scope.length) throw forbidden('This merchant has no establishment number at the acquirer.');
+      body.establishmentNumber = scope.map((ec) => (/^\d{1,15}$/.test(ec) ? Number(ec) : ec));
+    }
+  }
+  return callChargebackApi({
+    method: 'POST',
+    path: `/${query.status}`,
+    query: { page: query.page, pageSize: query.pageSize, orderBy: query.orderBy, Order: query.Order },
+    body,
+  });
+}
+
+export interface AcceptBody {
+  updateChargeback: { establishmentNumber: string | number; idChargeback: string | number }[];
+  userName?: string;
+  [key: string]: unknown;
+}
+
+export async function acceptChargebacks(scope: EstablishmentScope, body: AcceptBody): Promise<BufferedAnswer> {
+  assertInScope(scope, body.updateChargeback.map((item) => String(item.establishmentNumber)));
+  const answer = await buffered(await callChargebackApi({ method: 'PUT', path: '/accept', body }));
+  if (answer.status >= 200 && answer.status < 300) {
+    const replies = parseJson(answer.text);
+    const refusedItems = new Set(
+      (Array.isArray(replies) ? replies : [])
+        .filter((r) => r && r.code !== undefined && String(r.code) !== '101')
+        .map((r) => `${r.establishmentNumber}:${r.idChargeback}`),
+    );
+    const accepted = body.updateChargeback.filter((item) => !refusedItems.has(`${item.establishmentNumber}:${item.idChargeback}`));
+    await recordOwnAction('accepted', accepted.map((item) => ({ establishmentNumber: String(item.establishmentNumber), idChargeback: String(item.idChargeback), idCase: null })));
+  }
+  return answer;
+}
+
+export interface RefuseBody {
+  establishmentNumber: string | number;
+  idChargeback: string | number;
+  IdCase: string;
+  reasonToRefuse?: string;
+  file: string;
+  fileName: string;
+  userName?: string;
+  [key: string]: unknown;
+}
+
+export async function refuseChargeback(scope: EstablishmentScope, body: RefuseBody): Promise<BufferedAnswer> {
+  const { errors } = checkEvidence({ file: body.file, fileName: body.fileName, IdCase: String(body.IdCase) });
+  if (Object.keys(errors).length) throw badRequest(errors);
+  assertInScope(scope, [String(body.establishmentNumber)]);
+  const answer = await buffered(await callChargebackApi({ method: 'PUT', path: '/refuse', body }));
+  if (answer.status >= 200 && answer.status < 300) {
+    await recordOwnAction('refused', [{ establishmentNumber: String(body.establishmentNumber), idChargeback: String(body.idChargeback), idCase: String(body.IdCase) }]);
+  }
+  return answer;
+}
+
+/**
+ * The lifecycle call names only the case, so a merchant may read it only for a case we know to be
+ * one of theirs (from a notice or their own refusal); the system token reads any.
+ */
+export async function chargebackLifecycle(scope: EstablishmentScope, idCase: string): Promise<ChargebackResponse> {
+  if (scope !== null) {
+    const known = scope.length ? await ChargebackEventModel.exists({ idCase, establishmentNumber: { $in: scope } }) : null;
+    if (!known) throw forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
+  }
+  return callChargebackApi({ method: 'GET', path: `/lifecycle/${segment(idCase)}` });
+}
+
+export async function listIssuerDocuments(scope: EstablishmentScope, establishmentNumber: string, idChargeback: string): Promise<ChargebackResponse> {
+  assertInScope(scope, [establishmentNumber]);
+  return callChargebackApi({ method: 'GET', path: `/ListIssuerDocuments/${segment(establishmentNumber)}/${segment(idChargeback)}` });
+}
+
+export async function downloadIssuerDocument(scope: EstablishmentScope, establishmentNumber: string, idDocumento: string): Promise<ChargebackResponse> {
+  assertInScope(scope, [establishmentNumber]);
+  return callChargebackApi({ method: 'GET', path: `/DocumentIssuer/${segment(establishmentNumber)}/${segment(idDocumento)}` });
+}
+
+export async function supportDocument(scope: EstablishmentScope, establishmentNumber: string, idChargeback: string): Promise<ChargebackResponse> {
+  assertInScope(scope, [establishmentNumber]);
+  return callChargebackApi({ method: 'GET', path: `/supportDocument/${segment(establishmentNumber)}/${segment(idChargeback)}` });
+}
+
+function parseJson(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Accept or refuse answered 2xx by the acquirer: the chargeback leaves pending now, not when a notice comes. */
+async function recordOwnAction(kind: 'accepted' | 'refused', items: { establishmentNumber: string; idChargeback: string; idCase: string | null }[]): Promise<void> {
+  const now = new Date();
+  for (const item of items) {
+    try {
+      await insertEvent({ _id: `${kind}:${item.establishmentNumber}:${item.idChargeback}`, kind, ...item, at: now, data: '{}' });
+      await refreshChargeback(item.establishmentNumber, item.idChargeback);
+    } catch (error) {
+      // The acquirer has acted and cannot be undone: answer with its result; its notices will catch us up.
+      logger.error({ err: error, establishmentNumber: item.establishmentNumber, idChargeback: item.idChargeback }, `could not record chargeback ${kind}`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Notices
+
+/** JSON with keys sorted at every level: the same notice gives the same text however it was serialised. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value as object)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function noticeFingerprint(payload: unknown): string {
+  return crypto.createHash('sha256').update(canonicalJson(payload)).digest('hex');
+}
+
+const id = Joi.alternatives(Joi.number().integer().min(0), Joi.string().pattern(/^[A-Za-z0-9]{1,20}$/)).messages({
+  'alternatives.match': 'Must be a number or 1 to 20 letters and digits.',
+});
+const dateText = Joi.string().isoDate().messages({ 'string.isoDate': 'Must be a date yyyy-MM-dd.' });
+
+const lifecycleNoticeSchema = Joi.object({
+  establishmentNumber: id.required(),
+  caseId: id.required(),
+  message: Joi.string().trim().min(1).max(200).required(),
+  executionDate: dateText,
+  ActionCicleDate: dateText.required(),
+}).unknown(true);
+
+const newChargebackNoticeSchema = Joi.object({
+  establishmentNumber: id.required(),
+  idCase: id.required(),
+  idChargeback: id.required(),
+  treatmentDeadline: Joi.string().allow('', null),
+  chargebackDetails: Joi.object({ receptionDate: Joi.string().allow('', null) }).unknown(true),
+}).unknown(true);
+
+export function noticeKindOf(payload: Record<string, unknown>): NoticeKind {
+  return 'ActionCicleDate' in payload || ('caseId' in payload && 'message' in payload) ? 'lifecycle' : 'new';
+}
+
+function validateNotice(payload: unknown): NoticeKind {
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw badRequest({ non_field_errors: ['A notice is one JSON object.'] });
+  const kind = noticeKindOf(payload as Record<string, unknown>);
+  const { error } = (kind === 'lifecycle' ? lifecycleNoticeSchema : newChargebackNoticeSchema).validate(payload, { abortEarly: false });
+  if (error) {
+    const fields: Record<string, string[]> = {};
+    for (const detail of error.details) (fields[detail.path.join('.') || 'non_field_errors'] ??= []).push(detail.message);
+    throw badRequest(fields);
+  }
+  return kind;
+}
+
+/**
+ * Stores the notice once (its fingerprint is its _id) and queues its application. Answering only
+ * after the insert means an acknowledged notice is never lost; if queueing fails the caller gets an
+ * error, the acquirer retries, and the retry (a duplicate) queues it again.
+ */
+export async function receiveNotice(payload: unknown): Promise<{ noticeId: string; duplicate: boolean }> {
+  const kind = validateNotice(payload);
+  const noticeId = noticeFingerprint(payload);
+  let duplicate = false;
+  try {
+    await ChargebackNoticeModel.create({ _id: noticeId, kind, raw: JSON.stringify(payload), receivedAt: new Date(), appliedAt: null });
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    duplicate = true;
+    const stored = await ChargebackNoticeModel.findById(noticeId, { appliedAt: 1 }).lean();
+    if (stored?.appliedAt) return { noticeId, duplicate };
+  }
+  await enqueueNotice(noticeId);
+  return { noticeId, duplicate };
+}
+
+export async function enqueueNotice(noticeId: string): Promise<void> {
+  await getQueue(CHARGEBACK_NOTICE_QUEUE).add('apply', { noticeId }, { jobId: `cbn-${noticeId}` });
+}
+
+function dateOf(text: string): Date {
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+  return Number.isNaN(date.getTime()) ? new Date(0) : date;
+}
+
+/** Applies a stored notice: records its facts (each once) and recomputes the chargebacks they touch. Idempotent. */
+export async function applyNotice(noticeId: string): Promise<'applied' | 'unknown'> {
+  const notice = await ChargebackNoticeModel.findById(noticeId).lean();
+  if (!notice) return 'unknown';
+  const payload = JSON.parse(notice.raw) as Record<string, unknown>;
+  const establishmentNumber = String(payload.establishmentNumber);
+  if (notice.kind === 'new') {
+    const idChargeback = String(payload.idChargeback);
+    const details = (payload.chargebackDetails ?? {}) as Record<string, unknown>;
+    await insertEvent({
+      _id: `received:${establishmentNumber}:${idChargeback}`,
+      kind: 'received',
+      establishmentNumber,
+      idChargeback,
+      idCase: String(payload.idCase),
+      at: dateOf(String(details.receptionDate ?? '')),
+      data: notice.raw,
+    });
+    await refreshChargeback(establishmentNumber, idChargeback);
+  } else {
+    const idCase = String(payload.caseId);
+    const message = String(payload.message).trim();
+    const date = String(payload.ActionCicleDate);
+    await insertEvent({
+      _id: `lifecycle:${establishmentNumber}:${idCase}:${date}:${crypto.createHash('sha256').update(normalise(message)).digest('hex').slice(0, 16)}`,
+      kind: 'lifecycle',
+      establishmentNumber,
+      idChargeback: null,
+      idCase,
+      at: dateOf(date),
+      data: JSON.stringify({ message, executionDate: payload.executionDate ?? null, ActionCicleDate: date }),
+    });
+    const chargebacks = await ChargebackEventModel.distinct('idChargeback', { establishmentNumber, idCase, idChargeback: { $ne: null } });
+    for (const idChargeback of chargebacks) await refreshChargeback(establishmentNumber, String(idChargeback));
+  }
+  await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date() } });
+  return 'applied';
+}
+
+async function insertEvent(event: Omit<ChargebackEvent, 'createdAt'>): Promise<boolean> {
+  try {
+    await ChargebackEventModel.create({ ...event, createdAt: new Date() });
+    return true;
+  } catch (error) {
+    if (isDuplicateKey(error)) return false;
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Projection: one chargeback document computed from the set of its events, whatever their order.
+
+function normalise(message: string): string {
+  return message.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+type StepKind = 'client' | 'intermediate' | 'win' | 'loss';
+
+export function lifecycleStepKind(message: string): StepKind {
+  const text = normalise(message);
+  if (text === 'a favor do estabelecimento') return 'win';
+  if (text === 'a favor do emissor') return 'loss';
+  if (text.startsWith('em analise com o cliente')) return 'client';
+  return 'intermediate';
+}
+
+const STEP_RANK: Record<StepKind, number> = { client: 0, intermediate: 1, win: 2, loss: 2 };
+
+interface Step {
+  action: string;
+  actionDate: string;
+  at: Date;
+  kind: StepKind;
+}
+
+async function gatherEvents(establishmentNumber: string, idChargeback: string): Promise<ChargebackEvent[]> {
+  const own = await ChargebackEventModel.find({ establishmentNumber, idChargeback }).lean();
+  const cases = [...new Set(own.map((e) => e.idCase).filter((c): c is string => Boolean(c)))];
+  const lifecycle = cases.length ? await ChargebackEventModel.find({ establishmentNumber, idCase: { $in: cases }, kind: 'lifecycle' }).lean() : [];
+  return [...own, ...lifecycle];
+}
+
+export function projectChargeback(establishmentNumber: string, idChargeback: string, events: ChargebackEvent[]): Omit<Chargeback, 'updatedAt'> {
+  const received = events.find((e) => e.kind === 'received');
+  const accepted = events.find((e) => e.kind === 'accepted');
+  const refused = events.find((e) => e.kind === 'refused');
+  const item = received ? (JSON.parse(received.data) as Record<string, any>) : null;
+  const steps: Step[] = events
+    .filter((e) => e.kind === 'lifecycle')
+    .map((e) => {
+      const data = JSON.parse(e.data) as { message: string; ActionCicleDate: string };
+      return { action: data.message, actionDate: data.ActionCicleDate, at: e.at, kind: lifecycleStepKind(data.message) };
+    })
+    .sort((a, b) => a.at.getTime() - b.at.getTime() || STEP_RANK[a.kind] - STEP_RANK[b.kind] || a.action.localeCompare(b.action));
+  const finals = steps.filter((s) => s.kind === 'win' || s.kind === 'loss');
+  const final = finals[finals.length - 1];
+  const latest = steps[steps.length - 1];
+
+  let status: ChargebackStatus;
+  let outcomeAt: Date | null = null;
+  if (accepted) {
+    status = 'ACCEPTED';
+    outcomeAt = accepted.at;
+  } else if (final) {
+    status = final.kind === 'win' ? 'WON' : 'LOST';
+    outcomeAt = final.at;
+  } else if (refused || (latest && latest.kind !== 'client')) {
+    // Lifecycle past the merchant (with the issuer or the acquirer): it was answered elsewhere.
+    status = 'REFUSED';
+  } else if (received) {
+    status = 'PENDING';
+  } else {
+    status = 'UNRECEIVED';
+  }
+  const idCase = (item?.idCase !== undefined ? String(item.idCase) : null) ?? refused?.idCase ?? events.find((e) => e.idCase)?.idCase ?? null;
+  return {
+    _id: `${establishmentNumber}:${idChargeback}`,
+    establishmentNumber,
+    idChargeback,
+    idCase,
+    status,
+    item: received ? received.data : '',
+    lifecycle: JSON.stringify(steps.map(({ action, actionDate }) => ({ action, actionDate }))),
+    receptionDate: item?.chargebackDetails?.receptionDate ?? null,
+    treatmentDeadline: item?.treatmentDeadline ?? null,
+    acceptedAt: accepted?.at ?? null,
+    refusedAt: refused?.at ?? null,
+    outcomeAt,
+    eventCount: events.length,
+  };
+}
+
+const MAX_REFRESH_ROUNDS = 20;
+
+/**
+ * Recomputes one chargeback from its events until a re-read after the write shows no new event.
+ * Whoever writes last has therefore seen every event inserted before its write, so concurrent
+ * refreshes (which FerretDB may both apply) still end in the projection of all events.
+ */
+export async function refreshChargeback(establishmentNumber: string, idChargeback: string): Promise<void> {
+  for (let round = 0; round < MAX_REFRESH_ROUNDS; round++) {
+    const events = await gatherEvents(establishmentNumber, idChargeback);
+    const projection = projectChargeback(establishmentNumber, idChargeback, events);
+    await ChargebackModel.replaceOne({ _id: projection._id }, { ...projection, updatedAt: new Date() }, { upsert: true }).catch((error) => {
+      // Two first writers racing on the upsert: the loser re-reads and rewrites on the next round.
+      if (!isDuplicateKey(error)) throw error;
+    });
+    const after = await gatherEvents(establishmentNumber, idChargeback);
+    if (after.length === events.length) return;
+  }
+  throw new Error(`chargeback ${establishmentNumber}:${idChargeback} kept changing while being recomputed`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views
+
+function scopeFilter(scope: EstablishmentScope): Record<string, unknown> {
+  return scope === null ? {} : { establishmentNumber: { $in: scope } };
+}
+
+export function pendingItem(chargeback: Chargeback): Record<string, unknown> {
+  const item = parseJson(chargeback.item) ?? {};
+  return { ...item, idCase: chargeback.idCase, idChargeback: chargeback.idChargeback, establishmentNumber: item.establishmentNumber ?? chargeback.establishmentNumber, status: 'PENDING' };
+}
+
+/** Pending chargebacks, nearest treatment deadline first. */
+export async function pendingChargebacks(scope: EstablishmentScope): Promise<Record<string, unknown>[]> {
+  const rows = await ChargebackModel.find({ status: 'PENDING', ...scopeFilter(scope) }).sort({ treatmentDeadline: 1, _id: 1 }).lean();
+  return rows.map(pendingItem);
+}
+
+export async function pendingCount(scope: EstablishmentScope): Promise<number> {
+  return ChargebackModel.countDocuments({ status: 'PENDING', ...scopeFilter(scope) });
+}
+
+const OUTCOME: Partial<Record<ChargebackStatus, string>> = { ACCEPTED: 'ACCEPTED', WON: 'WIN', LOST: 'LOSS' };
+
+export function historyItem(chargeback: Chargeback): Record<string, unknown> {
+  const item = parseJson(chargeback.item) ?? {};
+  const lifecycle = parseJson(chargeback.lifecycle) ?? [];
+  return {
+    ...item,
+    idCase: chargeback.idCase,
+    idChargeback: chargeback.idChargeback,
+    establishmentNumber: item.establishmentNumber ?? chargeback.establishmentNumber,
+    // How the merchant answered through this service; null when it was answered elsewhere (acquirer portal, deadline).
+    handling: chargeback.acceptedAt ? 'ACCEPTED' : chargeback.refusedAt ? 'REFUSED' : null,
+    outcome: OUTCOME[chargeback.status] ?? null,
+    outcomeDate: chargeback.outcomeAt?.toISOString() ?? null,
+    acceptedAt: chargeback.acceptedAt?.toISOString() ?? null,
+    refusedAt: chargeback.refusedAt?.toISOString() ?? null,
+    lifecycle,
+  };
+}
+
+/** Accepted chargebacks and refused ones with a final outcome, most recent outcome first. */
+export async function chargebackHistory(scope: EstablishmentScope, limit: number, offset: number): Promise<Record<string, unknown>[]> {
+  if (limit > HISTORY_MAX_LIMIT || limit < 1 || offset < 0) throw new ApiError(400, { limit: [`Must be between 1 and ${HISTORY_MAX_LIMIT}.`] });
+  const rows = await ChargebackModel.find({ status: { $in: ['ACCEPTED', 'WON', 'LOST'] }, ...scopeFilter(scope) })
+    .sort({ outcomeAt: -1, _id: 1 })
+    .skip(offset)
+    .limit(limit)
+    .lean();
+  return rows.map(historyItem);
+}

@@ -1,0 +1,74 @@
+/**
+ * What a chargeback test needs: the acquirer sandbox as a real process, and our app in this
+ * process pointed at it. Our server listens before the config is loaded so the sandbox can be
+ * told where to send notifications (config loads once per process).
+ */
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../../src/app';
+import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
+import { closeQueues, startWorker, waitForRedis } from '../../src/queue';
+import { startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { CHARGEBACK_NOTICE_QUEUE } from '../../src/chargebacks/service';
+import processChargebackNotice from '../../jobs/chargeback-notice';
+
+export interface ChargebackStack {
+  url: string;
+  sandbox: RunningProcess;
+  /** Calls a sandbox test control (/sandbox-cb/_test/...). */
+  control(path: string, body?: unknown): Promise<any>;
+  close(): Promise<void>;
+}
+
+export async function listenOnFreePort(server: http.Server): Promise<string> {
+  server.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A port nothing listens on (taken, then released). */
+export async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+export function pointAtSandbox(sandboxUrl: string): Record<string, string> {
+  return {
+    ACQUIRER_CHARGEBACK_BASE_URL: `${sandboxUrl}/sandbox-cb/chargeback/v1`,
+    ACQUIRER_CHARGEBACK_AUTH_URL: `${sandboxUrl}/oauth/v2/sandbox/protocol/openid-connect/token`,
+  };
+}
+
+export async function startChargebackStack(options: { env?: Record<string, string>; noticeWorker?: boolean } = {}): Promise<ChargebackStack> {
+  const server = http.createServer();
+  const url = await listenOnFreePort(server);
+  const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0', SANDBOX_NOTIFY_URL: url });
+  Object.assign(process.env, pointAtSandbox(sandbox.url), options.env ?? {});
+  await connectDatabase(process.env.MONGODB_URI!);
+  await waitForRedis();
+  server.on('request', buildApp());
+  if (options.noticeWorker) startWorker(CHARGEBACK_NOTICE_QUEUE, processChargebackNotice);
+  return {
+    url,
+    sandbox,
+    async control(path, body) {
+      const response = await fetch(`${sandbox.url}/sandbox-cb/_test${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return response.json();
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stopAll();
+      await closeQueues();
+      await disconnectDatabase();
+    },
+  };
+}
