@@ -12,7 +12,7 @@
  */
 import crypto from 'node:crypto';
 import { getConfig } from '../../config';
-import { createCardSale, type AcquirerCardBrand } from '../acquirer/client';
+import { createCardSale, getSaleByOrderId, isApprovedStatus, type AcquirerCardBrand } from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import { cardBrand, CardError, decryptCard, publicKeyPem, summarizeCard } from '../cards';
 import { isDuplicateKey } from '../db/connection';
@@ -125,6 +125,39 @@ export async function saveAddress(guid: string, address: LinkAddress, now = new 
   return presentCheckout({ ...link, address }, now);
 }
 
+interface SaleOutcome {
+  approved: boolean;
+  paymentId: string;
+  tid?: string;
+  returnCode: string;
+  returnMessage: string;
+}
+
+/**
+ * The acquirer call failed. When the request never took effect, free the claim and answer 502
+ * (the link stays payable). When it may have (sent, then timeout, reset or 5xx), ask the acquirer
+ * by our order id: no sale -> free the claim, 502; a sale -> settle the link by it. If even that
+ * query fails, the claim stays and a later pay takes it over with the same key (see claimPayment).
+ */
+async function reconcile(linkId: number, claim: { attemptKey: string; merchantOrderId: string }, error: unknown): Promise<SaleOutcome> {
+  if (!(error instanceof AcquirerUnavailableError && error.outcomeUnknown)) {
+    await releaseClaim(linkId, claim.attemptKey);
+    throw error;
+  }
+  let sale;
+  try {
+    sale = await getSaleByOrderId(claim.merchantOrderId);
+  } catch (queryError) {
+    logger.warn({ linkId, err: { message: (queryError as Error).message } }, 'pay outcome unknown and the acquirer query failed: claim kept');
+    throw error;
+  }
+  if (!sale) {
+    await releaseClaim(linkId, claim.attemptKey);
+    throw error;
+  }
+  return { approved: isApprovedStatus(sale.status), paymentId: sale.paymentId, tid: sale.tid, returnCode: sale.returnCode, returnMessage: sale.returnMessage };
+}
+
 export interface PayOutcome {
   approved: boolean;
   checkout: CheckoutView;
@@ -212,7 +245,7 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
   const summary = summarizeCard(card);
 
   const claim = await claimPayment(link, now);
-  let result;
+  let result: SaleOutcome;
   try {
     result = await createCardSale({
       idempotencyKey: claim.attemptKey,
@@ -224,11 +257,7 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
       card: { number: card.number, holder: card.holder, expMonth: card.expMonth, expYear: card.expYear, cvv: card.cvv, brand: brand as AcquirerCardBrand },
     });
   } catch (error) {
-    // 502, the link stays unpaid. When the acquirer may have charged (sent, then timeout or reset),
-    // the claim stays: the next pay after claimStaleMs() takes it over with the SAME idempotency
-    // key, so the acquirer answers with the sale it made instead of charging a second time.
-    if (!(error instanceof AcquirerUnavailableError && error.outcomeUnknown)) await releaseClaim(link._id, claim.attemptKey);
-    throw error;
+    result = await reconcile(link._id, claim, error);
   }
 
   if (!result.approved) {

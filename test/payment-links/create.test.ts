@@ -128,13 +128,13 @@ test('limits are inclusive', async (t) => {
     description: 'd'.repeat(100),
     payer_name: 'p'.repeat(20),
     document: '0'.repeat(20),
-    email: `${'e'.repeat(88)}@example.com`,
+    email: `${'e'.repeat(60)}@${'d'.repeat(35)}.com`,
     mobile: '1'.repeat(20),
     number_of_installments: 12,
   });
   t.is(status, 201, JSON.stringify(body));
   t.is(body.number_of_installments, 12);
-  t.is((await createLink(app.url, merchant, { email: `${'e'.repeat(89)}@example.com` })).status, 400);
+  t.deepEqual((await createLink(app.url, merchant, { email: `${'e'.repeat(60)}@${'d'.repeat(36)}.com` })).body, { email: ['Ensure this field has no more than 100 characters.'] });
   t.deepEqual((await createLink(app.url, merchant, { number_of_installments: 0 })).body, { number_of_installments: ['Ensure this value is greater than or equal to 1.'] });
   t.deepEqual((await createLink(app.url, merchant, { number_of_installments: 2.5 })).body, { number_of_installments: ['A valid integer is required.'] });
 });
@@ -161,11 +161,28 @@ test('webhook url aliases', async (t) => {
 });
 
 test('a link with an unsafe webhook url is not created', async (t) => {
-  const before = await PaymentLinkModel.countDocuments({ merchantId: merchant.merchantId });
-  const { status, body } = await createLink(app.url, merchant, { webhookUrl: 'https://127.0.0.1/hook' });
-  t.is(status, 400);
-  t.deepEqual(body, { webhookUrl: ['Enter a safe public HTTPS URL'] });
-  t.is(await PaymentLinkModel.countDocuments({ merchantId: merchant.merchantId }), before);
+  const alone = await newMerchant();
+  // Real resolution: numeric tricks, localhost, internal addresses, unresolvable names, http, credentials.
+  for (const webhookUrl of [
+    'https://127.0.0.1/hook',
+    'https://2130706433/hook',
+    'https://0177.0.0.1/hook',
+    'https://0x7f000001/hook',
+    'https://127.1/hook',
+    'https://localhost/hook',
+    'https://10.0.0.1/hook',
+    'https://169.254.169.254/latest/meta-data/',
+    'https://[::1]/hook',
+    'https://[::ffff:127.0.0.1]/hook',
+    'https://nothing-here.invalid/hook',
+    'http://8.8.8.8/hook',
+    'https://user:pw@8.8.8.8/hook',
+  ]) {
+    const { status, body } = await createLink(app.url, alone, { webhookUrl });
+    t.is(status, 400, webhookUrl);
+    t.deepEqual(body, { webhookUrl: ['Enter a safe public HTTPS URL'] }, webhookUrl);
+  }
+  t.is(await PaymentLinkModel.countDocuments({ merchantId: alone.merchantId }), 0);
 });
 
 test('the merchant comes from the credential, never the body', async (t) => {

@@ -1,0 +1,277 @@
+import '../helpers/env';
+import test from 'ava';
+import { getConfig } from '../../config';
+import { startTestApp, json, type TestApp } from '../helpers/app';
+import { newMerchant, type TestMerchant } from '../helpers/identity';
+import { startProcess, stopAll } from '../helpers/processes';
+import { acquirerEvents, closeAcquirerClient, type AcquirerCallEvent } from '../../src/acquirer/client';
+import { PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/model';
+import { UNDECRYPTABLE_CARD } from '../../src/cards';
+import {
+  APPROVED_CARD,
+  DENIED_CARD,
+  VALID_ALPHANUMERIC_CNPJ,
+  VALID_CNPJ,
+  VALID_CPF,
+  call,
+  createLink,
+  encryptedCard,
+  readyLink,
+} from './helpers';
+
+let app: TestApp;
+let merchant: TestMerchant;
+
+test.before(async () => {
+  const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
+  process.env.ACQUIRER_BASE_URL = sandbox.url;
+  process.env.ACQUIRER_QUERY_URL = sandbox.url;
+  process.env.ACQUIRER_TIMEOUT_MS = '3000';
+  app = await startTestApp();
+  if (getConfig().acquirer.baseUrl !== sandbox.url) throw new Error('config was loaded before the test set the acquirer url');
+  merchant = await newMerchant({ companyName: 'Doces da Vila ME' });
+});
+test.after.always(async () => {
+  await app?.close();
+  await closeAcquirerClient();
+  await stopAll();
+});
+
+const checkoutPath = (guid: string, step = '') => `/api/v1/checkout-links/${guid}${step ? `/${step}` : ''}`;
+
+test.serial('of many concurrent pays exactly one charges', async (t) => {
+  const { guid, id } = await readyLink(app.url, merchant, { value: 4200 });
+  const sales: AcquirerCallEvent[] = [];
+  const listener = (event: AcquirerCallEvent) => {
+    if (event.operation === 'createCardSale') sales.push(event);
+  };
+  acquirerEvents.on('call', listener);
+  try {
+    const card = encryptedCard(APPROVED_CARD);
+    const results = await Promise.all(Array.from({ length: 12 }, () => call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: card })));
+    const statuses = results.map((r) => r.status);
+    t.is(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses));
+    t.is(statuses.filter((s) => s === 409).length, 11, JSON.stringify(statuses));
+    t.true(results.find((r) => r.status === 200)!.body.approved);
+    t.is(sales.length, 1);
+  } finally {
+    acquirerEvents.off('call', listener);
+  }
+  const link = await PaymentLinkModel.findById(id).lean();
+  t.is(link!.status, 2);
+  t.is(await PaymentClaimModel.countDocuments({ _id: id }), 1);
+});
+
+test('load shows what the page needs and never the full document', async (t) => {
+  const created = await createLink(app.url, merchant, { value: 12345, description: 'Torta', payer_name: 'João', document: VALID_CPF, email: 'joao@example.com', number_of_installments: 2 });
+  const { status, body } = await call(app.url, 'GET', checkoutPath(created.body.payment_link_guid));
+  t.is(status, 200);
+  t.is(body.payerName, 'João');
+  t.is(body.amount, 12345);
+  t.is(body.description, 'Torta');
+  t.is(body.merchantCompanyName, 'Doces da Vila ME');
+  t.is(body.installments, 2);
+  t.is(body.status, 1);
+  t.is(body.statusLabel, 'Pendente');
+  t.false(body.paid);
+  t.false(body.expired);
+  t.is(body.expiresAt, created.body.expires_at);
+  t.regex(body.publicKey, /BEGIN PUBLIC KEY/);
+  t.is(body.receipt, null);
+  const text = JSON.stringify(body);
+  t.false(text.includes('52998224725'));
+  t.false(text.includes(VALID_CPF));
+  t.false(text.includes('joao@example.com'));
+  t.is(body.payerDocument, '***.982.***-**');
+});
+
+test('unknown guid is 404 on every checkout route and on the page', async (t) => {
+  const guid = '00000000-0000-4000-8000-000000000000';
+  t.is((await call(app.url, 'GET', checkoutPath(guid))).status, 404);
+  t.is((await call(app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'A', document: VALID_CPF })).status, 404);
+  t.is((await call(app.url, 'PATCH', checkoutPath(guid, 'address'), { cep: '01310100' })).status, 404);
+  t.is((await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status, 404);
+  t.is((await fetch(`${app.url}/checkout/${guid}`)).status, 404);
+});
+
+test('payer step checks cpf and cnpj check digits, alphanumeric cnpj included', async (t) => {
+  const { body: link } = await createLink(app.url, merchant);
+  const path = checkoutPath(link.payment_link_guid, 'payer');
+  for (const document of [VALID_CPF, '52998224725', VALID_CNPJ, '11222333000181', VALID_ALPHANUMERIC_CNPJ, '12abc34501de35']) {
+    const res = await call(app.url, 'PATCH', path, { payer_name: 'Cliente', document });
+    t.is(res.status, 200, document);
+    t.true(res.body.payerDocumentSaved);
+  }
+  for (const document of ['529.982.247-24', '111.111.111-11', '11.222.333/0001-82', '12.ABC.345/01DE-36', '00000000000000', '123', 'ABCDEFGHIJKLMN']) {
+    const res = await call(app.url, 'PATCH', path, { payer_name: 'Cliente', document });
+    t.is(res.status, 400, document);
+    t.deepEqual(Object.keys(res.body), ['document']);
+  }
+});
+
+test('payer step: alias, name saved, required fields, limits', async (t) => {
+  const { body: link } = await createLink(app.url, merchant, { payer_name: 'Antes' });
+  const path = checkoutPath(link.payment_link_guid, 'payer');
+  const alias = await call(app.url, 'PATCH', path, { merchant_name: 'Pelo Alias', document: VALID_CPF });
+  t.is(alias.status, 200);
+  t.is(alias.body.payerName, 'Pelo Alias');
+  const both = await call(app.url, 'PATCH', path, { merchant_name: 'Perde', payer_name: 'Ganha', document: VALID_CPF });
+  t.is(both.body.payerName, 'Ganha');
+  t.is((await call(app.url, 'GET', checkoutPath(link.payment_link_guid))).body.payerName, 'Ganha');
+  const empty = await call(app.url, 'PATCH', path, {});
+  t.is(empty.status, 400);
+  t.deepEqual(empty.body, { payer_name: ['This field is required.'], document: ['This field is required.'] });
+  const long = await call(app.url, 'PATCH', path, { payer_name: 'x'.repeat(21), document: '1'.repeat(21) });
+  t.deepEqual(Object.keys(long.body).sort(), ['document', 'payer_name']);
+});
+
+test('address step: cep of 8 digits, optional lines saved', async (t) => {
+  const { body: link } = await createLink(app.url, merchant);
+  const path = checkoutPath(link.payment_link_guid, 'address');
+  const ok = await call(app.url, 'PATCH', path, { cep: '01310-100', complement: 'apto 12', reference: 'perto do metrô', street: 'Av. Paulista', number: '1000', city: 'São Paulo', state: 'sp' });
+  t.is(ok.status, 200);
+  t.like(ok.body.address, { cep: '01310100', complement: 'apto 12', reference: 'perto do metrô', state: 'SP' });
+  t.is((await call(app.url, 'PATCH', path, { cep: '01310100' })).status, 200);
+  const bad = await call(app.url, 'PATCH', path, { cep: '1234', state: 'XX', complement: 'c'.repeat(101) });
+  t.is(bad.status, 400);
+  t.deepEqual(Object.keys(bad.body).sort(), ['cep', 'complement', 'state']);
+  t.deepEqual(bad.body.cep, ['Enter a CEP of 8 digits.']);
+  t.deepEqual((await call(app.url, 'PATCH', path, {})).body, { cep: ['This field is required.'] });
+});
+
+test('pay approves, marks the link paid, and a second pay is 409', async (t) => {
+  const { guid, id } = await readyLink(app.url, merchant, { value: 3000, number_of_installments: 3 });
+  const paid = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  t.is(paid.status, 200);
+  t.true(paid.body.approved);
+  t.is(paid.body.checkout.status, 2);
+  t.is(paid.body.checkout.statusLabel, 'Pago');
+  t.like(paid.body.checkout.receipt, { amount: 3000, installments: 3, cardBrand: 'Visa', cardLast4: '0010' });
+  const link = await PaymentLinkModel.findById(id).lean();
+  t.is(link!.status, 2);
+  t.truthy(link!.paymentDate);
+  t.like(link!.payment, { last4: '0010', bin: '400000', brand: 'Visa', installments: 3 });
+  t.false(JSON.stringify(link).includes(APPROVED_CARD));
+  const again = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  t.is(again.status, 409);
+  t.regex(again.body.detail, /already paid/);
+  t.is((await call(app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'X', document: VALID_CPF })).status, 409);
+  t.is((await call(app.url, 'PATCH', checkoutPath(guid, 'address'), { cep: '01310100' })).status, 409);
+  const loaded = await call(app.url, 'GET', checkoutPath(guid));
+  t.true(loaded.body.paid);
+  t.truthy(loaded.body.receipt.paymentDate);
+  const merchantView = await fetch(`${app.url}/api/v1/payment-links/${id}/`, { headers: { authorization: `Bearer ${merchant.merchantToken}` } });
+  const view = await json(merchantView);
+  t.is(view.status, 2);
+  t.is(view.status_label, 'Pago');
+  t.regex(view.payment_date, /[+-]\d{2}:\d{2}$/);
+});
+
+test('a denied card leaves the link payable', async (t) => {
+  const { guid, id } = await readyLink(app.url, merchant);
+  const denied = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) });
+  t.is(denied.status, 200);
+  t.false(denied.body.approved);
+  t.is(denied.body.denial.code, '05');
+  t.is(denied.body.checkout.status, 1);
+  t.is((await PaymentLinkModel.findById(id).lean())!.status, 1);
+  t.is(await PaymentClaimModel.countDocuments({ _id: id }), 0);
+  const paid = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  t.true(paid.body.approved);
+});
+
+test('an unreadable card is 400 with one message whatever the fault', async (t) => {
+  const { guid } = await readyLink(app.url, merchant);
+  const path = checkoutPath(guid, 'pay');
+  for (const encrypted_card of ['bm90IGVuY3J5cHRlZA==', '%%%', Buffer.alloc(256, 7).toString('base64')]) {
+    const res = await call(app.url, 'PUT', path, { encrypted_card });
+    t.is(res.status, 400);
+    t.deepEqual(res.body, { encrypted_card: [UNDECRYPTABLE_CARD] });
+  }
+  t.deepEqual((await call(app.url, 'PUT', path, {})).body, { encrypted_card: ['This field is required.'] });
+});
+
+test('pay checks luhn, expiry and cvv shape', async (t) => {
+  const { guid } = await readyLink(app.url, merchant);
+  const path = checkoutPath(guid, 'pay');
+  const luhn = await call(app.url, 'PUT', path, { encrypted_card: encryptedCard('4000000000000011') });
+  t.is(luhn.status, 400);
+  t.truthy(luhn.body.number);
+  const expired = await call(app.url, 'PUT', path, { encrypted_card: encryptedCard(APPROVED_CARD, { expYear: 2020 }) });
+  t.truthy(expired.body.expiry);
+  const cvv = await call(app.url, 'PUT', path, { encrypted_card: encryptedCard(APPROVED_CARD, { cvv: '12' }) });
+  t.truthy(cvv.body.cvv);
+  t.is((await call(app.url, 'GET', checkoutPath(guid))).body.status, 1);
+});
+
+test('pay needs the payer step', async (t) => {
+  const { body: link } = await createLink(app.url, merchant);
+  const res = await call(app.url, 'PUT', checkoutPath(link.payment_link_guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  t.is(res.status, 400);
+  t.deepEqual(Object.keys(res.body).sort(), ['document', 'payer_name']);
+});
+
+test('an expired link cannot be paid or edited', async (t) => {
+  const { guid, id } = await readyLink(app.url, merchant, { link_exp_period: 1 });
+  await PaymentLinkModel.updateOne({ _id: id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+  const loaded = await call(app.url, 'GET', checkoutPath(guid));
+  t.is(loaded.body.status, 3);
+  t.true(loaded.body.expired);
+  for (const [method, step, body] of [
+    ['PUT', 'pay', { encrypted_card: encryptedCard(APPROVED_CARD) }],
+    ['PATCH', 'payer', { payer_name: 'A', document: VALID_CPF }],
+    ['PATCH', 'address', { cep: '01310100' }],
+  ] as const) {
+    const res = await call(app.url, method, checkoutPath(guid, step), body);
+    t.is(res.status, 409, step);
+    t.regex(res.body.detail, /expired/);
+  }
+});
+
+test('an unreachable acquirer is 502 and the link stays payable', async (t) => {
+  // 990500 cents: the sandbox answers 500 and creates nothing.
+  const { guid, id } = await readyLink(app.url, merchant, { value: 990500 });
+  const res = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  t.is(res.status, 502);
+  t.is((await PaymentLinkModel.findById(id).lean())!.status, 1);
+  t.is(await PaymentClaimModel.countDocuments({ _id: id }), 0);
+});
+
+test('a reset after the acquirer charged still settles the link as paid', async (t) => {
+  // 990104 cents: the sandbox makes the sale, then resets the connection without answering.
+  const { guid, id } = await readyLink(app.url, merchant, { value: 990104 });
+  const res = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  t.is(res.status, 200);
+  t.true(res.body.approved);
+  t.is((await PaymentLinkModel.findById(id).lean())!.status, 2);
+  t.is((await PaymentClaimModel.findById(id).lean())!.state, 'paid');
+});
+
+test('a claim of a crashed pay is taken over with the same acquirer key', async (t) => {
+  const { guid, id } = await readyLink(app.url, merchant);
+  await PaymentClaimModel.create({ _id: id, attemptKey: 'stale-key', merchantOrderId: `PL${id}Tstale`, state: 'charging', startedAt: new Date(Date.now() - 3600_000) });
+  const res = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  t.is(res.status, 200);
+  t.true(res.body.approved);
+  const claim = await PaymentClaimModel.findById(id).lean();
+  t.is(claim!.attemptKey, 'stale-key');
+  t.is(claim!.state, 'paid');
+});
+
+test('a fresh claim held by another pay is 409', async (t) => {
+  const { guid, id } = await readyLink(app.url, merchant);
+  await PaymentClaimModel.create({ _id: id, attemptKey: 'running', merchantOrderId: `PL${id}Trun`, state: 'charging', startedAt: new Date() });
+  const res = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  t.is(res.status, 409);
+  t.regex(res.body.detail, /in progress/);
+});
+
+test('page assets come from our origin', async (t) => {
+  for (const [file, type] of [['checkout.js', /javascript/], ['checkout.css', /css/], ['forge.min.js', /javascript/]] as const) {
+    const res = await fetch(`${app.url}/checkout/assets/${file}`);
+    t.is(res.status, 200, file);
+    t.regex(res.headers.get('content-type')!, type);
+  }
+  t.is((await fetch(`${app.url}/checkout/assets/..%2F..%2Fpackage.json`)).status, 404);
+  t.is((await fetch(`${app.url}/checkout/assets/index.ts`)).status, 404);
+});
