@@ -1,0 +1,295 @@
+import '../helpers/env';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import { Webhook } from 'standardwebhooks';
+import { getConfig } from '../../config';
+import { startTestApp, json, type TestApp } from '../helpers/app';
+import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
+import { eventually, startProcess, stopAll } from '../helpers/processes';
+import { closeAcquirerClient } from '../../src/acquirer/client';
+import { getQueue, startWorker } from '../../src/queue';
+import { linkWebhookJob } from '../../jobs/link-webhook';
+import { WebhookEventModel } from '../../src/webhooks/model';
+import { emitLinkEvent, LINK_WEBHOOK_QUEUE, WEBHOOK_ATTEMPTS, webhookRetryDelay } from '../../src/webhooks/service';
+import { APPROVED_CARD, DENIED_CARD, call, encryptedCard, readyLink } from './helpers';
+
+interface Received {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A local receiver: each path answers from its script of statuses (the last one repeats). */
+class Receiver {
+  readonly received: Received[] = [];
+  private scripts = new Map<string, number[]>();
+  private server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      this.received.push({ path, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
+      const script = this.scripts.get(path) ?? [200];
+      const status = script.length > 1 ? script.shift()! : script[0];
+      if (status === 0) return; // hang: never answer
+      if (status >= 300 && status < 400) res.setHeader('location', `${path}-redirected`);
+      res.writeHead(status).end('ok');
+    });
+  });
+  port = 0;
+
+  async start() {
+    this.server.listen(0, '127.0.0.1');
+    await new Promise((resolve) => this.server.once('listening', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  url(path: string, statuses: number[] = [200]): string {
+    this.scripts.set(path, [...statuses]);
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  at(path: string): Received[] {
+    return this.received.filter((r) => r.path === path);
+  }
+
+  close() {
+    this.server.closeAllConnections();
+    this.server.close();
+  }
+}
+
+let app: TestApp;
+let merchant: TestMerchant;
+const receiver = new Receiver();
+
+test.before(async () => {
+  await receiver.start();
+  const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
+  process.env.ACQUIRER_BASE_URL = sandbox.url;
+  process.env.ACQUIRER_QUERY_URL = sandbox.url;
+  process.env.WEBHOOK_TEST_ALLOW_HOSTS = `127.0.0.1:${receiver.port}`;
+  process.env.WEBHOOK_RETRY_BASE_MS = '150';
+  process.env.WEBHOOK_TIMEOUT_MS = '1000';
+  app = await startTestApp();
+  if (getConfig().webhooks.testAllowHosts[0] !== `127.0.0.1:${receiver.port}`) throw new Error('config was loaded before the test set the allow-list');
+  startWorker(linkWebhookJob.queue, linkWebhookJob.process, linkWebhookJob.worker);
+  merchant = await newMerchant();
+});
+test.after.always(async () => {
+  await app?.close();
+  receiver.close();
+  await closeAcquirerClient();
+  await stopAll();
+});
+
+async function secretOf(m: TestMerchant): Promise<string> {
+  const res = await fetch(`${app.url}/api/v1/webhooks/secret/`, { headers: bearer(m.merchantToken) });
+  return (await json(res)).secret;
+}
+
+async function eventsOf(m: TestMerchant, linkId: number) {
+  const res = await fetch(`${app.url}/api/v1/payment-links/${linkId}/webhooks/`, { headers: bearer(m.merchantToken) });
+  return (await json(res)).results as any[];
+}
+
+async function pay(guid: string, card = APPROVED_CARD) {
+  return call(app.url, 'PUT', `/api/v1/checkout-links/${guid}/pay`, { encrypted_card: encryptedCard(card) });
+}
+
+test('a paid link sends an event that standardwebhooks verifies', async (t) => {
+  const webhookUrl = receiver.url('/paid');
+  const { id, guid } = await readyLink(app.url, merchant, { webhookUrl, value: 2500 });
+  t.true((await pay(guid)).body.approved);
+  const [delivery] = await eventually(() => receiver.at('/paid').length && receiver.at('/paid'));
+  const verified = new Webhook(await secretOf(merchant)).verify(delivery.body, delivery.headers) as any;
+  t.is(verified.type, 'payment_link.paid');
+  t.like(verified.data, { id, payment_link_guid: guid, status: 2, value: 2500, sequence: 1 });
+  t.is(delivery.headers['webhook-id'], `msg_${id}_1`);
+  t.regex(delivery.headers['webhook-signature'], /^v1,[A-Za-z0-9+/=]+$/);
+  t.throws(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(delivery.body, delivery.headers));
+  const [event] = await eventually(async () => {
+    const events = await eventsOf(merchant, id);
+    return events[0]?.state === 'delivered' && events;
+  });
+  t.is(event.attempts.length, 1);
+  t.like(event.attempts[0], { status_code: 200, success: true, error: null, trigger: 'scheduled' });
+  t.true(Number.isInteger(event.attempts[0].duration_ms));
+});
+
+test('a delivery that fails twice succeeds on the third attempt', async (t) => {
+  const webhookUrl = receiver.url('/flaky', [503, 500, 204]);
+  const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
+  await pay(guid);
+  const [event] = await eventually(async () => {
+    const events = await eventsOf(merchant, id);
+    return events[0]?.state === 'delivered' && events;
+  });
+  t.deepEqual(event.attempts.map((a: any) => a.status_code), [503, 500, 204]);
+  t.deepEqual(event.attempts.map((a: any) => a.success), [false, false, true]);
+  t.is(event.attempts[0].error, 'receiver answered 503');
+  const deliveries = receiver.at('/flaky');
+  t.is(deliveries.length, 3);
+  t.is(new Set(deliveries.map((d) => d.headers['webhook-id'])).size, 1);
+  const secret = await secretOf(merchant);
+  for (const d of deliveries) t.notThrows(() => new Webhook(secret).verify(d.body, d.headers));
+});
+
+test('a 410 stops the retries', async (t) => {
+  const webhookUrl = receiver.url('/gone', [410]);
+  const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
+  await pay(guid);
+  const [event] = await eventually(async () => {
+    const events = await eventsOf(merchant, id);
+    return events[0]?.state === 'gone' && events;
+  });
+  const job = await getQueue(LINK_WEBHOOK_QUEUE).getJob(`deliver-${event.id}`);
+  t.true(await eventually(() => job!.isFailed()));
+  const failed = await getQueue(LINK_WEBHOOK_QUEUE).getJob(`deliver-${event.id}`);
+  t.is(failed!.attemptsMade, 1);
+  t.is(failed!.opts.attempts, WEBHOOK_ATTEMPTS);
+  t.is(receiver.at('/gone').length, 1);
+  t.is(event.attempts.length, 1);
+  t.is(event.attempts[0].status_code, 410);
+});
+
+test('redirects are not followed', async (t) => {
+  const webhookUrl = receiver.url('/moved', [302, 200]);
+  const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
+  await pay(guid);
+  const [event] = await eventually(async () => {
+    const events = await eventsOf(merchant, id);
+    return events[0]?.state === 'delivered' && events;
+  });
+  t.is(event.attempts[0].status_code, 302);
+  t.false(event.attempts[0].success);
+  t.regex(event.attempts[0].error, /redirect 302 not followed/);
+  t.is(receiver.at('/moved-redirected').length, 0);
+});
+
+test('a receiver that does not answer in time is a failed attempt', async (t) => {
+  const webhookUrl = receiver.url('/slow', [0, 200]);
+  const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
+  await pay(guid);
+  const [event] = await eventually(async () => {
+    const events = await eventsOf(merchant, id);
+    return events[0]?.state === 'delivered' && events;
+  });
+  t.is(event.attempts[0].status_code, null);
+  t.regex(event.attempts[0].error, /no answer within 1000 ms/);
+  t.true(event.attempts[1].success);
+});
+
+test('each event of a link carries the next sequence number', async (t) => {
+  const webhookUrl = receiver.url('/sequence');
+  const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
+  t.false((await pay(guid, DENIED_CARD)).body.approved);
+  t.true((await pay(guid)).body.approved);
+  const events = await eventually(async () => {
+    const list = await eventsOf(merchant, id);
+    return list.length === 2 && list.every((e) => e.state === 'delivered') && list;
+  });
+  t.deepEqual(events.map((e) => [e.type, e.sequence, e.id]), [
+    ['payment_link.payment_denied', 1, `msg_${id}_1`],
+    ['payment_link.paid', 2, `msg_${id}_2`],
+  ]);
+  t.is(events[0].payload.data.denial.return_code, '05');
+  t.is(events[1].payload.data.sequence, 2);
+});
+
+test('concurrent events of one link never share a sequence number', async (t) => {
+  const { id } = await readyLink(app.url, merchant);
+  const url = receiver.url('/burst');
+  const events = await Promise.all(
+    Array.from({ length: 6 }, (_, i) => emitLinkEvent({ merchantId: merchant.merchantId, linkId: id, url, type: 'payment_link.test', data: { n: i } })),
+  );
+  t.deepEqual(events.map((e) => e.sequence).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6]);
+});
+
+test('a merchant can ask for a redelivery', async (t) => {
+  const webhookUrl = receiver.url('/again');
+  const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
+  await pay(guid);
+  const [event] = await eventually(async () => {
+    const events = await eventsOf(merchant, id);
+    return events[0]?.state === 'delivered' && events;
+  });
+  const res = await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/${event.id}/redeliver/`, { method: 'POST', headers: bearer(merchant.merchantToken) });
+  t.is(res.status, 202);
+  await eventually(() => receiver.at('/again').length === 2);
+  const [first, second] = receiver.at('/again');
+  t.is(second.headers['webhook-id'], first.headers['webhook-id']);
+  t.is(second.body, first.body);
+  const [after] = await eventually(async () => {
+    const events = await eventsOf(merchant, id);
+    return events[0]?.attempts.length === 2 && events;
+  });
+  t.is(after.attempts[1].trigger, 'redelivery');
+  const other = await newMerchant();
+  const foreign = await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/${event.id}/redeliver/`, { method: 'POST', headers: bearer(other.merchantToken) });
+  t.is(foreign.status, 404);
+  const unknown = await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/msg_${id}_99/redeliver/`, { method: 'POST', headers: bearer(merchant.merchantToken) });
+  t.is(unknown.status, 404);
+});
+
+test('a rotated secret signs at once and the old one still verifies during the grace period', async (t) => {
+  const owner = await newMerchant();
+  const before = await secretOf(owner);
+  t.regex(before, /^whsec_[A-Za-z0-9+/]+=*$/);
+  t.is(await secretOf(owner), before);
+  const rotated = await json(await fetch(`${app.url}/api/v1/webhooks/secret/rotate/`, { method: 'POST', headers: bearer(owner.merchantToken) }));
+  t.not(rotated.secret, before);
+  t.truthy(rotated.previous_secret_valid_until);
+  t.is(await secretOf(owner), rotated.secret);
+  const webhookUrl = receiver.url('/rotated');
+  const { guid } = await readyLink(app.url, owner, { webhookUrl });
+  await pay(guid);
+  const [delivery] = await eventually(() => receiver.at('/rotated').length && receiver.at('/rotated'));
+  t.is(delivery.headers['webhook-signature'].split(' ').length, 2);
+  t.notThrows(() => new Webhook(rotated.secret).verify(delivery.body, delivery.headers));
+  t.notThrows(() => new Webhook(before).verify(delivery.body, delivery.headers));
+});
+
+test('the url is checked again before every delivery', async (t) => {
+  const { id } = await readyLink(app.url, merchant);
+  // An address outside the allow-list (another port): refused at delivery, nothing sent.
+  const event = await emitLinkEvent({ merchantId: merchant.merchantId, linkId: id, url: `http://127.0.0.1:${receiver.port + 1}/x`, type: 'payment_link.test', data: {} });
+  const stored = await eventually(async () => {
+    const list = await eventsOf(merchant, id);
+    const found = list.find((e) => e.id === event._id);
+    return found?.attempts.length >= 1 && found;
+  });
+  t.is(stored.attempts[0].status_code, null);
+  t.regex(stored.attempts[0].error, /no longer a safe public HTTPS URL/);
+});
+
+test('the webhook log is the merchant\'s own', async (t) => {
+  const { id } = await readyLink(app.url, merchant);
+  const other = await newMerchant();
+  const res = await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/`, { headers: bearer(other.merchantToken) });
+  t.is(res.status, 404);
+  t.is((await fetch(`${app.url}/api/v1/webhooks/secret/`)).status, 401);
+});
+
+test('the retry schedule doubles with jitter and spans about three days', (t) => {
+  const base = 60_000;
+  t.is(webhookRetryDelay(1, base, () => 0.5), 60_000);
+  t.is(webhookRetryDelay(2, base, () => 0.5), 120_000);
+  t.is(webhookRetryDelay(3, base, () => 0), 0.8 * 240_000);
+  t.is(webhookRetryDelay(3, base, () => 1), 1.2 * 240_000);
+  t.is(webhookRetryDelay(14, base, () => 0.5), 12 * 3600_000);
+  let total = 0;
+  for (let retry = 1; retry < WEBHOOK_ATTEMPTS; retry++) total += webhookRetryDelay(retry, base, () => 0.5);
+  const days = total / 86_400_000;
+  t.true(days > 2.5 && days < 3.5, `${days} days`);
+});
+
+test('the stored event body is what was signed', async (t) => {
+  const webhookUrl = receiver.url('/body');
+  const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
+  await pay(guid);
+  const [delivery] = await eventually(() => receiver.at('/body').length && receiver.at('/body'));
+  const stored = await WebhookEventModel.findById(`msg_${id}_1`).lean();
+  t.is(stored!.body, delivery.body);
+});
