@@ -84,13 +84,13 @@ function sendBuffered(res: Response, answer: BufferedAnswer): void {
 const ID_PATTERN = /^[A-Za-z0-9]{1,20}$/;
 const EC_PATTERN = /^\d{1,20}$/;
 
-/** An id the acquirer may send as a number or a string; always handed on as a string. */
+/** An id the acquirer takes as a number or a string; checked, and forwarded as the caller sent it. */
 const idValue = (pattern: RegExp, message: string) =>
   Joi.any()
     .custom((value, helpers) => {
       const text = typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : value;
       if (typeof text !== 'string' || !pattern.test(text)) return helpers.error('any.invalid');
-      return text;
+      return value;
     })
     .messages({ 'any.invalid': message, 'any.required': 'This field is required.' });
 
@@ -136,7 +136,7 @@ const validateAccept = celebrate(
         .min(1)
         .items(Joi.object({ establishmentNumber: establishmentNumber().required(), idChargeback: chargebackId().required() }).unknown(true))
         .required()
-        .messages({ 'any.required': 'This field is required.', 'array.min': 'List at least one chargeback.', 'array.base': 'Must be a list of {establishmentNumber, idChargeback}.' }),
+        .messages({ 'any.required': 'This field is required.', 'array.min': 'List at least one chargeback.', 'array.base': 'Must be a list of objects with establishmentNumber and idChargeback.' }),
       userName: Joi.string().max(256).messages({ 'string.max': 'Ensure this field has no more than 256 characters.' }),
     })
       .unknown(true)

@@ -4,6 +4,7 @@
  */
 import crypto from 'node:crypto';
 import { Joi } from 'celebrate';
+import mongoose from 'mongoose';
 import { callChargebackApi, readChargebackText, type ChargebackResponse } from '../acquirer/chargebacks';
 import { MerchantModel } from '../auth/model';
 import { isDuplicateKey } from '../db/connection';
@@ -29,6 +30,9 @@ export const HISTORY_MAX_LIMIT = 200;
 // Scope: which establishment numbers (EC) the caller may act for. null = any (the system token).
 
 export type EstablishmentScope = string[] | null;
+
+/** Our own operators in a filter (sanitizeFilter is on: anything else with a $ key is neutralised). */
+const trusted = <T>(operator: T): T => mongoose.trusted(operator) as T;
 
 export async function establishmentsOfMerchant(merchantId: number): Promise<string[]> {
   const merchant = await MerchantModel.findById(merchantId, { establishmentNumbers: 1 }).lean();
@@ -137,7 +141,7 @@ export async function refuseChargeback(scope: EstablishmentScope, body: RefuseBo
  */
 export async function chargebackLifecycle(scope: EstablishmentScope, idCase: string): Promise<ChargebackResponse> {
   if (scope !== null) {
-    const known = scope.length ? await ChargebackEventModel.exists({ idCase, establishmentNumber: { $in: scope } }) : null;
+    const known = scope.length ? await ChargebackEventModel.exists({ idCase, establishmentNumber: trusted({ $in: scope }) }) : null;
     if (!known) throw forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
   }
   return callChargebackApi({ method: 'GET', path: `/lifecycle/${segment(idCase)}` });
@@ -298,7 +302,7 @@ export async function applyNotice(noticeId: string): Promise<'applied' | 'unknow
       at: dateOf(date),
       data: JSON.stringify({ message, executionDate: payload.executionDate ?? null, ActionCicleDate: date }),
     });
-    const chargebacks = await ChargebackEventModel.distinct('idChargeback', { establishmentNumber, idCase, idChargeback: { $ne: null } });
+    const chargebacks = await ChargebackEventModel.distinct('idChargeback', { establishmentNumber, idCase, idChargeback: trusted({ $ne: null }) });
     for (const idChargeback of chargebacks) await refreshChargeback(establishmentNumber, String(idChargeback));
   }
   await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date() } });
@@ -344,7 +348,7 @@ interface Step {
 async function gatherEvents(establishmentNumber: string, idChargeback: string): Promise<ChargebackEvent[]> {
   const own = await ChargebackEventModel.find({ establishmentNumber, idChargeback }).lean();
   const cases = [...new Set(own.map((e) => e.idCase).filter((c): c is string => Boolean(c)))];
-  const lifecycle = cases.length ? await ChargebackEventModel.find({ establishmentNumber, idCase: { $in: cases }, kind: 'lifecycle' }).lean() : [];
+  const lifecycle = cases.length ? await ChargebackEventModel.find({ establishmentNumber, idCase: trusted({ $in: cases }), kind: 'lifecycle' }).lean() : [];
   return [...own, ...lifecycle];
 }
 
@@ -423,7 +427,7 @@ export async function refreshChargeback(establishmentNumber: string, idChargebac
 // Views
 
 function scopeFilter(scope: EstablishmentScope): Record<string, unknown> {
-  return scope === null ? {} : { establishmentNumber: { $in: scope } };
+  return scope === null ? {} : { establishmentNumber: trusted({ $in: scope }) };
 }
 
 export function pendingItem(chargeback: Chargeback): Record<string, unknown> {
@@ -464,7 +468,7 @@ export function historyItem(chargeback: Chargeback): Record<string, unknown> {
 /** Accepted chargebacks and refused ones with a final outcome, most recent outcome first. */
 export async function chargebackHistory(scope: EstablishmentScope, limit: number, offset: number): Promise<Record<string, unknown>[]> {
   if (limit > HISTORY_MAX_LIMIT || limit < 1 || offset < 0) throw new ApiError(400, { limit: [`Must be between 1 and ${HISTORY_MAX_LIMIT}.`] });
-  const rows = await ChargebackModel.find({ status: { $in: ['ACCEPTED', 'WON', 'LOST'] }, ...scopeFilter(scope) })
+  const rows = await ChargebackModel.find({ status: trusted({ $in: ['ACCEPTED', 'WON', 'LOST'] }), ...scopeFilter(scope) })
     .sort({ outcomeAt: -1, _id: 1 })
     .skip(offset)
     .limit(limit)

@@ -1,0 +1,301 @@
+import '../helpers/env';
+import crypto from 'node:crypto';
+import test from 'ava';
+import { getConfig } from '../../config';
+import { bearer, newMerchant, systemToken } from '../helpers/identity';
+import { json } from '../helpers/app';
+import { eventually } from '../helpers/processes';
+import { startChargebackStack, type ChargebackStack } from './stack';
+import { applyNotice, noticeFingerprint, receiveNotice } from '../../src/chargebacks/service';
+import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
+import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
+import { b64, pdfWithPages } from './files';
+
+const CB = '/api/v1/acquirer/chargeback';
+let stack: ChargebackStack;
+
+test.before(async () => {
+  stack = await startChargebackStack({ noticeWorker: true });
+});
+test.after.always(() => stack?.close());
+
+/** A fresh establishment number per test: views are scoped by it, so tests do not see each other. */
+const newEstablishment = () => `4${crypto.randomInt(100_000_000, 999_999_999)}`;
+let nextId = 7_000_000 + crypto.randomInt(0, 1_000_000);
+const newIds = () => {
+  nextId += 1;
+  return { idCase: nextId, idChargeback: nextId + 10_000_000 };
+};
+
+function newChargebackNotice(ec: string, ids: { idCase: number; idChargeback: number }, extra: { treatmentDeadline?: string; receptionDate?: string } = {}) {
+  return {
+    idCase: ids.idCase,
+    idChargeback: ids.idChargeback,
+    establishmentNumber: Number(ec),
+    process: 'PRIMEIRO_CHARGEBACK',
+    treatmentDeadline: extra.treatmentDeadline ?? '2030-01-20',
+    remainingDaysToTreat: 10,
+    lifecycle: {},
+    transactionAmount: 150.9,
+    transactionDetails: { tid: '00000000000000012345', nsu: '000123', truncatedCard: '401200******1112', cardAssociationName: 'VISA' },
+    chargebackDetails: { reasonCode: '4837', reasonDescription: 'Transação não reconhecida', receptionDate: extra.receptionDate ?? '2030-01-05', issuerDocument: [] },
+  };
+}
+
+const lifecycleNotice = (ec: string, caseId: number, message: string, date: string) => ({
+  establishmentNumber: Number(ec),
+  caseId,
+  message,
+  executionDate: date,
+  ActionCicleDate: date,
+});
+
+const post = (body: unknown, secret = getConfig().acquirer.chargeback.notificationSecret) =>
+  fetch(`${stack.url}${CB}/notifications/`, { method: 'POST', headers: { 'content-type': 'application/json', [CHARGEBACK_NOTICE_SECRET_HEADER]: secret }, body: JSON.stringify(body) });
+
+const get = async (path: string, token: string, headers: Record<string, string> = {}) => {
+  const res = await fetch(`${stack.url}${CB}${path}`, { headers: bearer(token, headers) });
+  return { status: res.status, body: await json(res) };
+};
+
+/** Stores and applies notices through the service, in the given order (the worker path is tested separately). */
+async function deliver(...notices: unknown[]): Promise<void> {
+  for (const notice of notices) {
+    const { noticeId } = await receiveNotice(notice);
+    await applyNotice(noticeId);
+  }
+}
+
+const statusOf = async (ec: string, idChargeback: number) => (await ChargebackModel.findById(`${ec}:${idChargeback}`).lean())?.status;
+
+// --- intake ----------------------------------------------------------------------------------------
+
+test('a notice without the right secret is 401 and is not stored', async (t) => {
+  const ec = newEstablishment();
+  const notice = newChargebackNotice(ec, newIds());
+  const wrong = await post(notice, 'not-the-secret-at-all-000000');
+  t.is(wrong.status, 401);
+  t.deepEqual(await json(wrong), { detail: 'Missing or wrong notification secret.' });
+  const none = await fetch(`${stack.url}${CB}/notifications/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(notice) });
+  t.is(none.status, 401);
+  t.is(await ChargebackNoticeModel.countDocuments({ _id: noticeFingerprint(notice) }), 0);
+});
+
+test('a notice is stored, answered 202, and applied by the worker', async (t) => {
+  const ec = newEstablishment();
+  const owner = await newMerchant({ establishmentNumbers: [ec] });
+  const ids = newIds();
+  const res = await post(newChargebackNotice(ec, ids));
+  t.is(res.status, 202);
+  t.deepEqual(await json(res), { received: true, duplicate: false });
+  const stored = await ChargebackNoticeModel.findById(noticeFingerprint(newChargebackNotice(ec, ids))).lean();
+  t.is(stored?.kind, 'new');
+  t.deepEqual(JSON.parse(stored!.raw), newChargebackNotice(ec, ids));
+  await eventually(async () => (await ChargebackNoticeModel.findById(stored!._id).lean())?.appliedAt);
+  const pending = await get('/contested/', owner.accessToken);
+  t.is(pending.status, 200);
+  t.is(pending.body.results.length, 1);
+  t.like(pending.body.results[0], { idCase: String(ids.idCase), idChargeback: String(ids.idChargeback), establishmentNumber: Number(ec), transactionAmount: 150.9, status: 'PENDING' });
+  t.deepEqual((await get('/pending-count/', owner.merchantToken)).body, { count: 1 });
+});
+
+test('the same notice twice, in any key order, is stored once and counted once', async (t) => {
+  const ec = newEstablishment();
+  const owner = await newMerchant({ establishmentNumbers: [ec] });
+  const notice = newChargebackNotice(ec, newIds());
+  const reordered = Object.fromEntries(Object.entries(notice).reverse());
+  const [first, second] = await Promise.all([post(notice), post(reordered)]);
+  t.deepEqual([first.status, second.status], [202, 202]);
+  const third = await post(notice);
+  t.is((await json(third)).duplicate, true);
+  t.is(await ChargebackNoticeModel.countDocuments({ _id: noticeFingerprint(notice) }), 1);
+  await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.appliedAt);
+  await applyNotice(noticeFingerprint(notice)); // a redelivered job changes nothing
+  t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 1 });
+  t.is((await get('/contested/', owner.accessToken)).body.results.length, 1);
+});
+
+test('a notice of neither kind is 400 and not stored', async (t) => {
+  const res = await post({ establishmentNumber: 1, hello: 'world' });
+  t.is(res.status, 400);
+  t.deepEqual(Object.keys(await json(res)).sort(), ['idCase', 'idChargeback']);
+  const badDate = await post(lifecycleNotice(newEstablishment(), 1, 'Em análise com o Emissor', '05/01/2030'));
+  t.is(badDate.status, 400);
+  t.deepEqual(await json(badDate), { executionDate: ['Must be a date yyyy-MM-dd.'], ActionCicleDate: ['Must be a date yyyy-MM-dd.'] });
+  t.is((await post([1, 2])).status, 400);
+});
+
+// --- ordering ----------------------------------------------------------------------------------------
+
+test('lifecycle steps never roll state back, whatever the arrival order', async (t) => {
+  const ec = newEstablishment();
+  const ids = newIds();
+  await deliver(newChargebackNotice(ec, ids), lifecycleNotice(ec, ids.idCase, 'Em análise com o Emissor', '2030-01-10'));
+  t.is(await statusOf(ec, ids.idChargeback), 'REFUSED');
+  // An older step arriving late changes nothing.
+  await deliver(lifecycleNotice(ec, ids.idCase, 'Em análise com o Cliente', '2030-01-06'));
+  t.is(await statusOf(ec, ids.idChargeback), 'REFUSED');
+  await deliver(lifecycleNotice(ec, ids.idCase, 'A favor do Estabelecimento', '2030-01-30'));
+  t.is(await statusOf(ec, ids.idChargeback), 'WON');
+  await deliver(lifecycleNotice(ec, ids.idCase, 'Em análise com a Adquirente', '2030-01-20'));
+  t.is(await statusOf(ec, ids.idChargeback), 'WON');
+  const chargeback = await ChargebackModel.findById(`${ec}:${ids.idChargeback}`).lean();
+  t.deepEqual(JSON.parse(chargeback!.lifecycle).map((s: any) => s.actionDate), ['2030-01-06', '2030-01-10', '2030-01-20', '2030-01-30']);
+  t.is(chargeback!.outcomeAt?.toISOString(), '2030-01-30T00:00:00.000Z');
+});
+
+test('an outcome that arrives before its chargeback still completes its history', async (t) => {
+  const ec = newEstablishment();
+  const owner = await newMerchant({ establishmentNumbers: [ec] });
+  const ids = newIds();
+  await deliver(lifecycleNotice(ec, ids.idCase, 'A favor do Emissor', '2030-02-01'));
+  t.is(await ChargebackModel.countDocuments({ establishmentNumber: ec }), 0);
+  await deliver(newChargebackNotice(ec, ids));
+  t.is(await statusOf(ec, ids.idChargeback), 'LOST');
+  t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 0 });
+  const history = (await get('/contested/history/', owner.accessToken)).body.results;
+  t.is(history.length, 1);
+  t.like(history[0], { idCase: String(ids.idCase), outcome: 'LOSS', outcomeDate: '2030-02-01T00:00:00.000Z', handling: null });
+});
+
+test('concurrent deliveries of one chargeback end in the state of all its notices', async (t) => {
+  const ec = newEstablishment();
+  const owner = await newMerchant({ establishmentNumbers: [ec] });
+  const ids = newIds();
+  const notices = [
+    newChargebackNotice(ec, ids),
+    lifecycleNotice(ec, ids.idCase, 'Em análise com o Cliente', '2030-03-01'),
+    lifecycleNotice(ec, ids.idCase, 'Em análise com o Emissor', '2030-03-05'),
+    lifecycleNotice(ec, ids.idCase, 'Em análise com a Adquirente', '2030-03-09'),
+    lifecycleNotice(ec, ids.idCase, 'A favor do Estabelecimento', '2030-03-20'),
+  ];
+  const stored = await Promise.all([...notices, ...notices].map((n) => receiveNotice(n)));
+  await Promise.all(stored.map(({ noticeId }) => applyNotice(noticeId)));
+  t.is(await statusOf(ec, ids.idChargeback), 'WON');
+  t.is(await ChargebackEventModel.countDocuments({ establishmentNumber: ec }), 5);
+  t.is(await ChargebackModel.countDocuments({ establishmentNumber: ec }), 1);
+  const history = (await get('/contested/history/', owner.accessToken)).body.results;
+  t.is(history.length, 1);
+  t.is(history[0].lifecycle.length, 4);
+});
+
+// --- views -----------------------------------------------------------------------------------------
+
+test('pending view: shape, nearest deadline first, scoped to the merchant', async (t) => {
+  const ec = newEstablishment();
+  const ec2 = newEstablishment();
+  const owner = await newMerchant({ establishmentNumbers: [ec, ec2] });
+  const stranger = await newMerchant({ establishmentNumbers: [newEstablishment()] });
+  const [a, b, c] = [newIds(), newIds(), newIds()];
+  await deliver(
+    newChargebackNotice(ec, a, { treatmentDeadline: '2030-05-20' }),
+    newChargebackNotice(ec2, b, { treatmentDeadline: '2030-05-02' }),
+    newChargebackNotice(ec, c, { treatmentDeadline: '2030-05-10' }),
+  );
+  const pending = await get('/contested/', owner.accessToken);
+  t.deepEqual(Object.keys(pending.body), ['results']);
+  t.deepEqual(pending.body.results.map((r: any) => r.idCase), [b, c, a].map((x) => String(x.idCase)));
+  t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 3 });
+  t.deepEqual((await get('/contested/', stranger.accessToken)).body, { results: [] });
+  t.deepEqual((await get('/pending-count/', stranger.accessToken)).body, { count: 0 });
+  const asSystemForOwner = await get('/pending-count/', systemToken(), { 'x-merchant-id': String(owner.merchantId) });
+  t.deepEqual(asSystemForOwner.body, { count: 3 });
+  const all = await get('/contested/', systemToken());
+  t.true(all.body.results.length >= 3);
+});
+
+test('history: most recent outcome first, one item per chargeback, limit and offset', async (t) => {
+  const ec = newEstablishment();
+  const owner = await newMerchant({ establishmentNumbers: [ec] });
+  const cases = [newIds(), newIds(), newIds(), newIds()];
+  const outcomes: [string, string][] = [['A favor do Emissor', '2030-04-03'], ['A favor do Estabelecimento', '2030-04-09'], ['A favor do Emissor', '2030-04-01'], ['Em análise com o Emissor', '2030-04-10']];
+  for (const [i, ids] of cases.entries()) {
+    await deliver(newChargebackNotice(ec, ids), lifecycleNotice(ec, ids.idCase, 'Em análise com o Emissor', '2030-03-28'), lifecycleNotice(ec, ids.idCase, ...outcomes[i]));
+  }
+  const all = await get('/contested/history/', owner.accessToken);
+  t.is(all.status, 200);
+  t.deepEqual(Object.keys(all.body), ['results']);
+  // the fourth is refused without an outcome yet: not in history, not pending
+  t.deepEqual(all.body.results.map((r: any) => [r.idCase, r.outcome]), [
+    [String(cases[1].idCase), 'WIN'],
+    [String(cases[0].idCase), 'LOSS'],
+    [String(cases[2].idCase), 'LOSS'],
+  ]);
+  t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 0 });
+  const page = await get('/contested/history/?limit=1&offset=1', owner.accessToken);
+  t.deepEqual(page.body.results.map((r: any) => r.idCase), [String(cases[0].idCase)]);
+  t.deepEqual((await get('/contested/history/?offset=3', owner.accessToken)).body, { results: [] });
+  const tooMany = await get('/contested/history/?limit=201&offset=-1', owner.accessToken);
+  t.is(tooMany.status, 400);
+  t.deepEqual(tooMany.body, { limit: ['Must be between 1 and 200.'], offset: ['Must be 0 or more.'] });
+  t.is((await get('/contested/history/?limit=abc', owner.accessToken)).status, 400);
+});
+
+test('views need a credential', async (t) => {
+  for (const path of ['/contested/', '/contested/history/', '/pending-count/']) {
+    t.is((await fetch(`${stack.url}${CB}${path}`)).status, 401);
+  }
+});
+
+// --- accept and refuse through our API, notices from the sandbox --------------------------------------
+
+async function sandboxNotify(body: Record<string, unknown>) {
+  const answer = await stack.control('/notify', body);
+  if (answer.delivered?.status !== 202) throw new Error(`notice not delivered: ${JSON.stringify(answer)}`);
+  await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(answer.notice)).lean())?.appliedAt);
+  return answer.notice;
+}
+
+test('accepting through our api takes the chargeback out of pending at once and into history', async (t) => {
+  const ec = newEstablishment();
+  const owner = await newMerchant({ establishmentNumbers: [ec] });
+  const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
+  await sandboxNotify({ kind: 'new', establishmentNumber: ec });
+  t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 2 });
+  const res = await fetch(`${stack.url}${CB}/accept/`, {
+    method: 'PUT',
+    headers: bearer(owner.accessToken),
+    body: JSON.stringify({ updateChargeback: [{ establishmentNumber: Number(ec), idChargeback: notice.idChargeback }], userName: 'ops@loja.com.br' }),
+  });
+  t.is(res.status, 200);
+  t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 1 });
+  const [item] = (await get('/contested/history/', owner.accessToken)).body.results;
+  t.like(item, { idChargeback: String(notice.idChargeback), outcome: 'ACCEPTED', handling: 'ACCEPTED' });
+  // a refused accept (412) changes nothing more
+  const again = await fetch(`${stack.url}${CB}/accept/`, { method: 'PUT', headers: bearer(owner.accessToken), body: JSON.stringify({ updateChargeback: [{ establishmentNumber: Number(ec), idChargeback: notice.idChargeback }] }) });
+  t.is(again.status, 412);
+  t.is((await get('/contested/history/', owner.accessToken)).body.results.length, 1);
+});
+
+test('refusing through our api takes it out of pending; the win notice from the sandbox completes its history', async (t) => {
+  const ec = newEstablishment();
+  const owner = await newMerchant({ establishmentNumbers: [ec] });
+  const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
+  const res = await fetch(`${stack.url}${CB}/refuse/`, {
+    method: 'PUT',
+    headers: bearer(owner.accessToken),
+    body: JSON.stringify({ establishmentNumber: Number(ec), idChargeback: notice.idChargeback, IdCase: String(notice.idCase), reasonToRefuse: 'Entregue', file: b64(pdfWithPages(1)), fileName: `${notice.idCase}.pdf` }),
+  });
+  t.is(res.status, 200);
+  t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 0 });
+  t.deepEqual((await get('/contested/history/', owner.accessToken)).body, { results: [] });
+  // the merchant may now read the lifecycle of its own case
+  const lifecycle = await get(`/lifecycle/${notice.idCase}/`, owner.accessToken);
+  t.is(lifecycle.status, 200);
+  t.is(lifecycle.body[0].action, 'Em análise com o Emissor');
+  await sandboxNotify({ kind: 'lifecycle', establishmentNumber: ec, caseId: notice.idCase, message: 'Em análise com o Emissor', date: '2030-06-01' });
+  await sandboxNotify({ kind: 'win', establishmentNumber: ec, caseId: notice.idCase, date: '2030-06-10' });
+  const [item] = (await get('/contested/history/', owner.accessToken)).body.results;
+  t.like(item, { idCase: String(notice.idCase), outcome: 'WIN', handling: 'REFUSED', outcomeDate: '2030-06-10T00:00:00.000Z' });
+  t.deepEqual(item.lifecycle.slice(-2), [{ action: 'Em análise com o Emissor', actionDate: '2030-06-01' }, { action: 'A favor do Estabelecimento', actionDate: '2030-06-10' }]);
+});
+
+test('the sandbox sends a loss notice, and one with a wrong secret is refused', async (t) => {
+  const ec = newEstablishment();
+  const owner = await newMerchant({ establishmentNumbers: [ec] });
+  const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
+  await sandboxNotify({ kind: 'loss', establishmentNumber: ec, caseId: notice.idCase, date: '2030-07-01' });
+  t.like((await get('/contested/history/', owner.accessToken)).body.results[0], { outcome: 'LOSS', handling: null });
+  const refused = await stack.control('/notify', { kind: 'lifecycle', establishmentNumber: ec, caseId: notice.idCase, secret: 'wrong-secret-wrong-secret' });
+  t.is(refused.delivered.status, 401);
+});
