@@ -1,6 +1,4 @@
 import '../helpers/env';
-// Before config loads: an acquirer address where nothing listens, so a lookup fails as unavailable.
-process.env.ACQUIRER_QUERY_URL = 'http://127.0.0.1:9';
 import test from 'ava';
 import { getConfig } from '../../config';
 import { startTestApp, json, type TestApp } from '../helpers/app';
@@ -12,6 +10,9 @@ import { AcquirerUnavailableError } from '../../src/acquirer/errors';
 
 let app: TestApp;
 test.before(async () => {
+  // Before the config loads (lazily, at the first getConfig): an acquirer address where nothing
+  // listens, so a lookup fails as unavailable.
+  process.env.ACQUIRER_QUERY_URL = 'http://127.0.0.1:9';
   app = await startTestApp();
 });
 test.after.always(async () => {
