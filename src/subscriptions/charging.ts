@@ -1,0 +1,249 @@
+/**
+ * Sending one attempt of a subscription charge and recording its outcome. The charge worker
+ * (jobs/charge-subscription.ts) runs this; it is safe to run twice for the same attempt, at
+ * once or after a crash:
+ *
+ * - the charge is inserted under the unique index (subscriptionId, dueDate): one per cycle;
+ * - the sale is sent with an idempotency key per charge and attempt, so a re-run after a worker
+ *   died between the acquirer's answer and our write gets the first sale back, not a second one;
+ *   after a communication failure the next attempt reuses that attempt's key and order id, so a
+ *   sale that did reach the acquirer is found rather than repeated;
+ * - the outcome of an attempt is inserted under `_id` `<chargeId>-<attempt>`: one outcome (and
+ *   one payment transaction id) per attempt, which every re-run applies instead of its own.
+ */
+import mongoose from 'mongoose';
+import { isDuplicateKey } from '../db/connection';
+import { nextId } from '../db/ids';
+import { logger } from '../logger';
+import { AcquirerRejectedError, createCardSale } from '../acquirer/client';
+import { AcquirerUnavailableError } from '../acquirer/errors';
+import { nextRetryDay, TRANSPORT_ERROR, TRANSPORT_ERROR_MESSAGE } from './retry-policy';
+import { CHARGE_SEQUENCE, cycleDueDate, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './service';
+import {
+  ChargeAttemptModel,
+  ChargeStatus,
+  SubscriptionChargeModel,
+  SubscriptionModel,
+  type ChargeAttempt,
+  type Subscription,
+  type SubscriptionCharge,
+} from './model';
+
+export interface ChargeJobData {
+  subscriptionId: number;
+  /** Due date of the cycle, YYYY-MM-DD. */
+  dueDate: string;
+  /** 1 for the cycle's first send, n for the (n-1)th retry. */
+  attempt: number;
+  /** The scheduler's day when it enqueued the job (its clock): retry days count from it. */
+  today: string;
+}
+
+/** Deterministic: the same cycle and attempt is one BullMQ job however often it is enqueued. */
+export function chargeJobId(data: Pick<ChargeJobData, 'subscriptionId' | 'dueDate' | 'attempt'>): string {
+  return `charge-${data.subscriptionId}-${data.dueDate}-${data.attempt}`;
+}
+
+export type ChargeAttemptResult = 'confirmed' | 'denied' | 'already-recorded' | 'not-due';
+
+export interface ChargeAttemptHooks {
+  /** Called after the acquirer answered and before the outcome is written (tests kill a worker here). */
+  afterAcquirerAnswer?: (info: { chargeId: number; merchantOrderId: string; paymentId?: string }) => Promise<void>;
+}
+
+const OPEN = { status: ChargeStatus.PENDING };
+
+export async function runChargeAttempt(data: ChargeJobData, hooks: ChargeAttemptHooks = {}): Promise<ChargeAttemptResult> {
+  const sub = await SubscriptionModel.findById(data.subscriptionId).lean();
+  if (!sub) return 'not-due';
+  let charge: SubscriptionCharge | null = await SubscriptionChargeModel.findOne({ subscriptionId: sub._id, dueDate: data.dueDate }).lean<SubscriptionCharge>();
+  if (data.attempt === 1) {
+    if (!charge) {
+      // A cancelled subscription, or a cycle already past (a stale job), gets no new charge.
+      if (sub.status !== 'active' || sub.nextDueDate !== data.dueDate) return 'not-due';
+      charge = await insertCharge(sub, data.dueDate);
+    }
+    await advanceToNextCycle(sub, charge);
+  }
+  if (!charge) return 'not-due';
+
+  const recorded = await ChargeAttemptModel.findById(attemptId(charge._id, data.attempt)).lean();
+  if (recorded) {
+    await applyOutcome(charge._id, recorded);
+    await expireWhenFinished(sub._id);
+    return 'already-recorded';
+  }
+  if (!isAttemptDue(charge, data.attempt, sub)) return 'not-due';
+
+  const idempotencyKey = charge.unsettledIdempotencyKey ?? `subscription-charge-${charge._id}-${data.attempt}`;
+  const merchantOrderId = charge.unsettledMerchantOrderId ?? `SUB${sub._id}C${charge._id}A${data.attempt}`;
+  const outcome = await sendToAcquirer(sub, charge, data, idempotencyKey, merchantOrderId, hooks);
+  const winner = await recordOutcome(outcome);
+  await applyOutcome(charge._id, winner);
+  await expireWhenFinished(sub._id);
+  logger.info(
+    { subscriptionId: sub._id, chargeId: charge._id, attempt: data.attempt, status: winner.status, denialCode: winner.denialCode || undefined, nextRetryAt: winner.nextRetryAt },
+    'subscription charge attempt recorded',
+  );
+  return winner.status === ChargeStatus.CONFIRMED ? 'confirmed' : 'denied';
+}
+
+function attemptId(chargeId: number, attempt: number): string {
+  return `${chargeId}-${attempt}`;
+}
+
+async function insertCharge(sub: Subscription, dueDate: string): Promise<SubscriptionCharge> {
+  const id = await nextId(CHARGE_SEQUENCE);
+  try {
+    const created = await SubscriptionChargeModel.create({
+      _id: id,
+      subscriptionId: sub._id,
+      merchantId: sub.merchantId,
+      dueDate,
+      cycle: sub.nextCycle,
+      status: ChargeStatus.PENDING,
+      value: sub.value,
+      attempts: 1,
+    });
+    return created.toObject();
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    return (await SubscriptionChargeModel.findOne({ subscriptionId: sub._id, dueDate }).lean())!;
+  }
+}
+
+/** Moves the subscription to its next cycle once this cycle's charge exists (idempotent). */
+async function advanceToNextCycle(sub: Subscription, charge: SubscriptionCharge): Promise<void> {
+  if (sub.nextDueDate !== charge.dueDate) return;
+  const nextCycle = charge.cycle + 1;
+  await SubscriptionModel.updateOne(
+    { _id: sub._id, status: 'active', nextDueDate: charge.dueDate },
+    { $set: { nextDueDate: cycleDueDate(sub, nextCycle), nextCycle } },
+  );
+}
+
+function isAttemptDue(charge: SubscriptionCharge, attempt: number, sub: Subscription): boolean {
+  if (attempt === 1) return charge.status === ChargeStatus.PENDING;
+  return (
+    charge.status === ChargeStatus.DENIED &&
+    charge.attempts === attempt - 1 &&
+    charge.nextRetryAt !== null &&
+    sub.retry &&
+    sub.status === 'active'
+  );
+}
+
+type Outcome = Omit<ChargeAttempt, 'recordedAt'>;
+
+async function sendToAcquirer(
+  sub: Subscription,
+  charge: SubscriptionCharge,
+  data: ChargeJobData,
+  idempotencyKey: string,
+  merchantOrderId: string,
+  hooks: ChargeAttemptHooks,
+): Promise<Outcome> {
+  const base = { _id: attemptId(charge._id, data.attempt), chargeId: charge._id, attempt: data.attempt, idempotencyKey, merchantOrderId };
+  const denied = (code: string, message: string, paymentId: string, transportError: boolean): Outcome => {
+    const firstDeniedOn = charge.firstDeniedOn ?? data.today;
+    const nextRetryAt = nextRetryDay({
+      retryEnabled: sub.retry && sub.status === 'active',
+      denialCode: code,
+      attemptsMade: data.attempt,
+      firstDeniedOn,
+      today: data.today,
+      retryDays: retryDays(),
+    });
+    return { ...base, status: ChargeStatus.DENIED, acquirerPaymentId: paymentId, denialCode: code, denialMessage: message, nextRetryAt, paymentTransactionId: null, firstDeniedOn, transportError };
+  };
+  let outcome: Outcome;
+  try {
+    const sale = await createCardSale({
+      idempotencyKey,
+      merchantOrderId,
+      amountCents: charge.value,
+      installments: 1,
+      capture: true,
+      recurrent: true,
+      customer: { name: sub.customer.name, ...(sub.customer.identity ? { identity: sub.customer.identity } : {}) },
+      card: { cardToken: sub.card.token, brand: sub.card.brand },
+    });
+    await hooks.afterAcquirerAnswer?.({ chargeId: charge._id, merchantOrderId, paymentId: sale.paymentId });
+    outcome = sale.approved
+      ? {
+          ...base,
+          status: ChargeStatus.CONFIRMED,
+          acquirerPaymentId: sale.paymentId,
+          denialCode: '',
+          denialMessage: '',
+          nextRetryAt: null,
+          paymentTransactionId: await nextId(PAYMENT_TRANSACTION_SEQUENCE),
+          firstDeniedOn: charge.firstDeniedOn,
+          transportError: false,
+        }
+      : denied(sale.returnCode || 'unknown', sale.returnMessage, sale.paymentId, false);
+  } catch (error) {
+    if (error instanceof AcquirerRejectedError) {
+      // The acquirer refused the request itself (nothing was charged): its own code, retried like a soft decline.
+      const first = error.errors[0];
+      outcome = denied(first ? String(first.Code) : `http_${error.httpStatus}`, first?.Message ?? error.message, '', false);
+    } else if (error instanceof AcquirerUnavailableError) {
+      outcome = denied(TRANSPORT_ERROR, TRANSPORT_ERROR_MESSAGE, '', true);
+    } else {
+      throw error;
+    }
+  }
+  return outcome;
+}
+
+/** Inserts the attempt's outcome; when another run recorded it first, that one wins. */
+async function recordOutcome(outcome: Outcome): Promise<ChargeAttempt> {
+  try {
+    return (await ChargeAttemptModel.create({ ...outcome, recordedAt: new Date() })).toObject();
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    return (await ChargeAttemptModel.findById(outcome._id).lean())!;
+  }
+}
+
+/**
+ * Writes a recorded outcome onto the charge. Re-applying it is harmless (same values), and an
+ * older attempt never overwrites a newer one nor a refund.
+ */
+async function applyOutcome(chargeId: number, outcome: ChargeAttempt): Promise<void> {
+  await SubscriptionChargeModel.updateOne(
+    {
+      _id: chargeId,
+      attempts: mongoose.trusted({ $lte: outcome.attempt }),
+      status: mongoose.trusted({ $in: [ChargeStatus.PENDING, ChargeStatus.DENIED] }),
+    },
+    {
+      $set: {
+        status: outcome.status,
+        attempts: outcome.attempt,
+        acquirerPaymentId: outcome.acquirerPaymentId,
+        denialCode: outcome.denialCode,
+        denialMessage: outcome.denialMessage,
+        nextRetryAt: outcome.nextRetryAt,
+        paymentTransactionId: outcome.paymentTransactionId,
+        firstDeniedOn: outcome.firstDeniedOn,
+        unsettledIdempotencyKey: outcome.transportError ? outcome.idempotencyKey : null,
+        unsettledMerchantOrderId: outcome.transportError ? outcome.merchantOrderId : null,
+      },
+    },
+  );
+}
+
+/**
+ * A subscription whose last cycle has been charged expires once no charge of it is still open
+ * (pending, or denied with a retry to come).
+ */
+async function expireWhenFinished(subscriptionId: number): Promise<void> {
+  const sub = await SubscriptionModel.findById(subscriptionId).lean();
+  if (!sub || sub.status !== 'active' || sub.nextDueDate !== null) return;
+  const open = await SubscriptionChargeModel.exists({
+    subscriptionId,
+    $or: [OPEN, { status: ChargeStatus.DENIED, nextRetryAt: mongoose.trusted({ $ne: null }) }],
+  });
+  if (!open) await SubscriptionModel.updateOne({ _id: subscriptionId, status: 'active', nextDueDate: null }, { $set: { status: 'expired' } });
+}

@@ -1,0 +1,194 @@
+/**
+ * Subscriptions, their charges, and the one-time records that make charging safe on FerretDB
+ * (no transactions; two conditional updates can both win): a charge exists once per
+ * subscription and due date, and an attempt has one recorded outcome, because each is INSERTED
+ * under a unique index.
+ */
+import mongoose, { Schema } from 'mongoose';
+
+export const BILLING_CYCLES = ['weekly', 'monthly', 'bimonthly', 'quarterly', 'semiannual', 'annual'] as const;
+export type BillingCycle = (typeof BILLING_CYCLES)[number];
+
+export type SubscriptionStatus = 'active' | 'cancelled' | 'expired';
+
+export interface StoredCard {
+  /** Acquirer card token: the only way we can charge the card again. Never shown by the API. */
+  token: string;
+  brand: string;
+  bin: string;
+  last4: string;
+  holder: string;
+  expMonth: number;
+  expYear: number;
+}
+
+export interface Subscription {
+  _id: number;
+  merchantId: number;
+  value: number;
+  billingCycle: BillingCycle;
+  firstDueDate: string;
+  endDate: string | null;
+  maxCycles: number | null;
+  retry: boolean;
+  status: SubscriptionStatus;
+  /** Due date of the next cycle to charge (YYYY-MM-DD); null when no cycle is left or cancelled. */
+  nextDueDate: string | null;
+  /** 0-based index of that cycle. */
+  nextCycle: number;
+  card: StoredCard;
+  customer: { name: string; email?: string | null; identity?: string | null };
+  description: string | null;
+  cancelledAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const subscriptionSchema = new Schema<Subscription>(
+  {
+    _id: { type: Number },
+    merchantId: { type: Number, required: true },
+    value: { type: Number, required: true },
+    billingCycle: { type: String, enum: BILLING_CYCLES, required: true },
+    firstDueDate: { type: String, required: true },
+    endDate: { type: String, default: null },
+    maxCycles: { type: Number, default: null },
+    retry: { type: Boolean, required: true },
+    status: { type: String, enum: ['active', 'cancelled', 'expired'], required: true },
+    nextDueDate: { type: String, default: null },
+    nextCycle: { type: Number, required: true },
+    card: {
+      token: { type: String, required: true },
+      brand: String,
+      bin: String,
+      last4: String,
+      holder: String,
+      expMonth: Number,
+      expYear: Number,
+    },
+    customer: { name: { type: String, required: true }, email: { type: String, default: null }, identity: { type: String, default: null } },
+    description: { type: String, default: null },
+    cancelledAt: { type: Date, default: null },
+  },
+  { timestamps: true, versionKey: false, collection: 'subscriptions' },
+);
+// The scheduler streams active subscriptions whose next due date has come.
+subscriptionSchema.index({ status: 1, nextDueDate: 1 });
+subscriptionSchema.index({ merchantId: 1 });
+
+export const SubscriptionModel = mongoose.model<Subscription>('Subscription', subscriptionSchema);
+
+export const ChargeStatus = { PENDING: 0, CONFIRMED: 1, DENIED: 2, REFUNDED: 3 } as const;
+export type ChargeStatusCode = (typeof ChargeStatus)[keyof typeof ChargeStatus];
+
+export interface SubscriptionCharge {
+  _id: number;
+  subscriptionId: number;
+  merchantId: number;
+  dueDate: string;
+  cycle: number;
+  status: ChargeStatusCode;
+  value: number;
+  acquirerPaymentId: string;
+  denialCode: string;
+  denialMessage: string;
+  /** Sends of this charge to the acquirer: 1 from creation (the first send is under way). */
+  attempts: number;
+  nextRetryAt: string | null;
+  paymentTransactionId: number | null;
+  firstDeniedOn: string | null;
+  /**
+   * Idempotency key and order id of the last attempt when it ended in a communication failure:
+   * the next attempt reuses them, so a sale that did reach the acquirer is found, not repeated.
+   */
+  unsettledIdempotencyKey: string | null;
+  unsettledMerchantOrderId: string | null;
+  refundedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const chargeSchema = new Schema<SubscriptionCharge>(
+  {
+    _id: { type: Number },
+    subscriptionId: { type: Number, required: true },
+    merchantId: { type: Number, required: true },
+    dueDate: { type: String, required: true },
+    cycle: { type: Number, required: true },
+    status: { type: Number, enum: Object.values(ChargeStatus), required: true },
+    value: { type: Number, required: true },
+    acquirerPaymentId: { type: String, default: '' },
+    denialCode: { type: String, default: '' },
+    denialMessage: { type: String, default: '' },
+    attempts: { type: Number, required: true },
+    nextRetryAt: { type: String, default: null },
+    paymentTransactionId: { type: Number, default: null },
+    firstDeniedOn: { type: String, default: null },
+    unsettledIdempotencyKey: { type: String, default: null },
+    unsettledMerchantOrderId: { type: String, default: null },
+    refundedAt: { type: Date, default: null },
+  },
+  { timestamps: true, versionKey: false, collection: 'subscription_charges' },
+);
+// One charge per subscription and due date, whatever the number of schedulers and workers.
+chargeSchema.index({ subscriptionId: 1, dueDate: 1 }, { unique: true });
+// The scheduler streams denied charges whose retry day has come.
+chargeSchema.index({ status: 1, nextRetryAt: 1 });
+
+export const SubscriptionChargeModel = mongoose.model<SubscriptionCharge>('SubscriptionCharge', chargeSchema);
+
+/** The recorded outcome of one attempt (send) of a charge; _id `<chargeId>-<attempt>` makes it once. */
+export interface ChargeAttempt {
+  _id: string;
+  chargeId: number;
+  attempt: number;
+  idempotencyKey: string;
+  merchantOrderId: string;
+  status: ChargeStatusCode;
+  acquirerPaymentId: string;
+  denialCode: string;
+  denialMessage: string;
+  nextRetryAt: string | null;
+  paymentTransactionId: number | null;
+  firstDeniedOn: string | null;
+  transportError: boolean;
+  recordedAt: Date;
+}
+
+const attemptSchema = new Schema<ChargeAttempt>(
+  {
+    _id: { type: String },
+    chargeId: { type: Number, required: true },
+    attempt: { type: Number, required: true },
+    idempotencyKey: String,
+    merchantOrderId: String,
+    status: Number,
+    acquirerPaymentId: String,
+    denialCode: String,
+    denialMessage: String,
+    nextRetryAt: { type: String, default: null },
+    paymentTransactionId: { type: Number, default: null },
+    firstDeniedOn: { type: String, default: null },
+    transportError: Boolean,
+    recordedAt: Date,
+  },
+  { versionKey: false, collection: 'subscription_charge_attempts' },
+);
+attemptSchema.index({ chargeId: 1, attempt: 1 });
+
+export const ChargeAttemptModel = mongoose.model<ChargeAttempt>('SubscriptionChargeAttempt', attemptSchema);
+
+/** A refund claim: _id is the charge id, so a charge is refunded once even with concurrent calls. */
+export interface ChargeRefund {
+  _id: number;
+  subscriptionId: number;
+  requestedAt: Date;
+  completedAt: Date | null;
+}
+
+const refundSchema = new Schema<ChargeRefund>(
+  { _id: { type: Number }, subscriptionId: Number, requestedAt: Date, completedAt: { type: Date, default: null } },
+  { versionKey: false, collection: 'subscription_charge_refunds' },
+);
+
+export const ChargeRefundModel = mongoose.model<ChargeRefund>('SubscriptionChargeRefund', refundSchema);

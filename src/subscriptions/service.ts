@@ -1,0 +1,228 @@
+/**
+ * Subscription rules: create (the card becomes an acquirer card token), read, cancel, the charge
+ * list as the spec's table describes it, and refunds. Knows nothing of Express: routes, jobs and
+ * tests call it.
+ */
+import mongoose from 'mongoose';
+import { getConfig } from '../../config';
+import { nextId } from '../db/ids';
+import { isDuplicateKey } from '../db/connection';
+import { badRequest, conflict, notFound } from '../http/errors';
+import { CardError, cardBrand, decryptCard, summarizeCard } from '../cards';
+import { AcquirerRejectedError, AcquirerStatus, getSale, tokenizeCard, voidSale } from '../acquirer/client';
+import { addDays, addMonths, isCalendarDay, now, today } from './clock';
+import {
+  ChargeRefundModel,
+  ChargeStatus,
+  SubscriptionChargeModel,
+  SubscriptionModel,
+  type BillingCycle,
+  type Subscription,
+  type SubscriptionCharge,
+} from './model';
+
+export const SUBSCRIPTION_SEQUENCE = 'subscription';
+export const CHARGE_SEQUENCE = 'subscription_charge';
+/** Financial transactions created when a charge is confirmed. */
+export const PAYMENT_TRANSACTION_SEQUENCE = 'payment_transaction';
+
+const CYCLE_MONTHS: Record<Exclude<BillingCycle, 'weekly'>, number> = { monthly: 1, bimonthly: 2, quarterly: 3, semiannual: 6, annual: 12 };
+
+/** Due date of cycle `cycle` (0-based), always counted from the first due date so month ends do not drift. */
+export function dueDateOfCycle(sub: Pick<Subscription, 'firstDueDate' | 'billingCycle'>, cycle: number): string {
+  if (sub.billingCycle === 'weekly') return addDays(sub.firstDueDate, 7 * cycle);
+  return addMonths(sub.firstDueDate, CYCLE_MONTHS[sub.billingCycle] * cycle);
+}
+
+/** The cycle's due date, or null when the subscription's end (end date or number of cycles) is past it. */
+export function cycleDueDate(sub: Pick<Subscription, 'firstDueDate' | 'billingCycle' | 'endDate' | 'maxCycles'>, cycle: number): string | null {
+  if (sub.maxCycles !== null && sub.maxCycles !== undefined && cycle >= sub.maxCycles) return null;
+  const due = dueDateOfCycle(sub, cycle);
+  if (sub.endDate && due > sub.endDate) return null;
+  return due;
+}
+
+export interface CreateSubscriptionInput {
+  value: number;
+  billingCycle: BillingCycle;
+  firstDueDate: string;
+  encryptedCard: string;
+  retry?: boolean;
+  endDate?: string | null;
+  maxCycles?: number | null;
+  customer?: { name?: string; identity?: string };
+  description?: string | null;
+}
+
+export async function createSubscription(merchantId: number, input: CreateSubscriptionInput): Promise<Subscription> {
+  const day = today();
+  const errors: Record<string, string[]> = {};
+  if (!isCalendarDay(input.firstDueDate)) errors.firstDueDate = ['Enter a valid date in the format YYYY-MM-DD.'];
+  else if (input.firstDueDate < day) errors.firstDueDate = ['The first due date cannot be in the past.'];
+  if (input.endDate) {
+    if (!isCalendarDay(input.endDate)) errors.endDate = ['Enter a valid date in the format YYYY-MM-DD.'];
+    else if (isCalendarDay(input.firstDueDate) && input.endDate < input.firstDueDate) errors.endDate = ['The end date cannot be before the first due date.'];
+  }
+  let card;
+  try {
+    card = decryptCard(input.encryptedCard, now());
+  } catch (error) {
+    if (!(error instanceof CardError)) throw error;
+    errors.encryptedCard = [error.message];
+  }
+  if (Object.keys(errors).length || !card) throw badRequest(errors);
+
+  const summary = summarizeCard(card);
+  const brand = cardBrand(card.number);
+  // The clear card goes to the acquirer once, to become a token; only the token and the summary stay.
+  const { cardToken } = await tokenizeCard({ number: card.number, holder: card.holder, expMonth: card.expMonth, expYear: card.expYear, brand });
+  const id = await nextId(SUBSCRIPTION_SEQUENCE);
+  const fields = {
+    firstDueDate: input.firstDueDate,
+    billingCycle: input.billingCycle,
+    endDate: input.endDate ?? null,
+    maxCycles: input.maxCycles ?? null,
+  };
+  const created = await SubscriptionModel.create({
+    _id: id,
+    merchantId,
+    value: input.value,
+    ...fields,
+    retry: input.retry ?? true,
+    status: 'active',
+    nextDueDate: cycleDueDate(fields, 0),
+    nextCycle: 0,
+    card: { token: cardToken, brand: summary.brand, bin: summary.bin, last4: summary.last4, holder: summary.holder, expMonth: summary.expMonth, expYear: summary.expYear },
+    customer: { name: input.customer?.name?.trim() || card.holder, identity: input.customer?.identity ?? null },
+    description: input.description ?? null,
+  });
+  return created.toObject();
+}
+
+/** Ids that are not positive integers name no subscription: 404 like an unknown one. */
+function parseId(raw: unknown): number | null {
+  const id = typeof raw === 'number' ? raw : /^\d{1,15}$/.test(String(raw)) ? Number(raw) : NaN;
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** The merchant's subscription; another merchant's or an unknown one is 404 (its existence is not revealed). */
+export async function findSubscription(merchantId: number, rawId: unknown): Promise<Subscription> {
+  const id = parseId(rawId);
+  const sub = id === null ? null : await SubscriptionModel.findOne({ _id: id, merchantId }).lean();
+  if (!sub) throw notFound('Subscription not found.');
+  return sub;
+}
+
+export async function cancelSubscription(merchantId: number, rawId: unknown): Promise<Subscription> {
+  const sub = await findSubscription(merchantId, rawId);
+  if (sub.status === 'expired') throw conflict('The subscription has already ended (expired).');
+  if (sub.status === 'active') {
+    await SubscriptionModel.updateOne({ _id: sub._id, status: 'active' }, { $set: { status: 'cancelled', cancelledAt: now(), nextDueDate: null } });
+  }
+  // No retry is scheduled for a cancelled subscription's charges.
+  await SubscriptionChargeModel.updateMany({ subscriptionId: sub._id, nextRetryAt: mongoose.trusted({ $ne: null }) }, { $set: { nextRetryAt: null } });
+  return (await SubscriptionModel.findById(sub._id).lean())!;
+}
+
+export function subscriptionView(sub: Subscription) {
+  return {
+    id: sub._id,
+    status: sub.status,
+    value: sub.value,
+    amount: sub.value / 100,
+    billingCycle: sub.billingCycle,
+    firstDueDate: sub.firstDueDate,
+    nextDueDate: sub.status === 'active' ? sub.nextDueDate : null,
+    endDate: sub.endDate ?? null,
+    maxCycles: sub.maxCycles ?? null,
+    retry: sub.retry,
+    card: { brand: sub.card.brand, bin: sub.card.bin, last4: sub.card.last4, holder: sub.card.holder, expMonth: sub.card.expMonth, expYear: sub.card.expYear },
+    customer: { name: sub.customer.name, identity: sub.customer.identity ?? null },
+    description: sub.description ?? null,
+    cancelledAt: sub.cancelledAt ? sub.cancelledAt.toISOString() : null,
+    createdAt: sub.createdAt.toISOString(),
+    updatedAt: sub.updatedAt.toISOString(),
+  };
+}
+
+/** One charge exactly as the spec's Subscription charge table describes it. */
+export function chargeView(charge: SubscriptionCharge, sub: Pick<Subscription, 'retry' | 'status'>) {
+  const denied = charge.status === ChargeStatus.DENIED;
+  const confirmedOnce = charge.status === ChargeStatus.CONFIRMED || charge.status === ChargeStatus.REFUNDED;
+  return {
+    id: charge._id,
+    subscriptionId: charge.subscriptionId,
+    status: charge.status,
+    value: charge.value,
+    amount: charge.value / 100,
+    dueDate: charge.dueDate,
+    acquirerPaymentId: charge.acquirerPaymentId ?? '',
+    denialCode: denied ? charge.denialCode : '',
+    denialMessage: denied ? charge.denialMessage : '',
+    attempts: sub.retry ? charge.attempts : 1,
+    nextRetryAt: denied && sub.retry && sub.status === 'active' ? (charge.nextRetryAt ?? null) : null,
+    paymentTransactionId: confirmedOnce ? (charge.paymentTransactionId ?? null) : null,
+    createdAt: charge.createdAt.toISOString(),
+    updatedAt: charge.updatedAt.toISOString(),
+  };
+}
+
+export type ChargeView = ReturnType<typeof chargeView>;
+
+/** Every charge of the merchant's subscription, oldest due date first. */
+export async function listCharges(merchantId: number, rawSubscriptionId: unknown): Promise<ChargeView[]> {
+  const sub = await findSubscription(merchantId, rawSubscriptionId);
+  const charges = await SubscriptionChargeModel.find({ subscriptionId: sub._id }).sort({ dueDate: 1, _id: 1 }).lean();
+  return charges.map((charge) => chargeView(charge, sub));
+}
+
+/**
+ * Refunds a CONFIRMED charge through the acquirer (a void of the captured sale) and marks it
+ * REFUNDED. A refund claim inserted under the charge id makes concurrent calls refund once; a
+ * call after a crash re-sends the void with the same idempotency key, and a sale the acquirer
+ * already shows as voided or refunded counts as done.
+ */
+export async function refundCharge(merchantId: number, rawSubscriptionId: unknown, rawChargeId: unknown): Promise<ChargeView> {
+  const sub = await findSubscription(merchantId, rawSubscriptionId);
+  const chargeId = parseId(rawChargeId);
+  const charge = chargeId === null ? null : await SubscriptionChargeModel.findOne({ _id: chargeId, subscriptionId: sub._id }).lean();
+  if (!charge) throw notFound('Charge not found.');
+  if (charge.status === ChargeStatus.REFUNDED) return chargeView(charge, sub);
+  if (charge.status !== ChargeStatus.CONFIRMED) throw conflict('Only a CONFIRMED charge can be refunded.');
+  try {
+    await ChargeRefundModel.create({ _id: charge._id, subscriptionId: sub._id, requestedAt: new Date() });
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    // Claimed before: another call is refunding it, or one crashed midway. Sending the same void again is safe.
+  }
+  let refunded = false;
+  let refusal = '';
+  try {
+    const result = await voidSale(charge.acquirerPaymentId, { idempotencyKey: `subscription-charge-refund-${charge._id}` });
+    refunded = isRefundedStatus(result.status);
+    refusal = `${result.returnCode} ${result.returnMessage}`.trim();
+  } catch (error) {
+    // A sale voided by an earlier call is refused as not voidable: the sale's status decides below.
+    if (!(error instanceof AcquirerRejectedError)) throw error;
+    refusal = error.errors.map((e) => `${e.Code} ${e.Message}`).join('; ');
+  }
+  if (!refunded) refunded = await saleIsRefunded(charge.acquirerPaymentId);
+  if (!refunded) throw conflict(`The acquirer did not refund the charge${refusal ? ` (${refusal})` : ''}.`);
+  const refundedAt = new Date();
+  await SubscriptionChargeModel.updateOne({ _id: charge._id, status: ChargeStatus.CONFIRMED }, { $set: { status: ChargeStatus.REFUNDED, refundedAt, nextRetryAt: null } });
+  await ChargeRefundModel.updateOne({ _id: charge._id }, { $set: { completedAt: refundedAt } });
+  return chargeView((await SubscriptionChargeModel.findById(charge._id).lean())!, sub);
+}
+
+async function saleIsRefunded(paymentId: string): Promise<boolean> {
+  const sale = await getSale(paymentId);
+  return Boolean(sale && isRefundedStatus(sale.status));
+}
+
+function isRefundedStatus(status: number): boolean {
+  return status === AcquirerStatus.Voided || status === AcquirerStatus.Refunded;
+}
+
+export function retryDays(): number[] {
+  return getConfig().charges.retryDays;
+}

@@ -1,0 +1,228 @@
+import '../helpers/env';
+import test from 'ava';
+import { startTestApp, json, type TestApp } from '../helpers/app';
+import { bearer, newMerchant, systemToken, type TestMerchant } from '../helpers/identity';
+import { eventually, stopAll, type RunningProcess } from '../helpers/processes';
+import { getQueue, startWorker } from '../../src/queue';
+import { chargeJobId } from '../../src/subscriptions/charging';
+import { closeAcquirerClient } from '../../src/acquirer/client';
+import chargeSubscription from '../../jobs/charge-subscription';
+import { CHARGE_QUEUE } from '../../src/subscriptions/scheduling';
+import { SubscriptionChargeModel, SubscriptionModel } from '../../src/subscriptions/model';
+import { runSchedulerTick } from '../../workers/scheduler';
+import { chargeAfterAttempt, clearFaults, testCardNumber, createSubscription, listCharges, newSubscriptionId, salesForOrder, setFault, startSandbox } from './support';
+
+// Ticks with a chosen `now` touch every subscription of this file's database: run one at a time.
+let app: TestApp;
+let sandbox: RunningProcess;
+let merchant: TestMerchant;
+let other: TestMerchant;
+
+test.before(async () => {
+  sandbox = await startSandbox();
+  app = await startTestApp();
+  startWorker(CHARGE_QUEUE, chargeSubscription); // a real BullMQ worker, in this process
+  merchant = await newMerchant();
+  other = await newMerchant();
+});
+test.after.always(async () => {
+  await app?.close();
+  await closeAcquirerClient();
+  await stopAll();
+});
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
+const FIELDS = ['id', 'subscriptionId', 'status', 'value', 'amount', 'dueDate', 'acquirerPaymentId', 'denialCode', 'denialMessage', 'attempts', 'nextRetryAt', 'paymentTransactionId', 'createdAt', 'updatedAt'];
+const at = (day: string) => new Date(`${day}T09:00:00Z`);
+
+async function onlyCharge(subscriptionId: number, who = merchant) {
+  const { status, body } = await listCharges(app.url, who, subscriptionId);
+  if (status !== 200 || body.status !== 'success' || body.data.length !== 1) throw new Error(`unexpected list: ${status} ${JSON.stringify(body)}`);
+  return body.data[0];
+}
+
+test.serial('a new subscription lists no charges', async (t) => {
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2030-01-10' });
+  const { status, body } = await listCharges(app.url, merchant, id);
+  t.is(status, 200);
+  t.deepEqual(body, { status: 'success', data: [] });
+});
+
+test.serial('a confirmed charge: every field with its type and format', async (t) => {
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2030-02-10', value: 4990, cardLastDigit: 1 });
+  await runSchedulerTick(at('2030-02-10'));
+  await chargeAfterAttempt(id, '2030-02-10', 1);
+  const charge = await onlyCharge(id);
+  t.deepEqual(Object.keys(charge).sort(), [...FIELDS].sort());
+  t.true(Number.isInteger(charge.id));
+  t.is(charge.subscriptionId, id);
+  t.is(charge.status, 1);
+  t.is(charge.value, 4990);
+  t.is(charge.amount, 49.9);
+  t.is(charge.dueDate, '2030-02-10');
+  t.regex(charge.acquirerPaymentId, /^[0-9a-f-]{36}$/);
+  t.is(charge.denialCode, '');
+  t.is(charge.denialMessage, '');
+  t.is(charge.attempts, 1);
+  t.is(charge.nextRetryAt, null);
+  t.true(Number.isInteger(charge.paymentTransactionId));
+  t.regex(charge.createdAt, ISO_UTC);
+  t.regex(charge.updatedAt, ISO_UTC);
+});
+
+test.serial('a soft denial: acquirer code and message, attempts 1, next retry day as YYYY-MM-DD', async (t) => {
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2030-03-10', cardLastDigit: 2 });
+  await runSchedulerTick(at('2030-03-10'));
+  await chargeAfterAttempt(id, '2030-03-10', 1);
+  const charge = await onlyCharge(id);
+  t.is(charge.status, 2);
+  t.is(charge.denialCode, '05');
+  t.is(charge.denialMessage, 'Not Authorized');
+  t.is(charge.attempts, 1);
+  t.is(charge.nextRetryAt, '2030-03-11');
+  t.is(charge.paymentTransactionId, null);
+  t.regex(charge.acquirerPaymentId, /^[0-9a-f-]{36}$/);
+});
+
+test.serial('a pending charge: status 0, attempts 1, empty denial and payment id, no transaction', async (t) => {
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2030-04-10', cardLastDigit: 1 });
+  // Earlier tests' retries fall due on this tick too, and each takes one fault: enough for all.
+  await setFault(sandbox, { mode: 'latency', latencyMs: 3000, operation: 'create', count: 20 });
+  try {
+    await runSchedulerTick(at('2030-04-10'));
+    const charge = await eventually(async () => (await listCharges(app.url, merchant, id)).body.data[0]);
+    t.is(charge.status, 0);
+    t.is(charge.attempts, 1);
+    t.is(charge.acquirerPaymentId, '');
+    t.is(charge.denialCode, '');
+    t.is(charge.denialMessage, '');
+    t.is(charge.nextRetryAt, null);
+    t.is(charge.paymentTransactionId, null);
+    await chargeAfterAttempt(id, '2030-04-10', 1);
+  } finally {
+    await clearFaults(sandbox);
+  }
+});
+
+test.serial('retry off: the denial is final, attempts stay 1 and nothing is sent again', async (t) => {
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2030-05-10', cardLastDigit: 2, retry: false });
+  await runSchedulerTick(at('2030-05-10'));
+  const stored = await chargeAfterAttempt(id, '2030-05-10', 1);
+  for (const day of ['2030-05-11', '2030-05-13', '2030-05-20']) await runSchedulerTick(at(day));
+  const charge = await onlyCharge(id);
+  t.is(charge.status, 2);
+  t.is(charge.attempts, 1);
+  t.is(charge.nextRetryAt, null);
+  t.is((await salesForOrder(sandbox, `SUB${id}C${stored._id}A2`)).length, 0);
+});
+
+test.serial('a cancelled subscription: next retry null, no retry and no new charge', async (t) => {
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2030-06-10', cardLastDigit: 2 });
+  await runSchedulerTick(at('2030-06-10'));
+  t.is((await chargeAfterAttempt(id, '2030-06-10', 1)).nextRetryAt, '2030-06-11');
+  const cancel = await fetch(`${app.url}/api/v1/subscriptions/${id}/cancel/`, { method: 'PUT', headers: bearer(merchant.merchantToken) });
+  t.is(cancel.status, 200);
+  t.is((await json(cancel)).data.status, 'cancelled');
+  t.is((await onlyCharge(id)).nextRetryAt, null);
+  await runSchedulerTick(at('2030-06-11'));
+  await runSchedulerTick(at('2030-07-10'));
+  const queue = getQueue(CHARGE_QUEUE);
+  t.falsy(await queue.getJob(chargeJobId({ subscriptionId: id, dueDate: '2030-06-10', attempt: 2 })));
+  t.falsy(await queue.getJob(chargeJobId({ subscriptionId: id, dueDate: '2030-07-10', attempt: 1 })));
+  const charge = await onlyCharge(id);
+  t.is(charge.attempts, 1);
+  t.is(charge.nextRetryAt, null);
+  t.is(await SubscriptionChargeModel.countDocuments({ subscriptionId: id }), 1);
+});
+
+test.serial('an expired subscription: its last charge settled, next retry null', async (t) => {
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2030-08-10', cardLastDigit: 3, maxCycles: 1 });
+  await runSchedulerTick(at('2030-08-10'));
+  await chargeAfterAttempt(id, '2030-08-10', 1);
+  const charge = await onlyCharge(id);
+  t.is(charge.status, 2);
+  t.is(charge.denialCode, '57');
+  t.is(charge.nextRetryAt, null);
+  const sub = await json(await fetch(`${app.url}/api/v1/subscriptions/${id}/`, { headers: bearer(merchant.merchantToken) }));
+  t.is(sub.data.status, 'expired');
+  t.is(sub.data.nextDueDate, null);
+});
+
+test.serial('a refunded charge: status 3, empty denial fields, transaction id kept', async (t) => {
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2030-09-10', cardLastDigit: 4 });
+  await runSchedulerTick(at('2030-09-10'));
+  const confirmed = await chargeAfterAttempt(id, '2030-09-10', 1);
+  t.is(confirmed.status, 1);
+  const refundUrl = `${app.url}/api/v1/subscriptions/${id}/charges/${confirmed._id}/refund/`;
+  const res = await fetch(refundUrl, { method: 'PUT', headers: bearer(merchant.merchantToken) });
+  t.is(res.status, 200);
+  const refunded = (await json(res)).data;
+  t.is(refunded.status, 3);
+  t.is(refunded.denialCode, '');
+  t.is(refunded.denialMessage, '');
+  t.is(refunded.nextRetryAt, null);
+  t.is(refunded.paymentTransactionId, confirmed.paymentTransactionId);
+  t.deepEqual(await onlyCharge(id), refunded);
+  const again = await fetch(refundUrl, { method: 'PUT', headers: bearer(merchant.merchantToken) });
+  t.is(again.status, 200);
+  t.is((await json(again)).data.status, 3);
+});
+
+test.serial('only a confirmed charge can be refunded', async (t) => {
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2030-10-10', cardLastDigit: 2 });
+  await runSchedulerTick(at('2030-10-10'));
+  const denied = await chargeAfterAttempt(id, '2030-10-10', 1);
+  const res = await fetch(`${app.url}/api/v1/subscriptions/${id}/charges/${denied._id}/refund/`, { method: 'PUT', headers: bearer(merchant.merchantToken) });
+  t.is(res.status, 409);
+  const unknown = await fetch(`${app.url}/api/v1/subscriptions/${id}/charges/99999999/refund/`, { method: 'PUT', headers: bearer(merchant.merchantToken) });
+  t.is(unknown.status, 404);
+});
+
+test.serial("another merchant's subscription, an unknown id and a non-integer id are 404", async (t) => {
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2030-11-10' });
+  t.is((await listCharges(app.url, other, id)).status, 404);
+  t.is((await listCharges(app.url, merchant, 987654321)).status, 404);
+  t.is((await listCharges(app.url, merchant, 'abc')).status, 404);
+  const read = await fetch(`${app.url}/api/v1/subscriptions/${id}/`, { headers: bearer(other.merchantToken) });
+  t.is(read.status, 404);
+  const cancel = await fetch(`${app.url}/api/v1/subscriptions/${id}/cancel/`, { method: 'PUT', headers: bearer(other.merchantToken) });
+  t.is(cancel.status, 404);
+  t.is((await SubscriptionModel.findById(id).lean())!.status, 'active');
+});
+
+test.serial('no credential is 401; the system token acts for the merchant it names', async (t) => {
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2030-11-11' });
+  t.is((await fetch(`${app.url}/api/v1/subscriptions/${id}/charges/`)).status, 401);
+  const asSystem = await fetch(`${app.url}/api/v1/subscriptions/${id}/charges/`, { headers: bearer(systemToken(), { 'x-merchant-id': String(merchant.merchantId) }) });
+  t.is(asSystem.status, 200);
+});
+
+test.serial('create: validation names every bad field; the card token is never shown', async (t) => {
+  const bad = await fetch(`${app.url}/api/v1/subscriptions/`, {
+    method: 'POST',
+    headers: bearer(merchant.merchantToken),
+    body: JSON.stringify({ value: 10.5, billingCycle: 'daily', firstDueDate: '2030-13-01', encryptedCard: 'bm90IGEgY2FyZA==' }),
+  });
+  t.is(bad.status, 400);
+  const fields = await json(bad);
+  t.deepEqual(fields.value, ['A valid integer is required.']);
+  t.truthy(fields.billingCycle);
+  t.truthy(fields.firstDueDate);
+  const badCard = await createSubscription(app.url, merchant, { encryptedCard: 'bm90IGEgY2FyZA==' });
+  t.is(badCard.status, 400);
+  t.truthy(badCard.body.encryptedCard);
+  const past = await createSubscription(app.url, merchant, { firstDueDate: '2020-01-01' });
+  t.deepEqual(past.body, { firstDueDate: ['The first due date cannot be in the past.'] });
+
+  const created = await createSubscription(app.url, merchant, { firstDueDate: '2030-12-31', billingCycle: 'quarterly', retry: false, maxCycles: 4, cardLastDigit: 1 });
+  t.is(created.status, 201);
+  const sub = created.body.data;
+  t.is(sub.status, 'active');
+  t.is(sub.nextDueDate, '2030-12-31');
+  t.is(sub.retry, false);
+  t.deepEqual(Object.keys(sub.card).sort(), ['bin', 'brand', 'expMonth', 'expYear', 'holder', 'last4']);
+  t.is(sub.card.brand, 'Visa');
+  const stored = await SubscriptionModel.findById(sub.id).lean();
+  t.truthy(stored!.card.token);
+  t.false(JSON.stringify(stored).includes(testCardNumber(1))); // only brand, BIN and last four
+});

@@ -1,0 +1,85 @@
+/** What the subscription tests share: a sandbox acquirer, test cards, and calls to our API. */
+import { getConfig } from '../../config';
+import { encryptCard, luhnValid } from '../../src/cards';
+import { SubscriptionChargeModel, type SubscriptionCharge } from '../../src/subscriptions/model';
+import { json } from '../helpers/app';
+import { bearer, type TestMerchant } from '../helpers/identity';
+import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
+
+/** Starts the acquirer sandbox and points this process (and the processes it starts) at it. */
+export async function startSandbox(): Promise<RunningProcess> {
+  const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
+  process.env.ACQUIRER_BASE_URL = sandbox.url;
+  process.env.ACQUIRER_QUERY_URL = sandbox.url;
+  process.env.ACQUIRER_TIMEOUT_MS = '3000';
+  if (getConfig().acquirer.baseUrl !== sandbox.url) throw new Error('config was loaded before the test set the acquirer url');
+  return sandbox;
+}
+
+/**
+ * A Luhn-valid Visa number ending in `lastDigit`; the sandbox decides by the last digit:
+ * 0/1/4 approved, 2 05, 3 57 (hard), 5 78 (hard), 6 99, 7 77, 8 70, 9 51.
+ */
+export function testCardNumber(lastDigit: number): string {
+  for (let middle = 0; middle < 100; middle++) {
+    const number = `4000${String(middle).padStart(2, '0')}000000000${lastDigit}`;
+    if (luhnValid(number)) return number;
+  }
+  throw new Error('no luhn-valid number found');
+}
+
+export function encryptedTestCard(lastDigit: number): string {
+  return encryptCard({ number: testCardNumber(lastDigit), holder: 'MARIA SILVA', expMonth: 12, expYear: 2035, cvv: '123' });
+}
+
+export async function setFault(sandbox: RunningProcess, body: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (res.status !== 201) throw new Error(`fault not set: ${res.status}`);
+}
+
+export async function clearFaults(sandbox: RunningProcess): Promise<void> {
+  await fetch(`${sandbox.url}/sandbox/faults`, { method: 'DELETE' });
+}
+
+/** Sales the sandbox holds for one merchant order id (0 when none). */
+export async function salesForOrder(sandbox: RunningProcess, merchantOrderId: string): Promise<string[]> {
+  const { merchantId, merchantKey } = getConfig().acquirer;
+  const res = await fetch(`${sandbox.url}/1/sales?merchantOrderId=${merchantOrderId}`, { headers: { MerchantId: merchantId, MerchantKey: merchantKey } });
+  if (res.status === 404) return [];
+  const body = await json(res);
+  return (body.Payments as { PaymentId: string }[]).map((p) => p.PaymentId);
+}
+
+export async function createSubscription(
+  url: string,
+  merchant: TestMerchant,
+  body: Record<string, unknown> & { cardLastDigit?: number },
+): Promise<{ status: number; body: any }> {
+  const { cardLastDigit = 1, ...rest } = body;
+  const res = await fetch(`${url}/api/v1/subscriptions/`, {
+    method: 'POST',
+    headers: bearer(merchant.merchantToken),
+    body: JSON.stringify({ value: 4990, billingCycle: 'monthly', firstDueDate: '2030-01-10', encryptedCard: encryptedTestCard(cardLastDigit), ...rest }),
+  });
+  return { status: res.status, body: await json(res) };
+}
+
+export async function newSubscriptionId(url: string, merchant: TestMerchant, body: Record<string, unknown> & { cardLastDigit?: number } = {}): Promise<number> {
+  const created = await createSubscription(url, merchant, body);
+  if (created.status !== 201) throw new Error(`subscription not created: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body.data.id;
+}
+
+export async function listCharges(url: string, merchant: TestMerchant, subscriptionId: number | string): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${url}/api/v1/subscriptions/${subscriptionId}/charges/`, { headers: bearer(merchant.merchantToken) });
+  return { status: res.status, body: await json(res) };
+}
+
+/** Waits until the charge of that cycle has recorded `attempts` sends (status no longer PENDING). */
+export async function chargeAfterAttempt(subscriptionId: number, dueDate: string, attempts: number, timeoutMs = 20_000): Promise<SubscriptionCharge> {
+  const found = await eventually(async () => {
+    const charge = await SubscriptionChargeModel.findOne({ subscriptionId, dueDate }).lean<SubscriptionCharge>();
+    return charge && charge.status !== 0 && charge.attempts >= attempts ? charge : undefined;
+  }, timeoutMs);
+  return found!;
+}
