@@ -170,6 +170,15 @@ export class AcquirerRejectedError extends AcquirerUnavailableError {
   }
 }
 
+/**
+ * Card/PIX notifications: the acquirer POSTs {PaymentId, ChangeType} to one URL agreed at
+ * onboarding. Ours is PUBLIC_BASE_URL + PAYMENT_NOTIFICATION_PATH, signed in
+ * NOTIFICATION_SIGNATURE_HEADER as `sha256=<hex HMAC-SHA256 of the raw body>` keyed with
+ * ACQUIRER_NOTIFICATION_SECRET.
+ */
+export const PAYMENT_NOTIFICATION_PATH = '/api/v1/online/sales/notifications/';
+export const NOTIFICATION_SIGNATURE_HEADER = 'X-Acquirer-Signature';
+
 // ---------------------------------------------------------------------------------------------
 // Observability hook: metrics subscribe here (no card data, no keys in the event)
 // ---------------------------------------------------------------------------------------------

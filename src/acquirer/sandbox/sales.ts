@@ -9,11 +9,8 @@ import express, { type Request, type Response, type NextFunction, type Router } 
 import { getConfig } from '../../../config';
 import { luhnValid } from '../../cards';
 import type { SandboxArea } from './areas';
+import { NOTIFICATION_SIGNATURE_HEADER as SIGNATURE_HEADER, PAYMENT_NOTIFICATION_PATH as NOTIFICATION_PATH } from '../client';
 
-/** Where our service receives card/PIX notifications (appended to SANDBOX_NOTIFY_URL). */
-export const NOTIFICATION_PATH = '/api/v1/online/sales/notifications/';
-/** Header carrying `sha256=<hex HMAC-SHA256 of the raw body>` keyed with ACQUIRER_NOTIFICATION_SECRET. */
-export const SIGNATURE_HEADER = 'X-Acquirer-Signature';
 
 /** Magic amounts (cents) that make POST /1/sales/ fail at the transport level. */
 export const FAULT_AMOUNTS = {
@@ -88,7 +85,7 @@ interface SandboxSale {
 }
 
 interface Fault {
-  mode: 'latency' | 'error' | 'drop' | 'hang' | 'malformed';
+  mode: 'latency' | 'error' | 'drop' | 'hang' | 'malformed' | 'lose';
   remaining: number;
   latencyMs: number;
   operation: 'create' | 'capture' | 'void' | 'query' | 'card' | 'any';
@@ -340,6 +337,14 @@ function applyFaults(req: Request, res: Response, next: NextFunction): void {
       return;
     case 'hang':
       hang(req, res);
+      return;
+    case 'lose':
+      // The operation IS carried out, then the answer is lost (connection reset).
+      res.json = () => {
+        req.socket.destroy();
+        return res;
+      };
+      next();
       return;
   }
 }
@@ -594,7 +599,7 @@ function router(): Router {
   /** Injects faults into the next acquirer calls: {mode, count, latencyMs, operation, paymentId}. */
   r.post('/sandbox/faults', (req, res) => {
     const body = (req.body ?? {}) as Json;
-    const modes = ['latency', 'error', 'drop', 'hang', 'malformed'];
+    const modes = ['latency', 'error', 'drop', 'hang', 'malformed', 'lose'];
     const operations = ['create', 'capture', 'void', 'query', 'card', 'any'];
     if (!modes.includes(body.mode)) return res.status(400).json({ detail: `mode must be one of ${modes.join(', ')}` });
     if (body.operation !== undefined && !operations.includes(body.operation)) return res.status(400).json({ detail: `operation must be one of ${operations.join(', ')}` });

@@ -1,0 +1,217 @@
+/**
+ * Online sales and the documents whose unique-index inserts guard their one-time effects
+ * (FerretDB applies conditional updates without a lock, so two can both "win"; an insert
+ * under a unique index cannot).
+ */
+import mongoose, { Schema } from 'mongoose';
+
+export const SALE_STATUSES = [
+  /** Authorization or PIX creation sent; answer not yet known (reconciliation pending when it stays so). */
+  'PROCESSING',
+  /** Card authorized, not captured. */
+  'PRE_CAPTURED',
+  /** Card captured, or PIX paid. */
+  'CONFIRMED',
+  /** Authorization voided before capture. */
+  'CANCELLED',
+  /** Captured card sale refunded. */
+  'REFUNDED',
+  /** Card refused by the issuer: not a sale. */
+  'DENIED',
+  /** Gateway failure: nothing charged. */
+  'FAILED',
+  /** PIX charge waiting for the payer. */
+  'PENDING',
+  /** PIX charge not paid before its expiry. */
+  'EXPIRED',
+] as const;
+
+export type SaleStatus = (typeof SALE_STATUSES)[number];
+export type PaymentMethod = 'card' | 'pix';
+export type SaleOperation = 'authorize' | 'capture' | 'void' | 'refund';
+
+export interface OnlineSale {
+  _id: number;
+  merchantId: number;
+  /** Our order id at the acquirer (alphanumeric, unique): reconciliation looks the sale up by it. */
+  merchantOrderId: string;
+  /** The merchant's own order reference, as sent. */
+  orderReference: string | null;
+  paymentMethod: PaymentMethod;
+  amountCents: number;
+  installments: number;
+  status: SaleStatus;
+  payer: { name: string; document: string | null; documentType: 'CPF' | 'CNPJ' | null };
+  /** Brand, BIN and last four only: the card number is never stored. */
+  card: { brand: string; bin: string; last4: string; fromToken: boolean } | null;
+  acquirer: {
+    paymentId: string | null;
+    status: number | null;
+    returnCode: string | null;
+    returnMessage: string | null;
+    tid: string | null;
+    proofOfSale: string | null;
+    authorizationCode: string | null;
+  };
+  denial: { code: string; message: string } | null;
+  pix: { qrCode: string; expiresAt: Date | null; paidAt: Date | null } | null;
+  /** Set while the outcome of an acquirer call is unknown; a queued job settles it. */
+  reconciliation: { operation: SaleOperation; fromStatus: SaleStatus; since: Date; reason: string } | null;
+  /** The Idempotency-Key record that created this sale, so reconciliation can complete its answer. */
+  idempotencyRecordId: string | null;
+  capturedAt: Date | null;
+  cancelledAt: Date | null;
+  refundedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const saleSchema = new Schema<OnlineSale>(
+  {
+    _id: { type: Number },
+    merchantId: { type: Number, required: true },
+    merchantOrderId: { type: String, required: true },
+    orderReference: { type: String, default: null },
+    paymentMethod: { type: String, enum: ['card', 'pix'], required: true },
+    amountCents: { type: Number, required: true },
+    installments: { type: Number, required: true },
+    status: { type: String, enum: SALE_STATUSES, required: true },
+    payer: {
+      name: { type: String, required: true },
+      document: { type: String, default: null },
+      documentType: { type: String, default: null },
+    },
+    card: { type: new Schema({ brand: String, bin: String, last4: String, fromToken: Boolean }, { _id: false }), default: null },
+    acquirer: {
+      paymentId: { type: String, default: null },
+      status: { type: Number, default: null },
+      returnCode: { type: String, default: null },
+      returnMessage: { type: String, default: null },
+      tid: { type: String, default: null },
+      proofOfSale: { type: String, default: null },
+      authorizationCode: { type: String, default: null },
+    },
+    denial: { type: new Schema({ code: String, message: String }, { _id: false }), default: null },
+    pix: { type: new Schema({ qrCode: String, expiresAt: Date, paidAt: Date }, { _id: false }), default: null },
+    reconciliation: {
+      type: new Schema({ operation: String, fromStatus: String, since: Date, reason: String }, { _id: false }),
+      default: null,
+    },
+    idempotencyRecordId: { type: String, default: null },
+    capturedAt: { type: Date, default: null },
+    cancelledAt: { type: Date, default: null },
+    refundedAt: { type: Date, default: null },
+  },
+  { timestamps: true, versionKey: false, collection: 'online_sales' },
+);
+saleSchema.index({ merchantOrderId: 1 }, { unique: true });
+// Not unique: sales still PROCESSING have no PaymentId, and FerretDB has no partial indexes.
+saleSchema.index({ 'acquirer.paymentId': 1 });
+saleSchema.index({ merchantId: 1, createdAt: -1 });
+
+export const OnlineSaleModel = mongoose.model<OnlineSale>('OnlineSale', saleSchema);
+
+/**
+ * One document per state a sale leaves: `_id` "<saleId>:<fromStatus>". Whoever inserts it owns
+ * the transition out of that state (capture or void of PRE_CAPTURED, refund of CONFIRMED, the
+ * payment of a PENDING PIX...), so two concurrent operations never both reach the acquirer.
+ * Deleted again when the operation is known not to have happened.
+ */
+export interface SaleTransition {
+  _id: string;
+  saleId: number;
+  fromStatus: SaleStatus;
+  operation: SaleOperation | 'settle';
+  createdAt: Date;
+}
+
+const transitionSchema = new Schema<SaleTransition>(
+  {
+    _id: { type: String },
+    saleId: { type: Number, required: true },
+    fromStatus: { type: String, required: true },
+    operation: { type: String, required: true },
+  },
+  { timestamps: { createdAt: true, updatedAt: false }, versionKey: false, collection: 'online_sale_transitions' },
+);
+transitionSchema.index({ saleId: 1 });
+
+export const SaleTransitionModel = mongoose.model<SaleTransition>('SaleTransition', transitionSchema);
+
+/**
+ * Idempotency-Key of a pre-capture: `_id` "<merchantId>:<key>", inserted before any work so two
+ * requests with the same key cannot both authorize. Holds the first answer for 24 hours.
+ */
+export interface SaleIdempotencyRecord {
+  _id: string;
+  merchantId: number;
+  bodyHash: string;
+  state: 'in_progress' | 'reconciling' | 'done';
+  saleId: number | null;
+  response: { status: number; body: unknown } | null;
+  createdAt: Date;
+}
+
+const idempotencySchema = new Schema<SaleIdempotencyRecord>(
+  {
+    _id: { type: String },
+    merchantId: { type: Number, required: true },
+    bodyHash: { type: String, required: true },
+    state: { type: String, enum: ['in_progress', 'reconciling', 'done'], required: true },
+    saleId: { type: Number, default: null },
+    response: { type: Schema.Types.Mixed, default: null },
+    createdAt: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'online_sale_idempotency' },
+);
+idempotencySchema.index({ createdAt: 1 });
+
+export const SaleIdempotencyModel = mongoose.model<SaleIdempotencyRecord>('SaleIdempotency', idempotencySchema);
+
+/** A card the acquirer tokenized for a merchant. The token is stored only as a SHA-256 hash. */
+export interface SavedCard {
+  _id: string;
+  merchantId: number;
+  brand: string;
+  bin: string;
+  last4: string;
+  createdAt: Date;
+}
+
+const savedCardSchema = new Schema<SavedCard>(
+  { _id: { type: String }, merchantId: { type: Number, required: true }, brand: String, bin: String, last4: String },
+  { timestamps: { createdAt: true, updatedAt: false }, versionKey: false, collection: 'online_sale_cards' },
+);
+savedCardSchema.index({ merchantId: 1 });
+
+export const SavedCardModel = mongoose.model<SavedCard>('SavedCard', savedCardSchema);
+
+/**
+ * A card/PIX notification from the acquirer, stored raw before anything else happens. `_id` is
+ * the SHA-256 of the exact body, so the acquirer's retries of one notice are one document.
+ */
+export interface PaymentNotice {
+  _id: string;
+  raw: string;
+  paymentId: string;
+  changeType: number;
+  receivedAt: Date;
+  appliedAt: Date | null;
+  result: string | null;
+}
+
+const noticeSchema = new Schema<PaymentNotice>(
+  {
+    _id: { type: String },
+    raw: { type: String, required: true },
+    paymentId: { type: String, required: true },
+    changeType: { type: Number, required: true },
+    receivedAt: { type: Date, required: true },
+    appliedAt: { type: Date, default: null },
+    result: { type: String, default: null },
+  },
+  { versionKey: false, collection: 'acquirer_payment_notices' },
+);
+noticeSchema.index({ paymentId: 1 });
+
+export const PaymentNoticeModel = mongoose.model<PaymentNotice>('PaymentNotice', noticeSchema);

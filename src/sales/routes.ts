@@ -1,0 +1,366 @@
+/**
+ * Online sales: pre-capture (card or PIX), capture, cancel-capture, PIX status, and the intake of
+ * the acquirer's card/PIX notifications.
+ */
+import type { Request } from 'express';
+import { celebrate, Joi, Segments } from 'celebrate';
+import { ANY_MERCHANT_CREDENTIAL, merchantIdOf, type CredentialPolicy } from '../http/auth';
+import { errorResponses, type Feature } from '../http/routes';
+import { NOTIFICATION_SIGNATURE_HEADER, PAYMENT_NOTIFICATION_PATH } from '../acquirer/client';
+import { SALE_STATUSES } from './model';
+import {
+  cancelOnlineSale,
+  captureOnlineSale,
+  pixStatus,
+  preCapture,
+  receivePaymentNotice,
+  type SaleAnswer,
+  type SaleScope,
+} from './service';
+
+/** R$ 10,000,000.00 */
+export const MAX_SALE_VALUE = 1_000_000_000;
+
+/** PIX status: the system token (any merchant, or one named in X-Merchant-Id) or a merchant token. */
+const PIX_STATUS_CREDENTIALS: CredentialPolicy = { merchantToken: true, system: true, systemMerchant: 'optional' };
+
+const INTEGER = 'A valid integer is required.';
+
+const preCaptureBody = Joi.object({
+  payment_method: Joi.string().valid('card', 'pix').required().messages({ 'any.only': 'Must be card or pix.', 'any.required': 'This field is required.' }),
+  value: Joi.number().strict().integer().min(1).max(MAX_SALE_VALUE).required().messages({
+    'number.base': INTEGER,
+    'number.integer': INTEGER,
+    'number.min': 'Must be at least 1 (cents).',
+    'number.max': `Must be at most ${MAX_SALE_VALUE} (cents).`,
+    'any.required': 'This field is required.',
+  }),
+  installments: Joi.number()
+    .strict()
+    .integer()
+    .min(1)
+    .max(12)
+    .default(1)
+    .when('payment_method', { is: 'pix', then: Joi.valid(1).messages({ 'any.only': 'A PIX sale has one installment.' }) })
+    .messages({ 'number.base': INTEGER, 'number.integer': INTEGER, 'number.min': 'Must be 1 to 12.', 'number.max': 'Must be 1 to 12.' }),
+  encrypted_card: Joi.string()
+    .max(4096)
+    .when('payment_method', {
+      is: 'pix',
+      then: Joi.forbidden(),
+      otherwise: Joi.when('card_token', { is: Joi.exist(), then: Joi.forbidden(), otherwise: Joi.required() }),
+    })
+    .messages({
+      'any.required': 'A card sale needs encrypted_card (the card encrypted with the service public key) or card_token.',
+      'any.unknown': 'Send either encrypted_card or card_token, and neither for a PIX sale.',
+      'string.base': 'Must be a base64 string.',
+    }),
+  card_token: Joi.string()
+    .max(100)
+    .when('payment_method', { is: 'pix', then: Joi.forbidden() })
+    .messages({ 'any.unknown': 'A PIX sale takes no card_token.', 'string.base': 'Must be a string.' }),
+  save_card: Joi.boolean().strict().default(false).messages({ 'boolean.base': 'Must be true or false.' }),
+  payer: Joi.object({
+    name: Joi.string().trim().min(1).max(100).required().messages({ 'any.required': 'This field is required.', 'string.empty': 'This field may not be blank.', 'string.max': 'At most 100 characters.' }),
+    document: Joi.string()
+      .trim()
+      .max(20)
+      .when('...payment_method', { is: 'pix', then: Joi.required() })
+      .messages({ 'any.required': 'A PIX sale needs the payer CPF or CNPJ.', 'string.max': 'At most 20 characters.', 'string.empty': 'This field may not be blank.' }),
+  })
+    .required()
+    .messages({ 'any.required': 'This field is required.', 'object.base': 'Must be an object with name and document.' }),
+  order_reference: Joi.string().trim().max(64).messages({ 'string.max': 'At most 64 characters.' }),
+  pix_expires_in: Joi.number()
+    .strict()
+    .integer()
+    .min(60)
+    .max(86400)
+    .when('payment_method', { is: 'card', then: Joi.forbidden() })
+    .messages({ 'number.base': INTEGER, 'number.integer': INTEGER, 'number.min': 'Must be 60 to 86400 seconds.', 'number.max': 'Must be 60 to 86400 seconds.', 'any.unknown': 'Only for a PIX sale.' }),
+}).messages({ 'object.unknown': 'Unknown field.' });
+
+const saleIdParam = celebrate(
+  { [Segments.PARAMS]: Joi.object({ id: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required().messages({ '*': INTEGER }) }) },
+  { abortEarly: false },
+);
+
+const idempotencyKeyHeader = Joi.object({ 'idempotency-key': Joi.string().min(1).max(255).pattern(/^[\x21-\x7e]+$/).messages({ '*': 'At most 255 visible ASCII characters.' }) }).unknown(true);
+
+function send(res: import('express').Response, answer: SaleAnswer): void {
+  if (answer.headers) res.set(answer.headers);
+  res.status(answer.status).json(answer.body);
+}
+
+/** The merchant a system token without X-Merchant-Id acts for: all of them. */
+function scopeOf(req: Request): SaleScope {
+  return req.principal?.kind === 'system' && req.principal.merchantId === undefined ? undefined : merchantIdOf(req);
+}
+
+const idParam = { name: 'id', in: 'path', required: true, type: 'integer', minimum: 1, description: 'Sale id (from the pre-capture answer)' };
+
+const gatewayError = {
+  description:
+    'Payment gateway error. The body says what happened to the sale: sale_status FAILED means nothing was charged; reconciling true means the ' +
+    'acquirer did not answer in time and a job is confirming the outcome (the sale is then settled automatically). A capture or cancel keeps the sale in its state.',
+  schema: { $ref: '#/definitions/SaleGatewayError' },
+};
+
+const saleProperties = {
+  id: { type: 'integer', description: 'Sale id, used by capture, cancel-capture and pix/status' },
+  approved: {
+    type: 'boolean',
+    description:
+      'true when the acquirer accepted the sale: the card was authorized (sale_status PRE_CAPTURED) or the PIX charge was created (PENDING, awaiting the payer). ' +
+      'false for a denial (sale_status DENIED, with denial_code and denial_message). HTTP 200 alone is not approval.',
+  },
+  sale_status: { type: 'string', enum: [...SALE_STATUSES], description: 'See the README, Online sales, for the states and transitions' },
+  payment_method: { type: 'string', enum: ['card', 'pix'] },
+  value: { type: 'integer', description: 'Amount in cents' },
+  installments: { type: 'integer', minimum: 1, maximum: 12 },
+  order_reference: { type: 'string', 'x-nullable': true, description: "The merchant's order reference, as sent" },
+  card: {
+    type: 'object',
+    'x-nullable': true,
+    description: 'What is kept of the card: brand, BIN, last four. Null for PIX.',
+    properties: { brand: { type: 'string' }, bin: { type: 'string' }, last4: { type: 'string' } },
+  },
+  card_token: { type: 'string', description: 'Only when save_card was true and the card was approved: charge the card again with card_token (this merchant only). Shown once.' },
+  pix: {
+    type: 'object',
+    'x-nullable': true,
+    properties: {
+      qr_code: { type: 'string', description: 'PIX copy-and-paste (EMV) code for the payer' },
+      expires_at: { type: 'string', format: 'date-time', 'x-nullable': true },
+      paid_at: { type: 'string', format: 'date-time', 'x-nullable': true },
+    },
+  },
+  denial_code: { type: 'string', 'x-nullable': true, description: 'Acquirer return code of a denial (e.g. 05, 51, 57); null otherwise' },
+  denial_message: { type: 'string', 'x-nullable': true },
+  acquirer: {
+    type: 'object',
+    properties: {
+      payment_id: { type: 'string', 'x-nullable': true },
+      tid: { type: 'string', 'x-nullable': true },
+      authorization_code: { type: 'string', 'x-nullable': true },
+      proof_of_sale: { type: 'string', 'x-nullable': true, description: 'NSU' },
+    },
+  },
+  reconciling: { type: 'boolean', description: 'The outcome of an acquirer call on this sale is being confirmed' },
+  captured_at: { type: 'string', format: 'date-time', 'x-nullable': true },
+  cancelled_at: { type: 'string', format: 'date-time', 'x-nullable': true },
+  refunded_at: { type: 'string', format: 'date-time', 'x-nullable': true },
+  created_at: { type: 'string', format: 'date-time' },
+  updated_at: { type: 'string', format: 'date-time' },
+};
+
+export const salesFeature: Feature = {
+  name: 'online-sales',
+  tag: { name: 'online-sales', description: 'Online card and PIX sales through the acquirer: pre-capture, capture, cancel, PIX status' },
+  definitions: {
+    PreCaptureRequest: {
+      type: 'object',
+      required: ['payment_method', 'value', 'payer'],
+      properties: {
+        payment_method: { type: 'string', enum: ['card', 'pix'] },
+        value: { type: 'integer', minimum: 1, maximum: MAX_SALE_VALUE, description: 'Amount in cents. A fraction gives {"value": ["A valid integer is required."]}' },
+        installments: { type: 'integer', minimum: 1, maximum: 12, default: 1, description: 'Card only; a PIX sale has 1' },
+        encrypted_card: {
+          type: 'string',
+          description:
+            'Card sale: base64 of the JSON {"number","holder","expMonth","expYear","cvv"} encrypted with the service RSA public key, PKCS#1 v1.5 padding ' +
+            '(as in checkout). Decrypted in memory only; the number and CVV are never stored or logged (brand, BIN and last four are kept).',
+        },
+        card_token: { type: 'string', description: 'Card sale instead of encrypted_card: a card_token this merchant got from an earlier sale with save_card' },
+        save_card: { type: 'boolean', default: false, description: 'Card sale with encrypted_card: return a card_token for later sales' },
+        payer: {
+          type: 'object',
+          required: ['name'],
+          properties: {
+            name: { type: 'string', maxLength: 100 },
+            document: { type: 'string', maxLength: 20, description: 'CPF or CNPJ with valid check digits (punctuation allowed). Required for PIX.' },
+          },
+        },
+        order_reference: { type: 'string', maxLength: 64, description: "The merchant's own order reference, echoed back" },
+        pix_expires_in: { type: 'integer', minimum: 60, maximum: 86400, description: 'PIX only: seconds the QR code stays payable. Default: the acquirer default (2 hours).' },
+      },
+    },
+    OnlineSale: { type: 'object', required: ['id', 'approved', 'sale_status', 'payment_method', 'value'], properties: saleProperties },
+    OnlineSaleResponse: {
+      type: 'object',
+      required: ['status', 'data'],
+      properties: { status: { type: 'string', enum: ['success'] }, data: { $ref: '#/definitions/OnlineSale' } },
+    },
+    PixStatusResponse: {
+      type: 'object',
+      required: ['status', 'data'],
+      properties: {
+        status: { type: 'string', enum: ['success'] },
+        data: {
+          type: 'object',
+          properties: {
+            id: { type: 'integer' },
+            sale_status: { type: 'string', enum: ['PROCESSING', 'PENDING', 'CONFIRMED', 'EXPIRED', 'REFUNDED', 'FAILED'], description: 'PENDING awaiting the payer; CONFIRMED paid; EXPIRED not paid in time' },
+            paid: { type: 'boolean' },
+            value: { type: 'integer', description: 'Cents' },
+            qr_code: { type: 'string', 'x-nullable': true, description: 'Copy-and-paste code' },
+            expires_at: { type: 'string', format: 'date-time', 'x-nullable': true },
+            paid_at: { type: 'string', format: 'date-time', 'x-nullable': true },
+            reconciling: { type: 'boolean' },
+            updated_at: { type: 'string', format: 'date-time' },
+          },
+        },
+      },
+    },
+    SaleGatewayError: {
+      type: 'object',
+      required: ['detail'],
+      properties: {
+        detail: { type: 'string' },
+        sale_id: { type: 'integer' },
+        sale_status: { type: 'string', enum: [...SALE_STATUSES] },
+        reconciling: { type: 'boolean' },
+      },
+    },
+    PaymentNotice: {
+      type: 'object',
+      required: ['PaymentId', 'ChangeType'],
+      properties: {
+        PaymentId: { type: 'string', description: 'The acquirer PaymentId' },
+        ChangeType: { type: 'integer', description: '1 status changed (applied: the sale is read from the acquirer and settled); other types are stored and ignored' },
+        RecurrentPaymentId: { type: 'string' },
+      },
+    },
+  },
+  routes: [
+    {
+      method: 'post',
+      path: '/api/v1/online/sales/pre-capture/',
+      auth: ANY_MERCHANT_CREDENTIAL,
+      before: [celebrate({ [Segments.HEADERS]: idempotencyKeyHeader, [Segments.BODY]: preCaptureBody }, { abortEarly: false })],
+      handler: async (req, res) => {
+        send(res, await preCapture(merchantIdOf(req), req.body, req.get('idempotency-key') || undefined));
+      },
+      doc: {
+        summary: 'Start an online sale: authorize a card (capture later) or create a PIX charge',
+        description:
+          'HTTP 200 does not mean approval: check data.approved and data.sale_status. An approved card is PRE_CAPTURED (capture or cancel it later); ' +
+          'a denied card is 200 with approved false, sale_status DENIED, denial_code and denial_message, and can be neither captured nor cancelled. ' +
+          'A PIX sale is PENDING with the copy-and-paste code (data.pix.qr_code) and its expiry; it becomes CONFIRMED when the acquirer notifies the payment. ' +
+          'On 502 the body tells whether nothing was charged (sale_status FAILED) or the outcome is being confirmed (reconciling true).',
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            type: 'string',
+            maxLength: 255,
+            description:
+              'Recommended. Per merchant, kept 24 h. The same key with the same body replays the first answer (header Idempotent-Replayed: true) without a second ' +
+              'authorization; the same key with a different body is 422; the same key while the first request still runs, or while its timed-out outcome is being ' +
+              'confirmed, is 409 (retry later to get the answer). A key whose request failed validation or reached no acquirer (502 with FAILED) may be used again.',
+          },
+          { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/PreCaptureRequest' } },
+        ],
+        responses: {
+          200: { description: 'The sale (approved, denied or PIX pending)', schema: { $ref: '#/definitions/OnlineSaleResponse' } },
+          400: errorResponses.fieldErrors,
+          409: errorResponses.detail('The first request with this Idempotency-Key is still running or being confirmed'),
+          422: errorResponses.detail('This Idempotency-Key was used with a different body'),
+          500: errorResponses.detail('Internal error'),
+          502: gatewayError,
+        },
+      },
+    },
+    {
+      method: 'put',
+      path: '/api/v1/online/sales/:id/capture/',
+      auth: ANY_MERCHANT_CREDENTIAL,
+      before: [saleIdParam],
+      handler: async (req, res) => {
+        send(res, await captureOnlineSale(merchantIdOf(req), Number(req.params.id)));
+      },
+      doc: {
+        summary: 'Capture a pre-captured card sale',
+        description:
+          'PRE_CAPTURED becomes CONFIRMED (full amount). Two captures at once capture once: one gets 200, the other 409 while the first runs or 400 after. ' +
+          "A PIX sale, or a sale in another state, is 400 with the reason. Another merchant's sale is 404, like an unknown id (its existence is not revealed).",
+        parameters: [idParam],
+        responses: {
+          200: { description: 'Captured: sale_status CONFIRMED', schema: { $ref: '#/definitions/OnlineSaleResponse' } },
+          400: errorResponses.detail('Not a PRE_CAPTURED card sale (the detail names the state), or a bad id'),
+          404: errorResponses.detail('No such sale for this merchant'),
+          409: errorResponses.detail('Another operation on this sale is running, or its last outcome is being confirmed; retry later'),
+          502: gatewayError,
+        },
+      },
+    },
+    {
+      method: 'put',
+      path: '/api/v1/online/sales/:id/cancel-capture/',
+      auth: ANY_MERCHANT_CREDENTIAL,
+      before: [saleIdParam],
+      handler: async (req, res) => {
+        send(res, await cancelOnlineSale(merchantIdOf(req), Number(req.params.id)));
+      },
+      doc: {
+        summary: 'Cancel a card sale: void a pre-captured one, refund a confirmed one',
+        description:
+          "PRE_CAPTURED is voided (CANCELLED). CONFIRMED is refunded (REFUNDED) only when the merchant's allow_void_on_confirmed setting is on; otherwise 400 " +
+          "saying so. A PIX sale or any other state is 400 with the reason. Another merchant's sale is 404.",
+        parameters: [idParam],
+        responses: {
+          200: { description: 'sale_status CANCELLED or REFUNDED', schema: { $ref: '#/definitions/OnlineSaleResponse' } },
+          400: errorResponses.detail('Not cancellable (PIX, wrong state, or allow_void_on_confirmed off)'),
+          404: errorResponses.detail('No such sale for this merchant'),
+          409: errorResponses.detail('Another operation on this sale is running, or its last outcome is being confirmed; retry later'),
+          502: gatewayError,
+        },
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/online/sales/:id/pix/status/',
+      auth: PIX_STATUS_CREDENTIALS,
+      before: [saleIdParam],
+      handler: async (req, res) => {
+        send(res, await pixStatus(scopeOf(req), Number(req.params.id)));
+      },
+      doc: {
+        summary: 'Current PIX payment status of a sale (stored data only)',
+        description:
+          'Reads only what is stored (updated by the acquirer notifications): it never calls the acquirer. An unpaid charge past its expiry reads EXPIRED. ' +
+          "A card sale is 400. A merchant token sees its own sales only (another merchant's is 404); the system token sees any sale, or only the merchant named in X-Merchant-Id.",
+        parameters: [idParam],
+        responses: {
+          200: { description: 'PIX status', schema: { $ref: '#/definitions/PixStatusResponse' } },
+          400: errorResponses.detail('Not a PIX sale, or a bad id'),
+          404: errorResponses.detail('No such sale for this merchant'),
+        },
+      },
+    },
+    {
+      method: 'post',
+      path: PAYMENT_NOTIFICATION_PATH,
+      handler: async (req, res) => {
+        send(res, await receivePaymentNotice((req as Request & { rawBody?: Buffer }).rawBody, req.get(NOTIFICATION_SIGNATURE_HEADER)));
+      },
+      doc: {
+        summary: 'Acquirer card/PIX notification intake',
+        description:
+          `Called by the acquirer, not by merchants. Authenticated by ${NOTIFICATION_SIGNATURE_HEADER}: "sha256=" + hex HMAC-SHA256 of the raw body keyed with ` +
+          'ACQUIRER_NOTIFICATION_SECRET (compared in constant time). The raw notice is stored (one document per body, so retries are one notice) and 200 is ' +
+          'answered at once; a worker reads the sale from the acquirer and settles ours. Repeated or out-of-order notices change nothing twice.',
+        parameters: [
+          { name: NOTIFICATION_SIGNATURE_HEADER, in: 'header', required: true, type: 'string', description: 'sha256=<hex HMAC-SHA256 of the raw body>' },
+          { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/PaymentNotice' } },
+        ],
+        responses: {
+          200: { description: 'Stored (duplicate true for a repeated notice)', schema: { type: 'object', properties: { received: { type: 'boolean' }, duplicate: { type: 'boolean' } } } },
+          400: errorResponses.fieldErrors,
+          401: errorResponses.detail('Missing or invalid signature'),
+        },
+      },
+    },
+  ],
+};

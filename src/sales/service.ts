@@ -1,0 +1,691 @@
+/**
+ * Online sale rules: pre-capture (card or PIX), capture, cancel-capture, PIX status, acquirer
+ * notifications and reconciliation of calls whose outcome is unknown. Knows nothing of Express:
+ * routes, jobs and tests call these functions.
+ *
+ * Every one-time effect is guarded by an insert under a unique index (see model.ts):
+ *  - an Idempotency-Key record before a pre-capture does any work;
+ *  - a transition document "<saleId>:<fromStatus>" before a capture, void or refund reaches the
+ *    acquirer, and before a notice or reconciliation moves the sale;
+ *  - one stored notice per notification body.
+ */
+import crypto from 'node:crypto';
+import { getConfig } from '../../config';
+import { AcquirerUnavailableError } from '../acquirer/errors';
+import {
+  AcquirerRejectedError,
+  AcquirerStatus,
+  captureSale as captureAtAcquirer,
+  createCardSale,
+  createPixCharge,
+  getSale,
+  getSaleByOrderId,
+  voidSale,
+  type AcquirerSale,
+  type CardSaleResult,
+  type PixChargeResult,
+  NOTIFICATION_SIGNATURE_HEADER as SIGNATURE_HEADER,
+} from '../acquirer/client';
+import { safeEqual, sha256Hex } from '../auth/crypto';
+import { getMerchant } from '../auth/service';
+import { CardError, decryptCard, summarizeCard, type ClearCard } from '../cards';
+import { documentKind, normalizeDocument } from '../checkout/documents';
+import { isDuplicateKey } from '../db/connection';
+import { nextId } from '../db/ids';
+import { ApiError, badRequest, notFound } from '../http/errors';
+import { logger } from '../logger';
+import { getQueue } from '../queue';
+import {
+  OnlineSaleModel,
+  PaymentNoticeModel,
+  SaleIdempotencyModel,
+  SaleTransitionModel,
+  SavedCardModel,
+  type OnlineSale,
+  type SaleOperation,
+  type SaleStatus,
+} from './model';
+
+export const RECONCILE_QUEUE = 'sales-reconcile';
+export const NOTICE_QUEUE = 'sales-notices';
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+export { SIGNATURE_HEADER };
+
+export interface PreCaptureInput {
+  payment_method: 'card' | 'pix';
+  /** Cents. */
+  value: number;
+  installments: number;
+  encrypted_card?: string;
+  card_token?: string;
+  save_card?: boolean;
+  payer: { name: string; document?: string };
+  order_reference?: string;
+  pix_expires_in?: number;
+}
+
+/** What a route sends back: status, JSON body and extra headers. */
+export interface SaleAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/** Who asks: a merchant, or the system token acting for every merchant (undefined). */
+export type SaleScope = number | undefined;
+
+/** A gateway failure that carries the sale it left behind. */
+export class SaleGatewayError extends ApiError {
+  constructor(
+    sale: OnlineSale,
+    readonly outcomeUnknown: boolean,
+  ) {
+    super(502, {
+      detail: outcomeUnknown
+        ? 'Payment gateway error: the acquirer did not answer in time. The outcome is being confirmed with the acquirer; the sale is settled automatically.'
+        : 'Payment gateway error: the acquirer could not be reached. Nothing was charged.',
+      sale_id: sale._id,
+      sale_status: sale.status,
+      reconciling: outcomeUnknown,
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presentation
+// ---------------------------------------------------------------------------------------------
+
+const iso = (date: Date | null | undefined) => (date ? new Date(date).toISOString() : null);
+
+/** The sale status a reader sees: an unpaid PIX past its expiry is EXPIRED even before the acquirer says so. */
+export function effectiveStatus(sale: OnlineSale, now = new Date()): SaleStatus {
+  if (sale.status === 'PENDING' && sale.pix?.expiresAt && new Date(sale.pix.expiresAt).getTime() <= now.getTime()) return 'EXPIRED';
+  return sale.status;
+}
+
+const APPROVED_STATUSES: SaleStatus[] = ['PRE_CAPTURED', 'CONFIRMED', 'PENDING', 'CANCELLED', 'REFUNDED', 'EXPIRED'];
+
+export function presentSale(sale: OnlineSale, extra: { cardToken?: string } = {}) {
+  const status = effectiveStatus(sale);
+  return {
+    id: sale._id,
+    approved: APPROVED_STATUSES.includes(sale.status),
+    sale_status: status,
+    payment_method: sale.paymentMethod,
+    value: sale.amountCents,
+    installments: sale.installments,
+    order_reference: sale.orderReference,
+    card: sale.card ? { brand: sale.card.brand, bin: sale.card.bin, last4: sale.card.last4 } : null,
+    ...(extra.cardToken ? { card_token: extra.cardToken } : {}),
+    pix: sale.pix ? { qr_code: sale.pix.qrCode, expires_at: iso(sale.pix.expiresAt), paid_at: iso(sale.pix.paidAt) } : null,
+    denial_code: sale.denial?.code ?? null,
+    denial_message: sale.denial?.message ?? null,
+    acquirer: {
+      payment_id: sale.acquirer.paymentId,
+      tid: sale.acquirer.tid,
+      authorization_code: sale.acquirer.authorizationCode,
+      proof_of_sale: sale.acquirer.proofOfSale,
+    },
+    reconciling: Boolean(sale.reconciliation),
+    captured_at: iso(sale.capturedAt),
+    cancelled_at: iso(sale.cancelledAt),
+    refunded_at: iso(sale.refundedAt),
+    created_at: iso(sale.createdAt),
+    updated_at: iso(sale.updatedAt),
+  };
+}
+
+function ok(sale: OnlineSale, extra: { cardToken?: string } = {}): SaleAnswer {
+  return { status: 200, body: { status: 'success', data: presentSale(sale, extra) } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+/** JSON with sorted keys: two bodies with the same content hash the same. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+async function findSale(scope: SaleScope, saleId: number): Promise<OnlineSale> {
+  // Another merchant's sale is "not found": its existence is not revealed.
+  const sale = await OnlineSaleModel.findOne(scope === undefined ? { _id: saleId } : { _id: saleId, merchantId: scope }).lean();
+  if (!sale) throw notFound('Sale not found.');
+  return sale;
+}
+
+async function enqueueReconciliation(sale: Pick<OnlineSale, '_id'>, fromStatus: SaleStatus): Promise<void> {
+  await getQueue(RECONCILE_QUEUE).add('reconcile-sale', { saleId: sale._id }, { jobId: `reconcile-${sale._id}-${fromStatus}`, delay: 1000 });
+}
+
+/** Records that an acquirer call's outcome is unknown and queues the job that finds it out. */
+async function markForReconciliation(sale: OnlineSale, operation: SaleOperation, reason: string): Promise<OnlineSale> {
+  const reconciliation = { operation, fromStatus: sale.status, since: new Date(), reason };
+  const updated = await OnlineSaleModel.findOneAndUpdate({ _id: sale._id }, { $set: { reconciliation } }, { new: true }).lean();
+  try {
+    await enqueueReconciliation(sale, sale.status);
+  } catch (error) {
+    logger.error({ err: error, saleId: sale._id }, 'could not queue the reconciliation of a sale');
+  }
+  return updated ?? { ...sale, reconciliation };
+}
+
+/** Claims the transition out of `fromStatus`; false when someone else holds it. */
+async function claimTransition(saleId: number, fromStatus: SaleStatus, operation: SaleOperation | 'settle'): Promise<boolean> {
+  try {
+    await SaleTransitionModel.create({ _id: `${saleId}:${fromStatus}`, saleId, fromStatus, operation });
+    return true;
+  } catch (error) {
+    if (isDuplicateKey(error)) return false;
+    throw error;
+  }
+}
+
+async function releaseTransition(saleId: number, fromStatus: SaleStatus): Promise<void> {
+  await SaleTransitionModel.deleteOne({ _id: `${saleId}:${fromStatus}` });
+}
+
+/** Our status for an acquirer status; null when it decides nothing. */
+export function statusFromAcquirer(acquirerStatus: number, method: OnlineSale['paymentMethod']): SaleStatus | null {
+  switch (acquirerStatus) {
+    case AcquirerStatus.Authorized:
+      return 'PRE_CAPTURED';
+    case AcquirerStatus.PaymentConfirmed:
+      return 'CONFIRMED';
+    case AcquirerStatus.Denied:
+      return 'DENIED';
+    case AcquirerStatus.Voided:
+      return 'CANCELLED';
+    case AcquirerStatus.Refunded:
+      return 'REFUNDED';
+    case AcquirerStatus.Pending:
+      return method === 'pix' ? 'PENDING' : null;
+    case AcquirerStatus.Aborted:
+      return method === 'pix' ? 'EXPIRED' : 'FAILED';
+    default:
+      return null;
+  }
+}
+
+/** The fields a status change writes, from what the acquirer said. */
+function settledFields(sale: OnlineSale, status: SaleStatus, truth: Partial<AcquirerSale> & { status: number }): Record<string, unknown> {
+  const now = new Date();
+  const set: Record<string, unknown> = {
+    status,
+    'acquirer.status': truth.status,
+    reconciliation: null,
+  };
+  if (truth.paymentId) set['acquirer.paymentId'] = truth.paymentId;
+  if (truth.returnCode !== undefined) set['acquirer.returnCode'] = truth.returnCode;
+  if (truth.returnMessage !== undefined) set['acquirer.returnMessage'] = truth.returnMessage;
+  if (truth.tid) set['acquirer.tid'] = truth.tid;
+  if (truth.proofOfSale) set['acquirer.proofOfSale'] = truth.proofOfSale;
+  if (truth.authorizationCode) set['acquirer.authorizationCode'] = truth.authorizationCode;
+  if (status === 'DENIED') set.denial = { code: truth.returnCode ?? '', message: truth.returnMessage ?? '' };
+  if (status === 'CONFIRMED' && !sale.capturedAt) set.capturedAt = now;
+  if (status === 'CANCELLED') set.cancelledAt = now;
+  if (status === 'REFUNDED') set.refundedAt = now;
+  if (sale.paymentMethod === 'pix') {
+    const paidAt = status === 'CONFIRMED' ? (sale.pix?.paidAt ?? now) : (sale.pix?.paidAt ?? null);
+    const qrCode = truth.qrCodeString ?? sale.pix?.qrCode;
+    const expiresAt = truth.expiresAt ? new Date(truth.expiresAt) : (sale.pix?.expiresAt ?? null);
+    if (qrCode) set.pix = { qrCode, expiresAt, paidAt };
+  }
+  return set;
+}
+
+async function moveSale(sale: OnlineSale, to: SaleStatus, truth: Partial<AcquirerSale> & { status: number }): Promise<OnlineSale> {
+  const updated = await OnlineSaleModel.findOneAndUpdate({ _id: sale._id, status: sale.status }, { $set: settledFields(sale, to, truth) }, { new: true }).lean();
+  if (!updated) throw new Error(`sale ${sale._id} left ${sale.status} while its transition was held`);
+  return updated;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pre-capture
+// ---------------------------------------------------------------------------------------------
+
+interface PreparedPayment {
+  card: ClearCard | null;
+  cardToken: { token: string; brand: string; bin: string; last4: string } | null;
+  document: string | null;
+  documentType: 'CPF' | 'CNPJ' | null;
+}
+
+async function preparePayment(merchantId: number, input: PreCaptureInput): Promise<PreparedPayment> {
+  let document: string | null = null;
+  let documentType: 'CPF' | 'CNPJ' | null = null;
+  if (input.payer.document) {
+    document = normalizeDocument(input.payer.document);
+    documentType = documentKind(document);
+    if (!documentType) throw badRequest({ 'payer.document': ['Enter a valid CPF (11 digits) or CNPJ (14 characters) with correct check digits.'] });
+  }
+  if (input.payment_method === 'pix') return { card: null, cardToken: null, document, documentType };
+  if (input.encrypted_card) {
+    let card: ClearCard;
+    try {
+      card = decryptCard(input.encrypted_card);
+    } catch (error) {
+      if (error instanceof CardError) throw badRequest({ encrypted_card: [error.message] });
+      throw error;
+    }
+    if (summarizeCard(card).brand === 'Unknown') throw badRequest({ encrypted_card: ['This card brand is not accepted.'] });
+    return { card, cardToken: null, document, documentType };
+  }
+  const saved = await SavedCardModel.findOne({ _id: sha256Hex(String(input.card_token)), merchantId }).lean();
+  if (!saved) throw badRequest({ card_token: ['Unknown card token.'] });
+  return { card: null, cardToken: { token: String(input.card_token), brand: saved.brand, bin: saved.bin, last4: saved.last4 }, document, documentType };
+}
+
+function cardAnswerFields(result: CardSaleResult) {
+  return { status: result.status, paymentId: result.paymentId, returnCode: result.returnCode, returnMessage: result.returnMessage, tid: result.tid, proofOfSale: result.proofOfSale, authorizationCode: result.authorizationCode };
+}
+
+function pixAnswerFields(result: PixChargeResult) {
+  return { status: result.status, paymentId: result.paymentId, returnCode: result.returnCode, returnMessage: result.returnMessage, proofOfSale: result.proofOfSale, qrCodeString: result.qrCodeString, expiresAt: result.expiresAt };
+}
+
+/** Runs one pre-capture: creates the sale, calls the acquirer once, records the answer. */
+async function runPreCapture(merchantId: number, input: PreCaptureInput, idempotencyRecordId: string | null): Promise<{ answer: SaleAnswer; sale: OnlineSale }> {
+  const prepared = await preparePayment(merchantId, input);
+  const id = await nextId('online_sale');
+  const merchantOrderId = `S${id}R${crypto.randomBytes(5).toString('hex')}`;
+  const summary = prepared.card ? summarizeCard(prepared.card) : prepared.cardToken;
+  const created = await OnlineSaleModel.create({
+    _id: id,
+    merchantId,
+    merchantOrderId,
+    orderReference: input.order_reference ?? null,
+    paymentMethod: input.payment_method,
+    amountCents: input.value,
+    installments: input.installments,
+    status: 'PROCESSING',
+    payer: { name: input.payer.name, document: prepared.document, documentType: prepared.documentType },
+    card: summary ? { brand: summary.brand, bin: summary.bin, last4: summary.last4, fromToken: Boolean(prepared.cardToken) } : null,
+    idempotencyRecordId,
+  });
+  let sale = created.toObject() as OnlineSale;
+  const customer = { name: input.payer.name, identity: prepared.document ?? undefined, identityType: prepared.documentType ?? undefined };
+
+  let cardResult: CardSaleResult | undefined;
+  let pixResult: PixChargeResult | undefined;
+  try {
+    if (input.payment_method === 'pix') {
+      pixResult = await createPixCharge({ idempotencyKey: merchantOrderId, merchantOrderId, amountCents: input.value, customer, expiresInSeconds: input.pix_expires_in });
+    } else {
+      const card = prepared.card
+        ? { number: prepared.card.number, holder: prepared.card.holder, expMonth: prepared.card.expMonth, expYear: prepared.card.expYear, cvv: prepared.card.cvv, brand: summary!.brand }
+        : { cardToken: prepared.cardToken!.token, brand: prepared.cardToken!.brand };
+      cardResult = await createCardSale({
+        idempotencyKey: merchantOrderId,
+        merchantOrderId,
+        amountCents: input.value,
+        installments: input.installments,
+        capture: false,
+        saveCard: Boolean(input.save_card && prepared.card),
+        customer,
+        card,
+      });
+    }
+  } catch (error) {
+    if (!(error instanceof AcquirerUnavailableError)) throw error;
+    logger.warn({ saleId: id, err: { message: error.message }, outcomeUnknown: error.outcomeUnknown }, 'pre-capture: acquirer unavailable');
+    if (error.outcomeUnknown) {
+      sale = await markForReconciliation(sale, 'authorize', error.message);
+      throw new SaleGatewayError(sale, true);
+    }
+    sale = (await OnlineSaleModel.findOneAndUpdate({ _id: id, status: 'PROCESSING' }, { $set: { status: 'FAILED' } }, { new: true }).lean()) ?? sale;
+    throw new SaleGatewayError(sale, false);
+  }
+
+  try {
+    const truth = cardResult ? cardAnswerFields(cardResult) : pixAnswerFields(pixResult!);
+    const to = statusFromAcquirer(truth.status, input.payment_method) ?? 'FAILED';
+    sale = await moveSale(sale, to, truth);
+    let cardToken: string | undefined;
+    if (cardResult?.approved && cardResult.cardToken && prepared.card) {
+      const card = summarizeCard(prepared.card);
+      await SavedCardModel.create({ _id: sha256Hex(cardResult.cardToken), merchantId, brand: card.brand, bin: card.bin, last4: card.last4 });
+      cardToken = cardResult.cardToken;
+    }
+    return { answer: ok(sale, { cardToken }), sale };
+  } catch (error) {
+    // The acquirer acted but we could not record it: let reconciliation record it.
+    await markForReconciliation(sale, 'authorize', 'recording the acquirer answer failed').catch(() => undefined);
+    throw error;
+  }
+}
+
+type Claim = { claimed: true } | { claimed: false; existing: { bodyHash: string; state: string; response: SaleAnswer | null } };
+
+/** Inserts the Idempotency-Key record; an expired one (over 24 h) is replaced. */
+async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHash: string): Promise<Claim> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await SaleIdempotencyModel.create({ _id: recordId, merchantId, bodyHash, state: 'in_progress', createdAt: new Date() });
+      return { claimed: true };
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+    const existing = await SaleIdempotencyModel.findById(recordId).lean();
+    if (!existing) continue;
+    if (Date.now() - new Date(existing.createdAt).getTime() > IDEMPOTENCY_WINDOW_MS) {
+      await SaleIdempotencyModel.deleteOne({ _id: recordId, createdAt: existing.createdAt });
+      continue;
+    }
+    return { claimed: false, existing: { bodyHash: existing.bodyHash, state: existing.state, response: existing.response as SaleAnswer | null } };
+  }
+  throw new ApiError(409, { detail: 'A request with this Idempotency-Key is being processed.' }, { 'Retry-After': '1' });
+}
+
+/**
+ * POST /online/sales/pre-capture/. With an Idempotency-Key, the first answer is kept for 24 hours
+ * and replayed for the same key and body; another body with the key is 422; a request while the
+ * first is still running (or its outcome is being confirmed) is 409.
+ */
+export async function preCapture(merchantId: number, input: PreCaptureInput, idempotencyKey?: string): Promise<SaleAnswer> {
+  if (!idempotencyKey) return (await runPreCapture(merchantId, input, null)).answer;
+  const recordId = `${merchantId}:${idempotencyKey}`;
+  const bodyHash = sha256Hex(canonicalJson(input));
+  const claim = await claimIdempotencyKey(recordId, merchantId, bodyHash);
+  if (!claim.claimed) {
+    const { existing } = claim;
+    if (existing.bodyHash !== bodyHash) {
+      throw new ApiError(422, { detail: 'This Idempotency-Key was already used with a different request body. Use a new key for a new sale.' });
+    }
+    if (existing.state === 'done' && existing.response) {
+      return { ...existing.response, headers: { ...(existing.response.headers ?? {}), 'Idempotent-Replayed': 'true' } };
+    }
+    throw new ApiError(
+      409,
+      {
+        detail:
+          existing.state === 'reconciling'
+            ? 'The first request with this Idempotency-Key timed out at the acquirer; its outcome is being confirmed. Retry later to get its answer.'
+            : 'A request with this Idempotency-Key is still being processed. Retry later to get its answer.',
+      },
+      { 'Retry-After': '2' },
+    );
+  }
+  try {
+    const { answer, sale } = await runPreCapture(merchantId, input, recordId);
+    await SaleIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'done', saleId: sale._id, response: { status: answer.status, body: answer.body } } });
+    return answer;
+  } catch (error) {
+    if (error instanceof SaleGatewayError && error.outcomeUnknown) {
+      // Reconciliation writes the answer once the acquirer tells the truth.
+      await SaleIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'reconciling', saleId: Number(error.body.sale_id) } });
+    } else {
+      // Nothing was charged (bad input, gateway refused): the key may be used again.
+      await SaleIdempotencyModel.deleteOne({ _id: recordId });
+    }
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Capture and cancel
+// ---------------------------------------------------------------------------------------------
+
+function refuseInvalidState(sale: OnlineSale, action: 'captured' | 'cancelled'): never {
+  if (sale.paymentMethod === 'pix') throw new ApiError(400, { detail: `A PIX sale cannot be ${action}.` });
+  if (sale.reconciliation) {
+    throw new ApiError(409, { detail: 'The outcome of the last acquirer call on this sale is being confirmed. Retry later.' }, { 'Retry-After': '2' });
+  }
+  const allowed = action === 'captured' ? 'a PRE_CAPTURED card sale' : 'a PRE_CAPTURED or CONFIRMED card sale';
+  throw new ApiError(400, { detail: `Only ${allowed} can be ${action}; this sale is ${sale.status}.` });
+}
+
+interface Operation {
+  from: SaleStatus;
+  to: SaleStatus;
+  operation: SaleOperation;
+  acquirerStatus: number;
+  call: (sale: OnlineSale) => Promise<{ status: number; returnCode: string; returnMessage: string; tid?: string; proofOfSale?: string; authorizationCode?: string }>;
+}
+
+/** Moves a card sale out of `op.from` through the acquirer, once, whatever runs at the same time. */
+async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' | 'cancelled'): Promise<SaleAnswer> {
+  if (!(await claimTransition(sale._id, op.from, op.operation))) {
+    const current = await OnlineSaleModel.findById(sale._id).lean();
+    if (current && current.status === op.from && !current.reconciliation) {
+      throw new ApiError(409, { detail: `Another operation on this sale is in progress. Retry later.` }, { 'Retry-After': '1' });
+    }
+    refuseInvalidState(current ?? sale, action);
+  }
+  let result: Awaited<ReturnType<Operation['call']>>;
+  try {
+    result = await op.call(sale);
+  } catch (error) {
+    if (!(error instanceof AcquirerUnavailableError)) {
+      await releaseTransition(sale._id, op.from);
+      throw error;
+    }
+    logger.warn({ saleId: sale._id, operation: op.operation, err: { message: error.message }, outcomeUnknown: error.outcomeUnknown }, 'acquirer unavailable');
+    if (error.outcomeUnknown) {
+      const marked = await markForReconciliation(sale, op.operation, error.message);
+      throw new SaleGatewayError(marked, true);
+    }
+    await releaseTransition(sale._id, op.from);
+    if (error instanceof AcquirerRejectedError) {
+      throw new ApiError(502, { detail: `Payment gateway error: the acquirer refused the ${op.operation} (${error.errors.map((e) => `${e.Code} ${e.Message}`).join('; ') || `HTTP ${error.httpStatus}`}).`, sale_id: sale._id, sale_status: sale.status, reconciling: false });
+    }
+    throw new SaleGatewayError(sale, false);
+  }
+  if (result.status !== op.acquirerStatus) {
+    await releaseTransition(sale._id, op.from);
+    throw new ApiError(502, { detail: `Payment gateway error: the acquirer answered status ${result.status} to the ${op.operation}.`, sale_id: sale._id, sale_status: sale.status, reconciling: false });
+  }
+  return ok(await moveSale(sale, op.to, result));
+}
+
+export async function captureOnlineSale(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
+  const sale = await findSale(scope, saleId);
+  if (sale.paymentMethod !== 'card' || sale.status !== 'PRE_CAPTURED' || sale.reconciliation) refuseInvalidState(sale, 'captured');
+  return runOperation(
+    sale,
+    {
+      from: 'PRE_CAPTURED',
+      to: 'CONFIRMED',
+      operation: 'capture',
+      acquirerStatus: AcquirerStatus.PaymentConfirmed,
+      call: (s) => captureAtAcquirer(s.acquirer.paymentId!, { idempotencyKey: `${s.merchantOrderId}:capture` }),
+    },
+    'captured',
+  );
+}
+
+export const VOID_ON_CONFIRMED_DISABLED =
+  "This sale is CONFIRMED and the merchant's allow_void_on_confirmed setting is off, so a confirmed sale cannot be cancelled (refunded).";
+
+export async function cancelOnlineSale(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
+  const sale = await findSale(scope, saleId);
+  if (sale.paymentMethod !== 'card' || sale.reconciliation || (sale.status !== 'PRE_CAPTURED' && sale.status !== 'CONFIRMED')) refuseInvalidState(sale, 'cancelled');
+  if (sale.status === 'PRE_CAPTURED') {
+    return runOperation(
+      sale,
+      {
+        from: 'PRE_CAPTURED',
+        to: 'CANCELLED',
+        operation: 'void',
+        acquirerStatus: AcquirerStatus.Voided,
+        call: (s) => voidSale(s.acquirer.paymentId!, { idempotencyKey: `${s.merchantOrderId}:void` }),
+      },
+      'cancelled',
+    );
+  }
+  const merchant = await getMerchant(sale.merchantId);
+  if (!merchant?.settings?.allowVoidOnConfirmed) throw new ApiError(400, { detail: VOID_ON_CONFIRMED_DISABLED });
+  return runOperation(
+    sale,
+    {
+      from: 'CONFIRMED',
+      to: 'REFUNDED',
+      operation: 'refund',
+      acquirerStatus: AcquirerStatus.Refunded,
+      call: (s) => voidSale(s.acquirer.paymentId!, { idempotencyKey: `${s.merchantOrderId}:refund` }),
+    },
+    'cancelled',
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// PIX status (stored data only: never calls the acquirer)
+// ---------------------------------------------------------------------------------------------
+
+export async function pixStatus(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
+  const sale = await findSale(scope, saleId);
+  if (sale.paymentMethod !== 'pix') throw new ApiError(400, { detail: 'This sale was not paid by PIX.' });
+  const status = effectiveStatus(sale);
+  return {
+    status: 200,
+    body: {
+      status: 'success',
+      data: {
+        id: sale._id,
+        sale_status: status,
+        paid: status === 'CONFIRMED' || status === 'REFUNDED',
+        value: sale.amountCents,
+        qr_code: sale.pix?.qrCode ?? null,
+        expires_at: iso(sale.pix?.expiresAt),
+        paid_at: iso(sale.pix?.paidAt),
+        reconciling: Boolean(sale.reconciliation),
+        updated_at: iso(sale.updatedAt),
+      },
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reconciliation and notifications
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Asks the acquirer for the true state of a sale whose last call had an unknown outcome and
+ * settles it. Throws AcquirerUnavailableError while the acquirer cannot answer (the job retries).
+ */
+export async function reconcileSale(saleId: number): Promise<string> {
+  const sale = await OnlineSaleModel.findById(saleId).lean();
+  if (!sale?.reconciliation) return 'nothing to reconcile';
+  const { operation, fromStatus } = sale.reconciliation;
+  const truth = sale.acquirer.paymentId ? await getSale(sale.acquirer.paymentId) : await getSaleByOrderId(sale.merchantOrderId);
+
+  if (operation === 'authorize') {
+    if (!(await claimTransition(sale._id, 'PROCESSING', 'settle'))) return 'already settled';
+    const to = truth ? (statusFromAcquirer(truth.status, sale.paymentMethod) ?? 'FAILED') : 'FAILED';
+    const settled = await moveSale(sale, to, truth ?? { status: AcquirerStatus.NotFinished });
+    if (sale.idempotencyRecordId) {
+      if (truth) {
+        const answer = ok(settled);
+        await SaleIdempotencyModel.updateOne({ _id: sale.idempotencyRecordId }, { $set: { state: 'done', response: { status: answer.status, body: answer.body } } });
+      } else {
+        // Nothing happened at the acquirer: the key may be used again.
+        await SaleIdempotencyModel.deleteOne({ _id: sale.idempotencyRecordId });
+      }
+    }
+    return truth ? `authorization settled as ${to}` : 'the acquirer has no such sale: FAILED, nothing charged';
+  }
+
+  if (!truth) throw new Error(`the acquirer does not know payment ${sale.acquirer.paymentId} of sale ${sale._id}`);
+  const to = statusFromAcquirer(truth.status, sale.paymentMethod);
+  if (!to || to === fromStatus) {
+    // The call never took effect: the sale stays as it was and may be operated again.
+    await OnlineSaleModel.updateOne({ _id: sale._id }, { $set: { reconciliation: null, 'acquirer.status': truth.status } });
+    await releaseTransition(sale._id, fromStatus);
+    return `${operation} did not happen; ${fromStatus} kept`;
+  }
+  await moveSale(sale, to, truth);
+  return `${operation} settled as ${to}`;
+}
+
+/** Moves a sale to what the acquirer says, guarded like every transition. */
+async function settleToAcquirer(sale: OnlineSale, truth: AcquirerSale): Promise<string> {
+  const to = statusFromAcquirer(truth.status, sale.paymentMethod);
+  if (!to || to === sale.status) return `no change (${sale.status})`;
+  if (!(await claimTransition(sale._id, sale.status, 'settle'))) {
+    const current = await OnlineSaleModel.findById(sale._id).lean();
+    if (current?.status === to) return `no change (${to})`;
+    throw new Error(`sale ${sale._id} is being moved out of ${sale.status} by another operation; try again`);
+  }
+  await moveSale(sale, to, truth);
+  return `${sale.status} -> ${to}`;
+}
+
+export class InvalidNoticeSignature extends ApiError {
+  constructor() {
+    super(401, { detail: `Invalid or missing ${SIGNATURE_HEADER} signature.` });
+  }
+}
+
+export function signNotice(rawBody: string | Buffer, secret = getConfig().acquirer.notificationSecret): string {
+  return `sha256=${crypto.createHmac('sha256', secret).update(rawBody).digest('hex')}`;
+}
+
+/**
+ * Intake of an acquirer card/PIX notification: checks the HMAC (constant time), stores the raw
+ * notice (one document per body) and queues its application. Answers at once; the worker does
+ * the rest.
+ */
+export async function receivePaymentNotice(rawBody: Buffer | undefined, signature: string | undefined): Promise<SaleAnswer> {
+  if (!rawBody?.length || typeof signature !== 'string' || !safeEqual(signature.trim(), signNotice(rawBody))) throw new InvalidNoticeSignature();
+  const raw = rawBody.toString('utf8');
+  let notice: { PaymentId?: unknown; ChangeType?: unknown };
+  try {
+    notice = JSON.parse(raw);
+  } catch {
+    throw badRequest({ non_field_errors: ['The body is not JSON.'] });
+  }
+  const fields: Record<string, string[]> = {};
+  if (typeof notice.PaymentId !== 'string' || !notice.PaymentId) fields.PaymentId = ['PaymentId is required.'];
+  if (!Number.isInteger(notice.ChangeType)) fields.ChangeType = ['ChangeType must be an integer.'];
+  if (Object.keys(fields).length) throw badRequest(fields);
+  const noticeId = sha256Hex(raw);
+  let duplicate = false;
+  try {
+    await PaymentNoticeModel.create({ _id: noticeId, raw, paymentId: notice.PaymentId, changeType: notice.ChangeType, receivedAt: new Date() });
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    duplicate = true;
+  }
+  // Queued again for a duplicate too (the job id dedupes): a notice stored before Redis failed still gets applied.
+  await getQueue(NOTICE_QUEUE).add('apply-payment-notice', { noticeId }, { jobId: `notice-${noticeId}` });
+  return { status: 200, body: { received: true, duplicate } };
+}
+
+export class NoticeNotYetMatched extends Error {}
+
+/** Applies a stored notice: asks the acquirer for the sale's state and settles ours to it, once. */
+export async function applyPaymentNotice(noticeId: string): Promise<string> {
+  const notice = await PaymentNoticeModel.findById(noticeId).lean();
+  if (!notice) return 'unknown notice';
+  if (notice.appliedAt) return `already applied: ${notice.result}`;
+  let result: string;
+  if (notice.changeType !== 1) {
+    result = `change type ${notice.changeType} is not handled by online sales`;
+  } else {
+    const sale = await OnlineSaleModel.findOne({ 'acquirer.paymentId': notice.paymentId }).lean();
+    // The notice may arrive before the pre-capture recorded the PaymentId: the job retries.
+    if (!sale) throw new NoticeNotYetMatched(`no sale has PaymentId ${notice.paymentId} yet`);
+    if (sale.reconciliation) {
+      result = await reconcileSale(sale._id);
+    } else {
+      const truth = await getSale(notice.paymentId);
+      result = truth ? await settleToAcquirer(sale, truth) : 'the acquirer does not know this PaymentId';
+    }
+  }
+  await PaymentNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date(), result } });
+  return result;
+}
+
+/** Records that a notice could not be matched to a sale after every retry. */
+export async function giveUpOnNotice(noticeId: string, reason: string): Promise<void> {
+  await PaymentNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date(), result: `not applied: ${reason}` } });
+}

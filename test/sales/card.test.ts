@@ -1,0 +1,166 @@
+import '../helpers/env';
+import test from 'ava';
+import { stopAll } from '../helpers/processes';
+import { newMerchant, systemToken, type TestMerchant } from '../helpers/identity';
+import { MerchantModel } from '../../src/auth/model';
+import { OnlineSaleModel } from '../../src/sales/model';
+import { CARDS, call, cardSale, encrypted, startSalesEnv, type SalesEnv } from './helpers';
+
+let env: SalesEnv;
+let merchant: TestMerchant;
+let other: TestMerchant;
+
+test.before(async () => {
+  env = await startSalesEnv({ workers: false });
+  merchant = await newMerchant();
+  other = await newMerchant();
+});
+test.after.always(async () => {
+  await env?.close();
+  await stopAll();
+});
+
+const PRE = '/api/v1/online/sales/pre-capture/';
+const capture = (id: number, token = merchant.merchantToken) => call(env, 'PUT', `/api/v1/online/sales/${id}/capture/`, token);
+const cancel = (id: number, token = merchant.merchantToken) => call(env, 'PUT', `/api/v1/online/sales/${id}/cancel-capture/`, token);
+
+test('an approved card is pre-captured and keeps only brand, bin and last four', async (t) => {
+  const res = await call(env, 'POST', PRE, merchant.accessToken, cardSale());
+  t.is(res.status, 200);
+  const data = res.body.data;
+  t.is(res.body.status, 'success');
+  t.true(data.approved);
+  t.is(data.sale_status, 'PRE_CAPTURED');
+  t.is(data.value, 15990);
+  t.is(data.installments, 3);
+  t.is(data.order_reference, 'pedido-123');
+  t.deepEqual(data.card, { brand: 'Visa', bin: '400000', last4: '0010' });
+  t.truthy(data.acquirer.payment_id);
+  t.truthy(data.acquirer.authorization_code);
+  t.is(data.denial_code, null);
+  const stored = await OnlineSaleModel.findById(data.id).lean();
+  const text = JSON.stringify(stored);
+  t.false(text.includes(CARDS.approved));
+  t.false(text.includes('"cvv"'));
+});
+
+test('a denied card is 200 with approved false and cannot be captured or cancelled', async (t) => {
+  const res = await call(env, 'POST', PRE, merchant.merchantToken, cardSale({}, CARDS.denied05));
+  t.is(res.status, 200);
+  t.false(res.body.data.approved);
+  t.is(res.body.data.sale_status, 'DENIED');
+  t.is(res.body.data.denial_code, '05');
+  t.is(res.body.data.denial_message, 'Not Authorized');
+  t.is(res.body.data.acquirer.authorization_code, null);
+  const expired = await call(env, 'POST', PRE, merchant.merchantToken, cardSale({}, CARDS.denied57));
+  t.is(expired.body.data.denial_code, '57');
+  const captured = await capture(res.body.data.id);
+  t.is(captured.status, 400);
+  t.regex(captured.body.detail, /DENIED/);
+  t.is((await cancel(res.body.data.id)).status, 400);
+});
+
+test('capture confirms a pre-captured sale once', async (t) => {
+  const sale = (await call(env, 'POST', PRE, merchant.merchantToken, cardSale())).body.data;
+  const first = await capture(sale.id);
+  t.is(first.status, 200);
+  t.is(first.body.data.sale_status, 'CONFIRMED');
+  t.truthy(first.body.data.captured_at);
+  const second = await capture(sale.id);
+  t.is(second.status, 400);
+  t.regex(second.body.detail, /CONFIRMED/);
+});
+
+test('cancel-capture voids a pre-captured sale', async (t) => {
+  const sale = (await call(env, 'POST', PRE, merchant.merchantToken, cardSale())).body.data;
+  const res = await cancel(sale.id);
+  t.is(res.status, 200);
+  t.is(res.body.data.sale_status, 'CANCELLED');
+  t.is((await capture(sale.id)).status, 400);
+  t.is((await cancel(sale.id)).status, 400);
+});
+
+test('a confirmed sale is refunded only when allow_void_on_confirmed is set', async (t) => {
+  const owner = await newMerchant();
+  const sale = (await call(env, 'POST', PRE, owner.merchantToken, cardSale())).body.data;
+  t.is((await capture(sale.id, owner.merchantToken)).status, 200);
+  const refused = await cancel(sale.id, owner.merchantToken);
+  t.is(refused.status, 400);
+  t.regex(refused.body.detail, /allow_void_on_confirmed/);
+  await MerchantModel.updateOne({ _id: owner.merchantId }, { $set: { 'settings.allowVoidOnConfirmed': true } });
+  const refunded = await cancel(sale.id, owner.merchantToken);
+  t.is(refunded.status, 200);
+  t.is(refunded.body.data.sale_status, 'REFUNDED');
+  t.truthy(refunded.body.data.refunded_at);
+});
+
+test("another merchant's sale is 404, like an unknown id", async (t) => {
+  const sale = (await call(env, 'POST', PRE, merchant.merchantToken, cardSale())).body.data;
+  t.is((await capture(sale.id, other.merchantToken)).status, 404);
+  t.is((await cancel(sale.id, other.accessToken)).status, 404);
+  t.is((await call(env, 'GET', `/api/v1/online/sales/${sale.id}/pix/status/`, other.merchantToken)).status, 404);
+  t.is((await capture(987654321)).status, 404);
+  const stored = await OnlineSaleModel.findById(sale.id).lean();
+  t.is(stored?.status, 'PRE_CAPTURED');
+  // The system token acts for the merchant it names.
+  const bySystem = await call(env, 'PUT', `/api/v1/online/sales/${sale.id}/capture/`, systemToken(), undefined, { 'x-merchant-id': String(merchant.merchantId) });
+  t.is(bySystem.status, 200);
+});
+
+test('the system token pre-captures for the merchant it names', async (t) => {
+  const res = await call(env, 'POST', PRE, systemToken(), cardSale(), { 'x-merchant-id': String(merchant.merchantId) });
+  t.is(res.status, 200);
+  t.is((await OnlineSaleModel.findById(res.body.data.id).lean())?.merchantId, merchant.merchantId);
+  const without = await call(env, 'POST', PRE, systemToken(), cardSale());
+  t.is(without.status, 400);
+});
+
+test('no credential is 401', async (t) => {
+  const res = await fetch(`${env.app.url}${PRE}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(cardSale()) });
+  t.is(res.status, 401);
+  t.is((await fetch(`${env.app.url}/api/v1/online/sales/1/capture/`, { method: 'PUT' })).status, 401);
+});
+
+test('bad input is a field map naming every bad field', async (t) => {
+  const res = await call(env, 'POST', PRE, merchant.merchantToken, {
+    payment_method: 'card',
+    value: 10.5,
+    installments: 13,
+    payer: { name: 'X', document: '123' },
+  });
+  t.is(res.status, 400);
+  t.deepEqual(res.body.value, ['A valid integer is required.']);
+  t.truthy(res.body.installments);
+  t.truthy(res.body.encrypted_card);
+  const doc = await call(env, 'POST', PRE, merchant.merchantToken, cardSale({ payer: { name: 'X', document: '111.111.111-12' } }));
+  t.is(doc.status, 400);
+  t.truthy(doc.body['payer.document']);
+  const pix = await call(env, 'POST', PRE, merchant.merchantToken, { payment_method: 'pix', value: 100, installments: 2, payer: { name: 'X' } });
+  t.is(pix.status, 400);
+  t.truthy(pix.body.installments);
+  t.truthy(pix.body['payer.document']);
+  const undecryptable = await call(env, 'POST', PRE, merchant.merchantToken, cardSale({ encrypted_card: 'bm90IGEgY2FyZA==' }));
+  t.is(undecryptable.status, 400);
+  t.truthy(undecryptable.body.encrypted_card);
+  const both = await call(env, 'POST', PRE, merchant.merchantToken, cardSale({ card_token: 'abc' }));
+  t.is(both.status, 400);
+  t.truthy(both.body.encrypted_card);
+  const expiredCard = await call(env, 'POST', PRE, merchant.merchantToken, cardSale({ encrypted_card: encrypted(CARDS.approved, { expYear: 2020 }) }));
+  t.is(expiredCard.status, 400);
+  t.is((await call(env, 'PUT', '/api/v1/online/sales/abc/capture/', merchant.merchantToken)).status, 400);
+  t.is(await OnlineSaleModel.countDocuments({ merchantId: merchant.merchantId, status: 'PROCESSING' }), 0);
+});
+
+test('a saved card token charges again, for its merchant only', async (t) => {
+  const first = await call(env, 'POST', PRE, merchant.merchantToken, cardSale({ save_card: true, encrypted_card: encrypted(CARDS.luhnApproved) }));
+  t.is(first.status, 200);
+  const token = first.body.data.card_token;
+  t.truthy(token);
+  const again = await call(env, 'POST', PRE, merchant.merchantToken, { payment_method: 'card', value: 500, card_token: token, payer: { name: 'Maria' } });
+  t.is(again.status, 200);
+  t.true(again.body.data.approved);
+  t.deepEqual(again.body.data.card, { brand: 'Visa', bin: '411111', last4: '1111' });
+  const stolen = await call(env, 'POST', PRE, other.merchantToken, { payment_method: 'card', value: 500, card_token: token, payer: { name: 'Eve' } });
+  t.is(stolen.status, 400);
+  t.truthy(stolen.body.card_token);
+});
