@@ -1,0 +1,153 @@
+import '../helpers/env';
+import fs from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import { chromium, type Browser } from 'playwright-core';
+import { getConfig } from '../../config';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { newMerchant, type TestMerchant } from '../helpers/identity';
+import { startProcess, stopAll, ROOT } from '../helpers/processes';
+import { closeAcquirerClient } from '../../src/acquirer/client';
+import { PaymentLinkModel } from '../../src/payment-links/model';
+import { createLink, nextYear, VALID_CPF } from './helpers';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = path.join(ROOT, '.data', 'screenshots');
+
+let app: TestApp;
+let browser: Browser;
+let merchant: TestMerchant;
+
+test.before(async () => {
+  const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
+  process.env.ACQUIRER_BASE_URL = sandbox.url;
+  process.env.ACQUIRER_QUERY_URL = sandbox.url;
+  app = await startTestApp();
+  if (getConfig().acquirer.baseUrl !== sandbox.url) throw new Error('config was loaded before the test set the acquirer url');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  merchant = await newMerchant({ companyName: 'Floricultura Ipê LTDA' });
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+});
+test.after.always(async () => {
+  await browser?.close();
+  await app?.close();
+  await closeAcquirerClient();
+  await stopAll();
+});
+
+/** The page under our origin: payment_link_url is built on PUBLIC_BASE_URL, the test app listens elsewhere. */
+function pageUrl(link: { payment_link_url: string }): string {
+  return `${app.url}${new URL(link.payment_link_url).pathname}`;
+}
+
+test('a payer goes through the three steps to a paid link, and a second visit shows it paid', async (t) => {
+  const { body: link } = await createLink(app.url, merchant, { value: 15990, description: 'Buquê de rosas', payer_name: 'Carla', number_of_installments: 2 });
+  // A phone-sized screen.
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const consoleErrors: string[] = [];
+  page.on('console', (msg) => {
+    // The 400s of the field errors this test provokes on purpose are logged by the browser too.
+    if (msg.type() === 'error' && !/status of 400/.test(msg.text())) consoleErrors.push(msg.text());
+  });
+  await page.goto(pageUrl(link));
+
+  await page.getByRole('heading', { name: 'Quem está pagando?' }).waitFor();
+  t.is(await page.locator('#merchant-name').textContent(), 'Floricultura Ipê LTDA');
+  t.regex((await page.locator('#amount').textContent())!, /159,90/);
+  t.is(await page.getByLabel('Nome', { exact: true }).inputValue(), 'Carla');
+
+  // Step 1, by keyboard: a wrong CPF shows its error in place, then the right one goes through.
+  await page.getByLabel('CPF ou CNPJ').fill('111.111.111-12');
+  await page.getByLabel('CPF ou CNPJ').press('Enter');
+  await page.locator('#document-error').filter({ hasText: /CPF/ }).waitFor();
+  t.is(await page.getByLabel('CPF ou CNPJ').getAttribute('aria-invalid'), 'true');
+  await page.getByLabel('CPF ou CNPJ').fill(VALID_CPF);
+  await page.getByLabel('CPF ou CNPJ').press('Enter');
+
+  // Step 2: a short CEP is refused in place.
+  await page.getByRole('heading', { name: 'Endereço' }).waitFor();
+  await page.getByLabel('CEP').fill('123');
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await page.locator('#cep-error').filter({ hasText: 'Enter a CEP of 8 digits.' }).waitFor();
+  await page.getByLabel('CEP').fill('01310-100');
+  await page.getByLabel('Rua').fill('Avenida Paulista');
+  await page.getByLabel('Número', { exact: true }).fill('1000');
+  await page.getByLabel('Complemento (opcional)').fill('Sala 5');
+  await page.getByLabel('Bairro').fill('Bela Vista');
+  await page.getByLabel('Cidade').fill('São Paulo');
+  await page.getByLabel('UF').fill('SP');
+  await page.getByLabel('Ponto de referência (opcional)').fill('Perto do MASP');
+  await page.getByRole('button', { name: 'Continuar' }).click();
+
+  // Step 3: a mistyped card number is caught in place; the good one pays.
+  await page.getByRole('heading', { name: 'Cartão de crédito' }).waitFor();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'checkout-card-step.png'), fullPage: true });
+  await page.getByLabel('Nome impresso no cartão').fill('CARLA M SOUZA');
+  await page.getByLabel('Número do cartão').fill('4000 0000 0000 0011');
+  await page.getByLabel('Validade (MM/AA)').fill(`12/${String(nextYear()).slice(2)}`);
+  await page.getByLabel('CVV').fill('123');
+  await page.getByRole('button', { name: /Pagar/ }).click();
+  await page.locator('#card-number-error').filter({ hasText: /inválido/ }).waitFor();
+  await page.getByLabel('Número do cartão').fill('4000 0000 0000 0010');
+  await page.getByLabel('CVV').press('Enter');
+
+  await page.getByRole('heading', { name: 'Pagamento aprovado' }).waitFor();
+  const receipt = await page.locator('#receipt-details').textContent();
+  t.regex(receipt!, /final 0010/);
+  t.regex(receipt!, /159,90/);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'checkout-receipt.png'), fullPage: true });
+
+  const stored = await PaymentLinkModel.findById(link.id).lean();
+  t.is(stored!.status, 2);
+  t.like(stored!.address, { cep: '01310100', city: 'São Paulo', reference: 'Perto do MASP' });
+
+  // A second visit shows the link paid, with its receipt, and no form.
+  const second = await context.newPage();
+  await second.goto(pageUrl(link));
+  await second.getByRole('heading', { name: 'Pagamento aprovado' }).waitFor();
+  t.false(await second.locator('#card-form').isVisible());
+  t.false(await second.locator('#payer-form').isVisible());
+  t.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
+test('a denied card shows the denial and lets the payer try again', async (t) => {
+  const { body: link } = await createLink(app.url, merchant, { value: 500, payer_name: 'Davi' });
+  const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(pageUrl(link));
+  await page.getByLabel('CPF ou CNPJ').fill('11.222.333/0001-81');
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await page.getByLabel('CEP').fill('20040002');
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await page.getByLabel('Nome impresso no cartão').fill('DAVI');
+  await page.getByLabel('Número do cartão').fill('4000000000000002');
+  await page.getByLabel('Validade (MM/AA)').fill(`01/${nextYear()}`);
+  await page.getByLabel('CVV').fill('321');
+  await page.getByRole('button', { name: /Pagar/ }).click();
+  await page.locator('#card-form [data-error="form"]').filter({ hasText: /recusado/ }).waitFor();
+  t.true(await page.locator('#card-form').isVisible());
+  t.is((await PaymentLinkModel.findById(link.id).lean())!.status, 1);
+  await context.close();
+});
+
+test('unknown and expired links show a clear state', async (t) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const missing = await page.goto(`${app.url}/checkout/00000000-0000-4000-8000-000000000000`);
+  t.is(missing!.status(), 404);
+  await page.locator('#status-text').filter({ hasText: /não encontrado/ }).waitFor();
+  t.false(await page.locator('#payer-form').isVisible());
+
+  const { body: link } = await createLink(app.url, merchant, { value: 100 });
+  await PaymentLinkModel.updateOne({ _id: link.id }, { $set: { expiresAt: new Date(Date.now() - 60_000) } });
+  await page.goto(pageUrl(link));
+  await page.locator('#status-text').filter({ hasText: /expirou/ }).waitFor();
+  t.false(await page.locator('#payer-form').isVisible());
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'checkout-expired.png'), fullPage: true });
+  await context.close();
+});
