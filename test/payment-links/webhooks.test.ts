@@ -60,6 +60,11 @@ class Receiver {
   }
 }
 
+/** eventually(), typed by the truthy value the check finally returns. */
+async function until<T>(check: () => Promise<T | false | 0 | undefined | null> | T | false | 0 | undefined | null): Promise<T> {
+  return (await eventually(check)) as T;
+}
+
 let app: TestApp;
 let merchant: TestMerchant;
 const receiver = new Receiver();
@@ -102,14 +107,14 @@ test('a paid link sends an event that standardwebhooks verifies', async (t) => {
   const webhookUrl = receiver.url('/paid');
   const { id, guid } = await readyLink(app.url, merchant, { webhookUrl, value: 2500 });
   t.true((await pay(guid)).body.approved);
-  const [delivery] = await eventually(() => receiver.at('/paid').length && receiver.at('/paid'));
+  const [delivery] = await until(() => receiver.at('/paid').length && receiver.at('/paid'));
   const verified = new Webhook(await secretOf(merchant)).verify(delivery.body, delivery.headers) as any;
   t.is(verified.type, 'payment_link.paid');
   t.like(verified.data, { id, payment_link_guid: guid, status: 2, value: 2500, sequence: 1 });
   t.is(delivery.headers['webhook-id'], `msg_${id}_1`);
   t.regex(delivery.headers['webhook-signature'], /^v1,[A-Za-z0-9+/=]+$/);
   t.throws(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(delivery.body, delivery.headers));
-  const [event] = await eventually(async () => {
+  const [event] = await until(async () => {
     const events = await eventsOf(merchant, id);
     return events[0]?.state === 'delivered' && events;
   });
@@ -122,7 +127,7 @@ test('a delivery that fails twice succeeds on the third attempt', async (t) => {
   const webhookUrl = receiver.url('/flaky', [503, 500, 204]);
   const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
   await pay(guid);
-  const [event] = await eventually(async () => {
+  const [event] = await until(async () => {
     const events = await eventsOf(merchant, id);
     return events[0]?.state === 'delivered' && events;
   });
@@ -140,12 +145,12 @@ test('a 410 stops the retries', async (t) => {
   const webhookUrl = receiver.url('/gone', [410]);
   const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
   await pay(guid);
-  const [event] = await eventually(async () => {
+  const [event] = await until(async () => {
     const events = await eventsOf(merchant, id);
     return events[0]?.state === 'gone' && events;
   });
   const job = await getQueue(LINK_WEBHOOK_QUEUE).getJob(`deliver-${event.id}`);
-  t.true(await eventually(() => job!.isFailed()));
+  t.true(await until(() => job!.isFailed()));
   const failed = await getQueue(LINK_WEBHOOK_QUEUE).getJob(`deliver-${event.id}`);
   t.is(failed!.attemptsMade, 1);
   t.is(failed!.opts.attempts, WEBHOOK_ATTEMPTS);
@@ -158,7 +163,7 @@ test('redirects are not followed', async (t) => {
   const webhookUrl = receiver.url('/moved', [302, 200]);
   const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
   await pay(guid);
-  const [event] = await eventually(async () => {
+  const [event] = await until(async () => {
     const events = await eventsOf(merchant, id);
     return events[0]?.state === 'delivered' && events;
   });
@@ -172,7 +177,7 @@ test('a receiver that does not answer in time is a failed attempt', async (t) =>
   const webhookUrl = receiver.url('/slow', [0, 200]);
   const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
   await pay(guid);
-  const [event] = await eventually(async () => {
+  const [event] = await until(async () => {
     const events = await eventsOf(merchant, id);
     return events[0]?.state === 'delivered' && events;
   });
@@ -186,7 +191,7 @@ test('each event of a link carries the next sequence number', async (t) => {
   const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
   t.false((await pay(guid, DENIED_CARD)).body.approved);
   t.true((await pay(guid)).body.approved);
-  const events = await eventually(async () => {
+  const events = await until(async () => {
     const list = await eventsOf(merchant, id);
     return list.length === 2 && list.every((e) => e.state === 'delivered') && list;
   });
@@ -211,17 +216,17 @@ test('a merchant can ask for a redelivery', async (t) => {
   const webhookUrl = receiver.url('/again');
   const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
   await pay(guid);
-  const [event] = await eventually(async () => {
+  const [event] = await until(async () => {
     const events = await eventsOf(merchant, id);
     return events[0]?.state === 'delivered' && events;
   });
   const res = await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/${event.id}/redeliver/`, { method: 'POST', headers: bearer(merchant.merchantToken) });
   t.is(res.status, 202);
-  await eventually(() => receiver.at('/again').length === 2);
+  await until(() => receiver.at('/again').length === 2);
   const [first, second] = receiver.at('/again');
   t.is(second.headers['webhook-id'], first.headers['webhook-id']);
   t.is(second.body, first.body);
-  const [after] = await eventually(async () => {
+  const [after] = await until(async () => {
     const events = await eventsOf(merchant, id);
     return events[0]?.attempts.length === 2 && events;
   });
@@ -245,7 +250,7 @@ test('a rotated secret signs at once and the old one still verifies during the g
   const webhookUrl = receiver.url('/rotated');
   const { guid } = await readyLink(app.url, owner, { webhookUrl });
   await pay(guid);
-  const [delivery] = await eventually(() => receiver.at('/rotated').length && receiver.at('/rotated'));
+  const [delivery] = await until(() => receiver.at('/rotated').length && receiver.at('/rotated'));
   t.is(delivery.headers['webhook-signature'].split(' ').length, 2);
   t.notThrows(() => new Webhook(rotated.secret).verify(delivery.body, delivery.headers));
   t.notThrows(() => new Webhook(before).verify(delivery.body, delivery.headers));
@@ -255,7 +260,7 @@ test('the url is checked again before every delivery', async (t) => {
   const { id } = await readyLink(app.url, merchant);
   // An address outside the allow-list (another port): refused at delivery, nothing sent.
   const event = await emitLinkEvent({ merchantId: merchant.merchantId, linkId: id, url: `http://127.0.0.1:${receiver.port + 1}/x`, type: 'payment_link.test', data: {} });
-  const stored = await eventually(async () => {
+  const stored = await until(async () => {
     const list = await eventsOf(merchant, id);
     const found = list.find((e) => e.id === event._id);
     return found?.attempts.length >= 1 && found;
@@ -289,7 +294,7 @@ test('the stored event body is what was signed', async (t) => {
   const webhookUrl = receiver.url('/body');
   const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
   await pay(guid);
-  const [delivery] = await eventually(() => receiver.at('/body').length && receiver.at('/body'));
+  const [delivery] = await until(() => receiver.at('/body').length && receiver.at('/body'));
   const stored = await WebhookEventModel.findById(`msg_${id}_1`).lean();
   t.is(stored!.body, delivery.body);
 });
