@@ -175,7 +175,9 @@ async function recordOwnAction(kind: 'accepted' | 'refused', items: { establishm
   const now = new Date();
   for (const item of items) {
     try {
-      await insertEvent({ _id: `${kind}:${item.establishmentNumber}:${item.idChargeback}`, kind, ...item, at: now, data: '{}' });
+      // Accept names no case: take it from the chargeback's notice when we have one, so the case stays readable (lifecycle).
+      const idCase = item.idCase ?? (await ChargebackModel.findById(`${item.establishmentNumber}:${item.idChargeback}`, { idCase: 1 }).lean())?.idCase ?? null;
+      await insertEvent({ _id: `${kind}:${item.establishmentNumber}:${item.idChargeback}`, kind, ...item, idCase, at: now, data: '{}' });
       await refreshChargeback(item.establishmentNumber, item.idChargeback);
     } catch (error) {
       // The acquirer has acted and cannot be undone: answer with its result; its notices will catch us up.
