@@ -5,8 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 
-// The CLI's stdout is its answer: keep pino (which writes to stdout) quiet unless asked.
-process.env.LOG_LEVEL ??= 'silent';
+// The CLI's stdout is its answer and pino writes to stdout: the CLI reports its own errors instead.
+process.env.LOG_LEVEL = 'silent';
 
 const USAGE = `usage: npm run cli -- <command> [options]
   merchant:create --name <company> --email <e-mail> --login <short name> (--password <pw> | --password-stdin) [--establishment <number>]...

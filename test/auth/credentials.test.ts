@@ -1,0 +1,148 @@
+import '../helpers/env';
+import test from 'ava';
+import { startTestApp, json, type TestApp } from '../helpers/app';
+import { bearer, newMerchant, newStaff, systemToken, type TestMerchant } from '../helpers/identity';
+import { features } from '../../src/features';
+import type { Feature } from '../../src/http/routes';
+import {
+  ANY_CREDENTIAL,
+  ANY_MERCHANT_CREDENTIAL,
+  MERCHANT_CREDENTIALS,
+  merchantIdOf,
+  STAFF_CREDENTIALS,
+  SYSTEM_OR_MERCHANT_TOKEN,
+  type CredentialPolicy,
+} from '../../src/http/auth';
+import { issueMerchantToken, revokeMerchantTokens } from '../../src/auth/service';
+import { signToken } from '../../src/auth/tokens';
+import { UserModel } from '../../src/auth/model';
+
+const POLICIES: Record<string, CredentialPolicy> = {
+  merchant: MERCHANT_CREDENTIALS,
+  'any-merchant': ANY_MERCHANT_CREDENTIAL,
+  staff: STAFF_CREDENTIALS,
+  'system-or-merchant-token': SYSTEM_OR_MERCHANT_TOKEN,
+  any: ANY_CREDENTIAL,
+};
+
+// One route per policy that only this test registers; each answers who the caller is.
+const probe: Feature = {
+  name: 'probe',
+  routes: Object.entries(POLICIES).map(([name, auth]) => ({
+    method: 'get' as const,
+    path: `/probe/${name}`,
+    auth,
+    handler: (req, res) => {
+      const principal = req.principal!;
+      res.json({ kind: principal.kind, role: principal.role, merchantId: principal.merchantId ?? null });
+    },
+    doc: { summary: name, responses: {} },
+  })),
+};
+// A merchant route reading merchantIdOf(): a staff route has no merchant to give.
+probe.routes.push({
+  method: 'get',
+  path: '/probe/staff-asks-merchant',
+  auth: STAFF_CREDENTIALS,
+  handler: (req, res) => {
+    res.json({ merchantId: merchantIdOf(req) });
+  },
+  doc: { summary: 'merchantIdOf on a staff route', responses: {} },
+});
+
+let app: TestApp;
+let merchant: TestMerchant;
+let other: TestMerchant;
+const credentials: Record<string, () => Record<string, string>> = {};
+
+test.before(async () => {
+  app = await startTestApp({ features: [...features, probe] });
+  merchant = await newMerchant();
+  other = await newMerchant();
+  const staff = await newStaff();
+  const revoked = await issueMerchantToken(merchant.merchantId);
+  await revokeMerchantTokens(merchant.merchantId, { prefix: revoked.prefix });
+  const ghost = await newMerchant();
+  await UserModel.deleteOne({ _id: ghost.userId });
+  Object.assign(credentials, {
+    'merchant jwt': () => bearer(merchant.accessToken),
+    'staff jwt': () => bearer(staff.accessToken),
+    'merchant token': () => bearer(merchant.merchantToken),
+    'revoked merchant token': () => bearer(revoked.token),
+    'system with x-merchant-id': () => bearer(systemToken(), { 'x-merchant-id': String(merchant.merchantId) }),
+    'system without x-merchant-id': () => bearer(systemToken()),
+    'system with unknown x-merchant-id': () => bearer(systemToken(), { 'x-merchant-id': '987654321' }),
+    'system with bad x-merchant-id': () => bearer(systemToken(), { 'x-merchant-id': '1; drop' }),
+    'refresh token': () => bearer(signToken('refresh', { _id: merchant.userId, role: 'merchant', merchantId: merchant.merchantId })),
+    'jwt of a deleted user': () => bearer(ghost.accessToken),
+    'unknown merchant token': () => bearer('mt_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'),
+    'a system token prefix': () => bearer(systemToken().slice(0, -1)),
+    'no credential': () => ({}),
+    'basic auth': () => ({ authorization: `Basic ${Buffer.from(`${merchant.email}:${merchant.password}`).toString('base64')}` }),
+  });
+});
+test.after.always(() => app?.close());
+
+// Expected status per credential, per policy: 200 (acts for `merchant`, or `none`), 400, 401 or 403.
+type Outcome = 'merchant' | 'none' | 400 | 401 | 403;
+const MATRIX: Record<string, Record<string, Outcome>> = {
+  'merchant jwt': { merchant: 'merchant', 'any-merchant': 'merchant', staff: 403, 'system-or-merchant-token': 403, any: 'merchant' },
+  'staff jwt': { merchant: 403, 'any-merchant': 403, staff: 'none', 'system-or-merchant-token': 403, any: 'none' },
+  'merchant token': { merchant: 'merchant', 'any-merchant': 'merchant', staff: 403, 'system-or-merchant-token': 'merchant', any: 'merchant' },
+  'revoked merchant token': { merchant: 401, 'any-merchant': 401, staff: 401, 'system-or-merchant-token': 401, any: 401 },
+  'system with x-merchant-id': { merchant: 403, 'any-merchant': 'merchant', staff: 'merchant', 'system-or-merchant-token': 'merchant', any: 'merchant' },
+  'system without x-merchant-id': { merchant: 403, 'any-merchant': 400, staff: 'none', 'system-or-merchant-token': 400, any: 'none' },
+  'system with unknown x-merchant-id': { merchant: 403, 'any-merchant': 400, staff: 400, 'system-or-merchant-token': 400, any: 400 },
+  'system with bad x-merchant-id': { merchant: 403, 'any-merchant': 400, staff: 400, 'system-or-merchant-token': 400, any: 400 },
+  'refresh token': { merchant: 401, 'any-merchant': 401, staff: 401, 'system-or-merchant-token': 401, any: 401 },
+  'jwt of a deleted user': { merchant: 401, 'any-merchant': 401, staff: 401, 'system-or-merchant-token': 401, any: 401 },
+  'unknown merchant token': { merchant: 401, 'any-merchant': 401, staff: 401, 'system-or-merchant-token': 401, any: 401 },
+  'a system token prefix': { merchant: 401, 'any-merchant': 401, staff: 401, 'system-or-merchant-token': 401, any: 401 },
+  'no credential': { merchant: 401, 'any-merchant': 401, staff: 401, 'system-or-merchant-token': 401, any: 401 },
+  'basic auth': { merchant: 401, 'any-merchant': 401, staff: 401, 'system-or-merchant-token': 401, any: 401 },
+};
+
+for (const [credential, row] of Object.entries(MATRIX)) {
+  test(`policies and ${credential}`, async (t) => {
+    for (const [policy, expected] of Object.entries(row)) {
+      const res = await fetch(`${app.url}/probe/${policy}`, { headers: credentials[credential]() });
+      const body = await json(res);
+      const where = `${policy} with ${credential}`;
+      if (typeof expected === 'number') {
+        t.is(res.status, expected, where);
+        if (expected === 400) t.truthy(body['X-Merchant-Id'], where);
+        else t.is(typeof body.detail, 'string', where);
+      } else {
+        t.is(res.status, 200, where);
+        t.is(body.merchantId, expected === 'merchant' ? merchant.merchantId : null, where);
+      }
+    }
+  });
+}
+
+test('every policy of the matrix is covered', (t) => {
+  for (const row of Object.values(MATRIX)) t.deepEqual(Object.keys(row).sort(), Object.keys(POLICIES).sort());
+});
+
+test('x-merchant-id does not move a merchant credential to another merchant', async (t) => {
+  for (const token of [merchant.accessToken, merchant.merchantToken]) {
+    const body = await json(await fetch(`${app.url}/probe/merchant`, { headers: bearer(token, { 'x-merchant-id': String(other.merchantId) }) }));
+    t.is(body.merchantId, merchant.merchantId);
+  }
+});
+
+test('a staff route that asks for a merchant refuses without one', async (t) => {
+  const res = await fetch(`${app.url}/probe/staff-asks-merchant`, { headers: bearer(systemToken()) });
+  t.is(res.status, 403);
+  const named = await fetch(`${app.url}/probe/staff-asks-merchant`, { headers: bearer(systemToken(), { 'x-merchant-id': String(other.merchantId) }) });
+  t.deepEqual(await json(named), { merchantId: other.merchantId });
+});
+
+test('revoking every token of a merchant leaves other merchants alone', async (t) => {
+  const mine = await newMerchant();
+  const second = await issueMerchantToken(mine.merchantId);
+  t.is(await revokeMerchantTokens(mine.merchantId, { all: true }), 2);
+  for (const token of [mine.merchantToken, second.token]) t.is((await fetch(`${app.url}/probe/merchant`, { headers: bearer(token) })).status, 401);
+  t.is((await fetch(`${app.url}/probe/merchant`, { headers: bearer(other.merchantToken) })).status, 200);
+  t.is(await revokeMerchantTokens(other.merchantId, { prefix: mine.merchantToken.slice(0, 10) }), 0, 'a prefix only reaches its own merchant');
+});
