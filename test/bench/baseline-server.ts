@@ -1,0 +1,34 @@
+/**
+ * The in-run baseline: a bare Express app (json body parser, no helmet, no logging, no auth) with
+ * each case's floor route under /baseline/<case>/, on the same database as the web process.
+ * Run as its own process so it gets a CPU share like the web process does.
+ */
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
+import { benchCases } from './cases';
+
+async function main() {
+  await connectDatabase(process.env.MONGODB_URI!);
+  const app = express();
+  app.use(express.json());
+  for (const benchCase of benchCases) {
+    const router = express.Router();
+    benchCase.mountBaseline(router);
+    app.use(`/baseline/${benchCase.name}`, router);
+  }
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  process.stdout.write(`baseline listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
+  const stop = () => {
+    server.closeAllConnections();
+    server.close(() => void disconnectDatabase().then(() => process.exit(0)));
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((err) => {
+  process.stderr.write(`baseline failed: ${err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,9 @@
+/** Every bench case, in the order they run. A new case: one file in this folder and one line here. */
+import type { BenchCase } from './types';
+import { tokenCase } from './token';
+import { meCase } from './me';
+
+export const benchCases: BenchCase[] = [
+  tokenCase,
+  meCase,
+];
