@@ -6,8 +6,9 @@
  * - the charge is inserted under the unique index (subscriptionId, dueDate): one per cycle;
  * - the sale is sent with an idempotency key per charge and attempt, so a re-run after a worker
  *   died between the acquirer's answer and our write gets the first sale back, not a second one;
- *   after a communication failure the next attempt reuses that attempt's key and order id, so a
- *   sale that did reach the acquirer is found rather than repeated;
+ *   after a communication failure the next attempt first looks the earlier order id up at the
+ *   acquirer and takes that sale's result when there is one; otherwise it resends with the
+ *   earlier key and order id, so a sale that did reach the acquirer is never repeated;
  * - the outcome of an attempt is inserted under `_id` `<chargeId>-<attempt>`: one outcome (and
  *   one payment transaction id) per attempt, which every re-run applies instead of its own.
  */
@@ -15,7 +16,7 @@ import mongoose from 'mongoose';
 import { isDuplicateKey } from '../db/connection';
 import { nextId } from '../db/ids';
 import { logger } from '../logger';
-import { AcquirerRejectedError, createCardSale } from '../acquirer/client';
+import { AcquirerRejectedError, createCardSale, getSaleByOrderId, isApprovedStatus } from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import { nextRetryDay, TRANSPORT_ERROR, TRANSPORT_ERROR_MESSAGE } from './retry-policy';
 import { CHARGE_SEQUENCE, cycleDueDate, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './service';
@@ -156,6 +157,28 @@ async function sendToAcquirer(
     });
     return { ...base, status: ChargeStatus.DENIED, acquirerPaymentId: paymentId, denialCode: code, denialMessage: message, nextRetryAt, paymentTransactionId: null, firstDeniedOn, transportError };
   };
+  const confirmed = async (paymentId: string): Promise<Outcome> => ({
+    ...base,
+    status: ChargeStatus.CONFIRMED,
+    acquirerPaymentId: paymentId,
+    denialCode: '',
+    denialMessage: '',
+    nextRetryAt: null,
+    paymentTransactionId: await nextId(PAYMENT_TRANSACTION_SEQUENCE),
+    firstDeniedOn: charge.firstDeniedOn,
+    transportError: false,
+  });
+  // After a communication failure the acquirer may have made the sale: ask before sending again.
+  if (charge.unsettledMerchantOrderId) {
+    const earlier = await getSaleByOrderId(charge.unsettledMerchantOrderId).catch((error) => {
+      if (error instanceof AcquirerUnavailableError) return null; // unknown still: the resend below reuses the key
+      throw error;
+    });
+    if (earlier) {
+      await hooks.afterAcquirerAnswer?.({ chargeId: charge._id, merchantOrderId, paymentId: earlier.paymentId });
+      return isApprovedStatus(earlier.status) ? confirmed(earlier.paymentId) : denied(earlier.returnCode || 'unknown', earlier.returnMessage, earlier.paymentId, false);
+    }
+  }
   let outcome: Outcome;
   try {
     const sale = await createCardSale({
@@ -170,17 +193,7 @@ async function sendToAcquirer(
     });
     await hooks.afterAcquirerAnswer?.({ chargeId: charge._id, merchantOrderId, paymentId: sale.paymentId });
     outcome = sale.approved
-      ? {
-          ...base,
-          status: ChargeStatus.CONFIRMED,
-          acquirerPaymentId: sale.paymentId,
-          denialCode: '',
-          denialMessage: '',
-          nextRetryAt: null,
-          paymentTransactionId: await nextId(PAYMENT_TRANSACTION_SEQUENCE),
-          firstDeniedOn: charge.firstDeniedOn,
-          transportError: false,
-        }
+      ? await confirmed(sale.paymentId)
       : denied(sale.returnCode || 'unknown', sale.returnMessage, sale.paymentId, false);
   } catch (error) {
     if (error instanceof AcquirerRejectedError) {

@@ -1,0 +1,92 @@
+import '../helpers/env';
+import test from 'ava';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { newMerchant, type TestMerchant } from '../helpers/identity';
+import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { closeAcquirerClient } from '../../src/acquirer/client';
+import { getQueue } from '../../src/queue';
+import { dayOf } from '../../src/subscriptions/clock';
+import { chargeJobId, runChargeAttempt, type ChargeJobData } from '../../src/subscriptions/charging';
+import { CHARGE_JOB_NAME, CHARGE_QUEUE } from '../../src/subscriptions/scheduling';
+import { ChargeAttemptModel, SubscriptionChargeModel, type SubscriptionCharge } from '../../src/subscriptions/model';
+import type { ChargeSubscriptionPayload } from '../../jobs/charge-subscription';
+import { runSchedulerTick } from '../../workers/scheduler';
+import { chargeAfterAttempt, newSubscriptionId, salesForOrder, startSandbox } from './support';
+
+let app: TestApp;
+let sandbox: RunningProcess;
+let merchant: TestMerchant;
+
+test.before(async () => {
+  sandbox = await startSandbox();
+  app = await startTestApp();
+  merchant = await newMerchant();
+});
+test.after.always(async () => {
+  await app?.close();
+  await closeAcquirerClient();
+  await stopAll();
+});
+
+test.serial('two scheduler processes at once, and two workers, make one charge and one sale', async (t) => {
+  // Real processes tick with the real clock: this subscription is due today.
+  const today = dayOf(new Date());
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: today, cardLastDigit: 1 });
+  const [schedulerA, schedulerB] = await Promise.all([startProcess('scheduler'), startProcess('scheduler')]);
+  // And two more ticks from this process, at the same time.
+  await Promise.all([runSchedulerTick(), runSchedulerTick()]);
+  const queue = getQueue(CHARGE_QUEUE);
+  await eventually(async () => queue.getJob(chargeJobId({ subscriptionId: id, dueDate: today, attempt: 1 })));
+  const workers = await Promise.all([startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE }), startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE })]);
+  const charge = await chargeAfterAttempt(id, today, 1);
+  await Promise.all([schedulerA.stop(), schedulerB.stop(), runSchedulerTick()]);
+  t.is(charge.status, 1);
+  t.is(await SubscriptionChargeModel.countDocuments({ subscriptionId: id }), 1);
+  t.is(await ChargeAttemptModel.countDocuments({ chargeId: charge._id }), 1);
+  t.deepEqual(await salesForOrder(sandbox, `SUB${id}C${charge._id}A1`), [charge.acquirerPaymentId]);
+  const jobs = (await queue.getJobs(['waiting', 'active', 'completed', 'delayed', 'failed'])).filter((job) => (job?.data as ChargeJobData).subscriptionId === id);
+  t.is(jobs.length, 1);
+  await Promise.all(workers.map((w) => w.stop()));
+});
+
+test.serial('the same attempt run five times at once still charges once', async (t) => {
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2032-01-10', cardLastDigit: 1 });
+  const data: ChargeJobData = { subscriptionId: id, dueDate: '2032-01-10', attempt: 1, today: '2032-01-10' };
+  const results = await Promise.all(Array.from({ length: 5 }, () => runChargeAttempt(data)));
+  t.true(results.every((r) => r === 'confirmed' || r === 'already-recorded' || r === 'not-due'), results.join());
+  const charges = await SubscriptionChargeModel.find({ subscriptionId: id }).lean();
+  t.is(charges.length, 1);
+  t.is(charges[0].status, 1);
+  const outcomes = await ChargeAttemptModel.find({ chargeId: charges[0]._id }).lean();
+  t.is(outcomes.length, 1);
+  t.is(charges[0].paymentTransactionId, outcomes[0].paymentTransactionId);
+  t.deepEqual(await salesForOrder(sandbox, `SUB${id}C${charges[0]._id}A1`), [charges[0].acquirerPaymentId]);
+});
+
+test.serial('a worker killed between the acquirer answer and our write does not charge twice', async (t) => {
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2032-03-10', cardLastDigit: 1 });
+  const env = { WORKER_QUEUES: CHARGE_QUEUE, WORKER_LOCK_DURATION_MS: '2000' };
+  const doomed = await startProcess('worker', env);
+  const data: ChargeSubscriptionPayload = { subscriptionId: id, dueDate: '2032-03-10', attempt: 1, today: '2032-03-10', holdAfterAcquirerMs: 60_000 };
+  // Same job id as the scheduler's, so its ticks below find this job rather than add another.
+  await getQueue(CHARGE_QUEUE).add(CHARGE_JOB_NAME, data, { jobId: chargeJobId(data) });
+  await eventually(() => doomed.logs.join('').includes('charge answered by acquirer; holding before recording'), 20_000);
+  const pending = (await SubscriptionChargeModel.findOne({ subscriptionId: id }).lean<SubscriptionCharge>())!;
+  t.is(pending.status, 0);
+  const orderId = `SUB${id}C${pending._id}A1`;
+  const firstSale = await salesForOrder(sandbox, orderId);
+  t.is(firstSale.length, 1); // the acquirer charged; we have not written it
+  const killed = await doomed.stop('SIGKILL');
+  t.is(killed.signal, 'SIGKILL');
+
+  await runSchedulerTick(new Date('2032-03-10T10:00:00Z'));
+  await startProcess('worker', env); // takes the stalled job once its lock expires
+  const charge = await chargeAfterAttempt(id, '2032-03-10', 1, 60_000);
+  await runSchedulerTick(new Date('2032-03-11T10:00:00Z'));
+  t.is(charge.status, 1);
+  t.is(charge.attempts, 1);
+  t.is(charge.acquirerPaymentId, firstSale[0]);
+  t.deepEqual(await salesForOrder(sandbox, orderId), firstSale);
+  t.is(await ChargeAttemptModel.countDocuments({ chargeId: charge._id }), 1);
+  t.is(await SubscriptionChargeModel.countDocuments({ subscriptionId: id }), 1);
+});
