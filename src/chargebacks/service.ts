@@ -267,6 +267,30 @@ export async function enqueueNotice(noticeId: string): Promise<void> {
   await getQueue(CHARGEBACK_NOTICE_QUEUE).add('apply', { noticeId }, { jobId: `cbn-${noticeId}` });
 }
 
+/**
+ * Safety net for the scheduler: notices stored but still unapplied after `graceMs` (their job gave
+ * up after its retries, or was removed) are queued again; a failed job is retried rather than
+ * re-added, since its id would make a new add a no-op.
+ */
+export async function requeueUnappliedNotices(now = new Date(), graceMs = 5 * 60_000, batch = 500): Promise<number> {
+  const stale = await ChargebackNoticeModel.find({ appliedAt: null, receivedAt: trusted({ $lt: new Date(now.getTime() - graceMs) }) }, { _id: 1 })
+    .sort({ receivedAt: 1 })
+    .limit(batch)
+    .lean();
+  const queue = getQueue(CHARGEBACK_NOTICE_QUEUE);
+  for (const { _id } of stale) {
+    const job = await queue.getJob(`cbn-${_id}`);
+    if (!job) await enqueueNotice(_id);
+    else if (await job.isFailed()) await job.retry('failed');
+  }
+  return stale.length;
+}
+
+/** The scheduler task form (a SchedulerTask of workers/scheduler.ts). */
+export async function requeueStaleChargebackNotices(now: Date): Promise<void> {
+  await requeueUnappliedNotices(now);
+}
+
 function dateOf(text: string): Date {
   const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
   return Number.isNaN(date.getTime()) ? new Date(0) : date;

@@ -6,7 +6,7 @@ import { bearer, newMerchant, systemToken } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { eventually } from '../helpers/processes';
 import { startChargebackStack, type ChargebackStack } from './stack';
-import { applyNotice, noticeFingerprint, receiveNotice } from '../../src/chargebacks/service';
+import { applyNotice, noticeFingerprint, receiveNotice, requeueUnappliedNotices } from '../../src/chargebacks/service';
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
 import { b64, pdfWithPages } from './files';
@@ -298,4 +298,14 @@ test('the sandbox sends a loss notice, and one with a wrong secret is refused', 
   t.like((await get('/contested/history/', owner.accessToken)).body.results[0], { outcome: 'LOSS', handling: null });
   const refused = await stack.control('/notify', { kind: 'lifecycle', establishmentNumber: ec, caseId: notice.idCase, secret: 'wrong-secret-wrong-secret' });
   t.is(refused.delivered.status, 401);
+});
+
+test('a stored notice whose job was lost is queued again by the safety net', async (t) => {
+  const ec = newEstablishment();
+  const notice = newChargebackNotice(ec, newIds());
+  const receivedAt = new Date(Date.now() - 3_600_000);
+  await ChargebackNoticeModel.create({ _id: noticeFingerprint(notice), kind: 'new', raw: JSON.stringify(notice), receivedAt, appliedAt: null });
+  t.true((await requeueUnappliedNotices(new Date(), 60_000)) >= 1);
+  await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.appliedAt);
+  t.is(await ChargebackModel.countDocuments({ establishmentNumber: ec, status: 'PENDING' }), 1);
 });

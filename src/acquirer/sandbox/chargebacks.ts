@@ -538,6 +538,7 @@ function chargebackRouter(): Router {
     const { mode, establishmentNumber } = (req.body ?? {}) as { mode?: string; establishmentNumber?: string };
     const key = establishmentNumber ? String(establishmentNumber) : '*';
     if (mode === 'hang' || mode === 'reset') faults.set(key, mode);
+    else if (mode === 'refuse') faults.set(key, 'reset'); // the closest a listening server gets to refusing a connection
     else faults.delete(key);
     res.json({ faults: Object.fromEntries(faults) });
   });
