@@ -163,8 +163,9 @@ async function findSale(scope: SaleScope, saleId: number): Promise<OnlineSale> {
   return sale;
 }
 
-async function enqueueReconciliation(sale: Pick<OnlineSale, '_id'>, fromStatus: SaleStatus): Promise<void> {
-  await getQueue(RECONCILE_QUEUE).add('reconcile-sale', { saleId: sale._id }, { jobId: `reconcile-${sale._id}-${fromStatus}`, delay: 1000 });
+/** One job per reconciliation episode (a sale may need several over its life). */
+async function enqueueReconciliation(saleId: number, fromStatus: SaleStatus, since: Date): Promise<void> {
+  await getQueue(RECONCILE_QUEUE).add('reconcile-sale', { saleId }, { jobId: `reconcile-${saleId}-${fromStatus}-${since.getTime()}`, delay: 1000 });
 }
 
 /** Records that an acquirer call's outcome is unknown and queues the job that finds it out. */
@@ -172,7 +173,7 @@ async function markForReconciliation(sale: OnlineSale, operation: SaleOperation,
   const reconciliation = { operation, fromStatus: sale.status, since: new Date(), reason };
   const updated = await OnlineSaleModel.findOneAndUpdate({ _id: sale._id }, { $set: { reconciliation } }, { new: true }).lean();
   try {
-    await enqueueReconciliation(sale, sale.status);
+    await enqueueReconciliation(sale._id, sale.status, reconciliation.since);
   } catch (error) {
     logger.error({ err: error, saleId: sale._id }, 'could not queue the reconciliation of a sale');
   }

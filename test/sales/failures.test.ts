@@ -1,0 +1,212 @@
+import '../helpers/env';
+import net from 'node:net';
+import test from 'ava';
+import { getConfig } from '../../config';
+import { eventually, stopAll } from '../helpers/processes';
+import { newMerchant, type TestMerchant } from '../helpers/identity';
+import { OnlineSaleModel, SaleTransitionModel, type OnlineSale } from '../../src/sales/model';
+import { getSale, getSaleByOrderId } from '../../src/acquirer/client';
+import { call, cardSale, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
+
+let env: SalesEnv;
+let merchant: TestMerchant;
+
+test.before(async () => {
+  env = await startSalesEnv();
+  merchant = await newMerchant();
+});
+test.after.always(async () => {
+  await env?.close();
+  await stopAll();
+});
+
+const PRE = '/api/v1/online/sales/pre-capture/';
+const preCapture = (body: unknown, headers: Record<string, string> = {}, who: TestMerchant = merchant) => call(env, 'POST', PRE, who.merchantToken, body, headers);
+const capture = (id: number) => call(env, 'PUT', `/api/v1/online/sales/${id}/capture/`, merchant.merchantToken);
+const cancel = (id: number) => call(env, 'PUT', `/api/v1/online/sales/${id}/cancel-capture/`, merchant.merchantToken);
+const stored = (id: number) => OnlineSaleModel.findById(id).lean();
+const settled = async (id: number): Promise<OnlineSale> =>
+  (await eventually(async () => {
+    const sale = await stored(id);
+    return sale && !sale.reconciliation && sale.status !== 'PROCESSING' ? sale : null;
+  }, 30_000))!;
+
+async function fault(body: Record<string, unknown>) {
+  const res = await sandboxPost(env, '/sandbox/faults', body);
+  if (res.status !== 201) throw new Error(`fault not set: ${JSON.stringify(res.body)}`);
+}
+
+test.serial('a refused connection is 502 with the sale failed and nothing charged', async (t) => {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const config = getConfig().acquirer;
+  const original = config.baseUrl;
+  config.baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    const res = await preCapture(cardSale());
+    t.is(res.status, 502);
+    t.is(res.body.sale_status, 'FAILED');
+    t.false(res.body.reconciling);
+    const sale = await stored(res.body.sale_id);
+    t.is(sale?.status, 'FAILED');
+    t.is(sale?.reconciliation, null);
+  } finally {
+    config.baseUrl = original;
+  }
+});
+
+test('an acquirer 500 is 502; reconciliation finds no sale and records it failed', async (t) => {
+  const res = await preCapture(cardSale({ value: 990500 }));
+  t.is(res.status, 502);
+  t.true(res.body.reconciling);
+  const sale = await settled(res.body.sale_id);
+  t.is(sale.status, 'FAILED');
+  t.is(await getSaleByOrderId(sale.merchantOrderId), null);
+});
+
+test('a timeout after sending is 502, then reconciliation settles the true state', async (t) => {
+  const res = await preCapture(cardSale({ value: 990408 }));
+  t.is(res.status, 502);
+  t.is(res.body.sale_status, 'PROCESSING');
+  t.true(res.body.reconciling);
+  const sale = await settled(res.body.sale_id);
+  t.is(sale.status, 'PRE_CAPTURED');
+  t.truthy(sale.acquirer.paymentId);
+  // Settled for real: the merchant can capture it.
+  const captured = await capture(sale._id);
+  t.is(captured.status, 200);
+  t.is(captured.body.data.sale_status, 'CONFIRMED');
+});
+
+test('a reset connection after sending is 502, then reconciliation settles the true state', async (t) => {
+  const res = await preCapture(cardSale({ value: 990104 }));
+  t.is(res.status, 502);
+  t.true(res.body.reconciling);
+  const sale = await settled(res.body.sale_id);
+  t.is(sale.status, 'PRE_CAPTURED');
+});
+
+test('a timed-out pix creation settles as pending with its code', async (t) => {
+  const res = await preCapture(pixSale({ value: 990408 }));
+  t.is(res.status, 502);
+  const sale = await settled(res.body.sale_id);
+  t.is(sale.status, 'PENDING');
+  t.regex(sale.pix?.qrCode ?? '', /^000201/);
+});
+
+test('a capture the acquirer never received leaves the sale pre-captured and capturable', async (t) => {
+  const sale = (await preCapture(cardSale())).body.data;
+  await fault({ mode: 'hang', operation: 'capture', paymentId: sale.acquirer.payment_id });
+  const res = await capture(sale.id);
+  t.is(res.status, 502);
+  t.true(res.body.reconciling);
+  t.is(res.body.sale_status, 'PRE_CAPTURED');
+  const during = await capture(sale.id);
+  t.true(during.status === 409 || during.status === 200, `got ${during.status}`);
+  const after = await settled(sale.id);
+  t.is(after.status, 'PRE_CAPTURED');
+  t.is(await SaleTransitionModel.countDocuments({ _id: `${sale.id}:PRE_CAPTURED` }), 0);
+  const retried = await capture(sale.id);
+  t.is(retried.status, 200);
+  t.is(retried.body.data.sale_status, 'CONFIRMED');
+});
+
+test('a capture whose answer was lost is settled as confirmed', async (t) => {
+  const sale = (await preCapture(cardSale())).body.data;
+  await fault({ mode: 'lose', operation: 'capture', paymentId: sale.acquirer.payment_id });
+  const res = await capture(sale.id);
+  t.is(res.status, 502);
+  t.true(res.body.reconciling);
+  const after = await settled(sale.id);
+  t.is(after.status, 'CONFIRMED');
+  t.is((await getSale(sale.acquirer.payment_id))?.status, 2);
+});
+
+test('an acquirer error on capture or cancel is 502 and the sale keeps its state', async (t) => {
+  const sale = (await preCapture(cardSale())).body.data;
+  await fault({ mode: 'error', operation: 'void', paymentId: sale.acquirer.payment_id });
+  const res = await cancel(sale.id);
+  t.is(res.status, 502);
+  // A 500 may have been acted on: reconciliation confirms nothing happened.
+  const after = await settled(sale.id);
+  t.is(after.status, 'PRE_CAPTURED');
+  await fault({ mode: 'drop', operation: 'capture', paymentId: sale.acquirer.payment_id });
+  t.is((await capture(sale.id)).status, 502);
+  t.is((await settled(sale.id)).status, 'PRE_CAPTURED');
+  t.is((await cancel(sale.id)).body.data.sale_status, 'CANCELLED');
+});
+
+test('concurrent captures capture once', async (t) => {
+  const sale = (await preCapture(cardSale())).body.data;
+  // Slow captures widen the window in which the others arrive.
+  await fault({ mode: 'latency', latencyMs: 400, operation: 'capture', paymentId: sale.acquirer.payment_id, count: 5 });
+  const results = await Promise.all(Array.from({ length: 5 }, () => capture(sale.id)));
+  const statuses = results.map((r) => r.status).sort();
+  t.is(statuses.filter((s) => s === 200).length, 1, statuses.join(','));
+  t.true(statuses.every((s) => s === 200 || s === 409 || s === 400), statuses.join(','));
+  t.is((await stored(sale.id))?.status, 'CONFIRMED');
+});
+
+test('the same idempotency key and body replays the first answer without a second authorization', async (t) => {
+  const owner = await newMerchant();
+  const body = cardSale();
+  const key = { 'idempotency-key': `order-${Date.now()}` };
+  const first = await preCapture(body, key, owner);
+  t.is(first.status, 200);
+  const second = await preCapture(body, key, owner);
+  t.is(second.status, 200);
+  t.is(second.headers.get('idempotent-replayed'), 'true');
+  t.deepEqual(second.body, first.body);
+  t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1);
+  const different = await preCapture({ ...body, value: 100 }, key, owner);
+  t.is(different.status, 422);
+  // Keys are per merchant.
+  const elsewhere = await preCapture(body, key);
+  t.is(elsewhere.status, 200);
+  t.not(elsewhere.body.data.id, first.body.data.id);
+});
+
+test('the same idempotency key sent at once authorizes once', async (t) => {
+  const owner = await newMerchant();
+  const body = cardSale();
+  const key = { 'idempotency-key': `burst-${Date.now()}` };
+  const results = await Promise.all(Array.from({ length: 5 }, () => preCapture(body, key, owner)));
+  const statuses = results.map((r) => r.status);
+  t.true(statuses.every((s) => s === 200 || s === 409), statuses.join(','));
+  t.true(statuses.includes(200));
+  t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1);
+  const ids = new Set(results.filter((r) => r.status === 200).map((r) => r.body.data.id));
+  t.is(ids.size, 1);
+});
+
+test('a denial is replayed too, and a key whose request reached no acquirer can be used again', async (t) => {
+  const owner = await newMerchant();
+  const denied = cardSale({}, '4000000000000002');
+  const key = { 'idempotency-key': `deny-${Date.now()}` };
+  const first = await preCapture(denied, key, owner);
+  t.false(first.body.data.approved);
+  const again = await preCapture(denied, key, owner);
+  t.is(again.body.data.id, first.body.data.id);
+  // Bad input stores no answer: the key is still free.
+  const invalidKey = { 'idempotency-key': `bad-${Date.now()}` };
+  t.is((await preCapture({ ...cardSale(), encrypted_card: 'bm90' }, invalidKey, owner)).status, 400);
+  t.is((await preCapture(cardSale(), invalidKey, owner)).status, 200);
+});
+
+test('a timed-out request with an idempotency key answers 409 until settled, then the true answer', async (t) => {
+  const owner = await newMerchant();
+  const body = cardSale({ value: 990408 });
+  const key = { 'idempotency-key': `slow-${Date.now()}` };
+  const first = await preCapture(body, key, owner);
+  t.is(first.status, 502);
+  await settled(first.body.sale_id);
+  const replay = await eventually(async () => {
+    const res = await preCapture(body, key, owner);
+    return res.status === 200 ? res : null;
+  }, 30_000);
+  t.is(replay!.body.data.id, first.body.sale_id);
+  t.is(replay!.body.data.sale_status, 'PRE_CAPTURED');
+  t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1);
+});

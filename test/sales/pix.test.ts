@@ -1,0 +1,149 @@
+import '../helpers/env';
+import test from 'ava';
+import { eventually, stopAll } from '../helpers/processes';
+import { newMerchant, systemToken, type TestMerchant } from '../helpers/identity';
+import { OnlineSaleModel, PaymentNoticeModel } from '../../src/sales/model';
+import { PAYMENT_NOTIFICATION_PATH, NOTIFICATION_SIGNATURE_HEADER } from '../../src/acquirer/client';
+import { signNotice } from '../../src/sales/service';
+import { getSaleByOrderId } from '../../src/acquirer/client';
+import { call, payPix, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
+
+let env: SalesEnv;
+let merchant: TestMerchant;
+
+test.before(async () => {
+  env = await startSalesEnv();
+  merchant = await newMerchant();
+});
+test.after.always(async () => {
+  await env?.close();
+  await stopAll();
+});
+
+const PRE = '/api/v1/online/sales/pre-capture/';
+const status = (id: number, token = merchant.merchantToken) => call(env, 'GET', `/api/v1/online/sales/${id}/pix/status/`, token);
+
+function postNotice(body: string, signature?: string) {
+  return fetch(`${env.app.url}${PAYMENT_NOTIFICATION_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(signature ? { [NOTIFICATION_SIGNATURE_HEADER]: signature } : {}) },
+    body,
+  });
+}
+
+test('a pix sale is pending with its copy-and-paste code and cannot be captured or cancelled', async (t) => {
+  const res = await call(env, 'POST', PRE, merchant.merchantToken, pixSale());
+  t.is(res.status, 200);
+  const data = res.body.data;
+  t.true(data.approved);
+  t.is(data.sale_status, 'PENDING');
+  t.is(data.payment_method, 'pix');
+  t.regex(data.pix.qr_code, /^000201.*6304[0-9A-F]{4}$/);
+  const expiresIn = Date.parse(data.pix.expires_at) - Date.now();
+  t.true(expiresIn > 1700_000 && expiresIn <= 1800_000);
+  t.is(data.card, null);
+  const capture = await call(env, 'PUT', `/api/v1/online/sales/${data.id}/capture/`, merchant.merchantToken);
+  t.is(capture.status, 400);
+  t.regex(capture.body.detail, /PIX/);
+  t.is((await call(env, 'PUT', `/api/v1/online/sales/${data.id}/cancel-capture/`, merchant.merchantToken)).status, 400);
+  const read = await status(data.id);
+  t.is(read.status, 200);
+  t.is(read.body.data.sale_status, 'PENDING');
+  t.false(read.body.data.paid);
+  t.is(read.body.data.qr_code, data.pix.qr_code);
+});
+
+test('the acquirer notice confirms a paid pix sale, and a repeated notice changes nothing twice', async (t) => {
+  const sale = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale())).body.data;
+  const paid = await payPix(env, sale.acquirer.payment_id);
+  t.is(paid.status, 200);
+  t.is(paid.body.notification.status, 200);
+  const confirmed = await eventually(async () => {
+    const read = await status(sale.id);
+    return read.body.data.sale_status === 'CONFIRMED' && read.body.data;
+  });
+  t.true(confirmed.paid);
+  t.truthy(confirmed.paid_at);
+  const before = await OnlineSaleModel.findById(sale.id).lean();
+
+  // The acquirer retries the same notice: stored once, applied once.
+  const again = await payPix(env, sale.acquirer.payment_id);
+  t.is(again.body.notification.status, 200);
+  t.is(await PaymentNoticeModel.countDocuments({ paymentId: sale.acquirer.payment_id }), 1);
+
+  // A late notice with another body is stored and applied, and changes nothing.
+  const late = JSON.stringify({ PaymentId: sale.acquirer.payment_id, ChangeType: 1, Extra: 'late' });
+  t.is((await postNotice(late, signNotice(late))).status, 200);
+  const applied = await eventually(async () => {
+    const notice = await PaymentNoticeModel.findOne({ raw: late }).lean();
+    return notice?.appliedAt ? notice : null;
+  });
+  t.regex(applied!.result ?? '', /no change/);
+  const after = await OnlineSaleModel.findById(sale.id).lean();
+  t.is(after?.status, 'CONFIRMED');
+  t.deepEqual(after?.pix?.paidAt, before?.pix?.paidAt);
+  t.deepEqual(after?.updatedAt, before?.updatedAt);
+});
+
+test('a notice with a bad or missing signature is 401 and not stored', async (t) => {
+  const body = JSON.stringify({ PaymentId: 'f0f0f0f0-0000-0000-0000-000000000000', ChangeType: 1 });
+  t.is((await postNotice(body)).status, 401);
+  t.is((await postNotice(body, signNotice(body, 'another-secret-of-enough-length'))).status, 401);
+  t.is((await postNotice(body, signNotice(`${body} `))).status, 401);
+  t.is(await PaymentNoticeModel.countDocuments({ paymentId: 'f0f0f0f0-0000-0000-0000-000000000000' }), 0);
+  const bad = JSON.stringify({ ChangeType: 'x' });
+  const res = await postNotice(bad, signNotice(bad));
+  t.is(res.status, 400);
+});
+
+test('a notice for a payment not yet known is stored at once and left unapplied', async (t) => {
+  const body = JSON.stringify({ PaymentId: 'a1a1a1a1-0000-0000-0000-000000000000', ChangeType: 1 });
+  const res = await postNotice(body, signNotice(body));
+  t.is(res.status, 200);
+  const stored = await PaymentNoticeModel.findOne({ paymentId: 'a1a1a1a1-0000-0000-0000-000000000000' }).lean();
+  t.is(stored?.raw, body);
+  t.is(stored?.appliedAt, null);
+});
+
+test('a payment notice racing the reconciliation of its timed-out pix sale ends confirmed once', async (t) => {
+  // 990408: the sandbox creates the charge, then never answers; our sale waits for reconciliation.
+  const res = await call(env, 'POST', PRE, merchant.merchantToken, pixSale({ value: 990408 }));
+  t.is(res.status, 502);
+  t.true(res.body.reconciling);
+  const sale = await OnlineSaleModel.findById(res.body.sale_id).lean();
+  const atAcquirer = await getSaleByOrderId(sale!.merchantOrderId);
+  t.is(atAcquirer?.status, 12);
+  const paid = await payPix(env, atAcquirer!.paymentId);
+  t.is(paid.body.notification.status, 200);
+  const settled = await eventually(async () => {
+    const read = await status(sale!._id);
+    return read.body.data.sale_status === 'CONFIRMED' && !read.body.data.reconciling && read.body.data;
+  }, 30_000);
+  t.truthy(settled.paid_at);
+  const notice = await eventually(async () => {
+    const found = await PaymentNoticeModel.findOne({ paymentId: atAcquirer!.paymentId }).lean();
+    return found?.appliedAt ? found : null;
+  }, 30_000);
+  t.truthy(notice!.result);
+});
+
+test('the system token reads any pix status; a merchant JWT is not accepted', async (t) => {
+  const sale = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale())).body.data;
+  t.is((await status(sale.id, systemToken())).status, 200);
+  t.is((await call(env, 'GET', `/api/v1/online/sales/${sale.id}/pix/status/`, systemToken(), undefined, { 'x-merchant-id': String(merchant.merchantId) })).status, 200);
+  t.is((await status(sale.id, merchant.accessToken)).status, 403);
+  const card = await call(env, 'POST', PRE, merchant.merchantToken, {
+    payment_method: 'card', value: 100, card_token: 'nope', payer: { name: 'x' },
+  });
+  t.is(card.status, 400);
+});
+
+test('an unpaid pix past its expiry reads expired', async (t) => {
+  const sale = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale({ pix_expires_in: 60 }))).body.data;
+  await OnlineSaleModel.updateOne({ _id: sale.id }, { $set: { 'pix.expiresAt': new Date(Date.now() - 1000) } });
+  const read = await status(sale.id);
+  t.is(read.body.data.sale_status, 'EXPIRED');
+  t.false(read.body.data.paid);
+  const sandboxSide = await sandboxPost(env, `/sandbox/notify/${sale.acquirer.payment_id}`, { notifyUrl: `${env.app.url}${PAYMENT_NOTIFICATION_PATH}` });
+  t.is(sandboxSide.body.notification.status, 200);
+});
