@@ -16,7 +16,7 @@ import { createCardSale, getSaleByOrderId, isApprovedStatus, type AcquirerCardBr
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import { cardBrand, CardError, decryptCard, publicKeyPem, summarizeCard } from '../cards';
 import { isDuplicateKey } from '../db/connection';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { ApiError, badRequest, conflict, notFound } from '../http/errors';
 import { logger } from '../logger';
 import { effectiveStatus, isoWithOffset } from '../payment-links/service';
 import {
@@ -51,6 +51,7 @@ function expiredDetail(link: PaymentLink): string {
 }
 
 export const ALREADY_PAID = 'This payment link is already paid.';
+const inProgress = () => new ApiError(409, { detail: IN_PROGRESS }, { 'Retry-After': '5' });
 export const IN_PROGRESS = 'A payment of this link is already in progress; if it does not finish, try again in a minute.';
 
 /** Payer and address steps: allowed only on a pending link that has not expired. */
@@ -177,7 +178,7 @@ async function claimPayment(link: PaymentLink, now: Date): Promise<{ attemptKey:
     const held = await PaymentClaimModel.findById(link._id).lean();
     if (!held) continue; // released meanwhile (a denial): try once more
     if (held.state === 'paid') throw conflict(ALREADY_PAID);
-    if (now.getTime() - held.startedAt.getTime() < claimStaleMs()) throw conflict(IN_PROGRESS);
+    if (now.getTime() - held.startedAt.getTime() < claimStaleMs()) throw inProgress();
     // Stale claim of a crashed process: remove exactly it, then claim again under the same
     // acquirer keys; the insert decides between concurrent takeovers.
     await PaymentClaimModel.deleteOne({ _id: link._id, attemptKey: held.attemptKey });
@@ -186,10 +187,10 @@ async function claimPayment(link: PaymentLink, now: Date): Promise<{ attemptKey:
       return { attemptKey: held.attemptKey, merchantOrderId: held.merchantOrderId };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
-      throw conflict(IN_PROGRESS);
+      throw inProgress();
     }
   }
-  throw conflict(IN_PROGRESS);
+  throw inProgress();
 }
 
 async function releaseClaim(linkId: number, attemptKey: string): Promise<void> {

@@ -9,7 +9,7 @@ import { getConfig } from '../../config';
 import { MerchantModel } from '../auth/model';
 import { isDuplicateKey } from '../db/connection';
 import { nextId } from '../db/ids';
-import { ApiError, badRequest, conflict, notFound, type FieldErrors } from '../http/errors';
+import { ApiError, badRequest, notFound, type FieldErrors } from '../http/errors';
 import { documentKind, normalizeDocument } from '../checkout/documents';
 import { checkWebhookUrl, UNSAFE_WEBHOOK_URL, type Resolver } from '../webhooks/url-safety';
 import {
@@ -254,7 +254,7 @@ export async function createPaymentLink(
         throw new ApiError(422, { detail: 'This Idempotency-Key was already used with a different request body.' });
       }
       if (existing.state !== 'done' || existing.linkId === null) {
-        throw conflict('A request with this Idempotency-Key is still being processed; retry later.');
+        throw new ApiError(409, { detail: 'A request with this Idempotency-Key is still being processed; retry later.' }, { 'Retry-After': '1' });
       }
       const link = await PaymentLinkModel.findById(existing.linkId).lean();
       if (!link) throw notFound('The payment link of this Idempotency-Key no longer exists.');
@@ -271,7 +271,7 @@ export async function createPaymentLink(
       throw error;
     }
   }
-  throw conflict('A request with this Idempotency-Key is still being processed; retry later.');
+  throw new ApiError(409, { detail: 'A request with this Idempotency-Key is still being processed; retry later.' }, { 'Retry-After': '1' });
 }
 
 export async function getMerchantLink(merchantId: number, linkId: number): Promise<PaymentLink> {

@@ -116,11 +116,13 @@ test('a payer goes through the three steps to a paid link, and a second visit sh
 });
 
 test('a denied card shows the denial and lets the payer try again', async (t) => {
-  const { body: link } = await createLink(app.url, merchant, { value: 500, payer_name: 'Davi' });
+  // The merchant sent a valid CNPJ at create: the page shows it masked and the payer keeps it.
+  const { body: link } = await createLink(app.url, merchant, { value: 500, payer_name: 'Davi', document: '11.222.333/0001-81' });
   const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
   const page = await context.newPage();
   await page.goto(pageUrl(link));
-  await page.getByLabel('CPF ou CNPJ').fill('11.222.333/0001-81');
+  await page.getByRole('heading', { name: 'Quem está pagando?' }).waitFor();
+  t.regex((await page.getByLabel('CPF ou CNPJ').getAttribute('placeholder'))!, /\*\*\.222\.\*\*\*/);
   await page.getByRole('button', { name: 'Continuar' }).click();
   await page.getByLabel('CEP').fill('20040002');
   await page.getByRole('button', { name: 'Continuar' }).click();

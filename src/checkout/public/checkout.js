@@ -144,6 +144,8 @@
       return;
     }
     $('payer_name').value = checkout.payerName || '';
+    // A document already on file is never sent back whole: show it masked and let the payer keep it.
+    $('document').placeholder = checkout.payerDocumentSaved ? checkout.payerDocument + ' (já informado)' : '';
     if (checkout.address) {
       ['cep', 'street', 'number', 'complement', 'neighborhood', 'city', 'state', 'reference'].forEach(function (name) {
         $(name).value = checkout.address[name] || '';
@@ -241,6 +243,10 @@
   function wire() {
     $('payer-form').addEventListener('submit', function (event) {
       event.preventDefault();
+      if (!value('document') && checkout.payerDocumentSaved && value('payer_name') === checkout.payerName && checkout.payerName) {
+        clearErrors(this);
+        return showStep('address');
+      }
       submitStep(this, 'PATCH', '/payer', { payer_name: value('payer_name'), document: value('document') }, function () { showStep('address'); });
     });
     $('address-form').addEventListener('submit', function (event) {
