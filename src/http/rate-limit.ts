@@ -91,25 +91,39 @@ export function rateLimitKey(name: string, req: Request): string {
   return `${getConfig().queuePrefix}:ratelimit:${name}:${clientBucket(req.ip)}`;
 }
 
-export function rateLimit(options: RateLimitOptions): RequestHandler {
-  const limitOf = options.limit ?? (() => getConfig().tokenRateLimit.limit);
-  const windowOf = options.windowSeconds ?? (() => getConfig().tokenRateLimit.windowSeconds);
-  return async (req, res, next) => {
-    const limit = limitOf();
-    const windowMs = windowOf() * 1000;
-    let allowed: number;
-    let remaining: number;
-    let retryMs: number;
-    try {
-      const redis = await readyConnection();
-      [allowed, remaining, retryMs] = await redis.slidingLogHit(rateLimitKey(options.name, req), limit, windowMs, crypto.randomUUID());
-    } catch (error) {
-      logger.error({ err: { message: (error as Error).message }, limit: options.name }, 'rate limit store unavailable; refusing');
-      throw new ApiError(503, { detail: 'Service temporarily unavailable, try again shortly.' }, { 'Retry-After': '5' });
-    }
-    res.set('RateLimit-Limit', String(limit)).set('RateLimit-Remaining', String(remaining));
-    if (allowed === 1) return next();
+/**
+ * Counts one request of this client against the named limit and throws 429 (with Retry-After)
+ * when it is over, or 503 when Redis cannot answer. Returns the limit and what is left of it.
+ */
+export async function consumeRateLimit(options: RateLimitOptions, req: Request): Promise<{ limit: number; remaining: number }> {
+  const limit = (options.limit ?? (() => getConfig().tokenRateLimit.limit))();
+  const windowMs = (options.windowSeconds ?? (() => getConfig().tokenRateLimit.windowSeconds))() * 1000;
+  let allowed: number;
+  let remaining: number;
+  let retryMs: number;
+  try {
+    const redis = await readyConnection();
+    [allowed, remaining, retryMs] = await redis.slidingLogHit(rateLimitKey(options.name, req), limit, windowMs, crypto.randomUUID());
+  } catch (error) {
+    logger.error({ err: { message: (error as Error).message }, limit: options.name }, 'rate limit store unavailable; refusing');
+    throw new ApiError(503, { detail: 'Service temporarily unavailable, try again shortly.' }, { 'Retry-After': '5' });
+  }
+  if (allowed !== 1) {
     const retryAfter = Math.max(1, Math.ceil(retryMs / 1000));
-    throw new ApiError(429, { detail: `Request was throttled. Expected available in ${retryAfter} seconds.` }, { 'Retry-After': String(retryAfter) });
+    throw new ApiError(429, { detail: `Request was throttled. Expected available in ${retryAfter} seconds.` }, {
+      'Retry-After': String(retryAfter),
+      'RateLimit-Limit': String(limit),
+      'RateLimit-Remaining': '0',
+    });
+  }
+  return { limit, remaining };
+}
+
+/** Middleware form: limits every request of a route (the token endpoints by default config). */
+export function rateLimit(options: RateLimitOptions): RequestHandler {
+  return async (req, res, next) => {
+    const { limit, remaining } = await consumeRateLimit(options, req);
+    res.set('RateLimit-Limit', String(limit)).set('RateLimit-Remaining', String(remaining));
+    next();
   };
 }

@@ -1,0 +1,49 @@
+import '../helpers/env';
+import './low-token-limit';
+import test from 'ava';
+import { startTestApp, json, type TestApp } from '../helpers/app';
+import { bearer, newMerchant, newStaff, systemToken } from '../helpers/identity';
+
+let app: TestApp;
+test.before(async () => {
+  app = await startTestApp();
+});
+test.after.always(() => app?.close());
+
+const QUEUES = '/admin/queues/api/queues';
+const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
+const get = (headers: Record<string, string>) => fetch(`${app.url}${QUEUES}`, { headers });
+
+test.serial('a staff e-mail and password open the queue dashboard; password checks are rate limited', async (t) => {
+  const staff = await newStaff();
+  const merchant = await newMerchant();
+  const ok = await get(basic(staff.email, staff.password));
+  t.is(ok.status, 200);
+  t.true(Array.isArray((await json(ok)).queues));
+  // bull-board polls: a remembered login is not checked (nor counted) again
+  for (let i = 0; i < 5; i++) t.is((await get(basic(staff.email, staff.password))).status, 200);
+
+  const wrong = await get(basic(staff.email, 'not-the-password'));
+  t.is(wrong.status, 401);
+  t.regex(wrong.headers.get('www-authenticate') ?? '', /^Basic /);
+  t.is((await get(basic(merchant.email, merchant.password))).status, 401, 'a merchant user is not staff');
+  t.is((await get(basic(`nobody@example.com`, 'whatever-123'))).status, 401);
+  const limited = await get(basic(staff.email, 'guess-again'));
+  t.is(limited.status, 429, 'the fifth password check in the window is refused');
+  t.truthy(limited.headers.get('retry-after'));
+  t.is((await get(basic(staff.email, staff.password))).status, 200, 'the remembered login still works');
+});
+
+test('a staff jwt or the system token open it as bearer; merchant credentials are 403', async (t) => {
+  const staff = await newStaff();
+  const merchant = await newMerchant();
+  t.is((await get(bearer(staff.accessToken))).status, 200);
+  t.is((await get(bearer(systemToken()))).status, 200);
+  for (const token of [merchant.accessToken, merchant.merchantToken]) {
+    const res = await get(bearer(token));
+    t.is(res.status, 403);
+    t.is(typeof (await json(res)).detail, 'string');
+  }
+  t.is((await get(bearer('nonsense'))).status, 401);
+  t.is((await get({})).status, 401);
+});
