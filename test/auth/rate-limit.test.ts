@@ -74,12 +74,14 @@ test.serial('x-forwarded-for is ignored unless a proxy is trusted', async (t) =>
   t.is((await post(plain.url, '/api/token/', badLogin, { 'x-forwarded-for': '203.0.113.3' })).status, 429, 'a new forwarded address does not reset the count');
 });
 
-test.serial('behind a trusted proxy each forwarded client has its own count', async (t) => {
-  const proxied = await web(scenario('proxied', { TOKEN_RATE_LIMIT: '2', TOKEN_RATE_WINDOW_SECONDS: '60', TRUST_PROXY: 'loopback' }));
-  for (let i = 0; i < 2; i++) t.is((await post(proxied.url, '/api/token/', badLogin, { 'x-forwarded-for': '203.0.113.1' })).status, 401);
-  t.is((await post(proxied.url, '/api/token/', badLogin, { 'x-forwarded-for': '203.0.113.1' })).status, 429);
-  t.is((await post(proxied.url, '/api/token/', badLogin, { 'x-forwarded-for': '203.0.113.2' })).status, 401);
-});
+for (const trustProxy of ['loopback', '1']) {
+  test.serial(`behind a trusted proxy (${trustProxy}) each forwarded client has its own count`, async (t) => {
+    const proxied = await web(scenario(`proxied${trustProxy}`, { TOKEN_RATE_LIMIT: '2', TOKEN_RATE_WINDOW_SECONDS: '60', TRUST_PROXY: trustProxy }));
+    for (let i = 0; i < 2; i++) t.is((await post(proxied.url, '/api/token/', badLogin, { 'x-forwarded-for': '203.0.113.1' })).status, 401);
+    t.is((await post(proxied.url, '/api/token/', badLogin, { 'x-forwarded-for': '203.0.113.1' })).status, 429);
+    t.is((await post(proxied.url, '/api/token/', badLogin, { 'x-forwarded-for': '198.51.100.7, 203.0.113.2' })).status, 401, 'the address the proxy saw counts');
+  });
+}
 
 test.serial('without redis the token endpoints answer 503 rather than run unlimited', async (t) => {
   const server = await web(scenario('noredis', { REDIS_URL: 'redis://127.0.0.1:1' }));
