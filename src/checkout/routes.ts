@@ -119,7 +119,7 @@ const payBody = celebrate(
 );
 
 const guidPath = { name: 'guid', in: 'path', required: true, type: 'string', description: 'payment_link_guid of the link' };
-const conflictResponse = errorResponses.detail('The link is already paid, has expired (the detail says when), or another pay of it is in progress');
+const conflictResponse = errorResponses.detail('The link is already paid, has expired (the detail says when), another pay of it is in progress (Retry-After), or (pay) it already declined 10 cards');
 const notFoundResponse = errorResponses.detail('No link with this guid');
 
 export const checkoutFeature: Feature = {

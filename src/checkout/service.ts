@@ -37,6 +37,9 @@ export function claimStaleMs(): number {
   return getConfig().acquirer.timeoutMs * 2 + 10_000;
 }
 
+/** After this many declined cards a link takes no more: a public pay route must not become a card-testing oracle. */
+export const MAX_DECLINED_ATTEMPTS = 10;
+
 const ACQUIRER_BRANDS: ReadonlySet<string> = new Set(['Visa', 'Master', 'Amex', 'Elo', 'Aura', 'JCB', 'Diners', 'Discover', 'Hipercard']);
 
 async function findLink(guid: string): Promise<PaymentLink> {
@@ -234,6 +237,9 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
   if (!link.payerName) missing.payer_name = ['Complete the payer step first: the payer name is required.'];
   if (!kind) missing.document = ['Complete the payer step first: a valid CPF or CNPJ is required.'];
   if (Object.keys(missing).length) throw badRequest(missing);
+  if ((link.declinedAttempts ?? 0) >= MAX_DECLINED_ATTEMPTS) {
+    throw conflict(`This payment link refused ${MAX_DECLINED_ATTEMPTS} declined cards and takes no more; ask the merchant for a new link.`);
+  }
   let card;
   try {
     card = decryptCard(encryptedCard, now);
@@ -262,6 +268,7 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
   }
 
   if (!result.approved) {
+    await PaymentLinkModel.updateOne({ _id: link._id }, { $inc: { declinedAttempts: 1 } });
     await releaseClaim(link._id, claim.attemptKey);
     const denial = { code: result.returnCode, message: result.returnMessage || 'The card was not approved.' };
     await notify(link, 'payment_link.payment_denied', { denial: { return_code: denial.code, return_message: denial.message }, card: { brand: summary.brand, last4: summary.last4 } });

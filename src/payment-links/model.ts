@@ -55,6 +55,8 @@ export interface PaymentLink {
   status: number;
   address: LinkAddress | null;
   payment: LinkPayment | null;
+  /** Cards declined on this link (approximate under concurrency: $inc); caps card testing through a public link. */
+  declinedAttempts: number;
   paymentDate: Date | null;
   expiresAt: Date;
   createdAt: Date;
@@ -90,6 +92,7 @@ const linkSchema = new Schema<PaymentLink>(
     status: { type: Number, default: LINK_PENDING },
     address: { type: addressSchema, default: null },
     payment: { type: paymentSchema, default: null },
+    declinedAttempts: { type: Number, default: 0 },
     paymentDate: { type: Date, default: null },
     expiresAt: { type: Date, required: true },
   },

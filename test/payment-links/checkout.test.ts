@@ -180,6 +180,16 @@ test('a denied card leaves the link payable', async (t) => {
   t.true(paid.body.approved);
 });
 
+test('a link stops taking cards after ten declines', async (t) => {
+  const { guid, id } = await readyLink(app.url, merchant);
+  await PaymentLinkModel.updateOne({ _id: id }, { $set: { declinedAttempts: 9 } });
+  t.false((await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) })).body.approved);
+  t.is((await PaymentLinkModel.findById(id).lean())!.declinedAttempts, 10);
+  const refused = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  t.is(refused.status, 409);
+  t.regex(refused.body.detail, /declined cards/);
+});
+
 test('an unreadable card is 400 with one message whatever the fault', async (t) => {
   const { guid } = await readyLink(app.url, merchant);
   const path = checkoutPath(guid, 'pay');
