@@ -5,7 +5,7 @@
 import type { Request } from 'express';
 import { getConfig } from '../../config';
 import { ANY_CREDENTIAL, type Principal } from '../http/auth';
-import { ApiError } from '../http/errors';
+import { answerMalformedBodyWith, ApiError } from '../http/errors';
 import { rateLimit } from '../http/rate-limit';
 import { errorResponses, type Feature } from '../http/routes';
 import { describeIdentity, obtainTokenPair, refreshAccessToken } from './service';
@@ -27,6 +27,10 @@ function rateLimitNote(): string {
   const { limit, windowSeconds } = getConfig().tokenRateLimit;
   return `Rate limited per client IP: ${limit} requests per ${windowSeconds} s sliding window (TOKEN_RATE_LIMIT, TOKEN_RATE_WINDOW_SECONDS), counted separately for token and refresh and shared by every web process. Over the limit: 429 with Retry-After.`;
 }
+
+// "Any failure is 401": a body that is not JSON too (it fails before the route runs).
+answerMalformedBodyWith('/api/token/', new ApiError(401, { ...TOKEN_FAILURE }));
+answerMalformedBodyWith('/api/token/refresh/', new ApiError(401, { ...REFRESH_FAILURE }));
 
 const throttled = {
   description: 'Per-IP rate limit exceeded; Retry-After says in how many seconds to try again',

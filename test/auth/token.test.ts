@@ -94,6 +94,7 @@ const tokenFailures: [string, unknown, Record<string, string>?][] = [
   ['a json array body', ['<email>', '<password>']],
   ['a text body', 'username=<email>&password=<password>', { 'content-type': 'text/plain' }],
   ['an empty password', { username: '<email>', password: '' }],
+  ['malformed json', '{"username": "<email>", "password":'],
 ];
 
 for (const [title, body, headers] of tokenFailures) {
@@ -168,6 +169,7 @@ const refreshFailures: [string, () => unknown][] = [
   ['missing field', () => ({})],
   ['a number', () => ({ refresh: 42 })],
   ['an operator object', () => ({ refresh: { $ne: null } })],
+  ['malformed json', () => '{"refresh": '],
 ];
 
 for (const [title, body] of refreshFailures) {
