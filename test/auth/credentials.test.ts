@@ -10,12 +10,14 @@ import {
   MERCHANT_CREDENTIALS,
   merchantIdOf,
   STAFF_CREDENTIALS,
-  SYSTEM_OR_MERCHANT_TOKEN,
   type CredentialPolicy,
 } from '../../src/http/auth';
 import { issueMerchantToken, revokeMerchantTokens } from '../../src/auth/service';
 import { signToken } from '../../src/auth/tokens';
 import { UserModel } from '../../src/auth/model';
+
+/** A policy without user JWTs, shaped like PIX status's (system token or merchant token). */
+const SYSTEM_OR_MERCHANT_TOKEN: CredentialPolicy = { merchantToken: true, system: true, systemMerchant: 'required' };
 
 const POLICIES: Record<string, CredentialPolicy> = {
   merchant: MERCHANT_CREDENTIALS,
