@@ -224,7 +224,7 @@ export const checkoutFeature: Feature = {
         summary: 'Load a checkout',
         description: 'What the page needs: amount, description, merchant company name, installments, expiry, status, payerName, the RSA public key, and the receipt once paid.',
         parameters: [guidPath],
-        responses: { 200: { description: 'The checkout', schema: { $ref: '#/definitions/CheckoutLink' } }, 404: notFoundResponse },
+        responses: { 200: { description: 'The checkout', schema: { $ref: '#/definitions/CheckoutLink' } }, 400: errorResponses.fieldErrors, 404: notFoundResponse },
       },
     },
     {

@@ -65,6 +65,7 @@ test('a payer goes through the three steps to a paid link, and a second visit sh
   await page.getByLabel('CPF ou CNPJ').press('Enter');
   await page.locator('#document-error').filter({ hasText: /CPF/ }).waitFor();
   t.is(await page.getByLabel('CPF ou CNPJ').getAttribute('aria-invalid'), 'true');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'checkout-payer-error.png'), fullPage: true });
   await page.getByLabel('CPF ou CNPJ').fill(VALID_CPF);
   await page.getByLabel('CPF ou CNPJ').press('Enter');
 
@@ -72,7 +73,7 @@ test('a payer goes through the three steps to a paid link, and a second visit sh
   await page.getByRole('heading', { name: 'Endereço' }).waitFor();
   await page.getByLabel('CEP').fill('123');
   await page.getByRole('button', { name: 'Continuar' }).click();
-  await page.locator('#cep-error').filter({ hasText: 'Enter a CEP of 8 digits.' }).waitFor();
+  await page.locator('#cep-error').filter({ hasText: 'O CEP tem 8 dígitos.' }).waitFor();
   await page.getByLabel('CEP').fill('01310-100');
   await page.getByLabel('Rua').fill('Avenida Paulista');
   await page.getByLabel('Número', { exact: true }).fill('1000');

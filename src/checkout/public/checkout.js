@@ -78,11 +78,31 @@
     Array.prototype.forEach.call(form.querySelectorAll('input'), function (input) { input.removeAttribute('aria-invalid'); });
   }
 
+  /** The payer reads Portuguese: known fields get a Portuguese message, anything else the API's own text. */
+  var MESSAGES = {
+    'payer-form': {
+      payer_name: 'Informe o nome (até 20 caracteres).',
+      document: 'CPF ou CNPJ inválido: confira os números.',
+    },
+    'address-form': {
+      cep: 'O CEP tem 8 dígitos.',
+      state: 'Use a sigla do estado, por exemplo SP.',
+    },
+    'card-form': {
+      number: 'Número de cartão inválido ou bandeira não aceita.',
+      expiry: 'Validade inválida ou cartão vencido.',
+      cvv: 'Código de segurança inválido.',
+      holder: 'Informe o nome impresso no cartão (até 25 caracteres).',
+      encrypted_card: 'Não foi possível ler os dados do cartão. Confira e tente novamente.',
+    },
+  };
+
   /** Puts each message of a {"field": ["message"]} map beside its input; the first bad input gets focus. */
-  function showErrors(form, fields) {
+  function showErrors(form, fields, own) {
     var first = null;
     Object.keys(fields).forEach(function (name) {
-      var messages = [].concat(fields[name]).join(' ');
+      var known = !own && (MESSAGES[form.id] || {})[name];
+      var messages = known || [].concat(fields[name]).join(' ');
       var slot = form.querySelector('[data-error="' + name + '"]') || form.querySelector('[data-error="form"]');
       slot.textContent = (slot.textContent ? slot.textContent + ' ' : '') + messages;
       var input = form.querySelector('[name="' + name + '"]');
@@ -260,7 +280,7 @@
       var form = this;
       clearErrors(form);
       var read = readCard();
-      if (read.errors) return showErrors(form, read.errors);
+      if (read.errors) return showErrors(form, read.errors, true);
       var encrypted;
       try {
         encrypted = encryptCard(read.card);
