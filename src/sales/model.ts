@@ -108,6 +108,9 @@ saleSchema.index({ merchantOrderId: 1 }, { unique: true });
 // Not unique: sales still PROCESSING have no PaymentId, and FerretDB has no partial indexes.
 saleSchema.index({ 'acquirer.paymentId': 1 });
 saleSchema.index({ merchantId: 1, createdAt: -1 });
+// The scheduler's sweep of unsettled sales.
+saleSchema.index({ status: 1, createdAt: 1 });
+saleSchema.index({ 'reconciliation.since': 1 });
 
 export const OnlineSaleModel = mongoose.model<OnlineSale>('OnlineSale', saleSchema);
 

@@ -10,6 +10,7 @@
  *  - one stored notice per notification body.
  */
 import crypto from 'node:crypto';
+import mongoose from 'mongoose';
 import { getConfig } from '../../config';
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import {
@@ -365,6 +366,17 @@ async function runPreCapture(merchantId: number, input: PreCaptureInput, idempot
   }
 }
 
+/**
+ * The answer kept for Idempotency-Key replays, without the card token: the token is shown once
+ * and stored only as a hash, so a replay says it was issued instead of repeating it.
+ */
+function storableAnswer(answer: SaleAnswer): { status: number; body: Record<string, unknown> } {
+  const data = answer.body.data as Record<string, unknown> | undefined;
+  if (!data || data.card_token === undefined) return { status: answer.status, body: answer.body };
+  const { card_token: _omitted, ...rest } = data;
+  return { status: answer.status, body: { ...answer.body, data: { ...rest, card_token_issued: true } } };
+}
+
 type Claim = { claimed: true } | { claimed: false; existing: { bodyHash: string; state: string; response: SaleAnswer | null } };
 
 /** Inserts the Idempotency-Key record; an expired one (over 24 h) is replaced. */
@@ -418,7 +430,7 @@ export async function preCapture(merchantId: number, input: PreCaptureInput, ide
   }
   try {
     const { answer, sale } = await runPreCapture(merchantId, input, recordId);
-    await SaleIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'done', saleId: sale._id, response: { status: answer.status, body: answer.body } } });
+    await SaleIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'done', saleId: sale._id, response: storableAnswer(answer) } });
     return answer;
   } catch (error) {
     if (error instanceof SaleGatewayError && error.outcomeUnknown) {
@@ -603,7 +615,14 @@ export async function reconcileSale(saleId: number): Promise<string> {
     await releaseTransition(sale._id, fromStatus);
     return `${operation} did not happen; ${fromStatus} kept`;
   }
-  await moveSale(sale, to, truth);
+  try {
+    await moveSale(sale, to, truth);
+  } catch (error) {
+    // Another reconciliation of the same episode (the sweep's) settled it first.
+    const current = await OnlineSaleModel.findById(sale._id).lean();
+    if (current && !current.reconciliation) return 'already settled';
+    throw error;
+  }
   return `${operation} settled as ${to}`;
 }
 
@@ -689,4 +708,33 @@ export async function applyPaymentNotice(noticeId: string): Promise<string> {
 /** Records that a notice could not be matched to a sale after every retry. */
 export async function giveUpOnNotice(noticeId: string, reason: string): Promise<void> {
   await PaymentNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date(), result: `not applied: ${reason}` } });
+}
+
+const SWEEP_BATCH = 500;
+const STUCK_RECONCILIATION_MS = 10 * 60_000;
+
+/**
+ * Scheduler task: queues reconciliation for sales whose settlement was lost: PROCESSING long
+ * after any acquirer call could still be running (the web process died mid-call), or marked for
+ * reconciliation longer than 10 minutes (every retry of the job failed). Job ids are per sale and
+ * 10-minute bucket, so several schedulers queue each sale once per bucket.
+ */
+export async function sweepUnsettledSales(now = new Date()): Promise<void> {
+  const staleProcessing = new Date(now.getTime() - (2 * getConfig().acquirer.timeoutMs + 60_000));
+  const stuckSince = new Date(now.getTime() - STUCK_RECONCILIATION_MS);
+  const bucket = Math.floor(now.getTime() / STUCK_RECONCILIATION_MS);
+  const trusted = <T>(operator: T): T => mongoose.trusted(operator) as T;
+  const [orphans, stuck] = await Promise.all([
+    OnlineSaleModel.find({ status: 'PROCESSING', reconciliation: null, createdAt: trusted({ $lt: staleProcessing }) }).limit(SWEEP_BATCH).lean(),
+    OnlineSaleModel.find({ 'reconciliation.since': trusted({ $lt: stuckSince }) }).limit(SWEEP_BATCH).lean(),
+  ]);
+  for (const sale of orphans) {
+    const reconciliation = { operation: 'authorize' as const, fromStatus: 'PROCESSING' as const, since: now, reason: 'left PROCESSING without an answer' };
+    await OnlineSaleModel.updateOne({ _id: sale._id, status: 'PROCESSING', reconciliation: null }, { $set: { reconciliation } });
+  }
+  const queue = getQueue(RECONCILE_QUEUE);
+  for (const sale of [...orphans, ...stuck]) {
+    await queue.add('reconcile-sale', { saleId: sale._id }, { jobId: `reconcile-${sale._id}-sweep-${bucket}` });
+  }
+  if (orphans.length + stuck.length) logger.warn({ orphans: orphans.length, stuck: stuck.length }, 'queued reconciliation of unsettled online sales');
 }

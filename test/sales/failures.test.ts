@@ -5,8 +5,11 @@ import { getConfig } from '../../config';
 import { eventually, stopAll } from '../helpers/processes';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
 import { OnlineSaleModel, SaleTransitionModel, type OnlineSale } from '../../src/sales/model';
-import { getSale, getSaleByOrderId } from '../../src/acquirer/client';
-import { call, cardSale, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
+import mongoose from 'mongoose';
+import { createCardSale, getSale, getSaleByOrderId } from '../../src/acquirer/client';
+import { sweepUnsettledSales } from '../../src/sales/service';
+import { nextId } from '../../src/db/ids';
+import { CARDS, call, cardSale, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
 
 let env: SalesEnv;
 let merchant: TestMerchant;
@@ -209,4 +212,40 @@ test('a timed-out request with an idempotency key answers 409 until settled, the
   t.is(replay!.body.data.id, first.body.sale_id);
   t.is(replay!.body.data.sale_status, 'PRE_CAPTURED');
   t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1);
+});
+
+test('a sale left processing by a crashed process is found by the sweep and settled', async (t) => {
+  // What a web process that died right after sending the authorization leaves behind.
+  const orderId = `S9${Date.now()}crash`;
+  const made = await createCardSale({
+    idempotencyKey: orderId, merchantOrderId: orderId, amountCents: 700, installments: 1, capture: false,
+    customer: { name: 'Maria' }, card: { number: CARDS.approved, holder: 'MARIA', expMonth: 12, expYear: 2040, cvv: '123', brand: 'Visa' },
+  });
+  const id = await nextId('online_sale');
+  await OnlineSaleModel.create({
+    _id: id, merchantId: merchant.merchantId, merchantOrderId: orderId, paymentMethod: 'card', amountCents: 700, installments: 1,
+    status: 'PROCESSING', payer: { name: 'Maria' }, card: { brand: 'Visa', bin: '400000', last4: '0010', fromToken: false },
+  });
+  await sweepUnsettledSales(new Date(Date.now() + 3600_000));
+  const sale = await settled(id);
+  t.is(sale.status, 'PRE_CAPTURED');
+  t.is(sale.acquirer.paymentId, made.paymentId);
+});
+
+test('a replayed save_card answer does not repeat the card token, which is never stored in the clear', async (t) => {
+  const owner = await newMerchant();
+  const body = cardSale({ save_card: true });
+  const key = { 'idempotency-key': `save-${Date.now()}` };
+  const first = await preCapture(body, key, owner);
+  const token = first.body.data.card_token;
+  t.truthy(token);
+  const replay = await preCapture(body, key, owner);
+  t.is(replay.body.data.id, first.body.data.id);
+  t.is(replay.body.data.card_token, undefined);
+  t.true(replay.body.data.card_token_issued);
+  const collections = ['online_sales', 'online_sale_idempotency', 'online_sale_cards'];
+  for (const name of collections) {
+    const docs = await mongoose.connection.db!.collection(name).find({}).toArray();
+    t.false(JSON.stringify(docs).includes(token), name);
+  }
 });
