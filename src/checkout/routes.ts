@@ -304,6 +304,11 @@ export const checkoutFeature: Feature = {
       method: 'get',
       path: '/checkout/:guid',
       handler: async (req, res) => {
+        // The page loads its assets by relative URL (so a PUBLIC_BASE_URL with a path works): no trailing slash.
+        if (req.path.endsWith('/')) {
+          res.redirect(301, `${req.baseUrl}${req.path.replace(/\/+$/, '')}`);
+          return;
+        }
         // The page itself renders every state from the API; the status code tells crawlers and tests the truth.
         const exists = typeof req.params.guid === 'string' && req.params.guid.length <= 100 && (await PaymentLinkModel.exists({ guid: req.params.guid }));
         res
@@ -316,7 +321,11 @@ export const checkoutFeature: Feature = {
         summary: 'The checkout page (HTML): payment_link_url points here',
         produces: ['text/html'],
         parameters: [guidPath],
-        responses: { 200: { description: 'The page' }, 404: { description: 'The page, showing that the link does not exist' } },
+        responses: {
+          200: { description: 'The page' },
+          301: { description: 'To the same address without a trailing slash' },
+          404: { description: 'The page, showing that the link does not exist' },
+        },
       },
     },
     {

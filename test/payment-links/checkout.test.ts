@@ -284,4 +284,7 @@ test('page assets come from our origin', async (t) => {
   }
   t.is((await fetch(`${app.url}/checkout/assets/..%2F..%2Fpackage.json`)).status, 404);
   t.is((await fetch(`${app.url}/checkout/assets/index.ts`)).status, 404);
+  const slash = await fetch(`${app.url}/checkout/some-guid/`, { redirect: 'manual' });
+  t.is(slash.status, 301);
+  t.is(slash.headers.get('location'), '/checkout/some-guid');
 });

@@ -6,8 +6,11 @@
 (function () {
   'use strict';
 
-  var guid = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
-  var api = '/api/v1/checkout-links/' + encodeURIComponent(guid);
+  // The page lives at <base>/checkout/<guid>; <base> is empty unless PUBLIC_BASE_URL has a path.
+  var marker = location.pathname.lastIndexOf('/checkout/');
+  var base = marker > 0 ? location.pathname.slice(0, marker) : '';
+  var guid = decodeURIComponent(location.pathname.slice(marker + '/checkout/'.length).split('/')[0] || '');
+  var api = base + '/api/v1/checkout-links/' + encodeURIComponent(guid);
   var checkout = null;
   var STEPS = ['payer', 'address', 'card'];
 
