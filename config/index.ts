@@ -49,9 +49,12 @@ export const CONFIG_TABLE = {
   SANDBOX_NOTIFY_URL: [Joi.string().uri({ scheme: ['http', 'https'] }).allow(''), '', 'Where the sandbox posts notifications (default: PUBLIC_BASE_URL)'],
   WEBHOOK_TIMEOUT_MS: [positiveInt, 5000, 'Timeout of one outbound link webhook delivery'],
   WEBHOOK_TEST_ALLOW_HOSTS: [Joi.string().allow(''), '', 'TEST ONLY: comma-separated host:port list exempt from the public-HTTPS webhook rule (off by default)'],
+  WEBHOOK_RETRY_BASE_MS: [positiveInt, 60000, 'First retry delay of a failed link webhook; each retry doubles it (capped at 720x, with jitter); 16 attempts span about 3 days'],
   CHARGE_RETRY_DAYS: [Joi.string().pattern(/^\d+(,\d+)*$/), '1,3,5,7', 'Days after the first denial on which a soft-declined subscription charge is retried'],
   SCHEDULER_CRON: [Joi.string(), '* * * * *', 'node-cron expression of the scheduler tick'],
   WORKER_CONCURRENCY: [positiveInt, 5, 'Jobs one worker process runs at once per queue'],
+  WORKER_LOCK_DURATION_MS: [positiveInt, 30000, "How long a worker's lock on a running job lasts unrenewed; a job whose worker died runs again after one to two of these"],
+  METRICS_PORT: [Joi.number().port().allow(''), '', 'Port of a worker process\'s own /metrics listener (empty = none, 0 = any free port); the web process serves /metrics on PORT'],
 } as const;
 
 type Table = typeof CONFIG_TABLE;
@@ -84,10 +87,10 @@ export interface Config {
     chargeback: { baseUrl: string; authUrl: string; clientId: string; clientSecret: string; notificationSecret: string };
   };
   sandbox: { port: number; notifyUrl: string };
-  webhooks: { timeoutMs: number; testAllowHosts: string[] };
+  webhooks: { timeoutMs: number; testAllowHosts: string[]; retryBaseMs: number };
   charges: { retryDays: number[] };
   scheduler: { cron: string };
-  worker: { concurrency: number };
+  worker: { concurrency: number; lockDurationMs: number; metricsPort: number | undefined };
 }
 
 export class ConfigError extends Error {}
@@ -99,7 +102,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   for (const [name, [schema, fallback, meaning]] of Object.entries(CONFIG_TABLE)) {
     let value: unknown = env[name];
-    if (value === undefined || value === '') value = (secrets as Record<string, string>)[name] ?? fallback;
+    // An explicitly empty ACQUIRER_CHARGEBACK_CLIENT_ID switches the chargeback integration off (503), as its meaning says.
+    const switchedOff = name === 'ACQUIRER_CHARGEBACK_CLIENT_ID' && value === '';
+    if (!switchedOff && (value === undefined || value === '')) value = (secrets as Record<string, string>)[name] ?? fallback;
     if (value === undefined && name !== 'ACQUIRER_CHARGEBACK_CLIENT_SECRET') {
       problems.push(`${name} is required: ${meaning}${SECRET_NAMES.includes(name) && nodeEnv === 'production' ? ' (production never uses generated secrets)' : ''}`);
       continue;
@@ -148,10 +153,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: {
       timeoutMs: v.WEBHOOK_TIMEOUT_MS,
       testAllowHosts: v.WEBHOOK_TEST_ALLOW_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+      retryBaseMs: v.WEBHOOK_RETRY_BASE_MS,
     },
     charges: { retryDays: v.CHARGE_RETRY_DAYS.split(',').map(Number) },
     scheduler: { cron: v.SCHEDULER_CRON },
-    worker: { concurrency: v.WORKER_CONCURRENCY },
+    worker: {
+      concurrency: v.WORKER_CONCURRENCY,
+      lockDurationMs: v.WORKER_LOCK_DURATION_MS,
+      metricsPort: v.METRICS_PORT === '' ? undefined : Number(v.METRICS_PORT),
+    },
   };
 }
 

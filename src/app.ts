@@ -12,6 +12,8 @@ import type { Feature } from './http/routes';
 import { basicAuth, DASHBOARD_PATH, dashboardRouter } from './http/dashboard';
 import { features as allFeatures } from './features';
 import { queueNames } from '../jobs';
+import { httpMetricsMiddleware } from './metrics/http';
+import { reportQueues } from './metrics/queues';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
@@ -27,7 +29,12 @@ export function buildApp(options: AppOptions = {}): Express {
   const app = express();
 
   app.disable('x-powered-by');
-  app.set('trust proxy', config.trustProxy === 'false' ? false : config.trustProxy === 'true' ? true : config.trustProxy);
+  // A number is a hop count (Express would read the string '1' as an address and trust nobody).
+  const trustProxy = config.trustProxy;
+  app.set('trust proxy', trustProxy === 'false' ? false : trustProxy === 'true' ? true : /^\d+$/.test(trustProxy) ? Number(trustProxy) : trustProxy);
+  // First, so every answer is counted, 404s and body-parser errors included.
+  app.use(httpMetricsMiddleware());
+  reportQueues(queueNames);
   app.use(
     pinoHttp({
       logger,
@@ -53,7 +60,16 @@ export function buildApp(options: AppOptions = {}): Express {
       },
     }),
   );
-  app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
+  app.use(
+    express.json({
+      limit: config.bodyLimit,
+      type: ['application/json', 'application/*+json'],
+      // Signed notifications (acquirer HMAC) are verified over the exact bytes received.
+      verify: (req, _res, buf) => {
+        (req as typeof req & { rawBody?: Buffer }).rawBody = buf;
+      },
+    }),
+  );
 
   for (const feature of features) {
     for (const route of feature.routes) {

@@ -9,6 +9,9 @@ import { closeQueues, getQueue, waitForRedis } from '../src/queue';
 import { logger } from '../src/logger';
 import { runProcess } from '../src/lifecycle';
 import { HEARTBEAT_QUEUE, type HeartbeatPayload } from '../jobs/heartbeat';
+import { enqueueDueSubscriptionWork } from '../src/subscriptions/scheduling';
+import { now as clockNow } from '../src/subscriptions/clock';
+import { sweepUnsettledSales } from '../src/sales/service';
 
 export type SchedulerTask = (now: Date) => Promise<void>;
 
@@ -18,9 +21,9 @@ export async function enqueueHeartbeat(now: Date): Promise<void> {
   await getQueue<HeartbeatPayload>(HEARTBEAT_QUEUE).add('heartbeat', { enqueuedAt: now.toISOString() }, { jobId: `heartbeat-${minute}` });
 }
 
-export const schedulerTasks: SchedulerTask[] = [enqueueHeartbeat];
+export const schedulerTasks: SchedulerTask[] = [enqueueHeartbeat, enqueueDueSubscriptionWork, sweepUnsettledSales];
 
-export async function runSchedulerTick(now = new Date()): Promise<void> {
+export async function runSchedulerTick(now = clockNow()): Promise<void> {
   for (const task of schedulerTasks) {
     try {
       await task(now);

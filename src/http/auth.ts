@@ -46,6 +46,8 @@ export const MERCHANT_CREDENTIALS: CredentialPolicy = { jwt: ['merchant'], merch
 export const ANY_MERCHANT_CREDENTIAL: CredentialPolicy = { jwt: ['merchant'], merchantToken: true, system: true, systemMerchant: 'required' };
 /** Platform staff: a staff user's JWT or the system token. */
 export const STAFF_CREDENTIALS: CredentialPolicy = { jwt: ['staff'], system: true, systemMerchant: 'optional' };
+/** /api/v1/me/: every valid credential; the system token may name a merchant. */
+export const ANY_CREDENTIAL: CredentialPolicy = { jwt: ['merchant', 'staff'], merchantToken: true, system: true, systemMerchant: 'optional' };
 
 let strategyInstalled = false;
 
@@ -126,12 +128,18 @@ function accepts(policy: CredentialPolicy, principal: Principal): boolean {
   return Boolean(policy.jwt?.includes(principal.role as Role));
 }
 
+/** Identifies the caller and checks the policy: 401 without a valid credential, 403 for a kind the policy refuses. */
+export async function authorize(req: Request, policy: CredentialPolicy): Promise<Principal> {
+  const principal = await identify(req);
+  if (!accepts(policy, principal)) throw forbidden('This credential is not accepted by this operation.');
+  if (principal.kind === 'system') principal.merchantId = await systemMerchantFrom(req, policy);
+  req.principal = principal;
+  return principal;
+}
+
 export function requireCredential(policy: CredentialPolicy): RequestHandler {
   return async (req, _res, next) => {
-    const principal = await identify(req);
-    if (!accepts(policy, principal)) throw forbidden('This credential is not accepted by this operation.');
-    if (principal.kind === 'system') principal.merchantId = await systemMerchantFrom(req, policy);
-    req.principal = principal;
+    await authorize(req, policy);
     next();
   };
 }

@@ -1,23 +1,76 @@
-/** bull-board queue dashboard at /admin/queues, behind HTTP basic auth from config. */
-import type { RequestHandler, Router } from 'express';
+/** bull-board queue dashboard at /admin/queues, staff-only (see basicAuth for what it accepts). */
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { getConfig } from '../../config';
-import { safeEqual } from '../auth/crypto';
+import { safeEqual, sha256Hex } from '../auth/crypto';
+import { authenticateUser } from '../auth/service';
+import { authorize, STAFF_CREDENTIALS } from './auth';
+import { ApiError } from './errors';
+import { consumeRateLimit } from './rate-limit';
 import { getQueue } from '../queue';
 
 export const DASHBOARD_PATH = '/admin/queues';
 
+/** A staff login verified recently: bull-board polls its API every few seconds, and scrypt is costly. */
+const STAFF_LOGIN_REMEMBERED_MS = 60_000;
+const rememberedStaffLogins = new Map<string, number>(); // SHA-256 of the Authorization header -> until
+
+/**
+ * A staff user's complete e-mail and password. Each password check counts against a per-IP limit
+ * with the token endpoints' thresholds, so basic auth is no way around theirs.
+ */
+async function isStaffLogin(req: Request, email: string, password: string): Promise<boolean> {
+  const key = sha256Hex(req.headers.authorization ?? '');
+  if ((rememberedStaffLogins.get(key) ?? 0) > Date.now()) return true;
+  rememberedStaffLogins.delete(key);
+  await consumeRateLimit({ name: 'staff-basic' }, req);
+  const user = await authenticateUser(email, password);
+  if (user?.role !== 'staff') return false;
+  if (rememberedStaffLogins.size >= 1000) rememberedStaffLogins.clear();
+  rememberedStaffLogins.set(key, Date.now() + STAFF_LOGIN_REMEMBERED_MS);
+  return true;
+}
+
+function answerError(res: Response, error: unknown): void {
+  const known = error instanceof ApiError ? error : new ApiError(503, { detail: 'Service temporarily unavailable, try again shortly.' }, { 'Retry-After': '5' });
+  res.set(known.headers).status(known.status).json(known.body);
+}
+
+/**
+ * Staff only. Basic auth with DASHBOARD_USER/DASHBOARD_PASSWORD or a staff user's complete e-mail
+ * and password (what a browser can send), or a bearer credential that STAFF_CREDENTIALS accepts
+ * (a staff user's JWT or the system token). Errors are answered here because this middleware
+ * also guards apps without our error handler (the worker's /metrics).
+ */
 export function basicAuth(realm: string): RequestHandler {
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const { user, password } = getConfig().dashboard;
     const header = req.headers.authorization ?? '';
+    if (/^Bearer /i.test(header)) {
+      try {
+        await authorize(req, STAFF_CREDENTIALS);
+      } catch (error) {
+        return answerError(res, error);
+      }
+      return next();
+    }
     const match = /^Basic (.+)$/i.exec(header);
     if (match) {
       const decoded = Buffer.from(match[1], 'base64').toString('utf8');
       const sep = decoded.indexOf(':');
-      if (sep > 0 && safeEqual(decoded.slice(0, sep), user) && safeEqual(decoded.slice(sep + 1), password)) return next();
+      const [name, secret] = [decoded.slice(0, sep), decoded.slice(sep + 1)];
+      if (sep > 0 && safeEqual(name, user) && safeEqual(secret, password)) return next();
+      if (sep > 0 && name.includes('@')) {
+        let staff: boolean;
+        try {
+          staff = await isStaffLogin(req, name, secret);
+        } catch (error) {
+          return answerError(res, error);
+        }
+        if (staff) return next();
+      }
     }
     res.set('WWW-Authenticate', `Basic realm="${realm}"`).status(401).json({ detail: 'Authentication required.' });
   };

@@ -55,6 +55,15 @@ export function isBackingServiceDown(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Paths whose contract answers every failure alike (the token endpoints: always 401) also answer a
+ * body that is not JSON that way; the body is parsed before any route runs, so they register here.
+ */
+const malformedBodyAnswers = new Map<string, ApiError>();
+export function answerMalformedBodyWith(path: string, error: ApiError): void {
+  malformedBodyAnswers.set(path.replace(/\/+$/, ''), error);
+}
+
 export const notFoundHandler: RequestHandler = (_req, res) => {
   res.status(404).json({ detail: 'Not found.' });
 };
@@ -84,7 +93,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const bodyParserType = (error as { type?: string }).type;
     if (bodyParserType === 'entity.parse.failed') {
-      res.status(400).json({ detail: 'Malformed JSON in request body.' });
+      const own = malformedBodyAnswers.get(req.path.replace(/\/+$/, ''));
+      if (own) res.set(own.headers).status(own.status).json(own.body);
+      else res.status(400).json({ detail: 'Malformed JSON in request body.' });
       return;
     }
     if (bodyParserType === 'entity.too.large') {

@@ -3,10 +3,15 @@
  * own file, so the card/PIX, recurring and chargeback simulators evolve independently.
  */
 import type { Router } from 'express';
+import { salesSandboxArea } from './sales';
+import { chargebackSandboxArea } from './chargebacks';
 
 export interface SandboxArea {
   name: string;
   router: () => Router;
 }
 
-export const sandboxAreas: SandboxArea[] = [];
+export const sandboxAreas: SandboxArea[] = [
+  salesSandboxArea,
+  chargebackSandboxArea,
+];
