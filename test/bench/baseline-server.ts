@@ -14,7 +14,7 @@ async function main() {
   app.use(express.json());
   for (const benchCase of benchCases) {
     const router = express.Router();
-    benchCase.mountBaseline(router);
+    benchCase.mountBaseline?.(router);
     app.use(`/baseline/${benchCase.name}`, router);
   }
   const server = app.listen(0, '127.0.0.1');

@@ -1,12 +1,13 @@
 /**
- * npm run bench: each case's route against its in-run bare-Express baseline, with autocannon at a
- * fixed concurrency and no pipelining. Prints a markdown table (requests/s, p50, p99, ratios) and
- * the memory of each process, and writes the figures to test/bench/results/ (git-ignored).
+ * npm run bench: each case against its in-run baseline. HTTP cases are loaded with autocannon at
+ * a fixed concurrency and no pipelining; throughput cases time a batch of work. Prints a markdown
+ * table (rate, p50, p99, ratios), the memory of each process, and writes the figures to
+ * test/bench/results/ (git-ignored).
  *
  *   BENCH_CONNECTIONS  concurrent connections (default 10)
- *   BENCH_SECONDS      measured seconds per side of a case (default 3), after 1 s of warm-up
+ *   BENCH_SECONDS      measured seconds per side of an HTTP case (default 3), after 1 s of warm-up
  *   BENCH_CASES        comma-separated case names to run (default: all)
- *   BENCH_LOG_LEVEL    LOG_LEVEL of our processes (default warn: per-request info lines cost CPU
+ *   BENCH_LOG_LEVEL    LOG_LEVEL of the web process (default warn: per-request info lines cost CPU
  *                      the bare baseline does not spend; set info to measure with them)
  *
  * Figures are for comparing runs on one machine, never asserted by a test.
@@ -21,7 +22,7 @@ import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues, getProducerConnection, waitForRedis } from '../../src/queue';
 import { ensureServices } from '../../src/devstack/services';
 import { benchCases } from './cases';
-import type { BenchCase, BenchTarget } from './cases/types';
+import { isThroughputCase, type BenchCase, type BenchContext, type BenchTarget, type Side } from './cases/types';
 import { LISTENING, memoryOf, startBenchProcess, startWebProcess, type BenchProcess } from './processes';
 import { BENCH_DB, BENCH_QUEUE_PREFIX } from './env';
 
@@ -31,24 +32,15 @@ const WARMUP_SECONDS = 1;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'warn';
 const RESULTS_DIR = path.join(__dirname, 'results');
 
-interface Side {
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  requests: number;
-  statusCodes: Record<string, number>;
-  errors: number;
-  /** Every answer had the expected status and no connection failed. */
-  valid: boolean;
-}
-
 interface CaseResult {
   name: string;
+  kind: 'http' | 'throughput';
   route: string;
   baseline: string;
   subject: Side;
   baselineSide: Side;
-  ratio: { requestsPerSecond: number; p50: number; p99: number };
+  ratio: { rate: number; p50?: number; p99?: number };
+  note?: string;
   memoryMB: Record<string, { rssMB: number; peakMB: number } | undefined>;
 }
 
@@ -58,6 +50,7 @@ async function load(base: string, target: BenchTarget, seconds: number): Promise
     method: target.method,
     headers: target.headers,
     body: target.body,
+    ...(target.setupRequest ? { requests: [{ setupRequest: target.setupRequest }] } : {}),
     connections: CONNECTIONS,
     pipelining: 1,
     duration: seconds,
@@ -75,30 +68,81 @@ async function load(base: string, target: BenchTarget, seconds: number): Promise
   };
 }
 
-function round2(n: number): number {
-  return Math.round(n * 100) / 100;
+/** One request before the load, so a case set up wrong fails with the answer rather than with a table of errors. */
+async function probe(caseName: string, base: string, target: BenchTarget): Promise<void> {
+  const started = performance.now();
+  const res = await fetch(`${base}${target.path}`, { method: target.method, headers: target.headers, body: target.body, signal: AbortSignal.timeout(30_000) });
+  const text = await res.text();
+  if (res.status !== target.expectStatus) throw new Error(`case ${caseName}: ${target.method} ${target.path} answered ${res.status}, expected ${target.expectStatus}: ${text.slice(0, 300)}`);
+  process.stdout.write(`    probe ${target.method} ${target.path}: ${res.status} in ${Math.round(performance.now() - started)} ms\n`);
 }
 
-async function runCase(benchCase: BenchCase, processes: BenchProcess[], urls: { web: string; baseline: string; sandbox?: string }): Promise<CaseResult> {
-  const { subject, baseline } = await benchCase.prepare({ webUrl: urls.web, baselineUrl: urls.baseline, sandboxUrl: urls.sandbox });
-  await load(urls.baseline, baseline, WARMUP_SECONDS);
-  await load(urls.web, subject, WARMUP_SECONDS);
-  const baselineSide = await load(urls.baseline, baseline, SECONDS);
-  const subjectSide = await load(urls.web, subject, SECONDS);
-  const memoryMB = Object.fromEntries(processes.map((p) => [p.name, memoryOf(p.child.pid)]));
-  memoryMB.bench = memoryOf(process.pid);
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+class Stack {
+  readonly processes: BenchProcess[] = [];
+  workers: BenchProcess[] = [];
+  constructor(readonly env: Record<string, string>) {}
+
+  add(process: BenchProcess): BenchProcess {
+    this.processes.push(process);
+    return process;
+  }
+
+  async setWorkers(count: number, extra: Record<string, string> = {}): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.stop()));
+    this.processes.splice(0, this.processes.length, ...this.processes.filter((p) => !this.workers.includes(p)));
+    this.workers = await Promise.all(
+      Array.from({ length: count }, (_, i) => startBenchProcess(`worker${i + 1}`, 'worker', { ...this.env, ...extra, LOG_LEVEL: 'info' }, /worker ready/)),
+    );
+    this.processes.push(...this.workers);
+  }
+
+  memory(): CaseResult['memoryMB'] {
+    const memoryMB = Object.fromEntries(this.processes.map((p) => [p.name, memoryOf(p.child.pid)]));
+    memoryMB.bench = memoryOf(process.pid);
+    return memoryMB;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.processes.map((p) => p.stop()));
+  }
+}
+
+async function runCase(benchCase: BenchCase, stack: Stack, context: BenchContext): Promise<CaseResult> {
+  const common = { name: benchCase.name, route: benchCase.route, baseline: benchCase.baseline };
+  if (isThroughputCase(benchCase)) {
+    const { subject, baseline, note } = await benchCase.measure(context);
+    return { ...common, kind: 'throughput', subject, baselineSide: baseline, ratio: { rate: round2(subject.requestsPerSecond / baseline.requestsPerSecond) }, note, memoryMB: stack.memory() };
+  }
+  const { subject, baseline } = await benchCase.prepare(context);
+  const urlOf = (target: BenchTarget, fallback: 'web' | 'baseline') => {
+    const on = target.on ?? fallback;
+    const url = on === 'web' ? context.webUrl : on === 'baseline' ? context.baselineUrl : context.sandboxUrl;
+    if (!url) throw new Error(`case ${benchCase.name} needs the ${on} process`);
+    return url;
+  };
+  await probe(benchCase.name, urlOf(baseline, 'baseline'), baseline);
+  await probe(benchCase.name, urlOf(subject, 'web'), subject);
+  if (benchCase.warmup !== false) {
+    await load(urlOf(baseline, 'baseline'), baseline, WARMUP_SECONDS);
+    await load(urlOf(subject, 'web'), subject, WARMUP_SECONDS);
+  }
+  const baselineSide = await load(urlOf(baseline, 'baseline'), baseline, SECONDS);
+  const subjectSide = await load(urlOf(subject, 'web'), subject, SECONDS);
+  const note = benchCase.verify ? await benchCase.verify(context, subjectSide) : undefined;
   return {
-    name: benchCase.name,
-    route: benchCase.route,
-    baseline: benchCase.baseline,
+    ...common,
+    kind: 'http',
     subject: subjectSide,
     baselineSide,
     ratio: {
-      requestsPerSecond: round2(subjectSide.requestsPerSecond / baselineSide.requestsPerSecond),
-      p50: round2(subjectSide.p50Ms / Math.max(baselineSide.p50Ms, 0.01)),
-      p99: round2(subjectSide.p99Ms / Math.max(baselineSide.p99Ms, 0.01)),
+      rate: round2(subjectSide.requestsPerSecond / baselineSide.requestsPerSecond),
+      p50: round2(subjectSide.p50Ms! / Math.max(baselineSide.p50Ms!, 0.01)),
+      p99: round2(subjectSide.p99Ms! / Math.max(baselineSide.p99Ms!, 0.01)),
     },
-    memoryMB,
+    note,
+    memoryMB: stack.memory(),
   };
 }
 
@@ -109,78 +153,30 @@ function machine() {
     memoryGB: Math.round(os.totalmem() / 2 ** 30),
     node: process.version,
     platform: `${os.platform()} ${os.release()}`,
-    loadAverageAtStart: os.loadavg().map((l) => round2(l)),
+    loadAverageAtStart: os.loadavg().map(round2),
   };
 }
+
+const cell = (n: number | undefined) => (n === undefined ? '-' : String(n));
 
 function markdown(results: CaseResult[], info: ReturnType<typeof machine>): string {
   const lines = [
     `Machine: ${info.cpu}, ${info.cores} cores, ${info.memoryGB} GB, Node ${info.node}; load average at start ${info.loadAverageAtStart.join(' / ')}.`,
-    `autocannon: ${CONNECTIONS} connections, no pipelining, ${SECONDS} s per side after ${WARMUP_SECONDS} s warm-up; our processes at LOG_LEVEL=${LOG_LEVEL}.`,
+    `HTTP cases: autocannon, ${CONNECTIONS} connections, no pipelining, ${SECONDS} s per side after ${WARMUP_SECONDS} s warm-up; web at LOG_LEVEL=${LOG_LEVEL}. Rates are requests/s (HTTP) or items/s (throughput).`,
     '',
-    '| case | route | req/s | p50 ms | p99 ms | baseline req/s | baseline p50 | baseline p99 | ratio req/s | ratio p99 | web RSS MB (peak) | baseline |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| case | measures | rate/s | p50 ms | p99 ms | baseline rate/s | baseline p50 | baseline p99 | ratio rate | ratio p99 | baseline | note |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
   ];
   for (const r of results) {
-    const web = r.memoryMB.web;
-    const flag = r.subject.valid && r.baselineSide.valid ? '' : ' (INVALID: unexpected status or errors)';
+    const flag = r.subject.valid && r.baselineSide.valid ? '' : ` (INVALID: ${JSON.stringify({ subject: r.subject.statusCodes, baseline: r.baselineSide.statusCodes, errors: r.subject.errors + r.baselineSide.errors })})`;
     lines.push(
-      `| ${r.name}${flag} | \`${r.route}\` | ${r.subject.requestsPerSecond} | ${r.subject.p50Ms} | ${r.subject.p99Ms} | ${r.baselineSide.requestsPerSecond} | ${r.baselineSide.p50Ms} | ${r.baselineSide.p99Ms} | ${r.ratio.requestsPerSecond} | ${r.ratio.p99} | ${web ? `${web.rssMB} (${web.peakMB})` : '?'} | ${r.baseline} |`,
+      `| ${r.name}${flag} | \`${r.route}\` | ${r.subject.requestsPerSecond} | ${cell(r.subject.p50Ms)} | ${cell(r.subject.p99Ms)} | ${r.baselineSide.requestsPerSecond} | ${cell(r.baselineSide.p50Ms)} | ${cell(r.baselineSide.p99Ms)} | ${r.ratio.rate} | ${cell(r.ratio.p99)} | ${r.baseline} | ${r.note ?? ''} |`,
     );
   }
   const names = [...new Set(results.flatMap((r) => Object.keys(r.memoryMB)))];
   lines.push('', `| memory after case, MB: RSS (peak) | ${names.join(' | ')} |`, `|---|${names.map(() => '---:').join('|')}|`);
   for (const r of results) lines.push(`| ${r.name} | ${names.map((n) => (r.memoryMB[n] ? `${r.memoryMB[n]!.rssMB} (${r.memoryMB[n]!.peakMB})` : '-')).join(' | ')} |`);
   return lines.join('\n');
-}
-
-async function main() {
-  const only = (process.env.BENCH_CASES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  const cases = benchCases.filter((c) => !only.length || only.includes(c.name));
-  if (!cases.length) throw new Error(`no bench case matches BENCH_CASES=${process.env.BENCH_CASES}; cases: ${benchCases.map((c) => c.name).join(', ')}`);
-  await ensureServices(true);
-  await connectDatabase(process.env.MONGODB_URI!);
-  await waitForRedis();
-
-  const needs = new Set(cases.flatMap((c) => c.needs ?? []));
-  const env: Record<string, string> = Object.assign({ LOG_LEVEL }, ...cases.map((c) => c.env ?? {}));
-  const processes: BenchProcess[] = [];
-  try {
-    let sandbox: BenchProcess | undefined;
-    if (needs.has('sandbox')) {
-      sandbox = await startBenchProcess('sandbox', 'sandbox', { ...env, LOG_LEVEL: 'info', SANDBOX_PORT: '0' }, LISTENING);
-      processes.push(sandbox);
-      Object.assign(env, { ACQUIRER_BASE_URL: sandbox.url, ACQUIRER_QUERY_URL: sandbox.url });
-    }
-    const web = await startWebProcess('web', env);
-    processes.push(web);
-    if (needs.has('worker')) processes.push(await startBenchProcess('worker', 'worker', { ...env, LOG_LEVEL: 'info' }, /worker ready/));
-    const baseline = await startBenchProcess('baseline', 'test/bench/baseline-server.ts', {}, LISTENING);
-    processes.push(baseline);
-
-    const info = machine();
-    process.stdout.write(`bench: ${cases.map((c) => c.name).join(', ')} (database ${BENCH_DB}, queue prefix ${BENCH_QUEUE_PREFIX})\n`);
-    const results: CaseResult[] = [];
-    for (const benchCase of cases) {
-      process.stdout.write(`  ${benchCase.name}...\n`);
-      results.push(await runCase(benchCase, processes, { web: web.url, baseline: baseline.url, sandbox: sandbox?.url }));
-    }
-    const table = markdown(results, info);
-    fs.mkdirSync(RESULTS_DIR, { recursive: true });
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const record = { startedAt: new Date().toISOString(), machine: info, settings: { connections: CONNECTIONS, pipelining: 1, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, logLevel: LOG_LEVEL }, cases: results, table };
-    const file = path.join(RESULTS_DIR, `bench-${stamp}.json`);
-    fs.writeFileSync(file, JSON.stringify(record, null, 2));
-    fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), JSON.stringify(record, null, 2));
-    process.stdout.write(`\n${table}\n\nwritten ${path.relative(process.cwd(), file)}\n`);
-    if (results.some((r) => !r.subject.valid || !r.baselineSide.valid)) process.exitCode = 1;
-  } finally {
-    await Promise.all(processes.map((p) => p.stop()));
-    await mongoose.connection.dropDatabase().catch(() => undefined);
-    await deleteQueueKeys();
-    await closeQueues();
-    await disconnectDatabase();
-  }
 }
 
 /** Removes this run's BullMQ keys (its own prefix only). */
@@ -192,6 +188,66 @@ async function deleteQueueKeys(): Promise<void> {
     if (keys.length) await redis.del(...keys);
     cursor = next;
   } while (cursor !== '0');
+}
+
+async function main() {
+  const only = (process.env.BENCH_CASES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const cases = benchCases.filter((c) => !only.length || only.includes(c.name));
+  if (!cases.length) throw new Error(`no bench case matches BENCH_CASES=${process.env.BENCH_CASES}; cases: ${benchCases.map((c) => c.name).join(', ')}`);
+  await ensureServices(true);
+  await connectDatabase(process.env.MONGODB_URI!);
+  await waitForRedis();
+
+  const needs = new Set(cases.flatMap((c) => c.needs ?? []));
+  const env: Record<string, string> = Object.assign({}, ...cases.map((c) => c.env ?? {}));
+  const stack = new Stack(env);
+  try {
+    let sandbox: BenchProcess | undefined;
+    if (needs.has('sandbox')) {
+      sandbox = stack.add(await startBenchProcess('sandbox', 'sandbox', { ...env, LOG_LEVEL: 'info', SANDBOX_PORT: '0' }, LISTENING));
+      Object.assign(env, { ACQUIRER_BASE_URL: sandbox.url, ACQUIRER_QUERY_URL: sandbox.url });
+    }
+    const web = stack.add(await startWebProcess('web', { ...env, LOG_LEVEL }));
+    if (needs.has('worker')) await stack.setWorkers(1);
+    const baseline = stack.add(await startBenchProcess('baseline', 'test/bench/baseline-server.ts', {}, LISTENING));
+    const context: BenchContext = {
+      webUrl: web.url,
+      baselineUrl: baseline.url,
+      sandboxUrl: sandbox?.url,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      setWorkers: (count, extra) => stack.setWorkers(count, extra),
+    };
+
+    const info = machine();
+    process.stdout.write(`bench: ${cases.map((c) => c.name).join(', ')} (database ${BENCH_DB}, queue prefix ${BENCH_QUEUE_PREFIX})\n`);
+    const results: CaseResult[] = [];
+    for (const benchCase of cases) {
+      process.stdout.write(`  ${benchCase.name}...\n`);
+      results.push(await runCase(benchCase, stack, context));
+    }
+    const table = markdown(results, info);
+    fs.mkdirSync(RESULTS_DIR, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const record = {
+      startedAt: new Date().toISOString(),
+      machine: info,
+      settings: { connections: CONNECTIONS, pipelining: 1, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, logLevel: LOG_LEVEL },
+      cases: results,
+      table,
+    };
+    const file = path.join(RESULTS_DIR, `bench-${stamp}.json`);
+    fs.writeFileSync(file, JSON.stringify(record, null, 2));
+    fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), JSON.stringify(record, null, 2));
+    process.stdout.write(`\n${table}\n\nwritten ${path.relative(process.cwd(), file)}\n`);
+    if (results.some((r) => !r.subject.valid || !r.baselineSide.valid)) process.exitCode = 1;
+  } finally {
+    await stack.stop();
+    await mongoose.connection.dropDatabase().catch(() => undefined);
+    await deleteQueueKeys().catch(() => undefined);
+    await closeQueues();
+    await disconnectDatabase();
+  }
 }
 
 main().catch((error) => {

@@ -2,8 +2,14 @@
 import type { BenchCase } from './types';
 import { tokenCase } from './token';
 import { meCase } from './me';
+import { salesCase } from './sales';
+import { checkoutCase } from './checkout';
+import { chargebacksCase } from './chargebacks';
 
 export const benchCases: BenchCase[] = [
   tokenCase,
   meCase,
+  salesCase,
+  checkoutCase,
+  chargebacksCase,
 ];

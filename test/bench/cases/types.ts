@@ -1,18 +1,28 @@
 /**
  * What one bench case is. A case lives in its own file under test/bench/cases/ and is listed in
- * cases/index.ts: it names the route it measures, the bare-Express baseline it is compared with
- * (and why that baseline is the honest floor), mounts that baseline on the baseline server, and
- * prepares the data both need.
+ * cases/index.ts. It names what it measures and the in-run baseline it is compared with (and why
+ * that baseline is the honest floor), and prepares the data both need.
+ *
+ * Two shapes:
+ *  - HTTP: `prepare` returns a subject and a baseline request, each loaded by autocannon; the
+ *    baseline is a route the case mounts on the bare-Express baseline server (`mountBaseline`)
+ *    or a request straight to the sandbox acquirer.
+ *  - throughput: `measure` times a batch of work (jobs, deliveries) itself and returns both sides.
  */
 import type { Router } from 'express';
+import type { Request as LoadRequest } from 'autocannon';
 
-export type ProcessKind = 'web' | 'worker' | 'sandbox';
+export type ProcessKind = 'worker' | 'sandbox';
 
 export interface BenchTarget {
+  /** Which server the request goes to (default: web for a subject, baseline for a baseline). */
+  on?: 'web' | 'baseline' | 'sandbox';
   method: 'GET' | 'POST' | 'PUT' | 'PATCH';
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Called for each request (e.g. a unique body per notice); returns the request to send. */
+  setupRequest?: (request: LoadRequest, context: object) => LoadRequest;
   /** Every answer must have this status; any other makes the case's figures invalid. */
   expectStatus: number;
 }
@@ -21,11 +31,28 @@ export interface BenchContext {
   webUrl: string;
   baselineUrl: string;
   sandboxUrl?: string;
+  /** Connections autocannon holds; throughput cases use it as their concurrency. */
+  connections: number;
+  seconds: number;
+  /** (Re)starts the worker processes with this count; throughput cases measure 1 and 2. */
+  setWorkers(count: number, env?: Record<string, string>): Promise<void>;
 }
 
-export interface BenchCase {
+/** One side of a comparison. For throughput cases the rate is items per second and latency is absent. */
+export interface Side {
+  requestsPerSecond: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  requests: number;
+  statusCodes: Record<string, number>;
+  errors: number;
+  /** Every answer had the expected status and no connection failed (or every item was done). */
+  valid: boolean;
+}
+
+interface CaseBase {
   name: string;
-  /** Route as the README table shows it, e.g. "GET /api/v1/me/". */
+  /** What is measured, as the README table shows it, e.g. "GET /api/v1/me/". */
   route: string;
   /** Processes besides web and the baseline server. */
   needs?: ProcessKind[];
@@ -33,8 +60,26 @@ export interface BenchCase {
   env?: Record<string, string>;
   /** One line: what the baseline does and why it is the fair floor for this route. */
   baseline: string;
-  /** Mounts the baseline handler(s) on the bare Express app; paths are under /baseline/<name>/. */
-  mountBaseline(router: Router): void;
+  /** Mounts baseline handler(s) on the bare Express app; paths are under /baseline/<name>/. */
+  mountBaseline?(router: Router): void;
+}
+
+export interface HttpCase extends CaseBase {
+  /** false: no warm-up load (when every request must be counted, as in the chargebacks case). */
+  warmup?: boolean;
   /** Runs in the bench process (connected to the bench database): creates data, returns both targets. */
   prepare(context: BenchContext): Promise<{ subject: BenchTarget; baseline: BenchTarget }>;
+  /** After the subject's load: checks what must hold (e.g. nothing lost); returns a note for the table, throws if broken. */
+  verify?(context: BenchContext, subject: Side): Promise<string>;
+}
+
+export interface ThroughputCase extends CaseBase {
+  /** Measures both sides itself; `note` lands in the table (e.g. figures with 1 and 2 workers). */
+  measure(context: BenchContext): Promise<{ subject: Side; baseline: Side; note?: string }>;
+}
+
+export type BenchCase = HttpCase | ThroughputCase;
+
+export function isThroughputCase(benchCase: BenchCase): benchCase is ThroughputCase {
+  return 'measure' in benchCase;
 }

@@ -1,0 +1,83 @@
+/**
+ * The chargeback notice intake (POST, shared-secret header, one new-chargeback notice each)
+ * against a bare route doing the floor of "store durably, then queue": one insert and one BullMQ
+ * add. Every notice is unique; afterwards the case checks that none was lost (every 202 stored,
+ * every stored notice applied by the worker) and times BullMQ no-op jobs of the same count.
+ */
+import crypto from 'node:crypto';
+import mongoose from 'mongoose';
+import { getConfig } from '../../../config';
+import { CHARGEBACK_NOTICE_PATH, CHARGEBACK_NOTICE_SECRET_HEADER } from '../../../src/acquirer/chargebacks';
+import { ChargebackNoticeModel } from '../../../src/chargebacks/model';
+import { getQueue } from '../../../src/queue';
+import { noopJobsPerSecond } from '../noop-jobs';
+import type { HttpCase } from './types';
+
+const ESTABLISHMENT = 4_000_000_000 + crypto.randomInt(0, 99_999_999);
+let sequence = crypto.randomInt(1_000_000, 9_000_000);
+let sent = 0;
+
+function notice() {
+  sequence += 1;
+  return JSON.stringify({
+    idCase: sequence,
+    idChargeback: sequence + 10_000_000,
+    establishmentNumber: ESTABLISHMENT,
+    process: 'PRIMEIRO_CHARGEBACK',
+    treatmentDeadline: '2030-01-20',
+    transactionAmount: 150.9,
+    chargebackDetails: { reasonCode: '4837', reasonDescription: 'Transação não reconhecida', receptionDate: '2030-01-05' },
+  });
+}
+
+export const chargebacksCase: HttpCase = {
+  name: 'chargebacks',
+  route: `POST ${CHARGEBACK_NOTICE_PATH}`,
+  needs: ['worker'],
+  warmup: false,
+  baseline: 'bare Express: one insertOne + one BullMQ add per notice (the floor of store-then-queue)',
+  mountBaseline(router) {
+    router.post('/notices', async (req, res) => {
+      const _id = crypto.randomUUID();
+      await mongoose.connection.collection('bench_baseline_notices').insertOne({ _id: _id as never, raw: JSON.stringify(req.body), receivedAt: new Date() });
+      await getQueue('bench-baseline-notices').add('apply', { _id }, { jobId: _id });
+      res.status(202).json({ received: true });
+    });
+  },
+  async prepare() {
+    const headers = { 'content-type': 'application/json', [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret };
+    return {
+      subject: {
+        method: 'POST',
+        path: CHARGEBACK_NOTICE_PATH,
+        headers,
+        body: notice(),
+        setupRequest: (request) => {
+          sent += 1;
+          return { ...request, body: notice() };
+        },
+        expectStatus: 202,
+      },
+      baseline: { method: 'POST', path: '/baseline/chargebacks/notices', headers: { 'content-type': 'application/json' }, body: notice(), expectStatus: 202 },
+    };
+  },
+  async verify(context, subject) {
+    const accepted = (subject.statusCodes['202'] ?? 0) + 1; // + the probe
+    const ours = { raw: new RegExp(`"establishmentNumber":${ESTABLISHMENT}[,}]`) };
+    // Requests cut off at the end of the load may still land: count until stored and applied agree.
+    const started = performance.now();
+    let stored = 0;
+    let applied = -1;
+    while (performance.now() - started < 300_000) {
+      stored = await ChargebackNoticeModel.countDocuments(ours);
+      applied = await ChargebackNoticeModel.countDocuments({ ...ours, appliedAt: mongoose.trusted({ $ne: null }) });
+      if (applied === stored) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    if (stored < accepted) throw new Error(`chargebacks: ${accepted} notices acknowledged but only ${stored} stored`);
+    if (applied !== stored) throw new Error(`chargebacks: ${stored} notices stored but only ${applied} applied after 300 s`);
+    const drainSeconds = (performance.now() - started) / 1000;
+    const noop = await noopJobsPerSecond(stored, Number(process.env.WORKER_CONCURRENCY || getConfig().worker.concurrency));
+    return `${accepted} acknowledged (of ${sent + 1} sent), ${stored} stored, ${applied} applied (zero lost; worker drained the rest ${drainSeconds.toFixed(1)} s after the load); BullMQ no-op jobs, same count and concurrency: ${noop.requestsPerSecond}/s`;
+  },
+};
