@@ -218,7 +218,7 @@ export const checkoutFeature: Feature = {
       path: '/api/v1/checkout-links/:guid',
       before: [celebrate(guidParam)],
       handler: async (req, res) => {
-        res.json(await loadCheckout(String(req.params.guid)));
+        res.set('Cache-Control', 'no-store').json(await loadCheckout(String(req.params.guid)));
       },
       doc: {
         summary: 'Load a checkout',
@@ -232,7 +232,7 @@ export const checkoutFeature: Feature = {
       path: '/api/v1/checkout-links/:guid/payer',
       before: [foldPayerAlias, payerBody],
       handler: async (req, res) => {
-        res.json(await savePayer(String(req.params.guid), { payerName: req.body.payer_name, document: req.body.document }));
+        res.set('Cache-Control', 'no-store').json(await savePayer(String(req.params.guid), { payerName: req.body.payer_name, document: req.body.document }));
       },
       doc: {
         summary: 'Payer step: name and CPF/CNPJ',
@@ -261,7 +261,7 @@ export const checkoutFeature: Feature = {
           state: b.state ?? '',
           reference: b.reference ?? '',
         };
-        res.json(await saveAddress(String(req.params.guid), address));
+        res.set('Cache-Control', 'no-store').json(await saveAddress(String(req.params.guid), address));
       },
       doc: {
         summary: 'Address step',
@@ -281,7 +281,7 @@ export const checkoutFeature: Feature = {
       before: [payBody],
       handler: async (req, res) => {
         const outcome = await payLink(String(req.params.guid), req.body.encrypted_card);
-        res.json(outcome);
+        res.set('Cache-Control', 'no-store').json(outcome);
       },
       doc: {
         summary: 'Pay step: charge the encrypted card',

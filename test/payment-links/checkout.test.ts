@@ -83,6 +83,8 @@ test('load shows what the page needs and never the full document', async (t) => 
   t.false(text.includes(VALID_CPF));
   t.false(text.includes('joao@example.com'));
   t.is(body.payerDocument, '***.982.***-**');
+  const raw = await fetch(`${app.url}${checkoutPath(created.body.payment_link_guid)}`);
+  t.is(raw.headers.get('cache-control'), 'no-store');
 });
 
 test('unknown guid is 404 on every checkout route and on the page', async (t) => {
