@@ -71,7 +71,7 @@ export async function runChargeAttempt(data: ChargeJobData, hooks: ChargeAttempt
   const recorded = await ChargeAttemptModel.findById(attemptId(charge._id, data.attempt)).lean();
   if (recorded) {
     await applyOutcome(charge._id, recorded);
-    await expireWhenFinished(sub._id);
+    await expireWhenFinished(sub, charge);
     return 'already-recorded';
   }
   if (!isAttemptDue(charge, data.attempt, sub)) return 'not-due';
@@ -81,7 +81,7 @@ export async function runChargeAttempt(data: ChargeJobData, hooks: ChargeAttempt
   const outcome = await sendToAcquirer(sub, charge, data, idempotencyKey, merchantOrderId, hooks);
   const winner = await recordOutcome(outcome);
   await applyOutcome(charge._id, winner);
-  await expireWhenFinished(sub._id);
+  await expireWhenFinished(sub, charge);
   logger.info(
     { subscriptionId: sub._id, chargeId: charge._id, attempt: data.attempt, status: winner.status, denialCode: winner.denialCode || undefined, nextRetryAt: winner.nextRetryAt },
     'subscription charge attempt recorded',
@@ -251,7 +251,9 @@ async function applyOutcome(chargeId: number, outcome: ChargeAttempt): Promise<v
  * A subscription whose last cycle has been charged expires once no charge of it is still open
  * (pending, or denied with a retry to come).
  */
-async function expireWhenFinished(subscriptionId: number): Promise<void> {
+async function expireWhenFinished(loaded: Subscription, charge: SubscriptionCharge): Promise<void> {
+  if (cycleDueDate(loaded, charge.cycle + 1) !== null) return; // not the last cycle: nothing to look up
+  const subscriptionId = loaded._id;
   const sub = await SubscriptionModel.findById(subscriptionId).lean();
   if (!sub || sub.status !== 'active' || sub.nextDueDate !== null) return;
   const open = await SubscriptionChargeModel.exists({

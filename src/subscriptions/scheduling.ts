@@ -24,17 +24,25 @@ export async function enqueueCharges(jobs: ChargeJobData[]): Promise<Job<ChargeJ
   return getQueue<ChargeJobData>(CHARGE_QUEUE).addBulk(jobs.map((data) => ({ name: CHARGE_JOB_NAME, data, opts: { jobId: chargeJobId(data) } })));
 }
 
+/**
+ * Reads the cursor and enqueues chunk by chunk, one addBulk in flight while the next chunk is
+ * read (MongoDB and Redis work at the same time): at most two chunks are ever held in memory.
+ */
 async function enqueueStream<T>(rows: AsyncIterable<T>, toJob: (row: T) => ChargeJobData): Promise<number> {
   let chunk: ChargeJobData[] = [];
   let count = 0;
+  let inFlight: Promise<unknown> = Promise.resolve();
   for await (const row of rows) {
     chunk.push(toJob(row));
     if (chunk.length >= ENQUEUE_CHUNK) {
-      await enqueueCharges(chunk);
+      await inFlight;
+      inFlight = enqueueCharges(chunk);
+      inFlight.catch(() => undefined); // awaited (and thrown) at the next chunk; not an unhandled rejection meanwhile
       count += chunk.length;
       chunk = [];
     }
   }
+  await inFlight;
   await enqueueCharges(chunk);
   return count + chunk.length;
 }

@@ -4,13 +4,13 @@ import { startTestApp, json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, systemToken, type TestMerchant } from '../helpers/identity';
 import { eventually, stopAll, type RunningProcess } from '../helpers/processes';
 import { getQueue, startWorker } from '../../src/queue';
-import { chargeJobId } from '../../src/subscriptions/charging';
+import { chargeJobId, runChargeAttempt } from '../../src/subscriptions/charging';
 import { closeAcquirerClient } from '../../src/acquirer/client';
 import chargeSubscription from '../../jobs/charge-subscription';
 import { CHARGE_QUEUE } from '../../src/subscriptions/scheduling';
 import { SubscriptionChargeModel, SubscriptionModel } from '../../src/subscriptions/model';
 import { runSchedulerTick } from '../../workers/scheduler';
-import { chargeAfterAttempt, clearFaults, testCardNumber, createSubscription, listCharges, newSubscriptionId, salesForOrder, setFault, startSandbox } from './support';
+import { chargeAfterAttempt, createSubscription, listCharges, newSubscriptionId, salesForOrder, startSandbox, testCardNumber } from './support';
 
 // Ticks with a chosen `now` touch every subscription of this file's database: run one at a time.
 let app: TestApp;
@@ -86,22 +86,27 @@ test.serial('a soft denial: acquirer code and message, attempts 1, next retry da
 
 test.serial('a pending charge: status 0, attempts 1, empty denial and payment id, no transaction', async (t) => {
   const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2030-04-10', cardLastDigit: 1 });
-  // Earlier tests' retries fall due on this tick too, and each takes one fault: enough for all.
-  await setFault(sandbox, { mode: 'latency', latencyMs: 3000, operation: 'create', count: 20 });
-  try {
-    await runSchedulerTick(at('2030-04-10'));
-    const charge = await eventually(async () => (await listCharges(app.url, merchant, id)).body.data[0]);
-    t.is(charge.status, 0);
-    t.is(charge.attempts, 1);
-    t.is(charge.acquirerPaymentId, '');
-    t.is(charge.denialCode, '');
-    t.is(charge.denialMessage, '');
-    t.is(charge.nextRetryAt, null);
-    t.is(charge.paymentTransactionId, null);
-    await chargeAfterAttempt(id, '2030-04-10', 1);
-  } finally {
-    await clearFaults(sandbox);
-  }
+  // The charge is held between the acquirer's answer and our write while the list is read.
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let answered!: () => void;
+  const sent = new Promise<void>((resolve) => (answered = resolve));
+  const run = runChargeAttempt(
+    { subscriptionId: id, dueDate: '2030-04-10', attempt: 1, today: '2030-04-10' },
+    { afterAcquirerAnswer: async () => { answered(); await gate; } },
+  );
+  await sent;
+  const charge = await onlyCharge(id);
+  release();
+  t.is(await run, 'confirmed');
+  t.is(charge.status, 0);
+  t.is(charge.attempts, 1);
+  t.is(charge.acquirerPaymentId, '');
+  t.is(charge.denialCode, '');
+  t.is(charge.denialMessage, '');
+  t.is(charge.nextRetryAt, null);
+  t.is(charge.paymentTransactionId, null);
+  t.is((await onlyCharge(id)).status, 1);
 });
 
 test.serial('retry off: the denial is final, attempts stay 1 and nothing is sent again', async (t) => {
@@ -143,7 +148,11 @@ test.serial('an expired subscription: its last charge settled, next retry null',
   t.is(charge.status, 2);
   t.is(charge.denialCode, '57');
   t.is(charge.nextRetryAt, null);
-  const sub = await json(await fetch(`${app.url}/api/v1/subscriptions/${id}/`, { headers: bearer(merchant.merchantToken) }));
+  // The worker expires it right after recording the last charge.
+  const sub = await eventually(async () => {
+    const read = await json(await fetch(`${app.url}/api/v1/subscriptions/${id}/`, { headers: bearer(merchant.merchantToken) }));
+    return read.data.status === 'expired' ? read : undefined;
+  });
   t.is(sub.data.status, 'expired');
   t.is(sub.data.nextDueDate, null);
 });
