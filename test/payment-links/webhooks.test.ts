@@ -11,7 +11,7 @@ import { closeAcquirerClient } from '../../src/acquirer/client';
 import { getQueue, startWorker } from '../../src/queue';
 import { linkWebhookJob } from '../../jobs/link-webhook';
 import { WebhookEventModel } from '../../src/webhooks/model';
-import { emitLinkEvent, LINK_WEBHOOK_QUEUE, WEBHOOK_ATTEMPTS, webhookRetryDelay } from '../../src/webhooks/service';
+import { deliverEvent, emitLinkEvent, signedHeaders, LINK_WEBHOOK_QUEUE, WEBHOOK_ATTEMPTS, webhookRetryDelay } from '../../src/webhooks/service';
 import { APPROVED_CARD, DENIED_CARD, call, encryptedCard, readyLink } from './helpers';
 
 interface Received {
@@ -74,7 +74,8 @@ test.before(async () => {
   const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
   process.env.ACQUIRER_BASE_URL = sandbox.url;
   process.env.ACQUIRER_QUERY_URL = sandbox.url;
-  process.env.WEBHOOK_TEST_ALLOW_HOSTS = `127.0.0.1:${receiver.port}`;
+  // pinned.test does not resolve on this machine: only a delivery pinned to checked addresses reaches it.
+  process.env.WEBHOOK_TEST_ALLOW_HOSTS = `127.0.0.1:${receiver.port},pinned.test:${receiver.port}`;
   process.env.WEBHOOK_RETRY_BASE_MS = '150';
   process.env.WEBHOOK_TIMEOUT_MS = '1000';
   app = await startTestApp();
@@ -269,6 +270,16 @@ test('the url is checked again before every delivery', async (t) => {
   t.regex(stored.attempts[0].error, /no longer a safe public HTTPS URL/);
 });
 
+test('a delivery connects to the addresses the check resolved, not to a fresh lookup', async (t) => {
+  const { id } = await readyLink(app.url, merchant);
+  receiver.url('/pinned');
+  const event = await emitLinkEvent({ merchantId: merchant.merchantId, linkId: id, url: `http://pinned.test:${receiver.port}/pinned`, type: 'payment_link.test', data: {} });
+  const outcome = await deliverEvent(event._id, 'redelivery', { resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+  t.true(outcome.success, JSON.stringify(outcome));
+  const [delivery] = receiver.at('/pinned');
+  t.is(delivery.headers.host, `pinned.test:${receiver.port}`);
+});
+
 test('the webhook log is the merchant\'s own', async (t) => {
   const { id } = await readyLink(app.url, merchant);
   const other = await newMerchant();
@@ -288,6 +299,29 @@ test('the retry schedule doubles with jitter and spans about three days', (t) =>
   for (let retry = 1; retry < WEBHOOK_ATTEMPTS; retry++) total += webhookRetryDelay(retry, base, () => 0.5);
   const days = total / 86_400_000;
   t.true(days > 2.5 && days < 3.5, `${days} days`);
+});
+
+test('a rotated-out secret stops signing when its grace period ends', (t) => {
+  const now = new Date('2026-01-02T00:00:00Z');
+  const secret = {
+    _id: 1,
+    secret: `whsec_${Buffer.alloc(32, 2).toString('base64')}`,
+    previousSecret: `whsec_${Buffer.alloc(32, 3).toString('base64')}`,
+    previousValidUntil: new Date(now.getTime() + 1000),
+    createdAt: now,
+    rotatedAt: now,
+  };
+  const body = '{"type":"payment_link.test"}';
+  const during = signedHeaders(secret, 'msg_1_1', body, now);
+  t.is(during['webhook-signature'].split(' ').length, 2);
+  t.is(during['webhook-timestamp'], String(now.getTime() / 1000));
+  const after = signedHeaders(secret, 'msg_1_1', body, new Date(now.getTime() + 2000));
+  t.is(after['webhook-signature'].split(' ').length, 1);
+  const verifyAt = (headers: Record<string, string>, key: string) =>
+    // standardwebhooks checks the timestamp against the clock: compare the signature it would compute.
+    new Webhook(key).sign(headers['webhook-id'], new Date(Number(headers['webhook-timestamp']) * 1000), body);
+  t.is(after['webhook-signature'], verifyAt(after, secret.secret));
+  t.true(during['webhook-signature'].split(' ').includes(verifyAt(during, secret.previousSecret)));
 });
 
 test('the stored event body is what was signed', async (t) => {
