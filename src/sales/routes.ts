@@ -126,6 +126,7 @@ const saleProperties = {
     properties: { brand: { type: 'string' }, bin: { type: 'string' }, last4: { type: 'string' } },
   },
   card_token: { type: 'string', description: 'Only when save_card was true and the card was approved: charge the card again with card_token (this merchant only). Shown once.' },
+  card_token_issued: { type: 'boolean', description: 'In an Idempotency-Key replay of an answer that carried card_token: the token was issued (it is shown only once and not repeated)' },
   pix: {
     type: 'object',
     'x-nullable': true,

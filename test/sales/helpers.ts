@@ -22,7 +22,7 @@ export async function startSalesEnv(options: { workers?: boolean } = {}): Promis
   const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
   process.env.ACQUIRER_BASE_URL = sandbox.url;
   process.env.ACQUIRER_QUERY_URL = sandbox.url;
-  process.env.ACQUIRER_TIMEOUT_MS = '1500';
+  process.env.ACQUIRER_TIMEOUT_MS = '5000'; // generous: the machine is shared; hang tests wait this long
   if (getConfig().acquirer.baseUrl !== sandbox.url) throw new Error('the config was loaded before the test pointed it at the sandbox');
   const app = await startTestApp();
   if (options.workers !== false) {
