@@ -5,6 +5,7 @@ import { meCase } from './me';
 import { salesCase } from './sales';
 import { checkoutCase } from './checkout';
 import { chargebacksCase } from './chargebacks';
+import { webhooksCase } from './webhooks';
 
 export const benchCases: BenchCase[] = [
   tokenCase,
@@ -12,4 +13,5 @@ export const benchCases: BenchCase[] = [
   salesCase,
   checkoutCase,
   chargebacksCase,
+  webhooksCase,
 ];
