@@ -18,6 +18,8 @@ function bodyField(req: Request, name: string): unknown {
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
 }
 
+// The token routes' docs are getters so they state the configured lifetimes and limits, read when
+// the description is served rather than when this module is imported.
 function lifetimes(): string {
   const { accessTtlSeconds, refreshTtlSeconds } = getConfig().jwt;
   return `Access tokens live ${accessTtlSeconds} s (JWT_ACCESS_TTL_SECONDS, default 900 = 15 min); refresh tokens ${refreshTtlSeconds} s (JWT_REFRESH_TTL_SECONDS, default 604800 = 7 days). Both are HS256 JWTs.`;
