@@ -74,7 +74,13 @@ export async function runChargeAttempt(data: ChargeJobData, hooks: ChargeAttempt
     await expireWhenFinished(sub, charge);
     return 'already-recorded';
   }
-  if (!isAttemptDue(charge, data.attempt, sub)) return 'not-due';
+  if (!isAttemptDue(charge, data.attempt, sub)) {
+    // A retry that lost a race with cancel (or retry being off) is not scheduled again.
+    if (data.attempt > 1 && charge.nextRetryAt !== null && (sub.status !== 'active' || !sub.retry)) {
+      await SubscriptionChargeModel.updateOne({ _id: charge._id, attempts: charge.attempts }, { $set: { nextRetryAt: null } });
+    }
+    return 'not-due';
+  }
 
   const idempotencyKey = charge.unsettledIdempotencyKey ?? `subscription-charge-${charge._id}-${data.attempt}`;
   const merchantOrderId = charge.unsettledMerchantOrderId ?? `SUB${sub._id}C${charge._id}A${data.attempt}`;

@@ -75,7 +75,16 @@ export async function createSubscription(merchantId: number, input: CreateSubscr
   const summary = summarizeCard(card);
   const brand = cardBrand(card.number);
   // The clear card goes to the acquirer once, to become a token; only the token and the summary stay.
-  const { cardToken } = await tokenizeCard({ number: card.number, holder: card.holder, expMonth: card.expMonth, expYear: card.expYear, brand });
+  let cardToken: string;
+  try {
+    ({ cardToken } = await tokenizeCard({ number: card.number, holder: card.holder, expMonth: card.expMonth, expYear: card.expYear, brand }));
+  } catch (error) {
+    // The acquirer answered and refused the card (brand not accepted, bad number...): the caller's input, not a gateway fault.
+    if (error instanceof AcquirerRejectedError && (error.httpStatus === 400 || error.httpStatus === 422)) {
+      throw badRequest({ encryptedCard: [`The acquirer refused this card${error.errors[0] ? `: ${error.errors[0].Message}` : ''}.`] });
+    }
+    throw error;
+  }
   const id = await nextId(SUBSCRIPTION_SEQUENCE);
   const fields = {
     firstDueDate: input.firstDueDate,

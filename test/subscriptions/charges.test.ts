@@ -4,6 +4,7 @@ import { startTestApp, json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, systemToken, type TestMerchant } from '../helpers/identity';
 import { eventually, stopAll, type RunningProcess } from '../helpers/processes';
 import { getQueue, startWorker } from '../../src/queue';
+import { encryptCard, luhnValid } from '../../src/cards';
 import { chargeJobId, runChargeAttempt } from '../../src/subscriptions/charging';
 import { closeAcquirerClient } from '../../src/acquirer/client';
 import chargeSubscription from '../../jobs/charge-subscription';
@@ -220,6 +221,10 @@ test.serial('create: validation names every bad field; the card token is never s
   const badCard = await createSubscription(app.url, merchant, { encryptedCard: 'bm90IGEgY2FyZA==' });
   t.is(badCard.status, 400);
   t.truthy(badCard.body.encryptedCard);
+  const unknownBrand = ['9000000000000000', '9000000000000001', '9000000000000002', '9000000000000003', '9000000000000004', '9000000000000005', '9000000000000006', '9000000000000007', '9000000000000008', '9000000000000009'].find(luhnValid)!;
+  const refused = await createSubscription(app.url, merchant, { encryptedCard: encryptCard({ number: unknownBrand, holder: 'MARIA SILVA', expMonth: 12, expYear: 2035, cvv: '123' }) });
+  t.is(refused.status, 400);
+  t.regex(refused.body.encryptedCard[0], /acquirer refused this card/);
   const past = await createSubscription(app.url, merchant, { firstDueDate: '2020-01-01' });
   t.deepEqual(past.body, { firstDueDate: ['The first due date cannot be in the past.'] });
 
