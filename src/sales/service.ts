@@ -80,14 +80,17 @@ export class SaleGatewayError extends ApiError {
   constructor(
     sale: OnlineSale,
     readonly outcomeUnknown: boolean,
+    cause?: AcquirerUnavailableError,
   ) {
     super(502, {
       detail: outcomeUnknown
         ? 'Payment gateway error: the acquirer did not answer in time. The outcome is being confirmed with the acquirer; the sale is settled automatically.'
-        : 'Payment gateway error: the acquirer could not be reached. Nothing was charged.',
+        : cause instanceof AcquirerRejectedError
+          ? `Payment gateway error: the acquirer refused the request (${cause.errors.map((e) => `${e.Code} ${e.Message}`).join('; ') || `HTTP ${cause.httpStatus}`}). Nothing was done.`
+          : 'Payment gateway error: the acquirer could not be reached. Nothing was done.',
       sale_id: sale._id,
       sale_status: sale.status,
-      reconciling: outcomeUnknown,
+      reconciling: Boolean(sale.reconciliation),
     });
   }
 }
@@ -345,7 +348,7 @@ async function runPreCapture(merchantId: number, input: PreCaptureInput, idempot
       throw new SaleGatewayError(sale, true);
     }
     sale = (await OnlineSaleModel.findOneAndUpdate({ _id: id, status: 'PROCESSING' }, { $set: { status: 'FAILED' } }, { new: true }).lean()) ?? sale;
-    throw new SaleGatewayError(sale, false);
+    throw new SaleGatewayError(sale, false, error);
   }
 
   try {
@@ -487,11 +490,13 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
       const marked = await markForReconciliation(sale, op.operation, error.message);
       throw new SaleGatewayError(marked, true);
     }
-    await releaseTransition(sale._id, op.from);
-    if (error instanceof AcquirerRejectedError) {
-      throw new ApiError(502, { detail: `Payment gateway error: the acquirer refused the ${op.operation} (${error.errors.map((e) => `${e.Code} ${e.Message}`).join('; ') || `HTTP ${error.httpStatus}`}).`, sale_id: sale._id, sale_status: sale.status, reconciling: false });
+    if (error instanceof AcquirerRejectedError && error.httpStatus === 400) {
+      // "Not capturable / not voidable": the acquirer's state differs from ours; learn it.
+      const marked = await markForReconciliation(sale, op.operation, error.message);
+      throw new SaleGatewayError(marked, false, error);
     }
-    throw new SaleGatewayError(sale, false);
+    await releaseTransition(sale._id, op.from);
+    throw new SaleGatewayError(sale, false, error);
   }
   if (result.status !== op.acquirerStatus) {
     await releaseTransition(sale._id, op.from);

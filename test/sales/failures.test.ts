@@ -6,7 +6,7 @@ import { eventually, stopAll } from '../helpers/processes';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
 import { OnlineSaleModel, SaleTransitionModel, type OnlineSale } from '../../src/sales/model';
 import mongoose from 'mongoose';
-import { createCardSale, getSale, getSaleByOrderId } from '../../src/acquirer/client';
+import { captureSale as captureAtAcquirer, createCardSale, getSale, getSaleByOrderId } from '../../src/acquirer/client';
 import { sweepUnsettledSales } from '../../src/sales/service';
 import { nextId } from '../../src/db/ids';
 import { CARDS, call, cardSale, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
@@ -248,4 +248,16 @@ test('a replayed save_card answer does not repeat the card token, which is never
     const docs = await mongoose.connection.db!.collection(name).find({}).toArray();
     t.false(JSON.stringify(docs).includes(token), name);
   }
+});
+
+test('an operation the acquirer refuses because its state differs is 502 and reconciled to the acquirer state', async (t) => {
+  const sale = (await preCapture(cardSale())).body.data;
+  // Captured behind our back (another channel): our capture is refused as not capturable.
+  await captureAtAcquirer(sale.acquirer.payment_id);
+  const res = await capture(sale.id);
+  t.is(res.status, 502);
+  t.regex(res.body.detail, /308/);
+  t.true(res.body.reconciling);
+  const after = await settled(sale.id);
+  t.is(after.status, 'CONFIRMED');
 });
