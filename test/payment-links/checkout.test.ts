@@ -26,7 +26,6 @@ test.before(async () => {
   const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
   process.env.ACQUIRER_BASE_URL = sandbox.url;
   process.env.ACQUIRER_QUERY_URL = sandbox.url;
-  process.env.ACQUIRER_TIMEOUT_MS = '3000';
   app = await startTestApp();
   if (getConfig().acquirer.baseUrl !== sandbox.url) throw new Error('config was loaded before the test set the acquirer url');
   merchant = await newMerchant({ companyName: 'Doces da Vila ME' });

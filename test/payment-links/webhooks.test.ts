@@ -62,7 +62,7 @@ class Receiver {
 
 /** eventually(), typed by the truthy value the check finally returns. */
 async function until<T>(check: () => Promise<T | false | 0 | undefined | null> | T | false | 0 | undefined | null): Promise<T> {
-  return (await eventually(check)) as T;
+  return (await eventually(check, 30_000)) as T;
 }
 
 let app: TestApp;
