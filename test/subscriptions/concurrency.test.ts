@@ -70,7 +70,7 @@ test.serial('a worker killed between the acquirer answer and our write does not 
   const data: ChargeSubscriptionPayload = { subscriptionId: id, dueDate: '2032-03-10', attempt: 1, today: '2032-03-10', holdAfterAcquirerMs: 60_000 };
   // Same job id as the scheduler's, so its ticks below find this job rather than add another.
   await getQueue(CHARGE_QUEUE).add(CHARGE_JOB_NAME, data, { jobId: chargeJobId(data) });
-  await eventually(() => doomed.logs.join('').includes('charge answered by acquirer; holding before recording'), 20_000);
+  await eventually(() => doomed.logs.join('').includes('charge answered by acquirer; holding before recording'), 45_000);
   const pending = (await SubscriptionChargeModel.findOne({ subscriptionId: id }).lean<SubscriptionCharge>())!;
   t.is(pending.status, 0);
   const orderId = `SUB${id}C${pending._id}A1`;

@@ -76,7 +76,7 @@ export async function listCharges(url: string, merchant: TestMerchant, subscript
 }
 
 /** Waits until the charge of that cycle has recorded `attempts` sends (status no longer PENDING). */
-export async function chargeAfterAttempt(subscriptionId: number, dueDate: string, attempts: number, timeoutMs = 20_000): Promise<SubscriptionCharge> {
+export async function chargeAfterAttempt(subscriptionId: number, dueDate: string, attempts: number, timeoutMs = 45_000): Promise<SubscriptionCharge> {
   const found = await eventually(async () => {
     const charge = await SubscriptionChargeModel.findOne({ subscriptionId, dueDate }).lean<SubscriptionCharge>();
     return charge && charge.status !== 0 && charge.attempts >= attempts ? charge : undefined;
