@@ -62,8 +62,10 @@ function installJwtStrategy(): void {
         algorithms: [JWT_ALGORITHM],
       },
       (claims: TokenClaims, done: (err: unknown, user?: Principal | false) => void) => {
-        if (claims.typ !== 'access') return done(null, false);
-        UserModel.findById(Number(claims.sub))
+        const userId = Number(claims.sub);
+        // A token we signed always carries a positive integer sub; anything else is refused, not a 500.
+        if (claims.typ !== 'access' || !Number.isSafeInteger(userId) || userId < 1) return done(null, false);
+        UserModel.findById(userId)
           .lean()
           .then((user) => {
             if (!user) return done(null, false);
@@ -100,10 +102,12 @@ async function systemMerchantFrom(req: Request, policy: CredentialPolicy): Promi
     }
     return undefined;
   }
-  const id = Number(header);
-  if (!Number.isSafeInteger(id) || id < 1 || !(await MerchantModel.exists({ _id: id }))) {
-    throw badRequest({ 'X-Merchant-Id': ['No merchant has this id.'] });
+  // Strict decimal: Number() would also take " 1", "0x1" and "1e0" as merchant 1.
+  if (typeof header !== 'string' || !/^[1-9]\d{0,15}$/.test(header)) {
+    throw badRequest({ 'X-Merchant-Id': ['Must be a merchant id: a positive integer.'] });
   }
+  const id = Number(header);
+  if (!(await MerchantModel.exists({ _id: id }))) throw badRequest({ 'X-Merchant-Id': ['No merchant has this id.'] });
   return id;
 }
 

@@ -148,3 +148,21 @@ test('revoking every token of a merchant leaves other merchants alone', async (t
   t.is((await fetch(`${app.url}/probe/merchant`, { headers: bearer(other.merchantToken) })).status, 200);
   t.is(await revokeMerchantTokens(other.merchantId, { prefix: mine.merchantToken.slice(0, 10) }), 0, 'a prefix only reaches its own merchant');
 });
+
+test('x-merchant-id is a strict decimal id: hex, exponent, signed and zero forms are refused', async (t) => {
+  for (const value of [`0x${merchant.merchantId.toString(16)}`, `${merchant.merchantId}e0`, '0', '+1']) {
+    const res = await fetch(`${app.url}/probe/any-merchant`, { headers: bearer(systemToken(), { 'x-merchant-id': value }) });
+    t.is(res.status, 400, value);
+    t.truthy((await json(res))['X-Merchant-Id'], value);
+  }
+});
+
+test('a signed access token whose subject is not a user id is a 401, not a 500', async (t) => {
+  const jwt = await import('jsonwebtoken');
+  const { getConfig } = await import('../../config');
+  for (const sub of ['abc', '', '1.5', '-3']) {
+    const token = jwt.default.sign({ sub, typ: 'access', role: 'staff', mid: null }, getConfig().jwt.secret, { algorithm: 'HS256', expiresIn: 60 });
+    const res = await fetch(`${app.url}/probe/any`, { headers: bearer(token) });
+    t.is(res.status, 401, `sub ${JSON.stringify(sub)}`);
+  }
+});
