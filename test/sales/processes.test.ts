@@ -5,17 +5,19 @@ import { eventually, startProcess, stopAll, type RunningProcess } from '../helpe
 import { bearer, newMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
-import { cardSale, pixSale } from './helpers';
+import { getConfig } from '../../config';
+import { CARDS, cardSale, pixSale } from './helpers';
 
 // Every piece as its own process, as `npm start` runs them: sandbox, web and worker.
 let sandbox: RunningProcess;
 let web: RunningProcess;
+let worker: RunningProcess;
 
 test.before(async () => {
   await connectDatabase(process.env.MONGODB_URI!);
   sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
   const acquirer = { ACQUIRER_BASE_URL: sandbox.url, ACQUIRER_QUERY_URL: sandbox.url, ACQUIRER_TIMEOUT_MS: '5000' };
-  [web] = await Promise.all([startProcess('web', acquirer), startProcess('worker', acquirer)]);
+  [web, worker] = await Promise.all([startProcess('web', acquirer), startProcess('worker', acquirer)]);
 });
 test.after.always(async () => {
   await stopAll();
@@ -53,4 +55,9 @@ test('card sale, pix payment and reconciliation across the web, worker and sandb
     return res.status === 200 ? res : null;
   }, 30_000);
   t.is(cancelled!.body.data.sale_status, 'CANCELLED');
+
+  // No card number, CVV-bearing card JSON or MerchantKey in any process's log lines.
+  const logs = [web, worker, sandbox].map((p) => p.logs.join('')).join('');
+  t.false(logs.includes(CARDS.approved));
+  t.false(logs.includes(getConfig().acquirer.merchantKey));
 });
