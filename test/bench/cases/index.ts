@@ -6,6 +6,7 @@ import { salesCase } from './sales';
 import { checkoutCase } from './checkout';
 import { chargebacksCase } from './chargebacks';
 import { webhooksCase } from './webhooks';
+import { chargesCase } from './charges';
 
 export const benchCases: BenchCase[] = [
   tokenCase,
@@ -14,4 +15,5 @@ export const benchCases: BenchCase[] = [
   checkoutCase,
   chargebacksCase,
   webhooksCase,
+  chargesCase,
 ];

@@ -1,0 +1,93 @@
+/**
+ * Subscription charges: N due subscriptions (BENCH_CHARGES, default 1000; the issue's figure is
+ * 100,000, which takes minutes on a small machine) are enqueued by the scheduler's own code
+ * (enqueueDueSubscriptionCharges: a cursor streamed into addBulk chunks) and then charged against
+ * the sandbox by one worker process, beside BullMQ no-op jobs of the same count. The note gives
+ * the time to schedule, the peak memory growth of the process that scheduled, and the time to
+ * charge them all.
+ */
+import { getConfig } from '../../../config';
+import { enqueueDueSubscriptionCharges } from '../../../src/subscriptions/scheduling';
+import { ChargeStatus, SubscriptionChargeModel, SubscriptionModel } from '../../../src/subscriptions/model';
+import { dayOf } from '../../../src/subscriptions/clock';
+import { newMerchant } from '../../helpers/identity';
+import { noopJobsPerSecond } from '../noop-jobs';
+import type { ThroughputCase } from './types';
+
+const CHARGES = Number(process.env.BENCH_CHARGES || 1000);
+
+async function sandboxCardToken(sandboxUrl: string): Promise<string> {
+  const { merchantId, merchantKey } = getConfig().acquirer;
+  const res = await fetch(`${sandboxUrl}/1/card`, {
+    method: 'POST',
+    headers: { MerchantId: merchantId, MerchantKey: merchantKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ CustomerName: 'Maria Silva', CardNumber: '4000000000000010', Holder: 'MARIA SILVA', ExpirationDate: `12/${new Date().getUTCFullYear() + 3}`, Brand: 'Visa' }),
+  });
+  const body = (await res.json()) as { CardToken?: string };
+  if (!body.CardToken) throw new Error(`charges case: the sandbox gave no card token (${res.status})`);
+  return body.CardToken;
+}
+
+export const chargesCase: ThroughputCase = {
+  name: 'charges',
+  route: `${CHARGES} due subscription charges, 1 worker process`,
+  needs: ['sandbox', 'worker'],
+  baseline: 'BullMQ no-op jobs, same count, one Worker at WORKER_CONCURRENCY',
+  async measure(context) {
+    if (!context.sandboxUrl) throw new Error('charges case needs the sandbox');
+    const token = await sandboxCardToken(context.sandboxUrl);
+    const merchant = await newMerchant();
+    const today = dayOf(new Date());
+    const base = 800_000_000 + Math.floor(Math.random() * 100_000) * 1000;
+    for (let i = 0; i < CHARGES; i += 1000) {
+      const size = Math.min(1000, CHARGES - i);
+      await SubscriptionModel.insertMany(
+        Array.from({ length: size }, (_, j) => ({
+          _id: base + i + j,
+          merchantId: merchant.merchantId,
+          value: 1990,
+          billingCycle: 'monthly',
+          firstDueDate: today,
+          retry: true,
+          status: 'active',
+          nextDueDate: today,
+          nextCycle: 0,
+          card: { token, brand: 'Visa', bin: '400000', last4: '0010', holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3 },
+          customer: { name: 'Maria Silva' },
+        })),
+      );
+    }
+
+    await context.setWorkers(0);
+    let peakRss = process.memoryUsage().rss;
+    const rssBefore = peakRss;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+    const scheduleStarted = performance.now();
+    const enqueued = await enqueueDueSubscriptionCharges(new Date());
+    const scheduleSeconds = (performance.now() - scheduleStarted) / 1000;
+    clearInterval(sampler);
+
+    await context.setWorkers(1);
+    const chargeStarted = performance.now();
+    const confirmed = () => SubscriptionChargeModel.countDocuments({ merchantId: merchant.merchantId, status: ChargeStatus.CONFIRMED });
+    let done = 0;
+    while (performance.now() - chargeStarted < 900_000) {
+      done = await confirmed();
+      if (done >= CHARGES) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const chargeSeconds = (performance.now() - chargeStarted) / 1000;
+    const baseline = await noopJobsPerSecond(CHARGES, getConfig().worker.concurrency);
+    return {
+      subject: {
+        requestsPerSecond: Math.round((done / chargeSeconds) * 10) / 10,
+        requests: done,
+        statusCodes: {},
+        errors: CHARGES - done,
+        valid: done === CHARGES && enqueued === CHARGES,
+      },
+      baseline,
+      note: `scheduled ${enqueued} in ${scheduleSeconds.toFixed(2)} s (${Math.round(enqueued / scheduleSeconds)}/s; scheduling process RSS +${Math.round((peakRss - rssBefore) / 2 ** 20)} MB at peak); charged ${done} in ${chargeSeconds.toFixed(1)} s`,
+    };
+  },
+};
