@@ -552,7 +552,8 @@ export async function getSaleByOrderId(merchantOrderId: string): Promise<Acquire
   // The acquirer answers a list of {PaymentId, ReceivedDate}; the sandbox also embeds the sales.
   const payments: Json[] = Array.isArray(body.Payments) ? body.Payments : [];
   if (!payments.length) return null;
-  const newest = payments[payments.length - 1];
+  // ReceivedDate is "YYYY-MM-DD HH:mm:ss": it sorts as text; the stable sort keeps the acquirer's order on ties.
+  const newest = [...payments].sort((a, b) => String(a.ReceivedDate ?? '').localeCompare(String(b.ReceivedDate ?? ''))).at(-1)!;
   if (newest.Payment) return toSale(newest as Json);
   return getSale(String(newest.PaymentId));
 }

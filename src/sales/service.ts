@@ -200,7 +200,8 @@ async function releaseTransition(saleId: number, fromStatus: SaleStatus): Promis
 }
 
 /** Our status for an acquirer status; null when it decides nothing. */
-export function statusFromAcquirer(acquirerStatus: number, method: OnlineSale['paymentMethod']): SaleStatus | null {
+export function statusFromAcquirer(acquirerStatus: number, sale: Pick<OnlineSale, 'paymentMethod' | 'status'>): SaleStatus | null {
+  const method = sale.paymentMethod;
   switch (acquirerStatus) {
     case AcquirerStatus.Authorized:
       return 'PRE_CAPTURED';
@@ -209,7 +210,8 @@ export function statusFromAcquirer(acquirerStatus: number, method: OnlineSale['p
     case AcquirerStatus.Denied:
       return 'DENIED';
     case AcquirerStatus.Voided:
-      return 'CANCELLED';
+      // The acquirer answers Voided (10) to a same-day cancel of a captured sale too: for us that is a refund.
+      return sale.status === 'CONFIRMED' ? 'REFUNDED' : 'CANCELLED';
     case AcquirerStatus.Refunded:
       return 'REFUNDED';
     case AcquirerStatus.Pending:
@@ -353,7 +355,7 @@ async function runPreCapture(merchantId: number, input: PreCaptureInput, idempot
 
   try {
     const truth = cardResult ? cardAnswerFields(cardResult) : pixAnswerFields(pixResult!);
-    const to = statusFromAcquirer(truth.status, input.payment_method) ?? 'FAILED';
+    const to = statusFromAcquirer(truth.status, sale) ?? 'FAILED';
     sale = await moveSale(sale, to, truth);
     let cardToken: string | undefined;
     if (cardResult?.approved && cardResult.cardToken && prepared.card) {
@@ -464,8 +466,9 @@ interface Operation {
   from: SaleStatus;
   to: SaleStatus;
   operation: SaleOperation;
-  acquirerStatus: number;
-  call: (sale: OnlineSale) => Promise<{ status: number; returnCode: string; returnMessage: string; tid?: string; proofOfSale?: string; authorizationCode?: string }>;
+  /** Acquirer statuses that mean the operation took effect. */
+  acquirerStatuses: number[];
+  call: (sale: OnlineSale, requestKey: string) => Promise<{ status: number; returnCode: string; returnMessage: string; tid?: string; proofOfSale?: string; authorizationCode?: string }>;
 }
 
 /** Moves a card sale out of `op.from` through the acquirer, once, whatever runs at the same time. */
@@ -478,8 +481,11 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
     refuseInvalidState(current ?? sale, action);
   }
   let result: Awaited<ReturnType<Operation['call']>>;
+  // A fresh RequestId per claimed attempt: a retry after a known failure is a new request, and
+  // must not be answered with the acquirer's stored refusal of the earlier one.
+  const requestKey = `${sale.merchantOrderId}:${op.operation}:${crypto.randomUUID()}`;
   try {
-    result = await op.call(sale);
+    result = await op.call(sale, requestKey);
   } catch (error) {
     if (!(error instanceof AcquirerUnavailableError)) {
       await releaseTransition(sale._id, op.from);
@@ -498,7 +504,7 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
     await releaseTransition(sale._id, op.from);
     throw new SaleGatewayError(sale, false, error);
   }
-  if (result.status !== op.acquirerStatus) {
+  if (!op.acquirerStatuses.includes(result.status)) {
     await releaseTransition(sale._id, op.from);
     throw new ApiError(502, { detail: `Payment gateway error: the acquirer answered status ${result.status} to the ${op.operation}.`, sale_id: sale._id, sale_status: sale.status, reconciling: false });
   }
@@ -514,8 +520,8 @@ export async function captureOnlineSale(scope: SaleScope, saleId: number): Promi
       from: 'PRE_CAPTURED',
       to: 'CONFIRMED',
       operation: 'capture',
-      acquirerStatus: AcquirerStatus.PaymentConfirmed,
-      call: (s) => captureAtAcquirer(s.acquirer.paymentId!, { idempotencyKey: `${s.merchantOrderId}:capture` }),
+      acquirerStatuses: [AcquirerStatus.PaymentConfirmed],
+      call: (s, requestKey) => captureAtAcquirer(s.acquirer.paymentId!, { idempotencyKey: requestKey }),
     },
     'captured',
   );
@@ -534,8 +540,8 @@ export async function cancelOnlineSale(scope: SaleScope, saleId: number): Promis
         from: 'PRE_CAPTURED',
         to: 'CANCELLED',
         operation: 'void',
-        acquirerStatus: AcquirerStatus.Voided,
-        call: (s) => voidSale(s.acquirer.paymentId!, { idempotencyKey: `${s.merchantOrderId}:void` }),
+        acquirerStatuses: [AcquirerStatus.Voided],
+        call: (s, requestKey) => voidSale(s.acquirer.paymentId!, { idempotencyKey: requestKey }),
       },
       'cancelled',
     );
@@ -548,8 +554,8 @@ export async function cancelOnlineSale(scope: SaleScope, saleId: number): Promis
       from: 'CONFIRMED',
       to: 'REFUNDED',
       operation: 'refund',
-      acquirerStatus: AcquirerStatus.Refunded,
-      call: (s) => voidSale(s.acquirer.paymentId!, { idempotencyKey: `${s.merchantOrderId}:refund` }),
+      acquirerStatuses: [AcquirerStatus.Refunded, AcquirerStatus.Voided],
+      call: (s, requestKey) => voidSale(s.acquirer.paymentId!, { idempotencyKey: requestKey }),
     },
     'cancelled',
   );
@@ -598,7 +604,7 @@ export async function reconcileSale(saleId: number): Promise<string> {
 
   if (operation === 'authorize') {
     if (!(await claimTransition(sale._id, 'PROCESSING', 'settle'))) return 'already settled';
-    const to = truth ? (statusFromAcquirer(truth.status, sale.paymentMethod) ?? 'FAILED') : 'FAILED';
+    const to = truth ? (statusFromAcquirer(truth.status, sale) ?? 'FAILED') : 'FAILED';
     const settled = await moveSale(sale, to, truth ?? { status: AcquirerStatus.NotFinished });
     if (sale.idempotencyRecordId) {
       if (truth) {
@@ -613,7 +619,7 @@ export async function reconcileSale(saleId: number): Promise<string> {
   }
 
   if (!truth) throw new Error(`the acquirer does not know payment ${sale.acquirer.paymentId} of sale ${sale._id}`);
-  const to = statusFromAcquirer(truth.status, sale.paymentMethod);
+  const to = statusFromAcquirer(truth.status, sale);
   if (!to || to === fromStatus) {
     // The call never took effect: the sale stays as it was and may be operated again.
     await OnlineSaleModel.updateOne({ _id: sale._id }, { $set: { reconciliation: null, 'acquirer.status': truth.status } });
@@ -633,7 +639,7 @@ export async function reconcileSale(saleId: number): Promise<string> {
 
 /** Moves a sale to what the acquirer says, guarded like every transition. */
 async function settleToAcquirer(sale: OnlineSale, truth: AcquirerSale): Promise<string> {
-  const to = statusFromAcquirer(truth.status, sale.paymentMethod);
+  const to = statusFromAcquirer(truth.status, sale);
   if (!to || to === sale.status) return `no change (${sale.status})`;
   if (!(await claimTransition(sale._id, sale.status, 'settle'))) {
     const current = await OnlineSaleModel.findById(sale._id).lean();
