@@ -1,5 +1,5 @@
 /**
- * Subscription charges: N due subscriptions (BENCH_CHARGES, default 1000; the issue's figure is
+ * Subscription charges: N due subscriptions (BENCH_CHARGES, default 200; the issue's figure is
  * 100,000, which takes minutes on a small machine) are enqueued by the scheduler's own code
  * (enqueueDueSubscriptionCharges: a cursor streamed into addBulk chunks) and then charged against
  * the sandbox by one worker process, beside BullMQ no-op jobs of the same count. The note gives
@@ -14,7 +14,7 @@ import { newMerchant } from '../../helpers/identity';
 import { noopJobsPerSecond } from '../noop-jobs';
 import type { ThroughputCase } from './types';
 
-const CHARGES = Number(process.env.BENCH_CHARGES || 1000);
+const CHARGES = Number(process.env.BENCH_CHARGES || 200);
 
 async function sandboxCardToken(sandboxUrl: string): Promise<string> {
   const { merchantId, merchantKey } = getConfig().acquirer;
