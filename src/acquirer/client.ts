@@ -497,7 +497,11 @@ export async function createPixCharge(input: PixChargeRequest): Promise<PixCharg
   };
 }
 
-/** PUT /1/sales/{PaymentId}/capture[?amount=]: full capture unless amountCents is given. */
+/**
+ * PUT /1/sales/{PaymentId}/capture[?amount=]: full capture unless amountCents is given. The
+ * acquirer's state machine already refuses a second capture; pass idempotencyKey to have a
+ * retry of the same attempt answered with the first answer (without it each call is new).
+ */
 export async function captureSale(paymentId: string, options: { amountCents?: number; idempotencyKey?: string } = {}): Promise<PaymentUpdateResult> {
   const query = options.amountCents ? `?amount=${options.amountCents}` : '';
   const result = await call({
@@ -505,7 +509,7 @@ export async function captureSale(paymentId: string, options: { amountCents?: nu
     method: 'PUT',
     host: 'transactional',
     path: `/1/sales/${encodeURIComponent(paymentId)}/capture${query}`,
-    requestId: requestIdFor(options.idempotencyKey ?? `capture:${paymentId}:${options.amountCents ?? 'full'}`),
+    requestId: options.idempotencyKey ? requestIdFor(options.idempotencyKey) : crypto.randomUUID(),
   });
   return toUpdate(result!.body, 'capture');
 }
@@ -521,7 +525,7 @@ export async function voidSale(paymentId: string, options: { amountCents?: numbe
     method: 'PUT',
     host: 'transactional',
     path: `/1/sales/${encodeURIComponent(paymentId)}/void${query}`,
-    requestId: requestIdFor(options.idempotencyKey ?? `void:${paymentId}:${options.amountCents ?? 'full'}`),
+    requestId: options.idempotencyKey ? requestIdFor(options.idempotencyKey) : crypto.randomUUID(),
   });
   return toUpdate(result!.body, 'void');
 }
