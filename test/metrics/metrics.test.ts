@@ -3,7 +3,9 @@ import test from 'ava';
 import { getConfig } from '../../config';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { eventually, startProcess, stopAll } from '../helpers/processes';
-import { getQueue } from '../../src/queue';
+import { getQueue, startWorker } from '../../src/queue';
+import processHeartbeat from '../../jobs/heartbeat';
+import { queueNames } from '../../jobs';
 import { HEARTBEAT_QUEUE } from '../../jobs/heartbeat';
 import { getSale } from '../../src/acquirer/client';
 import { AcquirerUnavailableError } from '../../src/acquirer/errors';
@@ -100,4 +102,24 @@ test('acquirer calls are timed and their failures counted by operation', async (
   const text = await scrape(app.url);
   t.is(sample(text, 'acquirer_errors_total{operation="getSale",kind="unavailable"}'), 1);
   t.is(sample(text, 'acquirer_request_duration_seconds_count{operation="getSale",outcome="unavailable"}'), 1);
+});
+
+test.serial('the queue dashboard lists every queue and retries a failed job', async (t) => {
+  const headers = basic();
+  const listed = await fetch(`${app.url}/admin/queues/api/queues`, { headers });
+  t.is(listed.status, 200);
+  const names = ((await listed.json()) as { queues: { name: string }[] }).queues.map((q) => q.name);
+  t.deepEqual([...names].sort(), [...queueNames()].sort());
+  t.is((await fetch(`${app.url}/admin/queues/api/queues`)).status, 401);
+
+  const queue = getQueue(HEARTBEAT_QUEUE);
+  const worker = startWorker(HEARTBEAT_QUEUE, processHeartbeat);
+  await queue.add('heartbeat', { enqueuedAt: 'not a date' }, { jobId: 'dashboard-retry', attempts: 1 });
+  await eventually(async () => (await (await queue.getJob('dashboard-retry'))?.getState()) === 'failed');
+  // The operator fixes what made it fail, then retries it from the dashboard.
+  await (await queue.getJob('dashboard-retry'))!.updateData({ enqueuedAt: new Date().toISOString() });
+  const retried = await fetch(`${app.url}/admin/queues/api/queues/${HEARTBEAT_QUEUE}/dashboard-retry/retry`, { method: 'PUT', headers });
+  t.is(retried.status, 204);
+  await eventually(async () => (await (await queue.getJob('dashboard-retry'))?.getState()) === 'completed');
+  await worker.close();
 });
