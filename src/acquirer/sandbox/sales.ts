@@ -239,9 +239,12 @@ function newSale(body: Json, type: SandboxSale['type']): SandboxSale {
     voidedAmount: 0,
   };
   state.sales.set(sale.paymentId, sale);
+  forgetOldest(state.sales);
   const ids = state.byOrderId.get(sale.merchantOrderId) ?? [];
   ids.push(sale.paymentId);
+  if (ids.length > 100) ids.splice(0, ids.length - 100);
   state.byOrderId.set(sale.merchantOrderId, ids);
+  forgetOldest(state.byOrderId);
   state.stats.salesCreated++;
   return sale;
 }
@@ -368,8 +371,22 @@ function answerOnce(req: Request, handler: (req: Request) => Answer): Answer {
   const previous = key ? state.answers.get(key) : undefined;
   if (previous) return previous;
   const answer = handler(req);
-  if (key && answer.status < 500) state.answers.set(key, answer);
+  if (key && answer.status < 500) {
+    state.answers.set(key, answer);
+    forgetOldest(state.answers);
+  }
   return answer;
+}
+
+/** Bounds the sandbox's memory in long runs (benchmarks): the oldest entries go first. */
+const MAX_REMEMBERED = 200_000;
+function forgetOldest<K, V>(map: Map<K, V>): void {
+  if (map.size <= MAX_REMEMBERED) return;
+  let excess = map.size - MAX_REMEMBERED + MAX_REMEMBERED / 10;
+  for (const key of map.keys()) {
+    if (excess-- <= 0) break;
+    map.delete(key);
+  }
 }
 
 function idempotent(handler: (req: Request) => Answer) {
@@ -535,7 +552,7 @@ function router(): Router {
     }),
   );
   r.get('/1/sales', (req, res) => {
-    const ids = state.byOrderId.get(String(req.query.merchantOrderId ?? '')) ?? [];
+    const ids = (state.byOrderId.get(String(req.query.merchantOrderId ?? '')) ?? []).filter((id) => state.sales.has(id));
     if (!ids.length) return fail(res, 404, [{ Code: 307, Message: 'Transaction not found' }]);
     res.json({ Payments: ids.map((id) => ({ PaymentId: id, ReceivedDate: state.sales.get(id)!.receivedDate })) });
   });
