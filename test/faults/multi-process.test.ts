@@ -1,0 +1,136 @@
+import '../helpers/env';
+import test from 'ava';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import mongoose from 'mongoose';
+import { getConfig } from '../../config';
+import { encryptCard } from '../../src/cards';
+import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
+import { closeQueues, waitForRedis } from '../../src/queue';
+import { ChargeAttemptModel, ChargeStatus, SubscriptionChargeModel, SubscriptionModel } from '../../src/subscriptions/model';
+import { dayOf } from '../../src/subscriptions/clock';
+import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
+import { json } from '../helpers/app';
+
+/** A local webhook receiver counting deliveries per webhook-id. */
+const deliveries = new Map<string, number>();
+const receiver = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    const id = String(req.headers['webhook-id']);
+    deliveries.set(id, (deliveries.get(id) ?? 0) + 1);
+    res.writeHead(200).end();
+  });
+});
+
+let sandbox: RunningProcess;
+let webs: RunningProcess[];
+let merchant: TestMerchant;
+let hookUrl: string;
+
+test.before(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const hookHost = `127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  hookUrl = `http://${hookHost}/hook`;
+  sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
+  const env = { ACQUIRER_BASE_URL: sandbox.url, ACQUIRER_QUERY_URL: sandbox.url, WEBHOOK_TEST_ALLOW_HOSTS: hookHost, TOKEN_RATE_LIMIT: '4' };
+  Object.assign(process.env, env);
+  await connectDatabase(process.env.MONGODB_URI!);
+  await waitForRedis();
+  webs = await Promise.all([startProcess('web', env), startProcess('web', env)]);
+  await Promise.all([startProcess('worker', env), startProcess('worker', env)]);
+  merchant = await newMerchant();
+});
+test.after.always(async () => {
+  await stopAll();
+  receiver.closeAllConnections();
+  receiver.close();
+  await closeQueues();
+  await disconnectDatabase();
+});
+
+test.serial('two web processes share one token rate limit', async (t) => {
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const res = await fetch(`${webs[i % 2].url}/api/token/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: merchant.email, password: merchant.password }),
+    });
+    statuses.push(res.status);
+  }
+  t.deepEqual(statuses, [200, 200, 200, 200, 429, 429]);
+});
+
+test.serial('links paid through either web process: every webhook delivered once by one of two workers', async (t) => {
+  const card = encryptCard({ number: '4000000000000010', holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123' });
+  const linkIds: number[] = [];
+  await Promise.all(
+    Array.from({ length: 6 }, async (_, i) => {
+      const web = webs[i % 2];
+      const created = await fetch(`${web.url}/api/v1/payment-links/`, {
+        method: 'POST',
+        headers: bearer(merchant.merchantToken),
+        body: JSON.stringify({ value: 1000 + i, description: `multi ${i}`, webhookUrl: hookUrl }),
+      });
+      const link = await json(created);
+      t.is(created.status, 201, JSON.stringify(link));
+      linkIds.push(link.id);
+      const other = webs[(i + 1) % 2];
+      await fetch(`${other.url}/api/v1/checkout-links/${link.payment_link_guid}/payer`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ payer_name: 'Maria Silva', document: '529.982.247-25' }),
+      });
+      // Both web processes try to charge the same link at once: one charge, one paid event.
+      const pays = await Promise.all(
+        webs.map((w) => fetch(`${w.url}/api/v1/checkout-links/${link.payment_link_guid}/pay`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ encrypted_card: card }) })),
+      );
+      t.deepEqual(pays.map((p) => p.status).sort(), [200, 409]);
+    }),
+  );
+  const paidIds = linkIds.map((id) => `msg_${id}_1`);
+  await eventually(() => paidIds.every((id) => deliveries.has(id)), 60_000, 250);
+  // Give a duplicate every chance to show up before counting.
+  await new Promise((r) => setTimeout(r, 2000));
+  for (const id of paidIds) t.is(deliveries.get(id), 1, id);
+  t.is(deliveries.size, paidIds.length);
+});
+
+test.serial('two schedulers at once, two workers: every due charge charged once', async (t) => {
+  const today = dayOf(new Date());
+  const card = await fetch(`${sandbox.url}/1/card`, {
+    method: 'POST',
+    headers: { MerchantId: getConfig().acquirer.merchantId, MerchantKey: getConfig().acquirer.merchantKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ CustomerName: 'Maria Silva', CardNumber: '4000000000000010', Holder: 'MARIA SILVA', ExpirationDate: `12/${new Date().getUTCFullYear() + 3}`, Brand: 'Visa' }),
+  });
+  const token = ((await card.json()) as { CardToken: string }).CardToken;
+  const ids = Array.from({ length: 20 }, (_, i) => 700_000_000 + i);
+  await SubscriptionModel.insertMany(
+    ids.map((_id) => ({
+      _id,
+      merchantId: merchant.merchantId,
+      value: 1990,
+      billingCycle: 'monthly',
+      firstDueDate: today,
+      retry: true,
+      status: 'active',
+      nextDueDate: today,
+      nextCycle: 0,
+      card: { token, brand: 'Visa', bin: '400000', last4: '0010', holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3 },
+      customer: { name: 'Maria Silva' },
+    })),
+  );
+  const before = (await (await fetch(`${sandbox.url}/sandbox/stats`)).json()) as { salesCreated: number };
+  // Each scheduler runs a tick as it starts: two ticks at the same moment.
+  const schedulers = await Promise.all([startProcess('scheduler'), startProcess('scheduler')]);
+  const mine = { subscriptionId: mongoose.trusted({ $in: ids }) };
+  await eventually(async () => (await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED })) === ids.length, 90_000, 250);
+  await Promise.all(schedulers.map((s) => s.stop()));
+  t.is(await SubscriptionChargeModel.countDocuments(mine), ids.length, 'one charge per subscription');
+  const charges = await SubscriptionChargeModel.find(mine, { _id: 1 }).lean();
+  t.is(await ChargeAttemptModel.countDocuments({ chargeId: mongoose.trusted({ $in: charges.map((c) => c._id) }) }), ids.length, 'one attempt per charge');
+  const after = (await (await fetch(`${sandbox.url}/sandbox/stats`)).json()) as { salesCreated: number };
+  t.is(after.salesCreated - before.salesCreated, ids.length, 'one sale at the acquirer per charge');
+});
