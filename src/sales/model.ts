@@ -111,6 +111,7 @@ saleSchema.index({ merchantId: 1, createdAt: -1 });
 // The scheduler's sweep of unsettled sales.
 saleSchema.index({ status: 1, createdAt: 1 });
 saleSchema.index({ 'reconciliation.since': 1 });
+saleSchema.index({ idempotencyRecordId: 1 });
 
 export const OnlineSaleModel = mongoose.model<OnlineSale>('OnlineSale', saleSchema);
 

@@ -395,7 +395,15 @@ async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHas
     }
     const existing = await SaleIdempotencyModel.findById(recordId).lean();
     if (!existing) continue;
-    if (Date.now() - new Date(existing.createdAt).getTime() > IDEMPOTENCY_WINDOW_MS) {
+    const age = Date.now() - new Date(existing.createdAt).getTime();
+    if (age > IDEMPOTENCY_WINDOW_MS) {
+      await SaleIdempotencyModel.deleteOne({ _id: recordId, createdAt: existing.createdAt });
+      continue;
+    }
+    // A process that died before creating its sale left the key "in progress" with nothing done:
+    // once no request could still be running, the key is free again. (With a sale, the
+    // scheduler's sweep reconciles it and completes the key.)
+    if (existing.state === 'in_progress' && age > 2 * getConfig().acquirer.timeoutMs + 60_000 && !(await OnlineSaleModel.exists({ idempotencyRecordId: recordId }))) {
       await SaleIdempotencyModel.deleteOne({ _id: recordId, createdAt: existing.createdAt });
       continue;
     }

@@ -4,7 +4,7 @@ import test from 'ava';
 import { getConfig } from '../../config';
 import { eventually, stopAll } from '../helpers/processes';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
-import { OnlineSaleModel, SaleTransitionModel, type OnlineSale } from '../../src/sales/model';
+import { OnlineSaleModel, SaleIdempotencyModel, SaleTransitionModel, type OnlineSale } from '../../src/sales/model';
 import mongoose from 'mongoose';
 import { captureSale as captureAtAcquirer, createCardSale, getSale, getSaleByOrderId } from '../../src/acquirer/client';
 import { sweepUnsettledSales } from '../../src/sales/service';
@@ -261,4 +261,18 @@ test('an operation the acquirer refuses because its state differs is 502 and rec
   t.true(res.body.reconciling);
   const after = await settled(sale.id);
   t.is(after.status, 'CONFIRMED');
+});
+
+test('a key left in progress by a crashed process that made no sale is freed after the timeout window', async (t) => {
+  const owner = await newMerchant();
+  const stale = `crashed-${Date.now()}`;
+  const fresh = `running-${Date.now()}`;
+  await SaleIdempotencyModel.create({ _id: `${owner.merchantId}:${stale}`, merchantId: owner.merchantId, bodyHash: 'x', state: 'in_progress', createdAt: new Date(Date.now() - 3600_000) });
+  await SaleIdempotencyModel.create({ _id: `${owner.merchantId}:${fresh}`, merchantId: owner.merchantId, bodyHash: 'x', state: 'in_progress', createdAt: new Date() });
+  // A recent record is still held (here its body differs, so 422).
+  const running = await preCapture(cardSale(), { 'idempotency-key': fresh }, owner);
+  t.is(running.status, 422);
+  const freed = await preCapture(cardSale(), { 'idempotency-key': stale }, owner);
+  t.is(freed.status, 200);
+  t.true(freed.body.data.approved);
 });
