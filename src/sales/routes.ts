@@ -13,6 +13,7 @@ import {
   captureOnlineSale,
   pixStatus,
   preCapture,
+  readOnlineSale,
   receivePaymentNotice,
   type SaleAnswer,
   type SaleScope,
@@ -316,6 +317,27 @@ export const salesFeature: Feature = {
           404: errorResponses.detail('No such sale for this merchant'),
           409: errorResponses.detail('Another operation on this sale is running, or its last outcome is being confirmed; retry later'),
           502: gatewayError,
+        },
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/online/sales/:id/',
+      auth: ANY_MERCHANT_CREDENTIAL,
+      before: [saleIdParam],
+      handler: async (req, res) => {
+        send(res, await readOnlineSale(merchantIdOf(req), Number(req.params.id)));
+      },
+      doc: {
+        summary: 'Read an online sale (stored data only)',
+        description:
+          'The sale as recorded, card or PIX. After a 502 with reconciling true, this shows the settled outcome once reconciling is false. ' +
+          "Never calls the acquirer. Another merchant's sale is 404.",
+        parameters: [idParam],
+        responses: {
+          200: { description: 'The sale', schema: { $ref: '#/definitions/OnlineSaleResponse' } },
+          400: errorResponses.fieldErrors,
+          404: errorResponses.detail('No such sale for this merchant'),
         },
       },
     },

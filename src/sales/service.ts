@@ -569,6 +569,11 @@ export async function cancelOnlineSale(scope: SaleScope, saleId: number): Promis
   );
 }
 
+/** GET /online/sales/{id}/: the stored sale (how a merchant learns a reconciled outcome). */
+export async function readOnlineSale(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
+  return ok(await findSale(scope, saleId));
+}
+
 // ---------------------------------------------------------------------------------------------
 // PIX status (stored data only: never calls the acquirer)
 // ---------------------------------------------------------------------------------------------

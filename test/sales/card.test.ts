@@ -100,6 +100,10 @@ test("another merchant's sale is 404, like an unknown id", async (t) => {
   t.is((await cancel(sale.id, other.accessToken)).status, 404);
   t.is((await call(env, 'GET', `/api/v1/online/sales/${sale.id}/pix/status/`, other.merchantToken)).status, 404);
   t.is((await capture(987654321)).status, 404);
+  t.is((await call(env, 'GET', `/api/v1/online/sales/${sale.id}/`, other.merchantToken)).status, 404);
+  const own = await call(env, 'GET', `/api/v1/online/sales/${sale.id}/`, merchant.accessToken);
+  t.is(own.status, 200);
+  t.is(own.body.data.sale_status, 'PRE_CAPTURED');
   const stored = await OnlineSaleModel.findById(sale.id).lean();
   t.is(stored?.status, 'PRE_CAPTURED');
   // The system token acts for the merchant it names.

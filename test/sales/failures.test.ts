@@ -77,6 +77,11 @@ test('a timeout after sending is 502, then reconciliation settles the true state
   const sale = await settled(res.body.sale_id);
   t.is(sale.status, 'PRE_CAPTURED');
   t.truthy(sale.acquirer.paymentId);
+  // The merchant sees the settled outcome.
+  const read = await call(env, 'GET', `/api/v1/online/sales/${sale._id}/`, merchant.merchantToken);
+  t.is(read.body.data.sale_status, 'PRE_CAPTURED');
+  t.false(read.body.data.reconciling);
+  t.true(read.body.data.approved);
   // Settled for real: the merchant can capture it.
   const captured = await capture(sale._id);
   t.is(captured.status, 200);
