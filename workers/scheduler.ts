@@ -12,6 +12,7 @@ import { HEARTBEAT_QUEUE, type HeartbeatPayload } from '../jobs/heartbeat';
 import { enqueueDueSubscriptionWork } from '../src/subscriptions/scheduling';
 import { now as clockNow } from '../src/subscriptions/clock';
 import { sweepUnsettledSales } from '../src/sales/service';
+import { requeueStaleChargebackNotices } from '../src/chargebacks/service';
 
 export type SchedulerTask = (now: Date) => Promise<void>;
 
@@ -21,7 +22,7 @@ export async function enqueueHeartbeat(now: Date): Promise<void> {
   await getQueue<HeartbeatPayload>(HEARTBEAT_QUEUE).add('heartbeat', { enqueuedAt: now.toISOString() }, { jobId: `heartbeat-${minute}` });
 }
 
-export const schedulerTasks: SchedulerTask[] = [enqueueHeartbeat, enqueueDueSubscriptionWork, sweepUnsettledSales];
+export const schedulerTasks: SchedulerTask[] = [enqueueHeartbeat, enqueueDueSubscriptionWork, sweepUnsettledSales, requeueStaleChargebackNotices];
 
 export async function runSchedulerTick(now = clockNow()): Promise<void> {
   for (const task of schedulerTasks) {
