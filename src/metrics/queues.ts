@@ -1,6 +1,6 @@
 /**
- * Queue depth, read from Redis when /metrics is scraped (not kept in memory): every process that
- * is scraped reports the same, true figure whatever the number of workers.
+ * Queue depth, read from Redis when /metrics is scraped (not kept in memory), so the figure is
+ * true whatever the number of workers.
  */
 import { Gauge } from 'prom-client';
 import { getQueue, redisAnswers } from '../queue';

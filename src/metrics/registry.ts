@@ -4,8 +4,8 @@
  * Each process (web, worker) keeps its own counters and is scraped on its own: web at GET /metrics,
  * a worker at its METRICS_PORT listener (src/metrics/server.ts). Prometheus adds them up across
  * processes (`sum by (queue)`), which is how counters of several replicas are meant to be read.
- * Queue depth is the exception: it lives in Redis, so whichever process is scraped reads it there
- * (src/metrics/queues.ts).
+ * Queue depth is the exception: it lives in Redis and only the web process reads it there, at
+ * scrape time (src/metrics/queues.ts).
  */
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
