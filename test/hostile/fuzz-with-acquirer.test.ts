@@ -333,7 +333,7 @@ const OVERSIZED_ON: [method: string, path: string][] = [
   ['POST', '/api/v1/subscriptions/'],
 ];
 
-async function expect413(t: import('ava').ExecutionContext, method: string, path: string, headers: Record<string, string>, body: BodyInit, what: string) {
+async function expect413(t: import('ava').ExecutionContext, method: string, path: string, headers: Record<string, string>, body: RequestInit['body'], what: string) {
   const url = `${app.url}${fillPath(path, { guid: ids.guid[0] })}`;
   const res = await fetch(url, { method, headers, body, duplex: 'half' } as RequestInit);
   const text = await res.text();
@@ -345,7 +345,7 @@ async function expect413(t: import('ava').ExecutionContext, method: string, path
 test('a body over the limit is 413 json on public and protected routes, with and without a credential', async (t) => {
   const oversized = serialize({ value: 1, description: { __raw: JSON.stringify('x'.repeat(BODY_LIMIT_BYTES + 1)) } });
   for (const [method, path] of OVERSIZED_ON) {
-    for (const auth of [{}, { authorization: `Bearer ${merchant.merchantToken}` }]) {
+    for (const auth of [{}, { authorization: `Bearer ${merchant.merchantToken}` }] as Record<string, string>[]) {
       await expect413(t, method, path, { 'content-type': 'application/json', ...auth }, oversized, Object.keys(auth).length ? 'credential' : 'no credential');
     }
   }
