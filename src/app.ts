@@ -70,6 +70,13 @@ export function buildApp(options: AppOptions = {}): Express {
       },
     }),
   );
+  // Express 5 leaves req.body undefined when no JSON came (no body, another content type), and Joi
+  // lets undefined through an object schema that is not .required(): an empty object instead gets
+  // every route its field errors (400) rather than a handler reading a property of undefined (500).
+  app.use((req, _res, next) => {
+    if (req.body === undefined) req.body = {};
+    next();
+  });
 
   for (const feature of features) {
     for (const route of feature.routes) {

@@ -33,7 +33,8 @@ export const serviceUnavailable = (detail: string) => new ApiError(503, { detail
 
 /** Joi/celebrate details -> {"field": ["message"]}; the key is the dotted path of the field. */
 function celebrateFieldMap(error: unknown): FieldErrors {
-  const fields: FieldErrors = {};
+  // No prototype: a field named __proto__ or constructor (hostile input) is just another key.
+  const fields: FieldErrors = Object.create(null);
   if (!isCelebrateError(error)) return fields;
   for (const [segment, joiError] of error.details.entries()) {
     for (const detail of joiError.details) {

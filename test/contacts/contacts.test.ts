@@ -249,6 +249,7 @@ test('a body that is not an object is a 400', async (t) => {
   const list = await call('POST', URL_LIST, staff, [{ name: 'x' }]);
   t.is(list.status, 400);
   const none = await fetch(`${app.url}${URL_LIST}`, { method: 'POST', headers: { authorization: staff.authorization } });
+  // No body at all reads as an empty object (src/app.ts), so the answer names the required fields.
   t.is(none.status, 400);
-  t.deepEqual(Object.keys(await json(none)), ['non_field_errors']);
+  t.deepEqual(Object.keys(await json(none)).sort(), ['email', 'name']);
 });
