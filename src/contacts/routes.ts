@@ -8,6 +8,7 @@ import type { CustomHelpers } from 'joi';
 import { STAFF_CREDENTIALS } from '../http/auth';
 import { errorResponses, type Feature } from '../http/routes';
 import { notFound } from '../http/errors';
+import { FIELD_MESSAGES } from '../http/validation';
 import {
   createCommercialContact,
   getGlobalCeo,
@@ -20,19 +21,10 @@ import {
 export const LIMITS = { name: 120, email: 100, phoneInput: 20, title: 100, merchantIds: 1000 } as const;
 
 const MESSAGES = {
-  'any.required': 'This field is required.',
-  'object.base': 'Expected a JSON object.',
-  'object.unknown': 'Unknown field.',
-  'string.base': 'Not a valid string.',
-  'string.empty': 'This field may not be blank.',
-  'string.max': 'Ensure this field has no more than {#limit} characters.',
+  ...FIELD_MESSAGES,
   'string.email': 'Enter a valid e-mail address.',
-  'boolean.base': 'Must be a valid boolean (true or false).',
   'array.base': 'Expected a list of merchant ids.',
   'array.max': 'Ensure this list has no more than {#limit} items.',
-  'number.base': 'A valid integer is required.',
-  'number.integer': 'A valid integer is required.',
-  'number.unsafe': 'A valid integer is required.',
   'number.min': 'A valid merchant id is required.',
   'phone.brazil': 'Enter a valid Brazilian phone number in E.164 format, e.g. +5511987654321.',
 };

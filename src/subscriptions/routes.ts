@@ -10,19 +10,11 @@ import { BILLING_CYCLES } from './model';
 import { cancelSubscription, createSubscription, findSubscription, listCharges, refundCharge, subscriptionView } from './service';
 import { HARD_DECLINE_CODES, TRANSPORT_ERROR } from './retry-policy';
 import { isCalendarDay } from './clock';
+import { FIELD_MESSAGES } from '../http/validation';
 
 const MESSAGES = {
-  'any.required': 'This field is required.',
-  'object.base': 'Expected a JSON object.',
-  'object.unknown': 'Unknown field.',
-  'string.base': 'Not a valid string.',
-  'string.empty': 'This field may not be blank.',
-  'string.max': 'Ensure this field has no more than {#limit} characters.',
+  ...FIELD_MESSAGES,
   'string.pattern.base': 'Enter a valid date in the format YYYY-MM-DD.',
-  'boolean.base': 'Must be a valid boolean (true or false).',
-  'number.base': 'A valid integer is required.',
-  'number.integer': 'A valid integer is required.',
-  'number.unsafe': 'A valid integer is required.',
   'number.min': 'Ensure this value is greater than or equal to {#limit}.',
   'number.max': 'Ensure this value is less than or equal to {#limit}.',
   'any.only': 'Must be one of: {#valids}.',
