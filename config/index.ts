@@ -29,7 +29,7 @@ export const CONFIG_TABLE = {
   SYSTEM_TOKEN: [Joi.string().min(32), undefined, 'The fixed system bearer token (generated locally)'],
   CARD_RSA_PRIVATE_KEY: [Joi.string().pattern(/BEGIN (RSA )?PRIVATE KEY/), undefined, 'PEM private key that decrypts cards sent by checkout and API callers (generated locally)'],
   CARD_RSA_PUBLIC_KEY: [Joi.string().pattern(/BEGIN PUBLIC KEY/), undefined, 'PEM public key handed to the checkout page and callers to encrypt cards (PKCS#1 v1.5)'],
-  DASHBOARD_USER: [Joi.string(), 'ops', 'Basic-auth user of /admin/queues and /metrics before staff login exists'],
+  DASHBOARD_USER: [Joi.string(), 'ops', 'Operator basic-auth user of /admin/queues and /metrics (staff users may also log in there with their e-mail and password)'],
   DASHBOARD_PASSWORD: [Joi.string().min(12), undefined, 'Basic-auth password of /admin/queues and /metrics (generated locally)'],
   TOKEN_RATE_LIMIT: [positiveInt, 10, 'Requests per IP per window on /api/token/ and /api/token/refresh/'],
   TOKEN_RATE_WINDOW_SECONDS: [positiveInt, 60, 'Window of the token rate limit'],

@@ -37,3 +37,11 @@ test('a process with a bad config exits non-zero naming the variable', (t) => {
   t.not(result.status, 0);
   t.regex(result.stderr, /WORKER_CONCURRENCY is invalid/);
 });
+
+test('the readme config table lists every variable', async (t) => {
+  const { readFileSync } = await import('node:fs');
+  const { CONFIG_TABLE } = await import('../../config');
+  const readme = readFileSync(`${ROOT}/README.md`, 'utf8');
+  const missing = Object.keys(CONFIG_TABLE).filter((name) => !readme.includes(`| \`${name}\` |`));
+  t.deepEqual(missing, []);
+});
