@@ -3,12 +3,15 @@
  * base64 of the encrypted JSON {"number","holder","expMonth","expYear","cvv"}.
  *
  * Node 20's crypto refuses PKCS#1 v1.5 decryption (Marvin attack, CVE-2023-46809) unless run
- * with a security revert flag, which we do not use; node-forge decrypts instead. Every failure
- * to decrypt or parse gives the same error (no padding oracle). The clear card lives only in
+ * with a security revert flag, which we do not use, and node-forge's pure-JS RSA costs 75-200 ms
+ * of event-loop CPU per card. So ./pkcs1 does the raw RSA natively and removes the padding in
+ * constant time with implicit rejection (see there). Every failure to decrypt or parse gives the
+ * same error (no padding oracle). node-forge stays for encryptCard. The clear card lives only in
  * memory long enough to reach the acquirer: we keep brand, BIN and last four.
  */
 import forge from 'node-forge';
 import { getConfig } from '../../config';
+import { loadRsaDecryptionKey, rsaDecryptPkcs1, type RsaDecryptionKey } from './pkcs1';
 
 export interface ClearCard {
   number: string;
@@ -42,12 +45,15 @@ export class CardError extends Error {
   }
 }
 
-let privateKey: forge.pki.rsa.PrivateKey | undefined;
+let decryptionKey: RsaDecryptionKey | undefined;
 
-function getPrivateKey(): forge.pki.rsa.PrivateKey {
-  privateKey ??= forge.pki.privateKeyFromPem(getConfig().cardKeys.privateKeyPem) as forge.pki.rsa.PrivateKey;
-  return privateKey;
+function getDecryptionKey(): RsaDecryptionKey {
+  decryptionKey ??= loadRsaDecryptionKey(getConfig().cardKeys.privateKeyPem);
+  return decryptionKey;
 }
+
+/** Strict UTF-8: invalid bytes (e.g. an implicit-rejection message) are an error, not U+FFFD. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function publicKeyPem(): string {
   return getConfig().cardKeys.publicKeyPem;
@@ -85,14 +91,20 @@ export function decryptCard(encryptedBase64: unknown, now = new Date()): ClearCa
   let card: ClearCard;
   try {
     if (typeof encryptedBase64 !== 'string' || !/^[A-Za-z0-9+/=\s]+$/.test(encryptedBase64)) throw new Error('shape');
-    const plain = getPrivateKey().decrypt(forge.util.decode64(encryptedBase64.replace(/\s/g, '')), 'RSAES-PKCS1-V1_5');
-    const parsed = JSON.parse(forge.util.decodeUtf8(plain)) as Record<string, unknown>;
+    // Bad padding does not throw here: it yields a pseudo-random message (implicit rejection)
+    // that fails the parsing below, so every undecryptable card ends in the same error.
+    const plain = rsaDecryptPkcs1(getDecryptionKey(), Buffer.from(encryptedBase64.replace(/\s/g, ''), 'base64'));
+    const parsed: unknown = JSON.parse(utf8.decode(plain));
+    // A bare number or string is not a card (and random bytes like "7" would otherwise reach
+    // the card-number check and answer with a different field).
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('shape');
+    const fields = parsed as Record<string, unknown>;
     card = {
-      number: String(parsed.number ?? '').replace(/[\s-]/g, ''),
-      holder: String(parsed.holder ?? '').trim(),
-      expMonth: Number(parsed.expMonth),
-      expYear: Number(parsed.expYear),
-      cvv: String(parsed.cvv ?? ''),
+      number: String(fields.number ?? '').replace(/[\s-]/g, ''),
+      holder: String(fields.holder ?? '').trim(),
+      expMonth: Number(fields.expMonth),
+      expYear: Number(fields.expYear),
+      cvv: String(fields.cvv ?? ''),
     };
   } catch {
     throw new CardError('encrypted_card', UNDECRYPTABLE_CARD);
