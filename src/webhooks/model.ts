@@ -43,6 +43,8 @@ export interface WebhookEvent {
   attemptCount: number;
   lastAttemptAt: Date | null;
   deliveredAt: Date | null;
+  /** When its scheduled delivery job was queued; null while none is (Redis was down): the scheduler sweep queues those. */
+  queuedAt: Date | null;
   createdAt: Date;
 }
 
@@ -59,11 +61,14 @@ const eventSchema = new Schema<WebhookEvent>(
     attemptCount: { type: Number, default: 0 },
     lastAttemptAt: { type: Date, default: null },
     deliveredAt: { type: Date, default: null },
+    queuedAt: { type: Date, default: null },
     createdAt: { type: Date, required: true },
   },
   { versionKey: false, collection: 'webhook_events' },
 );
 eventSchema.index({ linkId: 1, sequence: -1 });
+// The scheduler sweep's query: pending events never queued, oldest first.
+eventSchema.index({ state: 1, queuedAt: 1, createdAt: 1 });
 
 export const WebhookEventModel = mongoose.model<WebhookEvent>('WebhookEvent', eventSchema);
 

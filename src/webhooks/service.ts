@@ -11,6 +11,7 @@
  * before every attempt (DNS can change) and the connection is pinned to the addresses checked.
  */
 import crypto from 'node:crypto';
+import mongoose from 'mongoose';
 import { Agent, request } from 'undici';
 import { getConfig } from '../../config';
 import { isDuplicateKey } from '../db/connection';
@@ -26,6 +27,10 @@ export const WEBHOOK_BACKOFF_TYPE = 'webhook-exponential-jitter';
 export const WEBHOOK_ATTEMPTS = 16;
 /** No retry waits longer than this many base delays (12 h with the default 60 s). */
 export const WEBHOOK_MAX_DELAY_FACTOR = 720;
+/** How long a stored event may stay without a queued delivery before the scheduler sweep queues it. */
+export const UNQUEUED_EVENT_GRACE_MS = 60_000;
+/** At most this many events are queued by one sweep (one scheduler tick); the rest wait for the next tick. */
+export const UNQUEUED_EVENT_SWEEP_BATCH = 500;
 /** A rotated-out secret keeps signing (beside the new one) this long. */
 export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
 
@@ -117,13 +122,58 @@ export async function emitLinkEvent(event: NewLinkEvent, now = new Date()): Prom
       const stored = (
         await WebhookEventModel.create({ _id: id, merchantId: event.merchantId, linkId: event.linkId, sequence, type: event.type, url: event.url, body, createdAt: now })
       ).toObject();
-      await enqueueDelivery(stored._id, 'scheduled');
+      await enqueueScheduledDelivery(stored._id);
       return stored;
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
   }
   throw new Error(`could not claim a webhook sequence number for link ${event.linkId}`);
+}
+
+/**
+ * Queues the automatic delivery schedule of an event, then records that it is queued. The job id
+ * is deterministic (deliver-<event id>), so the normal path and the scheduler sweep racing each
+ * other, or a sweep repeating itself, leave one job: BullMQ ignores an add whose id it still keeps.
+ */
+export async function enqueueScheduledDelivery(eventId: string): Promise<void> {
+  await enqueueDelivery(eventId, 'scheduled');
+  try {
+    await WebhookEventModel.updateOne({ _id: eventId, queuedAt: null }, { $set: { queuedAt: new Date() } });
+  } catch (err) {
+    // The job is queued; the sweep will find the event unmarked and its add will be a no-op.
+    logger.warn({ err, eventId }, 'could not mark a link webhook event as queued');
+  }
+}
+
+/**
+ * Scheduler task: stored events whose delivery was never queued (Redis was down when the link was
+ * paid) are queued once they are older than the grace period, oldest first, at most
+ * UNQUEUED_EVENT_SWEEP_BATCH per tick, streamed from a cursor. Only pending events qualify, and a
+ * scheduled job skips an event that is no longer pending, so a delivered event is never re-sent.
+ */
+export async function sweepUnqueuedLinkEvents(now = new Date(), graceMs = UNQUEUED_EVENT_GRACE_MS, batch = UNQUEUED_EVENT_SWEEP_BATCH): Promise<number> {
+  const cutoff = new Date(now.getTime() - graceMs);
+  const cursor = WebhookEventModel.find({ state: 'pending', queuedAt: null, createdAt: mongoose.trusted({ $lt: cutoff }) as { $lt: Date } }, { _id: 1 })
+    .sort({ createdAt: 1 })
+    .limit(batch)
+    .lean()
+    .cursor();
+  let queued = 0;
+  try {
+    for await (const event of cursor) {
+      await enqueueScheduledDelivery(event._id);
+      queued++;
+    }
+  } finally {
+    if (queued) logger.warn({ queued }, 'queued link webhook events whose delivery was never queued');
+  }
+  return queued;
+}
+
+/** The scheduler task form (a SchedulerTask of workers/scheduler.ts). */
+export async function requeueUndeliveredLinkEvents(now: Date): Promise<void> {
+  await sweepUnqueuedLinkEvents(now);
 }
 
 async function enqueueDelivery(eventId: string, trigger: LinkWebhookJob['trigger']): Promise<void> {
@@ -152,6 +202,8 @@ export interface DeliveryOutcome {
   success: boolean;
   /** 410 Gone: the receiver asks us to stop. */
   gone: boolean;
+  /** Nothing was sent: a scheduled job found its event no longer pending (delivered, failed or gone). */
+  skipped?: boolean;
   statusCode: number | null;
   error: string | null;
 }
@@ -202,6 +254,8 @@ export async function deliverEvent(eventId: string, trigger: LinkWebhookJob['tri
   const now = options.now ?? (() => new Date());
   const event = await WebhookEventModel.findById(eventId).lean();
   if (!event) return { success: false, gone: true, statusCode: null, error: 'event no longer exists' };
+  // A duplicate scheduled job (a sweep whose add came after the first job was removed) never re-sends.
+  if (trigger === 'scheduled' && event.state !== 'pending') return { success: true, gone: false, skipped: true, statusCode: null, error: null };
   const started = now();
   const startedMs = performance.now();
   let outcome: DeliveryOutcome;

@@ -6,7 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { getConfig } from '../../config';
 import { encryptCard } from '../../src/cards';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { closeQueues, waitForRedis } from '../../src/queue';
+import { closeQueues, getQueue, redisAnswers, waitForRedis } from '../../src/queue';
+import { WebhookEventModel } from '../../src/webhooks/model';
+import { LINK_WEBHOOK_QUEUE, UNQUEUED_EVENT_GRACE_MS } from '../../src/webhooks/service';
+import { runSchedulerTick } from '../../workers/scheduler';
 import { eventually, startProcess, stopAll } from '../helpers/processes';
 import { bearer, newMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
@@ -40,16 +43,15 @@ test.after.always(async () => {
   await redis?.destroy();
 });
 
-// KNOWN GAP (test.failing: ava passes it while it fails, and flags it the day it passes). A link
-// paid while Redis is down is charged and its payment_link.paid event is stored, but the delivery
-// job could not be queued and nothing queues it later (chargeback notices and sales have a
-// scheduler sweep; link webhook events have none). Fix: a scheduler task that queues stored
-// events still pending with no job; then turn this into a plain test with a scheduler running.
-test.failing('a link paid while redis is down still gets its webhook delivered once redis is back', async (t) => {
+// A link paid while Redis is down is charged and its payment_link.paid event stored, but its
+// delivery job cannot be queued. The scheduler sweep (requeueUndeliveredLinkEvents) queues it
+// once Redis is back; the tick runs in-process with a `now` past the grace period, so the test
+// never waits on the clock.
+test('a link paid while redis is down gets its webhook delivered exactly once when redis is back', async (t) => {
   const hookHost = `127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
   const env = { ACQUIRER_BASE_URL: sandbox.url, ACQUIRER_QUERY_URL: sandbox.url, WEBHOOK_TEST_ALLOW_HOSTS: hookHost };
-  const [web] = await Promise.all([startProcess('web', env), startProcess('worker', env), startProcess('scheduler', env)]);
+  const [web] = await Promise.all([startProcess('web', env), startProcess('worker', env)]);
   const merchant = await newMerchant();
   const created = await fetch(`${web.url}/api/v1/payment-links/`, {
     method: 'POST',
@@ -74,6 +76,31 @@ test.failing('a link paid while redis is down still gets its webhook delivered o
   t.is(paid.status, 200, 'the payment itself needs no Redis');
   await redis.start();
   await eventually(async () => (await fetch(`${web.url}/readyz`)).status === 200, 30_000, 250);
-  await eventually(() => delivered.some((id) => id.startsWith(`msg_${link.id}_`)), 30_000, 500);
-  t.pass();
+  await eventually(() => redisAnswers(), 30_000, 250);
+
+  const eventId = `msg_${link.id}_1`;
+  const stored = await WebhookEventModel.findById(eventId).lean();
+  t.truthy(stored, 'the event was stored during the outage');
+  t.is(stored!.state, 'pending');
+  t.is(stored!.queuedAt, null, 'its delivery could not be queued');
+  const queue = getQueue(LINK_WEBHOOK_QUEUE);
+  t.falsy(await queue.getJob(`deliver-${eventId}`));
+
+  // Two ticks past the grace period: the second finds nothing left to queue.
+  const afterGrace = new Date(stored!.createdAt.getTime() + UNQUEUED_EVENT_GRACE_MS + 1000);
+  await runSchedulerTick(afterGrace);
+  await runSchedulerTick(new Date(afterGrace.getTime() + 60_000));
+  await eventually(async () => (await queue.getJobCounts('completed')).completed === 1, 30_000, 250);
+  const counts = await queue.getJobCounts('waiting', 'delayed', 'active', 'failed', 'completed');
+  t.like(counts, { waiting: 0, delayed: 0, active: 0, failed: 0, completed: 1 });
+  t.deepEqual(delivered, [eventId], 'delivered exactly once');
+  const after = await WebhookEventModel.findById(eventId).lean();
+  t.is(after!.state, 'delivered');
+  t.is(after!.attemptCount, 1);
+  t.truthy(after!.queuedAt);
+
+  // A later tick leaves a delivered event alone.
+  await runSchedulerTick(new Date(afterGrace.getTime() + 3600_000));
+  t.like(await queue.getJobCounts('waiting', 'delayed', 'active'), { waiting: 0, delayed: 0, active: 0 });
+  t.deepEqual(delivered, [eventId]);
 });

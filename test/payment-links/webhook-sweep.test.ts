@@ -1,0 +1,120 @@
+import '../helpers/env';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
+import { closeQueues, getQueue, startWorker, waitForRedis } from '../../src/queue';
+import { linkWebhookJob } from '../../jobs/link-webhook';
+import { WebhookAttemptModel, WebhookEventModel } from '../../src/webhooks/model';
+import {
+  emitLinkEvent,
+  enqueueScheduledDelivery,
+  LINK_WEBHOOK_QUEUE,
+  sweepUnqueuedLinkEvents,
+  UNQUEUED_EVENT_GRACE_MS,
+  type LinkWebhookJob,
+} from '../../src/webhooks/service';
+import { eventually } from '../helpers/processes';
+
+// Every test sweeps the whole events collection of this file's database: they run one at a time.
+
+const received: string[] = [];
+const receiver = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    received.push(String(req.headers['webhook-id']));
+    res.writeHead(200).end();
+  });
+});
+let hookUrl = '';
+let nextLinkId = 900_000;
+const merchantId = 424_242;
+
+test.before(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const host = `127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  process.env.WEBHOOK_TEST_ALLOW_HOSTS = host;
+  hookUrl = `http://${host}/hook`;
+  await connectDatabase(process.env.MONGODB_URI!);
+  await waitForRedis();
+  startWorker(linkWebhookJob.queue, linkWebhookJob.process, linkWebhookJob.worker);
+});
+test.after.always(async () => {
+  receiver.closeAllConnections();
+  receiver.close();
+  await closeQueues();
+  await disconnectDatabase();
+});
+
+const queue = () => getQueue<LinkWebhookJob>(LINK_WEBHOOK_QUEUE);
+
+/** An event stored while Redis was down: saved, never queued. */
+async function storeUnqueuedEvent(createdAt: Date) {
+  const linkId = nextLinkId++;
+  const body = JSON.stringify({ type: 'payment_link.paid', timestamp: createdAt.toISOString(), data: { id: linkId, sequence: 1 } });
+  const event = await WebhookEventModel.create({ _id: `msg_${linkId}_1`, merchantId, linkId, sequence: 1, type: 'payment_link.paid', url: hookUrl, body, createdAt });
+  return event._id;
+}
+
+async function jobsOf(eventId: string) {
+  const jobs = await queue().getJobs(['waiting', 'paused', 'delayed', 'active', 'completed', 'failed']);
+  return jobs.filter((job) => job?.data.eventId === eventId);
+}
+
+async function deliveredOnce(eventId: string) {
+  await eventually(async () => (await WebhookEventModel.findById(eventId).lean())?.state === 'delivered', 30_000, 100);
+  await eventually(async () => (await jobsOf(eventId)).every((job) => job.finishedOn), 30_000, 100);
+}
+
+test.serial('the sweep never re-sends a delivered event', async (t) => {
+  const event = await emitLinkEvent({ merchantId, linkId: nextLinkId++, url: hookUrl, type: 'payment_link.paid', data: {} });
+  await deliveredOnce(event._id);
+  t.truthy((await WebhookEventModel.findById(event._id).lean())!.queuedAt, 'the normal path marks the event queued');
+
+  // The worst case: the queued mark was lost and the completed job has left BullMQ's retention.
+  await WebhookEventModel.updateOne({ _id: event._id }, { $set: { queuedAt: null } });
+  await (await queue().getJob(`deliver-${event._id}`))!.remove();
+  await sweepUnqueuedLinkEvents(new Date(Date.now() + 24 * 3600_000));
+  t.deepEqual(await jobsOf(event._id), [], 'a delivered event is not queued again');
+
+  // Even a duplicate scheduled job that does get through sends nothing.
+  await enqueueScheduledDelivery(event._id);
+  await eventually(async () => (await jobsOf(event._id)).some((job) => job.finishedOn), 30_000, 100);
+  t.deepEqual(received.filter((id) => id === event._id), [event._id]);
+  t.is(await WebhookAttemptModel.countDocuments({ eventId: event._id }), 1);
+});
+
+test.serial('a sweep racing the normal enqueue queues one delivery', async (t) => {
+  const now = new Date();
+  const eventId = await storeUnqueuedEvent(new Date(now.getTime() - 2 * UNQUEUED_EVENT_GRACE_MS));
+  await Promise.all([sweepUnqueuedLinkEvents(now), enqueueScheduledDelivery(eventId), sweepUnqueuedLinkEvents(now), enqueueScheduledDelivery(eventId)]);
+  t.is((await jobsOf(eventId)).length, 1);
+  await deliveredOnce(eventId);
+  t.is(await sweepUnqueuedLinkEvents(new Date(now.getTime() + 3600_000)), 0);
+  t.is((await jobsOf(eventId)).length, 1);
+  t.deepEqual(received.filter((id) => id === eventId), [eventId]);
+  const stored = await WebhookEventModel.findById(eventId).lean();
+  t.is(stored!.attemptCount, 1);
+  t.truthy(stored!.queuedAt);
+});
+
+test.serial('the sweep waits out the grace period and queues a bounded batch per tick, oldest first', async (t) => {
+  const now = new Date();
+  const minutesAgo = (m: number) => new Date(now.getTime() - m * 60_000);
+  const oldest = await storeUnqueuedEvent(minutesAgo(10));
+  const older = await storeUnqueuedEvent(minutesAgo(9));
+  const old = await storeUnqueuedEvent(minutesAgo(8));
+  const fresh = await storeUnqueuedEvent(new Date(now.getTime() - UNQUEUED_EVENT_GRACE_MS / 2));
+  const queued = async (id: string) => Boolean((await WebhookEventModel.findById(id).lean())!.queuedAt);
+
+  t.is(await sweepUnqueuedLinkEvents(now, UNQUEUED_EVENT_GRACE_MS, 2), 2);
+  t.deepEqual(await Promise.all([oldest, older, old, fresh].map(queued)), [true, true, false, false]);
+  t.is(await sweepUnqueuedLinkEvents(now, UNQUEUED_EVENT_GRACE_MS, 2), 1);
+  t.is(await sweepUnqueuedLinkEvents(now, UNQUEUED_EVENT_GRACE_MS, 2), 0);
+  t.false(await queued(fresh), 'an event inside the grace period is left to the normal path');
+  t.deepEqual(await jobsOf(fresh), []);
+
+  for (const id of [oldest, older, old]) await deliveredOnce(id);
+  t.deepEqual(received.filter((id) => [oldest, older, old].includes(id)).sort(), [oldest, older, old].sort());
+  await WebhookEventModel.deleteOne({ _id: fresh });
+});
