@@ -237,7 +237,10 @@ export async function createPaymentLink(
   }
   if (!IDEMPOTENCY_KEY.test(idempotencyKey)) throw badRequest({ 'Idempotency-Key': ['Use 1 to 255 visible ASCII characters.'] });
   const recordId = `${merchantId}:${idempotencyKey}`;
-  const hash = requestHash(body);
+  // Validated first, and the validated fields hashed: the raw body may nest arbitrarily deep
+  // (ignored unknown fields included), and hashing it recursively overflowed the stack (a 500).
+  const input = await validateCreateLink(body, options);
+  const hash = requestHash(input);
   for (let tries = 0; tries < 3; tries++) {
     try {
       await LinkIdempotencyModel.create({ _id: recordId, requestHash: hash, createdAt: now });
@@ -261,7 +264,6 @@ export async function createPaymentLink(
       return { link: presentLink(link, now), replayed: true };
     }
     try {
-      const input = await validateCreateLink(body, options);
       const link = await insertLink(merchantId, input, now);
       await LinkIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'done', linkId: link._id } });
       return { link: presentLink(link, now), replayed: false };

@@ -32,6 +32,9 @@ const CB = '/api/v1/acquirer/chargeback';
 const ACQUIRER_BACKED = [/^\/api\/v1\/online\/sales\//, /^\/api\/v1\/checkout-links\/\{guid\}\/pay$/, /^\/api\/v1\/subscriptions\//, new RegExp(`^${CB}/`)];
 const reachesAcquirer = (op: Operation) => ACQUIRER_BACKED.some((pattern) => pattern.test(op.path));
 
+/** Object.prototype's own names before any request (a pollution adds to them). */
+const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+
 let app: TestApp;
 let merchant: TestMerchant;
 let staff: { accessToken: string };
@@ -158,11 +161,14 @@ const pathValue = (name: string) =>
     { weight: 1, arbitrary: fc.constantFrom('0', '1.0', '1e3', '0x10', '-0', '9007199254740993', 'null', '%00', '%2e%2e%2f', encodeURIComponent('{"$gt":""}'), encodeURIComponent('é'), 'a'.repeat(300)) },
   );
 
+/** Query pairs: a name may repeat (?page=1&page=2 arrives as an array). */
 const queryArb = (op: Operation) =>
-  fc.dictionary(
-    fc.oneof(fc.constantFrom(...op.queryParams, 'page', 'status'), fc.constantFrom('page[$gt]', 'status[$ne]', 'a[b][c]', 'x[]', '__proto__[admin]', 'limit')),
-    fc.oneof(printable(12), fc.constantFrom('0', '-1', '999999999999', 'PENDING', 'true', '2030-01-10', '')),
-    { maxKeys: 4 },
+  fc.array(
+    fc.tuple(
+      fc.oneof(fc.constantFrom(...op.queryParams, 'page', 'status'), fc.constantFrom('page[$gt]', 'status[$ne]', 'a[b][c]', 'x[]', '__proto__[admin]', 'limit')),
+      fc.oneof(printable(12), fc.constantFrom('0', '-1', '999999999999', 'PENDING', 'true', '2030-01-10', '')),
+    ),
+    { maxLength: 5 },
   );
 
 type Credential = 'merchant-token' | 'merchant-jwt' | 'staff-jwt' | 'system-for-merchant' | 'system' | 'dashboard' | 'notice-secret' | 'none';
@@ -299,6 +305,40 @@ test.serial('every route, with a credential it accepts: no 5xx unless the acquir
 test.serial('every route without a credential: no 5xx, no internals, json errors', async (t) => {
   for (const op of operations) await fuzz(op, ['none'], RUNS_WITHOUT_CREDENTIAL);
   t.pass();
+});
+
+test.serial('a body nested 50 000 levels deep in a known or an unknown field is never a 5xx, with or without an idempotency key', async (t) => {
+  // Regression: POST /api/v1/payment-links/ with an Idempotency-Key hashed the raw body
+  // recursively before validating it, and a deep unknown field overflowed the stack (500).
+  const deep = (open: string, close: string) => ({ __raw: `${open.repeat(50_000)}${close.repeat(50_000)}` });
+  const seen: string[] = [];
+  for (const op of operations.filter((o) => o.takesBody && o.method !== 'GET')) {
+    const credential = (await acceptedCredentials(op))[0] ?? 'none';
+    const field = op.bodyFields[0] ?? 'value';
+    const bodies = [
+      { value: 1990, description: 'deep', [field]: deep('[', ']') },
+      { value: 1990, description: 'deep', unknownField: deep('{"a":', '}') },
+      { value: 1990, description: 'deep', unknownField: deep('[', ']') },
+    ];
+    for (const body of bodies) {
+      for (const key of [undefined, `deep-${op.method}-${op.path}`.replace(/[^\x21-\x7e]/g, '')]) {
+        const headers: [string, string][] = [['content-type', 'application/json'], ...credentialHeaders(credential)];
+        if (key) headers.push(['idempotency-key', key.slice(0, 200)]);
+        const { answer, acquirerStatuses } = await send(op, `${app.url}${fillPath(op.path, { guid: ids.guid[0], establishmentNumber: CHARGEBACK_EC })}`, headers, serialize(body));
+        const problem = problemWith(op, answer, acquirerStatuses);
+        if (problem) seen.push(`${op.method} ${op.path} [${credential}${key ? ', idempotency key' : ''}] ${problem}: ${answer.text.slice(0, 150)}`);
+      }
+    }
+  }
+  t.deepEqual(seen, []);
+});
+
+test.serial('no fuzzed body or query polluted the prototypes of this process', (t) => {
+  const probe = {} as Record<string, unknown>;
+  t.deepEqual(Object.keys(Object.prototype), []);
+  t.is(probe.admin, undefined);
+  t.is(probe.polluted, undefined);
+  t.deepEqual(Object.getOwnPropertyNames(Object.prototype).filter((name) => !PROTOTYPE_NAMES.has(name)), []);
 });
 
 test('the checker refuses what it must', (t) => {
