@@ -13,6 +13,7 @@ import { enqueueDueSubscriptionWork } from '../src/subscriptions/scheduling';
 import { now as clockNow } from '../src/subscriptions/clock';
 import { sweepUnsettledSales } from '../src/sales/service';
 import { requeueStaleChargebackNotices } from '../src/chargebacks/service';
+import { requeueUndeliveredLinkEvents } from '../src/webhooks/service';
 
 export type SchedulerTask = (now: Date) => Promise<void>;
 
@@ -22,7 +23,7 @@ export async function enqueueHeartbeat(now: Date): Promise<void> {
   await getQueue<HeartbeatPayload>(HEARTBEAT_QUEUE).add('heartbeat', { enqueuedAt: now.toISOString() }, { jobId: `heartbeat-${minute}` });
 }
 
-export const schedulerTasks: SchedulerTask[] = [enqueueHeartbeat, enqueueDueSubscriptionWork, sweepUnsettledSales, requeueStaleChargebackNotices];
+export const schedulerTasks: SchedulerTask[] = [enqueueHeartbeat, enqueueDueSubscriptionWork, sweepUnsettledSales, requeueStaleChargebackNotices, requeueUndeliveredLinkEvents];
 
 export async function runSchedulerTick(now = clockNow()): Promise<void> {
   for (const task of schedulerTasks) {
