@@ -314,14 +314,13 @@ test.serial('a body nested 50 000 levels deep in a known or an unknown field is 
   const seen: string[] = [];
   for (const op of operations.filter((o) => o.takesBody && o.method !== 'GET')) {
     const credential = (await acceptedCredentials(op))[0] ?? 'none';
-    const field = op.bodyFields[0] ?? 'value';
     const bodies = [
-      { value: 1990, description: 'deep', [field]: deep('[', ']') },
+      ...op.bodyFields.map((field) => ({ value: 1990, description: 'deep', [field]: deep('[', ']') })),
       { value: 1990, description: 'deep', unknownField: deep('{"a":', '}') },
       { value: 1990, description: 'deep', unknownField: deep('[', ']') },
     ];
-    for (const body of bodies) {
-      for (const key of [undefined, `deep-${op.method}-${op.path}`.replace(/[^\x21-\x7e]/g, '')]) {
+    for (const [index, body] of bodies.entries()) {
+      for (const key of [undefined, `deep-${index}-${op.method}-${op.path}`.replace(/[^\x21-\x7e]/g, '')]) {
         const headers: [string, string][] = [['content-type', 'application/json'], ...credentialHeaders(credential)];
         if (key) headers.push(['idempotency-key', key.slice(0, 200)]);
         const { answer, acquirerStatuses } = await send(op, `${app.url}${fillPath(op.path, { guid: ids.guid[0], establishmentNumber: CHARGEBACK_EC })}`, headers, serialize(body));
