@@ -133,3 +133,33 @@ test('role and merchant claims in a validly signed token are not trusted: the us
   const me = await json(await fetch(`${app.url}/api/v1/me/`, { headers: bearer(otherMerchant) }));
   t.is(me.id, merchant.merchantId);
 });
+
+test('the refresh route refuses the same forgeries of a refresh token', async (t) => {
+  const me = { userId: merchant.userId, merchantId: merchant.merchantId };
+  const asRefresh = (token: string) => {
+    // Re-issue each forgery with typ refresh, keeping its header and signing method.
+    const [header, payload, signature] = token.split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+    return claims.typ === 'access' ? `${header}.${b64({ ...claims, typ: 'refresh' })}.${signature}` : token;
+  };
+  const { secret } = getConfig().jwt;
+  const { publicKeyPem, privateKeyPem } = getConfig().cardKeys;
+  const claims = { ...claimsFor(me), typ: 'refresh' };
+  const forgeries: Attack[] = [
+    ['hs256 keyed with the card rsa public key', () => handMade({ alg: 'HS256', typ: 'JWT' }, claims, hmac('sha256', publicKeyPem))],
+    ['rs256 signed with the card private key', () => handMade({ alg: 'RS256', typ: 'JWT' }, claims, rsa(privateKeyPem))],
+    ['rs256 header over an hmac of our secret', () => handMade({ alg: 'RS256', typ: 'JWT' }, claims, hmac('sha256', secret))],
+    ['alg None unsigned', () => handMade({ alg: 'None', typ: 'JWT' }, claims, () => '')],
+    ['missing typ claim', () => jwt.sign({ ...claims, typ: undefined }, secret, { algorithm: 'HS256' })],
+    ['an access token payload relabelled refresh, signature kept', () => asRefresh(merchant.accessToken)],
+  ];
+  const login = await json(await fetch(`${app.url}/api/token/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: merchant.email, password: merchant.password }) }));
+  const genuine = await fetch(`${app.url}/api/token/refresh/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh: login.refresh }) });
+  t.is(genuine.status, 200, 'a genuine refresh token is accepted');
+  for (const [title, token] of forgeries) {
+    const res = await fetch(`${app.url}/api/token/refresh/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh: token() }) });
+    const text = await res.text();
+    t.is(res.status, 401, `${title}: ${text}`);
+    t.false(text.includes('"access"'), title);
+  }
+});
