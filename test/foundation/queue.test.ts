@@ -51,3 +51,11 @@ test.serial('sigterm lets the running job finish exactly once, then the worker e
   t.is(await HeartbeatModel.countDocuments({ _id: 'slow-one' }), 1);
   t.true(worker.logs.join('').includes('worker: stopped'));
 });
+
+test.serial('headers over the node limit get a json 431 from the web process', async (t) => {
+  const web = await startProcess('web');
+  const res = await fetch(`${web.url}/healthz`, { headers: { 'x-padding': 'a'.repeat(20_000) } });
+  t.is(res.status, 431);
+  t.deepEqual(await json(res), { detail: 'Request headers too large.' });
+  await web.stop();
+});
