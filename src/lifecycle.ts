@@ -29,6 +29,12 @@ export function runProcess(name: string, start: () => Promise<Stop>): void {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  watchSupervisor(() => {
+    // Our stdout was the runner's pipe and is gone with it: writing there can fail or block, so stop quietly.
+    logger.level = 'silent';
+    setTimeout(() => process.exit(1), 20_000); // never linger if a graceful stop cannot finish
+    shutdown('supervisor gone');
+  });
   process.on('unhandledRejection', (err) => logger.error({ err }, `${name}: unhandled rejection`));
   start().then(
     (s) => {
@@ -40,4 +46,24 @@ export function runProcess(name: string, start: () => Promise<Stop>): void {
       process.exit(1);
     },
   );
+}
+
+/**
+ * `npm start` runs each process in its own process group (so a terminal Ctrl-C reaches only the
+ * runner, which stops each child once). If the runner itself dies without stopping us (SIGKILL,
+ * a crashed terminal), nobody else would: SUPERVISOR_PID names it, and we stop gracefully once
+ * it is gone, so no process is left behind.
+ */
+function watchSupervisor(onGone: () => void): void {
+  const supervisor = Number(process.env.SUPERVISOR_PID);
+  if (!Number.isSafeInteger(supervisor) || supervisor <= 1) return;
+  const timer = setInterval(() => {
+    try {
+      process.kill(supervisor, 0);
+    } catch {
+      clearInterval(timer);
+      onGone();
+    }
+  }, 1000);
+  timer.unref();
 }

@@ -64,3 +64,30 @@ test('npm start brings every procfile process up and ctrl-c leaves none behind',
     if (child.exitCode === null) child.kill('SIGKILL');
   }
 });
+
+test('if npm start is killed outright its processes stop on their own', async (t) => {
+  const port = 31000 + Math.floor(Math.random() * 10000);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/devstack/start.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), SANDBOX_PORT: String(port + 1), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 90_000, 500);
+  const pids = [...output.matchAll(/\[start\] \S+ started \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+  t.is(pids.length, 4, output);
+  child.kill('SIGKILL');
+  const alive = () =>
+    pids.filter((pid) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  await eventually(() => alive().length === 0, 30_000, 250).catch(() => undefined);
+  t.deepEqual(alive(), []);
+});

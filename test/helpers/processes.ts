@@ -34,7 +34,7 @@ export async function startProcess(
 ): Promise<RunningProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', ENTRY_POINTS[kind]], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: process.env.TEST_CHILD_LOG_LEVEL || 'info', PROCESS_NAME: kind, ...env },
+    env: { ...process.env, SUPERVISOR_PID: String(process.pid), PORT: '0', LOG_LEVEL: process.env.TEST_CHILD_LOG_LEVEL || 'info', PROCESS_NAME: kind, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
