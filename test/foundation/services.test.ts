@@ -30,7 +30,7 @@ test('a dead redis url on loopback gets a redis-server started there', async (t)
   await eventually(() => spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).status !== 0);
 });
 
-test('npm start brings every procfile process up and ctrl-c leaves none behind', async (t) => {
+test.serial('npm start brings every procfile process up and ctrl-c leaves none behind', async (t) => {
   const port = 21000 + Math.floor(Math.random() * 10000);
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/devstack/start.ts'], {
     cwd: ROOT,
@@ -65,7 +65,7 @@ test('npm start brings every procfile process up and ctrl-c leaves none behind',
   }
 });
 
-test('if npm start is killed outright its processes stop on their own', async (t) => {
+test.serial('if npm start is killed outright its processes stop on their own', async (t) => {
   const port = 31000 + Math.floor(Math.random() * 10000);
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/devstack/start.ts'], {
     cwd: ROOT,
