@@ -127,19 +127,20 @@ test('agrees with the textbook unpadding on random blocks', (t) => {
       if (withSeparator) body[separatorAt] = 0;
       return Buffer.concat([Buffer.from([first, blockType]), body]);
     });
-  fc.assert(
-    fc.property(block, (encoded) => {
-      const decoded = rsaDecryptPkcs1(rsa, encryptRaw(encoded));
-      const expected = referenceUnpad(encoded);
-      if (expected) return decoded.equals(expected);
-      // Bad padding: the synthetic message, never the bytes after the first zero.
-      const separator = encoded.indexOf(0, 2);
-      const leaked = separator >= 0 && decoded.equals(encoded.subarray(separator + 1));
-      return !leaked && decoded.length <= k - 11 && decoded.equals(rsaDecryptPkcs1(rsa, encryptRaw(encoded)));
-    }),
-    { numRuns: 150 },
+  t.notThrows(() =>
+    fc.assert(
+      fc.property(block, (encoded) => {
+        const decoded = rsaDecryptPkcs1(rsa, encryptRaw(encoded));
+        const expected = referenceUnpad(encoded);
+        if (expected) return decoded.equals(expected);
+        // Bad padding: the synthetic message, never the bytes after the first zero.
+        const separator = encoded.indexOf(0, 2);
+        const leaked = separator >= 0 && decoded.equals(encoded.subarray(separator + 1));
+        return !leaked && decoded.length <= k - 11 && decoded.equals(rsaDecryptPkcs1(rsa, encryptRaw(encoded)));
+      }),
+      { numRuns: 150 },
+    ),
   );
-  t.pass();
 });
 
 test('micro-check: native raw rsa against node-forge', (t) => {

@@ -303,8 +303,7 @@ test.serial('every route, with a credential it accepts: no 5xx unless the acquir
 });
 
 test.serial('every route without a credential: no 5xx, no internals, json errors', async (t) => {
-  for (const op of operations) await fuzz(op, ['none'], RUNS_WITHOUT_CREDENTIAL);
-  t.pass();
+  for (const op of operations) await t.notThrowsAsync(fuzz(op, ['none'], RUNS_WITHOUT_CREDENTIAL), `${op.method} ${op.path}`);
 });
 
 test.serial('a body nested 50 000 levels deep in a known or an unknown field is never a 5xx, with or without an idempotency key', async (t) => {
