@@ -502,32 +502,34 @@ export async function createPixCharge(input: PixChargeRequest): Promise<PixCharg
  * acquirer's state machine already refuses a second capture; pass idempotencyKey to have a
  * retry of the same attempt answered with the first answer (without it each call is new).
  */
-export async function captureSale(paymentId: string, options: { amountCents?: number; idempotencyKey?: string } = {}): Promise<PaymentUpdateResult> {
-  const query = options.amountCents ? `?amount=${options.amountCents}` : '';
-  const result = await call({
-    operation: 'capture',
-    method: 'PUT',
-    host: 'transactional',
-    path: `/1/sales/${encodeURIComponent(paymentId)}/capture${query}`,
-    requestId: options.idempotencyKey ? requestIdFor(options.idempotencyKey) : crypto.randomUUID(),
-  });
-  return toUpdate(result!.body, 'capture');
+export async function captureSale(paymentId: string, options: SaleUpdateOptions = {}): Promise<PaymentUpdateResult> {
+  return updateSale('capture', paymentId, options);
 }
 
 /**
  * PUT /1/sales/{PaymentId}/void[?amount=]: voids an authorization (Status 10) or refunds a
  * captured sale (Status 11, or Status 2 with VoidedAmount for a partial refund).
  */
-export async function voidSale(paymentId: string, options: { amountCents?: number; idempotencyKey?: string } = {}): Promise<PaymentUpdateResult> {
+export async function voidSale(paymentId: string, options: SaleUpdateOptions = {}): Promise<PaymentUpdateResult> {
+  return updateSale('void', paymentId, options);
+}
+
+interface SaleUpdateOptions {
+  amountCents?: number;
+  idempotencyKey?: string;
+}
+
+/** The PUT /1/sales/{PaymentId}/<operation>[?amount=] calls capture and void share. */
+async function updateSale(operation: 'capture' | 'void', paymentId: string, options: SaleUpdateOptions): Promise<PaymentUpdateResult> {
   const query = options.amountCents ? `?amount=${options.amountCents}` : '';
   const result = await call({
-    operation: 'void',
+    operation,
     method: 'PUT',
     host: 'transactional',
-    path: `/1/sales/${encodeURIComponent(paymentId)}/void${query}`,
+    path: `/1/sales/${encodeURIComponent(paymentId)}/${operation}${query}`,
     requestId: options.idempotencyKey ? requestIdFor(options.idempotencyKey) : crypto.randomUUID(),
   });
-  return toUpdate(result!.body, 'void');
+  return toUpdate(result!.body, operation);
 }
 
 /** Alias with the name payment APIs use for a void of a captured sale. */

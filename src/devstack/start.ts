@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureServices, type StartedService } from './services';
 import { loadLocalSecrets } from '../../config/local-secrets';
+import { seedDemoData } from './seed';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const COLORS = [36, 33, 35, 32, 34, 31];
@@ -34,8 +35,7 @@ function prefixed(stream: NodeJS.ReadableStream, name: string, color: number, wi
 async function main() {
   if (process.env.NODE_ENV !== 'production') loadLocalSecrets(); // generate once before processes race for it
   const services: StartedService[] = await ensureServices(false);
-  const seed = await import('./seed').catch(() => undefined);
-  if (seed?.seedDemoData) await seed.seedDemoData();
+  await seedDemoData();
   const entries = readProcfile();
   const width = Math.max(...entries.map((e) => e.name.length));
   const children: { name: string; child: ChildProcess }[] = [];

@@ -3,6 +3,8 @@ import { getConfig } from '../../config';
 import type { Feature } from './routes';
 import { buildSwagger } from './docs';
 
+let swagger: Record<string, unknown> | undefined;
+
 export const docsFeature: Feature = {
   name: 'docs',
   tag: { name: 'docs', description: 'This API description' },
@@ -11,8 +13,9 @@ export const docsFeature: Feature = {
       method: 'get',
       path: '/api/docs/swagger.json',
       handler: async (_req, res) => {
-        const { features } = await import('../features');
-        res.json(buildSwagger(features, getConfig().publicBaseUrl));
+        // Imported lazily: features.ts lists this module too. The document is the same for the process's life.
+        swagger ??= buildSwagger((await import('../features')).features, getConfig().publicBaseUrl);
+        res.json(swagger);
       },
       doc: { summary: 'Swagger 2.0 description of this API (version 1.0)', tags: ['docs'], responses: { 200: { description: 'The description' } } },
     },

@@ -30,64 +30,53 @@ test('a dead redis url on loopback gets a redis-server started there', async (t)
   await eventually(() => spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).status !== 0);
 });
 
-test.serial('npm start brings every procfile process up and ctrl-c leaves none behind', async (t) => {
-  const port = 21000 + Math.floor(Math.random() * 10000);
+/** Runs `npm start`'s entry point on its own ports; resolves once /readyz is 200. */
+async function startDevStack(port: number) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/devstack/start.ts'], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), SANDBOX_PORT: String(port + 1), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout.on('data', (c) => (output += c));
-  child.stderr.on('data', (c) => (output += c));
+  const stack = { child, output: '', pids: [] as number[] };
+  child.stdout.on('data', (c) => (stack.output += c));
+  child.stderr.on('data', (c) => (stack.output += c));
+  await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 90_000, 500);
+  stack.pids = [...stack.output.matchAll(/\[start\] \S+ started \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+  return stack;
+}
+
+function alivePids(pids: number[]): number[] {
+  return pids.filter((pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+test.serial('npm start brings every procfile process up and ctrl-c leaves none behind', async (t) => {
+  const port = 21000 + Math.floor(Math.random() * 10000);
+  const stack = await startDevStack(port);
   try {
-    const ready = await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 90_000, 500);
-    t.true(ready);
-    await eventually(() => /worker\s+\|.*worker ready/.test(output) && /scheduler\s+\|.*scheduler ready/.test(output) && /sandbox\s+\|.*listening/.test(output), 30_000);
+    await eventually(() => /worker\s+\|.*worker ready/.test(stack.output) && /scheduler\s+\|.*scheduler ready/.test(stack.output) && /sandbox\s+\|.*listening/.test(stack.output), 30_000);
     const sandbox = await fetch(`http://127.0.0.1:${port + 1}/health`);
     t.is(sandbox.status, 200);
-    const pids = [...output.matchAll(/\[start\] \S+ started \(pid (\d+)\)/g)].map((m) => Number(m[1]));
-    t.is(pids.length, 4, output);
-    child.kill('SIGINT');
-    const code = await new Promise((resolve) => child.once('exit', resolve));
-    t.is(code, 0, output);
-    const alive = pids.filter((pid) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    });
-    t.deepEqual(alive, []);
+    t.is(stack.pids.length, 4, stack.output);
+    stack.child.kill('SIGINT');
+    const code = await new Promise((resolve) => stack.child.once('exit', resolve));
+    t.is(code, 0, stack.output);
+    t.deepEqual(alivePids(stack.pids), []);
   } finally {
-    if (child.exitCode === null) child.kill('SIGKILL');
+    if (stack.child.exitCode === null) stack.child.kill('SIGKILL');
   }
 });
 
 test.serial('if npm start is killed outright its processes stop on their own', async (t) => {
-  const port = 31000 + Math.floor(Math.random() * 10000);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/devstack/start.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), SANDBOX_PORT: String(port + 1), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (c) => (output += c));
-  child.stderr.on('data', (c) => (output += c));
-  await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 90_000, 500);
-  const pids = [...output.matchAll(/\[start\] \S+ started \(pid (\d+)\)/g)].map((m) => Number(m[1]));
-  t.is(pids.length, 4, output);
-  child.kill('SIGKILL');
-  const alive = () =>
-    pids.filter((pid) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    });
-  await eventually(() => alive().length === 0, 30_000, 250).catch(() => undefined);
-  t.deepEqual(alive(), []);
+  const stack = await startDevStack(31000 + Math.floor(Math.random() * 10000));
+  t.is(stack.pids.length, 4, stack.output);
+  stack.child.kill('SIGKILL');
+  await eventually(() => alivePids(stack.pids).length === 0, 30_000, 250).catch(() => undefined);
+  t.deepEqual(alivePids(stack.pids), []);
 });
