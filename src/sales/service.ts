@@ -634,9 +634,12 @@ export async function reconcileSale(saleId: number): Promise<string> {
   if (!truth) throw new Error(`the acquirer does not know payment ${sale.acquirer.paymentId} of sale ${sale._id}`);
   const to = statusFromAcquirer(truth.status, sale);
   if (!to || to === fromStatus) {
-    // The call never took effect: the sale stays as it was and may be operated again.
-    await OnlineSaleModel.updateOne({ _id: sale._id }, { $set: { reconciliation: null, 'acquirer.status': truth.status } });
+    // The call never took effect: the sale stays as it was and may be operated again. The claim is
+    // released before the reconciling flag is cleared: while the flag is set every operation is
+    // refused, so nothing can take the freed claim early, and a crash between the two writes
+    // leaves a flagged sale the sweep settles again, never an unflagged sale locked for good.
     await releaseTransition(sale._id, fromStatus);
+    await OnlineSaleModel.updateOne({ _id: sale._id }, { $set: { reconciliation: null, 'acquirer.status': truth.status } });
     return `${operation} did not happen; ${fromStatus} kept`;
   }
   try {
