@@ -33,6 +33,8 @@ export const CONFIG_TABLE = {
   DASHBOARD_PASSWORD: [Joi.string().min(12), undefined, 'Basic-auth password of /admin/queues and /metrics (generated locally)'],
   TOKEN_RATE_LIMIT: [positiveInt, 10, 'Requests per IP per window on /api/token/ and /api/token/refresh/'],
   TOKEN_RATE_WINDOW_SECONDS: [positiveInt, 60, 'Window of the token rate limit'],
+  CHECKOUT_PAY_RATE_LIMIT: [positiveInt, 30, 'Card payments per IP per window on the public checkout pay step (generous: phones on mobile networks share addresses behind CGNAT)'],
+  CHECKOUT_PAY_RATE_WINDOW_SECONDS: [positiveInt, 600, 'Window of the checkout pay rate limit'],
   ACQUIRER_BASE_URL: [Joi.string().uri({ scheme: ['http', 'https'] }), 'http://127.0.0.1:4100', 'Acquirer transactional API (the sandbox locally)'],
   ACQUIRER_QUERY_URL: [Joi.string().uri({ scheme: ['http', 'https'] }), 'http://127.0.0.1:4100', 'Acquirer query API (GET) (the sandbox locally)'],
   ACQUIRER_MERCHANT_ID: [Joi.string().guid(), '6f1f7b1e-2c1a-4a8e-9d4e-3b2c1a0f9e8d', 'Our MerchantId at the acquirer'],
@@ -76,6 +78,7 @@ export interface Config {
   cardKeys: { privateKeyPem: string; publicKeyPem: string };
   dashboard: { user: string; password: string };
   tokenRateLimit: { limit: number; windowSeconds: number };
+  checkoutPayRateLimit: { limit: number; windowSeconds: number };
   acquirer: {
     baseUrl: string;
     queryUrl: string;
@@ -133,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cardKeys: { privateKeyPem: v.CARD_RSA_PRIVATE_KEY, publicKeyPem: v.CARD_RSA_PUBLIC_KEY },
     dashboard: { user: v.DASHBOARD_USER, password: v.DASHBOARD_PASSWORD },
     tokenRateLimit: { limit: v.TOKEN_RATE_LIMIT, windowSeconds: v.TOKEN_RATE_WINDOW_SECONDS },
+    checkoutPayRateLimit: { limit: v.CHECKOUT_PAY_RATE_LIMIT, windowSeconds: v.CHECKOUT_PAY_RATE_WINDOW_SECONDS },
     acquirer: {
       baseUrl: v.ACQUIRER_BASE_URL.replace(/\/+$/, ''),
       queryUrl: v.ACQUIRER_QUERY_URL.replace(/\/+$/, ''),

@@ -6,7 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RequestHandler } from 'express';
 import { celebrate, Joi, Segments } from 'celebrate';
+import { getConfig } from '../../config';
 import { errorResponses, type Feature } from '../http/routes';
+import { rateLimit } from '../http/rate-limit';
 import { PaymentLinkModel } from '../payment-links/model';
 import { loadCheckout, payLink, saveAddress, savePayer } from './service';
 
@@ -102,6 +104,17 @@ const addressBody = celebrate(
   },
   { abortEarly: false },
 );
+
+/**
+ * Card testing (trying stolen numbers through a public page) is the abuse a pay step invites: each
+ * link already refuses cards after 10 declines, and this caps the card attempts of one address
+ * across all links. Counted before validation, so malformed attempts count too.
+ */
+const payRateLimit = rateLimit({
+  name: 'checkout-pay',
+  limit: () => getConfig().checkoutPayRateLimit.limit,
+  windowSeconds: () => getConfig().checkoutPayRateLimit.windowSeconds,
+});
 
 const payBody = celebrate(
   {
@@ -278,7 +291,7 @@ export const checkoutFeature: Feature = {
     {
       method: 'put',
       path: '/api/v1/checkout-links/:guid/pay',
-      before: [payBody],
+      before: [payRateLimit, payBody],
       handler: async (req, res) => {
         const outcome = await payLink(String(req.params.guid), req.body.encrypted_card);
         res.set('Cache-Control', 'no-store').json(outcome);
@@ -289,14 +302,18 @@ export const checkoutFeature: Feature = {
           'Decrypts the card, checks Luhn, expiry and CVV shape, and charges it through the acquirer as a captured sale with the link\'s installments. ' +
           'Needs the payer step done (payer name and a valid CPF/CNPJ on the link), else 400. ' +
           'Approved: 200 approved true, the link is paid (status 2, payment_date set). Denied: 200 approved false with the denial; the link stays payable. ' +
-          'Of many concurrent pays exactly one charges; the others get 409.',
+          'Of many concurrent pays exactly one charges; the others get 409. ' +
+          'One client address may make CHECKOUT_PAY_RATE_LIMIT pay calls (default 30) per CHECKOUT_PAY_RATE_WINDOW_SECONDS (default 600) across all links, counted in Redis and shared by every web process; ' +
+          'over it the answer is 429 with Retry-After. The limit is generous because phones on mobile networks share addresses (CGNAT).',
         parameters: [guidPath, { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/CheckoutPay' } }],
         responses: {
           200: { description: 'Approved (link paid) or denied (link still payable)', schema: { $ref: '#/definitions/CheckoutPayResult' } },
           400: errorResponses.fieldErrors,
           404: notFoundResponse,
           409: conflictResponse,
+          429: errorResponses.detail('Too many pay calls from this address; Retry-After says when to try again'),
           502: errorResponses.detail('The acquirer could not be reached; nothing was charged, the link stays payable'),
+          503: errorResponses.detail('The rate-limit store (Redis) cannot answer; nothing was charged'),
         },
       },
     },

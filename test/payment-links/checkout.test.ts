@@ -7,6 +7,9 @@ import { startProcess, stopAll } from '../helpers/processes';
 import { acquirerEvents, closeAcquirerClient, type AcquirerCallEvent } from '../../src/acquirer/client';
 import { PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/model';
 import { UNDECRYPTABLE_CARD } from '../../src/cards';
+import { rateLimitKey } from '../../src/http/rate-limit';
+import { getProducerConnection } from '../../src/queue';
+import type { Request } from 'express';
 import {
   APPROVED_CARD,
   DENIED_CARD,
@@ -37,6 +40,41 @@ test.after.always(async () => {
 });
 
 const checkoutPath = (guid: string, step = '') => `/api/v1/checkout-links/${guid}${step ? `/${step}` : ''}`;
+
+test.serial('one address is limited across links on pay, before anything is charged, and not on the other steps', async (t) => {
+  const limits = getConfig().checkoutPayRateLimit;
+  const saved = { ...limits };
+  const key = rateLimitKey('checkout-pay', { ip: '127.0.0.1' } as Request);
+  const sales: AcquirerCallEvent[] = [];
+  const listener = (event: AcquirerCallEvent) => {
+    if (event.operation === 'createCardSale') sales.push(event);
+  };
+  await getProducerConnection().del(key);
+  limits.limit = 3;
+  limits.windowSeconds = 600;
+  acquirerEvents.on('call', listener);
+  try {
+    const first = await readyLink(app.url, merchant);
+    const second = await readyLink(app.url, merchant);
+    // Malformed pays count: a card tester's garbage is not free.
+    t.is((await call(app.url, 'PUT', checkoutPath(first.guid, 'pay'), {})).status, 400);
+    t.is((await call(app.url, 'PUT', checkoutPath(first.guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) })).status, 200);
+    t.is((await call(app.url, 'PUT', checkoutPath(second.guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) })).status, 200);
+    const refused = await call(app.url, 'PUT', checkoutPath(second.guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+    t.is(refused.status, 429);
+    t.regex(refused.body.detail, /throttled/);
+    t.true(Number(refused.headers.get('retry-after')) > 0);
+    t.is(sales.length, 2, 'the refused pay never reached the acquirer');
+    t.is((await PaymentLinkModel.findById(second.id).lean())!.status, 1, 'the link stays payable');
+    // The other steps are not card attempts and stay open.
+    t.is((await call(app.url, 'GET', checkoutPath(second.guid))).status, 200);
+    t.is((await call(app.url, 'PATCH', checkoutPath(second.guid, 'payer'), { payer_name: 'Ana', document: VALID_CPF })).status, 200);
+  } finally {
+    acquirerEvents.off('call', listener);
+    Object.assign(limits, saved);
+    await getProducerConnection().del(key);
+  }
+});
 
 test.serial('of many concurrent pays exactly one charges', async (t) => {
   const { guid, id } = await readyLink(app.url, merchant, { value: 4200 });

@@ -34,7 +34,7 @@ export async function call(baseUrl: string, method: string, path: string, body?:
     headers: { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: await json(res) };
+  return { status: res.status, headers: res.headers, body: await json(res) };
 }
 
 /** A pending link with the payer step done, ready to pay. */
