@@ -15,6 +15,7 @@ import { queueNames } from '../jobs';
 import { httpMetricsMiddleware } from './metrics/http';
 import { reportQueues } from './metrics/queues';
 
+const SYNTHETIC_ERROR = /^failed with status code \d+$/;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
 export interface AppOptions {
@@ -50,6 +51,10 @@ export function buildApp(options: AppOptions = {}): Express {
         res: (res) => ({ statusCode: res.statusCode }),
       },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+      // For a 5xx pino-http invents an Error whose stack is its own internals; the error handler has
+      // already logged the real cause with the request id, so the request line keeps only the status.
+      customErrorObject: (_req, res, error, value) => (res.err || !SYNTHETIC_ERROR.test(error.message) ? value : { res: value.res, responseTime: value.responseTime }),
+      customErrorMessage: (_req, res, error) => (SYNTHETIC_ERROR.test(error.message) ? `request answered ${res.statusCode}` : 'request errored'),
     }),
   );
   app.use(
