@@ -30,17 +30,23 @@ export const SequenceBlockModel = mongoose.model<SequenceBlock>('SequenceBlock',
 export const BLOCK_SIZE = Number(process.env.ID_BLOCK_SIZE || 20);
 const MAX_ATTEMPTS = 100;
 
+/** The last block this process claimed per sequence: the next claim tries the block after it first. */
+const lastClaimed = new Map<string, number>();
+
 /** Claims the next free block of a sequence for this process; unique across processes. */
 export async function claimBlock(sequence: string): Promise<number> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const last = await SequenceBlockModel.findOne({ sequence }).sort({ block: -1 }).lean();
-    const block = (last?.block ?? -1) + 1;
+    // Usually nobody else claimed since our last block: try the next one without reading (the
+    // sorted read is a scan of the whole collection on FerretDB); after a lost race, read.
+    const mine = attempt === 0 ? lastClaimed.get(sequence) : undefined;
+    const block = mine !== undefined ? mine + 1 : ((await SequenceBlockModel.findOne({ sequence }).sort({ block: -1 }).lean())?.block ?? -1) + 1;
     try {
       await SequenceBlockModel.create({ _id: `${sequence}:${block}`, sequence, block, claimedAt: new Date() });
+      lastClaimed.set(sequence, block);
       return block;
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
-      await new Promise((r) => setTimeout(r, Math.random() * 20)); // lost the race: spread the retries
+      if (mine === undefined) await new Promise((r) => setTimeout(r, Math.random() * 20)); // lost the race: spread the retries
     }
   }
   throw new Error(`could not claim an id block in sequence ${sequence} after ${MAX_ATTEMPTS} attempts`);
@@ -74,4 +80,5 @@ export async function nextId(sequence: string): Promise<number> {
 /** Forget this process's blocks (tests use it to act like a fresh process). */
 export function forgetLocalBlocks(): void {
   localBlocks.clear();
+  lastClaimed.clear();
 }

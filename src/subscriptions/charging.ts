@@ -57,17 +57,18 @@ const OPEN = { status: ChargeStatus.PENDING };
 export async function runChargeAttempt(data: ChargeJobData, hooks: ChargeAttemptHooks = {}): Promise<ChargeAttemptResult> {
   const sub = await SubscriptionModel.findById(data.subscriptionId).lean();
   if (!sub) return 'not-due';
-  let charge: SubscriptionCharge | null = await SubscriptionChargeModel.findOne({ subscriptionId: sub._id, dueDate: data.dueDate }).lean<SubscriptionCharge>();
+  let charge: SubscriptionCharge | null = null;
   let insertedNow = false;
-  if (data.attempt === 1) {
-    if (!charge) {
-      // A cancelled subscription, or a cycle already past (a stale job), gets no new charge.
-      if (sub.status !== 'active' || sub.nextDueDate !== data.dueDate) return 'not-due';
-      ({ charge, insertedNow } = await insertCharge(sub, data.dueDate));
-    }
-    await advanceToNextCycle(sub, charge);
+  if (data.attempt === 1 && sub.status === 'active' && sub.nextDueDate === data.dueDate) {
+    // The common path, a cycle's first run: insert first and let the unique index say whether the
+    // charge exists. A lookup first would cost a read more per charge (on FerretDB a collection scan).
+    ({ charge, insertedNow } = await insertCharge(sub, data.dueDate));
+  } else {
+    // A cancelled subscription, or a cycle already past (a stale job), gets no new charge.
+    charge = await SubscriptionChargeModel.findOne({ subscriptionId: sub._id, dueDate: data.dueDate }).lean<SubscriptionCharge>();
   }
   if (!charge) return 'not-due';
+  if (data.attempt === 1) await advanceToNextCycle(sub, charge);
 
   // A charge this run just inserted has no recorded attempt yet: one lookup fewer on the common path.
   const recorded = insertedNow ? null : await ChargeAttemptModel.findById(attemptId(charge._id, data.attempt)).lean();
