@@ -90,6 +90,20 @@ test('a denied card is a result with its code, not an error', async (t) => {
   t.false(isSoftDecline('78'));
 });
 
+test('a recovering amount soft-declines a card NN times, then gives the card its own answer', async (t) => {
+  const request = sale({ amountCents: 990702 });
+  const first = await createCardSale(request);
+  t.false(first.approved);
+  t.is(first.returnCode, '05');
+  // A replayed request is the same sale: it does not use up a decline.
+  t.is((await createCardSale(request)).paymentId, first.paymentId);
+  t.is((await createCardSale(sale({ amountCents: 990702 }))).returnCode, '05');
+  t.true((await createCardSale(sale({ amountCents: 990702 }))).approved);
+  // Another card has its own count; a declining card stays declined with its own code afterwards.
+  t.is((await createCardSale(sale({ amountCents: 990701, number: '4000000000000069' }))).returnCode, '05');
+  t.is((await createCardSale(sale({ amountCents: 990701, number: '4000000000000069' }))).returnCode, '51');
+});
+
 test('a repeated request id answers the same sale', async (t) => {
   const request = sale();
   const first = await createCardSale(request);

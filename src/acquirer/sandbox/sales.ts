@@ -50,6 +50,13 @@ export function cardOutcome(number: string): CardOutcome {
   return OUTCOME_BY_LAST_DIGIT[number.slice(-1)] ?? OUTCOME_BY_LAST_DIGIT['2'];
 }
 
+/**
+ * Amounts 9907NN (cents): the first NN card sales of one card at that amount are soft-declined
+ * (05 Not Authorized); later ones get the card's own outcome. An issuer that says yes on a later
+ * retry, which a subscription's retry schedule needs to meet.
+ */
+export const RECOVERING_AMOUNT = /^9907(\d\d)$/;
+
 type Json = Record<string, any>;
 type Answer = { status: number; body: unknown };
 
@@ -99,6 +106,8 @@ const state = {
   /** RequestId + operation -> the answer given, so a retried request gets the same answer. */
   answers: new Map<string, Answer>(),
   faults: [] as Fault[],
+  /** card number + amount -> declines already given under a RECOVERING_AMOUNT. */
+  recoveringDeclines: new Map<string, number>(),
   stats: { requests: 0, salesCreated: 0, authorizations: 0, captures: 0, voids: 0, notificationsSent: 0 },
 };
 
@@ -109,6 +118,7 @@ export function resetSandboxSales(): void {
   state.cards.clear();
   state.answers.clear();
   state.faults = [];
+  state.recoveringDeclines.clear();
   for (const key of Object.keys(state.stats) as (keyof typeof state.stats)[]) state.stats[key] = 0;
 }
 
@@ -421,7 +431,7 @@ function createSale(req: Request): Answer {
     : { number: card.CardNumber, holder: card.Holder, expirationDate: card.ExpirationDate, brand: card.Brand };
   const sale = newSale(body, 'CreditCard');
   state.stats.authorizations++;
-  const outcome = cardOutcome(stored.number);
+  const outcome = recoveringOutcome(stored.number, sale.amount) ?? cardOutcome(stored.number);
   sale.card = { masked: maskCard(stored.number), holder: stored.holder, expirationDate: stored.expirationDate, brand: card.Brand ?? stored.brand, saveCard: Boolean(card.SaveCard) };
   if (card.CardToken) sale.card.cardToken = String(card.CardToken);
   sale.returnCode = outcome.returnCode;
@@ -445,6 +455,17 @@ function createSale(req: Request): Answer {
     }
   }
   return { status: 201, body: saleBody(sale) };
+}
+
+/** The forced soft decline of a RECOVERING_AMOUNT sale, while the card still has declines to give. */
+function recoveringOutcome(cardNumber: string, amount: number): CardOutcome | null {
+  const recovering = RECOVERING_AMOUNT.exec(String(amount));
+  if (!recovering) return null;
+  const key = `${cardNumber}:${amount}`;
+  const given = state.recoveringDeclines.get(key) ?? 0;
+  if (given >= Number(recovering[1])) return null;
+  state.recoveringDeclines.set(key, given + 1);
+  return OUTCOME_BY_LAST_DIGIT['2'];
 }
 
 function captureSale(req: Request): Answer {

@@ -7,6 +7,7 @@ import { checkoutCase } from './checkout';
 import { chargebacksCase } from './chargebacks';
 import { webhooksCase } from './webhooks';
 import { chargesCase } from './charges';
+import { lookupsCase } from './lookups';
 
 export const benchCases: BenchCase[] = [
   tokenCase,
@@ -16,4 +17,5 @@ export const benchCases: BenchCase[] = [
   chargebacksCase,
   webhooksCase,
   chargesCase,
+  lookupsCase,
 ];
