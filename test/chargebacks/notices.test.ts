@@ -81,6 +81,17 @@ test('a notice without the right secret is 401 and is not stored', async (t) => 
   t.is(await ChargebackNoticeModel.countDocuments({ _id: noticeFingerprint(notice) }), 0);
 });
 
+test('a notice is stored as the exact bytes received; the same content sent again reformatted is a duplicate', async (t) => {
+  const notice = newChargebackNotice(newEstablishment(), newIds());
+  const asSent = `{\n  ${Object.entries(notice).reverse().map(([key, value]) => `"${key}" : ${JSON.stringify(value)}`).join(',\n  ')}\n}`;
+  const send = (body: string) =>
+    fetch(`${stack.url}${CB}/notifications/`, { method: 'POST', headers: { 'content-type': 'application/json', [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret }, body });
+  t.deepEqual(await json(await send(asSent)), { received: true, duplicate: false });
+  t.is((await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())!.raw, asSent);
+  t.deepEqual(await json(await send(JSON.stringify(notice))), { received: true, duplicate: true });
+  t.is((await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())!.raw, asSent, 'the first bytes are kept');
+});
+
 test('a notice is stored, answered 202, and applied by the worker', async (t) => {
   const ec = newEstablishment();
   const owner = await newMerchant({ establishmentNumbers: [ec] });
