@@ -108,12 +108,15 @@ const addressBody = celebrate(
 /**
  * Card testing (trying stolen numbers through a public page) is the abuse a pay step invites: each
  * link already refuses cards after 10 declines, and this caps the card attempts of one address
- * across all links. Counted before validation, so malformed attempts count too.
+ * across all links. Counted before validation, so malformed attempts count too. Payment needs no
+ * Redis otherwise, so while Redis is down payers still pay (unlimited, a warning logged): the
+ * per-link stop, kept in the database, still holds.
  */
 const payRateLimit = rateLimit({
   name: 'checkout-pay',
   limit: () => getConfig().checkoutPayRateLimit.limit,
   windowSeconds: () => getConfig().checkoutPayRateLimit.windowSeconds,
+  whenStoreDown: 'allow',
 });
 
 const payBody = celebrate(
@@ -304,7 +307,8 @@ export const checkoutFeature: Feature = {
           'Approved: 200 approved true, the link is paid (status 2, payment_date set). Denied: 200 approved false with the denial; the link stays payable. ' +
           'Of many concurrent pays exactly one charges; the others get 409. ' +
           'One client address may make CHECKOUT_PAY_RATE_LIMIT pay calls (default 30) per CHECKOUT_PAY_RATE_WINDOW_SECONDS (default 600) across all links, counted in Redis and shared by every web process; ' +
-          'over it the answer is 429 with Retry-After. The limit is generous because phones on mobile networks share addresses (CGNAT).',
+          'over it the answer is 429 with Retry-After. The limit is generous because phones on mobile networks share addresses (CGNAT). ' +
+          'While Redis is down the limit is not applied (payment needs no Redis; the per-link stop after 10 declines still holds).',
         parameters: [guidPath, { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/CheckoutPay' } }],
         responses: {
           200: { description: 'Approved (link paid) or denied (link still payable)', schema: { $ref: '#/definitions/CheckoutPayResult' } },
@@ -313,7 +317,6 @@ export const checkoutFeature: Feature = {
           409: conflictResponse,
           429: errorResponses.detail('Too many pay calls from this address; Retry-After says when to try again'),
           502: errorResponses.detail('The acquirer could not be reached; nothing was charged, the link stays payable'),
-          503: errorResponses.detail('The rate-limit store (Redis) cannot answer; nothing was charged'),
         },
       },
     },

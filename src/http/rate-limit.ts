@@ -9,7 +9,8 @@
  *
  * The client is req.ip: the socket address unless the app's 'trust proxy' (TRUST_PROXY) says which
  * proxies' X-Forwarded-For to believe. IPv6 clients are counted per /64, the block one subscriber
- * usually holds. When Redis cannot answer, the limited routes answer 503 rather than go unlimited.
+ * usually holds. When Redis cannot answer, a limited route answers 503 rather than go unlimited,
+ * unless it says otherwise (whenStoreDown).
  */
 import crypto from 'node:crypto';
 import net from 'node:net';
@@ -85,6 +86,12 @@ export interface RateLimitOptions {
   /** Read on each request (config is loaded once), so tests and processes pick up their own env. */
   limit?: () => number;
   windowSeconds?: () => number;
+  /**
+   * When Redis cannot answer: 'refuse' (503, the default: the token endpoints must not run
+   * unlimited) or 'allow' (let the request through unlimited, with a warning logged), for a route
+   * whose other guards hold without Redis and whose outage would cost more than the limit saves.
+   */
+  whenStoreDown?: 'refuse' | 'allow';
 }
 
 export function rateLimitKey(name: string, req: Request): string {
@@ -95,7 +102,7 @@ export function rateLimitKey(name: string, req: Request): string {
  * Counts one request of this client against the named limit and throws 429 (with Retry-After)
  * when it is over, or 503 when Redis cannot answer. Returns the limit and what is left of it.
  */
-export async function consumeRateLimit(options: RateLimitOptions, req: Request): Promise<{ limit: number; remaining: number }> {
+export async function consumeRateLimit(options: RateLimitOptions, req: Request): Promise<{ limit: number; remaining: number | null }> {
   const limit = (options.limit ?? (() => getConfig().tokenRateLimit.limit))();
   const windowMs = (options.windowSeconds ?? (() => getConfig().tokenRateLimit.windowSeconds))() * 1000;
   let allowed: number;
@@ -105,6 +112,10 @@ export async function consumeRateLimit(options: RateLimitOptions, req: Request):
     const redis = await readyConnection();
     [allowed, remaining, retryMs] = await redis.slidingLogHit(rateLimitKey(options.name, req), limit, windowMs, crypto.randomUUID());
   } catch (error) {
+    if (options.whenStoreDown === 'allow') {
+      logger.warn({ err: { message: (error as Error).message }, limit: options.name }, 'rate limit store unavailable; letting the request through unlimited');
+      return { limit, remaining: null };
+    }
     logger.error({ err: { message: (error as Error).message }, limit: options.name }, 'rate limit store unavailable; refusing');
     throw new ApiError(503, { detail: 'Service temporarily unavailable, try again shortly.' }, { 'Retry-After': '5' });
   }
@@ -123,7 +134,7 @@ export async function consumeRateLimit(options: RateLimitOptions, req: Request):
 export function rateLimit(options: RateLimitOptions): RequestHandler {
   return async (req, res, next) => {
     const { limit, remaining } = await consumeRateLimit(options, req);
-    res.set('RateLimit-Limit', String(limit)).set('RateLimit-Remaining', String(remaining));
+    if (remaining !== null) res.set('RateLimit-Limit', String(limit)).set('RateLimit-Remaining', String(remaining));
     next();
   };
 }
