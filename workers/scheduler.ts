@@ -11,11 +11,11 @@ import { runProcess } from '../src/lifecycle';
 import { HEARTBEAT_QUEUE, type HeartbeatPayload } from '../jobs/heartbeat';
 import { enqueueDueSubscriptionWork } from '../src/subscriptions/scheduling';
 import { now as clockNow } from '../src/subscriptions/clock';
-import { sweepUnsettledSales } from '../src/sales/service';
+import { requeueUnappliedPaymentNotices, sweepUnsettledSales } from '../src/sales/service';
 import { requeueStaleChargebackNotices } from '../src/chargebacks/service';
 import { requeueUndeliveredLinkEvents } from '../src/webhooks/service';
 
-export type SchedulerTask = (now: Date) => Promise<void>;
+export type SchedulerTask = (now: Date) => Promise<unknown>;
 
 /** One heartbeat per minute, whatever the number of schedulers: the job id is the minute. */
 export async function enqueueHeartbeat(now: Date): Promise<void> {
@@ -23,7 +23,14 @@ export async function enqueueHeartbeat(now: Date): Promise<void> {
   await getQueue<HeartbeatPayload>(HEARTBEAT_QUEUE).add('heartbeat', { enqueuedAt: now.toISOString() }, { jobId: `heartbeat-${minute}` });
 }
 
-export const schedulerTasks: SchedulerTask[] = [enqueueHeartbeat, enqueueDueSubscriptionWork, sweepUnsettledSales, requeueStaleChargebackNotices, requeueUndeliveredLinkEvents];
+export const schedulerTasks: SchedulerTask[] = [
+  enqueueHeartbeat,
+  enqueueDueSubscriptionWork,
+  sweepUnsettledSales,
+  requeueUnappliedPaymentNotices,
+  requeueStaleChargebackNotices,
+  requeueUndeliveredLinkEvents,
+];
 
 export async function runSchedulerTick(now = clockNow()): Promise<void> {
   for (const task of schedulerTasks) {

@@ -609,8 +609,14 @@ export async function pixStatus(scope: SaleScope, saleId: number): Promise<SaleA
  * Asks the acquirer for the true state of a sale whose last call had an unknown outcome and
  * settles it. Throws AcquirerUnavailableError while the acquirer cannot answer (the job retries).
  */
-export async function reconcileSale(saleId: number): Promise<string> {
+export async function reconcileSale(saleId: number, now = new Date()): Promise<string> {
   const sale = await OnlineSaleModel.findById(saleId).lean();
+  // The sweep waited out the grace before queueing; here expiry alone decides.
+  if (sale && !sale.reconciliation && isUnnoticedPixPastExpiry(sale, now, 0)) {
+    // Its payment notice may have been lost: the acquirer says whether it was paid or expired.
+    const truth = await getSale(sale.acquirer.paymentId!);
+    return truth ? `pix past expiry: ${await settleToAcquirer(sale, truth)}` : 'the acquirer does not know this PaymentId';
+  }
   if (!sale?.reconciliation) return 'nothing to reconcile';
   const { operation, fromStatus } = sale.reconciliation;
   const truth = sale.acquirer.paymentId ? await getSale(sale.acquirer.paymentId) : await getSaleByOrderId(sale.merchantOrderId);
@@ -739,10 +745,26 @@ export async function giveUpOnNotice(noticeId: string, reason: string): Promise<
 
 const SWEEP_BATCH = 500;
 const STUCK_RECONCILIATION_MS = 10 * 60_000;
+/** A PIX paid in its last second may be notified a little after its expiry: wait this long before asking. */
+const PIX_EXPIRY_GRACE_MS = 2 * 60_000;
+/** A stored notice still unapplied after this long lost its job (or never got one): queue it again. */
+const UNAPPLIED_NOTICE_GRACE_MS = 5 * 60_000;
+
+/** A PENDING PIX whose expiry (plus a grace) has passed with no notice applied: paid or expired, we must ask. */
+function isUnnoticedPixPastExpiry(sale: OnlineSale, now: Date, graceMs = PIX_EXPIRY_GRACE_MS): boolean {
+  return (
+    sale.paymentMethod === 'pix' &&
+    sale.status === 'PENDING' &&
+    Boolean(sale.acquirer.paymentId) &&
+    Boolean(sale.pix?.expiresAt) &&
+    new Date(sale.pix!.expiresAt!).getTime() < now.getTime() - graceMs
+  );
+}
 
 /**
  * Scheduler task: queues reconciliation for sales whose settlement was lost: PROCESSING long
- * after any acquirer call could still be running (the web process died mid-call), or marked for
+ * after any acquirer call could still be running (the web process died mid-call), a PIX still
+ * PENDING two minutes past its expiry (its notice never came or was lost), or marked for
  * reconciliation longer than 10 minutes (every retry of the job failed). Job ids are per sale and
  * 10-minute bucket, so several schedulers queue each sale once per bucket.
  */
@@ -751,17 +773,41 @@ export async function sweepUnsettledSales(now = new Date()): Promise<void> {
   const stuckSince = new Date(now.getTime() - STUCK_RECONCILIATION_MS);
   const bucket = Math.floor(now.getTime() / STUCK_RECONCILIATION_MS);
   const trusted = <T>(operator: T): T => mongoose.trusted(operator) as T;
-  const [orphans, stuck] = await Promise.all([
+  const pixExpiredBefore = new Date(now.getTime() - PIX_EXPIRY_GRACE_MS);
+  const [orphans, stuck, unnoticedPix] = await Promise.all([
     OnlineSaleModel.find({ status: 'PROCESSING', reconciliation: null, createdAt: trusted({ $lt: staleProcessing }) }).limit(SWEEP_BATCH).lean(),
     OnlineSaleModel.find({ 'reconciliation.since': trusted({ $lt: stuckSince }) }).limit(SWEEP_BATCH).lean(),
+    OnlineSaleModel.find({ paymentMethod: 'pix', status: 'PENDING', reconciliation: null, 'pix.expiresAt': trusted({ $lt: pixExpiredBefore }) }).limit(SWEEP_BATCH).lean(),
   ]);
   for (const sale of orphans) {
     const reconciliation = { operation: 'authorize' as const, fromStatus: 'PROCESSING' as const, since: now, reason: 'left PROCESSING without an answer' };
     await OnlineSaleModel.updateOne({ _id: sale._id, status: 'PROCESSING', reconciliation: null }, { $set: { reconciliation } });
   }
   const queue = getQueue(RECONCILE_QUEUE);
-  for (const sale of [...orphans, ...stuck]) {
+  for (const sale of [...orphans, ...stuck, ...unnoticedPix]) {
     await queue.add('reconcile-sale', { saleId: sale._id }, { jobId: `reconcile-${sale._id}-sweep-${bucket}` });
   }
-  if (orphans.length + stuck.length) logger.warn({ orphans: orphans.length, stuck: stuck.length }, 'queued reconciliation of unsettled online sales');
+  if (orphans.length + stuck.length + unnoticedPix.length) {
+    logger.warn({ orphans: orphans.length, stuck: stuck.length, unnoticedPix: unnoticedPix.length }, 'queued reconciliation of unsettled online sales');
+  }
+}
+
+/**
+ * Scheduler task: a stored payment notice still unapplied after 5 minutes lost its job (Redis lost
+ * its data, or the enqueue failed after the store and the acquirer did not retry): queue it again,
+ * or retry its failed job. Without this a paid PIX would read PENDING until its expiry sweep.
+ */
+export async function requeueUnappliedPaymentNotices(now = new Date()): Promise<number> {
+  const stale = await PaymentNoticeModel.find({ appliedAt: null, receivedAt: mongoose.trusted({ $lt: new Date(now.getTime() - UNAPPLIED_NOTICE_GRACE_MS) }) }, { _id: 1 })
+    .sort({ receivedAt: 1 })
+    .limit(SWEEP_BATCH)
+    .lean();
+  const queue = getQueue(NOTICE_QUEUE);
+  for (const { _id } of stale) {
+    const job = await queue.getJob(`notice-${_id}`);
+    if (!job) await queue.add('apply-payment-notice', { noticeId: _id }, { jobId: `notice-${_id}` });
+    else if (await job.isFailed()) await job.retry('failed');
+  }
+  if (stale.length) logger.warn({ notices: stale.length }, 'queued again payment notices left unapplied');
+  return stale.length;
 }

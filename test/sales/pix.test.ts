@@ -1,10 +1,12 @@
 import '../helpers/env';
+import crypto from 'node:crypto';
 import test from 'ava';
 import { eventually, stopAll } from '../helpers/processes';
 import { newMerchant, systemToken, type TestMerchant } from '../helpers/identity';
 import { OnlineSaleModel, PaymentNoticeModel } from '../../src/sales/model';
 import { PAYMENT_NOTIFICATION_PATH, NOTIFICATION_SIGNATURE_HEADER } from '../../src/acquirer/client';
-import { signNotice } from '../../src/sales/service';
+import { NOTICE_QUEUE, requeueUnappliedPaymentNotices, signNotice, sweepUnsettledSales } from '../../src/sales/service';
+import { getQueue } from '../../src/queue';
 import { getSaleByOrderId } from '../../src/acquirer/client';
 import { call, payPix, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
 
@@ -146,4 +148,55 @@ test('an unpaid pix past its expiry reads expired', async (t) => {
   t.false(read.body.data.paid);
   const sandboxSide = await sandboxPost(env, `/sandbox/notify/${sale.acquirer.payment_id}`, { notifyUrl: `${env.app.url}${PAYMENT_NOTIFICATION_PATH}` });
   t.is(sandboxSide.body.notification.status, 200);
+});
+
+test.serial('a paid pix whose notice never came is confirmed by the sweep after its expiry; an unpaid one is recorded expired', async (t) => {
+  const paidSale = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale({ pix_expires_in: 60 }))).body.data;
+  const unpaidSale = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale({ pix_expires_in: 60 }))).body.data;
+  // The payer pays; the acquirer's notice is lost on the way.
+  t.is((await sandboxPost(env, `/sandbox/pix/${paidSale.acquirer.payment_id}/pay`, { notify: false })).status, 200);
+  t.is((await OnlineSaleModel.findById(paidSale.id).lean())!.status, 'PENDING');
+
+  // Before expiry plus the grace nothing is asked.
+  await sweepUnsettledSales(new Date());
+  t.is((await OnlineSaleModel.findById(paidSale.id).lean())!.status, 'PENDING');
+
+  // Three minutes after both expired (the sandbox expires the unpaid one on its side too).
+  for (const id of [paidSale.id, unpaidSale.id]) await OnlineSaleModel.updateOne({ _id: id }, { $set: { 'pix.expiresAt': new Date(Date.now() - 1000) } });
+  t.is((await sandboxPost(env, `/sandbox/pix/${unpaidSale.acquirer.payment_id}/expire`)).body.Status, 13);
+  await sweepUnsettledSales(new Date(Date.now() + 3 * 60_000));
+  const paid = await eventually(async () => {
+    const sale = await OnlineSaleModel.findById(paidSale.id).lean();
+    return sale?.status === 'CONFIRMED' ? sale : null;
+  });
+  t.truthy(paid!.pix?.paidAt);
+  const read = await status(paidSale.id);
+  t.is(read.body.data.sale_status, 'CONFIRMED');
+  t.true(read.body.data.paid);
+  const unpaid = await eventually(async () => {
+    const sale = await OnlineSaleModel.findById(unpaidSale.id).lean();
+    return sale?.status === 'EXPIRED' ? sale : null;
+  });
+  t.is(unpaid!.status, 'EXPIRED');
+});
+
+test.serial('a stored payment notice whose job was lost is queued again by the sweep and applied once', async (t) => {
+  const sale = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale())).body.data;
+  t.is((await sandboxPost(env, `/sandbox/pix/${sale.acquirer.payment_id}/pay`, { notify: false })).status, 200);
+  // The notice was stored, but its job is gone (as if Redis had lost its data).
+  const raw = JSON.stringify({ PaymentId: sale.acquirer.payment_id, ChangeType: 1 });
+  const noticeId = crypto.createHash('sha256').update(raw).digest('hex');
+  await PaymentNoticeModel.create({ _id: noticeId, raw, paymentId: sale.acquirer.payment_id, changeType: 1, receivedAt: new Date() });
+  t.is(await getQueue(NOTICE_QUEUE).getJob(`notice-${noticeId}`), undefined);
+
+  t.is(await requeueUnappliedPaymentNotices(new Date()), 0, 'a fresh notice is left to its own job');
+  t.is(await requeueUnappliedPaymentNotices(new Date(Date.now() + 6 * 60_000)), 1);
+  const confirmed = await eventually(async () => {
+    const read = await status(sale.id);
+    return read.body.data.sale_status === 'CONFIRMED' && read.body.data;
+  });
+  t.true(confirmed.paid);
+  const notice = await eventually(async () => (await PaymentNoticeModel.findById(noticeId).lean())?.appliedAt && PaymentNoticeModel.findById(noticeId).lean());
+  t.regex(notice!.result ?? '', /PENDING -> CONFIRMED/);
+  t.is(await requeueUnappliedPaymentNotices(new Date(Date.now() + 6 * 60_000)), 0, 'an applied notice is not queued again');
 });

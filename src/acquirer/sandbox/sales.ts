@@ -626,6 +626,15 @@ function router(): Router {
     res.json({ PaymentId: sale.paymentId, Status: sale.status, notification });
   });
 
+  /** The QR code's time runs out now (an unpaid charge then reads Aborted, 13); no notification is sent. */
+  r.post('/sandbox/pix/:paymentId/expire', (req, res) => {
+    const sale = state.sales.get(String(req.params.paymentId));
+    if (!sale || sale.type !== 'Pix') return fail(res, 404, [{ Code: 307, Message: 'Pix charge not found' }]);
+    sale.pix!.expiresAt = new Date();
+    refreshExpiry(sale);
+    res.json({ PaymentId: sale.paymentId, Status: sale.status });
+  });
+
   /** Sends a notification of any ChangeType for a sale, without changing it (duplicates, other events). */
   r.post('/sandbox/notify/:paymentId', async (req, res) => {
     const sale = state.sales.get(String(req.params.paymentId));
