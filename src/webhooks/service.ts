@@ -171,9 +171,45 @@ export async function sweepUnqueuedLinkEvents(now = new Date(), graceMs = UNQUEU
   return queued;
 }
 
+/** A queued, pending event idle this long (no attempt since) has its job checked for. */
+export const LOST_JOB_GRACE_MS = 10 * 60_000;
+
+/**
+ * Scheduler task, second half: pending events whose delivery job was queued but is no longer in
+ * Redis (Redis lost its data: a restart without persistence, a flush) are queued again. Every
+ * pending event idle for LOST_JOB_GRACE_MS is looked up in BullMQ (one Redis read each; an event
+ * waiting out a long retry delay still has its delayed job and is left alone); at most `batch` are
+ * queued again per tick. A job that still exists, failed or not, is left to its own schedule.
+ */
+export async function requeueLostLinkEventJobs(now = new Date(), graceMs = LOST_JOB_GRACE_MS, batch = UNQUEUED_EVENT_SWEEP_BATCH): Promise<number> {
+  const idleSince = new Date(now.getTime() - graceMs);
+  const cursor = WebhookEventModel.find(
+    { state: 'pending', queuedAt: mongoose.trusted({ $ne: null, $lt: idleSince }) as { $lt: Date } },
+    { _id: 1, lastAttemptAt: 1 },
+  )
+    .lean()
+    .cursor();
+  const queue = getQueue<LinkWebhookJob>(LINK_WEBHOOK_QUEUE);
+  let queued = 0;
+  try {
+    for await (const event of cursor) {
+      if (queued >= batch) break;
+      if (event.lastAttemptAt && event.lastAttemptAt >= idleSince) continue;
+      if (await queue.getJob(`deliver-${event._id}`)) continue;
+      await enqueueDelivery(event._id, 'scheduled');
+      queued++;
+    }
+  } finally {
+    await cursor.close();
+    if (queued) logger.warn({ queued }, 'queued again link webhook events whose delivery job was lost');
+  }
+  return queued;
+}
+
 /** The scheduler task form (a SchedulerTask of workers/scheduler.ts). */
 export async function requeueUndeliveredLinkEvents(now: Date): Promise<void> {
   await sweepUnqueuedLinkEvents(now);
+  await requeueLostLinkEventJobs(now);
 }
 
 async function enqueueDelivery(eventId: string, trigger: LinkWebhookJob['trigger']): Promise<void> {

@@ -10,6 +10,8 @@ import {
   emitLinkEvent,
   enqueueScheduledDelivery,
   LINK_WEBHOOK_QUEUE,
+  LOST_JOB_GRACE_MS,
+  requeueLostLinkEventJobs,
   sweepUnqueuedLinkEvents,
   UNQUEUED_EVENT_GRACE_MS,
   type LinkWebhookJob,
@@ -117,4 +119,29 @@ test.serial('the sweep waits out the grace period and queues a bounded batch per
   for (const id of [oldest, older, old]) await deliveredOnce(id);
   t.deepEqual(received.filter((id) => [oldest, older, old].includes(id)).sort(), [oldest, older, old].sort());
   await WebhookEventModel.deleteOne({ _id: fresh });
+});
+
+test.serial('a queued event whose job Redis lost is queued again once; events whose job exists or that were just attempted are left alone', async (t) => {
+  const now = new Date();
+  const longAgo = new Date(now.getTime() - 2 * LOST_JOB_GRACE_MS);
+  const lost = await storeUnqueuedEvent(longAgo);
+  const waiting = await storeUnqueuedEvent(longAgo);
+  const justTried = await storeUnqueuedEvent(longAgo);
+  for (const id of [lost, waiting, justTried]) await WebhookEventModel.updateOne({ _id: id }, { $set: { queuedAt: longAgo } });
+  await WebhookEventModel.updateOne({ _id: justTried }, { $set: { lastAttemptAt: now, attemptCount: 1 } });
+  // The waiting one has its job, delayed as a retry far in the future would be.
+  await queue().add('deliver', { eventId: waiting, trigger: 'scheduled' }, { jobId: `deliver-${waiting}`, delay: 3600_000 });
+
+  t.is(await requeueLostLinkEventJobs(now), 1);
+  await deliveredOnce(lost);
+  t.deepEqual(received.filter((id) => id === lost), [lost]);
+  t.is((await jobsOf(waiting)).length, 1, 'an existing job is not doubled');
+  t.deepEqual(await jobsOf(justTried), [], 'an event attempted within the grace is not looked at');
+  t.is(await requeueLostLinkEventJobs(new Date(now.getTime() + 3600_000)), 1, 'only the just-tried one, once it has been idle (its job is gone too)');
+  t.is(await requeueLostLinkEventJobs(new Date(now.getTime() + 3600_000)), 0, 'a second sweep finds every job in place');
+  await deliveredOnce(justTried);
+  for (const id of [waiting]) {
+    await (await queue().getJob(`deliver-${id}`))?.remove();
+    await WebhookEventModel.deleteOne({ _id: id });
+  }
 });
