@@ -7,6 +7,7 @@
  */
 import mongoose from 'mongoose';
 import type { Job } from 'bullmq';
+import { logger } from '../logger';
 import { getQueue } from '../queue';
 import { dayOf } from './clock';
 import { chargeJobId, type ChargeJobData } from './charging';
@@ -71,8 +72,48 @@ export async function enqueueDueChargeRetries(now: Date): Promise<number> {
   return enqueueStream(due, (charge) => ({ subscriptionId: charge.subscriptionId, dueDate: charge.dueDate, attempt: charge.attempts + 1, today }));
 }
 
-/** The scheduler task: new cycles, then retries. */
+/** A charge is PENDING only between its insert and its outcome (seconds): this long means its job is gone. */
+export const STALE_PENDING_CHARGE_MS = 15 * 60_000;
+/** A job that failed for good is run again once it has lain failed this long. */
+export const FAILED_CHARGE_JOB_RETRY_MS = 10 * 60_000;
+
+/**
+ * Deterministic job ids have a cost: BullMQ ignores an add whose id it still keeps, and it keeps a
+ * failed job for 30 days. So a charge job that failed for good (the database down through all its
+ * retries) would block its charge for that long, and a charge whose job Redis lost after the
+ * charge was inserted would stay PENDING forever (the subscription has moved on, so no due query
+ * finds it). This pass runs failed charge jobs again (a charge attempt is idempotent, and a job
+ * that is no longer due ends 'not-due') and queues again the first send of charges left PENDING
+ * whose job is gone. Ages are wall-clock (job and charge timestamps), not the business clock.
+ */
+export async function recoverStalledCharges(wallNow = Date.now(), today = dayOf(new Date(wallNow))): Promise<{ retried: number; requeued: number }> {
+  const queue = getQueue<ChargeJobData>(CHARGE_QUEUE);
+  let retried = 0;
+  for (const job of await queue.getJobs(['failed'], 0, ENQUEUE_CHUNK - 1)) {
+    if (!job?.finishedOn || job.finishedOn > wallNow - FAILED_CHARGE_JOB_RETRY_MS) continue;
+    await job.retry('failed');
+    retried++;
+  }
+  let requeued = 0;
+  const stale = SubscriptionChargeModel.find(
+    { status: ChargeStatus.PENDING, createdAt: mongoose.trusted({ $lt: new Date(wallNow - STALE_PENDING_CHARGE_MS) }) },
+    { subscriptionId: 1, dueDate: 1 },
+  )
+    .lean()
+    .cursor({ batchSize: CURSOR_BATCH });
+  for await (const charge of stale) {
+    const data: ChargeJobData = { subscriptionId: charge.subscriptionId, dueDate: charge.dueDate, attempt: 1, today };
+    if (await queue.getJob(chargeJobId(data))) continue;
+    await enqueueCharges([data]);
+    requeued++;
+  }
+  if (retried + requeued) logger.warn({ retried, requeued }, 'recovered subscription charges whose jobs failed or were lost');
+  return { retried, requeued };
+}
+
+/** The scheduler task: new cycles, then retries, then charges whose jobs failed or were lost. */
 export async function enqueueDueSubscriptionWork(now: Date): Promise<void> {
   await enqueueDueSubscriptionCharges(now);
   await enqueueDueChargeRetries(now);
+  await recoverStalledCharges(Date.now(), dayOf(now));
 }
