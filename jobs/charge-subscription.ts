@@ -17,6 +17,7 @@ export default async function chargeSubscription(job: Job<ChargeSubscriptionPayl
   const holdMs = Math.min(Math.max(job.data.holdAfterAcquirerMs ?? 0, 0), 60_000);
   const firstRun = job.attemptsMade === 0 && !job.stalledCounter;
   return runChargeAttempt(job.data, {
+    rerun: !firstRun,
     afterAcquirerAnswer:
       holdMs && firstRun
         ? async (info) => {

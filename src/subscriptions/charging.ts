@@ -18,7 +18,7 @@ import { nextId } from '../db/ids';
 import { logger } from '../logger';
 import { AcquirerRejectedError, createCardSale, getSaleByOrderId, isApprovedStatus } from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
-import { nextRetryDay, TRANSPORT_ERROR, TRANSPORT_ERROR_MESSAGE } from './retry-policy';
+import { nextRetryDay, SUBSCRIPTION_CANCELLED, SUBSCRIPTION_CANCELLED_MESSAGE, TRANSPORT_ERROR, TRANSPORT_ERROR_MESSAGE } from './retry-policy';
 import { CHARGE_SEQUENCE, cycleDueDate, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './service';
 import {
   ChargeAttemptModel,
@@ -50,6 +50,22 @@ export type ChargeAttemptResult = 'confirmed' | 'denied' | 'already-recorded' | 
 export interface ChargeAttemptHooks {
   /** Called after the acquirer answered and before the outcome is written (tests kill a worker here). */
   afterAcquirerAnswer?: (info: { chargeId: number; merchantOrderId: string; paymentId?: string }) => Promise<void>;
+  /**
+   * This job ran before (a retry, a stalled job, or a failed job run again): an earlier run may
+   * have made the sale and died before recording it, so the acquirer is asked by order id before
+   * anything is sent, instead of trusting its RequestId replay, whose retention is not stated.
+   */
+  rerun?: boolean;
+}
+
+/** The acquirer idempotency key of one attempt of a charge. */
+export function attemptIdempotencyKey(chargeId: number, attempt: number): string {
+  return `subscription-charge-${chargeId}-${attempt}`;
+}
+
+/** Our order id at the acquirer for one attempt of a charge. */
+export function attemptOrderId(subscriptionId: number, chargeId: number, attempt: number): string {
+  return `SUB${subscriptionId}C${chargeId}A${attempt}`;
 }
 
 const OPEN = { status: ChargeStatus.PENDING };
@@ -85,8 +101,8 @@ export async function runChargeAttempt(data: ChargeJobData, hooks: ChargeAttempt
     return 'not-due';
   }
 
-  const idempotencyKey = charge.unsettledIdempotencyKey ?? `subscription-charge-${charge._id}-${data.attempt}`;
-  const merchantOrderId = charge.unsettledMerchantOrderId ?? `SUB${sub._id}C${charge._id}A${data.attempt}`;
+  const idempotencyKey = charge.unsettledIdempotencyKey ?? attemptIdempotencyKey(charge._id, data.attempt);
+  const merchantOrderId = charge.unsettledMerchantOrderId ?? attemptOrderId(sub._id, charge._id, data.attempt);
   const outcome = await sendToAcquirer(sub, charge, data, idempotencyKey, merchantOrderId, hooks);
   const winner = await recordOutcome(outcome);
   await applyOutcome(charge._id, winner);
@@ -177,9 +193,11 @@ async function sendToAcquirer(
     firstDeniedOn: charge.firstDeniedOn,
     transportError: false,
   });
-  // After a communication failure the acquirer may have made the sale: ask before sending again.
-  if (charge.unsettledMerchantOrderId) {
-    const earlier = await getSaleByOrderId(charge.unsettledMerchantOrderId).catch((error) => {
+  // After a communication failure, or when this job ran before, the acquirer may have made the
+  // sale: ask before sending again.
+  const earlierOrderId = charge.unsettledMerchantOrderId ?? (hooks.rerun ? merchantOrderId : null);
+  if (earlierOrderId) {
+    const earlier = await getSaleByOrderId(earlierOrderId).catch((error) => {
       if (error instanceof AcquirerUnavailableError) return null; // unknown still: the resend below reuses the key
       throw error;
     });
@@ -187,6 +205,11 @@ async function sendToAcquirer(
       await hooks.afterAcquirerAnswer?.({ chargeId: charge._id, merchantOrderId, paymentId: earlier.paymentId });
       return isApprovedStatus(earlier.status) ? confirmed(earlier.paymentId) : denied(earlier.returnCode || 'unknown', earlier.returnMessage, earlier.paymentId, false);
     }
+  }
+  if (sub.status === 'cancelled') {
+    // Cancelled after this cycle's charge was created and before it was sent: it is never sent,
+    // and ends as a final denial (no retry: the subscription is not active).
+    return denied(SUBSCRIPTION_CANCELLED, SUBSCRIPTION_CANCELLED_MESSAGE, '', false);
   }
   let outcome: Outcome;
   try {

@@ -15,6 +15,9 @@ import { addDays } from './clock';
 
 export const TRANSPORT_ERROR = 'transport_error';
 export const TRANSPORT_ERROR_MESSAGE = 'Communication failure with the acquirer';
+/** The denial of a charge whose subscription was cancelled before the charge was sent (never retried). */
+export const SUBSCRIPTION_CANCELLED = 'subscription_cancelled';
+export const SUBSCRIPTION_CANCELLED_MESSAGE = 'The subscription was cancelled before this charge was sent';
 
 export const HARD_DECLINE_CODES: ReadonlySet<string> = new Set(['57', '78', '41', '43', '14', '54', '62', '59']);
 

@@ -8,7 +8,7 @@ import { ANY_MERCHANT_CREDENTIAL, merchantIdOf } from '../http/auth';
 import { errorResponses, type Feature } from '../http/routes';
 import { BILLING_CYCLES } from './model';
 import { cancelSubscription, createSubscription, findSubscription, listCharges, refundCharge, subscriptionView } from './service';
-import { HARD_DECLINE_CODES, TRANSPORT_ERROR } from './retry-policy';
+import { HARD_DECLINE_CODES, SUBSCRIPTION_CANCELLED, TRANSPORT_ERROR } from './retry-policy';
 import { isCalendarDay } from './clock';
 import { FIELD_MESSAGES } from '../http/validation';
 
@@ -127,7 +127,7 @@ const definitions = {
       acquirerPaymentId: { type: 'string', description: 'PaymentId of the last sale at the acquirer; empty string until the acquirer answers with one (and after a communication failure)' },
       denialCode: {
         type: 'string',
-        description: `Acquirer return code of the denied attempt; empty string unless status is 2. ${TRANSPORT_ERROR} means a communication failure with the acquirer (retried). Hard declines, never retried: ${[...HARD_DECLINE_CODES].join(', ')}; any other code is retried`,
+        description: `Acquirer return code of the denied attempt; empty string unless status is 2. ${TRANSPORT_ERROR} means a communication failure with the acquirer (retried); ${SUBSCRIPTION_CANCELLED} means the subscription was cancelled after the charge was created and before it was sent (never sent, never retried). Hard declines, never retried: ${[...HARD_DECLINE_CODES].join(', ')}; any other code is retried`,
       },
       denialMessage: { type: 'string', description: 'Acquirer message of the denied attempt; empty string unless status is 2' },
       attempts: { type: 'integer', minimum: 1, description: 'Times the charge was sent to the acquirer, retries included (1 while the first send is under way). Always 1 when the subscription has retry off' },

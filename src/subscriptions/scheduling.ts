@@ -10,7 +10,7 @@ import type { Job } from 'bullmq';
 import { logger } from '../logger';
 import { getQueue } from '../queue';
 import { dayOf } from './clock';
-import { chargeJobId, type ChargeJobData } from './charging';
+import { attemptIdempotencyKey, attemptOrderId, chargeJobId, type ChargeJobData } from './charging';
 import { ChargeStatus, SubscriptionChargeModel, SubscriptionModel } from './model';
 
 export const CHARGE_QUEUE = 'subscription-charges';
@@ -74,6 +74,8 @@ export async function enqueueDueChargeRetries(now: Date): Promise<number> {
 
 /** A charge is PENDING only between its insert and its outcome (seconds): this long means its job is gone. */
 export const STALE_PENDING_CHARGE_MS = 15 * 60_000;
+/** Older than this, a PENDING charge is not sent automatically any more: it is logged for an operator. */
+export const MAX_RECOVERED_CHARGE_AGE_MS = 3 * 24 * 3600_000;
 /** A job that failed for good is run again once it has lain failed this long. */
 export const FAILED_CHARGE_JOB_RETRY_MS = 10 * 60_000;
 
@@ -82,33 +84,52 @@ export const FAILED_CHARGE_JOB_RETRY_MS = 10 * 60_000;
  * failed job for 30 days. So a charge job that failed for good (the database down through all its
  * retries) would block its charge for that long, and a charge whose job Redis lost after the
  * charge was inserted would stay PENDING forever (the subscription has moved on, so no due query
- * finds it). This pass runs failed charge jobs again (a charge attempt is idempotent, and a job
- * that is no longer due ends 'not-due') and queues again the first send of charges left PENDING
- * whose job is gone. Ages are wall-clock (job and charge timestamps), not the business clock.
+ * finds it). This pass runs failed charge jobs again, oldest failure first, one try each time (a
+ * rerun asks the acquirer by order id before sending, and a job no longer due ends 'not-due'), and
+ * queues again the first send of charges left PENDING whose job is gone, marked unsettled so the
+ * worker looks for an earlier sale first. Ages are wall-clock (job and charge timestamps), not
+ * the business clock. Two schedulers may run it at once: each step tolerates losing the race.
  */
-export async function recoverStalledCharges(wallNow = Date.now(), today = dayOf(new Date(wallNow))): Promise<{ retried: number; requeued: number }> {
+export async function recoverStalledCharges(wallNow = Date.now(), today = dayOf(new Date(wallNow))): Promise<{ retried: number; requeued: number; tooOld: number }> {
   const queue = getQueue<ChargeJobData>(CHARGE_QUEUE);
   let retried = 0;
-  for (const job of await queue.getJobs(['failed'], 0, ENQUEUE_CHUNK - 1)) {
+  for (const job of await queue.getJobs(['failed'], 0, ENQUEUE_CHUNK - 1, true)) {
     if (!job?.finishedOn || job.finishedOn > wallNow - FAILED_CHARGE_JOB_RETRY_MS) continue;
-    await job.retry('failed');
-    retried++;
+    try {
+      await job.updateData({ ...job.data, today });
+      await job.retry('failed');
+      retried++;
+    } catch (error) {
+      // Another scheduler retried (or removed) it first.
+      logger.debug({ err: { message: (error as Error).message }, jobId: job.id }, 'failed charge job already taken');
+    }
   }
   let requeued = 0;
+  let tooOld = 0;
   const stale = SubscriptionChargeModel.find(
     { status: ChargeStatus.PENDING, createdAt: mongoose.trusted({ $lt: new Date(wallNow - STALE_PENDING_CHARGE_MS) }) },
-    { subscriptionId: 1, dueDate: 1 },
+    { subscriptionId: 1, dueDate: 1, createdAt: 1 },
   )
     .lean()
     .cursor({ batchSize: CURSOR_BATCH });
   for await (const charge of stale) {
     const data: ChargeJobData = { subscriptionId: charge.subscriptionId, dueDate: charge.dueDate, attempt: 1, today };
     if (await queue.getJob(chargeJobId(data))) continue;
+    if (charge.createdAt.getTime() < wallNow - MAX_RECOVERED_CHARGE_AGE_MS) {
+      tooOld++;
+      continue;
+    }
+    // Its job may have sent the sale before it was lost: the worker asks the acquirer first.
+    await SubscriptionChargeModel.updateOne(
+      { _id: charge._id, status: ChargeStatus.PENDING, unsettledMerchantOrderId: null },
+      { $set: { unsettledIdempotencyKey: attemptIdempotencyKey(charge._id, 1), unsettledMerchantOrderId: attemptOrderId(charge.subscriptionId, charge._id, 1) } },
+    );
     await enqueueCharges([data]);
     requeued++;
   }
   if (retried + requeued) logger.warn({ retried, requeued }, 'recovered subscription charges whose jobs failed or were lost');
-  return { retried, requeued };
+  if (tooOld) logger.error({ charges: tooOld }, 'subscription charges PENDING for more than 3 days with no job: left for an operator');
+  return { retried, requeued, tooOld };
 }
 
 /** The scheduler task: new cycles, then retries, then charges whose jobs failed or were lost. */
