@@ -10,7 +10,7 @@ import { MerchantModel } from '../auth/model';
 import { isDuplicateKey } from '../db/connection';
 import { ApiError, badRequest, forbidden } from '../http/errors';
 import { logger } from '../logger';
-import { getQueue } from '../queue';
+import { getQueue, retryFailedJob } from '../queue';
 import { checkEvidence } from './evidence';
 import {
   ChargebackEventModel,
@@ -284,7 +284,7 @@ export async function requeueUnappliedNotices(now = new Date(), graceMs = 5 * 60
   for (const { _id } of stale) {
     const job = await queue.getJob(`cbn-${_id}`);
     if (!job) await enqueueNotice(_id);
-    else if (await job.isFailed()) await job.retry('failed');
+    else if (await job.isFailed()) await retryFailedJob(job);
   }
   return stale.length;
 }

@@ -94,6 +94,20 @@ export function startWorker<T>(name: string, processor: Processor<T>, options: P
 }
 
 /** Stops taking work, lets in-flight jobs finish, closes every connection this module opened. */
+/**
+ * Moves a failed job back to waiting. Schedulers run their sweeps at the same time, so another may
+ * have retried (or BullMQ removed) the job first: that is not an error, the answer is 0.
+ */
+export async function retryFailedJob(job: Job): Promise<0 | 1> {
+  try {
+    await job.retry('failed');
+    return 1;
+  } catch (error) {
+    logger.debug({ err: { message: (error as Error).message }, jobId: job.id }, 'failed job already retried or removed');
+    return 0;
+  }
+}
+
 export async function closeQueues(): Promise<void> {
   await Promise.all(workers.splice(0).map((w) => w.close()));
   await Promise.all([...queues.values()].map((q) => q.close()));

@@ -35,7 +35,7 @@ import { isDuplicateKey } from '../db/connection';
 import { nextId } from '../db/ids';
 import { ApiError, badRequest, notFound } from '../http/errors';
 import { logger } from '../logger';
-import { getQueue } from '../queue';
+import { getQueue, retryFailedJob } from '../queue';
 import {
   OnlineSaleModel,
   PaymentNoticeModel,
@@ -747,6 +747,12 @@ const SWEEP_BATCH = 500;
 const STUCK_RECONCILIATION_MS = 10 * 60_000;
 /** A PIX paid in its last second may be notified a little after its expiry: wait this long before asking. */
 const PIX_EXPIRY_GRACE_MS = 2 * 60_000;
+/**
+ * Asked again every 10 minutes for this long after its expiry (the acquirer may be down, or still
+ * report it open); after that it is left PENDING (it reads EXPIRED) for an operator, so sales the
+ * acquirer never settles do not fill every sweep.
+ */
+const PIX_EXPIRY_ASK_WINDOW_MS = 2 * 24 * 3600_000;
 /** A stored notice still unapplied after this long lost its job (or never got one): queue it again. */
 const UNAPPLIED_NOTICE_GRACE_MS = 5 * 60_000;
 
@@ -777,7 +783,15 @@ export async function sweepUnsettledSales(now = new Date()): Promise<void> {
   const [orphans, stuck, unnoticedPix] = await Promise.all([
     OnlineSaleModel.find({ status: 'PROCESSING', reconciliation: null, createdAt: trusted({ $lt: staleProcessing }) }).limit(SWEEP_BATCH).lean(),
     OnlineSaleModel.find({ 'reconciliation.since': trusted({ $lt: stuckSince }) }).limit(SWEEP_BATCH).lean(),
-    OnlineSaleModel.find({ paymentMethod: 'pix', status: 'PENDING', reconciliation: null, 'pix.expiresAt': trusted({ $lt: pixExpiredBefore }) }).limit(SWEEP_BATCH).lean(),
+    OnlineSaleModel.find({
+      paymentMethod: 'pix',
+      status: 'PENDING',
+      reconciliation: null,
+      'pix.expiresAt': trusted({ $lt: pixExpiredBefore, $gt: new Date(now.getTime() - PIX_EXPIRY_ASK_WINDOW_MS) }),
+    })
+      .sort({ 'pix.expiresAt': 1 })
+      .limit(SWEEP_BATCH)
+      .lean(),
   ]);
   for (const sale of orphans) {
     const reconciliation = { operation: 'authorize' as const, fromStatus: 'PROCESSING' as const, since: now, reason: 'left PROCESSING without an answer' };
@@ -803,11 +817,16 @@ export async function requeueUnappliedPaymentNotices(now = new Date()): Promise<
     .limit(SWEEP_BATCH)
     .lean();
   const queue = getQueue(NOTICE_QUEUE);
+  let queued = 0;
   for (const { _id } of stale) {
     const job = await queue.getJob(`notice-${_id}`);
-    if (!job) await queue.add('apply-payment-notice', { noticeId: _id }, { jobId: `notice-${_id}` });
-    else if (await job.isFailed()) await job.retry('failed');
+    if (!job) {
+      await queue.add('apply-payment-notice', { noticeId: _id }, { jobId: `notice-${_id}` });
+      queued++;
+    } else if (await job.isFailed()) {
+      queued += await retryFailedJob(job);
+    }
   }
-  if (stale.length) logger.warn({ notices: stale.length }, 'queued again payment notices left unapplied');
-  return stale.length;
+  if (queued) logger.warn({ notices: queued }, 'queued again payment notices left unapplied');
+  return queued;
 }

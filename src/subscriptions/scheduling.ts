@@ -8,7 +8,7 @@
 import mongoose from 'mongoose';
 import type { Job } from 'bullmq';
 import { logger } from '../logger';
-import { getQueue } from '../queue';
+import { getQueue, retryFailedJob } from '../queue';
 import { dayOf } from './clock';
 import { attemptIdempotencyKey, attemptOrderId, chargeJobId, type ChargeJobData } from './charging';
 import { ChargeStatus, SubscriptionChargeModel, SubscriptionModel } from './model';
@@ -95,14 +95,10 @@ export async function recoverStalledCharges(wallNow = Date.now(), today = dayOf(
   let retried = 0;
   for (const job of await queue.getJobs(['failed'], 0, ENQUEUE_CHUNK - 1, true)) {
     if (!job?.finishedOn || job.finishedOn > wallNow - FAILED_CHARGE_JOB_RETRY_MS) continue;
-    try {
-      await job.updateData({ ...job.data, today });
-      await job.retry('failed');
-      retried++;
-    } catch (error) {
-      // Another scheduler retried (or removed) it first.
-      logger.debug({ err: { message: (error as Error).message }, jobId: job.id }, 'failed charge job already taken');
-    }
+    // Retry days count from the day it now runs. (Should another scheduler win the retry, it
+    // wrote the same day.)
+    await job.updateData({ ...job.data, today }).catch(() => undefined);
+    retried += await retryFailedJob(job);
   }
   let requeued = 0;
   let tooOld = 0;

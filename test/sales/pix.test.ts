@@ -5,7 +5,7 @@ import { eventually, stopAll } from '../helpers/processes';
 import { newMerchant, systemToken, type TestMerchant } from '../helpers/identity';
 import { OnlineSaleModel, PaymentNoticeModel } from '../../src/sales/model';
 import { PAYMENT_NOTIFICATION_PATH, NOTIFICATION_SIGNATURE_HEADER } from '../../src/acquirer/client';
-import { NOTICE_QUEUE, requeueUnappliedPaymentNotices, signNotice, sweepUnsettledSales } from '../../src/sales/service';
+import { NOTICE_QUEUE, RECONCILE_QUEUE, requeueUnappliedPaymentNotices, signNotice, sweepUnsettledSales } from '../../src/sales/service';
 import { getQueue } from '../../src/queue';
 import { getSaleByOrderId } from '../../src/acquirer/client';
 import { call, payPix, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
@@ -158,13 +158,17 @@ test.serial('a paid pix whose notice never came is confirmed by the sweep after 
   t.is((await OnlineSaleModel.findById(paidSale.id).lean())!.status, 'PENDING');
 
   // Before expiry plus the grace nothing is asked.
-  await sweepUnsettledSales(new Date());
-  t.is((await OnlineSaleModel.findById(paidSale.id).lean())!.status, 'PENDING');
+  const reconcileJobOf = (saleId: number, at: Date) => getQueue(RECONCILE_QUEUE).getJob(`reconcile-${saleId}-sweep-${Math.floor(at.getTime() / 600_000)}`);
+  const early = new Date();
+  await sweepUnsettledSales(early);
+  t.is(await reconcileJobOf(paidSale.id, early), undefined);
 
   // Three minutes after both expired (the sandbox expires the unpaid one on its side too).
   for (const id of [paidSale.id, unpaidSale.id]) await OnlineSaleModel.updateOne({ _id: id }, { $set: { 'pix.expiresAt': new Date(Date.now() - 1000) } });
   t.is((await sandboxPost(env, `/sandbox/pix/${unpaidSale.acquirer.payment_id}/expire`)).body.Status, 13);
-  await sweepUnsettledSales(new Date(Date.now() + 3 * 60_000));
+  const later = new Date(Date.now() + 3 * 60_000);
+  await sweepUnsettledSales(later);
+  t.truthy(await reconcileJobOf(paidSale.id, later));
   const paid = await eventually(async () => {
     const sale = await OnlineSaleModel.findById(paidSale.id).lean();
     return sale?.status === 'CONFIRMED' ? sale : null;
@@ -178,6 +182,13 @@ test.serial('a paid pix whose notice never came is confirmed by the sweep after 
     return sale?.status === 'EXPIRED' ? sale : null;
   });
   t.is(unpaid!.status, 'EXPIRED');
+
+  // One that expired days ago, never settled, is no longer asked: it is left for an operator.
+  const forgotten = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale({ pix_expires_in: 60 }))).body.data;
+  await OnlineSaleModel.updateOne({ _id: forgotten.id }, { $set: { 'pix.expiresAt': new Date(Date.now() - 3 * 24 * 3600_000) } });
+  const now = new Date();
+  await sweepUnsettledSales(now);
+  t.is(await reconcileJobOf(forgotten.id, now), undefined);
 });
 
 test.serial('a stored payment notice whose job was lost is queued again by the sweep and applied once', async (t) => {
