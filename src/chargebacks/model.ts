@@ -19,7 +19,11 @@ export interface ChargebackNotice {
   /** sha256 of the notice's canonical JSON (keys sorted). */
   _id: string;
   kind: NoticeKind;
+  /** The notice as JSON (what the worker applies). */
   raw: string;
+  /** Evidence: the request body exactly as received, base64 (any charset), and its Content-Type. */
+  receivedBody?: string;
+  receivedContentType?: string;
   receivedAt: Date;
   appliedAt: Date | null;
 }
@@ -29,6 +33,8 @@ const noticeSchema = new Schema<ChargebackNotice>(
     _id: { type: String },
     kind: { type: String, enum: ['new', 'lifecycle'], required: true },
     raw: { type: String, required: true },
+    receivedBody: { type: String },
+    receivedContentType: { type: String },
     receivedAt: { type: Date, required: true },
     appliedAt: { type: Date, default: null },
   },

@@ -550,7 +550,7 @@ export const chargebacksFeature: Feature = {
       path: CHARGEBACK_NOTICE_PATH,
       before: [requireNoticeSecret],
       handler: async (req, res) => {
-        const { duplicate } = await receiveNotice(req.body, (req as typeof req & { rawBody?: Buffer }).rawBody);
+        const { duplicate } = await receiveNotice(req.body, { body: (req as typeof req & { rawBody?: Buffer }).rawBody, contentType: req.get('content-type') });
         res.status(202).json({ received: true, duplicate });
       },
       doc: {

@@ -247,15 +247,16 @@ function validateNotice(payload: unknown): NoticeKind {
  * after the insert means an acknowledged notice is never lost; if queueing fails the caller gets an
  * error, the acquirer retries, and the retry (a duplicate) queues it again.
  */
-export async function receiveNotice(payload: unknown, rawBody?: Buffer): Promise<{ noticeId: string; duplicate: boolean }> {
+export async function receiveNotice(payload: unknown, received?: { body?: Buffer; contentType?: string }): Promise<{ noticeId: string; duplicate: boolean }> {
   const kind = validateNotice(payload);
   const noticeId = noticeFingerprint(payload);
   let duplicate = false;
-  // The bytes as the acquirer sent them are the evidence of what it said; the fingerprint is of the
+  // The bytes as the acquirer sent them are the evidence of what it said, kept as they came (base64:
+  // the charset may not be UTF-8); the worker applies the parsed JSON. The fingerprint is of the
   // parsed content, so the same notice sent again with other spacing or key order is still one.
-  const raw = rawBody?.length ? rawBody.toString('utf8') : JSON.stringify(payload);
+  const evidence = received?.body?.length ? { receivedBody: received.body.toString('base64'), receivedContentType: received.contentType ?? '' } : {};
   try {
-    await ChargebackNoticeModel.create({ _id: noticeId, kind, raw, receivedAt: new Date(), appliedAt: null });
+    await ChargebackNoticeModel.create({ _id: noticeId, kind, raw: JSON.stringify(payload), ...evidence, receivedAt: new Date(), appliedAt: null });
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
     duplicate = true;

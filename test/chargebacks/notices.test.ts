@@ -81,15 +81,22 @@ test('a notice without the right secret is 401 and is not stored', async (t) => 
   t.is(await ChargebackNoticeModel.countDocuments({ _id: noticeFingerprint(notice) }), 0);
 });
 
-test('a notice is stored as the exact bytes received; the same content sent again reformatted is a duplicate', async (t) => {
-  const notice = newChargebackNotice(newEstablishment(), newIds());
-  const asSent = `{\n  ${Object.entries(notice).reverse().map(([key, value]) => `"${key}" : ${JSON.stringify(value)}`).join(',\n  ')}\n}`;
+test('a notice keeps the exact bytes received as evidence, is applied from its JSON, and the same content reformatted is a duplicate', async (t) => {
+  const ec = newEstablishment();
+  const owner = await newMerchant({ establishmentNumbers: [ec] });
+  const notice = newChargebackNotice(ec, newIds());
+  const asSent = `\uFEFF{\n  ${Object.entries(notice).reverse().map(([key, value]) => `"${key}" : ${JSON.stringify(value)}`).join(',\n  ')}\n}`;
   const send = (body: string) =>
-    fetch(`${stack.url}${CB}/notifications/`, { method: 'POST', headers: { 'content-type': 'application/json', [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret }, body });
+    fetch(`${stack.url}${CB}/notifications/`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret }, body });
   t.deepEqual(await json(await send(asSent)), { received: true, duplicate: false });
-  t.is((await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())!.raw, asSent);
+  const stored = (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())!;
+  t.is(Buffer.from(stored.receivedBody!, 'base64').toString('utf8'), asSent, 'byte for byte, the byte order mark included');
+  t.is(stored.receivedContentType, 'application/json; charset=utf-8');
+  t.deepEqual(JSON.parse(stored.raw), notice);
+  await eventually(async () => (await ChargebackNoticeModel.findById(stored._id).lean())?.appliedAt);
+  t.is((await get('/contested/', owner.accessToken)).body.results.length, 1);
   t.deepEqual(await json(await send(JSON.stringify(notice))), { received: true, duplicate: true });
-  t.is((await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())!.raw, asSent, 'the first bytes are kept');
+  t.is((await ChargebackNoticeModel.findById(stored._id).lean())!.receivedBody, stored.receivedBody, 'the first bytes are kept');
 });
 
 test('a notice is stored, answered 202, and applied by the worker', async (t) => {
