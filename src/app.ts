@@ -14,6 +14,7 @@ import { features as allFeatures } from './features';
 import { queueNames } from '../jobs';
 import { httpMetricsMiddleware } from './metrics/http';
 import { reportQueues } from './metrics/queues';
+import { reportAttention } from './metrics/attention';
 
 const SYNTHETIC_ERROR = /^failed with status code \d+$/;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -36,6 +37,7 @@ export function buildApp(options: AppOptions = {}): Express {
   // First, so every answer is counted, 404s and body-parser errors included.
   app.use(httpMetricsMiddleware());
   reportQueues(queueNames);
+  reportAttention();
   app.use(
     pinoHttp({
       logger,

@@ -290,6 +290,12 @@ export async function requeueUnappliedNotices(now = new Date(), graceMs = 5 * 60
   return stale.length;
 }
 
+/** For /metrics: notices stored but unapplied for over 15 minutes (three sweeps missed them). */
+export async function chargebackNoticesNeedingAttention(now = new Date()): Promise<Record<string, number>> {
+  const unapplied = await ChargebackNoticeModel.countDocuments({ appliedAt: null, receivedAt: trusted({ $lt: new Date(now.getTime() - 15 * 60_000) }) });
+  return { chargeback_notice_unapplied_over_15m: unapplied };
+}
+
 /** The scheduler task form (a SchedulerTask of workers/scheduler.ts). */
 export async function requeueStaleChargebackNotices(now: Date): Promise<void> {
   await requeueUnappliedNotices(now);

@@ -134,3 +134,9 @@ export async function enqueueDueSubscriptionWork(now: Date): Promise<void> {
   await enqueueDueChargeRetries(now);
   await recoverStalledCharges(Date.now(), dayOf(now));
 }
+
+/** For /metrics: charges PENDING for over an hour (recovery should have settled them by then). */
+export async function chargesNeedingAttention(wallNow = Date.now()): Promise<Record<string, number>> {
+  const pending = await SubscriptionChargeModel.countDocuments({ status: ChargeStatus.PENDING, createdAt: mongoose.trusted({ $lt: new Date(wallNow - 3600_000) }) });
+  return { charge_pending_over_1h: pending };
+}

@@ -9,6 +9,9 @@ import { queueNames } from '../../jobs';
 import { HEARTBEAT_QUEUE } from '../../jobs/heartbeat';
 import { getSale } from '../../src/acquirer/client';
 import { AcquirerUnavailableError } from '../../src/acquirer/errors';
+import { OnlineSaleModel, PaymentNoticeModel } from '../../src/sales/model';
+import { SubscriptionChargeModel } from '../../src/subscriptions/model';
+import { ChargebackNoticeModel } from '../../src/chargebacks/model';
 
 let app: TestApp;
 test.before(async () => {
@@ -122,4 +125,33 @@ test.serial('the queue dashboard lists every queue and retries a failed job', as
   t.is(retried.status, 204);
   await eventually(async () => (await (await queue.getJob('dashboard-retry'))?.getState()) === 'completed');
   await worker.close();
+});
+
+test('needs_attention counts what the sweeps could not settle, and not what is merely recent', async (t) => {
+  const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+  const before = await scrape(app.url);
+  const kinds = ['sale_reconciling_over_10m', 'pix_unsettled_after_2d', 'payment_notice_unapplied_over_15m', 'charge_pending_over_1h', 'chargeback_notice_unapplied_over_15m'];
+  for (const kind of kinds) t.is(sample(before, `needs_attention{kind="${kind}"}`), 0, kind);
+
+  const reconciliation = (since: Date) => ({ operation: 'capture', fromStatus: 'PRE_CAPTURED', since, reason: 'test' });
+  await OnlineSaleModel.collection.insertMany([
+    { _id: 7001 as never, paymentMethod: 'card', status: 'PRE_CAPTURED', reconciliation: reconciliation(minutesAgo(11)) },
+    { _id: 7002 as never, paymentMethod: 'card', status: 'PRE_CAPTURED', reconciliation: reconciliation(minutesAgo(1)) },
+    { _id: 7003 as never, paymentMethod: 'pix', status: 'PENDING', reconciliation: null, pix: { expiresAt: minutesAgo(3 * 24 * 60) } },
+    { _id: 7004 as never, paymentMethod: 'pix', status: 'PENDING', reconciliation: null, pix: { expiresAt: minutesAgo(30) } },
+  ]);
+  await PaymentNoticeModel.collection.insertMany([
+    { _id: 'old-notice' as never, raw: '{}', paymentId: 'p1', changeType: 1, receivedAt: minutesAgo(16), appliedAt: null },
+    { _id: 'new-notice' as never, raw: '{}', paymentId: 'p2', changeType: 1, receivedAt: minutesAgo(1), appliedAt: null },
+  ]);
+  await SubscriptionChargeModel.collection.insertMany([
+    { _id: 7001 as never, status: 0, createdAt: minutesAgo(61) },
+    { _id: 7002 as never, status: 0, createdAt: minutesAgo(5) },
+  ]);
+  await ChargebackNoticeModel.collection.insertMany([
+    { _id: 'old-cb' as never, kind: 'new', raw: '{}', receivedAt: minutesAgo(16), appliedAt: null },
+    { _id: 'applied-cb' as never, kind: 'new', raw: '{}', receivedAt: minutesAgo(60), appliedAt: minutesAgo(59) },
+  ]);
+  const after = await scrape(app.url);
+  for (const kind of kinds) t.is(sample(after, `needs_attention{kind="${kind}"}`), 1, kind);
 });
