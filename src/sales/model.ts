@@ -111,6 +111,8 @@ saleSchema.index({ merchantId: 1, createdAt: -1 });
 // The scheduler's sweep of unsettled sales.
 saleSchema.index({ status: 1, createdAt: 1 });
 saleSchema.index({ 'reconciliation.since': 1 });
+// The sweep of PIX sales past expiry with no notice applied.
+saleSchema.index({ status: 1, 'pix.expiresAt': 1 });
 saleSchema.index({ idempotencyRecordId: 1 });
 
 export const OnlineSaleModel = mongoose.model<OnlineSale>('OnlineSale', saleSchema);
@@ -217,5 +219,7 @@ const noticeSchema = new Schema<PaymentNotice>(
   { versionKey: false, collection: 'acquirer_payment_notices' },
 );
 noticeSchema.index({ paymentId: 1 });
+// The sweep of notices left unapplied.
+noticeSchema.index({ appliedAt: 1, receivedAt: 1 });
 
 export const PaymentNoticeModel = mongoose.model<PaymentNotice>('PaymentNotice', noticeSchema);

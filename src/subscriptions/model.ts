@@ -134,6 +134,8 @@ const chargeSchema = new Schema<SubscriptionCharge>(
 chargeSchema.index({ subscriptionId: 1, dueDate: 1 }, { unique: true });
 // The scheduler streams denied charges whose retry day has come.
 chargeSchema.index({ status: 1, nextRetryAt: 1 });
+// The recovery pass looks for charges left PENDING.
+chargeSchema.index({ status: 1, createdAt: 1 });
 
 export const SubscriptionChargeModel = mongoose.model<SubscriptionCharge>('SubscriptionCharge', chargeSchema);
 
