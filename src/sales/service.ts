@@ -446,15 +446,39 @@ export async function preCapture(merchantId: number, input: PreCaptureInput, ide
     await SaleIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'done', saleId: sale._id, response: storableAnswer(answer) } });
     return answer;
   } catch (error) {
-    if (error instanceof SaleGatewayError && error.outcomeUnknown) {
-      // Reconciliation writes the answer once the acquirer tells the truth.
-      await SaleIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'reconciling', saleId: Number(error.body.sale_id) } });
-    } else {
-      // Nothing was charged (bad input, gateway refused): the key may be used again.
-      await SaleIdempotencyModel.deleteOne({ _id: recordId });
-    }
+    await settleIdempotencyKeyAfterFailure(recordId, error).catch((settleError) =>
+      logger.error({ err: { message: (settleError as Error).message }, recordId }, 'could not settle an Idempotency-Key after a failed pre-capture; it stays in progress'),
+    );
     throw error;
   }
+}
+
+/**
+ * After a failed pre-capture, the key is freed only when nothing can have been charged: a retry
+ * with it must never authorize a second time. Freed: the acquirer refused the request or could not
+ * be reached (the sale is FAILED), or no sale was ever created. Otherwise the acquirer may have
+ * acted (its answer came and recording it failed, or no answer came): the key waits for
+ * reconciliation, which writes the true answer into it; a sale already settled gets its answer now.
+ * When the sale cannot even be read, the key stays in progress (409) and the sweeps settle it.
+ */
+async function settleIdempotencyKeyAfterFailure(recordId: string, error: unknown): Promise<void> {
+  const refusedOrUnreachable = error instanceof SaleGatewayError && !error.outcomeUnknown && error.body.sale_status === 'FAILED';
+  if (refusedOrUnreachable || error instanceof AcquirerRejectedError) {
+    await SaleIdempotencyModel.deleteOne({ _id: recordId });
+    return;
+  }
+  const sale = await OnlineSaleModel.findOne({ idempotencyRecordId: recordId }).lean();
+  if (!sale) {
+    // Failed before any sale existed (bad input, an id or database error): nothing was sent.
+    await SaleIdempotencyModel.deleteOne({ _id: recordId });
+    return;
+  }
+  if (sale.reconciliation || sale.status === 'PROCESSING') {
+    await SaleIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'reconciling', saleId: sale._id } });
+    return;
+  }
+  const answer = ok(sale);
+  await SaleIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'done', saleId: sale._id, response: storableAnswer(answer) } });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import test from 'ava';
 import { getConfig } from '../../config';
 import { eventually, stopAll } from '../helpers/processes';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
-import { OnlineSaleModel, SaleIdempotencyModel, SaleTransitionModel, type OnlineSale } from '../../src/sales/model';
+import { OnlineSaleModel, SaleIdempotencyModel, SaleTransitionModel, SavedCardModel, type OnlineSale } from '../../src/sales/model';
 import mongoose from 'mongoose';
 import { captureSale as captureAtAcquirer, createCardSale, getSale, getSaleByOrderId } from '../../src/acquirer/client';
 import { sweepUnsettledSales } from '../../src/sales/service';
@@ -217,6 +217,33 @@ test('a timed-out request with an idempotency key answers 409 until settled, the
   t.is(replay!.body.data.id, first.body.sale_id);
   t.is(replay!.body.data.sale_status, 'PRE_CAPTURED');
   t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1);
+});
+
+// Serial: it adds a unique index to this file's saved cards, so a recording write fails on purpose.
+test.serial('a key whose sale was authorized but not recorded is never freed: the retry gets the first sale, not a second charge', async (t) => {
+  const owner = await newMerchant();
+  // Recording the approved sale fails after the acquirer acted: the saved card's insert hits a duplicate.
+  await SavedCardModel.collection.createIndex({ merchantId: 1, brand: 1 }, { unique: true, name: 'test_one_card_per_merchant' });
+  await SavedCardModel.collection.insertOne({ _id: `existing-${owner.merchantId}` as never, merchantId: owner.merchantId, brand: 'Visa', bin: '400000', last4: '0010' });
+  try {
+    const body = cardSale({ save_card: true });
+    const key = { 'idempotency-key': `unrecorded-${Date.now()}` };
+    const first = await preCapture(body, key, owner);
+    t.true(first.status >= 500, `got ${first.status}`);
+    const sale = (await OnlineSaleModel.findOne({ merchantId: owner.merchantId }).lean())!;
+    t.truthy(sale.acquirer.paymentId, 'the acquirer authorized it');
+    const during = await preCapture(body, key, owner);
+    t.true(during.status === 409 || during.status === 200, `got ${during.status}`);
+    const replay = await eventually(async () => {
+      const res = await preCapture(body, key, owner);
+      return res.status === 200 ? res : null;
+    }, 30_000);
+    t.is(replay!.body.data.id, sale._id, 'the first sale, replayed');
+    t.is(replay!.body.data.sale_status, 'PRE_CAPTURED');
+    t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1, 'no second authorization');
+  } finally {
+    await SavedCardModel.collection.dropIndex('test_one_card_per_merchant');
+  }
 });
 
 // Serial: its sweep runs with a clock an hour ahead and would settle the other tests' sales early.
