@@ -279,7 +279,7 @@ async function call(options: CallOptions): Promise<CallResult | null> {
   const unavailable = (message: string, maybeReceived: boolean, cause?: unknown, httpStatus?: number) => {
     const outcomeUnknown = changesState && maybeReceived;
     finish({ outcome: 'unavailable', outcomeUnknown, httpStatus });
-    return new AcquirerUnavailableError(`acquirer ${options.operation}: ${message}`, outcomeUnknown, cause);
+    return new AcquirerUnavailableError(`acquirer ${options.operation}: ${message}`, outcomeUnknown, cause, httpStatus !== undefined);
   };
 
   let response: Dispatcher.ResponseData;

@@ -9,6 +9,11 @@ export class AcquirerUnavailableError extends Error {
     message: string,
     readonly outcomeUnknown: boolean,
     readonly cause?: unknown,
+    /**
+     * The acquirer did answer (a 5xx, a malformed body): whatever it did is done. False for a
+     * timeout or a dropped connection after sending, when the call may still be running there.
+     */
+    readonly answered = false,
   ) {
     super(message);
     this.name = 'AcquirerUnavailableError';

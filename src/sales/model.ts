@@ -56,7 +56,8 @@ export interface OnlineSale {
   denial: { code: string; message: string } | null;
   pix: { qrCode: string; expiresAt: Date | null; paidAt: Date | null } | null;
   /** Set while the outcome of an acquirer call is unknown; a queued job settles it. */
-  reconciliation: { operation: SaleOperation; fromStatus: SaleStatus; since: Date; reason: string } | null;
+  /** `inFlight`: no answer came (timeout, dropped connection), so the call may still be running at the acquirer. */
+  reconciliation: { operation: SaleOperation; fromStatus: SaleStatus; since: Date; reason: string; inFlight?: boolean } | null;
   /** The Idempotency-Key record that created this sale, so reconciliation can complete its answer. */
   idempotencyRecordId: string | null;
   capturedAt: Date | null;
@@ -94,7 +95,7 @@ const saleSchema = new Schema<OnlineSale>(
     denial: { type: new Schema({ code: String, message: String }, { _id: false }), default: null },
     pix: { type: new Schema({ qrCode: String, expiresAt: Date, paidAt: Date }, { _id: false }), default: null },
     reconciliation: {
-      type: new Schema({ operation: String, fromStatus: String, since: Date, reason: String }, { _id: false }),
+      type: new Schema({ operation: String, fromStatus: String, since: Date, reason: String, inFlight: Boolean }, { _id: false }),
       default: null,
     },
     idempotencyRecordId: { type: String, default: null },

@@ -167,14 +167,19 @@ async function findSale(scope: SaleScope, saleId: number): Promise<OnlineSale> {
   return sale;
 }
 
+/** How long after it was sent an authorization may still be running at the acquirer (the orphan sweep's bound too). */
+function authorizationInFlightMs(): number {
+  return 2 * getConfig().acquirer.timeoutMs + 60_000;
+}
+
 /** One job per reconciliation episode (a sale may need several over its life). */
 async function enqueueReconciliation(saleId: number, fromStatus: SaleStatus, since: Date): Promise<void> {
   await getQueue(RECONCILE_QUEUE).add('reconcile-sale', { saleId }, { jobId: `reconcile-${saleId}-${fromStatus}-${since.getTime()}`, delay: 1000 });
 }
 
 /** Records that an acquirer call's outcome is unknown and queues the job that finds it out. */
-async function markForReconciliation(sale: OnlineSale, operation: SaleOperation, reason: string): Promise<OnlineSale> {
-  const reconciliation = { operation, fromStatus: sale.status, since: new Date(), reason };
+async function markForReconciliation(sale: OnlineSale, operation: SaleOperation, reason: string, inFlight = false): Promise<OnlineSale> {
+  const reconciliation = { operation, fromStatus: sale.status, since: new Date(), reason, inFlight };
   const updated = await OnlineSaleModel.findOneAndUpdate({ _id: sale._id }, { $set: { reconciliation } }, { new: true }).lean();
   try {
     await enqueueReconciliation(sale._id, sale.status, reconciliation.since);
@@ -346,7 +351,7 @@ async function runPreCapture(merchantId: number, input: PreCaptureInput, idempot
     if (!(error instanceof AcquirerUnavailableError)) throw error;
     logger.warn({ saleId: id, err: { message: error.message }, outcomeUnknown: error.outcomeUnknown }, 'pre-capture: acquirer unavailable');
     if (error.outcomeUnknown) {
-      sale = await markForReconciliation(sale, 'authorize', error.message);
+      sale = await markForReconciliation(sale, 'authorize', error.message, !error.answered);
       throw new SaleGatewayError(sale, true);
     }
     sale = (await OnlineSaleModel.findOneAndUpdate({ _id: id, status: 'PROCESSING' }, { $set: { status: 'FAILED' } }, { new: true }).lean()) ?? sale;
@@ -403,7 +408,7 @@ async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHas
     // A process that died before creating its sale left the key "in progress" with nothing done:
     // once no request could still be running, the key is free again. (With a sale, the
     // scheduler's sweep reconciles it and completes the key.)
-    if (existing.state === 'in_progress' && age > 2 * getConfig().acquirer.timeoutMs + 60_000 && !(await OnlineSaleModel.exists({ idempotencyRecordId: recordId }))) {
+    if (existing.state === 'in_progress' && age > authorizationInFlightMs() && !(await OnlineSaleModel.exists({ idempotencyRecordId: recordId }))) {
       await SaleIdempotencyModel.deleteOne({ _id: recordId, createdAt: existing.createdAt });
       continue;
     }
@@ -646,7 +651,18 @@ export async function reconcileSale(saleId: number, now = new Date()): Promise<s
   const truth = sale.acquirer.paymentId ? await getSale(sale.acquirer.paymentId) : await getSaleByOrderId(sale.merchantOrderId);
 
   if (operation === 'authorize') {
-    if (!(await claimTransition(sale._id, 'PROCESSING', 'settle'))) return 'already settled';
+    if (!truth && sale.reconciliation.inFlight && Date.now() - new Date(sale.createdAt).getTime() < authorizationInFlightMs()) {
+      // A call that timed out may still be running at the acquirer: "no such sale" proves nothing
+      // yet. Retried (the job's backoff) until no call could still be running.
+      throw new Error(`the acquirer has no sale for order ${sale.merchantOrderId} yet; asking again until the call cannot still be running`);
+    }
+    if (!(await claimTransition(sale._id, 'PROCESSING', 'settle'))) {
+      // Someone holds the settlement of this sale: a concurrent run (it writes the same acquirer
+      // truth), or a run that died before writing. Either way the sale may be moved by this truth:
+      // the move is conditional on PROCESSING, so at most the same values are written twice.
+      const current = await OnlineSaleModel.findById(sale._id).lean();
+      if (!current || current.status !== 'PROCESSING' || !current.reconciliation) return 'already settled';
+    }
     const to = truth ? (statusFromAcquirer(truth.status, sale) ?? 'FAILED') : 'FAILED';
     const settled = await moveSale(sale, to, truth ?? { status: AcquirerStatus.NotFinished });
     if (sale.idempotencyRecordId) {
@@ -799,7 +815,7 @@ function isUnnoticedPixPastExpiry(sale: OnlineSale, now: Date, graceMs = PIX_EXP
  * 10-minute bucket, so several schedulers queue each sale once per bucket.
  */
 export async function sweepUnsettledSales(now = new Date()): Promise<void> {
-  const staleProcessing = new Date(now.getTime() - (2 * getConfig().acquirer.timeoutMs + 60_000));
+  const staleProcessing = new Date(now.getTime() - authorizationInFlightMs());
   const stuckSince = new Date(now.getTime() - STUCK_RECONCILIATION_MS);
   const bucket = Math.floor(now.getTime() / STUCK_RECONCILIATION_MS);
   const trusted = <T>(operator: T): T => mongoose.trusted(operator) as T;

@@ -7,7 +7,7 @@ import { newMerchant, type TestMerchant } from '../helpers/identity';
 import { OnlineSaleModel, SaleIdempotencyModel, SaleTransitionModel, SavedCardModel, type OnlineSale } from '../../src/sales/model';
 import mongoose from 'mongoose';
 import { captureSale as captureAtAcquirer, createCardSale, getSale, getSaleByOrderId } from '../../src/acquirer/client';
-import { sweepUnsettledSales } from '../../src/sales/service';
+import { reconcileSale, sweepUnsettledSales } from '../../src/sales/service';
 import { nextId } from '../../src/db/ids';
 import { CARDS, call, cardSale, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
 
@@ -219,6 +219,45 @@ test('a timed-out request with an idempotency key answers 409 until settled, the
   t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1);
 });
 
+// Serial: its fault catches the next authorization sent to the sandbox, whoever sends it.
+test.serial('a timed-out authorization the acquirer has not made yet is not failed early: made late, it is recorded', async (t) => {
+  await fault({ mode: 'hang', operation: 'create' });
+  const res = await preCapture(cardSale());
+  t.is(res.status, 502);
+  t.true(res.body.reconciling);
+  const saleId = res.body.sale_id as number;
+  // The reconciliation job has asked (after 1 s) and found nothing: the call might still be running there.
+  await new Promise((r) => setTimeout(r, 3000));
+  const waiting = (await stored(saleId))!;
+  t.is(waiting.status, 'PROCESSING', 'not FAILED while the call may still be running at the acquirer');
+  t.truthy(waiting.reconciliation?.inFlight);
+  // The acquirer finishes the authorization late.
+  const late = await createCardSale({
+    idempotencyKey: `${waiting.merchantOrderId}-late`,
+    merchantOrderId: waiting.merchantOrderId,
+    amountCents: waiting.amountCents,
+    installments: 1,
+    capture: false,
+    customer: { name: 'Maria Silva' },
+    card: { number: CARDS.approved, holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123', brand: 'Visa' },
+  });
+  const after = await settled(saleId);
+  t.is(after.status, 'PRE_CAPTURED');
+  t.is(after.acquirer.paymentId, late.paymentId);
+});
+
+test.serial('a timed-out authorization the acquirer never made is failed once no call could still be running', async (t) => {
+  await fault({ mode: 'hang', operation: 'create' });
+  const res = await preCapture(cardSale());
+  t.is(res.status, 502);
+  const saleId = res.body.sale_id as number;
+  t.is((await stored(saleId))!.status, 'PROCESSING');
+  // As if the in-flight window (2 x ACQUIRER_TIMEOUT_MS + 60 s) had passed.
+  await OnlineSaleModel.collection.updateOne({ _id: saleId as never }, { $set: { createdAt: new Date(Date.now() - 10 * 60_000) } });
+  const after = await settled(saleId);
+  t.is(after.status, 'FAILED');
+});
+
 // Serial: it adds a unique index to this file's saved cards, so a recording write fails on purpose.
 test.serial('a key whose sale was authorized but not recorded is never freed: the retry gets the first sale, not a second charge', async (t) => {
   const owner = await newMerchant();
@@ -247,6 +286,27 @@ test.serial('a key whose sale was authorized but not recorded is never freed: th
 });
 
 // Serial: its sweep runs with a clock an hour ahead and would settle the other tests' sales early.
+test.serial('a settlement claim left by a reconciliation that died does not block the sale for good', async (t) => {
+  const orderId = `S9${Date.now()}dead`;
+  const made = await createCardSale({
+    idempotencyKey: orderId, merchantOrderId: orderId, amountCents: 800, installments: 1, capture: false,
+    customer: { name: 'Maria' }, card: { number: CARDS.approved, holder: 'MARIA', expMonth: 12, expYear: 2040, cvv: '123', brand: 'Visa' },
+  });
+  const id = await nextId('online_sale');
+  await OnlineSaleModel.create({
+    _id: id, merchantId: merchant.merchantId, merchantOrderId: orderId, paymentMethod: 'card', amountCents: 800, installments: 1,
+    status: 'PROCESSING', payer: { name: 'Maria' }, card: { brand: 'Visa', bin: '400000', last4: '0010', fromToken: false },
+    reconciliation: { operation: 'authorize', fromStatus: 'PROCESSING', since: new Date(), reason: 'test', inFlight: false },
+  });
+  // A reconciliation claimed the settlement, then its worker was killed before writing it.
+  await SaleTransitionModel.create({ _id: `${id}:PROCESSING`, saleId: id, fromStatus: 'PROCESSING', operation: 'settle' });
+  t.regex(await reconcileSale(id), /authorization settled as PRE_CAPTURED/);
+  const sale = (await stored(id))!;
+  t.is(sale.status, 'PRE_CAPTURED');
+  t.is(sale.acquirer.paymentId, made.paymentId);
+  t.is(sale.reconciliation, null);
+});
+
 test.serial('a sale left processing by a crashed process is found by the sweep and settled', async (t) => {
   // What a web process that died right after sending the authorization leaves behind.
   const orderId = `S9${Date.now()}crash`;
