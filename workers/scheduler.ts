@@ -14,6 +14,7 @@ import { now as clockNow } from '../src/subscriptions/clock';
 import { requeueUnappliedPaymentNotices, sweepUnsettledSales } from '../src/sales/service';
 import { requeueStaleChargebackNotices } from '../src/chargebacks/service';
 import { requeueUndeliveredLinkEvents } from '../src/webhooks/service';
+import { settleStalePayments } from '../src/checkout/service';
 
 export type SchedulerTask = (now: Date) => Promise<unknown>;
 
@@ -29,6 +30,7 @@ export const schedulerTasks: SchedulerTask[] = [
   sweepUnsettledSales,
   requeueUnappliedPaymentNotices,
   requeueStaleChargebackNotices,
+  settleStalePayments,
   requeueUndeliveredLinkEvents,
 ];
 

@@ -130,6 +130,8 @@ export interface AcquirerSale {
   proofOfSale?: string;
   authorizationCode?: string;
   cardToken?: string;
+  /** Brand and the number as the acquirer masks it (first six and last four digits shown). */
+  card?: { brand: string; maskedNumber: string };
   qrCodeString?: string;
   expiresAt?: string;
   receivedDate?: string;
@@ -375,6 +377,7 @@ function toSale(body: Json): AcquirerSale {
     proofOfSale: str(payment.ProofOfSale),
     authorizationCode: str(payment.AuthorizationCode),
     cardToken: str(payment.CreditCard?.CardToken),
+    card: payment.CreditCard ? { brand: String(payment.CreditCard.Brand ?? ''), maskedNumber: String(payment.CreditCard.CardNumber ?? '') } : undefined,
     qrCodeString: str(payment.QrCodeString),
     expiresAt: str(payment.QrCode?.ExpiresAt ?? payment.ExpirationDate),
     receivedDate: str(payment.ReceivedDate),

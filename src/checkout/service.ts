@@ -12,7 +12,8 @@
  */
 import crypto from 'node:crypto';
 import { getConfig } from '../../config';
-import { createCardSale, getSaleByOrderId, isApprovedStatus, type AcquirerCardBrand } from '../acquirer/client';
+import mongoose from 'mongoose';
+import { AcquirerStatus, createCardSale, getSaleByOrderId, isApprovedStatus, type AcquirerCardBrand } from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import { cardBrand, CardError, decryptCard, publicKeyPem, summarizeCard } from '../cards';
 import { isDuplicateKey } from '../db/connection';
@@ -27,9 +28,11 @@ import {
   PaymentLinkModel,
   STATUS_LABELS,
   type LinkAddress,
+  type PaymentClaim,
   type PaymentLink,
 } from '../payment-links/model';
 import { emitLinkEvent } from '../webhooks/service';
+import { WebhookEventModel } from '../webhooks/model';
 import { documentKind, maskDocument, normalizeDocument } from './documents';
 
 /** A claim older than this belongs to a call that cannot still be running: twice the acquirer's total timeout, plus margin. */
@@ -111,9 +114,19 @@ export async function loadCheckout(guid: string, now = new Date()): Promise<Chec
   return presentCheckout(await findLink(guid), now);
 }
 
+/**
+ * The payer and address steps write the link as FerretDB does every update: read, change, write
+ * back whole. Run while a pay records the link paid, that write-back could undo the payment, so
+ * they are refused (409) from the moment a pay claims the link.
+ */
+async function assertNoPayInProgress(link: PaymentLink): Promise<void> {
+  if (await PaymentClaimModel.exists({ _id: link._id })) throw inProgress();
+}
+
 export async function savePayer(guid: string, input: { payerName: string; document: string }, now = new Date()): Promise<CheckoutView> {
   const link = await findLink(guid);
   assertEditable(link, now);
+  await assertNoPayInProgress(link);
   const document = normalizeDocument(input.document);
   if (!documentKind(document)) throw badRequest({ document: [INVALID_DOCUMENT] });
   await PaymentLinkModel.updateOne({ _id: link._id, status: LINK_PENDING }, { $set: { payerName: input.payerName, document, documentValid: true } });
@@ -125,6 +138,7 @@ export const INVALID_DOCUMENT = 'Enter a valid CPF (11 digits) or CNPJ (14 chara
 export async function saveAddress(guid: string, address: LinkAddress, now = new Date()): Promise<CheckoutView> {
   const link = await findLink(guid);
   assertEditable(link, now);
+  await assertNoPayInProgress(link);
   await PaymentLinkModel.updateOne({ _id: link._id, status: LINK_PENDING }, { $set: { address } });
   return presentCheckout({ ...link, address }, now);
 }
@@ -157,6 +171,11 @@ async function reconcile(linkId: number, claim: { attemptKey: string; merchantOr
   }
   if (!sale) {
     await releaseClaim(linkId, claim.attemptKey);
+    throw error;
+  }
+  if (!isApprovedStatus(sale.status) && sale.status !== AcquirerStatus.Denied && sale.status !== AcquirerStatus.Aborted) {
+    // Not final at the acquirer yet: neither paid nor declined. The claim stays; the scheduler's
+    // sweep (settleStalePayments) asks again and settles the link either way.
     throw error;
   }
   return { approved: isApprovedStatus(sale.status), paymentId: sale.paymentId, tid: sale.tid, returnCode: sale.returnCode, returnMessage: sale.returnMessage };
@@ -212,14 +231,37 @@ function linkEventData(link: PaymentLink) {
   };
 }
 
-/** Queues an event when the link has a webhook; a queue failure is logged, never undoes the payment. */
-async function notify(link: PaymentLink, type: string, extra: Record<string, unknown>): Promise<void> {
-  if (!link.webhookUrl) return;
+/**
+ * Stores an event when the link has a webhook (emitLinkEvent queues its delivery). A failure is
+ * logged, never undoes the payment; false tells the caller the event is still owed.
+ */
+async function notify(link: PaymentLink, type: string, extra: Record<string, unknown>): Promise<boolean> {
+  if (!link.webhookUrl) return true;
   try {
     await emitLinkEvent({ merchantId: link.merchantId, linkId: link._id, url: link.webhookUrl, type, data: { ...linkEventData(link), ...extra } });
+    return true;
   } catch (err) {
-    logger.error({ err, linkId: link._id, type }, 'could not queue a link webhook event');
+    logger.error({ err, linkId: link._id, type }, 'could not store a link webhook event');
+    return false;
   }
+}
+
+function paidEventExtra(payment: NonNullable<PaymentLink['payment']>) {
+  return {
+    card: { brand: payment.brand, last4: payment.last4 },
+    acquirer: { payment_id: payment.acquirerPaymentId, tid: payment.tid ?? null, return_code: payment.returnCode },
+  };
+}
+
+/** Records the paid link (and on the claim, so the sweep can write it again), then owes its event. */
+async function recordPaid(link: PaymentLink, claim: { attemptKey: string }, payment: NonNullable<PaymentLink['payment']>, paymentDate: Date): Promise<PaymentLink> {
+  await PaymentClaimModel.updateOne({ _id: link._id, attemptKey: claim.attemptKey }, { $set: { state: 'paid', payment, paymentDate, notifiedAt: null } });
+  await PaymentLinkModel.updateOne({ _id: link._id }, { $set: { status: LINK_PAID, paymentDate, payment } });
+  const paid: PaymentLink = { ...link, status: LINK_PAID, paymentDate, payment };
+  if (await notify(paid, 'payment_link.paid', paidEventExtra(payment))) {
+    await PaymentClaimModel.updateOne({ _id: link._id }, { $set: { notifiedAt: new Date() } });
+  }
+  return paid;
 }
 
 /**
@@ -286,12 +328,87 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
     last4: summary.last4,
     installments: link.installments,
   };
-  await PaymentLinkModel.updateOne({ _id: link._id }, { $set: { status: LINK_PAID, paymentDate, payment } });
-  await PaymentClaimModel.updateOne({ _id: link._id, attemptKey: claim.attemptKey }, { $set: { state: 'paid' } });
-  const paid: PaymentLink = { ...link, status: LINK_PAID, paymentDate, payment };
-  await notify(paid, 'payment_link.paid', {
-    card: { brand: summary.brand, last4: summary.last4 },
-    acquirer: { payment_id: result.paymentId, tid: result.tid ?? null, return_code: result.returnCode },
-  });
+  const paid = await recordPaid(link, claim, payment, paymentDate);
   return { approved: true, checkout: presentCheckout(paid, paymentDate), denial: null };
+}
+
+/** After this long with no answer a claim's sale cannot still be in flight at the acquirer. */
+function payInFlightMs(): number {
+  return 2 * getConfig().acquirer.timeoutMs + 60_000;
+}
+
+/**
+ * Scheduler task: finishes pays whose process died, or whose writes failed, after the claim was
+ * taken. Without it only another pay of the same link repaired them, and a payer who left meant a
+ * card charged with the link never marked paid. For each stale claim:
+ * - still 'charging': the acquirer is asked by the claim's order id. Approved: the link is recorded
+ *   paid (even if it has expired since: the payer was charged) and its event stored. Denied or
+ *   aborted, or no sale once no call can still be in flight: the claim is released. Anything else
+ *   (not final, the query failed): asked again next tick;
+ * - 'paid' with its event still owed: the link is written paid again if it lost it, and the event
+ *   stored unless one is already there.
+ */
+export async function settleStalePayments(now = new Date()): Promise<number> {
+  const stale = await PaymentClaimModel.find({
+    startedAt: mongoose.trusted({ $lt: new Date(now.getTime() - claimStaleMs()) }),
+    $or: [{ state: 'charging' }, { state: 'paid', notifiedAt: null }],
+  })
+    .sort({ startedAt: 1 })
+    .limit(STALE_PAYMENT_BATCH)
+    .lean();
+  let settled = 0;
+  for (const claim of stale) {
+    try {
+      if (await settleStaleClaim(claim, now)) settled++;
+    } catch (err) {
+      logger.warn({ err: { message: (err as Error).message }, linkId: claim._id }, 'stale payment claim not settled this tick');
+    }
+  }
+  if (settled) logger.warn({ settled }, 'settled payments left unfinished');
+  return settled;
+}
+
+const STALE_PAYMENT_BATCH = 200;
+
+async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean> {
+  const link = await PaymentLinkModel.findById(claim._id).lean();
+  if (!link) return false;
+  if (claim.state === 'paid') {
+    let paid = link;
+    if (link.status !== LINK_PAID && claim.payment) {
+      await PaymentLinkModel.updateOne({ _id: link._id }, { $set: { status: LINK_PAID, paymentDate: claim.paymentDate, payment: claim.payment } });
+      paid = { ...link, status: LINK_PAID, paymentDate: claim.paymentDate ?? link.paymentDate, payment: claim.payment };
+    }
+    const alreadyStored = await WebhookEventModel.exists({ linkId: link._id, type: 'payment_link.paid' });
+    if (alreadyStored || !paid.payment || (await notify(paid, 'payment_link.paid', paidEventExtra(paid.payment)))) {
+      await PaymentClaimModel.updateOne({ _id: link._id }, { $set: { notifiedAt: new Date() } });
+      return true;
+    }
+    return false;
+  }
+  const sale = await getSaleByOrderId(claim.merchantOrderId);
+  if (!sale) {
+    if (now.getTime() - claim.startedAt.getTime() < payInFlightMs()) return false;
+    await releaseClaim(link._id, claim.attemptKey);
+    return true;
+  }
+  if (isApprovedStatus(sale.status)) {
+    const payment = {
+      acquirerPaymentId: sale.paymentId,
+      tid: sale.tid ?? null,
+      returnCode: sale.returnCode,
+      returnMessage: sale.returnMessage,
+      brand: sale.card?.brand ?? '',
+      bin: sale.card?.maskedNumber.slice(0, 6) ?? '',
+      last4: sale.card?.maskedNumber.slice(-4) ?? '',
+      installments: link.installments,
+    };
+    await recordPaid(link, claim, payment, new Date());
+    return true;
+  }
+  if (sale.status === AcquirerStatus.Denied || sale.status === AcquirerStatus.Aborted) {
+    await releaseClaim(link._id, claim.attemptKey);
+    return true;
+  }
+  return false;
 }

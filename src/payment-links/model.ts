@@ -115,6 +115,11 @@ export interface PaymentClaim {
   merchantOrderId: string;
   state: 'charging' | 'paid';
   startedAt: Date;
+  /** Set with state 'paid': what the link records, so the sweep can write it again if the link lost it. */
+  payment?: PaymentLink['payment'];
+  paymentDate?: Date | null;
+  /** When the payment_link.paid event was stored (the outbox mark); null while it is owed. */
+  notifiedAt?: Date | null;
 }
 
 const claimSchema = new Schema<PaymentClaim>(
@@ -124,6 +129,9 @@ const claimSchema = new Schema<PaymentClaim>(
     merchantOrderId: { type: String, required: true },
     state: { type: String, enum: ['charging', 'paid'], default: 'charging' },
     startedAt: { type: Date, required: true },
+    payment: { type: Schema.Types.Mixed, default: null },
+    paymentDate: { type: Date, default: null },
+    notifiedAt: { type: Date, default: null },
   },
   { versionKey: false, collection: 'payment_link_claims' },
 );

@@ -4,7 +4,9 @@ import { getConfig } from '../../config';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
 import { startProcess, stopAll } from '../helpers/processes';
-import { acquirerEvents, closeAcquirerClient, type AcquirerCallEvent } from '../../src/acquirer/client';
+import { acquirerEvents, closeAcquirerClient, createCardSale, type AcquirerCallEvent } from '../../src/acquirer/client';
+import { settleStalePayments } from '../../src/checkout/service';
+import { WebhookEventModel } from '../../src/webhooks/model';
 import { PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/model';
 import { UNDECRYPTABLE_CARD } from '../../src/cards';
 import { rateLimitKey } from '../../src/http/rate-limit';
@@ -29,6 +31,8 @@ test.before(async () => {
   const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
   process.env.ACQUIRER_BASE_URL = sandbox.url;
   process.env.ACQUIRER_QUERY_URL = sandbox.url;
+  // Links of the stale-payment tests carry a webhook: its events are stored (nothing delivers them here).
+  process.env.WEBHOOK_TEST_ALLOW_HOSTS = '127.0.0.1:9';
   app = await startTestApp();
   if (getConfig().acquirer.baseUrl !== sandbox.url) throw new Error('config was loaded before the test set the acquirer url');
   merchant = await newMerchant({ companyName: 'Doces da Vila ME' });
@@ -40,6 +44,62 @@ test.after.always(async () => {
 });
 
 const checkoutPath = (guid: string, step = '') => `/api/v1/checkout-links/${guid}${step ? `/${step}` : ''}`;
+
+// Serial (before the concurrent tests): the sweep settles every stale claim of this database.
+test.serial('a pay whose process died after the acquirer approved is finished by the sweep: link paid, event stored once', async (t) => {
+  const { guid, id } = await readyLink(app.url, merchant, { value: 3100, webhookUrl: 'http://127.0.0.1:9/hook' });
+  const merchantOrderId = `PL${id}Tdead`;
+  const sale = await createCardSale({
+    idempotencyKey: 'the-dead-pay',
+    merchantOrderId,
+    amountCents: 3100,
+    installments: 1,
+    capture: true,
+    customer: { name: 'Maria Silva' },
+    card: { number: APPROVED_CARD, holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123', brand: 'Visa' },
+  });
+  await PaymentClaimModel.create({ _id: id, attemptKey: 'the-dead-pay', merchantOrderId, state: 'charging', startedAt: new Date(Date.now() - 3600_000) });
+  t.is((await PaymentLinkModel.findById(id).lean())!.status, 1, 'the charge went through, the link does not know');
+
+  t.true((await settleStalePayments()) >= 1);
+  const link = (await PaymentLinkModel.findById(id).lean())!;
+  t.is(link.status, 2);
+  t.is(link.payment?.acquirerPaymentId, sale.paymentId);
+  t.is(link.payment?.last4, '0010');
+  const claim = (await PaymentClaimModel.findById(id).lean())!;
+  t.is(claim.state, 'paid');
+  t.truthy(claim.notifiedAt);
+  t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid' }), 1);
+  await settleStalePayments();
+  t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid' }), 1, 'a second sweep stores nothing more');
+  t.is((await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status, 409);
+});
+
+test.serial('a paid link that lost its payment gets it back from the claim; a stale claim with no sale is released only once no call can be in flight', async (t) => {
+  const paidLink = await readyLink(app.url, merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
+  t.is((await call(app.url, 'PUT', checkoutPath(paidLink.guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status, 200);
+  const before = (await PaymentLinkModel.findById(paidLink.id).lean())!;
+  // A concurrent write-back undid the payment on the link, and the event was still owed.
+  await PaymentLinkModel.updateOne({ _id: paidLink.id }, { $set: { status: 1, payment: null, paymentDate: null } });
+  await PaymentClaimModel.collection.updateOne({ _id: paidLink.id as never }, { $set: { notifiedAt: null, startedAt: new Date(Date.now() - 3600_000) } });
+
+  const deadNoSale = await readyLink(app.url, merchant);
+  await PaymentClaimModel.create({ _id: deadNoSale.id, attemptKey: 'no-sale', merchantOrderId: `PL${deadNoSale.id}Tnone`, state: 'charging', startedAt: new Date(Date.now() - 3600_000) });
+  const maybeInFlight = await readyLink(app.url, merchant);
+  await PaymentClaimModel.create({ _id: maybeInFlight.id, attemptKey: 'in-flight', merchantOrderId: `PL${maybeInFlight.id}Tflight`, state: 'charging', startedAt: new Date(Date.now() - 40_000) });
+  // While a pay holds a link, its payer and address steps are refused: their write-back could undo a payment.
+  t.is((await call(app.url, 'PATCH', checkoutPath(maybeInFlight.guid, 'payer'), { payer_name: 'Ana', document: VALID_CPF })).status, 409);
+
+  await settleStalePayments();
+  const restored = (await PaymentLinkModel.findById(paidLink.id).lean())!;
+  t.is(restored.status, 2);
+  t.is(restored.payment?.acquirerPaymentId, before.payment?.acquirerPaymentId);
+  t.is(await WebhookEventModel.countDocuments({ linkId: paidLink.id, type: 'payment_link.paid' }), 1, 'the event was already stored: not again');
+  t.truthy((await PaymentClaimModel.findById(paidLink.id).lean())!.notifiedAt);
+  t.is(await PaymentClaimModel.findById(deadNoSale.id).lean(), null, 'no sale and no call in flight: released, the link payable again');
+  t.truthy(await PaymentClaimModel.findById(maybeInFlight.id).lean(), 'a call may still be in flight: kept');
+  await PaymentClaimModel.deleteOne({ _id: maybeInFlight.id });
+});
 
 test.serial('one address is limited across links on pay, before anything is charged, and not on the other steps', async (t) => {
   const limits = getConfig().checkoutPayRateLimit;
