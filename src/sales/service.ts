@@ -189,19 +189,44 @@ async function markForReconciliation(sale: OnlineSale, operation: SaleOperation,
   return updated ?? { ...sale, reconciliation };
 }
 
-/** Claims the transition out of `fromStatus`; false when someone else holds it. */
+/** A 'settle' claim makes no acquirer call: older than this, its holder died and it is taken over. */
+const SETTLE_CLAIM_LEASE_MS = 2 * 60_000;
+
+/**
+ * Claims the transition out of `fromStatus`; false when someone else holds it. A claim held by a
+ * settlement that died (a notice or reconciliation writing what the acquirer said) is taken over
+ * once its lease is over; a claim of an acquirer operation is never taken over here: its sale
+ * carries the reconciling flag, and the stuck-reconciliation sweep releases it.
+ */
 async function claimTransition(saleId: number, fromStatus: SaleStatus, operation: SaleOperation | 'settle'): Promise<boolean> {
-  try {
-    await SaleTransitionModel.create({ _id: `${saleId}:${fromStatus}`, saleId, fromStatus, operation });
-    return true;
-  } catch (error) {
-    if (isDuplicateKey(error)) return false;
-    throw error;
+  const _id = `${saleId}:${fromStatus}`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await SaleTransitionModel.create({ _id, saleId, fromStatus, operation });
+      return true;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+    const held = await SaleTransitionModel.findById(_id).lean();
+    if (!held) continue;
+    if (held.operation !== 'settle' || Date.now() - new Date(held.createdAt).getTime() < SETTLE_CLAIM_LEASE_MS) return false;
+    await SaleTransitionModel.deleteOne({ _id, createdAt: held.createdAt });
   }
+  return false;
 }
 
 async function releaseTransition(saleId: number, fromStatus: SaleStatus): Promise<void> {
   await SaleTransitionModel.deleteOne({ _id: `${saleId}:${fromStatus}` });
+}
+
+/**
+ * An operation known not to have taken effect: its claim is released, then its in-flight flag
+ * cleared (in that order: while the flag is set every operation is refused, so nothing takes the
+ * freed claim early, and a crash between the two leaves a flagged sale the sweep settles).
+ */
+async function abandonOperation(saleId: number, fromStatus: SaleStatus): Promise<void> {
+  await releaseTransition(saleId, fromStatus);
+  await OnlineSaleModel.updateOne({ _id: saleId }, { $set: { reconciliation: null } });
 }
 
 /** Our status for an acquirer status; null when it decides nothing. */
@@ -517,6 +542,13 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
     }
     refuseInvalidState(current ?? sale, action);
   }
+  // The intent is recorded before the call: should this process die from here on, the sale carries
+  // the reconciling flag and the stuck-reconciliation sweep asks the acquirer and releases the
+  // claim; without it the claim would block the sale for good. Settling the sale clears it.
+  await OnlineSaleModel.updateOne(
+    { _id: sale._id },
+    { $set: { reconciliation: { operation: op.operation, fromStatus: op.from, since: new Date(), reason: 'acquirer call in flight', inFlight: true } } },
+  );
   let result: Awaited<ReturnType<Operation['call']>>;
   // A fresh RequestId per claimed attempt: a retry after a known failure is a new request, and
   // must not be answered with the acquirer's stored refusal of the earlier one.
@@ -525,7 +557,7 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
     result = await op.call(sale, requestKey);
   } catch (error) {
     if (!(error instanceof AcquirerUnavailableError)) {
-      await releaseTransition(sale._id, op.from);
+      await abandonOperation(sale._id, op.from);
       throw error;
     }
     logger.warn({ saleId: sale._id, operation: op.operation, err: { message: error.message }, outcomeUnknown: error.outcomeUnknown }, 'acquirer unavailable');
@@ -538,11 +570,11 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
       const marked = await markForReconciliation(sale, op.operation, error.message);
       throw new SaleGatewayError(marked, false, error);
     }
-    await releaseTransition(sale._id, op.from);
+    await abandonOperation(sale._id, op.from);
     throw new SaleGatewayError(sale, false, error);
   }
   if (!op.acquirerStatuses.includes(result.status)) {
-    await releaseTransition(sale._id, op.from);
+    await abandonOperation(sale._id, op.from);
     throw new ApiError(502, { detail: `Payment gateway error: the acquirer answered status ${result.status} to the ${op.operation}.`, sale_id: sale._id, sale_status: sale.status, reconciling: false });
   }
   return ok(await moveSale(sale, op.to, result));

@@ -286,6 +286,24 @@ test.serial('a key whose sale was authorized but not recorded is never freed: th
 });
 
 // Serial: its sweep runs with a clock an hour ahead and would settle the other tests' sales early.
+test.serial('a capture whose process died mid-call is released by the stuck-reconciliation sweep; a dead settlement claim is taken over', async (t) => {
+  const sale = (await preCapture(cardSale())).body.data;
+  // What a web process killed during the acquirer call leaves: the claim and the in-flight flag.
+  await SaleTransitionModel.create({ _id: `${sale.id}:PRE_CAPTURED`, saleId: sale.id, fromStatus: 'PRE_CAPTURED', operation: 'capture' });
+  await OnlineSaleModel.updateOne({ _id: sale.id }, { $set: { reconciliation: { operation: 'capture', fromStatus: 'PRE_CAPTURED', since: new Date(), reason: 'acquirer call in flight', inFlight: true } } });
+  const blocked = await capture(sale.id);
+  t.is(blocked.status, 409);
+  await sweepUnsettledSales(new Date(Date.now() + 11 * 60_000));
+  const after = await settled(sale.id);
+  t.is(after.status, 'PRE_CAPTURED', 'the acquirer never got the capture');
+  t.is(await SaleTransitionModel.countDocuments({ _id: `${sale.id}:PRE_CAPTURED` }), 0);
+  t.is((await capture(sale.id)).body.data?.sale_status, 'CONFIRMED');
+
+  const other = (await preCapture(cardSale())).body.data;
+  await SaleTransitionModel.collection.insertOne({ _id: `${other.id}:PRE_CAPTURED` as never, saleId: other.id, fromStatus: 'PRE_CAPTURED', operation: 'settle', createdAt: new Date(Date.now() - 3 * 60_000) });
+  t.is((await capture(other.id)).body.data?.sale_status, 'CONFIRMED', 'a settlement claim past its lease does not block a capture');
+});
+
 test.serial('a settlement claim left by a reconciliation that died does not block the sale for good', async (t) => {
   const orderId = `S9${Date.now()}dead`;
   const made = await createCardSale({
