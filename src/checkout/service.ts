@@ -157,9 +157,9 @@ interface SaleOutcome {
  * by our order id: no sale -> free the claim, 502; a sale -> settle the link by it. If even that
  * query fails, the claim stays and a later pay takes it over with the same key (see claimPayment).
  */
-async function reconcile(linkId: number, claim: { attemptKey: string; merchantOrderId: string }, error: unknown): Promise<SaleOutcome> {
+async function reconcile(linkId: number, claim: HeldClaim, error: unknown): Promise<SaleOutcome> {
   if (!(error instanceof AcquirerUnavailableError && error.outcomeUnknown)) {
-    await releaseClaim(linkId, claim.attemptKey);
+    await releaseClaim(linkId, claim);
     throw error;
   }
   let sale;
@@ -170,7 +170,7 @@ async function reconcile(linkId: number, claim: { attemptKey: string; merchantOr
     throw error;
   }
   if (!sale) {
-    await releaseClaim(linkId, claim.attemptKey);
+    await releaseClaim(linkId, claim);
     throw error;
   }
   if (!isApprovedStatus(sale.status) && sale.status !== AcquirerStatus.Denied && sale.status !== AcquirerStatus.Aborted) {
@@ -188,11 +188,11 @@ export interface PayOutcome {
 }
 
 /** Claims the one charge of the link; 409 when another pay holds it or the link is paid. */
-async function claimPayment(link: PaymentLink, now: Date): Promise<{ attemptKey: string; merchantOrderId: string }> {
-  const fresh = { attemptKey: crypto.randomUUID(), merchantOrderId: `PL${link._id}T${crypto.randomBytes(6).toString('hex')}` };
+async function claimPayment(link: PaymentLink, now: Date): Promise<HeldClaim> {
+  const fresh = { attemptKey: crypto.randomUUID(), merchantOrderId: `PL${link._id}T${crypto.randomBytes(6).toString('hex')}`, startedAt: now };
   for (let tries = 0; tries < 2; tries++) {
     try {
-      await PaymentClaimModel.create({ _id: link._id, ...fresh, state: 'charging', startedAt: now });
+      await PaymentClaimModel.create({ _id: link._id, ...fresh, state: 'charging' });
       return fresh;
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
@@ -203,10 +203,10 @@ async function claimPayment(link: PaymentLink, now: Date): Promise<{ attemptKey:
     if (now.getTime() - held.startedAt.getTime() < claimStaleMs()) throw inProgress();
     // Stale claim of a crashed process: remove exactly it, then claim again under the same
     // acquirer keys; the insert decides between concurrent takeovers.
-    await PaymentClaimModel.deleteOne({ _id: link._id, attemptKey: held.attemptKey });
+    await PaymentClaimModel.deleteOne({ _id: link._id, attemptKey: held.attemptKey, startedAt: held.startedAt });
     try {
       await PaymentClaimModel.create({ _id: link._id, attemptKey: held.attemptKey, merchantOrderId: held.merchantOrderId, state: 'charging', startedAt: now });
-      return { attemptKey: held.attemptKey, merchantOrderId: held.merchantOrderId };
+      return { attemptKey: held.attemptKey, merchantOrderId: held.merchantOrderId, startedAt: now };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
       throw inProgress();
@@ -215,8 +215,16 @@ async function claimPayment(link: PaymentLink, now: Date): Promise<{ attemptKey:
   throw inProgress();
 }
 
-async function releaseClaim(linkId: number, attemptKey: string): Promise<void> {
-  await PaymentClaimModel.deleteOne({ _id: linkId, attemptKey, state: 'charging' });
+/** A claim as its holder knows it: a takeover keeps the acquirer keys, so only startedAt tells holders apart. */
+interface HeldClaim {
+  attemptKey: string;
+  merchantOrderId: string;
+  startedAt: Date;
+}
+
+/** Releases exactly the holder's claim: a slow holder whose claim was taken over must not free the new one. */
+async function releaseClaim(linkId: number, claim: HeldClaim): Promise<void> {
+  await PaymentClaimModel.deleteOne({ _id: linkId, attemptKey: claim.attemptKey, startedAt: claim.startedAt, state: 'charging' });
 }
 
 function linkEventData(link: PaymentLink) {
@@ -311,7 +319,7 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
 
   if (!result.approved) {
     await PaymentLinkModel.updateOne({ _id: link._id }, { $inc: { declinedAttempts: 1 } });
-    await releaseClaim(link._id, claim.attemptKey);
+    await releaseClaim(link._id, claim);
     const denial = { code: result.returnCode, message: result.returnMessage || 'The card was not approved.' };
     await notify(link, 'payment_link.payment_denied', { denial: { return_code: denial.code, return_message: denial.message }, card: { brand: summary.brand, last4: summary.last4 } });
     return { approved: false, checkout: presentCheckout(link, now), denial };
@@ -389,7 +397,7 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
   const sale = await getSaleByOrderId(claim.merchantOrderId);
   if (!sale) {
     if (now.getTime() - claim.startedAt.getTime() < payInFlightMs()) return false;
-    await releaseClaim(link._id, claim.attemptKey);
+    await releaseClaim(link._id, claim);
     return true;
   }
   if (isApprovedStatus(sale.status)) {
@@ -407,7 +415,7 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
     return true;
   }
   if (sale.status === AcquirerStatus.Denied || sale.status === AcquirerStatus.Aborted) {
-    await releaseClaim(link._id, claim.attemptKey);
+    await releaseClaim(link._id, claim);
     return true;
   }
   return false;
