@@ -23,6 +23,7 @@ import { CHARGE_SEQUENCE, cycleDueDate, PAYMENT_TRANSACTION_SEQUENCE, retryDays 
 import {
   ChargeAttemptModel,
   ChargeStatus,
+  SubscriptionCancellationModel,
   SubscriptionChargeModel,
   SubscriptionModel,
   type ChargeAttempt,
@@ -71,7 +72,7 @@ export function attemptOrderId(subscriptionId: number, chargeId: number, attempt
 const OPEN = { status: ChargeStatus.PENDING };
 
 export async function runChargeAttempt(data: ChargeJobData, hooks: ChargeAttemptHooks = {}): Promise<ChargeAttemptResult> {
-  const sub = await SubscriptionModel.findById(data.subscriptionId).lean();
+  const sub = await loadSubscription(data.subscriptionId);
   if (!sub) return 'not-due';
   let charge: SubscriptionCharge | null = null;
   let insertedNow = false;
@@ -112,6 +113,19 @@ export async function runChargeAttempt(data: ChargeJobData, hooks: ChargeAttempt
     'subscription charge attempt recorded',
   );
   return winner.status === ChargeStatus.CONFIRMED ? 'confirmed' : 'denied';
+}
+
+/**
+ * The subscription as the charge path must see it: cancelled when its cancellation record exists,
+ * even if a concurrent whole-document write put `active` back (FerretDB), and then restored.
+ */
+async function loadSubscription(subscriptionId: number): Promise<Subscription | null> {
+  const sub = await SubscriptionModel.findById(subscriptionId).lean();
+  if (!sub || sub.status !== 'active') return sub;
+  const cancellation = await SubscriptionCancellationModel.findById(subscriptionId).lean();
+  if (!cancellation) return sub;
+  await SubscriptionModel.updateOne({ _id: subscriptionId }, { $set: { status: 'cancelled', cancelledAt: cancellation.cancelledAt, nextDueDate: null } });
+  return { ...sub, status: 'cancelled', nextDueDate: null };
 }
 
 function attemptId(chargeId: number, attempt: number): string {

@@ -78,6 +78,24 @@ subscriptionSchema.index({ merchantId: 1 });
 
 export const SubscriptionModel = mongoose.model<Subscription>('Subscription', subscriptionSchema);
 
+/**
+ * A cancellation, inserted once (`_id` = subscription id) before the subscription's status is set.
+ * FerretDB writes every update back whole, so a charge run moving the subscription to its next
+ * cycle at the same moment can write `active` back over `cancelled`; this record cannot be undone
+ * that way: the charge path reads it, treats the subscription as cancelled and restores the status.
+ */
+export interface SubscriptionCancellation {
+  _id: number;
+  cancelledAt: Date;
+}
+
+const cancellationSchema = new Schema<SubscriptionCancellation>(
+  { _id: { type: Number }, cancelledAt: { type: Date, required: true } },
+  { versionKey: false, collection: 'subscription_cancellations' },
+);
+
+export const SubscriptionCancellationModel = mongoose.model<SubscriptionCancellation>('SubscriptionCancellation', cancellationSchema);
+
 export const ChargeStatus = { PENDING: 0, CONFIRMED: 1, DENIED: 2, REFUNDED: 3 } as const;
 export type ChargeStatusCode = (typeof ChargeStatus)[keyof typeof ChargeStatus];
 

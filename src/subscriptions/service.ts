@@ -14,6 +14,7 @@ import { addDays, addMonths, isCalendarDay, now, today } from './clock';
 import {
   ChargeRefundModel,
   ChargeStatus,
+  SubscriptionCancellationModel,
   SubscriptionChargeModel,
   SubscriptionModel,
   type BillingCycle,
@@ -126,7 +127,11 @@ export async function cancelSubscription(merchantId: number, rawId: unknown): Pr
   const sub = await findSubscription(merchantId, rawId);
   if (sub.status === 'expired') throw conflict('The subscription has already ended (expired).');
   if (sub.status === 'active') {
-    await SubscriptionModel.updateOne({ _id: sub._id, status: 'active' }, { $set: { status: 'cancelled', cancelledAt: now(), nextDueDate: null } });
+    const cancelledAt = now();
+    await SubscriptionCancellationModel.create({ _id: sub._id, cancelledAt }).catch((error) => {
+      if (!isDuplicateKey(error)) throw error;
+    });
+    await SubscriptionModel.updateOne({ _id: sub._id, status: 'active' }, { $set: { status: 'cancelled', cancelledAt, nextDueDate: null } });
   }
   // No retry is scheduled for a cancelled subscription's charges.
   await SubscriptionChargeModel.updateMany({ subscriptionId: sub._id, nextRetryAt: mongoose.trusted({ $ne: null }) }, { $set: { nextRetryAt: null } });

@@ -12,6 +12,7 @@ import { attemptOrderId, chargeJobId, type ChargeJobData } from '../../src/subsc
 import {
   CHARGE_JOB_NAME,
   CHARGE_QUEUE,
+  enqueueDueSubscriptionCharges,
   FAILED_CHARGE_JOB_RETRY_MS,
   MAX_RECOVERED_CHARGE_AGE_MS,
   recoverStalledCharges,
@@ -145,6 +146,27 @@ test.serial('a lost PENDING charge of a cancelled subscription is closed, not se
     t.deepEqual(await salesForOrder(sandbox, attemptOrderId(cancelledSub, 990_003, 1)), [], 'nothing was sent to the acquirer');
     t.is((await SubscriptionChargeModel.findById(990_004).lean())!.status, ChargeStatus.PENDING, 'too old to send on its own');
     t.deepEqual(await salesForOrder(sandbox, attemptOrderId(forgottenSub, 990_004, 1)), []);
+  } finally {
+    await worker.stop();
+  }
+});
+
+test.serial('a cancellation undone by a concurrent whole-document write still stops charging, and the status is restored', async (t) => {
+  const dueDate = '2032-11-10';
+  const subscriptionId = await newSubscriptionId(app.url, merchant, { firstDueDate: dueDate, cardLastDigit: 1 });
+  await cancelSubscription(merchant.merchantId, subscriptionId);
+  // A charge run advancing the subscription wrote its stale copy back over the cancellation.
+  await SubscriptionModel.updateOne({ _id: subscriptionId }, { $set: { status: 'active', nextDueDate: dueDate } });
+
+  const worker = await startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE });
+  try {
+    t.true((await enqueueDueSubscriptionCharges(new Date(`${dueDate}T06:00:00Z`))) >= 1);
+    const restored = await eventually(async () => {
+      const sub = await SubscriptionModel.findById(subscriptionId).lean();
+      return sub?.status === 'cancelled' ? sub : null;
+    });
+    t.is(restored!.nextDueDate, null);
+    t.is(await SubscriptionChargeModel.countDocuments({ subscriptionId }), 0, 'no charge for a cancelled subscription');
   } finally {
     await worker.stop();
   }
