@@ -378,6 +378,15 @@ export async function settleStalePayments(now = new Date()): Promise<number> {
 
 const STALE_PAYMENT_BATCH = 200;
 
+/** For /metrics: pays the sweep has not finished 10 minutes on (the acquirer cannot tell us, or our writes keep failing). */
+export async function paymentsNeedingAttention(now = new Date()): Promise<Record<string, number>> {
+  const unsettled = await PaymentClaimModel.countDocuments({
+    startedAt: mongoose.trusted({ $lt: new Date(now.getTime() - 10 * 60_000) }),
+    $or: [{ state: 'charging' }, { state: 'paid', notifiedAt: null }],
+  });
+  return { link_payment_unsettled_over_10m: unsettled };
+}
+
 async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean> {
   const link = await PaymentLinkModel.findById(claim._id).lean();
   if (!link) return false;

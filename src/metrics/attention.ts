@@ -6,17 +6,23 @@
 import { Gauge } from 'prom-client';
 import { logger } from '../logger';
 import { chargebackNoticesNeedingAttention } from '../chargebacks/service';
+import { paymentsNeedingAttention } from '../checkout/service';
 import { salesNeedingAttention } from '../sales/service';
 import { chargesNeedingAttention } from '../subscriptions/scheduling';
 import { registry } from './registry';
 
-const SOURCES: (() => Promise<Record<string, number>>)[] = [() => salesNeedingAttention(), () => chargesNeedingAttention(), () => chargebackNoticesNeedingAttention()];
+const SOURCES: (() => Promise<Record<string, number>>)[] = [
+  () => salesNeedingAttention(),
+  () => paymentsNeedingAttention(),
+  () => chargesNeedingAttention(),
+  () => chargebackNoticesNeedingAttention(),
+];
 
 export const needsAttention = new Gauge({
   name: 'needs_attention',
   help:
     'Items the sweeps could not settle, by kind: sale_reconciling_over_10m, pix_unsettled_after_2d, payment_notice_unapplied_over_15m, ' +
-    'charge_pending_over_1h, chargeback_notice_unapplied_over_15m. Alert when above 0. Absent while the database does not answer.',
+    'link_payment_unsettled_over_10m, charge_pending_over_1h, chargeback_notice_unapplied_over_15m. Alert when above 0. Absent while the database does not answer.',
   labelNames: ['kind'] as const,
   registers: [],
   async collect() {

@@ -12,6 +12,7 @@ import { AcquirerUnavailableError } from '../../src/acquirer/errors';
 import { OnlineSaleModel, PaymentNoticeModel } from '../../src/sales/model';
 import { SubscriptionChargeModel } from '../../src/subscriptions/model';
 import { ChargebackNoticeModel } from '../../src/chargebacks/model';
+import { PaymentClaimModel } from '../../src/payment-links/model';
 
 let app: TestApp;
 test.before(async () => {
@@ -130,7 +131,14 @@ test.serial('the queue dashboard lists every queue and retries a failed job', as
 test('needs_attention counts what the sweeps could not settle, and not what is merely recent', async (t) => {
   const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
   const before = await scrape(app.url);
-  const kinds = ['sale_reconciling_over_10m', 'pix_unsettled_after_2d', 'payment_notice_unapplied_over_15m', 'charge_pending_over_1h', 'chargeback_notice_unapplied_over_15m'];
+  const kinds = [
+    'sale_reconciling_over_10m',
+    'pix_unsettled_after_2d',
+    'payment_notice_unapplied_over_15m',
+    'link_payment_unsettled_over_10m',
+    'charge_pending_over_1h',
+    'chargeback_notice_unapplied_over_15m',
+  ];
   for (const kind of kinds) t.is(sample(before, `needs_attention{kind="${kind}"}`), 0, kind);
 
   const reconciliation = (since: Date) => ({ operation: 'capture', fromStatus: 'PRE_CAPTURED', since, reason: 'test' });
@@ -151,6 +159,11 @@ test('needs_attention counts what the sweeps could not settle, and not what is m
   await ChargebackNoticeModel.collection.insertMany([
     { _id: 'old-cb' as never, kind: 'new', raw: '{}', receivedAt: minutesAgo(16), appliedAt: null },
     { _id: 'applied-cb' as never, kind: 'new', raw: '{}', receivedAt: minutesAgo(60), appliedAt: minutesAgo(59) },
+  ]);
+  await PaymentClaimModel.collection.insertMany([
+    { _id: 7001 as never, attemptKey: 'a', merchantOrderId: 'PL7001Ta', state: 'charging', startedAt: minutesAgo(11) },
+    { _id: 7002 as never, attemptKey: 'b', merchantOrderId: 'PL7002Tb', state: 'paid', startedAt: minutesAgo(60), notifiedAt: minutesAgo(59) },
+    { _id: 7003 as never, attemptKey: 'c', merchantOrderId: 'PL7003Tc', state: 'charging', startedAt: minutesAgo(1) },
   ]);
   const after = await scrape(app.url);
   for (const kind of kinds) t.is(sample(after, `needs_attention{kind="${kind}"}`), 1, kind);
