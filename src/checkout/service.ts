@@ -266,7 +266,9 @@ async function recordPaid(link: PaymentLink, claim: { attemptKey: string }, paym
   await PaymentClaimModel.updateOne({ _id: link._id, attemptKey: claim.attemptKey }, { $set: { state: 'paid', payment, paymentDate, notifiedAt: null } });
   await PaymentLinkModel.updateOne({ _id: link._id }, { $set: { status: LINK_PAID, paymentDate, payment } });
   const paid: PaymentLink = { ...link, status: LINK_PAID, paymentDate, payment };
-  if (await notify(paid, 'payment_link.paid', paidEventExtra(payment))) {
+  // Two recorders of one payment (a pay and the sweep, or a takeover) store one event.
+  const alreadyStored = link.webhookUrl ? await WebhookEventModel.exists({ linkId: link._id, type: 'payment_link.paid' }) : null;
+  if (alreadyStored || (await notify(paid, 'payment_link.paid', paidEventExtra(payment)))) {
     await PaymentClaimModel.updateOne({ _id: link._id }, { $set: { notifiedAt: new Date() } });
   }
   return paid;
@@ -361,22 +363,29 @@ export async function settleStalePayments(now = new Date()): Promise<number> {
     startedAt: mongoose.trusted({ $lt: new Date(now.getTime() - claimStaleMs()) }),
     $or: [{ state: 'charging' }, { state: 'paid', notifiedAt: null }],
   })
-    .sort({ startedAt: 1 })
+    // Never looked at first, then the longest unchecked: claims that cannot be settled yet rotate
+    // to the back instead of filling every batch.
+    .sort({ checkedAt: 1, startedAt: 1 })
     .limit(STALE_PAYMENT_BATCH)
     .lean();
   let settled = 0;
   for (const claim of stale) {
+    let done = false;
     try {
-      if (await settleStaleClaim(claim, now)) settled++;
+      done = await settleStaleClaim(claim, now);
     } catch (err) {
       logger.warn({ err: { message: (err as Error).message }, linkId: claim._id }, 'stale payment claim not settled this tick');
     }
+    if (done) settled++;
+    // Matched on its start time too, so a claim a pay has just taken over is never written.
+    else await PaymentClaimModel.updateOne({ _id: claim._id, startedAt: claim.startedAt, state: claim.state }, { $set: { checkedAt: now } }).catch(() => undefined);
   }
   if (settled) logger.warn({ settled }, 'settled payments left unfinished');
   return settled;
 }
 
-const STALE_PAYMENT_BATCH = 200;
+/** Each claim may cost an acquirer lookup: a bounded batch keeps the scheduler's tick short. */
+const STALE_PAYMENT_BATCH = 50;
 
 /** For /metrics: pays the sweep has not finished 10 minutes on (the acquirer cannot tell us, or our writes keep failing). */
 export async function paymentsNeedingAttention(now = new Date()): Promise<Record<string, number>> {
@@ -423,9 +432,12 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
     await recordPaid(link, claim, payment, new Date());
     return true;
   }
-  if (sale.status === AcquirerStatus.Denied || sale.status === AcquirerStatus.Aborted) {
+  if (NOT_PAID_FINAL_STATUSES.has(sale.status)) {
     await releaseClaim(link._id, claim);
     return true;
   }
   return false;
 }
+
+/** Acquirer statuses after which this sale will never be a payment: the claim is released. */
+const NOT_PAID_FINAL_STATUSES: ReadonlySet<number> = new Set([AcquirerStatus.Denied, AcquirerStatus.Aborted, AcquirerStatus.Voided, AcquirerStatus.Refunded]);

@@ -120,6 +120,8 @@ export interface PaymentClaim {
   paymentDate?: Date | null;
   /** When the payment_link.paid event was stored (the outbox mark); null while it is owed. */
   notifiedAt?: Date | null;
+  /** When the sweep last looked at this stale claim without settling it: it goes to the back of the line. */
+  checkedAt?: Date | null;
 }
 
 const claimSchema = new Schema<PaymentClaim>(
@@ -132,6 +134,7 @@ const claimSchema = new Schema<PaymentClaim>(
     payment: { type: Schema.Types.Mixed, default: null },
     paymentDate: { type: Date, default: null },
     notifiedAt: { type: Date, default: null },
+    checkedAt: { type: Date, default: null },
   },
   { versionKey: false, collection: 'payment_link_claims' },
 );

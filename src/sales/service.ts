@@ -437,6 +437,22 @@ async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHas
       await SaleIdempotencyModel.deleteOne({ _id: recordId, createdAt: existing.createdAt });
       continue;
     }
+    if (existing.state !== 'done') {
+      // Its sale may be settled while the key missed the answer (a process died before writing
+      // it, or a late write of the failure path landed over reconciliation's): the sale's own
+      // record is the answer.
+      const sale = await OnlineSaleModel.findOne({ idempotencyRecordId: recordId }).lean();
+      if (sale?.status === 'FAILED' && !sale.reconciliation) {
+        // Nothing was charged: the key is free, as reconciliation would have left it.
+        await SaleIdempotencyModel.deleteOne({ _id: recordId, createdAt: existing.createdAt });
+        continue;
+      }
+      if (sale && sale.status !== 'PROCESSING' && !sale.reconciliation) {
+        const response = storableAnswer(ok(sale));
+        await SaleIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'done', saleId: sale._id, response } });
+        return { claimed: false, existing: { bodyHash: existing.bodyHash, state: 'done', response: response as SaleAnswer } };
+      }
+    }
     return { claimed: false, existing: { bodyHash: existing.bodyHash, state: existing.state, response: existing.response as SaleAnswer | null } };
   }
   throw new ApiError(409, { detail: 'A request with this Idempotency-Key is being processed.' }, { 'Retry-After': '1' });
@@ -577,7 +593,14 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
     await abandonOperation(sale._id, op.from);
     throw new ApiError(502, { detail: `Payment gateway error: the acquirer answered status ${result.status} to the ${op.operation}.`, sale_id: sale._id, sale_status: sale.status, reconciling: false });
   }
-  return ok(await moveSale(sale, op.to, result));
+  try {
+    return ok(await moveSale(sale, op.to, result));
+  } catch (error) {
+    // Someone wrote the same outcome first (a notice of this very operation): that is success.
+    const current = await OnlineSaleModel.findById(sale._id).lean();
+    if (current?.status === op.to) return ok(current);
+    throw error;
+  }
 }
 
 export async function captureOnlineSale(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
@@ -680,6 +703,12 @@ export async function reconcileSale(saleId: number, now = new Date()): Promise<s
   }
   if (!sale?.reconciliation) return 'nothing to reconcile';
   const { operation, fromStatus } = sale.reconciliation;
+  if (operation !== 'authorize' && sale.reconciliation.inFlight && Date.now() - new Date(sale.reconciliation.since).getTime() < authorizationInFlightMs()) {
+    // A capture, cancel or refund call is running right now (its process sets this mark before
+    // calling and settles the sale itself): reading the acquirer now could undo what it writes.
+    // A notice retries; the stuck-reconciliation sweep comes back if the process died.
+    throw new Error(`sale ${sale._id}: a ${operation} call is in flight; its own process settles the sale`);
+  }
   const truth = sale.acquirer.paymentId ? await getSale(sale.acquirer.paymentId) : await getSaleByOrderId(sale.merchantOrderId);
 
   if (operation === 'authorize') {

@@ -6,7 +6,7 @@ import { eventually, stopAll } from '../helpers/processes';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
 import { OnlineSaleModel, SaleIdempotencyModel, SaleTransitionModel, SavedCardModel, type OnlineSale } from '../../src/sales/model';
 import mongoose from 'mongoose';
-import { captureSale as captureAtAcquirer, createCardSale, getSale, getSaleByOrderId } from '../../src/acquirer/client';
+import { captureSale as captureAtAcquirer, createCardSale, getSale, getSaleByOrderId, PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
 import { reconcileSale, sweepUnsettledSales } from '../../src/sales/service';
 import { nextId } from '../../src/db/ids';
 import { CARDS, call, cardSale, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
@@ -119,6 +119,21 @@ test('a capture the acquirer never received leaves the sale pre-captured and cap
   const retried = await capture(sale.id);
   t.is(retried.status, 200);
   t.is(retried.body.data.sale_status, 'CONFIRMED');
+});
+
+test('a payment notice arriving while a capture call is in flight waits for it, and the capture answers 200 once', async (t) => {
+  const sale = (await preCapture(cardSale())).body.data;
+  await fault({ mode: 'latency', latencyMs: 1500, operation: 'capture', paymentId: sale.acquirer.payment_id });
+  const capturing = capture(sale.id);
+  await new Promise((r) => setTimeout(r, 300));
+  // The acquirer's notice about this sale, applied while our capture call is still running.
+  const notified = await sandboxPost(env, `/sandbox/notify/${sale.acquirer.payment_id}`, { notifyUrl: `${env.app.url}${PAYMENT_NOTIFICATION_PATH}` });
+  t.is(notified.body.notification.status, 200);
+  const captured = await capturing;
+  t.is(captured.status, 200);
+  t.is(captured.body.data.sale_status, 'CONFIRMED');
+  const after = await settled(sale.id);
+  t.is(after.status, 'CONFIRMED');
 });
 
 test('a capture whose answer was lost is settled as confirmed', async (t) => {
@@ -290,10 +305,11 @@ test.serial('a capture whose process died mid-call is released by the stuck-reco
   const sale = (await preCapture(cardSale())).body.data;
   // What a web process killed during the acquirer call leaves: the claim and the in-flight flag.
   await SaleTransitionModel.create({ _id: `${sale.id}:PRE_CAPTURED`, saleId: sale.id, fromStatus: 'PRE_CAPTURED', operation: 'capture' });
-  await OnlineSaleModel.updateOne({ _id: sale.id }, { $set: { reconciliation: { operation: 'capture', fromStatus: 'PRE_CAPTURED', since: new Date(), reason: 'acquirer call in flight', inFlight: true } } });
+  const elevenMinutesAgo = new Date(Date.now() - 11 * 60_000);
+  await OnlineSaleModel.updateOne({ _id: sale.id }, { $set: { reconciliation: { operation: 'capture', fromStatus: 'PRE_CAPTURED', since: elevenMinutesAgo, reason: 'acquirer call in flight', inFlight: true } } });
   const blocked = await capture(sale.id);
   t.is(blocked.status, 409);
-  await sweepUnsettledSales(new Date(Date.now() + 11 * 60_000));
+  await sweepUnsettledSales(new Date());
   const after = await settled(sale.id);
   t.is(after.status, 'PRE_CAPTURED', 'the acquirer never got the capture');
   t.is(await SaleTransitionModel.countDocuments({ _id: `${sale.id}:PRE_CAPTURED` }), 0);
