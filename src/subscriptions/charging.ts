@@ -19,11 +19,10 @@ import { logger } from '../logger';
 import { AcquirerRejectedError, createCardSale, getSaleByOrderId, isApprovedStatus } from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import { nextRetryDay, SUBSCRIPTION_CANCELLED, SUBSCRIPTION_CANCELLED_MESSAGE, TRANSPORT_ERROR, TRANSPORT_ERROR_MESSAGE } from './retry-policy';
-import { CHARGE_SEQUENCE, cycleDueDate, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './service';
+import { CHARGE_SEQUENCE, cycleDueDate, PAYMENT_TRANSACTION_SEQUENCE, retryDays, withCancellation } from './service';
 import {
   ChargeAttemptModel,
   ChargeStatus,
-  SubscriptionCancellationModel,
   SubscriptionChargeModel,
   SubscriptionModel,
   type ChargeAttempt,
@@ -115,17 +114,9 @@ export async function runChargeAttempt(data: ChargeJobData, hooks: ChargeAttempt
   return winner.status === ChargeStatus.CONFIRMED ? 'confirmed' : 'denied';
 }
 
-/**
- * The subscription as the charge path must see it: cancelled when its cancellation record exists,
- * even if a concurrent whole-document write put `active` back (FerretDB), and then restored.
- */
 async function loadSubscription(subscriptionId: number): Promise<Subscription | null> {
   const sub = await SubscriptionModel.findById(subscriptionId).lean();
-  if (!sub || sub.status !== 'active') return sub;
-  const cancellation = await SubscriptionCancellationModel.findById(subscriptionId).lean();
-  if (!cancellation) return sub;
-  await SubscriptionModel.updateOne({ _id: subscriptionId }, { $set: { status: 'cancelled', cancelledAt: cancellation.cancelledAt, nextDueDate: null } });
-  return { ...sub, status: 'cancelled', nextDueDate: null };
+  return sub && withCancellation(sub);
 }
 
 function attemptId(chargeId: number, attempt: number): string {
@@ -300,7 +291,8 @@ async function applyOutcome(chargeId: number, outcome: ChargeAttempt): Promise<v
 async function expireWhenFinished(loaded: Subscription, charge: SubscriptionCharge): Promise<void> {
   if (cycleDueDate(loaded, charge.cycle + 1) !== null) return; // not the last cycle: nothing to look up
   const subscriptionId = loaded._id;
-  const sub = await SubscriptionModel.findById(subscriptionId).lean();
+  const stored = await SubscriptionModel.findById(subscriptionId).lean();
+  const sub = stored && (await withCancellation(stored));
   if (!sub || sub.status !== 'active' || sub.nextDueDate !== null) return;
   const open = await SubscriptionChargeModel.exists({
     subscriptionId,

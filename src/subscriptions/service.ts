@@ -120,7 +120,19 @@ export async function findSubscription(merchantId: number, rawId: unknown): Prom
   const id = parseId(rawId);
   const sub = id === null ? null : await SubscriptionModel.findOne({ _id: id, merchantId }).lean();
   if (!sub) throw notFound('Subscription not found.');
-  return sub;
+  return withCancellation(sub);
+}
+
+/**
+ * The subscription as everyone must see it: cancelled when its cancellation record exists, even if
+ * a concurrent whole-document write put `active` back (FerretDB); the stored status is restored.
+ */
+export async function withCancellation(sub: Subscription): Promise<Subscription> {
+  if (sub.status !== 'active') return sub;
+  const cancellation = await SubscriptionCancellationModel.findById(sub._id).lean();
+  if (!cancellation) return sub;
+  await SubscriptionModel.updateOne({ _id: sub._id }, { $set: { status: 'cancelled', cancelledAt: cancellation.cancelledAt, nextDueDate: null } });
+  return { ...sub, status: 'cancelled', cancelledAt: cancellation.cancelledAt, nextDueDate: null };
 }
 
 export async function cancelSubscription(merchantId: number, rawId: unknown): Promise<Subscription> {

@@ -157,6 +157,10 @@ test.serial('a cancellation undone by a concurrent whole-document write still st
   await cancelSubscription(merchant.merchantId, subscriptionId);
   // A charge run advancing the subscription wrote its stale copy back over the cancellation.
   await SubscriptionModel.updateOne({ _id: subscriptionId }, { $set: { status: 'active', nextDueDate: dueDate } });
+  // Read through the API, it is cancelled (and the stored status is put back).
+  const read = await fetch(`${app.url}/api/v1/subscriptions/${subscriptionId}/`, { headers: { authorization: `Bearer ${merchant.merchantToken}` } });
+  t.is(((await read.json()) as { data: { status: string } }).data.status, 'cancelled');
+  await SubscriptionModel.updateOne({ _id: subscriptionId }, { $set: { status: 'active', nextDueDate: dueDate } });
 
   const worker = await startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE });
   try {
