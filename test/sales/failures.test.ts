@@ -320,18 +320,27 @@ test.serial('a capture whose process died mid-call is released by the stuck-reco
   t.is((await capture(other.id)).body.data?.sale_status, 'CONFIRMED', 'a settlement claim past its lease does not block a capture');
 });
 
-test.serial('a settlement claim left by a reconciliation that died does not block the sale for good', async (t) => {
-  const orderId = `S9${Date.now()}dead`;
+/**
+ * A sale the acquirer authorized while ours was left PROCESSING (the process that sent it died),
+ * optionally already marked for reconciliation.
+ */
+async function saleLeftProcessing(tag: string, amountCents: number, reconciliation: OnlineSale['reconciliation'] = null) {
+  const orderId = `S9${Date.now()}${tag}`;
   const made = await createCardSale({
-    idempotencyKey: orderId, merchantOrderId: orderId, amountCents: 800, installments: 1, capture: false,
+    idempotencyKey: orderId, merchantOrderId: orderId, amountCents, installments: 1, capture: false,
     customer: { name: 'Maria' }, card: { number: CARDS.approved, holder: 'MARIA', expMonth: 12, expYear: 2040, cvv: '123', brand: 'Visa' },
   });
   const id = await nextId('online_sale');
   await OnlineSaleModel.create({
-    _id: id, merchantId: merchant.merchantId, merchantOrderId: orderId, paymentMethod: 'card', amountCents: 800, installments: 1,
+    _id: id, merchantId: merchant.merchantId, merchantOrderId: orderId, paymentMethod: 'card', amountCents, installments: 1,
     status: 'PROCESSING', payer: { name: 'Maria' }, card: { brand: 'Visa', bin: '400000', last4: '0010', fromToken: false },
-    reconciliation: { operation: 'authorize', fromStatus: 'PROCESSING', since: new Date(), reason: 'test', inFlight: false },
+    reconciliation,
   });
+  return { id, made };
+}
+
+test.serial('a settlement claim left by a reconciliation that died does not block the sale for good', async (t) => {
+  const { id, made } = await saleLeftProcessing('dead', 800, { operation: 'authorize', fromStatus: 'PROCESSING', since: new Date(), reason: 'test', inFlight: false });
   // A reconciliation claimed the settlement, then its worker was killed before writing it.
   await SaleTransitionModel.create({ _id: `${id}:PROCESSING`, saleId: id, fromStatus: 'PROCESSING', operation: 'settle' });
   t.regex(await reconcileSale(id), /authorization settled as PRE_CAPTURED/);
@@ -343,16 +352,7 @@ test.serial('a settlement claim left by a reconciliation that died does not bloc
 
 test.serial('a sale left processing by a crashed process is found by the sweep and settled', async (t) => {
   // What a web process that died right after sending the authorization leaves behind.
-  const orderId = `S9${Date.now()}crash`;
-  const made = await createCardSale({
-    idempotencyKey: orderId, merchantOrderId: orderId, amountCents: 700, installments: 1, capture: false,
-    customer: { name: 'Maria' }, card: { number: CARDS.approved, holder: 'MARIA', expMonth: 12, expYear: 2040, cvv: '123', brand: 'Visa' },
-  });
-  const id = await nextId('online_sale');
-  await OnlineSaleModel.create({
-    _id: id, merchantId: merchant.merchantId, merchantOrderId: orderId, paymentMethod: 'card', amountCents: 700, installments: 1,
-    status: 'PROCESSING', payer: { name: 'Maria' }, card: { brand: 'Visa', bin: '400000', last4: '0010', fromToken: false },
-  });
+  const { id, made } = await saleLeftProcessing('crash', 700);
   await sweepUnsettledSales(new Date(Date.now() + 3600_000));
   const sale = await settled(id);
   t.is(sale.status, 'PRE_CAPTURED');

@@ -1,17 +1,17 @@
 import '../helpers/env';
 import test from 'ava';
-import { startTestApp, json, type TestApp } from '../helpers/app';
+import { json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, systemToken, type TestMerchant } from '../helpers/identity';
-import { eventually, stopAll, type RunningProcess } from '../helpers/processes';
+import { eventually, type RunningProcess } from '../helpers/processes';
 import { getQueue, startWorker } from '../../src/queue';
 import { encryptCard, luhnValid } from '../../src/cards';
 import { chargeJobId, runChargeAttempt } from '../../src/subscriptions/charging';
-import { closeAcquirerClient } from '../../src/acquirer/client';
+
 import chargeSubscription from '../../jobs/charge-subscription';
 import { CHARGE_QUEUE } from '../../src/subscriptions/scheduling';
 import { SubscriptionChargeModel, SubscriptionModel } from '../../src/subscriptions/model';
 import { runSchedulerTick } from '../../workers/scheduler';
-import { chargeAfterAttempt, createSubscription, listCharges, newSubscriptionId, salesForOrder, startSandbox, testCardNumber } from './support';
+import { chargeAfterAttempt, createSubscription, listCharges, newSubscriptionId, salesForOrder, testCardNumber, useSubscriptionStack } from './support';
 
 // Ticks with a chosen `now` touch every subscription of this file's database: run one at a time.
 let app: TestApp;
@@ -19,17 +19,10 @@ let sandbox: RunningProcess;
 let merchant: TestMerchant;
 let other: TestMerchant;
 
-test.before(async () => {
-  sandbox = await startSandbox();
-  app = await startTestApp();
+useSubscriptionStack(async (stack) => {
+  ({ sandbox, app, merchant } = stack);
   startWorker(CHARGE_QUEUE, chargeSubscription); // a real BullMQ worker, in this process
-  merchant = await newMerchant();
   other = await newMerchant();
-});
-test.after.always(async () => {
-  await app?.close();
-  await closeAcquirerClient();
-  await stopAll();
 });
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;

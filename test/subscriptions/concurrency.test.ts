@@ -1,9 +1,9 @@
 import '../helpers/env';
 import test from 'ava';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { newMerchant, type TestMerchant } from '../helpers/identity';
-import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
-import { closeAcquirerClient } from '../../src/acquirer/client';
+import type { TestApp } from '../helpers/app';
+import type { TestMerchant } from '../helpers/identity';
+import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
+
 import { getQueue } from '../../src/queue';
 import { dayOf } from '../../src/subscriptions/clock';
 import { chargeJobId, runChargeAttempt, type ChargeJobData } from '../../src/subscriptions/charging';
@@ -11,21 +11,14 @@ import { CHARGE_JOB_NAME, CHARGE_QUEUE } from '../../src/subscriptions/schedulin
 import { ChargeAttemptModel, SubscriptionChargeModel, type SubscriptionCharge } from '../../src/subscriptions/model';
 import type { ChargeSubscriptionPayload } from '../../jobs/charge-subscription';
 import { runSchedulerTick } from '../../workers/scheduler';
-import { chargeAfterAttempt, newSubscriptionId, salesForOrder, startSandbox } from './support';
+import { chargeAfterAttempt, newSubscriptionId, salesForOrder, useSubscriptionStack } from './support';
 
 let app: TestApp;
 let sandbox: RunningProcess;
 let merchant: TestMerchant;
 
-test.before(async () => {
-  sandbox = await startSandbox();
-  app = await startTestApp();
-  merchant = await newMerchant();
-});
-test.after.always(async () => {
-  await app?.close();
-  await closeAcquirerClient();
-  await stopAll();
+useSubscriptionStack((stack) => {
+  ({ sandbox, app, merchant } = stack);
 });
 
 test.serial('two scheduler processes at once, and two workers, make one charge and one sale', async (t) => {

@@ -1,25 +1,17 @@
 import '../helpers/env';
 import test from 'ava';
 import { Worker } from 'bullmq';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { newMerchant, type TestMerchant } from '../helpers/identity';
-import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import type { TestApp } from '../helpers/app';
+import type { TestMerchant } from '../helpers/identity';
+import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
 import { getConfig } from '../../config';
-import { closeAcquirerClient, createCardSale } from '../../src/acquirer/client';
+import { createCardSale } from '../../src/acquirer/client';
 import { cancelSubscription } from '../../src/subscriptions/service';
 import { createRedisConnection, getQueue } from '../../src/queue';
 import { attemptOrderId, chargeJobId, type ChargeJobData } from '../../src/subscriptions/charging';
-import {
-  CHARGE_JOB_NAME,
-  CHARGE_QUEUE,
-  enqueueDueSubscriptionCharges,
-  FAILED_CHARGE_JOB_RETRY_MS,
-  MAX_RECOVERED_CHARGE_AGE_MS,
-  recoverStalledCharges,
-  STALE_PENDING_CHARGE_MS,
-} from '../../src/subscriptions/scheduling';
+import { CHARGE_JOB_NAME, CHARGE_QUEUE, enqueueDueSubscriptionCharges, FAILED_CHARGE_JOB_RETRY_MS, MAX_RECOVERED_CHARGE_AGE_MS, recoverStalledCharges, STALE_PENDING_CHARGE_MS } from '../../src/subscriptions/scheduling';
 import { ChargeStatus, SubscriptionChargeModel, SubscriptionModel } from '../../src/subscriptions/model';
-import { newSubscriptionId, salesForOrder, startSandbox } from './support';
+import { newSubscriptionId, salesForOrder, useSubscriptionStack } from './support';
 
 // Charges whose jobs failed for good or were lost. Serial: each recovery pass sees the whole queue
 // and every charge of this file's database.
@@ -27,15 +19,8 @@ let app: TestApp;
 let sandbox: RunningProcess;
 let merchant: TestMerchant;
 
-test.before(async () => {
-  sandbox = await startSandbox();
-  app = await startTestApp();
-  merchant = await newMerchant();
-});
-test.after.always(async () => {
-  await app?.close();
-  await closeAcquirerClient();
-  await stopAll();
+useSubscriptionStack((stack) => {
+  ({ sandbox, app, merchant } = stack);
 });
 
 const queue = () => getQueue<ChargeJobData>(CHARGE_QUEUE);

@@ -1,9 +1,9 @@
 import '../helpers/env';
 import test from 'ava';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { newMerchant, type TestMerchant } from '../helpers/identity';
-import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
-import { closeAcquirerClient } from '../../src/acquirer/client';
+import type { TestApp } from '../helpers/app';
+import type { TestMerchant } from '../helpers/identity';
+import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
+
 import { FAULT_AMOUNTS } from '../../src/acquirer/sandbox/sales';
 import { getQueue } from '../../src/queue';
 import { cancelSubscription } from '../../src/subscriptions/service';
@@ -11,7 +11,7 @@ import { chargeJobId } from '../../src/subscriptions/charging';
 import { CHARGE_QUEUE } from '../../src/subscriptions/scheduling';
 import { SubscriptionChargeModel, SubscriptionModel, type SubscriptionCharge } from '../../src/subscriptions/model';
 import { runSchedulerTick } from '../../workers/scheduler';
-import { chargeAfterAttempt, clearFaults, newSubscriptionId, salesForOrder, setFault, startSandbox } from './support';
+import { chargeAfterAttempt, clearFaults, newSubscriptionId, salesForOrder, setFault, useSubscriptionStack } from './support';
 
 // Whole retry schedules, days apart, run in seconds: the scheduler tick gets a chosen `now` and a
 // worker process charges the sandbox. Serial: a tick sees every subscription of this database,
@@ -26,16 +26,9 @@ async function useWorker(env: Record<string, string> = {}): Promise<void> {
   worker = await startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE, ...env });
 }
 
-test.before(async () => {
-  sandbox = await startSandbox();
-  app = await startTestApp();
-  merchant = await newMerchant();
+useSubscriptionStack(async (stack) => {
+  ({ sandbox, app, merchant } = stack);
   await useWorker();
-});
-test.after.always(async () => {
-  await app?.close();
-  await closeAcquirerClient();
-  await stopAll();
 });
 
 const at = (day: string) => new Date(`${day}T06:30:00Z`);

@@ -1,10 +1,37 @@
 /** What the subscription tests share: a sandbox acquirer, test cards, and calls to our API. */
+import test from 'ava';
 import { getConfig } from '../../config';
+import { closeAcquirerClient } from '../../src/acquirer/client';
 import { encryptCard, luhnValid } from '../../src/cards';
 import { SubscriptionChargeModel, type SubscriptionCharge } from '../../src/subscriptions/model';
-import { json } from '../helpers/app';
-import { bearer, type TestMerchant } from '../helpers/identity';
-import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
+import { json, startTestApp, type TestApp } from '../helpers/app';
+import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
+import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+
+export interface SubscriptionStack {
+  sandbox: RunningProcess;
+  app: TestApp;
+  merchant: TestMerchant;
+}
+
+/**
+ * Registers the hooks every subscription test file needs: before its tests the sandbox, the app in
+ * this process and a merchant (then `ready`, for what the file adds: a worker, another merchant);
+ * after them, everything stopped.
+ */
+export function useSubscriptionStack(ready: (stack: SubscriptionStack) => void | Promise<void>): void {
+  let app: TestApp | undefined;
+  test.before(async () => {
+    const sandbox = await startSandbox();
+    app = await startTestApp();
+    await ready({ sandbox, app, merchant: await newMerchant() });
+  });
+  test.after.always(async () => {
+    await app?.close();
+    await closeAcquirerClient();
+    await stopAll();
+  });
+}
 
 /** Starts the acquirer sandbox and points this process (and the processes it starts) at it. */
 export async function startSandbox(): Promise<RunningProcess> {
