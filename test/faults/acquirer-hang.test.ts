@@ -2,15 +2,15 @@ import '../helpers/env';
 import test from 'ava';
 import net from 'node:net';
 import { getConfig } from '../../config';
-import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { closeQueues, getQueue, waitForRedis } from '../../src/queue';
+import { getQueue } from '../../src/queue';
 import { RECONCILE_QUEUE } from '../../src/sales/service';
 import { HEARTBEAT_QUEUE } from '../../jobs/heartbeat';
 import { HeartbeatModel } from '../../src/health/heartbeat';
 import { encryptCard } from '../../src/cards';
-import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
+import { useServices } from '../helpers/services';
 
 /**
  * A hostile acquirer at the TCP level: `hang` accepts the connection and never answers, `reset`
@@ -50,21 +50,23 @@ let web: RunningProcess;
 let worker: RunningProcess;
 let merchant: TestMerchant;
 
-test.before(async () => {
-  const url = await acquirer.listen();
-  const env = { ACQUIRER_BASE_URL: url, ACQUIRER_QUERY_URL: url, ACQUIRER_TIMEOUT_MS: String(TIMEOUT_MS), ACQUIRER_CONNECT_TIMEOUT_MS: '1000' };
-  Object.assign(process.env, env);
-  await connectDatabase(process.env.MONGODB_URI!);
-  await waitForRedis();
-  [web, worker] = await Promise.all([startProcess('web', env), startProcess('worker', { ...env, WORKER_LOCK_DURATION_MS: '5000' })]);
-  merchant = await newMerchant();
-});
-test.after.always(async () => {
-  await stopAll();
-  for (const queue of [RECONCILE_QUEUE, HEARTBEAT_QUEUE]) await getQueue(queue).obliterate({ force: true }).catch(() => undefined);
-  await closeQueues();
-  await disconnectDatabase();
-  await acquirer.close();
+const acquirerEnv: Record<string, string> = {};
+useServices({
+  setUp: async () => {
+    const url = await acquirer.listen();
+    Object.assign(acquirerEnv, { ACQUIRER_BASE_URL: url, ACQUIRER_QUERY_URL: url, ACQUIRER_TIMEOUT_MS: String(TIMEOUT_MS), ACQUIRER_CONNECT_TIMEOUT_MS: '1000' });
+    Object.assign(process.env, acquirerEnv);
+  },
+  ready: async () => {
+    [web, worker] = await Promise.all([startProcess('web', acquirerEnv), startProcess('worker', { ...acquirerEnv, WORKER_LOCK_DURATION_MS: '5000' })]);
+    merchant = await newMerchant();
+  },
+  cleanUp: async () => {
+    for (const queue of [RECONCILE_QUEUE, HEARTBEAT_QUEUE]) await getQueue(queue).obliterate({ force: true }).catch(() => undefined);
+  },
+  tearDown: async () => {
+    await acquirer.close();
+  },
 });
 
 function cardSale(value: number) {

@@ -1,32 +1,31 @@
 import '../helpers/env';
 import './quiet-logs';
 import test from 'ava';
-import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { closeQueues, getQueue, waitForRedis } from '../../src/queue';
+import { getQueue } from '../../src/queue';
 import { HeartbeatModel } from '../../src/health/heartbeat';
 import { HEARTBEAT_QUEUE, type HeartbeatPayload } from '../../jobs/heartbeat';
-import { eventually, startProcess, stopAll } from '../helpers/processes';
+import { eventually, startProcess } from '../helpers/processes';
 import { newMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { TEST_DB } from '../helpers/env';
 import { freePort, OwnedFerretDB } from './owned-services';
+import { useServices } from '../helpers/services';
 
 let ferret: OwnedFerretDB;
 
-test.before(async () => {
-  ferret = new OwnedFerretDB(await freePort());
-  await ferret.start();
-  // This file's database (and its children's) is the owned FerretDB.
-  process.env.MONGODB_URI = ferret.uri(TEST_DB);
-  await connectDatabase(process.env.MONGODB_URI);
-  await waitForRedis();
-});
-test.after.always(async () => {
-  await stopAll();
-  await getQueue(HEARTBEAT_QUEUE).obliterate({ force: true }).catch(() => undefined);
-  await closeQueues();
-  await disconnectDatabase();
-  await ferret?.destroy();
+useServices({
+  setUp: async () => {
+    ferret = new OwnedFerretDB(await freePort());
+    await ferret.start();
+    // This file's database (and its children's) is the owned FerretDB.
+    process.env.MONGODB_URI = ferret.uri(TEST_DB);
+  },
+  cleanUp: async () => {
+    await getQueue(HEARTBEAT_QUEUE).obliterate({ force: true }).catch(() => undefined);
+  },
+  tearDown: async () => {
+    await ferret?.destroy();
+  },
 });
 
 test.serial('database stopped and started: readyz 503 and api 503 json while down, recovery on its own', async (t) => {

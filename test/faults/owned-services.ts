@@ -3,6 +3,7 @@
  * queued survives its restart, as in production) and a FerretDB with its own SQLite folder.
  * Each listens on its own free loopback port; the machine's shared services are never touched.
  */
+import { getConfig } from '../../config';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -107,4 +108,16 @@ export class OwnedFerretDB extends OwnedService {
 
 export function redisServerInstalled(): boolean {
   return spawnSync('redis-server', ['--version']).status === 0;
+}
+
+/**
+ * A test-owned Redis for the whole file, started before anything loads the config: REDIS_URL
+ * points at it, so this process and every process the file starts use it.
+ */
+export async function ownRedisForThisFile(): Promise<OwnedRedis> {
+  const redis = new OwnedRedis(await freePort());
+  await redis.start();
+  process.env.REDIS_URL = redis.url;
+  if (getConfig().redisUrl !== redis.url) throw new Error('config was loaded before the owned Redis was set');
+  return redis;
 }

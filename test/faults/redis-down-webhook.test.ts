@@ -3,17 +3,16 @@ import './quiet-logs';
 import test from 'ava';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getConfig } from '../../config';
 import { encryptCard } from '../../src/cards';
-import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { closeQueues, getQueue, redisAnswers, waitForRedis } from '../../src/queue';
+import { getQueue, redisAnswers } from '../../src/queue';
 import { WebhookEventModel } from '../../src/webhooks/model';
 import { LINK_WEBHOOK_QUEUE, UNQUEUED_EVENT_GRACE_MS } from '../../src/webhooks/service';
 import { runSchedulerTick } from '../../workers/scheduler';
-import { eventually, startProcess, stopAll } from '../helpers/processes';
+import { eventually, startProcess } from '../helpers/processes';
 import { bearer, newMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
-import { freePort, OwnedRedis } from './owned-services';
+import { ownRedisForThisFile, type OwnedRedis } from './owned-services';
+import { useServices } from '../helpers/services';
 
 let redis: OwnedRedis;
 const delivered: string[] = [];
@@ -25,22 +24,18 @@ const receiver = http.createServer((req, res) => {
   });
 });
 
-test.before(async () => {
-  redis = new OwnedRedis(await freePort());
-  await redis.start();
-  process.env.REDIS_URL = redis.url;
-  if (getConfig().redisUrl !== redis.url) throw new Error('config was loaded before the owned Redis was set');
-  await connectDatabase(process.env.MONGODB_URI!);
-  await waitForRedis();
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-});
-test.after.always(async () => {
-  await stopAll();
-  receiver.closeAllConnections();
-  receiver.close();
-  await closeQueues();
-  await disconnectDatabase();
-  await redis?.destroy();
+useServices({
+  setUp: async () => {
+    redis = await ownRedisForThisFile();
+  },
+  ready: () => new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve)),
+  cleanUp: async () => {
+    receiver.closeAllConnections();
+    receiver.close();
+  },
+  tearDown: async () => {
+    await redis?.destroy();
+  },
 });
 
 // A link paid while Redis is down is charged and its payment_link.paid event stored, but its

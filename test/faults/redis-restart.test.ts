@@ -2,32 +2,24 @@ import '../helpers/env';
 import './quiet-logs';
 import test from 'ava';
 import mongoose from 'mongoose';
-import { getConfig } from '../../config';
-import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { closeQueues, getQueue, waitForRedis } from '../../src/queue';
+import { getQueue, waitForRedis } from '../../src/queue';
 import { HeartbeatModel } from '../../src/health/heartbeat';
 import { HEARTBEAT_QUEUE, type HeartbeatPayload } from '../../jobs/heartbeat';
-import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
-import { freePort, OwnedRedis } from './owned-services';
+import { ownRedisForThisFile, type OwnedRedis } from './owned-services';
+import { useServices } from '../helpers/services';
 
 let redis: OwnedRedis;
 
-test.before(async () => {
-  redis = new OwnedRedis(await freePort());
-  await redis.start();
-  // Before anything loads the config: this file's processes (and children) use the owned Redis.
-  process.env.REDIS_URL = redis.url;
-  if (getConfig().redisUrl !== redis.url) throw new Error('config was loaded before the owned Redis was set');
-  await connectDatabase(process.env.MONGODB_URI!);
-  await waitForRedis();
-});
-test.after.always(async () => {
-  await stopAll();
-  await closeQueues();
-  await disconnectDatabase();
-  await redis?.destroy();
+useServices({
+  setUp: async () => {
+    redis = await ownRedisForThisFile();
+  },
+  tearDown: async () => {
+    await redis?.destroy();
+  },
 });
 
 function tokenRequest(web: RunningProcess, merchant: TestMerchant) {

@@ -1,24 +1,19 @@
 import '../helpers/env';
 import test from 'ava';
 import mongoose from 'mongoose';
-import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { closeQueues, getQueue, waitForRedis } from '../../src/queue';
+import { getQueue } from '../../src/queue';
 import { HeartbeatModel } from '../../src/health/heartbeat';
 import { HEARTBEAT_QUEUE, type HeartbeatPayload } from '../../jobs/heartbeat';
-import { eventually, startProcess, stopAll } from '../helpers/processes';
+import { eventually, startProcess } from '../helpers/processes';
+import { useServices } from '../helpers/services';
 
 // A short lock so the job of a killed worker comes back in seconds rather than a minute.
 const WORKERS = { WORKER_LOCK_DURATION_MS: '2000' };
 
-test.before(async () => {
-  await connectDatabase(process.env.MONGODB_URI!);
-  await waitForRedis();
-});
-test.after.always(async () => {
-  await stopAll();
-  await getQueue(HEARTBEAT_QUEUE).obliterate({ force: true }).catch(() => undefined);
-  await closeQueues();
-  await disconnectDatabase();
+useServices({
+  cleanUp: async () => {
+    await getQueue(HEARTBEAT_QUEUE).obliterate({ force: true }).catch(() => undefined);
+  },
 });
 
 test.serial('a worker killed with sigkill mid-job: another worker runs the job again and its effect happens once', async (t) => {

@@ -1,22 +1,17 @@
 import '../helpers/env';
 import test from 'ava';
-import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { closeQueues, getQueue, waitForRedis } from '../../src/queue';
+import { getQueue } from '../../src/queue';
 import { HeartbeatModel } from '../../src/health/heartbeat';
 import { HEARTBEAT_QUEUE } from '../../jobs/heartbeat';
 import { enqueueHeartbeat } from '../../workers/scheduler';
-import { eventually, startProcess, stopAll } from '../helpers/processes';
+import { eventually, startProcess } from '../helpers/processes';
 import { json } from '../helpers/app';
+import { useServices } from '../helpers/services';
 
-test.before(async () => {
-  await connectDatabase(process.env.MONGODB_URI!);
-  await waitForRedis();
-});
-test.after.always(async () => {
-  await stopAll();
-  await getQueue(HEARTBEAT_QUEUE).obliterate({ force: true }).catch(() => undefined);
-  await closeQueues();
-  await disconnectDatabase();
+useServices({
+  cleanUp: async () => {
+    await getQueue(HEARTBEAT_QUEUE).obliterate({ force: true }).catch(() => undefined);
+  },
 });
 
 test.serial('a job enqueued by the scheduler code is completed by a worker process', async (t) => {

@@ -6,11 +6,10 @@ import test from 'ava';
 import mongoose from 'mongoose';
 import { getConfig } from '../../config';
 import { encryptCard, luhnValid } from '../../src/cards';
-import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { closeQueues, waitForRedis } from '../../src/queue';
-import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
 import { newMerchant, systemToken } from '../helpers/identity';
 import { pdfWithPages } from '../chargebacks/files';
+import { useServices } from '../helpers/services';
 
 // A journey through every feature that handles a secret, across real processes at debug level,
 // then a scan of every process's logs (and of the database) for the secrets it used. The other
@@ -32,15 +31,7 @@ const CARD = freshApprovedCard();
 const CVV = String(crypto.randomInt(100, 999));
 const CHARGEBACK_EC = '3100000005';
 
-test.before(async () => {
-  await connectDatabase(process.env.MONGODB_URI!);
-  await waitForRedis();
-});
-test.after.always(async () => {
-  await stopAll();
-  await closeQueues();
-  await disconnectDatabase();
-});
+useServices();
 
 async function call(web: RunningProcess, method: string, path: string, headers: Record<string, string>, body?: unknown) {
   const res = await fetch(`${web.url}${path}`, {

@@ -2,25 +2,16 @@ import '../helpers/env';
 import test from 'ava';
 import { getConfig } from '../../config';
 import { encryptCard } from '../../src/cards';
-import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { closeQueues, waitForRedis } from '../../src/queue';
 import { CHARGEBACK_NOTICE_PATH, CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
-import { startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { startProcess, type RunningProcess } from '../helpers/processes';
 import { newMerchant, systemToken } from '../helpers/identity';
+import { useServices } from '../helpers/services';
 
 const CARD = '4000000000000010';
 const CVV = '738';
 const WRONG_PASSWORD = 'Wr0ng-But-Secret-Passw0rd!';
 
-test.before(async () => {
-  await connectDatabase(process.env.MONGODB_URI!);
-  await waitForRedis();
-});
-test.after.always(async () => {
-  await stopAll();
-  await closeQueues();
-  await disconnectDatabase();
-});
+useServices();
 
 async function call(web: RunningProcess, method: string, path: string, headers: Record<string, string>, body?: unknown) {
   const res = await fetch(`${web.url}${path}`, {
