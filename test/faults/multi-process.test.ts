@@ -3,15 +3,15 @@ import test from 'ava';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import mongoose from 'mongoose';
-import { getConfig } from '../../config';
 import { encryptCard } from '../../src/cards';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues, waitForRedis } from '../../src/queue';
-import { ChargeAttemptModel, ChargeStatus, SubscriptionChargeModel, SubscriptionModel } from '../../src/subscriptions/model';
+import { ChargeAttemptModel, ChargeStatus, SubscriptionChargeModel } from '../../src/subscriptions/model';
 import { dayOf } from '../../src/subscriptions/clock';
 import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
+import { insertDueSubscriptions, sandboxCardToken } from '../helpers/due-subscriptions';
 
 /** A local webhook receiver counting deliveries per webhook-id. */
 const deliveries = new Map<string, number>();
@@ -100,28 +100,8 @@ test.serial('links paid through either web process: every webhook delivered once
 
 test.serial('two schedulers at once, two workers: every due charge charged once', async (t) => {
   const today = dayOf(new Date());
-  const card = await fetch(`${sandbox.url}/1/card`, {
-    method: 'POST',
-    headers: { MerchantId: getConfig().acquirer.merchantId, MerchantKey: getConfig().acquirer.merchantKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ CustomerName: 'Maria Silva', CardNumber: '4000000000000010', Holder: 'MARIA SILVA', ExpirationDate: `12/${new Date().getUTCFullYear() + 3}`, Brand: 'Visa' }),
-  });
-  const token = ((await card.json()) as { CardToken: string }).CardToken;
   const ids = Array.from({ length: 20 }, (_, i) => 700_000_000 + i);
-  await SubscriptionModel.insertMany(
-    ids.map((_id) => ({
-      _id,
-      merchantId: merchant.merchantId,
-      value: 1990,
-      billingCycle: 'monthly',
-      firstDueDate: today,
-      retry: true,
-      status: 'active',
-      nextDueDate: today,
-      nextCycle: 0,
-      card: { token, brand: 'Visa', bin: '400000', last4: '0010', holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3 },
-      customer: { name: 'Maria Silva' },
-    })),
-  );
+  await insertDueSubscriptions(merchant.merchantId, ids, await sandboxCardToken(sandbox.url), today);
   const before = (await (await fetch(`${sandbox.url}/sandbox/stats`)).json()) as { salesCreated: number };
   // Each scheduler runs a tick as it starts: two ticks at the same moment.
   const schedulers = await Promise.all([startProcess('scheduler'), startProcess('scheduler')]);

@@ -8,9 +8,10 @@
  */
 import { getConfig } from '../../../config';
 import { enqueueDueSubscriptionCharges } from '../../../src/subscriptions/scheduling';
-import { ChargeStatus, SubscriptionChargeModel, SubscriptionModel } from '../../../src/subscriptions/model';
+import { ChargeStatus, SubscriptionChargeModel } from '../../../src/subscriptions/model';
 import { dayOf } from '../../../src/subscriptions/clock';
 import { newMerchant } from '../../helpers/identity';
+import { insertDueSubscriptions, sandboxCardToken } from '../../helpers/due-subscriptions';
 import { noopJobsPerSecond } from '../noop-jobs';
 import type { ThroughputCase } from './types';
 
@@ -18,17 +19,6 @@ const CHARGES = Number(process.env.BENCH_CHARGES || 200);
 /** How long charging may run before the case stops and reports what it reached. */
 const CHARGE_SECONDS = Number(process.env.BENCH_CHARGE_SECONDS || 900);
 
-async function sandboxCardToken(sandboxUrl: string): Promise<string> {
-  const { merchantId, merchantKey } = getConfig().acquirer;
-  const res = await fetch(`${sandboxUrl}/1/card`, {
-    method: 'POST',
-    headers: { MerchantId: merchantId, MerchantKey: merchantKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ CustomerName: 'Maria Silva', CardNumber: '4000000000000010', Holder: 'MARIA SILVA', ExpirationDate: `12/${new Date().getUTCFullYear() + 3}`, Brand: 'Visa' }),
-  });
-  const body = (await res.json()) as { CardToken?: string };
-  if (!body.CardToken) throw new Error(`charges case: the sandbox gave no card token (${res.status})`);
-  return body.CardToken;
-}
 
 export const chargesCase: ThroughputCase = {
   name: 'charges',
@@ -41,24 +31,7 @@ export const chargesCase: ThroughputCase = {
     const merchant = await newMerchant();
     const today = dayOf(new Date());
     const base = 800_000_000 + Math.floor(Math.random() * 100_000) * 1000;
-    for (let i = 0; i < CHARGES; i += 1000) {
-      const size = Math.min(1000, CHARGES - i);
-      await SubscriptionModel.insertMany(
-        Array.from({ length: size }, (_, j) => ({
-          _id: base + i + j,
-          merchantId: merchant.merchantId,
-          value: 1990,
-          billingCycle: 'monthly',
-          firstDueDate: today,
-          retry: true,
-          status: 'active',
-          nextDueDate: today,
-          nextCycle: 0,
-          card: { token, brand: 'Visa', bin: '400000', last4: '0010', holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3 },
-          customer: { name: 'Maria Silva' },
-        })),
-      );
-    }
+    await insertDueSubscriptions(merchant.merchantId, Array.from({ length: CHARGES }, (_, i) => base + i), token, today);
 
     await context.setWorkers(0);
     // Memory of the scheduling code: peak heap in use, and what stays in use after a full GC every

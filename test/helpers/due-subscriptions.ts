@@ -1,0 +1,42 @@
+/**
+ * Many subscriptions due today, written straight to the database (the API would encrypt and
+ * tokenize each card): what the multi-process test and the charges bench schedule and charge.
+ * No ava here: the bench imports it outside a test run.
+ */
+import { getConfig } from '../../config';
+import { SubscriptionModel } from '../../src/subscriptions/model';
+
+/** A card token of an approving sandbox card, from the sandbox's own tokenization endpoint. */
+export async function sandboxCardToken(sandboxUrl: string): Promise<string> {
+  const { merchantId, merchantKey } = getConfig().acquirer;
+  const res = await fetch(`${sandboxUrl}/1/card`, {
+    method: 'POST',
+    headers: { MerchantId: merchantId, MerchantKey: merchantKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ CustomerName: 'Maria Silva', CardNumber: '4000000000000010', Holder: 'MARIA SILVA', ExpirationDate: `12/${new Date().getUTCFullYear() + 3}`, Brand: 'Visa' }),
+  });
+  const body = (await res.json()) as { CardToken?: string };
+  if (!body.CardToken) throw new Error(`the sandbox gave no card token (${res.status})`);
+  return body.CardToken;
+}
+
+/** Inserts active monthly subscriptions with these ids, first due `today`, charging `cardToken`; 1,000 per insert. */
+export async function insertDueSubscriptions(merchantId: number, ids: number[], cardToken: string, today: string): Promise<void> {
+  const expYear = new Date().getUTCFullYear() + 3;
+  for (let i = 0; i < ids.length; i += 1000) {
+    await SubscriptionModel.insertMany(
+      ids.slice(i, i + 1000).map((_id) => ({
+        _id,
+        merchantId,
+        value: 1990,
+        billingCycle: 'monthly',
+        firstDueDate: today,
+        retry: true,
+        status: 'active',
+        nextDueDate: today,
+        nextCycle: 0,
+        card: { token: cardToken, brand: 'Visa', bin: '400000', last4: '0010', holder: 'MARIA SILVA', expMonth: 12, expYear },
+        customer: { name: 'Maria Silva' },
+      })),
+    );
+  }
+}
