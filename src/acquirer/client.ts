@@ -257,6 +257,15 @@ interface CallResult {
   body: unknown;
 }
 
+/**
+ * How long after a state-changing call was sent the acquirer may still be acting on it, even after
+ * we gave up waiting: "it has no such sale" is conclusive only past this. Twice our total timeout
+ * plus a minute.
+ */
+export function callMayStillBeRunningMs(): number {
+  return 2 * getConfig().acquirer.timeoutMs + 60_000;
+}
+
 async function call(options: CallOptions): Promise<CallResult | null> {
   const config = getConfig().acquirer;
   const base = options.host === 'query' ? config.queryUrl : config.baseUrl;

@@ -13,7 +13,7 @@
 import crypto from 'node:crypto';
 import { getConfig } from '../../config';
 import mongoose from 'mongoose';
-import { AcquirerStatus, createCardSale, getSaleByOrderId, isApprovedStatus, type AcquirerCardBrand } from '../acquirer/client';
+import { AcquirerStatus, callMayStillBeRunningMs, createCardSale, getSaleByOrderId, isApprovedStatus, type AcquirerCardBrand } from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import { cardBrand, CardError, decryptCard, publicKeyPem, summarizeCard } from '../cards';
 import { isDuplicateKey } from '../db/connection';
@@ -206,7 +206,7 @@ async function claimPayment(link: PaymentLink, now: Date): Promise<HeldClaim> {
     await PaymentClaimModel.deleteOne({ _id: link._id, attemptKey: held.attemptKey, startedAt: held.startedAt });
     try {
       await PaymentClaimModel.create({ _id: link._id, attemptKey: held.attemptKey, merchantOrderId: held.merchantOrderId, state: 'charging', startedAt: now });
-      return { attemptKey: held.attemptKey, merchantOrderId: held.merchantOrderId, startedAt: now };
+      return { attemptKey: held.attemptKey, merchantOrderId: held.merchantOrderId, startedAt: now, wasStale: true };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
       throw inProgress();
@@ -220,6 +220,8 @@ interface HeldClaim {
   attemptKey: string;
   merchantOrderId: string;
   startedAt: Date;
+  /** Taken over from a crashed pay, or being settled by the sweep: someone else may record it too. */
+  wasStale?: boolean;
 }
 
 /** Releases exactly the holder's claim: a slow holder whose claim was taken over must not free the new one. */
@@ -261,13 +263,16 @@ function paidEventExtra(payment: NonNullable<PaymentLink['payment']>) {
   };
 }
 
-/** Records the paid link (and on the claim, so the sweep can write it again), then owes its event. */
-async function recordPaid(link: PaymentLink, claim: { attemptKey: string }, payment: NonNullable<PaymentLink['payment']>, paymentDate: Date): Promise<PaymentLink> {
+/**
+ * Records the paid link (and on the claim, so the sweep can write it again), then owes its event.
+ * A claim that was stale (taken over, or settled by the sweep) may be recorded by two at once, so
+ * then an event already stored is looked for first; a fresh pay skips that read.
+ */
+async function recordPaid(link: PaymentLink, claim: HeldClaim, payment: NonNullable<PaymentLink['payment']>, paymentDate: Date): Promise<PaymentLink> {
   await PaymentClaimModel.updateOne({ _id: link._id, attemptKey: claim.attemptKey }, { $set: { state: 'paid', payment, paymentDate, notifiedAt: null } });
   await PaymentLinkModel.updateOne({ _id: link._id }, { $set: { status: LINK_PAID, paymentDate, payment } });
   const paid: PaymentLink = { ...link, status: LINK_PAID, paymentDate, payment };
-  // Two recorders of one payment (a pay and the sweep, or a takeover) store one event.
-  const alreadyStored = link.webhookUrl ? await WebhookEventModel.exists({ linkId: link._id, type: 'payment_link.paid' }) : null;
+  const alreadyStored = link.webhookUrl && claim.wasStale ? await WebhookEventModel.exists({ linkId: link._id, type: 'payment_link.paid' }) : null;
   if (alreadyStored || (await notify(paid, 'payment_link.paid', paidEventExtra(payment)))) {
     await PaymentClaimModel.updateOne({ _id: link._id }, { $set: { notifiedAt: new Date() } });
   }
@@ -342,11 +347,6 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
   return { approved: true, checkout: presentCheckout(paid, paymentDate), denial: null };
 }
 
-/** After this long with no answer a claim's sale cannot still be in flight at the acquirer. */
-function payInFlightMs(): number {
-  return 2 * getConfig().acquirer.timeoutMs + 60_000;
-}
-
 /**
  * Scheduler task: finishes pays whose process died, or whose writes failed, after the claim was
  * taken. Without it only another pay of the same link repaired them, and a payer who left meant a
@@ -414,7 +414,7 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
   }
   const sale = await getSaleByOrderId(claim.merchantOrderId);
   if (!sale) {
-    if (now.getTime() - claim.startedAt.getTime() < payInFlightMs()) return false;
+    if (now.getTime() - claim.startedAt.getTime() < callMayStillBeRunningMs()) return false;
     await releaseClaim(link._id, claim);
     return true;
   }
@@ -429,7 +429,7 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
       last4: sale.card?.maskedNumber.slice(-4) ?? '',
       installments: link.installments,
     };
-    await recordPaid(link, claim, payment, new Date());
+    await recordPaid(link, { ...claim, wasStale: true }, payment, new Date());
     return true;
   }
   if (NOT_PAID_FINAL_STATUSES.has(sale.status)) {

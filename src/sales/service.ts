@@ -16,6 +16,7 @@ import { AcquirerUnavailableError } from '../acquirer/errors';
 import {
   AcquirerRejectedError,
   AcquirerStatus,
+  callMayStillBeRunningMs,
   captureSale as captureAtAcquirer,
   createCardSale,
   createPixCharge,
@@ -165,11 +166,6 @@ async function findSale(scope: SaleScope, saleId: number): Promise<OnlineSale> {
   const sale = await OnlineSaleModel.findOne(scope === undefined ? { _id: saleId } : { _id: saleId, merchantId: scope }).lean();
   if (!sale) throw notFound('Sale not found.');
   return sale;
-}
-
-/** How long after it was sent an authorization may still be running at the acquirer (the orphan sweep's bound too). */
-function authorizationInFlightMs(): number {
-  return 2 * getConfig().acquirer.timeoutMs + 60_000;
 }
 
 /** One job per reconciliation episode (a sale may need several over its life). */
@@ -433,7 +429,7 @@ async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHas
     // A process that died before creating its sale left the key "in progress" with nothing done:
     // once no request could still be running, the key is free again. (With a sale, the
     // scheduler's sweep reconciles it and completes the key.)
-    if (existing.state === 'in_progress' && age > authorizationInFlightMs() && !(await OnlineSaleModel.exists({ idempotencyRecordId: recordId }))) {
+    if (existing.state === 'in_progress' && age > callMayStillBeRunningMs() && !(await OnlineSaleModel.exists({ idempotencyRecordId: recordId }))) {
       await SaleIdempotencyModel.deleteOne({ _id: recordId, createdAt: existing.createdAt });
       continue;
     }
@@ -508,8 +504,9 @@ export async function preCapture(merchantId: number, input: PreCaptureInput, ide
  * When the sale cannot even be read, the key stays in progress (409) and the sweeps settle it.
  */
 async function settleIdempotencyKeyAfterFailure(recordId: string, error: unknown): Promise<void> {
+  // (runPreCapture turns every acquirer failure, a refusal included, into a SaleGatewayError.)
   const refusedOrUnreachable = error instanceof SaleGatewayError && !error.outcomeUnknown && error.body.sale_status === 'FAILED';
-  if (refusedOrUnreachable || error instanceof AcquirerRejectedError) {
+  if (refusedOrUnreachable) {
     await SaleIdempotencyModel.deleteOne({ _id: recordId });
     return;
   }
@@ -703,7 +700,7 @@ export async function reconcileSale(saleId: number, now = new Date()): Promise<s
   }
   if (!sale?.reconciliation) return 'nothing to reconcile';
   const { operation, fromStatus } = sale.reconciliation;
-  if (operation !== 'authorize' && sale.reconciliation.inFlight && Date.now() - new Date(sale.reconciliation.since).getTime() < authorizationInFlightMs()) {
+  if (operation !== 'authorize' && sale.reconciliation.inFlight && Date.now() - new Date(sale.reconciliation.since).getTime() < callMayStillBeRunningMs()) {
     // A capture, cancel or refund call is running right now (its process sets this mark before
     // calling and settles the sale itself): reading the acquirer now could undo what it writes.
     // A notice retries; the stuck-reconciliation sweep comes back if the process died.
@@ -712,7 +709,7 @@ export async function reconcileSale(saleId: number, now = new Date()): Promise<s
   const truth = sale.acquirer.paymentId ? await getSale(sale.acquirer.paymentId) : await getSaleByOrderId(sale.merchantOrderId);
 
   if (operation === 'authorize') {
-    if (!truth && sale.reconciliation.inFlight && Date.now() - new Date(sale.createdAt).getTime() < authorizationInFlightMs()) {
+    if (!truth && sale.reconciliation.inFlight && Date.now() - new Date(sale.createdAt).getTime() < callMayStillBeRunningMs()) {
       // A call that timed out may still be running at the acquirer: "no such sale" proves nothing
       // yet. Retried (the job's backoff) until no call could still be running.
       throw new Error(`the acquirer has no sale for order ${sale.merchantOrderId} yet; asking again until the call cannot still be running`);
@@ -876,7 +873,7 @@ function isUnnoticedPixPastExpiry(sale: OnlineSale, now: Date, graceMs = PIX_EXP
  * 10-minute bucket, so several schedulers queue each sale once per bucket.
  */
 export async function sweepUnsettledSales(now = new Date()): Promise<void> {
-  const staleProcessing = new Date(now.getTime() - authorizationInFlightMs());
+  const staleProcessing = new Date(now.getTime() - callMayStillBeRunningMs());
   const stuckSince = new Date(now.getTime() - STUCK_RECONCILIATION_MS);
   const bucket = Math.floor(now.getTime() / STUCK_RECONCILIATION_MS);
   const trusted = <T>(operator: T): T => mongoose.trusted(operator) as T;
