@@ -23,7 +23,8 @@ function cli(args: string[], stdin?: string): Promise<CliResult> {
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    // 'close', not 'exit': a child's output may still be in its pipes when it exits.
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(stdin ?? '');
   });
 }

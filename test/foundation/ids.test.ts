@@ -42,7 +42,7 @@ test.serial('ids from several processes at once are unique', async (t) => {
       const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { cwd: ROOT, env: { ...process.env, ID_BLOCK_SIZE: '5' } });
       let out = '';
       child.stdout.on('data', (c) => (out += c));
-      child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`exit ${code}`))));
+      child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`exit ${code}`))));
     });
   const all = (await Promise.all([runOne(), runOne(), runOne()])).flat();
   t.is(all.length, 180);
