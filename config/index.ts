@@ -11,6 +11,8 @@ import { loadLocalSecrets, SECRET_NAMES } from './local-secrets';
 const positiveInt = Joi.number().integer().min(1);
 const boolish = Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off', '');
 
+export const DEFAULT_FERRETDB_POSTGRESQL_URL = 'postgres://postgres@127.0.0.1:5432/payments';
+
 /** name -> [schema, default, meaning]; the README's config table is this table. */
 export const CONFIG_TABLE = {
   NODE_ENV: [Joi.string().valid('development', 'test', 'production'), 'development', 'development, test or production; production refuses generated secrets'],
@@ -18,6 +20,8 @@ export const CONFIG_TABLE = {
   HOST: [Joi.string(), '127.0.0.1', 'Address the web process listens on'],
   PUBLIC_BASE_URL: [Joi.string().uri({ scheme: ['http', 'https'] }), 'http://127.0.0.1:3000', 'Public address of the service; payment_link_url and notification URLs are built on it'],
   MONGODB_URI: [Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }), 'mongodb://127.0.0.1:27017/payments', 'MongoDB (FerretDB locally) connection string, database name included'],
+  FERRETDB_BACKEND: [Joi.string().valid('postgresql', 'sqlite'), 'postgresql', 'Backend of the local FerretDB that npm start / npm test / npm run services start: postgresql (indexed lookups) or sqlite (embedded; every lookup scans its collection)'],
+  FERRETDB_POSTGRESQL_URL: [Joi.string().uri({ scheme: ['postgres', 'postgresql'] }), DEFAULT_FERRETDB_POSTGRESQL_URL, "PostgreSQL behind the local FerretDB; every process adds there the companion indexes FerretDB cannot make itself (nothing happens on a real MongoDB)"],
   REDIS_URL: [Joi.string().uri({ scheme: ['redis', 'rediss'] }), 'redis://127.0.0.1:6379', 'Redis used by BullMQ and the shared rate limits'],
   QUEUE_PREFIX: [Joi.string().pattern(/^[A-Za-z0-9_:{}.-]+$/), 'pay', 'Key prefix of every BullMQ queue (use a hash tag such as {pay} on Redis Cluster)'],
   LOG_LEVEL: [Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'info', 'pino log level'],
@@ -68,6 +72,7 @@ export interface Config {
   host: string;
   publicBaseUrl: string;
   mongodbUri: string;
+  ferretdb: { backend: 'postgresql' | 'sqlite'; postgresqlUrl: string };
   redisUrl: string;
   queuePrefix: string;
   logLevel: string;
@@ -126,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: v.HOST,
     publicBaseUrl,
     mongodbUri: v.MONGODB_URI,
+    ferretdb: { backend: v.FERRETDB_BACKEND as Config['ferretdb']['backend'], postgresqlUrl: v.FERRETDB_POSTGRESQL_URL },
     redisUrl: v.REDIS_URL,
     queuePrefix: v.QUEUE_PREFIX,
     logLevel: v.LOG_LEVEL,

@@ -3,6 +3,10 @@
  * when the database is down a request fails fast and is answered 503 instead of hanging.
  */
 import mongoose from 'mongoose';
+import { getConfig } from '../../config';
+import { logger } from '../logger';
+import { ensureCompanionIndexes, type IndexedFields } from './companion-indexes';
+import { monitorCommands } from './monitoring';
 
 mongoose.set('bufferCommands', false);
 mongoose.set('strictQuery', true);
@@ -13,15 +17,56 @@ mongoose.set('autoIndex', false);
 mongoose.set('sanitizeFilter', true);
 
 export async function connectDatabase(uri: string): Promise<typeof mongoose> {
-  await mongoose.connect(uri, { serverSelectionTimeoutMS: 3000, connectTimeoutMS: 3000, socketTimeoutMS: 30000, maxPoolSize: 20 });
+  // monitorCommands: every command is counted and timed by collection (src/db/monitoring.ts).
+  await mongoose.connect(uri, { serverSelectionTimeoutMS: 3000, connectTimeoutMS: 3000, socketTimeoutMS: 30000, maxPoolSize: 20, monitorCommands: true });
+  monitorCommands(mongoose.connection.getClient());
   await ensureIndexes();
   return mongoose;
 }
 
-/** Creates every registered model's indexes; unique indexes are our concurrency guards. */
+/**
+ * Creates every registered model's collection and indexes (unique indexes are our concurrency
+ * guards), then the store's companion indexes derived from them.
+ */
 export async function ensureIndexes(): Promise<void> {
-  for (const name of mongoose.modelNames()) await mongoose.model(name).createIndexes();
+  for (const name of mongoose.modelNames()) {
+    const model = mongoose.model(name);
+    await model.createCollection().catch((error: { code?: number }) => {
+      if (error.code !== 48) throw error; // NamespaceExists: another process created it first
+    });
+    await model.createIndexes();
+  }
+  await ensureStoreCompanionIndexes();
 }
+
+/**
+ * The top-level fields of every declared index, per collection, `_id` included: the lookups the
+ * store must answer from an index. Dotted paths are left out (FerretDB does not push them down).
+ */
+export function declaredIndexFields(): IndexedFields {
+  const fields: IndexedFields = new Map();
+  for (const name of mongoose.modelNames()) {
+    const model = mongoose.model(name);
+    const set = new Set(['_id']);
+    for (const [keys] of model.schema.indexes()) for (const key of Object.keys(keys)) if (!key.includes('.')) set.add(key);
+    fields.set(model.collection.collectionName, [...set]);
+  }
+  return fields;
+}
+
+/** The companion indexes of src/db/companion-indexes.ts; a store they do not apply to is logged once per process. */
+export async function ensureStoreCompanionIndexes(): Promise<void> {
+  const db = mongoose.connection.db;
+  if (!db) return;
+  const outcome = await ensureCompanionIndexes(db, getConfig().ferretdb.postgresqlUrl, declaredIndexFields());
+  if (outcome.status === 'not-this-postgresql' && !warnedAboutScans) {
+    warnedAboutScans = true;
+    logger.warn({ reason: outcome.reason }, 'FerretDB lookups scan whole collections: its companion indexes could not be made (FERRETDB_POSTGRESQL_URL)');
+  } else if (outcome.status === 'ensured' && outcome.created.length) {
+    logger.info({ created: outcome.created.length }, 'companion indexes created in PostgreSQL');
+  }
+}
+let warnedAboutScans = false;
 
 export async function databaseAnswers(): Promise<boolean> {
   const db = mongoose.connection.db;

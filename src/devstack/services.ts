@@ -13,6 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import Redis from 'ioredis';
+import pg from 'pg';
+import { DEFAULT_FERRETDB_POSTGRESQL_URL } from '../../config';
 
 export const FERRETDB_VERSION = 'v1.24.2';
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -128,6 +130,55 @@ function openLog(name: string): number {
   return fs.openSync(path.join(DATA_DIR, `${name}.log`), 'a');
 }
 
+/** FERRETDB_BACKEND: postgresql (default: indexed lookups with the companion indexes) or sqlite (embedded, every lookup scans). */
+export function ferretBackend(): 'postgresql' | 'sqlite' {
+  const backend = process.env.FERRETDB_BACKEND || 'postgresql';
+  if (backend !== 'postgresql' && backend !== 'sqlite') throw new Error(`FERRETDB_BACKEND must be postgresql or sqlite, got "${backend}"`);
+  return backend;
+}
+
+export function ferretPostgresUrl(): string {
+  return process.env.FERRETDB_POSTGRESQL_URL || DEFAULT_FERRETDB_POSTGRESQL_URL;
+}
+
+function redactPassword(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}
+
+/**
+ * FerretDB needs its PostgreSQL database to exist. We use the machine's PostgreSQL (it runs on every
+ * machine of this kind, before any session or CI run) rather than a cluster of our own under .data/:
+ * one less server to initialise, start, stop and keep in step. Missing, it is a clear stop, never a
+ * silent fall back to the scanning SQLite backend.
+ */
+export async function ensurePostgresDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const database = decodeURIComponent(target.pathname.replace(/^\//, '')) || 'postgres';
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new Error(
+      `PostgreSQL does not answer at ${redactPassword(url)} (${(error as Error).message}). FerretDB stores our data there. ` +
+        'Start it (on Debian: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start), point FERRETDB_POSTGRESQL_URL at a running one, ' +
+        'or choose the embedded SQLite backend with FERRETDB_BACKEND=sqlite (every lookup then scans its whole collection: see docs/operations.md).',
+    );
+  }
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (!rowCount) {
+      await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((error: { code?: string }) => {
+        if (error.code !== '42P04') throw error; // created by a concurrent start
+      });
+      say(`PostgreSQL: database ${database} created for FerretDB`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 export async function ensureFerretDB(uri: string, detached: boolean): Promise<StartedService | undefined> {
   if (await mongoAnswers(uri)) {
     say(`MongoDB protocol: answering at ${uri.replace(/\/\/[^@]*@/, '//***@')} (already running)`);
@@ -138,24 +189,24 @@ export async function ensureFerretDB(uri: string, detached: boolean): Promise<St
   const port = portOf(url, 27017);
   if (await tcpOpen(url.hostname, port)) throw new Error(`port ${port} is taken by something that is not a MongoDB-protocol server`);
   const binary = ensureFerretBinary();
-  const backend = process.env.FERRETDB_BACKEND || 'sqlite';
+  const backend = ferretBackend();
   const sqliteDir = path.join(DATA_DIR, 'ferretdb', 'sqlite') + '/';
   const stateDir = path.join(DATA_DIR, 'ferretdb', 'state');
-  fs.mkdirSync(sqliteDir, { recursive: true });
   fs.mkdirSync(stateDir, { recursive: true });
   const args = [`--listen-addr=127.0.0.1:${port}`, `--state-dir=${stateDir}`, '--telemetry=disable', '--log-level=warn', '--debug-addr=-'];
   if (backend === 'postgresql') {
-    args.push('--handler=postgresql', `--postgresql-url=${process.env.FERRETDB_POSTGRESQL_URL || 'postgres://postgres@127.0.0.1:5432/test'}`);
-  } else if (backend === 'sqlite') {
-    args.push('--handler=sqlite', `--sqlite-url=file:${sqliteDir}`);
+    const postgresUrl = ferretPostgresUrl();
+    await ensurePostgresDatabase(postgresUrl);
+    args.push('--handler=postgresql', `--postgresql-url=${postgresUrl}`);
   } else {
-    throw new Error(`FERRETDB_BACKEND must be sqlite or postgresql, got "${backend}"`);
+    fs.mkdirSync(sqliteDir, { recursive: true });
+    args.push('--handler=sqlite', `--sqlite-url=file:${sqliteDir}`);
   }
   const log = openLog('ferretdb');
   const child = spawn(binary, args, { detached, stdio: ['ignore', log, log] });
   if (detached) child.unref();
   await waitFor('FerretDB', () => mongoAnswers(uri), 30_000, child);
-  say(`MongoDB protocol: FerretDB ${FERRETDB_VERSION} (${backend}) started at ${uri} (pid ${child.pid}, log .data/ferretdb.log)`);
+  say(`MongoDB protocol: FerretDB ${FERRETDB_VERSION} (${backend === 'postgresql' ? `PostgreSQL backend, ${redactPassword(ferretPostgresUrl())}` : 'SQLite backend: every lookup scans, see docs'}) started at ${uri} (pid ${child.pid}, log .data/ferretdb.log)`);
   return { name: 'ferretdb', child };
 }
 

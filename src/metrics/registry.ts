@@ -66,3 +66,21 @@ export const acquirerCallErrors = new Counter({
   labelNames: ['operation', 'kind'] as const,
   registers: [registry],
 });
+
+/** Seconds; an indexed FerretDB read is about a millisecond, a scan of a big collection a second. */
+const DB_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
+
+export const dbCommands = new Counter({
+  name: 'db_commands_total',
+  help: 'Database commands (round trips) this process sent, by collection, command and outcome (ok or error)',
+  labelNames: ['collection', 'command', 'outcome'] as const,
+  registers: [registry],
+});
+
+export const dbCommandDuration = new Histogram({
+  name: 'db_command_duration_seconds',
+  help: 'Duration of database commands as the driver saw them, by collection and command',
+  labelNames: ['collection', 'command'] as const,
+  buckets: DB_BUCKETS,
+  registers: [registry],
+});
