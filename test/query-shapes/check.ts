@@ -1,0 +1,27 @@
+/**
+ * After the suite: every filter our service code sent (recorded by src/db/monitoring.ts in
+ * DB_QUERY_SHAPES_DIR) must be served by a declared index or be an allowed scan.
+ *   node --import tsx test/query-shapes/check.ts <dir>
+ * Exit 1, naming each uncovered filter shape and the code that sent it.
+ */
+import '../../src/app'; // registers every model, so every declared index is known
+import { ALLOWED_SCANS } from './allow-list';
+import { checkShapes, describe, readShapes } from './coverage';
+
+const dir = process.argv[2] || process.env.DB_QUERY_SHAPES_DIR;
+if (!dir) throw new Error('usage: check.ts <dir of recorded filter shapes>');
+const shapes = readShapes(dir);
+const verdict = checkShapes(shapes);
+const unused = ALLOWED_SCANS.filter((a) => !verdict.allowedUsed.has(a));
+process.stdout.write(`query shapes: ${verdict.checked} filter shapes of service code checked, ${verdict.allowedUsed.size} allowed scans seen\n`);
+for (const a of unused) process.stdout.write(`  note: allowed scan not seen in this run: ${a.collection} from ${a.from}\n`);
+if (verdict.uncovered.length) {
+  process.stdout.write(`query shapes: ${verdict.uncovered.length} filters no declared index serves:\n`);
+  for (const shape of verdict.uncovered) process.stdout.write(`  ${describe(shape)}\n`);
+  process.exit(1);
+}
+if (verdict.checked === 0) {
+  process.stdout.write('query shapes: nothing was recorded (was DB_QUERY_SHAPES_DIR set for the suite?)\n');
+  process.exit(1);
+}
+process.exit(0);
