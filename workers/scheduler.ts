@@ -4,7 +4,7 @@
  */
 import cron from 'node-cron';
 import { getConfig } from '../config';
-import { connectDatabase, disconnectDatabase } from '../src/db/connection';
+import { connectDatabase, disconnectDatabase, ensureStoreCompanionIndexes } from '../src/db/connection';
 import { closeQueues, getQueue, waitForRedis } from '../src/queue';
 import { logger } from '../src/logger';
 import { runProcess } from '../src/lifecycle';
@@ -24,6 +24,15 @@ export async function enqueueHeartbeat(now: Date): Promise<void> {
   await getQueue<HeartbeatPayload>(HEARTBEAT_QUEUE).add('heartbeat', { enqueuedAt: now.toISOString() }, { jobId: `heartbeat-${minute}` });
 }
 
+/** Every 10 minutes: a collection created or dropped and recreated since the start gets its store indexes back. */
+const STORE_INDEX_CHECK_MS = 10 * 60_000;
+let storeIndexesCheckedAt = Date.now();
+export async function recheckStoreIndexes(): Promise<void> {
+  if (Date.now() - storeIndexesCheckedAt < STORE_INDEX_CHECK_MS) return;
+  storeIndexesCheckedAt = Date.now();
+  await ensureStoreCompanionIndexes();
+}
+
 export const schedulerTasks: SchedulerTask[] = [
   enqueueHeartbeat,
   enqueueDueSubscriptionWork,
@@ -32,6 +41,7 @@ export const schedulerTasks: SchedulerTask[] = [
   requeueStaleChargebackNotices,
   settleStalePayments,
   requeueUndeliveredLinkEvents,
+  recheckStoreIndexes,
 ];
 
 export async function runSchedulerTick(now = clockNow()): Promise<void> {
