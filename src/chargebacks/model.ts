@@ -123,7 +123,8 @@ const chargebackSchema = new Schema<Chargeback>(
   { versionKey: false, collection: 'chargebacks' },
 );
 chargebackSchema.index({ status: 1, establishmentNumber: 1 });
-chargebackSchema.index({ establishmentNumber: 1, idCase: 1 });
+// Lifecycle authorization finds a case's chargebacks by idCase.
+chargebackSchema.index({ idCase: 1, establishmentNumber: 1 });
 chargebackSchema.index({ outcomeAt: -1 });
 
 export const ChargebackModel = mongoose.model<Chargeback>('Chargeback', chargebackSchema);

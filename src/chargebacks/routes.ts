@@ -437,7 +437,7 @@ export const chargebacksFeature: Feature = {
       auth: CHARGEBACK_CREDENTIALS,
       before: [validateLifecycle],
       handler: async (req, res) => {
-        await forward(res, await chargebackLifecycle(await proxyScope(req), req.params.idCase as string));
+        sendBuffered(res, await chargebackLifecycle(await proxyScope(req), req.params.idCase as string));
       },
       doc: {
         summary: 'Lifecycle of a chargeback case',

@@ -108,7 +108,7 @@ export async function acceptChargebacks(scope: EstablishmentScope, body: AcceptB
         .map((r) => `${r.establishmentNumber}:${r.idChargeback}`),
     );
     const accepted = body.updateChargeback.filter((item) => !refusedItems.has(`${item.establishmentNumber}:${item.idChargeback}`));
-    await recordOwnAction('accepted', accepted.map((item) => ({ establishmentNumber: String(item.establishmentNumber), idChargeback: String(item.idChargeback), idCase: null })));
+    await recordOwnAction('accepted', accepted.map((item) => ({ establishmentNumber: String(item.establishmentNumber), idChargeback: String(item.idChargeback) })));
   }
   return answer;
 }
@@ -130,21 +130,34 @@ export async function refuseChargeback(scope: EstablishmentScope, body: RefuseBo
   assertInScope(scope, [String(body.establishmentNumber)]);
   const answer = await buffered(await callChargebackApi({ method: 'PUT', path: '/refuse', body }));
   if (answer.status >= 200 && answer.status < 300) {
-    await recordOwnAction('refused', [{ establishmentNumber: String(body.establishmentNumber), idChargeback: String(body.idChargeback), idCase: String(body.IdCase) }]);
+    // The caller's IdCase is not recorded: the case comes from our stored record of this establishment's chargeback.
+    await recordOwnAction('refused', [{ establishmentNumber: String(body.establishmentNumber), idChargeback: String(body.idChargeback) }]);
   }
   return answer;
 }
 
 /**
- * The lifecycle call names only the case, so a merchant may read it only for a case we know to be
- * one of theirs (from a notice or their own refusal); the system token reads any.
+ * The lifecycle call names only the case, so a merchant may read it only for a case of one of its
+ * establishments: by our stored chargeback record (from the acquirer's notice, never from what a
+ * caller sent), and by the acquirer's own answer, whose steps name their establishment. The system
+ * token reads any. The answer is small JSON, so it is read whole to be checked.
  */
-export async function chargebackLifecycle(scope: EstablishmentScope, idCase: string): Promise<ChargebackResponse> {
-  if (scope !== null) {
-    const known = scope.length ? await ChargebackEventModel.exists({ idCase, establishmentNumber: trusted({ $in: scope }) }) : null;
-    if (!known) throw forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
+export async function chargebackLifecycle(scope: EstablishmentScope, idCase: string): Promise<BufferedAnswer> {
+  if (scope !== null && !(await isCaseOfScope(scope, idCase))) throw forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
+  const answer = await buffered(await callChargebackApi({ method: 'GET', path: `/lifecycle/${segment(idCase)}` }));
+  if (scope !== null && answer.status >= 200 && answer.status < 300) {
+    const steps = parseJson(answer.text);
+    const named = (Array.isArray(steps) ? steps : []).map((step) => step?.establishmentNumber).filter((ec) => ec !== undefined && ec !== null);
+    if (named.some((ec) => !scope.includes(String(ec)))) throw forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
   }
-  return callChargebackApi({ method: 'GET', path: `/lifecycle/${segment(idCase)}` });
+  return answer;
+}
+
+/** Whether a stored chargeback of one of these establishments has this case (an equality on idCase: an index read). */
+async function isCaseOfScope(scope: string[], idCase: string): Promise<boolean> {
+  if (!scope.length) return false;
+  const rows = await ChargebackModel.find({ idCase }, { establishmentNumber: 1 }).lean();
+  return rows.some((row) => scope.includes(row.establishmentNumber));
 }
 
 export async function listIssuerDocuments(scope: EstablishmentScope, establishmentNumber: string, idChargeback: string): Promise<ChargebackResponse> {
@@ -170,13 +183,16 @@ function parseJson(text: string): any {
   }
 }
 
-/** Accept or refuse answered 2xx by the acquirer: the chargeback leaves pending now, not when a notice comes. */
-async function recordOwnAction(kind: 'accepted' | 'refused', items: { establishmentNumber: string; idChargeback: string; idCase: string | null }[]): Promise<void> {
+/**
+ * Accept or refuse answered 2xx by the acquirer: the chargeback leaves pending now, not when a notice
+ * comes. The acquirer has checked that the chargeback is the establishment's; its case is taken only
+ * from our stored record of that chargeback (null until its notice comes), never from the caller.
+ */
+async function recordOwnAction(kind: 'accepted' | 'refused', items: { establishmentNumber: string; idChargeback: string }[]): Promise<void> {
   const now = new Date();
   for (const item of items) {
     try {
-      // Accept names no case: take it from the chargeback's notice when we have one, so the case stays readable (lifecycle).
-      const idCase = item.idCase ?? (await ChargebackModel.findById(`${item.establishmentNumber}:${item.idChargeback}`, { idCase: 1 }).lean())?.idCase ?? null;
+      const idCase = (await ChargebackModel.findById(`${item.establishmentNumber}:${item.idChargeback}`, { idCase: 1 }).lean())?.idCase ?? null;
       await insertEvent({ _id: `${kind}:${item.establishmentNumber}:${item.idChargeback}`, kind, ...item, idCase, at: now, data: '{}' });
       await refreshChargeback(item.establishmentNumber, item.idChargeback);
     } catch (error) {
