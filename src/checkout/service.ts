@@ -126,9 +126,9 @@ async function assertNoPayInProgress(link: PaymentLink): Promise<void> {
 export async function savePayer(guid: string, input: { payerName: string; document: string }, now = new Date()): Promise<CheckoutView> {
   const link = await findLink(guid);
   assertEditable(link, now);
-  await assertNoPayInProgress(link);
   const document = normalizeDocument(input.document);
   if (!documentKind(document)) throw badRequest({ document: [INVALID_DOCUMENT] });
+  await assertNoPayInProgress(link);
   await PaymentLinkModel.updateOne({ _id: link._id, status: LINK_PENDING }, { $set: { payerName: input.payerName, document, documentValid: true } });
   return presentCheckout({ ...link, payerName: input.payerName, document, documentValid: true }, now);
 }
@@ -264,18 +264,24 @@ function paidEventExtra(payment: NonNullable<PaymentLink['payment']>) {
 }
 
 /**
- * Records the paid link (and on the claim, so the sweep can write it again), then owes its event.
- * A claim that was stale (taken over, or settled by the sweep) may be recorded by two at once, so
- * then an event already stored is looked for first; a fresh pay skips that read.
+ * Records the paid link, owes its event, then records the payment on the claim in one write: state
+ * 'paid', what the link records (so the sweep can write the link again if it loses it) and the
+ * outbox mark (notifiedAt, null while the event is still owed). Until that write the claim stays
+ * 'charging', which is safe at every step: the claim still blocks other pays and the payer and
+ * address steps, and should this process die or a write fail, the sweep asks the acquirer by the
+ * claim's order id and records the link again through here. A claim that was stale (taken over,
+ * or settled by the sweep) may be recorded by two at once, so then an event already stored is
+ * looked for first; a fresh pay skips that read.
  */
 async function recordPaid(link: PaymentLink, claim: HeldClaim, payment: NonNullable<PaymentLink['payment']>, paymentDate: Date): Promise<PaymentLink> {
-  await PaymentClaimModel.updateOne({ _id: link._id, attemptKey: claim.attemptKey }, { $set: { state: 'paid', payment, paymentDate, notifiedAt: null } });
   await PaymentLinkModel.updateOne({ _id: link._id }, { $set: { status: LINK_PAID, paymentDate, payment } });
   const paid: PaymentLink = { ...link, status: LINK_PAID, paymentDate, payment };
   const alreadyStored = link.webhookUrl && claim.wasStale ? await WebhookEventModel.exists({ linkId: link._id, type: 'payment_link.paid' }) : null;
-  if (alreadyStored || (await notify(paid, 'payment_link.paid', paidEventExtra(payment)))) {
-    await PaymentClaimModel.updateOne({ _id: link._id }, { $set: { notifiedAt: new Date() } });
-  }
+  const notified = Boolean(alreadyStored) || (await notify(paid, 'payment_link.paid', paidEventExtra(payment)));
+  await PaymentClaimModel.updateOne(
+    { _id: link._id, attemptKey: claim.attemptKey },
+    { $set: { state: 'paid', payment, paymentDate, notifiedAt: notified ? new Date() : null } },
+  );
   return paid;
 }
 

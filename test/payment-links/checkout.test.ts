@@ -75,6 +75,26 @@ test.serial('a pay whose process died after the acquirer approved is finished by
   t.is((await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status, 409);
 });
 
+test.serial('a pay that died after recording the link paid and its event, before its one claim write, is finished by the sweep: no second event', async (t) => {
+  const { guid, id } = await readyLink(app.url, merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
+  t.is((await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status, 200);
+  const paidLink = (await PaymentLinkModel.findById(id).lean())!;
+  // Back to what the pay had written when it died: the link paid, the event stored, the claim still charging.
+  await PaymentClaimModel.collection.updateOne(
+    { _id: id as never },
+    { $set: { state: 'charging', payment: null, paymentDate: null, notifiedAt: null, startedAt: new Date(Date.now() - 3600_000) } },
+  );
+  t.is((await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status, 409, 'the link is paid');
+  t.is((await call(app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'Ana', document: VALID_CPF })).status, 409);
+
+  t.true((await settleStalePayments()) >= 1);
+  const claim = (await PaymentClaimModel.findById(id).lean())!;
+  t.is(claim.state, 'paid');
+  t.is(claim.payment?.acquirerPaymentId, paidLink.payment?.acquirerPaymentId, 'the same sale, asked of the acquirer by the order id');
+  t.truthy(claim.notifiedAt);
+  t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid' }), 1, 'the event was already stored: not again');
+});
+
 test.serial('a paid link that lost its payment gets it back from the claim; a stale claim with no sale is released only once no call can be in flight', async (t) => {
   const paidLink = await readyLink(app.url, merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
   t.is((await call(app.url, 'PUT', checkoutPath(paidLink.guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status, 200);

@@ -1,0 +1,114 @@
+/**
+ * Database round trips of the public checkout: load, payer step, address step, pay (approved with
+ * and without a webhook, declined), counted by the driver's command monitoring (the counters
+ * /metrics serves). Each round trip costs about a millisecond of FerretDB command handling, so a
+ * count that grows is a regression: these tests fail on it. Serial: a concurrent test would add
+ * its commands. The acquirer is the sandbox process (its calls are HTTP, not database commands).
+ */
+import '../helpers/env';
+import test from 'ava';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { countDbCommands } from '../helpers/db-commands';
+import { newMerchant, type TestMerchant } from '../helpers/identity';
+import { startProcess, stopAll } from '../helpers/processes';
+import { closeAcquirerClient } from '../../src/acquirer/client';
+import { PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/model';
+import { WebhookEventModel } from '../../src/webhooks/model';
+import { APPROVED_CARD, DENIED_CARD, VALID_CPF, call, encryptedCard, readyLink } from './helpers';
+
+let app: TestApp;
+let merchant: TestMerchant;
+
+test.before(async () => {
+  const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
+  process.env.ACQUIRER_BASE_URL = sandbox.url;
+  process.env.ACQUIRER_QUERY_URL = sandbox.url;
+  // The webhook's events are stored and queued; nothing delivers them here.
+  process.env.WEBHOOK_TEST_ALLOW_HOSTS = '127.0.0.1:9';
+  app = await startTestApp();
+  merchant = await newMerchant({ companyName: 'Idas e Voltas ME' });
+});
+test.after.always(async () => {
+  await app?.close();
+  await closeAcquirerClient();
+  await stopAll();
+});
+
+const checkoutPath = (guid: string, step = '') => `/api/v1/checkout-links/${guid}${step ? `/${step}` : ''}`;
+
+function counted(method: string, path: string, body?: unknown) {
+  return countDbCommands(() => call(app.url, method, path, body));
+}
+
+test.serial('checkout load: one read', async (t) => {
+  const { guid } = await readyLink(app.url, merchant);
+  const { result, commands } = await counted('GET', checkoutPath(guid));
+  t.is(result.status, 200);
+  t.log(commands);
+  t.deepEqual(commands.by, { 'payment_links find': 1 });
+});
+
+test.serial('payer step: the link, the pay-in-progress guard, one update', async (t) => {
+  const { guid } = await readyLink(app.url, merchant);
+  const { result, commands } = await counted('PATCH', checkoutPath(guid, 'payer'), { payer_name: 'Ana Souza', document: VALID_CPF });
+  t.is(result.status, 200);
+  t.log(commands);
+  t.deepEqual(commands.by, { 'payment_links find': 1, 'payment_link_claims find': 1, 'payment_links update': 1 });
+});
+
+test.serial('address step: the link, the pay-in-progress guard, one update', async (t) => {
+  const { guid } = await readyLink(app.url, merchant);
+  const { result, commands } = await counted('PATCH', checkoutPath(guid, 'address'), { cep: '01310-100', street: 'Avenida Paulista', number: '1000' });
+  t.is(result.status, 200);
+  t.log(commands);
+  t.deepEqual(commands.by, { 'payment_links find': 1, 'payment_link_claims find': 1, 'payment_links update': 1 });
+});
+
+test.serial('an invalid document in the payer step costs the link read only', async (t) => {
+  const { guid } = await readyLink(app.url, merchant);
+  const { result, commands } = await counted('PATCH', checkoutPath(guid, 'payer'), { payer_name: 'Ana Souza', document: '123.456.789-00' });
+  t.is(result.status, 400);
+  t.log(commands);
+  t.deepEqual(commands.by, { 'payment_links find': 1 });
+});
+
+test.serial('pay, approved, no webhook: link read, claim insert, link paid, claim paid', async (t) => {
+  const { guid, id } = await readyLink(app.url, merchant);
+  const { result, commands } = await counted('PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  t.is(result.status, 200);
+  t.true(result.body.approved);
+  t.log(commands);
+  t.deepEqual(commands.by, { 'payment_links find': 1, 'payment_link_claims insert': 1, 'payment_links update': 1, 'payment_link_claims update': 1 });
+  // What the counts must not cost: the link paid once, and the claim records the payment with nothing owed.
+  const claim = (await PaymentClaimModel.findById(id).lean())!;
+  t.is(claim.state, 'paid');
+  t.truthy(claim.notifiedAt);
+  t.is(claim.payment?.last4, '0010');
+  t.is((await PaymentLinkModel.findById(id).lean())!.status, 2);
+});
+
+test.serial('pay, approved, with a webhook: the same plus the stored and queued paid event', async (t) => {
+  const { guid, id } = await readyLink(app.url, merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
+  const { result, commands } = await counted('PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  t.is(result.status, 200);
+  t.true(result.body.approved);
+  t.log(commands);
+  const { 'webhook_events find': eventReads, 'webhook_events insert': eventInserts, 'webhook_events update': eventUpdates, ...ours } = commands.by;
+  t.deepEqual(ours, { 'payment_links find': 1, 'payment_link_claims insert': 1, 'payment_links update': 1, 'payment_link_claims update': 1 });
+  t.is(eventInserts, 1, 'the paid event is stored once');
+  t.log(`webhook event commands (src/webhooks): ${(eventReads ?? 0) + eventInserts + (eventUpdates ?? 0)}`);
+  const claim = (await PaymentClaimModel.findById(id).lean())!;
+  t.is(claim.state, 'paid');
+  t.truthy(claim.notifiedAt, 'the outbox mark: the event is stored');
+  t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid' }), 1);
+});
+
+test.serial('pay, declined: link read, claim insert, declined count, claim released', async (t) => {
+  const { guid, id } = await readyLink(app.url, merchant);
+  const { result, commands } = await counted('PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) });
+  t.is(result.status, 200);
+  t.false(result.body.approved);
+  t.log(commands);
+  t.deepEqual(commands.by, { 'payment_links find': 1, 'payment_link_claims insert': 1, 'payment_links update': 1, 'payment_link_claims delete': 1 });
+  t.is(await PaymentClaimModel.countDocuments({ _id: id }), 0, 'the link stays payable');
+});
