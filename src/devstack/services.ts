@@ -25,6 +25,59 @@ export interface StartedService {
   child: ChildProcess;
 }
 
+/** A service started detached leaves its pid here, so `npm run services -- stop` can stop it later. */
+function pidFile(name: string): string {
+  return path.join(DATA_DIR, `${name}.pid`);
+}
+
+function remember(name: string, child: ChildProcess, detached: boolean): StartedService {
+  if (detached) {
+    child.unref();
+    fs.writeFileSync(pidFile(name), String(child.pid));
+  }
+  return { name, child };
+}
+
+/** SIGTERM, then wait for the exit (SIGKILL after 15 s). */
+export async function stopService(service: StartedService): Promise<void> {
+  const { child } = service;
+  if (child.exitCode !== null || child.signalCode) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+  fs.rmSync(pidFile(service.name), { force: true });
+}
+
+function commandLineOf(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+}
+
+/** `npm run services -- stop`: stops what an earlier detached start (npm run services) left running. */
+export async function stopDetachedServices(): Promise<string[]> {
+  const stopped: string[] = [];
+  for (const [name, binary] of [['ferretdb', 'ferretdb'], ['redis', 'redis-server']] as const) {
+    const file = pidFile(name);
+    if (!fs.existsSync(file)) continue;
+    const pid = Number(fs.readFileSync(file, 'utf8'));
+    fs.rmSync(file, { force: true });
+    // A pid can be reused after a reboot: only signal the process if it is still ours.
+    if (!pid || !commandLineOf(pid).includes(binary)) continue;
+    process.kill(pid, 'SIGTERM');
+    for (let i = 0; i < 60 && commandLineOf(pid); i++) await new Promise((r) => setTimeout(r, 250));
+    stopped.push(`${name} (pid ${pid})`);
+  }
+  return stopped;
+}
+
 function say(message: string): void {
   process.stdout.write(`[services] ${message}\n`);
 }
@@ -204,10 +257,10 @@ export async function ensureFerretDB(uri: string, detached: boolean): Promise<St
   }
   const log = openLog('ferretdb');
   const child = spawn(binary, args, { detached, stdio: ['ignore', log, log] });
-  if (detached) child.unref();
+  const started = remember('ferretdb', child, detached);
   await waitFor('FerretDB', () => mongoAnswers(uri), 30_000, child);
   say(`MongoDB protocol: FerretDB ${FERRETDB_VERSION} (${backend === 'postgresql' ? `PostgreSQL backend, ${redactPassword(ferretPostgresUrl())}` : 'SQLite backend: every lookup scans, see docs'}) started at ${uri} (pid ${child.pid}, log .data/ferretdb.log)`);
-  return { name: 'ferretdb', child };
+  return started;
 }
 
 export async function ensureRedis(redisUrl: string, detached: boolean): Promise<StartedService | undefined> {
@@ -223,10 +276,10 @@ export async function ensureRedis(redisUrl: string, detached: boolean): Promise<
     detached,
     stdio: ['ignore', log, log],
   });
-  if (detached) child.unref();
+  const started = remember('redis', child, detached);
   await waitFor('redis-server', () => redisAnswers(redisUrl), 15_000, child);
   say(`Redis: redis-server started at ${redisUrl} (pid ${child.pid})`);
-  return { name: 'redis', child };
+  return started;
 }
 
 export const DEFAULT_MONGODB_URI = 'mongodb://127.0.0.1:27017/payments';
@@ -241,7 +294,18 @@ export async function ensureServices(detached: boolean): Promise<StartedService[
   return started;
 }
 
-if (require.main === module) {
+if (require.main === module && process.argv[2] === 'stop') {
+  stopDetachedServices().then(
+    (stopped) => {
+      say(stopped.length ? `stopped ${stopped.join(', ')}` : 'nothing started by npm run services is running');
+      process.exit(0);
+    },
+    (error: Error) => {
+      process.stderr.write(`[services] ${error.message}\n`);
+      process.exit(1);
+    },
+  );
+} else if (require.main === module) {
   ensureServices(true).then(
     () => process.exit(0),
     (error: Error) => {

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ensureServices, type StartedService } from './services';
+import { ensureServices, stopService, type StartedService } from './services';
 import { loadLocalSecrets } from '../../config/local-secrets';
 import { seedDemoData } from './seed';
 
@@ -60,11 +60,7 @@ async function main() {
       ),
     );
     for (const service of services) {
-      await new Promise<void>((resolve) => {
-        if (service.child.exitCode !== null) return resolve();
-        service.child.once('exit', () => resolve());
-        service.child.kill('SIGTERM');
-      });
+      await stopService(service);
       process.stdout.write(`[start] stopped ${service.name}\n`);
     }
     process.exit(code);
