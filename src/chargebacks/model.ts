@@ -26,6 +26,12 @@ export interface ChargebackNotice {
   receivedContentType?: string;
   receivedAt: Date;
   appliedAt: Date | null;
+  /**
+   * The BullMQ job that applies this record: unique per stored record (never derived from the content,
+   * so a job id left in Redis by another run or another record cannot swallow the add). The sweep
+   * replaces it when it queues the record again.
+   */
+  jobId?: string;
 }
 
 const noticeSchema = new Schema<ChargebackNotice>(
@@ -37,6 +43,7 @@ const noticeSchema = new Schema<ChargebackNotice>(
     receivedContentType: { type: String },
     receivedAt: { type: Date, required: true },
     appliedAt: { type: Date, default: null },
+    jobId: { type: String },
   },
   { versionKey: false, collection: 'chargeback_notices' },
 );

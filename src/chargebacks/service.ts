@@ -10,7 +10,7 @@ import { MerchantModel } from '../auth/model';
 import { isDuplicateKey } from '../db/connection';
 import { ApiError, badRequest, forbidden } from '../http/errors';
 import { logger } from '../logger';
-import { getQueue, retryFailedJob } from '../queue';
+import { getQueue } from '../queue';
 import { checkEvidence } from './evidence';
 import {
   ChargebackEventModel,
@@ -261,49 +261,68 @@ function validateNotice(payload: unknown): NoticeKind {
 /**
  * Stores the notice once (its fingerprint is its _id) and queues its application. Answering only
  * after the insert means an acknowledged notice is never lost; if queueing fails the caller gets an
- * error, the acquirer retries, and the retry (a duplicate) queues it again.
+ * error, the acquirer retries, and the retry (a duplicate) queues it again under the record's job id.
+ * Round trips: one insert and one queue add; a duplicate adds one read.
  */
 export async function receiveNotice(payload: unknown, received?: { body?: Buffer; contentType?: string }): Promise<{ noticeId: string; duplicate: boolean }> {
   const kind = validateNotice(payload);
   const noticeId = noticeFingerprint(payload);
-  let duplicate = false;
   // The bytes as the acquirer sent them are the evidence of what it said, kept as they came (base64:
   // the charset may not be UTF-8); the worker applies the parsed JSON. The fingerprint is of the
   // parsed content, so the same notice sent again with other spacing or key order is still one.
   const evidence = received?.body?.length ? { receivedBody: received.body.toString('base64'), receivedContentType: received.contentType ?? '' } : {};
+  let jobId = newNoticeJobId(noticeId);
   try {
-    await ChargebackNoticeModel.create({ _id: noticeId, kind, raw: JSON.stringify(payload), ...evidence, receivedAt: new Date(), appliedAt: null });
+    await ChargebackNoticeModel.create({ _id: noticeId, kind, raw: JSON.stringify(payload), ...evidence, receivedAt: new Date(), appliedAt: null, jobId });
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
-    duplicate = true;
-    const stored = await ChargebackNoticeModel.findById(noticeId, { appliedAt: 1 }).lean();
-    if (stored?.appliedAt) return { noticeId, duplicate };
+    const stored = await ChargebackNoticeModel.findById(noticeId, { appliedAt: 1, jobId: 1 }).lean();
+    if (stored?.appliedAt) return { noticeId, duplicate: true };
+    // Same record, same job: the add is a no-op while that job exists. A record stored before job ids
+    // were kept gets a new one here, and the sweep covers it if this add were lost.
+    jobId = stored?.jobId ?? jobId;
+    await enqueueNotice(noticeId, jobId);
+    return { noticeId, duplicate: true };
   }
-  await enqueueNotice(noticeId);
-  return { noticeId, duplicate };
+  await enqueueNotice(noticeId, jobId);
+  return { noticeId, duplicate: false };
 }
 
-export async function enqueueNotice(noticeId: string): Promise<void> {
-  await getQueue(CHARGEBACK_NOTICE_QUEUE).add('apply', { noticeId }, { jobId: `cbn-${noticeId}` });
+function newNoticeJobId(noticeId: string): string {
+  return `cbn-${noticeId}-${crypto.randomBytes(6).toString('hex')}`;
 }
+
+export async function enqueueNotice(noticeId: string, jobId: string): Promise<void> {
+  await getQueue(CHARGEBACK_NOTICE_QUEUE).add('apply', { noticeId }, { jobId });
+}
+
+/** Job states in which the job will still run by itself: the sweep leaves those alone. */
+const LIVE_JOB_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
 /**
- * Safety net for the scheduler: notices stored but still unapplied after `graceMs` (their job gave
- * up after its retries, or was removed) are queued again; a failed job is retried rather than
- * re-added, since its id would make a new add a no-op.
+ * Safety net for the scheduler: every notice stored but still unapplied after `graceMs` is queued
+ * again under a new job id, whatever became of its old job (completed, failed, removed, or never
+ * added); only a job that will still run by itself (waiting, delayed, active) is left to run.
+ * Applying is idempotent, so a second job for one notice costs work, never a wrong state.
  */
 export async function requeueUnappliedNotices(now = new Date(), graceMs = 5 * 60_000, batch = 500): Promise<number> {
-  const stale = await ChargebackNoticeModel.find({ appliedAt: null, receivedAt: trusted({ $lt: new Date(now.getTime() - graceMs) }) }, { _id: 1 })
+  // A deliberate scan (unapplied is null, received a range): a sweep every 5 minutes, never a request path.
+  const stale = await ChargebackNoticeModel.find({ appliedAt: null, receivedAt: trusted({ $lt: new Date(now.getTime() - graceMs) }) }, { _id: 1, jobId: 1 })
     .sort({ receivedAt: 1 })
     .limit(batch)
     .lean();
   const queue = getQueue(CHARGEBACK_NOTICE_QUEUE);
-  for (const { _id } of stale) {
-    const job = await queue.getJob(`cbn-${_id}`);
-    if (!job) await enqueueNotice(_id);
-    else if (await job.isFailed()) await retryFailedJob(job);
+  let queued = 0;
+  for (const { _id, jobId } of stale) {
+    const job = jobId ? await queue.getJob(jobId) : undefined;
+    if (job && LIVE_JOB_STATES.has(await job.getState())) continue;
+    const next = newNoticeJobId(_id);
+    // Recorded first: if the add then fails, the next sweep finds no job under it and adds again.
+    await ChargebackNoticeModel.updateOne({ _id, appliedAt: null }, { $set: { jobId: next } });
+    await enqueueNotice(_id, next);
+    queued++;
   }
-  return stale.length;
+  return queued;
 }
 
 /** For /metrics: notices stored but unapplied for over 15 minutes (three sweeps missed them). */

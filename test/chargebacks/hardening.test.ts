@@ -8,7 +8,10 @@ import { bearer, newMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { eventually } from '../helpers/processes';
 import { startChargebackStack, type ChargebackStack } from './stack';
-import { noticeFingerprint } from '../../src/chargebacks/service';
+import { CHARGEBACK_NOTICE_QUEUE, noticeFingerprint, requeueUnappliedNotices } from '../../src/chargebacks/service';
+import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
+import { getQueue } from '../../src/queue';
+import { getConfig } from '../../config';
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { b64, pdfWithPages } from './files';
 
@@ -83,4 +86,52 @@ test('a merchant\'s own refusal of a notified chargeback records the case of the
   const lifecycle = await call('GET', `/lifecycle/${notice.idCase}/`, owner.accessToken);
   t.is(lifecycle.status, 200);
   t.is((await json(lifecycle))[0].establishmentNumber, Number(ec));
+});
+
+// --- item 5: a notice lost to a job id ---------------------------------------------------------------
+
+const secretHeaders = () => ({ 'content-type': 'application/json', [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret });
+
+function newChargebackNotice(ec: string) {
+  const idCase = crypto.randomInt(8_000_000, 9_000_000);
+  return { idCase, idChargeback: idCase + 10_000_000, establishmentNumber: Number(ec), treatmentDeadline: '2030-01-20', chargebackDetails: { receptionDate: '2030-01-05' } };
+}
+
+/** A job that completes without applying anything (it names no stored notice), under the given id. */
+async function completedJobUnder(jobId: string): Promise<void> {
+  const queue = getQueue(CHARGEBACK_NOTICE_QUEUE);
+  await queue.add('apply', { noticeId: `nothing-${jobId}` }, { jobId });
+  await eventually(async () => (await (await queue.getJob(jobId))?.getState()) === 'completed');
+}
+
+test.serial('a completed job left in Redis under the content-derived id does not swallow a new notice', async (t) => {
+  const ec = newEstablishment();
+  const notice = newChargebackNotice(ec);
+  // What another run (or an earlier record of the same content) left behind under the old id scheme.
+  await completedJobUnder(`cbn-${noticeFingerprint(notice)}`);
+  const res = await fetch(`${stack.url}${CB}/notifications/`, { method: 'POST', headers: secretHeaders(), body: JSON.stringify(notice) });
+  t.is(res.status, 202);
+  t.truthy(await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.appliedAt));
+  t.is(await ChargebackModel.countDocuments({ establishmentNumber: ec, status: 'PENDING' }), 1);
+});
+
+test.serial('the sweep queues again a stored unapplied notice whose job completed, and leaves a live job alone', async (t) => {
+  const ec = newEstablishment();
+  const notice = newChargebackNotice(ec);
+  const oldJobId = `cbn-${noticeFingerprint(notice)}-old`;
+  await completedJobUnder(oldJobId);
+  await ChargebackNoticeModel.create({ _id: noticeFingerprint(notice), kind: 'new', raw: JSON.stringify(notice), receivedAt: new Date(Date.now() - 3_600_000), appliedAt: null, jobId: oldJobId });
+  t.is(await requeueUnappliedNotices(new Date(), 60_000), 1);
+  t.truthy(await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.appliedAt));
+  t.not((await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.jobId, oldJobId);
+
+  // A notice whose job is still waiting (delayed here) is not queued twice.
+  const waiting = newChargebackNotice(ec);
+  const waitingJobId = `cbn-${noticeFingerprint(waiting)}-waiting`;
+  await getQueue(CHARGEBACK_NOTICE_QUEUE).add('apply', { noticeId: noticeFingerprint(waiting) }, { jobId: waitingJobId, delay: 60_000 });
+  await ChargebackNoticeModel.create({ _id: noticeFingerprint(waiting), kind: 'new', raw: JSON.stringify(waiting), receivedAt: new Date(Date.now() - 3_600_000), appliedAt: null, jobId: waitingJobId });
+  t.is(await requeueUnappliedNotices(new Date(), 60_000), 0);
+  await (await getQueue(CHARGEBACK_NOTICE_QUEUE).getJob(waitingJobId))?.remove();
+  t.is(await requeueUnappliedNotices(new Date(), 60_000), 1, 'once that job is gone, the record is queued again');
+  t.truthy(await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(waiting)).lean())?.appliedAt));
 });
