@@ -1,15 +1,30 @@
 /** Merchants, their users and their API tokens. Passwords and tokens are stored only as hashes. */
 import mongoose, { Schema } from 'mongoose';
 
+/** The user created with a merchant, as /api/v1/me/ names it for a merchant token or the system token. */
+export interface MerchantOwner {
+  userId: number;
+  login: string;
+  email: string;
+}
+
 export interface Merchant {
   _id: number;
   companyName: string;
   settings: { allowVoidOnConfirmed: boolean };
   /** Acquirer establishment numbers (EC) of this merchant; chargeback calls are scoped to them. */
   establishmentNumbers: string[];
+  /**
+   * A copy of the first user's names, written once with the merchant (a user's login and e-mail never
+   * change), so /me with a merchant token or the system token needs no user read. Absent on merchants
+   * created before it existed: then the first user is read.
+   */
+  owner?: MerchantOwner | null;
   createdAt: Date;
   updatedAt: Date;
 }
+
+const ownerSchema = new Schema<MerchantOwner>({ userId: Number, login: String, email: String }, { _id: false });
 
 const merchantSchema = new Schema<Merchant>(
   {
@@ -17,6 +32,7 @@ const merchantSchema = new Schema<Merchant>(
     companyName: { type: String, required: true, maxlength: 200 },
     settings: { allowVoidOnConfirmed: { type: Boolean, default: false } },
     establishmentNumbers: { type: [String], default: [] },
+    owner: { type: ownerSchema, default: null },
   },
   { timestamps: true, versionKey: false, collection: 'merchants' },
 );
@@ -25,6 +41,13 @@ merchantSchema.index({ establishmentNumbers: 1 });
 export const MerchantModel = mongoose.model<Merchant>('Merchant', merchantSchema);
 
 export type Role = 'merchant' | 'staff';
+
+/** What /api/v1/me/ shows of a merchant. */
+export interface MerchantProfile {
+  companyName: string;
+  allowVoidOnConfirmed: boolean;
+  establishmentNumbers: string[];
+}
 
 export interface User {
   _id: number;
@@ -35,8 +58,20 @@ export interface User {
   passwordHash: string;
   role: Role;
   merchantId: number | null;
+  /**
+   * A merchant user's copy of its merchant's profile, so the one read that checks a JWT (the user
+   * must still exist) also answers /me. Written with the user and by every merchant update
+   * (updateMerchant); the merchant document stays the source every decision reads. Null for staff;
+   * absent on users created before it existed: then the merchant is read.
+   */
+  merchantProfile?: MerchantProfile | null;
   createdAt: Date;
 }
+
+const merchantProfileSchema = new Schema<MerchantProfile>(
+  { companyName: String, allowVoidOnConfirmed: Boolean, establishmentNumbers: { type: [String], default: undefined } },
+  { _id: false },
+);
 
 const userSchema = new Schema<User>(
   {
@@ -46,6 +81,7 @@ const userSchema = new Schema<User>(
     passwordHash: { type: String, required: true },
     role: { type: String, enum: ['merchant', 'staff'], required: true },
     merchantId: { type: Number, default: null },
+    merchantProfile: { type: merchantProfileSchema, default: null },
   },
   { timestamps: true, versionKey: false, collection: 'users' },
 );

@@ -138,7 +138,9 @@ export const authFeature: Feature = {
       auth: ANY_CREDENTIAL,
       handler: async (req, res) => {
         const principal = req.principal as Principal;
-        res.json(await describeIdentity({ kind: principal.kind, userId: principal.userId, merchantId: principal.merchantId }));
+        res.json(
+          await describeIdentity({ kind: principal.kind, userId: principal.userId, merchantId: principal.merchantId, user: principal.user, merchant: principal.merchant }),
+        );
       },
       doc: {
         summary: 'The merchant bound to the credential',

@@ -3,7 +3,7 @@ import { nextId } from '../db/ids';
 import { isDuplicateKey } from '../db/connection';
 import { badRequest, notFound, type FieldErrors } from '../http/errors';
 import { hashPassword, newMerchantTokenValue, sha256Hex, UNMATCHABLE_PASSWORD_HASH, verifyPassword } from './crypto';
-import { MerchantModel, MerchantTokenModel, UserModel, type Merchant, type User } from './model';
+import { MerchantModel, MerchantTokenModel, UserModel, type Merchant, type MerchantOwner, type MerchantProfile, type User } from './model';
 import { signToken, verifyToken } from './tokens';
 
 export interface NewMerchant {
@@ -45,12 +45,32 @@ function checkEstablishmentNumbers(numbers: string[] | undefined): FieldErrors {
   return bad.length ? { establishment_numbers: [`Establishment numbers are 1 to 20 digits: ${bad.join(', ')}.`] } : {};
 }
 
-export async function createUser(input: { email: string; login: string; password: string; role: User['role']; merchantId: number | null }): Promise<User> {
+/** What a merchant user carries of its merchant (see User.merchantProfile). */
+function profileOf(merchant: Pick<Merchant, 'companyName' | 'settings' | 'establishmentNumbers'>): MerchantProfile {
+  return { companyName: merchant.companyName, allowVoidOnConfirmed: merchant.settings.allowVoidOnConfirmed, establishmentNumbers: merchant.establishmentNumbers };
+}
+
+export async function createUser(input: {
+  email: string;
+  login: string;
+  password: string;
+  role: User['role'];
+  merchantId: number | null;
+  merchantProfile?: MerchantProfile | null;
+}): Promise<User> {
   const problems = checkUserInput(input);
   if (Object.keys(problems).length) throw badRequest(problems);
   const passwordHash = await hashPassword(input.password);
   try {
-    const user = await UserModel.create({ _id: await nextId('user'), email: input.email, login: input.login, passwordHash, role: input.role, merchantId: input.merchantId });
+    const user = await UserModel.create({
+      _id: await nextId('user'),
+      email: input.email,
+      login: input.login,
+      passwordHash,
+      role: input.role,
+      merchantId: input.merchantId,
+      merchantProfile: input.merchantProfile ?? null,
+    });
     return user.toObject();
   } catch (error) {
     if (isDuplicateKey(error)) throw await duplicateUser(input);
@@ -64,12 +84,9 @@ export async function createMerchant(input: NewMerchant): Promise<{ merchant: Me
   if (typeof input.companyName !== 'string' || !input.companyName.trim() || input.companyName.length > 200) problems.company_name = ['Enter the company name (at most 200 characters).'];
   if (Object.keys(problems).length) throw badRequest(problems);
   const merchantId = await nextId('merchant');
-  const user = await createUser({ email: input.email, login: input.login, password: input.password, role: 'merchant', merchantId });
-  const merchant = await MerchantModel.create({
-    _id: merchantId,
-    companyName: input.companyName.trim(),
-    establishmentNumbers: [...new Set(input.establishmentNumbers ?? [])],
-  });
+  const profile = { companyName: input.companyName.trim(), settings: { allowVoidOnConfirmed: false }, establishmentNumbers: [...new Set(input.establishmentNumbers ?? [])] };
+  const user = await createUser({ email: input.email, login: input.login, password: input.password, role: 'merchant', merchantId, merchantProfile: profileOf(profile) });
+  const merchant = await MerchantModel.create({ _id: merchantId, ...profile, owner: { userId: user._id, login: user.login, email: user.email } });
   return { merchant: merchant.toObject(), user };
 }
 
@@ -128,7 +145,11 @@ export async function updateMerchant(merchantId: number, changes: MerchantChange
   const remove = new Set(changes.removeEstablishmentNumbers ?? []);
   merchant.establishmentNumbers = [...new Set([...merchant.establishmentNumbers, ...(changes.addEstablishmentNumbers ?? [])])].filter((n) => !remove.has(n));
   await merchant.save();
-  return merchant.toObject();
+  // The users' copies follow (see User.merchantProfile). Should this write fail, /me shows the old
+  // profile until the next update; nothing decides by the copy.
+  const saved = merchant.toObject();
+  await UserModel.updateMany({ merchantId }, { $set: { merchantProfile: profileOf(saved) } });
+  return saved;
 }
 
 /**
@@ -169,11 +190,18 @@ export async function refreshAccessToken(refresh: unknown): Promise<{ access: st
   return { access: signToken('access', user) };
 }
 
-/** What a credential stands for, as the auth layer identified it. */
+/** A user as the credential check reads it: everything but the password hash. */
+export type UserRecord = Omit<User, 'passwordHash'>;
+
+/** What a credential stands for, as the auth layer identified it, with the records it already read. */
 export interface CredentialIdentity {
   kind: 'jwt' | 'merchantToken' | 'system';
   userId?: number;
   merchantId?: number;
+  /** The JWT's user, read by the credential check: not read again. */
+  user?: UserRecord | null;
+  /** The merchant the system token names, read by the credential check: not read again. */
+  merchant?: Merchant | null;
 }
 
 export interface Profile {
@@ -187,30 +215,61 @@ export interface Profile {
   establishment_numbers: string[];
 }
 
+const merchantGone = () => notFound('The merchant of this credential no longer exists.');
+
+/** The merchant's first user: the copy on the merchant, or (merchants created before it existed) a read. */
+async function ownerOf(merchant: Merchant): Promise<MerchantOwner | null> {
+  if (merchant.owner) return merchant.owner;
+  const first = await UserModel.findOne({ merchantId: merchant._id, role: 'merchant' }).sort({ _id: 1 }).lean();
+  return first ? { userId: first._id, login: first.login, email: first.email } : null;
+}
+
+function profileAnswer(
+  credential: Profile['credential'],
+  role: Profile['role'],
+  person: { login: string; email: string } | null,
+  merchant: { id: number; profile: MerchantProfile } | null,
+): Profile {
+  return {
+    id: merchant?.id ?? null,
+    company_name: merchant?.profile.companyName ?? null,
+    username: person?.login ?? null,
+    email: person?.email ?? null,
+    role,
+    credential,
+    allow_void_on_confirmed: merchant ? merchant.profile.allowVoidOnConfirmed : null,
+    establishment_numbers: merchant?.profile.establishmentNumbers ?? [],
+  };
+}
+
 /**
  * The merchant bound to a credential, with the short login name as `username`: the user's own for
  * a JWT; the merchant's first user for a merchant token or the system token naming a merchant.
  * Staff and the system token without a merchant get their own identity with the merchant fields null.
+ *
+ * Built from what the credential check read where it can: a JWT's user carries its merchant's
+ * profile and a merchant carries its first user's names, so a JWT or the system token naming a
+ * merchant costs no read here; a merchant token costs the merchant read.
  */
 export async function describeIdentity(identity: CredentialIdentity): Promise<Profile> {
-  const credential = identity.kind === 'merchantToken' ? 'merchant_token' : identity.kind;
-  const user = identity.userId !== undefined
-    ? await UserModel.findById(identity.userId).lean()
-    : identity.merchantId !== undefined
-      ? await UserModel.findOne({ merchantId: identity.merchantId, role: 'merchant' }).sort({ _id: 1 }).lean()
-      : null;
-  const merchant = identity.merchantId !== undefined ? await getMerchant(identity.merchantId) : null;
-  if (identity.merchantId !== undefined && !merchant) throw notFound('The merchant of this credential no longer exists.');
-  return {
-    id: merchant?._id ?? null,
-    company_name: merchant?.companyName ?? null,
-    username: user?.login ?? null,
-    email: user?.email ?? null,
-    role: identity.kind === 'system' ? 'system' : (user?.role ?? 'merchant'),
-    credential,
-    allow_void_on_confirmed: merchant ? merchant.settings.allowVoidOnConfirmed : null,
-    establishment_numbers: merchant?.establishmentNumbers ?? [],
-  };
+  if (identity.kind === 'jwt') {
+    const user = identity.user !== undefined ? identity.user : identity.userId !== undefined ? await UserModel.findById(identity.userId, { passwordHash: 0 }).lean() : null;
+    const merchantId = user?.merchantId ?? identity.merchantId;
+    if (merchantId === undefined || merchantId === null) return profileAnswer('jwt', user?.role ?? 'staff', user, null);
+    let profile = user?.merchantProfile;
+    if (!profile) {
+      const merchant = await getMerchant(merchantId);
+      if (!merchant) throw merchantGone();
+      profile = profileOf(merchant);
+    }
+    return profileAnswer('jwt', user?.role ?? 'merchant', user, { id: merchantId, profile });
+  }
+  const credential = identity.kind === 'merchantToken' ? 'merchant_token' : 'system';
+  const role = identity.kind === 'system' ? 'system' : 'merchant';
+  if (identity.merchantId === undefined) return profileAnswer(credential, role, null, null);
+  const merchant = identity.merchant ?? (await getMerchant(identity.merchantId));
+  if (!merchant) throw merchantGone();
+  return profileAnswer(credential, role, await ownerOf(merchant), { id: merchant._id, profile: profileOf(merchant) });
 }
 
 /** True when no user exists yet: the demo seed runs only then. */

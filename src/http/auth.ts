@@ -12,7 +12,8 @@ import type { Request, RequestHandler } from 'express';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { getConfig } from '../../config';
-import { MerchantModel, MerchantTokenModel, UserModel, type Role } from '../auth/model';
+import { MerchantModel, MerchantTokenModel, UserModel, type Merchant, type Role } from '../auth/model';
+import type { UserRecord } from '../auth/service';
 import { safeEqual, sha256Hex } from '../auth/crypto';
 import { JWT_ALGORITHM, type TokenClaims } from '../auth/tokens';
 import { ApiError, badRequest, forbidden, unauthorized } from './errors';
@@ -32,6 +33,14 @@ export interface Principal {
   userId?: number;
   /** The merchant the request acts for; absent for staff, and for the system token without X-Merchant-Id. */
   merchantId?: number;
+  /**
+   * What the check read, for the route to use instead of reading it again: a JWT's user (without
+   * its password hash), the merchant the system token names. Read for this request only: nothing
+   * about a credential is kept between requests, so a revoked token or a deleted user is refused
+   * on the very next request.
+   */
+  user?: UserRecord;
+  merchant?: Merchant;
 }
 
 declare module 'express-serve-static-core' {
@@ -65,11 +74,11 @@ function installJwtStrategy(): void {
         const userId = Number(claims.sub);
         // A token we signed always carries a positive integer sub; anything else is refused, not a 500.
         if (claims.typ !== 'access' || !Number.isSafeInteger(userId) || userId < 1) return done(null, false);
-        UserModel.findById(userId)
-          .lean()
+        UserModel.findById(userId, { passwordHash: 0 })
+          .lean<UserRecord>()
           .then((user) => {
             if (!user) return done(null, false);
-            done(null, { kind: 'jwt', role: user.role, userId: user._id, merchantId: user.merchantId ?? undefined });
+            done(null, { kind: 'jwt', role: user.role, userId: user._id, merchantId: user.merchantId ?? undefined, user });
           }, done);
       },
     ),
@@ -94,7 +103,8 @@ function authenticateJwt(req: Request): Promise<Principal | null> {
   });
 }
 
-async function systemMerchantFrom(req: Request, policy: CredentialPolicy): Promise<number | undefined> {
+/** The merchant X-Merchant-Id names (read whole: /me answers from it), or undefined without the header. */
+async function systemMerchantFrom(req: Request, policy: CredentialPolicy): Promise<Merchant | undefined> {
   const header = req.headers['x-merchant-id'];
   if (header === undefined) {
     if (policy.systemMerchant === 'required') {
@@ -106,9 +116,9 @@ async function systemMerchantFrom(req: Request, policy: CredentialPolicy): Promi
   if (typeof header !== 'string' || !/^[1-9]\d{0,15}$/.test(header)) {
     throw badRequest({ 'X-Merchant-Id': ['Must be a merchant id: a positive integer.'] });
   }
-  const id = Number(header);
-  if (!(await MerchantModel.exists({ _id: id }))) throw badRequest({ 'X-Merchant-Id': ['No merchant has this id.'] });
-  return id;
+  const merchant = await MerchantModel.findById(Number(header)).lean();
+  if (!merchant) throw badRequest({ 'X-Merchant-Id': ['No merchant has this id.'] });
+  return merchant;
 }
 
 /** Identifies the caller; throws 401 when there is no valid credential of any kind. */
@@ -136,7 +146,10 @@ function accepts(policy: CredentialPolicy, principal: Principal): boolean {
 export async function authorize(req: Request, policy: CredentialPolicy): Promise<Principal> {
   const principal = await identify(req);
   if (!accepts(policy, principal)) throw forbidden('This credential is not accepted by this operation.');
-  if (principal.kind === 'system') principal.merchantId = await systemMerchantFrom(req, policy);
+  if (principal.kind === 'system') {
+    principal.merchant = await systemMerchantFrom(req, policy);
+    principal.merchantId = principal.merchant?._id;
+  }
   req.principal = principal;
   return principal;
 }
