@@ -1,4 +1,8 @@
-/** Applies a stored chargeback notice (new chargeback or lifecycle step). Idempotent: a retry or a duplicate job changes nothing. */
+/**
+ * Applies a stored chargeback notice (new chargeback or lifecycle step). Idempotent: a retry or a
+ * duplicate job changes nothing. A lifecycle step the acquirer does not show yet is retried with
+ * the job's backoff; on the last attempt it is settled as unconfirmed.
+ */
 import type { Job } from 'bullmq';
 import { applyNotice, CHARGEBACK_NOTICE_QUEUE } from '../src/chargebacks/service';
 import type { JobKind } from './types';
@@ -9,7 +13,10 @@ export interface ChargebackNoticePayload {
 }
 
 export default async function processChargebackNotice(job: Job<ChargebackNoticePayload>) {
-  return applyNotice(job.data.noticeId);
+  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  const result = await applyNotice(job.data.noticeId, { lastAttempt });
+  if (result === 'unconfirmed' && !lastAttempt) throw new Error('lifecycle step not shown by the acquirer yet');
+  return result;
 }
 
 export const chargebackNoticeJob: JobKind<ChargebackNoticePayload> = { queue: CHARGEBACK_NOTICE_QUEUE, process: processChargebackNotice };

@@ -32,6 +32,8 @@ export interface ChargebackNotice {
    * replaces it when it queues the record again.
    */
   jobId?: string;
+  /** How it was settled: applied, or a lifecycle step the acquirer never confirmed (not applied). */
+  result?: 'applied' | 'unconfirmed';
 }
 
 const noticeSchema = new Schema<ChargebackNotice>(
@@ -44,6 +46,7 @@ const noticeSchema = new Schema<ChargebackNotice>(
     receivedAt: { type: Date, required: true },
     appliedAt: { type: Date, default: null },
     jobId: { type: String },
+    result: { type: String, enum: ['applied', 'unconfirmed'] },
   },
   { versionKey: false, collection: 'chargeback_notices' },
 );

@@ -341,9 +341,19 @@ function dateOf(text: string): Date {
   return Number.isNaN(date.getTime()) ? new Date(0) : date;
 }
 
-/** Applies a stored notice: records its facts (each once) and recomputes the chargebacks they touch. Idempotent. */
-export async function applyNotice(noticeId: string): Promise<'applied' | 'unknown'> {
-  const notice = await ChargebackNoticeModel.findById(noticeId).lean();
+export type ApplyResult = 'applied' | 'unknown' | 'unconfirmed';
+
+/**
+ * Applies a stored notice: records its facts (each once) and recomputes the chargebacks they touch.
+ * Idempotent. A notice is only as trustworthy as the static secret header it came with, so a
+ * lifecycle step (it moves a chargeback towards its outcome) is applied only once the acquirer's
+ * own lifecycle of the case shows it, for the notice's establishment: one acquirer call here, in
+ * the worker, never on the intake request. Not shown yet: 'unconfirmed', unless `lastAttempt`
+ * (the worker's final try) settles the notice as unconfirmed, so the sweep leaves it alone.
+ * An acquirer that cannot answer throws: the job retries, and the notice stays unapplied.
+ */
+export async function applyNotice(noticeId: string, options: { lastAttempt?: boolean } = {}): Promise<ApplyResult> {
+  const notice = await ChargebackNoticeModel.findById(noticeId, { kind: 1, raw: 1 }).lean();
   if (!notice) return 'unknown';
   const payload = JSON.parse(notice.raw) as Record<string, unknown>;
   const establishmentNumber = String(payload.establishmentNumber);
@@ -364,6 +374,12 @@ export async function applyNotice(noticeId: string): Promise<'applied' | 'unknow
     const idCase = String(payload.caseId);
     const message = String(payload.message).trim();
     const date = String(payload.ActionCicleDate);
+    if (!(await acquirerShowsStep(establishmentNumber, idCase, message, date))) {
+      if (!options.lastAttempt) return 'unconfirmed';
+      logger.warn({ noticeId, establishmentNumber, idCase }, 'chargeback lifecycle notice never confirmed by the acquirer: not applied');
+      await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date(), result: 'unconfirmed' } });
+      return 'unconfirmed';
+    }
     await insertEvent({
       _id: `lifecycle:${establishmentNumber}:${idCase}:${date}:${crypto.createHash('sha256').update(normalise(message)).digest('hex').slice(0, 16)}`,
       kind: 'lifecycle',
@@ -376,8 +392,27 @@ export async function applyNotice(noticeId: string): Promise<'applied' | 'unknow
     const chargebacks = await ChargebackEventModel.distinct('idChargeback', { establishmentNumber, idCase, idChargeback: trusted({ $ne: null }) });
     for (const idChargeback of chargebacks) await refreshChargeback(establishmentNumber, String(idChargeback));
   }
-  await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date() } });
+  await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date(), result: 'applied' } });
   return 'applied';
+}
+
+/**
+ * Whether the acquirer's lifecycle of the case has this step (same text once normalised, same day)
+ * for this establishment. Steps that name no establishment are taken as the case's (the call is by
+ * case). Throws when the acquirer does not answer 2xx: that is no answer, not a denial.
+ */
+async function acquirerShowsStep(establishmentNumber: string, idCase: string, message: string, date: string): Promise<boolean> {
+  const answer = await buffered(await callChargebackApi({ method: 'GET', path: `/lifecycle/${segment(idCase)}` }));
+  if (answer.status < 200 || answer.status >= 300) throw new Error(`the acquirer answered ${answer.status} to the lifecycle of case ${idCase}`);
+  const steps = parseJson(answer.text);
+  const wanted = normalise(message);
+  return (Array.isArray(steps) ? steps : []).some(
+    (step) =>
+      step &&
+      normalise(String(step.message ?? step.action ?? '')) === wanted &&
+      String(step.ActionCicleDate ?? step.actionDate ?? '').slice(0, 10) === date &&
+      (step.establishmentNumber === undefined || step.establishmentNumber === null || String(step.establishmentNumber) === establishmentNumber),
+  );
 }
 
 async function insertEvent(event: Omit<ChargebackEvent, 'createdAt'>): Promise<boolean> {

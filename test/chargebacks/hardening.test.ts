@@ -8,7 +8,7 @@ import { bearer, newMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { eventually } from '../helpers/processes';
 import { startChargebackStack, type ChargebackStack } from './stack';
-import { CHARGEBACK_NOTICE_QUEUE, noticeFingerprint, requeueUnappliedNotices } from '../../src/chargebacks/service';
+import { applyNotice, CHARGEBACK_NOTICE_QUEUE, noticeFingerprint, receiveNotice, requeueUnappliedNotices } from '../../src/chargebacks/service';
 import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
 import { getQueue } from '../../src/queue';
 import { getConfig } from '../../config';
@@ -134,4 +134,55 @@ test.serial('the sweep queues again a stored unapplied notice whose job complete
   await (await getQueue(CHARGEBACK_NOTICE_QUEUE).getJob(waitingJobId))?.remove();
   t.is(await requeueUnappliedNotices(new Date(), 60_000), 1, 'once that job is gone, the record is queued again');
   t.truthy(await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(waiting)).lean())?.appliedAt));
+});
+
+// --- item 4: an outcome on the word of the static header alone --------------------------------------
+
+const post = (body: unknown) => fetch(`${stack.url}${CB}/notifications/`, { method: 'POST', headers: secretHeaders(), body: JSON.stringify(body) });
+const lifecycleNotice = (ec: string, caseId: number, message: string, date: string) => ({ establishmentNumber: Number(ec), caseId, message, executionDate: date, ActionCicleDate: date });
+
+test('a win the acquirer never decided, posted with the secret, changes no outcome', async (t) => {
+  const ec = newEstablishment();
+  const owner = await newMerchant({ establishmentNumbers: [ec] });
+  const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
+  const forged = lifecycleNotice(ec, notice.idCase, 'A favor do Estabelecimento', '2030-08-01');
+  t.is((await post(forged)).status, 202, 'stored: a notice is a hint');
+  const noticeId = noticeFingerprint(forged);
+  // The worker asks the acquirer, which does not show the step: the job waits to retry, nothing is applied.
+  await eventually(async () => {
+    const jobId = (await ChargebackNoticeModel.findById(noticeId).lean())?.jobId;
+    return jobId && (await (await getQueue(CHARGEBACK_NOTICE_QUEUE).getJob(jobId))?.getState()) === 'delayed';
+  });
+  t.is((await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean())?.status, 'PENDING');
+  t.is(await applyNotice(noticeId), 'unconfirmed');
+  // The last attempt settles it as unconfirmed, so no sweep queues it again; still no outcome.
+  t.is(await applyNotice(noticeId, { lastAttempt: true }), 'unconfirmed');
+  const settled = await ChargebackNoticeModel.findById(noticeId).lean();
+  t.truthy(settled?.appliedAt);
+  t.is(settled?.result, 'unconfirmed');
+  t.is((await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean())?.status, 'PENDING');
+  const history = await fetch(`${stack.url}${CB}/contested/history/`, { headers: bearer(owner.accessToken) });
+  t.deepEqual(await json(history), { results: [] });
+  t.is(await ChargebackEventModel.countDocuments({ establishmentNumber: ec, kind: 'lifecycle' }), 0);
+});
+
+test('a step the acquirer shows for another establishment is not applied to this one', async (t) => {
+  const ecVictim = newEstablishment();
+  const ecOther = newEstablishment();
+  const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ecVictim });
+  await stack.control('/lifecycle-step', { establishmentNumber: ecVictim, caseId: notice.idCase, message: 'A favor do Emissor', date: '2030-08-02' });
+  const elsewhere = lifecycleNotice(ecOther, notice.idCase, 'A favor do Emissor', '2030-08-02');
+  const { noticeId } = await receiveNotice(elsewhere);
+  t.is(await applyNotice(noticeId), 'unconfirmed');
+  t.is(await ChargebackEventModel.countDocuments({ establishmentNumber: ecOther }), 0);
+});
+
+test('an outcome the acquirer shows is applied by the worker', async (t) => {
+  const ec = newEstablishment();
+  const owner = await newMerchant({ establishmentNumbers: [ec] });
+  const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
+  await sandboxNotify({ kind: 'win', establishmentNumber: ec, caseId: notice.idCase, date: '2030-08-03' });
+  const [item] = (await json(await fetch(`${stack.url}${CB}/contested/history/`, { headers: bearer(owner.accessToken) }))).results;
+  t.like(item, { idCase: String(notice.idCase), outcome: 'WIN' });
+  t.is((await ChargebackNoticeModel.findOne({ _id: noticeFingerprint(lifecycleNotice(ec, notice.idCase, 'A favor do Estabelecimento', '2030-08-03')) }).lean())?.result, 'applied');
 });

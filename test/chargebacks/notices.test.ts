@@ -58,11 +58,18 @@ const get = async (path: string, token: string, headers: Record<string, string> 
   return { status: res.status, body: await json(res) };
 };
 
+/** The acquirer decides a lifecycle step (its own lifecycle of the case shows it), as it does before notifying us. */
+async function acquirerDecides(notice: any): Promise<void> {
+  if (notice.caseId === undefined) return;
+  await stack.control('/lifecycle-step', { establishmentNumber: String(notice.establishmentNumber), caseId: notice.caseId, message: notice.message, date: notice.ActionCicleDate });
+}
+
 /** Stores and applies notices through the service, in the given order (the worker path is tested separately). */
 async function deliver(...notices: unknown[]): Promise<void> {
   for (const notice of notices) {
+    await acquirerDecides(notice);
     const { noticeId } = await receiveNotice(notice);
-    await applyNotice(noticeId);
+    if ((await applyNotice(noticeId)) !== 'applied') throw new Error(`notice not applied: ${JSON.stringify(notice)}`);
   }
 }
 
@@ -187,6 +194,7 @@ test('concurrent deliveries of one chargeback end in the state of all its notice
     lifecycleNotice(ec, ids.idCase, 'Em análise com a Adquirente', '2030-03-09'),
     lifecycleNotice(ec, ids.idCase, 'A favor do Estabelecimento', '2030-03-20'),
   ];
+  for (const notice of notices) await acquirerDecides(notice);
   const stored = await Promise.all([...notices, ...notices].map((n) => receiveNotice(n)));
   await Promise.all(stored.map(({ noticeId }) => applyNotice(noticeId)));
   t.is(await statusOf(ec, ids.idChargeback), 'WON');

@@ -572,6 +572,23 @@ function chargebackRouter(): Router {
     res.json({ opened: idDocumento });
   });
   control.post('/notify', handler(async (req, res) => res.json(await notify(req))));
+  // A lifecycle step the acquirer decided, without notifying us (tests post the notice themselves).
+  // An unknown case is created for the establishment under the given case and chargeback ids.
+  control.post('/lifecycle-step', (req, res) => {
+    const { establishmentNumber, caseId, idChargeback, message, date } = (req.body ?? {}) as Record<string, unknown>;
+    const ec = String(establishmentNumber);
+    let c = [...cases.values()].find((x) => String(x.idCase) === String(caseId));
+    if (!c) {
+      c = newCase(ec, prng(`${ec}:${caseId}`), 2);
+      cases.delete(c.idChargeback);
+      c.idCase = Number(caseId);
+      c.idChargeback = Number(idChargeback ?? Number(caseId) + 10_000_000);
+      cases.set(c.idChargeback, c);
+      casesOf(ec).push(c);
+    }
+    c.lifecycle.push({ action: String(message), actionDate: String(date) });
+    res.json({ idCase: c.idCase, establishmentNumber: c.establishmentNumber, lifecycle: c.lifecycle });
+  });
   router.use(CONTROL, control);
   return router;
 }
