@@ -1,17 +1,23 @@
 /**
  * The in-run baseline: a bare Express app (json body parser, no helmet, no logging, no auth) with
  * each case's floor route under /baseline/<case>/, on the same database as the web process.
- * Run as its own process so it gets a CPU share like the web process does.
+ * Run as its own process so it gets a CPU share like the web process does. GET /metrics serves
+ * its registry (no auth: a bench-only process), so the bench counts the baselines' database
+ * commands per operation the same way as the web process's.
  */
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
+import { registry } from '../../src/metrics/registry';
 import { benchCases } from './cases';
 
 async function main() {
   await connectDatabase(process.env.MONGODB_URI!);
   const app = express();
   app.use(express.json());
+  app.get('/metrics', async (_req, res) => {
+    res.type(registry.contentType).send(await registry.metrics());
+  });
   for (const benchCase of benchCases) {
     const router = express.Router();
     benchCase.mountBaseline?.(router);

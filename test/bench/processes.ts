@@ -12,8 +12,12 @@ export interface BenchProcess {
   name: string;
   child: ChildProcess;
   url: string;
+  /** A worker's METRICS_PORT listener (from its "metrics listening on" line), when it has one. */
+  metricsUrl?: string;
   stop(): Promise<void>;
 }
+
+const METRICS_LISTENING = /metrics listening on (http:\/\/[0-9.:]+)\/metrics/;
 
 export async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -62,6 +66,7 @@ export async function startBenchProcess(name: string, entry: string, env: Record
     name,
     child,
     url,
+    metricsUrl: METRICS_LISTENING.exec(recent)?.[1],
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

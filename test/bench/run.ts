@@ -1,9 +1,12 @@
 /**
- * npm run bench: each case against its in-run baseline. HTTP cases are loaded with autocannon at
- * a fixed concurrency and no pipelining; throughput cases time a batch of work. Prints a markdown
- * table (rate, p50, p99, ratios), the memory of each process, and writes the figures to
- * test/bench/results/ (git-ignored).
+ * npm run bench: each case against its in-run baseline (and, where the bare baseline is not the
+ * same work, the floor of that work), on collections pre-filled to BENCH_RECORDS documents each.
+ * HTTP cases are loaded with autocannon at a fixed concurrency and no pipelining; throughput cases
+ * time a batch of work. Prints a markdown table (rate, p50, p99, database commands per operation,
+ * ratios), the commands by collection, the memory of each process, and writes the figures to
+ * test/bench/results/ (git-ignored). Method: docs/benchmarks.md.
  *
+ *   BENCH_RECORDS      documents per business collection before the cases run (default 10000)
  *   BENCH_CONNECTIONS  concurrent connections (default 10)
  *   BENCH_SECONDS      measured seconds per side of an HTTP case (default 3), after 1 s of warm-up
  *   BENCH_CASES        comma-separated case names to run (default: all)
@@ -25,6 +28,8 @@ import { benchCases } from './cases';
 import { isThroughputCase, type BenchCase, type BenchContext, type BenchTarget, type Side } from './cases/types';
 import { LISTENING, memoryOf, startBenchProcess, startWebProcess, type BenchProcess } from './processes';
 import { BENCH_DB, BENCH_QUEUE_PREFIX } from './env';
+import { commandsSince, describePerOperation, snapshot, type DbCommandFigure, type MeteredProcess } from './db-commands';
+import { BENCH_RECORDS, fillCollections, type FillReport } from './fill';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 const SECONDS = Number(process.env.BENCH_SECONDS || 3);
@@ -37,9 +42,15 @@ interface CaseResult {
   kind: 'http' | 'throughput';
   route: string;
   baseline: string;
+  floor?: string;
   subject: Side;
   baselineSide: Side;
-  ratio: { rate: number; p50?: number; p99?: number };
+  floorSide?: Side;
+  ratio: { rate: number; p50?: number; p99?: number; rateVsFloor?: number };
+  /** Database commands of the measured side, per operation, with the breakdown (db-commands.ts). */
+  dbCommands?: DbCommandFigure;
+  baselineDbCommands?: DbCommandFigure;
+  floorDbCommands?: DbCommandFigure;
   note?: string;
   memoryMB: Record<string, { rssMB: number; peakMB: number } | undefined>;
 }
@@ -62,6 +73,7 @@ async function load(base: string, target: BenchTarget, seconds: number): Promise
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     requests: result.requests.total,
+    sent: (result.requests as { sent?: number }).sent,
     statusCodes,
     errors: result.errors,
     valid: unexpected.length === 0 && result.errors === 0 && result.requests.total > 0,
@@ -93,9 +105,17 @@ class Stack {
     await Promise.all(this.workers.map((w) => w.stop()));
     this.processes.splice(0, this.processes.length, ...this.processes.filter((p) => !this.workers.includes(p)));
     this.workers = await Promise.all(
-      Array.from({ length: count }, (_, i) => startBenchProcess(`worker${i + 1}`, 'worker', { ...this.env, ...extra, LOG_LEVEL: 'info' }, /worker ready/)),
+      Array.from({ length: count }, (_, i) => startBenchProcess(`worker${i + 1}`, 'worker', { ...this.env, ...extra, LOG_LEVEL: 'info', METRICS_PORT: '0', HOST: '127.0.0.1' }, /worker ready/)),
     );
     this.processes.push(...this.workers);
+  }
+
+  /** Web and the running workers, each under a key that changes when the process is restarted. */
+  metered(web: BenchProcess): MeteredProcess[] {
+    return [web, ...this.workers].map((p) => {
+      if (p !== web && !p.metricsUrl) throw new Error(`${p.name} announced no metrics listener (METRICS_PORT)`);
+      return { name: `${p.name}[${p.child.pid}]`, metricsUrl: p === web ? p.url : p.metricsUrl };
+    });
   }
 
   memory(): CaseResult['memoryMB'] {
@@ -109,13 +129,30 @@ class Stack {
   }
 }
 
-async function runCase(benchCase: BenchCase, stack: Stack, context: BenchContext): Promise<CaseResult> {
-  const common = { name: benchCase.name, route: benchCase.route, baseline: benchCase.baseline };
+const ratio = (a: number, b: number) => round2(a / Math.max(b, 0.01));
+/** Lets requests cut off at the end of a load finish before the counters are read. */
+const settle = () => new Promise((r) => setTimeout(r, 1000));
+/** The operations a load made the server do: every request sent (those cut off at the end were still worked on). */
+const operationsOf = (side: Side) => side.sent ?? Object.values(side.statusCodes).reduce((n, c) => n + c, 0);
+
+async function runCase(benchCase: BenchCase, stack: Stack, context: BenchContext, baselineServer: MeteredProcess): Promise<CaseResult> {
+  const common = { name: benchCase.name, route: benchCase.route, baseline: benchCase.baseline, floor: benchCase.floor };
   if (isThroughputCase(benchCase)) {
-    const { subject, baseline, note } = await benchCase.measure(context);
-    return { ...common, kind: 'throughput', subject, baselineSide: baseline, ratio: { rate: round2(subject.requestsPerSecond / baseline.requestsPerSecond) }, note, memoryMB: stack.memory() };
+    const { subject, baseline, floor, note, dbCommands, floorDbCommands } = await benchCase.measure(context);
+    return {
+      ...common,
+      kind: 'throughput',
+      subject,
+      baselineSide: baseline,
+      floorSide: floor,
+      ratio: { rate: ratio(subject.requestsPerSecond, baseline.requestsPerSecond), rateVsFloor: floor ? ratio(subject.requestsPerSecond, floor.requestsPerSecond) : undefined },
+      dbCommands,
+      floorDbCommands,
+      note,
+      memoryMB: stack.memory(),
+    };
   }
-  const { subject, baseline } = await benchCase.prepare(context);
+  const { subject, baseline, floor } = await benchCase.prepare(context);
   const urlOf = (target: BenchTarget, fallback: 'web' | 'baseline') => {
     const on = target.on ?? fallback;
     const url = on === 'web' ? context.webUrl : on === 'baseline' ? context.baselineUrl : context.sandboxUrl;
@@ -123,25 +160,45 @@ async function runCase(benchCase: BenchCase, stack: Stack, context: BenchContext
     return url;
   };
   await probe(benchCase.name, urlOf(baseline, 'baseline'), baseline);
+  if (floor) await probe(benchCase.name, urlOf(floor, 'baseline'), floor);
   await probe(benchCase.name, urlOf(subject, 'web'), subject);
   if (benchCase.warmup !== false) {
     await load(urlOf(baseline, 'baseline'), baseline, WARMUP_SECONDS);
+    if (floor) await load(urlOf(floor, 'baseline'), floor, WARMUP_SECONDS);
     await load(urlOf(subject, 'web'), subject, WARMUP_SECONDS);
   }
-  const baselineSide = await load(urlOf(baseline, 'baseline'), baseline, SECONDS);
+  // The baseline server's own commands (none for a baseline sent to the sandbox).
+  const measureOnBaselineServer = async (target: BenchTarget) => {
+    const before = await snapshot([baselineServer]);
+    const side = await load(urlOf(target, 'baseline'), target, SECONDS);
+    await settle();
+    const figure = (target.on ?? 'baseline') === 'baseline' ? await commandsSince(before, [baselineServer], operationsOf(side)) : undefined;
+    return { side, figure };
+  };
+  const { side: baselineSide, figure: baselineDbCommands } = await measureOnBaselineServer(baseline);
+  const floorRun = floor ? await measureOnBaselineServer(floor) : undefined;
+  const metered = context.metered();
+  const before = await snapshot(metered);
   const subjectSide = await load(urlOf(subject, 'web'), subject, SECONDS);
-  const note = benchCase.verify ? await benchCase.verify(context, subjectSide) : undefined;
+  await settle();
+  const verified = benchCase.verify ? await benchCase.verify(context, subjectSide) : undefined;
+  const dbCommands = await commandsSince(before, metered, verified?.operations ?? operationsOf(subjectSide));
   return {
     ...common,
     kind: 'http',
     subject: subjectSide,
     baselineSide,
+    floorSide: floorRun?.side,
     ratio: {
-      rate: round2(subjectSide.requestsPerSecond / baselineSide.requestsPerSecond),
-      p50: round2(subjectSide.p50Ms! / Math.max(baselineSide.p50Ms!, 0.01)),
-      p99: round2(subjectSide.p99Ms! / Math.max(baselineSide.p99Ms!, 0.01)),
+      rate: ratio(subjectSide.requestsPerSecond, baselineSide.requestsPerSecond),
+      p50: ratio(subjectSide.p50Ms!, baselineSide.p50Ms!),
+      p99: ratio(subjectSide.p99Ms!, baselineSide.p99Ms!),
+      rateVsFloor: floorRun ? ratio(subjectSide.requestsPerSecond, floorRun.side.requestsPerSecond) : undefined,
     },
-    note,
+    dbCommands,
+    baselineDbCommands,
+    floorDbCommands: floorRun?.figure,
+    note: verified?.note,
     memoryMB: stack.memory(),
   };
 }
@@ -157,21 +214,34 @@ function machine() {
   };
 }
 
-const cell = (n: number | undefined) => (n === undefined ? '-' : String(n));
+const cell = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : String(n));
+const valid = (r: CaseResult) => r.subject.valid && r.baselineSide.valid && (r.floorSide?.valid ?? true);
 
-function markdown(results: CaseResult[], info: ReturnType<typeof machine>): string {
+function markdown(results: CaseResult[], info: ReturnType<typeof machine>, fill: FillReport): string {
   const lines = [
     `Machine: ${info.cpu}, ${info.cores} cores, ${info.memoryGB} GB, Node ${info.node}; load average at start ${info.loadAverageAtStart.join(' / ')}.`,
+    `Collections pre-filled to ${fill.records.toLocaleString('en')} documents each (other merchants' data, ${Object.keys(fill.collections).length} collections) in ${fill.seconds} s.`,
     `HTTP cases: autocannon, ${CONNECTIONS} connections, no pipelining, ${SECONDS} s per side after ${WARMUP_SECONDS} s warm-up; web at LOG_LEVEL=${LOG_LEVEL}. Rates are requests/s (HTTP) or items/s (throughput).`,
+    'db cmds/op: database commands (round trips) of the measured side per operation, from db_commands_total of every process doing the work.',
     '',
-    '| case | measures | rate/s | p50 ms | p99 ms | baseline rate/s | baseline p50 | baseline p99 | ratio rate | ratio p99 | baseline | note |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    '| case | measures | rate/s | p50 ms | p99 ms | db cmds/op | baseline rate/s | baseline p50 | baseline p99 | baseline db cmds/op | ratio rate | ratio p99 | floor rate/s | floor db cmds/op | ratio vs floor | baseline | floor | note |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|',
   ];
   for (const r of results) {
-    const flag = r.subject.valid && r.baselineSide.valid ? '' : ` (INVALID: ${JSON.stringify({ subject: r.subject.statusCodes, baseline: r.baselineSide.statusCodes, errors: r.subject.errors + r.baselineSide.errors })})`;
+    const flag = valid(r)
+      ? ''
+      : ` (INVALID: ${JSON.stringify({ subject: r.subject.statusCodes, baseline: r.baselineSide.statusCodes, floor: r.floorSide?.statusCodes, errors: r.subject.errors + r.baselineSide.errors + (r.floorSide?.errors ?? 0) })})`;
     lines.push(
-      `| ${r.name}${flag} | \`${r.route}\` | ${r.subject.requestsPerSecond} | ${cell(r.subject.p50Ms)} | ${cell(r.subject.p99Ms)} | ${r.baselineSide.requestsPerSecond} | ${cell(r.baselineSide.p50Ms)} | ${cell(r.baselineSide.p99Ms)} | ${r.ratio.rate} | ${cell(r.ratio.p99)} | ${r.baseline} | ${r.note ?? ''} |`,
+      `| ${r.name}${flag} | \`${r.route}\` | ${r.subject.requestsPerSecond} | ${cell(r.subject.p50Ms)} | ${cell(r.subject.p99Ms)} | ${cell(r.dbCommands?.perOperation)} | ` +
+        `${r.baselineSide.requestsPerSecond} | ${cell(r.baselineSide.p50Ms)} | ${cell(r.baselineSide.p99Ms)} | ${cell(r.baselineDbCommands?.perOperation)} | ${r.ratio.rate} | ${cell(r.ratio.p99)} | ` +
+        `${cell(r.floorSide?.requestsPerSecond)} | ${cell(r.floorDbCommands?.perOperation)} | ${cell(r.ratio.rateVsFloor)} | ${r.baseline} | ${r.floor ?? '-'} | ${r.note ?? ''} |`,
     );
+  }
+  lines.push('', '| case | db cmds/op | by process (total) | per operation, by collection and command |', '|---|---:|---|---|');
+  for (const r of results) {
+    if (!r.dbCommands) continue;
+    const processes = Object.entries(r.dbCommands.byProcess).map(([name, n]) => `${name.replace(/\[\d+\]$/, '')} ${n}`).join(', ');
+    lines.push(`| ${r.name} | ${cell(r.dbCommands.perOperation)} | ${processes} (${r.dbCommands.total} for ${r.dbCommands.operations} ops) | ${describePerOperation(r.dbCommands, 12)} |`);
   }
   const names = [...new Set(results.flatMap((r) => Object.keys(r.memoryMB)))];
   lines.push('', `| memory after case, MB: RSS (peak) | ${names.join(' | ')} |`, `|---|${names.map(() => '---:').join('|')}|`);
@@ -197,6 +267,9 @@ async function main() {
   await ensureServices(true);
   await connectDatabase(process.env.MONGODB_URI!);
   await waitForRedis();
+  process.stdout.write(`bench: filling every business collection to ${BENCH_RECORDS.toLocaleString('en')} documents (BENCH_RECORDS)...\n`);
+  const fill = await fillCollections();
+  process.stdout.write(`  filled ${Object.values(fill.collections).reduce((a, b) => a + b, 0).toLocaleString('en')} documents in ${Object.keys(fill.collections).length} collections in ${fill.seconds} s\n`);
 
   const needs = new Set(cases.flatMap((c) => c.needs ?? []));
   const env: Record<string, string> = Object.assign({}, ...cases.map((c) => c.env ?? {}));
@@ -209,7 +282,8 @@ async function main() {
     }
     const web = stack.add(await startWebProcess('web', { ...env, LOG_LEVEL }));
     if (needs.has('worker')) await stack.setWorkers(1);
-    const baseline = stack.add(await startBenchProcess('baseline', 'test/bench/baseline-server.ts', {}, LISTENING));
+    // The floors call the same sandbox as the web process (env carries ACQUIRER_BASE_URL).
+    const baseline = stack.add(await startBenchProcess('baseline', 'test/bench/baseline-server.ts', env, LISTENING));
     const context: BenchContext = {
       webUrl: web.url,
       baselineUrl: baseline.url,
@@ -217,22 +291,25 @@ async function main() {
       connections: CONNECTIONS,
       seconds: SECONDS,
       setWorkers: (count, extra) => stack.setWorkers(count, extra),
+      metered: () => stack.metered(web),
     };
+    const baselineServer: MeteredProcess = { name: 'baseline', metricsUrl: baseline.url };
 
     const info = machine();
     process.stdout.write(`bench: ${cases.map((c) => c.name).join(', ')} (database ${BENCH_DB}, queue prefix ${BENCH_QUEUE_PREFIX})\n`);
     const results: CaseResult[] = [];
     for (const benchCase of cases) {
       process.stdout.write(`  ${benchCase.name}...\n`);
-      results.push(await runCase(benchCase, stack, context));
+      results.push(await runCase(benchCase, stack, context, baselineServer));
     }
-    const table = markdown(results, info);
+    const table = markdown(results, info, fill);
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const record = {
       startedAt: new Date().toISOString(),
       machine: info,
-      settings: { connections: CONNECTIONS, pipelining: 1, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, logLevel: LOG_LEVEL },
+      settings: { connections: CONNECTIONS, pipelining: 1, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, logLevel: LOG_LEVEL, records: BENCH_RECORDS },
+      fill,
       cases: results,
       table,
     };
@@ -240,7 +317,7 @@ async function main() {
     fs.writeFileSync(file, JSON.stringify(record, null, 2));
     fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), JSON.stringify(record, null, 2));
     process.stdout.write(`\n${table}\n\nwritten ${path.relative(process.cwd(), file)}\n`);
-    if (results.some((r) => !r.subject.valid || !r.baselineSide.valid)) process.exitCode = 1;
+    if (results.some((r) => !valid(r))) process.exitCode = 1;
   } finally {
     await stack.stop();
     await mongoose.connection.dropDatabase().catch(() => undefined);

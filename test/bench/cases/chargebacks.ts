@@ -2,7 +2,8 @@
  * The chargeback notice intake (POST, shared-secret header, one new-chargeback notice each)
  * against a bare route doing the floor of "store durably, then queue": one insert and one BullMQ
  * add. Every notice is unique; afterwards the case checks that none was lost (every 202 stored,
- * every stored notice applied by the worker) and times BullMQ no-op jobs of the same count.
+ * every stored notice applied by the worker) and times BullMQ no-op jobs of the same count. Its
+ * database commands per notice are those of the intake (web) and of the apply job (worker).
  */
 import crypto from 'node:crypto';
 import mongoose from 'mongoose';
@@ -78,6 +79,10 @@ export const chargebacksCase: HttpCase = {
     if (applied !== stored) throw new Error(`chargebacks: ${stored} notices stored but only ${applied} applied after 300 s`);
     const drainSeconds = (performance.now() - started) / 1000;
     const noop = await noopJobsPerSecond(stored, Number(process.env.WORKER_CONCURRENCY || getConfig().worker.concurrency));
-    return `${accepted} acknowledged (of ${sent + 1} sent), ${stored} stored, ${applied} applied (zero lost; worker drained the rest ${drainSeconds.toFixed(1)} s after the load); BullMQ no-op jobs, same count and concurrency: ${noop.requestsPerSecond}/s`;
+    return {
+      note: `${accepted} acknowledged (of ${sent + 1} sent), ${stored} stored, ${applied} applied (zero lost; worker drained the rest ${drainSeconds.toFixed(1)} s after the load); BullMQ no-op jobs, same count and concurrency: ${noop.requestsPerSecond}/s`,
+      // Commands per notice: intake (web) and apply (worker), for every notice stored during the load (the probe came before).
+      operations: stored - 1,
+    };
   },
 };

@@ -11,6 +11,7 @@
  */
 import type { Router } from 'express';
 import type { Request as LoadRequest } from 'autocannon';
+import type { DbCommandFigure, MeteredProcess } from '../db-commands';
 
 export type ProcessKind = 'worker' | 'sandbox';
 
@@ -36,6 +37,8 @@ export interface BenchContext {
   seconds: number;
   /** (Re)starts the worker processes with this count; throughput cases measure 1 and 2. */
   setWorkers(count: number, env?: Record<string, string>): Promise<void>;
+  /** The processes whose database commands a case's figure counts now: web and the running workers (see db-commands.ts). */
+  metered(): MeteredProcess[];
 }
 
 /** One side of a comparison. For throughput cases the rate is items per second and latency is absent. */
@@ -44,6 +47,8 @@ export interface Side {
   p50Ms?: number;
   p99Ms?: number;
   requests: number;
+  /** HTTP: requests sent, answered or not when the load stopped (the server still did their work). */
+  sent?: number;
   statusCodes: Record<string, number>;
   errors: number;
   /** Every answer had the expected status and no connection failed (or every item was done). */
@@ -60,7 +65,12 @@ interface CaseBase {
   env?: Record<string, string>;
   /** One line: what the baseline does and why it is the fair floor for this route. */
   baseline: string;
-  /** Mounts baseline handler(s) on the bare Express app; paths are under /baseline/<name>/. */
+  /**
+   * One line, when the bare baseline is not the same work: the floor of the SAME work done the
+   * shortest way (e.g. decrypt + one insert + the same acquirer call), measured beside it.
+   */
+  floor?: string;
+  /** Mounts baseline (and floor) handler(s) on the bare Express app; paths are under /baseline/<name>/. */
   mountBaseline?(router: Router): void;
 }
 
@@ -68,14 +78,18 @@ export interface HttpCase extends CaseBase {
   /** false: no warm-up load (when every request must be counted, as in the chargebacks case). */
   warmup?: boolean;
   /** Runs in the bench process (connected to the bench database): creates data, returns both targets. */
-  prepare(context: BenchContext): Promise<{ subject: BenchTarget; baseline: BenchTarget }>;
-  /** After the subject's load: checks what must hold (e.g. nothing lost); returns a note for the table, throws if broken. */
-  verify?(context: BenchContext, subject: Side): Promise<string>;
+  prepare(context: BenchContext): Promise<{ subject: BenchTarget; baseline: BenchTarget; floor?: BenchTarget }>;
+  /**
+   * After the subject's load: checks what must hold (e.g. nothing lost), throws if broken; returns
+   * a note for the table and, when the subject's operations are not its answered requests (work
+   * finished by a worker after the load), how many operations its database commands are for.
+   */
+  verify?(context: BenchContext, subject: Side): Promise<{ note: string; operations?: number }>;
 }
 
 export interface ThroughputCase extends CaseBase {
   /** Measures both sides itself; `note` lands in the table (e.g. figures with 1 and 2 workers). */
-  measure(context: BenchContext): Promise<{ subject: Side; baseline: Side; note?: string }>;
+  measure(context: BenchContext): Promise<{ subject: Side; baseline: Side; floor?: Side; note?: string; dbCommands?: DbCommandFigure; floorDbCommands?: DbCommandFigure }>;
 }
 
 export type BenchCase = HttpCase | ThroughputCase;
