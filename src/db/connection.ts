@@ -26,15 +26,32 @@ export async function connectDatabase(uri: string): Promise<typeof mongoose> {
 
 /**
  * Creates every registered model's collection and indexes (unique indexes are our concurrency
- * guards), then the store's companion indexes derived from them.
+ * guards), then the store's companion indexes derived from them. DDL is slow on FerretDB (about
+ * 100 ms a collection) and every process runs this at start, so what exists is read first, in
+ * parallel, and only what is missing is created.
  */
 export async function ensureIndexes(): Promise<void> {
-  for (const name of mongoose.modelNames()) {
-    const model = mongoose.model(name);
-    await model.createCollection().catch((error: { code?: number }) => {
-      if (error.code !== 48) throw error; // NamespaceExists: another process created it first
-    });
-    await model.createIndexes();
+  const models = mongoose.modelNames().map((name) => mongoose.model(name));
+  const existing = await Promise.all(
+    models.map((model) =>
+      model.collection
+        .listIndexes()
+        .toArray()
+        .then((indexes) => new Set(indexes.map((index) => JSON.stringify(index.key))))
+        .catch((error: { code?: number }) => {
+          if (error.code === 26) return null; // NamespaceNotFound: the collection does not exist yet
+          throw error;
+        }),
+    ),
+  );
+  for (const [i, model] of models.entries()) {
+    const present = existing[i];
+    if (!present) {
+      await model.createCollection().catch((error: { code?: number }) => {
+        if (error.code !== 48) throw error; // NamespaceExists: another process created it first
+      });
+    }
+    if (!present || model.schema.indexes().some(([keys]) => !present.has(JSON.stringify(keys)))) await model.createIndexes();
   }
   await ensureStoreCompanionIndexes();
 }
