@@ -58,8 +58,25 @@ export interface OnlineSale {
   /** Set while the outcome of an acquirer call is unknown; a queued job settles it. */
   /** `inFlight`: no answer came (timeout, dropped connection), so the call may still be running at the acquirer. */
   reconciliation: { operation: SaleOperation; fromStatus: SaleStatus; since: Date; reason: string; inFlight?: boolean } | null;
+  /**
+   * Whether `reconciliation` is set, written by the same writes: a top-level equality FerretDB
+   * serves from an index, so the stuck-reconciliation sweep reads only these sales, not them all.
+   */
+  reconciling?: boolean;
   /** The Idempotency-Key record that created this sale, so reconciliation can complete its answer. */
   idempotencyRecordId: string | null;
+  /**
+   * The answer a pre-capture with an Idempotency-Key gave (card token left out), written in the
+   * same write that recorded the acquirer's answer: a replay of the key reads it here, so the key
+   * record needs no second write after the acquirer call.
+   */
+  idempotentAnswer: { status: number; body: Record<string, unknown> } | null;
+  /**
+   * `acquirer.paymentId` again, at the top level: FerretDB serves only top-level equality from an
+   * index, and the acquirer's notices find their sale by it (a sale recorded before this field is
+   * found through the order id the acquirer gives for the PaymentId).
+   */
+  acquirerPaymentId?: string | null;
   capturedAt: Date | null;
   cancelledAt: Date | null;
   refundedAt: Date | null;
@@ -98,7 +115,10 @@ const saleSchema = new Schema<OnlineSale>(
       type: new Schema({ operation: String, fromStatus: String, since: Date, reason: String, inFlight: Boolean }, { _id: false }),
       default: null,
     },
+    reconciling: { type: Boolean, default: false },
     idempotencyRecordId: { type: String, default: null },
+    idempotentAnswer: { type: Schema.Types.Mixed, default: null },
+    acquirerPaymentId: { type: String, default: null },
     capturedAt: { type: Date, default: null },
     cancelledAt: { type: Date, default: null },
     refundedAt: { type: Date, default: null },
@@ -107,11 +127,12 @@ const saleSchema = new Schema<OnlineSale>(
 );
 saleSchema.index({ merchantOrderId: 1 }, { unique: true });
 // Not unique: sales still PROCESSING have no PaymentId, and FerretDB has no partial indexes.
-saleSchema.index({ 'acquirer.paymentId': 1 });
+saleSchema.index({ acquirerPaymentId: 1 });
 saleSchema.index({ merchantId: 1, createdAt: -1 });
 // The scheduler's sweep of unsettled sales.
 saleSchema.index({ status: 1, createdAt: 1 });
-saleSchema.index({ 'reconciliation.since': 1 });
+// The sweep of reconciliations stuck over 10 minutes.
+saleSchema.index({ reconciling: 1, 'reconciliation.since': 1 });
 // The sweep of PIX sales past expiry with no notice applied.
 saleSchema.index({ status: 1, 'pix.expiresAt': 1 });
 saleSchema.index({ idempotencyRecordId: 1 });
@@ -204,6 +225,8 @@ export interface PaymentNotice {
   changeType: number;
   receivedAt: Date;
   appliedAt: Date | null;
+  /** Whether appliedAt is set, written with it: the sweep of unapplied notices reads by this equality (FerretDB cannot index null). */
+  applied?: boolean;
   result: string | null;
 }
 
@@ -215,12 +238,15 @@ const noticeSchema = new Schema<PaymentNotice>(
     changeType: { type: Number, required: true },
     receivedAt: { type: Date, required: true },
     appliedAt: { type: Date, default: null },
+    applied: { type: Boolean, default: false },
     result: { type: String, default: null },
   },
   { versionKey: false, collection: 'acquirer_payment_notices' },
 );
 noticeSchema.index({ paymentId: 1 });
 // The sweep of notices left unapplied.
+noticeSchema.index({ applied: 1, receivedAt: 1 });
+// The count of notices unapplied for long (salesNeedingAttention, which also counts notices stored before `applied` existed).
 noticeSchema.index({ appliedAt: 1, receivedAt: 1 });
 
 export const PaymentNoticeModel = mongoose.model<PaymentNotice>('PaymentNotice', noticeSchema);

@@ -176,7 +176,7 @@ async function enqueueReconciliation(saleId: number, fromStatus: SaleStatus, sin
 /** Records that an acquirer call's outcome is unknown and queues the job that finds it out. */
 async function markForReconciliation(sale: OnlineSale, operation: SaleOperation, reason: string, inFlight = false): Promise<OnlineSale> {
   const reconciliation = { operation, fromStatus: sale.status, since: new Date(), reason, inFlight };
-  const updated = await OnlineSaleModel.findOneAndUpdate({ _id: sale._id }, { $set: { reconciliation } }, { new: true }).lean();
+  const updated = await OnlineSaleModel.findOneAndUpdate({ _id: sale._id }, { $set: { reconciliation, reconciling: true } }, { new: true }).lean();
   try {
     await enqueueReconciliation(sale._id, sale.status, reconciliation.since);
   } catch (error) {
@@ -222,7 +222,7 @@ async function releaseTransition(saleId: number, fromStatus: SaleStatus): Promis
  */
 async function abandonOperation(saleId: number, fromStatus: SaleStatus): Promise<void> {
   await releaseTransition(saleId, fromStatus);
-  await OnlineSaleModel.updateOne({ _id: saleId }, { $set: { reconciliation: null } });
+  await OnlineSaleModel.updateOne({ _id: saleId }, { $set: { reconciliation: null, reconciling: false } });
 }
 
 /** Our status for an acquirer status; null when it decides nothing. */
@@ -256,8 +256,12 @@ function settledFields(sale: OnlineSale, status: SaleStatus, truth: Partial<Acqu
     status,
     'acquirer.status': truth.status,
     reconciliation: null,
+    reconciling: false,
   };
-  if (truth.paymentId) set['acquirer.paymentId'] = truth.paymentId;
+  if (truth.paymentId) {
+    set['acquirer.paymentId'] = truth.paymentId;
+    set.acquirerPaymentId = truth.paymentId;
+  }
   if (truth.returnCode !== undefined) set['acquirer.returnCode'] = truth.returnCode;
   if (truth.returnMessage !== undefined) set['acquirer.returnMessage'] = truth.returnMessage;
   if (truth.tid) set['acquirer.tid'] = truth.tid;
@@ -276,10 +280,36 @@ function settledFields(sale: OnlineSale, status: SaleStatus, truth: Partial<Acqu
   return set;
 }
 
-async function moveSale(sale: OnlineSale, to: SaleStatus, truth: Partial<AcquirerSale> & { status: number }): Promise<OnlineSale> {
-  const updated = await OnlineSaleModel.findOneAndUpdate({ _id: sale._id, status: sale.status }, { $set: settledFields(sale, to, truth) }, { new: true }).lean();
+/** The sale as a `$set` of these fields (dotted paths included) leaves it: what an answer shows before the write is sent. */
+function withFieldsSet(sale: OnlineSale, set: Record<string, unknown>): OnlineSale {
+  const moved = structuredClone(sale) as unknown as Record<string, unknown>;
+  for (const [path, value] of Object.entries(set)) {
+    const keys = path.split('.');
+    let target = moved;
+    for (const key of keys.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
+    target[keys[keys.length - 1]] = value;
+  }
+  return moved as unknown as OnlineSale;
+}
+
+/**
+ * Moves a sale out of its status to what the acquirer said, in one write. `answerOf` gives the
+ * answer to keep on the sale for Idempotency-Key replays (computed from the moved sale, so it is
+ * stored by the same write); updatedAt is set here so that answer shows what is stored.
+ */
+async function moveSale(
+  sale: OnlineSale,
+  to: SaleStatus,
+  truth: Partial<AcquirerSale> & { status: number },
+  answerOf?: (moved: OnlineSale) => SaleAnswer,
+): Promise<{ moved: OnlineSale; answer?: SaleAnswer }> {
+  const set: Record<string, unknown> = { ...settledFields(sale, to, truth), updatedAt: new Date() };
+  const moved = withFieldsSet(sale, set);
+  const answer = answerOf?.(moved);
+  if (answer) set.idempotentAnswer = storableAnswer(answer);
+  const updated = await OnlineSaleModel.findOneAndUpdate({ _id: sale._id, status: sale.status }, { $set: set }, { new: true, timestamps: false }).lean();
   if (!updated) throw new Error(`sale ${sale._id} left ${sale.status} while its transition was held`);
-  return updated;
+  return { moved: updated, answer };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -382,14 +412,17 @@ async function runPreCapture(merchantId: number, input: PreCaptureInput, idempot
   try {
     const truth = cardResult ? cardAnswerFields(cardResult) : pixAnswerFields(pixResult!);
     const to = statusFromAcquirer(truth.status, sale) ?? 'FAILED';
-    sale = await moveSale(sale, to, truth);
     let cardToken: string | undefined;
     if (cardResult?.approved && cardResult.cardToken && prepared.card) {
+      // Saved before the sale is recorded, so the answer kept for replays can say the token was issued.
       const card = summarizeCard(prepared.card);
       await SavedCardModel.create({ _id: sha256Hex(cardResult.cardToken), merchantId, brand: card.brand, bin: card.bin, last4: card.last4 });
       cardToken = cardResult.cardToken;
     }
-    return { answer: ok(sale, { cardToken }), sale };
+    const answerOf = (moved: OnlineSale) => ok(moved, { cardToken });
+    const recorded = await moveSale(sale, to, truth, idempotencyRecordId ? answerOf : undefined);
+    sale = recorded.moved;
+    return { answer: recorded.answer ?? answerOf(sale), sale };
   } catch (error) {
     // The acquirer acted but we could not record it: let reconciliation record it.
     await markForReconciliation(sale, 'authorize', 'recording the acquirer answer failed').catch(() => undefined);
@@ -410,7 +443,11 @@ function storableAnswer(answer: SaleAnswer): { status: number; body: Record<stri
 
 type Claim = { claimed: true } | { claimed: false; existing: { bodyHash: string; state: string; response: SaleAnswer | null } };
 
-/** Inserts the Idempotency-Key record; an expired one (over 24 h) is replaced. */
+/**
+ * Inserts the Idempotency-Key record; an expired one (over 24 h) is replaced. A record that is not
+ * "done" is answered from its sale: the answer a pre-capture gave is kept on its sale (written with
+ * the acquirer's answer), not in the record.
+ */
 async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHash: string): Promise<Claim> {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -426,30 +463,35 @@ async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHas
       await SaleIdempotencyModel.deleteOne({ _id: recordId, createdAt: existing.createdAt });
       continue;
     }
-    // A process that died before creating its sale left the key "in progress" with nothing done:
-    // once no request could still be running, the key is free again. (With a sale, the
-    // scheduler's sweep reconciles it and completes the key.)
-    if (existing.state === 'in_progress' && age > callMayStillBeRunningMs() && !(await OnlineSaleModel.exists({ idempotencyRecordId: recordId }))) {
-      await SaleIdempotencyModel.deleteOne({ _id: recordId, createdAt: existing.createdAt });
-      continue;
-    }
-    if (existing.state !== 'done') {
-      // Its sale may be settled while the key missed the answer (a process died before writing
-      // it, or a late write of the failure path landed over reconciliation's): the sale's own
-      // record is the answer.
-      const sale = await OnlineSaleModel.findOne({ idempotencyRecordId: recordId }).lean();
-      if (sale?.status === 'FAILED' && !sale.reconciliation) {
-        // Nothing was charged: the key is free, as reconciliation would have left it.
+    const held = { bodyHash: existing.bodyHash, state: existing.state, response: existing.response as SaleAnswer | null };
+    if (existing.state === 'done') return { claimed: false, existing: held };
+    const sale = await OnlineSaleModel.findOne({ idempotencyRecordId: recordId }).lean();
+    if (!sale) {
+      // A process that died before creating its sale left the key "in progress" with nothing done:
+      // once no request could still be running, the key is free again. (With a sale, the
+      // scheduler's sweep reconciles it and completes the key.)
+      if (existing.state === 'in_progress' && age > callMayStillBeRunningMs()) {
         await SaleIdempotencyModel.deleteOne({ _id: recordId, createdAt: existing.createdAt });
         continue;
       }
-      if (sale && sale.status !== 'PROCESSING' && !sale.reconciliation) {
-        const response = storableAnswer(ok(sale));
-        await SaleIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'done', saleId: sale._id, response } });
-        return { claimed: false, existing: { bodyHash: existing.bodyHash, state: 'done', response: response as SaleAnswer } };
-      }
+      return { claimed: false, existing: held };
     }
-    return { claimed: false, existing: { bodyHash: existing.bodyHash, state: existing.state, response: existing.response as SaleAnswer | null } };
+    // The answer the first request gave, kept on its sale by the write that recorded it.
+    if (sale.idempotentAnswer) return { claimed: false, existing: { ...held, state: 'done', response: sale.idempotentAnswer as SaleAnswer } };
+    // No kept answer: the sale may be settled while the key missed the answer (a process died before
+    // recording it, or a late write of the failure path landed over reconciliation's): the sale's
+    // own record is the answer.
+    if (sale.status === 'FAILED' && !sale.reconciliation) {
+      // Nothing was charged: the key is free, as reconciliation would have left it.
+      await SaleIdempotencyModel.deleteOne({ _id: recordId, createdAt: existing.createdAt });
+      continue;
+    }
+    if (sale.status !== 'PROCESSING' && !sale.reconciliation) {
+      const response = storableAnswer(ok(sale));
+      await SaleIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'done', saleId: sale._id, response } });
+      return { claimed: false, existing: { ...held, state: 'done', response: response as SaleAnswer } };
+    }
+    return { claimed: false, existing: held };
   }
   throw new ApiError(409, { detail: 'A request with this Idempotency-Key is being processed.' }, { 'Retry-After': '1' });
 }
@@ -484,9 +526,8 @@ export async function preCapture(merchantId: number, input: PreCaptureInput, ide
     );
   }
   try {
-    const { answer, sale } = await runPreCapture(merchantId, input, recordId);
-    await SaleIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'done', saleId: sale._id, response: storableAnswer(answer) } });
-    return answer;
+    // The answer is kept on the sale by the write that recorded it (see claimIdempotencyKey): the record stays as inserted.
+    return (await runPreCapture(merchantId, input, recordId)).answer;
   } catch (error) {
     await settleIdempotencyKeyAfterFailure(recordId, error).catch((settleError) =>
       logger.error({ err: { message: (settleError as Error).message }, recordId }, 'could not settle an Idempotency-Key after a failed pre-capture; it stays in progress'),
@@ -560,7 +601,7 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
   // claim; without it the claim would block the sale for good. Settling the sale clears it.
   await OnlineSaleModel.updateOne(
     { _id: sale._id },
-    { $set: { reconciliation: { operation: op.operation, fromStatus: op.from, since: new Date(), reason: 'acquirer call in flight', inFlight: true } } },
+    { $set: { reconciliation: { operation: op.operation, fromStatus: op.from, since: new Date(), reason: 'acquirer call in flight', inFlight: true }, reconciling: true } },
   );
   let result: Awaited<ReturnType<Operation['call']>>;
   // A fresh RequestId per claimed attempt: a retry after a known failure is a new request, and
@@ -591,7 +632,7 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
     throw new ApiError(502, { detail: `Payment gateway error: the acquirer answered status ${result.status} to the ${op.operation}.`, sale_id: sale._id, sale_status: sale.status, reconciling: false });
   }
   try {
-    return ok(await moveSale(sale, op.to, result));
+    return ok((await moveSale(sale, op.to, result)).moved);
   } catch (error) {
     // Someone wrote the same outcome first (a notice of this very operation): that is success.
     const current = await OnlineSaleModel.findById(sale._id).lean();
@@ -722,7 +763,7 @@ export async function reconcileSale(saleId: number, now = new Date()): Promise<s
       if (!current || current.status !== 'PROCESSING' || !current.reconciliation) return 'already settled';
     }
     const to = truth ? (statusFromAcquirer(truth.status, sale) ?? 'FAILED') : 'FAILED';
-    const settled = await moveSale(sale, to, truth ?? { status: AcquirerStatus.NotFinished });
+    const { moved: settled } = await moveSale(sale, to, truth ?? { status: AcquirerStatus.NotFinished });
     if (sale.idempotencyRecordId) {
       if (truth) {
         const answer = ok(settled);
@@ -743,7 +784,7 @@ export async function reconcileSale(saleId: number, now = new Date()): Promise<s
     // refused, so nothing can take the freed claim early, and a crash between the two writes
     // leaves a flagged sale the sweep settles again, never an unflagged sale locked for good.
     await releaseTransition(sale._id, fromStatus);
-    await OnlineSaleModel.updateOne({ _id: sale._id }, { $set: { reconciliation: null, 'acquirer.status': truth.status } });
+    await OnlineSaleModel.updateOne({ _id: sale._id }, { $set: { reconciliation: null, reconciling: false, 'acquirer.status': truth.status } });
     return `${operation} did not happen; ${fromStatus} kept`;
   }
   try {
@@ -822,23 +863,32 @@ export async function applyPaymentNotice(noticeId: string): Promise<string> {
   if (notice.changeType !== 1) {
     result = `change type ${notice.changeType} is not handled by online sales`;
   } else {
-    const sale = await OnlineSaleModel.findOne({ 'acquirer.paymentId': notice.paymentId }).lean();
+    let sale = await OnlineSaleModel.findOne({ acquirerPaymentId: notice.paymentId }).lean();
+    let truth: AcquirerSale | null | undefined;
+    if (!sale) {
+      // Not found by the indexed PaymentId: the sale may predate that field. The acquirer names the
+      // order id (unique index) instead of a scan by the nested acquirer.paymentId.
+      truth = await getSale(notice.paymentId);
+      const byOrder = truth ? await OnlineSaleModel.findOne({ merchantOrderId: truth.merchantOrderId }).lean() : null;
+      // Only a sale that recorded this PaymentId: a pre-capture still waiting for its answer settles it itself.
+      sale = byOrder?.acquirer.paymentId === notice.paymentId ? byOrder : null;
+    }
     // The notice may arrive before the pre-capture recorded the PaymentId: the job retries.
     if (!sale) throw new NoticeNotYetMatched(`no sale has PaymentId ${notice.paymentId} yet`);
     if (sale.reconciliation) {
       result = await reconcileSale(sale._id);
     } else {
-      const truth = await getSale(notice.paymentId);
+      truth ??= await getSale(notice.paymentId);
       result = truth ? await settleToAcquirer(sale, truth) : 'the acquirer does not know this PaymentId';
     }
   }
-  await PaymentNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date(), result } });
+  await PaymentNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date(), applied: true, result } });
   return result;
 }
 
 /** Records that a notice could not be matched to a sale after every retry. */
 export async function giveUpOnNotice(noticeId: string, reason: string): Promise<void> {
-  await PaymentNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date(), result: `not applied: ${reason}` } });
+  await PaymentNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date(), applied: true, result: `not applied: ${reason}` } });
 }
 
 const SWEEP_BATCH = 500;
@@ -880,7 +930,7 @@ export async function sweepUnsettledSales(now = new Date()): Promise<void> {
   const pixExpiredBefore = new Date(now.getTime() - PIX_EXPIRY_GRACE_MS);
   const [orphans, stuck, unnoticedPix] = await Promise.all([
     OnlineSaleModel.find({ status: 'PROCESSING', reconciliation: null, createdAt: trusted({ $lt: staleProcessing }) }).limit(SWEEP_BATCH).lean(),
-    OnlineSaleModel.find({ 'reconciliation.since': trusted({ $lt: stuckSince }) }).limit(SWEEP_BATCH).lean(),
+    OnlineSaleModel.find({ reconciling: true, 'reconciliation.since': trusted({ $lt: stuckSince }) }).limit(SWEEP_BATCH).lean(),
     OnlineSaleModel.find({
       paymentMethod: 'pix',
       status: 'PENDING',
@@ -893,7 +943,7 @@ export async function sweepUnsettledSales(now = new Date()): Promise<void> {
   ]);
   for (const sale of orphans) {
     const reconciliation = { operation: 'authorize' as const, fromStatus: 'PROCESSING' as const, since: now, reason: 'left PROCESSING without an answer' };
-    await OnlineSaleModel.updateOne({ _id: sale._id, status: 'PROCESSING', reconciliation: null }, { $set: { reconciliation } });
+    await OnlineSaleModel.updateOne({ _id: sale._id, status: 'PROCESSING', reconciliation: null }, { $set: { reconciliation, reconciling: true } });
   }
   const queue = getQueue(RECONCILE_QUEUE);
   for (const sale of [...orphans, ...stuck, ...unnoticedPix]) {
@@ -910,7 +960,7 @@ export async function sweepUnsettledSales(now = new Date()): Promise<void> {
  * or retry its failed job. Without this a paid PIX would read PENDING until its expiry sweep.
  */
 export async function requeueUnappliedPaymentNotices(now = new Date()): Promise<number> {
-  const stale = await PaymentNoticeModel.find({ appliedAt: null, receivedAt: mongoose.trusted({ $lt: new Date(now.getTime() - UNAPPLIED_NOTICE_GRACE_MS) }) }, { _id: 1 })
+  const stale = await PaymentNoticeModel.find({ applied: false, receivedAt: mongoose.trusted({ $lt: new Date(now.getTime() - UNAPPLIED_NOTICE_GRACE_MS) }) }, { _id: 1 })
     .sort({ receivedAt: 1 })
     .limit(SWEEP_BATCH)
     .lean();

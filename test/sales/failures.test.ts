@@ -285,7 +285,7 @@ test.serial('a key whose sale was authorized but not recorded is never freed: th
     const first = await preCapture(body, key, owner);
     t.true(first.status >= 500, `got ${first.status}`);
     const sale = (await OnlineSaleModel.findOne({ merchantId: owner.merchantId }).lean())!;
-    t.truthy(sale.acquirer.paymentId, 'the acquirer authorized it');
+    t.truthy(await getSaleByOrderId(sale.merchantOrderId), 'the acquirer authorized it');
     const during = await preCapture(body, key, owner);
     t.true(during.status === 409 || during.status === 200, `got ${during.status}`);
     const replay = await eventually(async () => {
@@ -306,7 +306,8 @@ test.serial('a capture whose process died mid-call is released by the stuck-reco
   // What a web process killed during the acquirer call leaves: the claim and the in-flight flag.
   await SaleTransitionModel.create({ _id: `${sale.id}:PRE_CAPTURED`, saleId: sale.id, fromStatus: 'PRE_CAPTURED', operation: 'capture' });
   const elevenMinutesAgo = new Date(Date.now() - 11 * 60_000);
-  await OnlineSaleModel.updateOne({ _id: sale.id }, { $set: { reconciliation: { operation: 'capture', fromStatus: 'PRE_CAPTURED', since: elevenMinutesAgo, reason: 'acquirer call in flight', inFlight: true } } });
+  const inFlight = { operation: 'capture', fromStatus: 'PRE_CAPTURED', since: elevenMinutesAgo, reason: 'acquirer call in flight', inFlight: true } as const;
+  await OnlineSaleModel.updateOne({ _id: sale.id }, { $set: { reconciliation: inFlight, reconciling: true } });
   const blocked = await capture(sale.id);
   t.is(blocked.status, 409);
   await sweepUnsettledSales(new Date());
@@ -334,7 +335,7 @@ async function saleLeftProcessing(tag: string, amountCents: number, reconciliati
   await OnlineSaleModel.create({
     _id: id, merchantId: merchant.merchantId, merchantOrderId: orderId, paymentMethod: 'card', amountCents, installments: 1,
     status: 'PROCESSING', payer: { name: 'Maria' }, card: { brand: 'Visa', bin: '400000', last4: '0010', fromToken: false },
-    reconciliation,
+    reconciliation, reconciling: Boolean(reconciliation),
   });
   return { id, made };
 }
