@@ -92,6 +92,13 @@ userSchema.index({ merchantId: 1 });
 
 export const UserModel = mongoose.model<User>('User', userSchema);
 
+/**
+ * An individual merchant token. Revoking one deletes this record (its history goes to
+ * merchant_tokens_revoked): FerretDB writes an update back as the whole document, so a record that
+ * other writes touch (the merchant copy below) must not carry the revocation, or such a write
+ * racing a revocation could write the token back as active. A deleted record cannot come back: an
+ * update of a missing _id writes nothing. Records revoked before this existed keep revokedAt here.
+ */
 export interface MerchantToken {
   /** SHA-256 of the token: the token itself is shown once and never stored. */
   _id: string;
@@ -99,7 +106,16 @@ export interface MerchantToken {
   /** First characters, so an operator can tell tokens apart without the secret. */
   prefix: string;
   createdAt: Date;
+  /** Set only on records revoked before revocation deleted them; such a token is refused. */
   revokedAt: Date | null;
+  /**
+   * What /me shows for this token, copied from its merchant when the token is issued and by every
+   * merchant update, so the one read that checks the token also answers /me. The merchant document
+   * stays the source every decision reads. Absent on tokens issued before it existed: then the
+   * merchant is read.
+   */
+  merchantProfile?: MerchantProfile | null;
+  owner?: MerchantOwner | null;
 }
 
 const merchantTokenSchema = new Schema<MerchantToken>(
@@ -108,9 +124,35 @@ const merchantTokenSchema = new Schema<MerchantToken>(
     merchantId: { type: Number, required: true },
     prefix: { type: String, required: true },
     revokedAt: { type: Date, default: null },
+    merchantProfile: { type: merchantProfileSchema, default: null },
+    owner: { type: ownerSchema, default: null },
   },
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false, collection: 'merchant_tokens' },
 );
 merchantTokenSchema.index({ merchantId: 1 });
 
 export const MerchantTokenModel = mongoose.model<MerchantToken>('MerchantToken', merchantTokenSchema);
+
+/** The history of a revoked token, for the token list; never read by the credential check. */
+export interface RevokedMerchantToken {
+  /** The same SHA-256 as the token's record had. */
+  _id: string;
+  merchantId: number;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date;
+}
+
+const revokedMerchantTokenSchema = new Schema<RevokedMerchantToken>(
+  {
+    _id: { type: String },
+    merchantId: { type: Number, required: true },
+    prefix: { type: String, required: true },
+    createdAt: { type: Date, required: true },
+    revokedAt: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'merchant_tokens_revoked' },
+);
+revokedMerchantTokenSchema.index({ merchantId: 1 });
+
+export const RevokedMerchantTokenModel = mongoose.model<RevokedMerchantToken>('RevokedMerchantToken', revokedMerchantTokenSchema);

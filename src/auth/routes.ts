@@ -139,7 +139,7 @@ export const authFeature: Feature = {
       handler: async (req, res) => {
         const principal = req.principal as Principal;
         res.json(
-          await describeIdentity({ kind: principal.kind, userId: principal.userId, merchantId: principal.merchantId, user: principal.user, merchant: principal.merchant }),
+          await describeIdentity({ kind: principal.kind, userId: principal.userId, merchantId: principal.merchantId, user: principal.user, token: principal.token, merchant: principal.merchant }),
         );
       },
       doc: {

@@ -3,7 +3,17 @@ import { nextId } from '../db/ids';
 import { isDuplicateKey } from '../db/connection';
 import { badRequest, notFound, type FieldErrors } from '../http/errors';
 import { hashPassword, newMerchantTokenValue, sha256Hex, UNMATCHABLE_PASSWORD_HASH, verifyPassword } from './crypto';
-import { MerchantModel, MerchantTokenModel, UserModel, type Merchant, type MerchantOwner, type MerchantProfile, type User } from './model';
+import {
+  MerchantModel,
+  MerchantTokenModel,
+  RevokedMerchantTokenModel,
+  UserModel,
+  type Merchant,
+  type MerchantOwner,
+  type MerchantProfile,
+  type MerchantToken,
+  type User,
+} from './model';
 import { signToken, verifyToken } from './tokens';
 
 export interface NewMerchant {
@@ -94,33 +104,55 @@ export async function createStaffUser(input: { email: string; login: string; pas
   return createUser({ ...input, role: 'staff', merchantId: null });
 }
 
-/** Issues a new merchant token. The value is returned once; only its hash is stored. */
+/** Issues a new merchant token. The value is returned once; only its hash is stored, with the copy /me answers from. */
 export async function issueMerchantToken(merchantId: number): Promise<{ token: string; prefix: string }> {
-  if (!(await MerchantModel.exists({ _id: merchantId }))) throw notFound(`No merchant ${merchantId}.`);
+  const merchant = await MerchantModel.findById(merchantId).lean();
+  if (!merchant) throw notFound(`No merchant ${merchantId}.`);
   const token = newMerchantTokenValue();
   const prefix = token.slice(0, 10);
-  await MerchantTokenModel.create({ _id: sha256Hex(token), merchantId, prefix });
+  await MerchantTokenModel.create({ _id: sha256Hex(token), merchantId, prefix, merchantProfile: profileOf(merchant), owner: await ownerOf(merchant) });
   return { token, prefix };
 }
 
 export async function listMerchantTokens(merchantId: number): Promise<{ prefix: string; createdAt: Date; revokedAt: Date | null }[]> {
-  const tokens = await MerchantTokenModel.find({ merchantId }).sort({ createdAt: 1 }).lean();
-  return tokens.map((t) => ({ prefix: t.prefix, createdAt: t.createdAt, revokedAt: t.revokedAt }));
+  const [live, revoked] = await Promise.all([
+    MerchantTokenModel.find({ merchantId }).lean(),
+    RevokedMerchantTokenModel.find({ merchantId }).lean(),
+  ]);
+  // A revocation that died between its two writes leaves a token in both: it is still live.
+  const liveIds = new Set(live.map((t) => t._id));
+  return [...live, ...revoked.filter((t) => !liveIds.has(t._id))]
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+    .map((t) => ({ prefix: t.prefix, createdAt: t.createdAt, revokedAt: t.revokedAt ?? null }));
 }
 
 /**
  * Revokes a merchant's tokens: the ones whose shown prefix matches, or all of them. Scoped to one
  * merchant so a prefix can never reach another merchant's token. Returns how many were revoked now.
+ *
+ * Each token's history is written first, then its record deleted: from that delete on the token is
+ * refused, and no other write can bring the record back (see MerchantToken). Should the delete not
+ * happen, the call fails and the token stays live until it is revoked again.
  */
 export async function revokeMerchantTokens(merchantId: number, which: { prefix: string } | { all: true }): Promise<number> {
   if (!(await MerchantModel.exists({ _id: merchantId }))) throw notFound(`No merchant ${merchantId}.`);
-  const filter: Record<string, unknown> = { merchantId, revokedAt: null };
+  const filter: Record<string, unknown> = { merchantId };
   if ('prefix' in which) {
     if (typeof which.prefix !== 'string' || which.prefix.length < 6) throw badRequest({ prefix: ['Give the token prefix as shown when it was issued (at least 6 characters).'] });
     filter.prefix = which.prefix;
   }
-  const result = await MerchantTokenModel.updateMany(filter, { $set: { revokedAt: new Date() } });
-  return result.modifiedCount;
+  const live = (await MerchantTokenModel.find(filter).lean()).filter((t) => !t.revokedAt);
+  const revokedAt = new Date();
+  let revoked = 0;
+  for (const token of live) {
+    try {
+      await RevokedMerchantTokenModel.create({ _id: token._id, merchantId, prefix: token.prefix, createdAt: token.createdAt, revokedAt });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error; // an earlier revocation of it stopped before its delete
+    }
+    revoked += (await MerchantTokenModel.deleteOne({ _id: token._id })).deletedCount;
+  }
+  return revoked;
 }
 
 export async function getMerchant(merchantId: number): Promise<Merchant | null> {
@@ -147,8 +179,11 @@ export async function updateMerchant(merchantId: number, changes: MerchantChange
   await merchant.save();
   // The users' copies follow (see User.merchantProfile). Should this write fail, /me shows the old
   // profile until the next update; nothing decides by the copy.
+  // The tokens' copies too: a revoked token has no record left, so this write cannot race a revocation.
   const saved = merchant.toObject();
-  await UserModel.updateMany({ merchantId }, { $set: { merchantProfile: profileOf(saved) } });
+  const merchantProfile = profileOf(saved);
+  await UserModel.updateMany({ merchantId }, { $set: { merchantProfile } });
+  await MerchantTokenModel.updateMany({ merchantId }, { $set: { merchantProfile } });
   return saved;
 }
 
@@ -202,6 +237,8 @@ export interface CredentialIdentity {
   user?: UserRecord | null;
   /** The merchant the system token names, read by the credential check: not read again. */
   merchant?: Merchant | null;
+  /** The merchant token's record, read by the credential check: not read again. */
+  token?: MerchantToken | null;
 }
 
 export interface Profile {
@@ -247,9 +284,9 @@ function profileAnswer(
  * a JWT; the merchant's first user for a merchant token or the system token naming a merchant.
  * Staff and the system token without a merchant get their own identity with the merchant fields null.
  *
- * Built from what the credential check read where it can: a JWT's user carries its merchant's
- * profile and a merchant carries its first user's names, so a JWT or the system token naming a
- * merchant costs no read here; a merchant token costs the merchant read.
+ * Built from what the credential check read: a JWT's user and a merchant token's record carry
+ * their merchant's profile, a merchant and a token carry the first user's names, so no credential
+ * costs a read here (records written before those copies existed cost the reads they miss).
  */
 export async function describeIdentity(identity: CredentialIdentity): Promise<Profile> {
   if (identity.kind === 'jwt') {
@@ -267,6 +304,10 @@ export async function describeIdentity(identity: CredentialIdentity): Promise<Pr
   const credential = identity.kind === 'merchantToken' ? 'merchant_token' : 'system';
   const role = identity.kind === 'system' ? 'system' : 'merchant';
   if (identity.merchantId === undefined) return profileAnswer(credential, role, null, null);
+  const token = identity.token;
+  if (token?.merchantProfile && token.owner !== undefined && token.merchantId === identity.merchantId) {
+    return profileAnswer(credential, role, token.owner, { id: token.merchantId, profile: token.merchantProfile });
+  }
   const merchant = identity.merchant ?? (await getMerchant(identity.merchantId));
   if (!merchant) throw merchantGone();
   return profileAnswer(credential, role, await ownerOf(merchant), { id: merchant._id, profile: profileOf(merchant) });

@@ -12,7 +12,7 @@ import type { Request, RequestHandler } from 'express';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { getConfig } from '../../config';
-import { MerchantModel, MerchantTokenModel, UserModel, type Merchant, type Role } from '../auth/model';
+import { MerchantModel, MerchantTokenModel, UserModel, type Merchant, type MerchantToken, type Role } from '../auth/model';
 import type { UserRecord } from '../auth/service';
 import { safeEqual, sha256Hex } from '../auth/crypto';
 import { JWT_ALGORITHM, type TokenClaims } from '../auth/tokens';
@@ -35,11 +35,12 @@ export interface Principal {
   merchantId?: number;
   /**
    * What the check read, for the route to use instead of reading it again: a JWT's user (without
-   * its password hash), the merchant the system token names. Read for this request only: nothing
+   * its password hash), a merchant token's record, the merchant the system token names. Read for this request only: nothing
    * about a credential is kept between requests, so a revoked token or a deleted user is refused
    * on the very next request.
    */
   user?: UserRecord;
+  token?: MerchantToken;
   merchant?: Merchant;
 }
 
@@ -129,7 +130,7 @@ export async function identify(req: Request): Promise<Principal> {
   if (bearer.startsWith('mt_')) {
     const token = await MerchantTokenModel.findById(sha256Hex(bearer)).lean();
     if (!token || token.revokedAt) throw unauthorized();
-    return { kind: 'merchantToken', role: 'merchant', merchantId: token.merchantId };
+    return { kind: 'merchantToken', role: 'merchant', merchantId: token.merchantId, token };
   }
   const principal = await authenticateJwt(req);
   if (!principal) throw unauthorized();
