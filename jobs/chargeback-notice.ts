@@ -4,17 +4,16 @@
  * the job's backoff; on the last attempt it is settled as unconfirmed.
  */
 import type { Job } from 'bullmq';
-import { applyNotice, CHARGEBACK_NOTICE_QUEUE } from '../src/chargebacks/service';
+import { applyNotice, CHARGEBACK_NOTICE_QUEUE, type NoticeJobData } from '../src/chargebacks/service';
 import type { JobKind } from './types';
 
-export interface ChargebackNoticePayload {
-  /** _id (fingerprint) of the stored notice */
-  noticeId: string;
-}
+/** _id (fingerprint) of the stored notice, and its content when the producer had it. */
+export type ChargebackNoticePayload = NoticeJobData;
 
 export default async function processChargebackNotice(job: Job<ChargebackNoticePayload>) {
   const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-  const result = await applyNotice(job.data.noticeId, { lastAttempt });
+  const { noticeId, ...carried } = job.data;
+  const result = await applyNotice(noticeId, { lastAttempt, carried });
   if (result === 'unconfirmed' && !lastAttempt) throw new Error('lifecycle step not shown by the acquirer yet');
   return result;
 }

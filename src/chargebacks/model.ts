@@ -135,6 +135,8 @@ const chargebackSchema = new Schema<Chargeback>(
 chargebackSchema.index({ status: 1, establishmentNumber: 1 });
 // Lifecycle authorization finds a case's chargebacks by idCase.
 chargebackSchema.index({ idCase: 1, establishmentNumber: 1 });
+// History: a merchant's chargebacks by establishment, most recent outcome first.
+chargebackSchema.index({ establishmentNumber: 1, outcomeAt: -1 });
 chargebackSchema.index({ outcomeAt: -1 });
 
 export const ChargebackModel = mongoose.model<Chargeback>('Chargeback', chargebackSchema);

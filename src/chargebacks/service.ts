@@ -281,10 +281,10 @@ export async function receiveNotice(payload: unknown, received?: { body?: Buffer
     // Same record, same job: the add is a no-op while that job exists. A record stored before job ids
     // were kept gets a new one here, and the sweep covers it if this add were lost.
     jobId = stored?.jobId ?? jobId;
-    await enqueueNotice(noticeId, jobId);
+    await enqueueNotice({ noticeId, kind, raw: JSON.stringify(payload) }, jobId);
     return { noticeId, duplicate: true };
   }
-  await enqueueNotice(noticeId, jobId);
+  await enqueueNotice({ noticeId, kind, raw: JSON.stringify(payload) }, jobId);
   return { noticeId, duplicate: false };
 }
 
@@ -292,8 +292,19 @@ function newNoticeJobId(noticeId: string): string {
   return `cbn-${noticeId}-${crypto.randomBytes(6).toString('hex')}`;
 }
 
-export async function enqueueNotice(noticeId: string, jobId: string): Promise<void> {
-  await getQueue(CHARGEBACK_NOTICE_QUEUE).add('apply', { noticeId }, { jobId });
+/**
+ * What a notice job carries: the record's id, and its content (kind and JSON, a few hundred bytes),
+ * so the worker need not read back what the intake just wrote. The content is checked against its
+ * fingerprint (the record's _id) before it is used; a job without it reads the record.
+ */
+export interface NoticeJobData {
+  noticeId: string;
+  kind?: NoticeKind;
+  raw?: string;
+}
+
+export async function enqueueNotice(data: NoticeJobData, jobId: string): Promise<void> {
+  await getQueue(CHARGEBACK_NOTICE_QUEUE).add('apply', data, { jobId });
 }
 
 /** Job states in which the job will still run by itself: the sweep leaves those alone. */
@@ -307,19 +318,19 @@ const LIVE_JOB_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 
  */
 export async function requeueUnappliedNotices(now = new Date(), graceMs = 5 * 60_000, batch = 500): Promise<number> {
   // A deliberate scan (unapplied is null, received a range): a sweep every 5 minutes, never a request path.
-  const stale = await ChargebackNoticeModel.find({ appliedAt: null, receivedAt: trusted({ $lt: new Date(now.getTime() - graceMs) }) }, { _id: 1, jobId: 1 })
+  const stale = await ChargebackNoticeModel.find({ appliedAt: null, receivedAt: trusted({ $lt: new Date(now.getTime() - graceMs) }) }, { _id: 1, jobId: 1, kind: 1, raw: 1 })
     .sort({ receivedAt: 1 })
     .limit(batch)
     .lean();
   const queue = getQueue(CHARGEBACK_NOTICE_QUEUE);
   let queued = 0;
-  for (const { _id, jobId } of stale) {
+  for (const { _id, jobId, kind, raw } of stale) {
     const job = jobId ? await queue.getJob(jobId) : undefined;
     if (job && LIVE_JOB_STATES.has(await job.getState())) continue;
     const next = newNoticeJobId(_id);
     // Recorded first: if the add then fails, the next sweep finds no job under it and adds again.
     await ChargebackNoticeModel.updateOne({ _id, appliedAt: null }, { $set: { jobId: next } });
-    await enqueueNotice(_id, next);
+    await enqueueNotice({ noticeId: _id, kind, raw }, next);
     queued++;
   }
   return queued;
@@ -352,8 +363,8 @@ export type ApplyResult = 'applied' | 'unknown' | 'unconfirmed';
  * (the worker's final try) settles the notice as unconfirmed, so the sweep leaves it alone.
  * An acquirer that cannot answer throws: the job retries, and the notice stays unapplied.
  */
-export async function applyNotice(noticeId: string, options: { lastAttempt?: boolean } = {}): Promise<ApplyResult> {
-  const notice = await ChargebackNoticeModel.findById(noticeId, { kind: 1, raw: 1 }).lean();
+export async function applyNotice(noticeId: string, options: { lastAttempt?: boolean; carried?: Omit<NoticeJobData, 'noticeId'> } = {}): Promise<ApplyResult> {
+  const notice = contentOf(noticeId, options.carried) ?? (await ChargebackNoticeModel.findById(noticeId, { kind: 1, raw: 1 }).lean());
   if (!notice) return 'unknown';
   const payload = JSON.parse(notice.raw) as Record<string, unknown>;
   const establishmentNumber = String(payload.establishmentNumber);
@@ -394,6 +405,14 @@ export async function applyNotice(noticeId: string, options: { lastAttempt?: boo
   }
   await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date(), result: 'applied' } });
   return 'applied';
+}
+
+/** The content a job carried, when it is the content of this notice (its fingerprint is the notice's _id). */
+function contentOf(noticeId: string, carried: Omit<NoticeJobData, 'noticeId'> | undefined): { kind: NoticeKind; raw: string } | null {
+  if (!carried?.raw || !carried.kind) return null;
+  const payload = parseJson(carried.raw);
+  if (payload === undefined || noticeFingerprint(payload) !== noticeId || noticeKindOf(payload) !== carried.kind) return null;
+  return { kind: carried.kind, raw: carried.raw };
 }
 
 /**
@@ -571,13 +590,21 @@ export function historyItem(chargeback: Chargeback): Record<string, unknown> {
   };
 }
 
-/** Accepted chargebacks and refused ones with a final outcome, most recent outcome first. */
+const HISTORY_STATUSES: ChargebackStatus[] = ['ACCEPTED', 'WON', 'LOST'];
+
+/**
+ * Accepted chargebacks and refused ones with a final outcome, most recent outcome first. Each
+ * query matches by equality on an indexed field (one per establishment of the merchant, or one per
+ * status for the whole platform): `$in` is no index read on FerretDB. Each returns its first
+ * offset + limit rows, so the merged page is the same as one query's.
+ */
 export async function chargebackHistory(scope: EstablishmentScope, limit: number, offset: number): Promise<Record<string, unknown>[]> {
   if (limit > HISTORY_MAX_LIMIT || limit < 1 || offset < 0) throw new ApiError(400, { limit: [`Must be between 1 and ${HISTORY_MAX_LIMIT}.`] });
-  const rows = await ChargebackModel.find({ status: trusted({ $in: ['ACCEPTED', 'WON', 'LOST'] }), ...scopeFilter(scope) })
-    .sort({ outcomeAt: -1, _id: 1 })
-    .skip(offset)
-    .limit(limit)
-    .lean();
-  return rows.map(historyItem);
+  const filters =
+    scope === null
+      ? HISTORY_STATUSES.map((status) => ({ status }))
+      : [...new Set(scope)].map((establishmentNumber) => ({ establishmentNumber, status: trusted({ $in: HISTORY_STATUSES }) }));
+  const parts = await Promise.all(filters.map((filter) => ChargebackModel.find(filter).sort({ outcomeAt: -1, _id: 1 }).limit(offset + limit).lean()));
+  const byOutcome = (a: Chargeback, b: Chargeback) => (b.outcomeAt?.getTime() ?? 0) - (a.outcomeAt?.getTime() ?? 0) || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+  return parts.flat().sort(byOutcome).slice(offset, offset + limit).map(historyItem);
 }

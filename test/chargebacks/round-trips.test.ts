@@ -1,0 +1,100 @@
+/**
+ * Database round trips of the chargeback notice intake (issue 12 item 4) and of the worker's apply,
+ * counted from the driver's command counters (the same /metrics serves). No worker runs in this
+ * file: each job is taken from the queue and run here, so its commands are counted apart from the
+ * intake's.
+ *
+ * Before -> after (issue 12): intake 1 insert + 1 queue add -> the same (nothing redundant: the
+ * unique _id is the duplicate guard); apply of a new chargeback 8 -> 7 (the job carries the notice,
+ * checked against its fingerprint, instead of reading it back); apply of a lifecycle step 9 -> 8,
+ * plus one acquirer call (issue 15 item 4: the step is confirmed before it is applied).
+ */
+import '../helpers/env';
+import crypto from 'node:crypto';
+import test from 'ava';
+import type { Job } from 'bullmq';
+import { getConfig } from '../../config';
+import { countDbCommands } from '../helpers/db-commands';
+import { startChargebackStack, type ChargebackStack } from './stack';
+import { CHARGEBACK_NOTICE_QUEUE, noticeFingerprint, type NoticeJobData } from '../../src/chargebacks/service';
+import { ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
+import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
+import { getQueue } from '../../src/queue';
+import processChargebackNotice from '../../jobs/chargeback-notice';
+
+const CB = '/api/v1/acquirer/chargeback';
+let stack: ChargebackStack;
+
+test.before(async () => {
+  stack = await startChargebackStack();
+});
+test.after.always(() => stack?.close());
+
+const newEstablishment = () => `4${crypto.randomInt(100_000_000, 999_999_999)}`;
+
+function newChargebackNotice(ec: string) {
+  const idCase = crypto.randomInt(8_000_000, 9_000_000);
+  return {
+    idCase,
+    idChargeback: idCase + 10_000_000,
+    establishmentNumber: Number(ec),
+    process: 'PRIMEIRO_CHARGEBACK',
+    treatmentDeadline: '2030-01-20',
+    transactionAmount: 150.9,
+    chargebackDetails: { reasonCode: '4837', receptionDate: '2030-01-05' },
+  };
+}
+
+const post = (body: unknown) =>
+  fetch(`${stack.url}${CB}/notifications/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret },
+    body: JSON.stringify(body),
+  });
+
+async function jobOf(noticeId: string): Promise<Job<NoticeJobData>> {
+  const jobId = (await ChargebackNoticeModel.findById(noticeId).lean())!.jobId!;
+  return (await getQueue<NoticeJobData>(CHARGEBACK_NOTICE_QUEUE).getJob(jobId))!;
+}
+
+test.serial('the intake of a notice is one insert (and one queue add); a duplicate adds one read', async (t) => {
+  const notice = newChargebackNotice(newEstablishment());
+  const { result: status, commands } = await countDbCommands(async () => (await post(notice)).status);
+  t.is(status, 202);
+  t.deepEqual(commands.by, { 'chargeback_notices insert': 1 });
+  const job = await jobOf(noticeFingerprint(notice));
+  t.is(job.data.noticeId, noticeFingerprint(notice), 'queued once stored');
+
+  const again = await countDbCommands(async () => (await post(notice)).status);
+  t.is(again.result, 202);
+  t.deepEqual(again.commands.by, { 'chargeback_notices insert': 1, 'chargeback_notices find': 1 });
+});
+
+test.serial('applying a new chargeback takes 7 commands; a lifecycle step 8 and one acquirer call', async (t) => {
+  const ec = newEstablishment();
+  const notice = newChargebackNotice(ec);
+  t.is((await post(notice)).status, 202);
+  const newJob = await jobOf(noticeFingerprint(notice));
+  const applyNew = await countDbCommands(async () => processChargebackNotice(newJob));
+  t.is(applyNew.result, 'applied');
+  // event insert; chargeback refresh: events of the chargeback and of its case, write, the same two again; notice marked applied
+  t.deepEqual(applyNew.commands.by, { 'chargeback_events insert': 1, 'chargeback_events find': 4, 'chargebacks update': 1, 'chargeback_notices update': 1 });
+  t.is((await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean())?.status, 'PENDING');
+
+  const step = { establishmentNumber: Number(ec), caseId: notice.idCase, message: 'A favor do Emissor', executionDate: '2030-02-01', ActionCicleDate: '2030-02-01' };
+  await stack.control('/lifecycle-step', { establishmentNumber: ec, caseId: notice.idCase, message: step.message, date: step.ActionCicleDate });
+  t.is((await post(step)).status, 202);
+  const apiCallsBefore = (await stack.control('/stats')).apiCalls;
+  const stepJob = await jobOf(noticeFingerprint(step));
+  const applyStep = await countDbCommands(async () => processChargebackNotice(stepJob));
+  t.is(applyStep.result, 'applied');
+  t.is((await stack.control('/stats')).apiCalls - apiCallsBefore, 1, 'one lifecycle call to the acquirer');
+  t.deepEqual(applyStep.commands.by, {
+    'chargeback_events insert': 1,
+    'chargeback_events distinct': 1,
+    'chargeback_events find': 4,
+    'chargebacks update': 1,
+    'chargeback_notices update': 1,
+  });
+  t.is((await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean())?.status, 'LOST');
+});
