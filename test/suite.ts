@@ -1,13 +1,16 @@
 /**
  * `npm test`: starts the services the suite needs (FerretDB on PostgreSQL, Redis) unless they
  * answer already, runs ava with every process recording the filters it sends, checks those
- * filters against the declared indexes (test/query-shapes/check.ts), and stops the services it
+ * filters against the declared indexes (test/query-shapes/check.ts), drops the databases of this
+ * run (one per test file: a PostgreSQL schema of some 30 tables each) and stops the services it
  * started, whatever the outcome. Arguments go to ava.
  */
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ensureServices, stopService } from '../src/devstack/services';
+import { MongoClient } from 'mongodb';
+import { DEFAULT_MONGODB_URI, ensureServices, stopService } from '../src/devstack/services';
 
 const root = path.resolve(__dirname, '..');
 const shapes = path.join(root, '.data', 'query-shapes');
@@ -19,17 +22,35 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<n
   });
 }
 
+/** Every database whose name the run's id prefixes (test/helpers/env.ts). */
+async function dropDatabasesOfRun(runId: string): Promise<number> {
+  const server = new URL(process.env.MONGODB_URI || DEFAULT_MONGODB_URI);
+  const base = process.env.TEST_MONGODB_BASE || `${server.protocol}//${server.host}`;
+  const client = await MongoClient.connect(base, { serverSelectionTimeoutMS: 3000 });
+  try {
+    const { databases } = await client.db('admin').admin().listDatabases({ nameOnly: true });
+    const ours = databases.map((d) => d.name).filter((name) => name.startsWith(`t_${runId}_`));
+    for (const name of ours) await client.db(name).dropDatabase();
+    return ours.length;
+  } finally {
+    await client.close();
+  }
+}
+
 async function main(): Promise<number> {
   const started = await ensureServices(false);
+  const runId = crypto.randomBytes(3).toString('hex');
   try {
     fs.rmSync(shapes, { recursive: true, force: true });
     fs.mkdirSync(shapes, { recursive: true });
-    const env = { ...process.env, DB_QUERY_SHAPES_DIR: shapes };
+    const env = { ...process.env, DB_QUERY_SHAPES_DIR: shapes, TEST_RUN_ID: runId };
     const ava = await run(path.join(root, 'node_modules', '.bin', 'ava'), process.argv.slice(2), env);
     if (ava !== 0) return ava;
     // A partial run (arguments given) checks the filters of what it ran.
-    return await run(process.execPath, ['--import', 'tsx', path.join(root, 'test', 'query-shapes', 'check.ts'), shapes], env);
+    return await run(process.execPath, ['--import', 'tsx', path.join(root, 'test', 'query-shapes', 'check.ts'), shapes, ...(process.argv.length > 2 ? [] : ['full'])], env);
   } finally {
+    const dropped = await dropDatabasesOfRun(runId).catch((error: Error) => (process.stderr.write(`[test] could not drop this run's databases: ${error.message}\n`), 0));
+    process.stdout.write(`[test] dropped the ${dropped} databases of this run\n`);
     for (const service of started) {
       await stopService(service);
       process.stdout.write(`[test] stopped ${service.name}, started for this run\n`);

@@ -6,7 +6,8 @@
 import crypto from 'node:crypto';
 
 const suffix = crypto.randomBytes(4).toString('hex');
-export const TEST_DB = `t_${suffix}`;
+// Under npm test the run's id prefixes every database, so the run drops exactly its own when it ends.
+export const TEST_DB = `t_${process.env.TEST_RUN_ID ? `${process.env.TEST_RUN_ID}_` : ''}${suffix}`;
 export const TEST_QUEUE_PREFIX = `t${suffix}`;
 
 const mongoBase = process.env.TEST_MONGODB_BASE || 'mongodb://127.0.0.1:27017';

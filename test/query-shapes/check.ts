@@ -1,7 +1,8 @@
 /**
  * After the suite: every filter our service code sent (recorded by src/db/monitoring.ts in
  * DB_QUERY_SHAPES_DIR) must be served by a declared index or be an allowed scan.
- *   node --import tsx test/query-shapes/check.ts <dir>
+ *   node --import tsx test/query-shapes/check.ts <dir> [full]
+ * With `full` (the whole suite ran), recording nothing at all is a failure too.
  * Exit 1, naming each uncovered filter shape and the code that sent it.
  */
 import '../../src/app'; // registers every model, so every declared index is known
@@ -20,7 +21,7 @@ if (verdict.uncovered.length) {
   for (const shape of verdict.uncovered) process.stdout.write(`  ${describe(shape)}\n`);
   process.exit(1);
 }
-if (verdict.checked === 0) {
+if (verdict.checked === 0 && process.argv[3] === 'full') {
   process.stdout.write('query shapes: nothing was recorded (was DB_QUERY_SHAPES_DIR set for the suite?)\n');
   process.exit(1);
 }
