@@ -441,7 +441,19 @@ function storableAnswer(answer: SaleAnswer): { status: number; body: Record<stri
   return { status: answer.status, body: { ...answer.body, data: { ...rest, card_token_issued: true } } };
 }
 
-type Claim = { claimed: true } | { claimed: false; existing: { bodyHash: string; state: string; response: SaleAnswer | null } };
+/** Clock steps between processes are far below this; a key's earlier use is at least 24 hours older. */
+const KEY_CLOCK_TOLERANCE_MS = 60_000;
+
+/**
+ * The sale an Idempotency-Key record made: the newest sale with that record id, unless it predates
+ * the record (a use of the same key over 24 hours before made it).
+ */
+async function saleOfKey(recordId: string, keyCreatedAt: Date): Promise<OnlineSale | null> {
+  const sale = await OnlineSaleModel.findOne({ idempotencyRecordId: recordId }).sort({ createdAt: -1 }).lean();
+  return sale && new Date(sale.createdAt).getTime() >= new Date(keyCreatedAt).getTime() - KEY_CLOCK_TOLERANCE_MS ? sale : null;
+}
+
+type Claim = { claimed: true; createdAt: Date } | { claimed: false; existing: { bodyHash: string; state: string; response: SaleAnswer | null } };
 
 /**
  * Inserts the Idempotency-Key record; an expired one (over 24 h) is replaced. A record that is not
@@ -451,8 +463,9 @@ type Claim = { claimed: true } | { claimed: false; existing: { bodyHash: string;
 async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHash: string): Promise<Claim> {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      await SaleIdempotencyModel.create({ _id: recordId, merchantId, bodyHash, state: 'in_progress', createdAt: new Date() });
-      return { claimed: true };
+      const createdAt = new Date();
+      await SaleIdempotencyModel.create({ _id: recordId, merchantId, bodyHash, state: 'in_progress', createdAt });
+      return { claimed: true, createdAt };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
@@ -465,7 +478,7 @@ async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHas
     }
     const held = { bodyHash: existing.bodyHash, state: existing.state, response: existing.response as SaleAnswer | null };
     if (existing.state === 'done') return { claimed: false, existing: held };
-    const sale = await OnlineSaleModel.findOne({ idempotencyRecordId: recordId }).lean();
+    const sale = await saleOfKey(recordId, existing.createdAt);
     if (!sale) {
       // A process that died before creating its sale left the key "in progress" with nothing done:
       // once no request could still be running, the key is free again. (With a sale, the
@@ -529,7 +542,7 @@ export async function preCapture(merchantId: number, input: PreCaptureInput, ide
     // The answer is kept on the sale by the write that recorded it (see claimIdempotencyKey): the record stays as inserted.
     return (await runPreCapture(merchantId, input, recordId)).answer;
   } catch (error) {
-    await settleIdempotencyKeyAfterFailure(recordId, error).catch((settleError) =>
+    await settleIdempotencyKeyAfterFailure(recordId, claim.createdAt, error).catch((settleError) =>
       logger.error({ err: { message: (settleError as Error).message }, recordId }, 'could not settle an Idempotency-Key after a failed pre-capture; it stays in progress'),
     );
     throw error;
@@ -544,14 +557,14 @@ export async function preCapture(merchantId: number, input: PreCaptureInput, ide
  * reconciliation, which writes the true answer into it; a sale already settled gets its answer now.
  * When the sale cannot even be read, the key stays in progress (409) and the sweeps settle it.
  */
-async function settleIdempotencyKeyAfterFailure(recordId: string, error: unknown): Promise<void> {
+async function settleIdempotencyKeyAfterFailure(recordId: string, keyCreatedAt: Date, error: unknown): Promise<void> {
   // (runPreCapture turns every acquirer failure, a refusal included, into a SaleGatewayError.)
   const refusedOrUnreachable = error instanceof SaleGatewayError && !error.outcomeUnknown && error.body.sale_status === 'FAILED';
   if (refusedOrUnreachable) {
     await SaleIdempotencyModel.deleteOne({ _id: recordId });
     return;
   }
-  const sale = await OnlineSaleModel.findOne({ idempotencyRecordId: recordId }).lean();
+  const sale = await saleOfKey(recordId, keyCreatedAt);
   if (!sale) {
     // Failed before any sale existed (bad input, an id or database error): nothing was sent.
     await SaleIdempotencyModel.deleteOne({ _id: recordId });

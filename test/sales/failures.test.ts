@@ -191,6 +191,24 @@ test('the same idempotency key and body replays the first answer without a secon
   t.not(elsewhere.body.data.id, first.body.data.id);
 });
 
+test('a key used again after its 24 hours replays the new sale, not the one its earlier use made', async (t) => {
+  const owner = await newMerchant();
+  const key = { 'idempotency-key': `reused-${Date.now()}` };
+  const old = await preCapture(cardSale({ value: 1200 }), key, owner);
+  t.is(old.status, 200);
+  // A day and an hour later.
+  const dayAgo = new Date(Date.now() - 25 * 3600_000);
+  await SaleIdempotencyModel.collection.updateOne({ _id: `${owner.merchantId}:${key['idempotency-key']}` as never }, { $set: { createdAt: dayAgo } });
+  await OnlineSaleModel.collection.updateOne({ _id: old.body.data.id }, { $set: { createdAt: dayAgo } });
+  const body = cardSale({ value: 3400 });
+  const fresh = await preCapture(body, key, owner);
+  t.is(fresh.status, 200);
+  t.not(fresh.body.data.id, old.body.data.id);
+  const replay = await preCapture(body, key, owner);
+  t.is(replay.headers.get('idempotent-replayed'), 'true');
+  t.deepEqual(replay.body, fresh.body);
+});
+
 test('the same idempotency key sent at once authorizes once', async (t) => {
   const owner = await newMerchant();
   const body = cardSale();
