@@ -33,6 +33,23 @@ async function isStaffLogin(req: Request, email: string, password: string): Prom
   return true;
 }
 
+/**
+ * The operator's DASHBOARD_USER/DASHBOARD_PASSWORD. Each check counts against a per-IP limit with
+ * the token endpoints' thresholds, so the password cannot be guessed without limit; a correct one
+ * is remembered like a staff login, so a scraper or bull-board's polling is not counted each time.
+ * When Redis is down the check runs unlimited (logged): /metrics is how an operator sees that outage.
+ */
+async function isOperatorLogin(req: Request, name: string, secret: string): Promise<boolean> {
+  const { user, password } = getConfig().dashboard;
+  const key = sha256Hex(req.headers.authorization ?? '');
+  if ((rememberedStaffLogins.get(key) ?? 0) > Date.now()) return true;
+  await consumeRateLimit({ name: 'operator-basic', whenStoreDown: 'allow' }, req);
+  if (!(safeEqual(name, user) && safeEqual(secret, password))) return false;
+  if (rememberedStaffLogins.size >= 1000) rememberedStaffLogins.clear();
+  rememberedStaffLogins.set(key, Date.now() + STAFF_LOGIN_REMEMBERED_MS);
+  return true;
+}
+
 function answerError(res: Response, error: unknown): void {
   const known = error instanceof ApiError ? error : new ApiError(503, { detail: 'Service temporarily unavailable, try again shortly.' }, { 'Retry-After': '5' });
   res.set(known.headers).status(known.status).json(known.body);
@@ -46,7 +63,6 @@ function answerError(res: Response, error: unknown): void {
  */
 export function basicAuth(realm: string): RequestHandler {
   return async (req, res, next) => {
-    const { user, password } = getConfig().dashboard;
     const header = req.headers.authorization ?? '';
     if (/^Bearer /i.test(header)) {
       try {
@@ -61,15 +77,15 @@ export function basicAuth(realm: string): RequestHandler {
       const decoded = Buffer.from(match[1], 'base64').toString('utf8');
       const sep = decoded.indexOf(':');
       const [name, secret] = [decoded.slice(0, sep), decoded.slice(sep + 1)];
-      if (sep > 0 && safeEqual(name, user) && safeEqual(secret, password)) return next();
-      if (sep > 0 && name.includes('@')) {
-        let staff: boolean;
+      if (sep > 0) {
+        let allowed: boolean;
         try {
-          staff = await isStaffLogin(req, name, secret);
+          const staffLogin = name.includes('@') && !safeEqual(name, getConfig().dashboard.user);
+          allowed = staffLogin ? await isStaffLogin(req, name, secret) : await isOperatorLogin(req, name, secret);
         } catch (error) {
           return answerError(res, error);
         }
-        if (staff) return next();
+        if (allowed) return next();
       }
     }
     res.set('WWW-Authenticate', `Basic realm="${realm}"`).status(401).json({ detail: 'Authentication required.' });

@@ -3,6 +3,7 @@ import './low-token-limit';
 import test from 'ava';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, newStaff, systemToken } from '../helpers/identity';
+import { getConfig } from '../../config';
 
 let app: TestApp;
 test.before(async () => {
@@ -46,4 +47,18 @@ test('a staff jwt or the system token open it as bearer; merchant credentials ar
   }
   t.is((await get(bearer('nonsense'))).status, 401);
   t.is((await get({})).status, 401);
+});
+
+test.serial('the operator password cannot be guessed without limit; the right one is remembered, not counted', async (t) => {
+  const { user, password } = getConfig().dashboard;
+  t.is((await get(basic(user, password))).status, 200);
+  const answers: number[] = [];
+  for (let i = 0; i < 8; i++) answers.push((await fetch(`${app.url}/metrics`, { headers: basic(user, `guess-${i}`) })).status);
+  // low-token-limit: 4 checks per window; the operator's first, right, login was one of them
+  t.deepEqual(answers, [401, 401, 401, 429, 429, 429, 429, 429]);
+  const limited = await get(basic(user, 'one-more-guess'));
+  t.is(limited.status, 429);
+  t.truthy(limited.headers.get('retry-after'));
+  t.is((await get(basic(user, password))).status, 200, 'the remembered operator login still works');
+  t.is((await fetch(`${app.url}/metrics`, { headers: basic(user, password) })).status, 200);
 });
