@@ -35,6 +35,8 @@ const commercialContactSchema = new Schema<CommercialContact>(
 );
 // The list order: folded name, then the name as written, then the id, so equal names never swap places between reads.
 commercialContactSchema.index({ nameKey: 1, name: 1, _id: 1 });
+// The list of active (or inactive) contacts, in the same order.
+commercialContactSchema.index({ active: 1, nameKey: 1, name: 1, _id: 1 });
 // A merchant's contacts are read back by this multikey index.
 commercialContactSchema.index({ merchantIds: 1 });
 

@@ -11,4 +11,19 @@ export interface AllowedScan {
   why: string;
 }
 
-export const ALLOWED_SCANS: readonly AllowedScan[] = [];
+export const ALLOWED_SCANS: readonly AllowedScan[] = [
+  {
+    collection: 'commercial_contacts',
+    from: 'src/contacts/service.ts',
+    equality: [],
+    other: [],
+    why: 'GET /api/v1/commercial-contacts/ answers the whole list: reading every contact is the work (sorted by the declared nameKey index on MongoDB)',
+  },
+  {
+    collection: 'merchants',
+    from: 'src/contacts/service.ts',
+    equality: [],
+    other: ['_id'],
+    why: 'a contact linked to more than 50 merchants checks them with one $in read instead of hundreds of lookups (an index read on MongoDB)',
+  },
+];
