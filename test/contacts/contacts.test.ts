@@ -253,3 +253,13 @@ test('a body that is not an object is a 400', async (t) => {
   t.is(none.status, 400);
   t.deepEqual(Object.keys(await json(none)).sort(), ['email', 'name']);
 });
+
+test('a contact linked to many merchants checks them all in one read, naming the missing ones', async (t) => {
+  const many = [merchant.merchantId, ...Array.from({ length: 59 }, (_, i) => 999_990_000 + i)];
+  const created = await call('POST', URL_LIST, staff, { name: 'Muitos', email: uniqueEmail('m'), merchant_ids: many });
+  t.is(created.status, 400);
+  t.is(created.body.merchant_ids.length, 59);
+  t.is(created.body.merchant_ids[0], 'No merchant has the id 999990000.');
+  const real = await call('POST', URL_LIST, staff, { name: 'Muitos', email: uniqueEmail('m'), merchant_ids: Array(60).fill(merchant.merchantId) });
+  t.is(real.status, 201);
+});
