@@ -280,7 +280,7 @@ async function recordPaid(link: PaymentLink, claim: HeldClaim, payment: NonNulla
   const notified = Boolean(alreadyStored) || (await notify(paid, 'payment_link.paid', paidEventExtra(payment)));
   await PaymentClaimModel.updateOne(
     { _id: link._id, attemptKey: claim.attemptKey },
-    { $set: { state: 'paid', payment, paymentDate, notifiedAt: notified ? new Date() : null } },
+    { $set: { state: 'paid', payment, paymentDate, notifiedAt: notified ? new Date() : null, eventOwed: !notified } },
   );
   return paid;
 }
@@ -365,15 +365,24 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
  *   stored unless one is already there.
  */
 export async function settleStalePayments(now = new Date()): Promise<number> {
-  const stale = await PaymentClaimModel.find({
-    startedAt: mongoose.trusted({ $lt: new Date(now.getTime() - claimStaleMs()) }),
-    $or: [{ state: 'charging' }, { state: 'paid', notifiedAt: null }],
-  })
-    // Never looked at first, then the longest unchecked: claims that cannot be settled yet rotate
-    // to the back instead of filling every batch.
-    .sort({ checkedAt: 1, startedAt: 1 })
-    .limit(STALE_PAYMENT_BATCH)
-    .lean();
+  if (!olderOwedClaimsMarked) await markOlderOwedClaims();
+  const startedBefore = new Date(now.getTime() - claimStaleMs());
+  // Never looked at first, then the longest unchecked: claims that cannot be settled yet rotate
+  // to the back instead of filling every batch.
+  const order = (a: PaymentClaim, b: PaymentClaim) => (a.checkedAt?.getTime() ?? -Infinity) - (b.checkedAt?.getTime() ?? -Infinity) || a.startedAt.getTime() - b.startedAt.getTime();
+  const stale = (
+    await Promise.all(
+      OPEN_CLAIMS.map((open) =>
+        PaymentClaimModel.find({ ...open, startedAt: mongoose.trusted({ $lt: startedBefore }) })
+          .sort({ checkedAt: 1, startedAt: 1 })
+          .limit(STALE_PAYMENT_BATCH)
+          .lean(),
+      ),
+    )
+  )
+    .flat()
+    .sort(order)
+    .slice(0, STALE_PAYMENT_BATCH);
   let settled = 0;
   for (const claim of stale) {
     let done = false;
@@ -393,13 +402,34 @@ export async function settleStalePayments(now = new Date()): Promise<number> {
 /** Each claim may cost an acquirer lookup: a bounded batch keeps the scheduler's tick short. */
 const STALE_PAYMENT_BATCH = 50;
 
+/**
+ * The claims the sweep may still have work on, each found by an indexed equality: a paid claim
+ * stays forever (it is the paid-once guard), so a filter that had to look at every claim
+ * (notifiedAt null is not served by an index) would cost the sweep and /metrics the whole
+ * collection on every tick and scrape. Charging claims are few; so are paid ones with the event owed.
+ */
+const OPEN_CLAIMS = [{ state: 'charging' }, { eventOwed: true }] as const;
+
+let olderOwedClaimsMarked = false;
+
+/**
+ * Claims stored before eventOwed existed say "event owed" only by notifiedAt null: mark them, once
+ * per process (it reads every paid claim). Can be deleted once every store has run it.
+ */
+export async function markOlderOwedClaims(): Promise<number> {
+  const result = await PaymentClaimModel.updateMany(
+    { state: 'paid', notifiedAt: null, eventOwed: mongoose.trusted({ $exists: false }) },
+    { $set: { eventOwed: true } },
+  );
+  olderOwedClaimsMarked = true;
+  return result.modifiedCount;
+}
+
 /** For /metrics: pays the sweep has not finished 10 minutes on (the acquirer cannot tell us, or our writes keep failing). */
 export async function paymentsNeedingAttention(now = new Date()): Promise<Record<string, number>> {
-  const unsettled = await PaymentClaimModel.countDocuments({
-    startedAt: mongoose.trusted({ $lt: new Date(now.getTime() - 10 * 60_000) }),
-    $or: [{ state: 'charging' }, { state: 'paid', notifiedAt: null }],
-  });
-  return { link_payment_unsettled_over_10m: unsettled };
+  const startedBefore = new Date(now.getTime() - 10 * 60_000);
+  const counts = await Promise.all(OPEN_CLAIMS.map((open) => PaymentClaimModel.countDocuments({ ...open, startedAt: mongoose.trusted({ $lt: startedBefore }) })));
+  return { link_payment_unsettled_over_10m: counts[0] + counts[1] };
 }
 
 async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean> {
@@ -413,7 +443,7 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
     }
     const alreadyStored = await WebhookEventModel.exists({ linkId: link._id, type: 'payment_link.paid' });
     if (alreadyStored || !paid.payment || (await notify(paid, 'payment_link.paid', paidEventExtra(paid.payment)))) {
-      await PaymentClaimModel.updateOne({ _id: link._id }, { $set: { notifiedAt: new Date() } });
+      await PaymentClaimModel.updateOne({ _id: link._id }, { $set: { notifiedAt: new Date(), eventOwed: false } });
       return true;
     }
     return false;

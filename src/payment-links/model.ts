@@ -120,6 +120,8 @@ export interface PaymentClaim {
   paymentDate?: Date | null;
   /** When the payment_link.paid event was stored (the outbox mark); null while it is owed. */
   notifiedAt?: Date | null;
+  /** True while the claim is paid and its event owed: the sweep finds such claims by this (an indexed equality). */
+  eventOwed?: boolean;
   /** When the sweep last looked at this stale claim without settling it: it goes to the back of the line. */
   checkedAt?: Date | null;
 }
@@ -134,10 +136,14 @@ const claimSchema = new Schema<PaymentClaim>(
     payment: { type: Schema.Types.Mixed, default: null },
     paymentDate: { type: Date, default: null },
     notifiedAt: { type: Date, default: null },
+    eventOwed: { type: Boolean, default: false },
     checkedAt: { type: Date, default: null },
   },
   { versionKey: false, collection: 'payment_link_claims' },
 );
+// The sweep's and /metrics' lookups of open claims: state 'charging', or eventOwed true.
+claimSchema.index({ state: 1 });
+claimSchema.index({ eventOwed: 1 });
 
 export const PaymentClaimModel = mongoose.model<PaymentClaim>('PaymentClaim', claimSchema);
 

@@ -5,7 +5,7 @@ import { startTestApp, json, type TestApp } from '../helpers/app';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
 import { startProcess, stopAll } from '../helpers/processes';
 import { acquirerEvents, closeAcquirerClient, createCardSale, type AcquirerCallEvent } from '../../src/acquirer/client';
-import { settleStalePayments } from '../../src/checkout/service';
+import { markOlderOwedClaims, paymentsNeedingAttention, settleStalePayments } from '../../src/checkout/service';
 import { WebhookEventModel } from '../../src/webhooks/model';
 import { PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/model';
 import { UNDECRYPTABLE_CARD } from '../../src/cards';
@@ -101,7 +101,7 @@ test.serial('a paid link that lost its payment gets it back from the claim; a st
   const before = (await PaymentLinkModel.findById(paidLink.id).lean())!;
   // A concurrent write-back undid the payment on the link, and the event was still owed.
   await PaymentLinkModel.updateOne({ _id: paidLink.id }, { $set: { status: 1, payment: null, paymentDate: null } });
-  await PaymentClaimModel.collection.updateOne({ _id: paidLink.id as never }, { $set: { notifiedAt: null, startedAt: new Date(Date.now() - 3600_000) } });
+  await PaymentClaimModel.collection.updateOne({ _id: paidLink.id as never }, { $set: { notifiedAt: null, eventOwed: true, startedAt: new Date(Date.now() - 3600_000) } });
 
   const deadNoSale = await readyLink(app.url, merchant);
   await PaymentClaimModel.create({ _id: deadNoSale.id, attemptKey: 'no-sale', merchantOrderId: `PL${deadNoSale.id}Tnone`, state: 'charging', startedAt: new Date(Date.now() - 3600_000) });
@@ -115,10 +115,37 @@ test.serial('a paid link that lost its payment gets it back from the claim; a st
   t.is(restored.status, 2);
   t.is(restored.payment?.acquirerPaymentId, before.payment?.acquirerPaymentId);
   t.is(await WebhookEventModel.countDocuments({ linkId: paidLink.id, type: 'payment_link.paid' }), 1, 'the event was already stored: not again');
+  t.like((await PaymentClaimModel.findById(paidLink.id).lean())!, { eventOwed: false });
   t.truthy((await PaymentClaimModel.findById(paidLink.id).lean())!.notifiedAt);
   t.is(await PaymentClaimModel.findById(deadNoSale.id).lean(), null, 'no sale and no call in flight: released, the link payable again');
   t.truthy(await PaymentClaimModel.findById(maybeInFlight.id).lean(), 'a call may still be in flight: kept');
   await PaymentClaimModel.deleteOne({ _id: maybeInFlight.id });
+});
+
+test.serial('a claim stored before eventOwed existed, its event owed, is marked once and settled by the sweep', async (t) => {
+  const { id } = await readyLink(app.url, merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
+  await PaymentClaimModel.collection.insertOne({
+    _id: id as never,
+    attemptKey: 'older-claim',
+    merchantOrderId: `PL${id}Tolder`,
+    state: 'paid',
+    startedAt: new Date(Date.now() - 3600_000),
+    payment: { acquirerPaymentId: 'older-payment', tid: null, returnCode: '4', returnMessage: 'ok', brand: 'Visa', bin: '400000', last4: '0010', installments: 1 },
+    paymentDate: new Date(Date.now() - 3600_000),
+    notifiedAt: null,
+    checkedAt: null,
+  });
+  const unsettled = async () => (await paymentsNeedingAttention()).link_payment_unsettled_over_10m;
+  const before = await unsettled();
+  t.true((await markOlderOwedClaims()) >= 1);
+  t.is(await unsettled(), before + 1, 'seen once marked');
+  await settleStalePayments();
+  const claim = (await PaymentClaimModel.findById(id).lean())!;
+  t.truthy(claim.notifiedAt);
+  t.false(claim.eventOwed);
+  t.is((await PaymentLinkModel.findById(id).lean())!.status, 2, 'the link written paid from the claim');
+  t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid' }), 1);
+  t.is(await unsettled(), before);
 });
 
 test.serial('one address is limited across links on pay, before anything is charged, and not on the other steps', async (t) => {
