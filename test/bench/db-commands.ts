@@ -25,6 +25,8 @@ export interface MeteredProcess {
   name: string;
   /** Base URL whose /metrics serves db_commands_total; undefined: this process (the bench's own registry). */
   metricsUrl?: string;
+  /** 'web': a scrape of it costs database commands (needs_attention), so progress polls leave it alone. */
+  role?: 'web' | 'worker';
 }
 
 export interface DbCommandFigure {
@@ -93,7 +95,7 @@ export async function readCounts(process: MeteredProcess): Promise<CommandCounts
 export async function completedJobs(processes: MeteredProcess[], queue: string): Promise<number> {
   let done = 0;
   for (const p of processes) {
-    if (!p.metricsUrl) continue;
+    if (!p.metricsUrl || p.role === 'web') continue;
     const text = await scrape(p as MeteredProcess & { metricsUrl: string });
     for (const line of text.split('\n')) {
       if (!line.startsWith('job_duration_seconds_count{')) continue;

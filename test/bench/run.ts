@@ -114,7 +114,7 @@ class Stack {
   metered(web: BenchProcess): MeteredProcess[] {
     return [web, ...this.workers].map((p) => {
       if (p !== web && !p.metricsUrl) throw new Error(`${p.name} announced no metrics listener (METRICS_PORT)`);
-      return { name: `${p.name}[${p.child.pid}]`, metricsUrl: p === web ? p.url : p.metricsUrl };
+      return { name: `${p.name}[${p.child.pid}]`, metricsUrl: p === web ? p.url : p.metricsUrl, role: p === web ? ('web' as const) : ('worker' as const) };
     });
   }
 
@@ -145,7 +145,12 @@ async function runCase(benchCase: BenchCase, stack: Stack, context: BenchContext
       subject,
       baselineSide: baseline,
       floorSide: floor,
-      ratio: { rate: ratio(subject.requestsPerSecond, baseline.requestsPerSecond), rateVsFloor: floor ? ratio(subject.requestsPerSecond, floor.requestsPerSecond) : undefined },
+      ratio: {
+        rate: ratio(subject.requestsPerSecond, baseline.requestsPerSecond),
+        p50: subject.p50Ms !== undefined && baseline.p50Ms !== undefined ? ratio(subject.p50Ms, baseline.p50Ms) : undefined,
+        p99: subject.p99Ms !== undefined && baseline.p99Ms !== undefined ? ratio(subject.p99Ms, baseline.p99Ms) : undefined,
+        rateVsFloor: floor ? ratio(subject.requestsPerSecond, floor.requestsPerSecond) : undefined,
+      },
       dbCommands,
       floorDbCommands,
       note,
@@ -224,8 +229,8 @@ function markdown(results: CaseResult[], info: ReturnType<typeof machine>, fill:
     `HTTP cases: autocannon, ${CONNECTIONS} connections, no pipelining, ${SECONDS} s per side after ${WARMUP_SECONDS} s warm-up; web at LOG_LEVEL=${LOG_LEVEL}. Rates are requests/s (HTTP) or items/s (throughput).`,
     'db cmds/op: database commands (round trips) of the measured side per operation, from db_commands_total of every process doing the work.',
     '',
-    '| case | measures | rate/s | p50 ms | p99 ms | db cmds/op | baseline rate/s | baseline p50 | baseline p99 | baseline db cmds/op | ratio rate | ratio p99 | floor rate/s | floor db cmds/op | ratio vs floor | baseline | floor | note |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|',
+    '| case | measures | rate/s | p50 ms | p99 ms | db cmds/op | baseline rate/s | baseline p50 | baseline p99 | baseline db cmds/op | ratio rate | ratio p50 | ratio p99 | floor rate/s | floor db cmds/op | ratio vs floor | baseline | floor | note |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|',
   ];
   for (const r of results) {
     const flag = valid(r)
@@ -233,7 +238,7 @@ function markdown(results: CaseResult[], info: ReturnType<typeof machine>, fill:
       : ` (INVALID: ${JSON.stringify({ subject: r.subject.statusCodes, baseline: r.baselineSide.statusCodes, floor: r.floorSide?.statusCodes, errors: r.subject.errors + r.baselineSide.errors + (r.floorSide?.errors ?? 0) })})`;
     lines.push(
       `| ${r.name}${flag} | \`${r.route}\` | ${r.subject.requestsPerSecond} | ${cell(r.subject.p50Ms)} | ${cell(r.subject.p99Ms)} | ${cell(r.dbCommands?.perOperation)} | ` +
-        `${r.baselineSide.requestsPerSecond} | ${cell(r.baselineSide.p50Ms)} | ${cell(r.baselineSide.p99Ms)} | ${cell(r.baselineDbCommands?.perOperation)} | ${r.ratio.rate} | ${cell(r.ratio.p99)} | ` +
+        `${r.baselineSide.requestsPerSecond} | ${cell(r.baselineSide.p50Ms)} | ${cell(r.baselineSide.p99Ms)} | ${cell(r.baselineDbCommands?.perOperation)} | ${r.ratio.rate} | ${cell(r.ratio.p50)} | ${cell(r.ratio.p99)} | ` +
         `${cell(r.floorSide?.requestsPerSecond)} | ${cell(r.floorDbCommands?.perOperation)} | ${cell(r.ratio.rateVsFloor)} | ${r.baseline} | ${r.floor ?? '-'} | ${r.note ?? ''} |`,
     );
   }
