@@ -67,10 +67,12 @@ export interface OnlineSale {
   idempotencyRecordId: string | null;
   /**
    * The answer a pre-capture with an Idempotency-Key gave (card token left out), written in the
-   * same write that recorded the acquirer's answer: a replay of the key reads it here, so the key
-   * record needs no second write after the acquirer call.
+   * same write that recorded the acquirer's answer: a replay of the key reads it here (and only
+   * here), so the key record needs no second write after the acquirer call.
    */
   idempotentAnswer: { status: number; body: Record<string, unknown> } | null;
+  /** The request body's hash under that key, so a replay is checked against the sale alone. */
+  idempotencyBodyHash?: string | null;
   /**
    * `acquirer.paymentId` again, at the top level: FerretDB serves only top-level equality from an
    * index, and the acquirer's notices find their sale by it (a sale recorded before this field is
@@ -118,6 +120,7 @@ const saleSchema = new Schema<OnlineSale>(
     reconciling: { type: Boolean, default: false },
     idempotencyRecordId: { type: String, default: null },
     idempotentAnswer: { type: Schema.Types.Mixed, default: null },
+    idempotencyBodyHash: { type: String, default: null },
     acquirerPaymentId: { type: String, default: null },
     capturedAt: { type: Date, default: null },
     cancelledAt: { type: Date, default: null },

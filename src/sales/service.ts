@@ -357,7 +357,11 @@ function pixAnswerFields(result: PixChargeResult) {
 }
 
 /** Runs one pre-capture: creates the sale, calls the acquirer once, records the answer. */
-async function runPreCapture(merchantId: number, input: PreCaptureInput, idempotencyRecordId: string | null): Promise<{ answer: SaleAnswer; sale: OnlineSale }> {
+async function runPreCapture(
+  merchantId: number,
+  input: PreCaptureInput,
+  key: { recordId: string; bodyHash: string } | null,
+): Promise<{ answer: SaleAnswer; sale: OnlineSale }> {
   const prepared = await preparePayment(merchantId, input);
   const id = await nextId('online_sale');
   const merchantOrderId = `S${id}R${crypto.randomBytes(5).toString('hex')}`;
@@ -373,7 +377,8 @@ async function runPreCapture(merchantId: number, input: PreCaptureInput, idempot
     status: 'PROCESSING',
     payer: { name: input.payer.name, document: prepared.document, documentType: prepared.documentType },
     card: summary ? { brand: summary.brand, bin: summary.bin, last4: summary.last4, fromToken: Boolean(prepared.cardToken) } : null,
-    idempotencyRecordId,
+    idempotencyRecordId: key?.recordId ?? null,
+    idempotencyBodyHash: key?.bodyHash ?? null,
   });
   let sale = created.toObject() as OnlineSale;
   const customer = { name: input.payer.name, identity: prepared.document ?? undefined, identityType: prepared.documentType ?? undefined };
@@ -420,7 +425,7 @@ async function runPreCapture(merchantId: number, input: PreCaptureInput, idempot
       cardToken = cardResult.cardToken;
     }
     const answerOf = (moved: OnlineSale) => ok(moved, { cardToken });
-    const recorded = await moveSale(sale, to, truth, idempotencyRecordId ? answerOf : undefined);
+    const recorded = await moveSale(sale, to, truth, key ? answerOf : undefined);
     sale = recorded.moved;
     return { answer: recorded.answer ?? answerOf(sale), sale };
   } catch (error) {
@@ -444,21 +449,23 @@ function storableAnswer(answer: SaleAnswer): { status: number; body: Record<stri
 /** Clock steps between processes are far below this; a key's earlier use is at least 24 hours older. */
 const KEY_CLOCK_TOLERANCE_MS = 60_000;
 
-/**
- * The sale an Idempotency-Key record made: the newest sale with that record id, unless it predates
- * the record (a use of the same key over 24 hours before made it).
- */
-async function saleOfKey(recordId: string, keyCreatedAt: Date): Promise<OnlineSale | null> {
-  const sale = await OnlineSaleModel.findOne({ idempotencyRecordId: recordId }).sort({ createdAt: -1 }).lean();
+/** The newest sale an Idempotency-Key record id made (a key used again after 24 hours makes another). */
+function newestSaleOfKey(recordId: string): Promise<OnlineSale | null> {
+  return OnlineSaleModel.findOne({ idempotencyRecordId: recordId }).sort({ createdAt: -1 }).lean();
+}
+
+/** That sale, when the record read made it: not when it predates the record (an earlier use of the key made it). */
+function madeByRecord(sale: OnlineSale | null, keyCreatedAt: Date): OnlineSale | null {
   return sale && new Date(sale.createdAt).getTime() >= new Date(keyCreatedAt).getTime() - KEY_CLOCK_TOLERANCE_MS ? sale : null;
 }
 
 type Claim = { claimed: true; createdAt: Date } | { claimed: false; existing: { bodyHash: string; state: string; response: SaleAnswer | null } };
 
 /**
- * Inserts the Idempotency-Key record; an expired one (over 24 h) is replaced. A record that is not
- * "done" is answered from its sale: the answer a pre-capture gave is kept on its sale (written with
- * the acquirer's answer), not in the record.
+ * Inserts the Idempotency-Key record; an expired one (over 24 h) is replaced. The answer a
+ * pre-capture gave is kept on its sale with the body hash (written with the acquirer's answer), not
+ * in the record: a replay reads only the sale. Anything else (another body, a request still
+ * running or being reconciled, a key whose answer was missed) reads the record too.
  */
 async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHash: string): Promise<Claim> {
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -469,6 +476,12 @@ async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHas
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
+    const newest = await newestSaleOfKey(recordId);
+    // A sale that kept an answer was made by the key's live record: the record is at most a few ms
+    // older than its sale, and a key is freed or replaced only when no answer was kept.
+    if (newest?.idempotentAnswer && newest.idempotencyBodyHash && Date.now() - new Date(newest.createdAt).getTime() < IDEMPOTENCY_WINDOW_MS - KEY_CLOCK_TOLERANCE_MS) {
+      return { claimed: false, existing: { bodyHash: newest.idempotencyBodyHash, state: 'done', response: newest.idempotentAnswer as SaleAnswer } };
+    }
     const existing = await SaleIdempotencyModel.findById(recordId).lean();
     if (!existing) continue;
     const age = Date.now() - new Date(existing.createdAt).getTime();
@@ -478,7 +491,7 @@ async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHas
     }
     const held = { bodyHash: existing.bodyHash, state: existing.state, response: existing.response as SaleAnswer | null };
     if (existing.state === 'done') return { claimed: false, existing: held };
-    const sale = await saleOfKey(recordId, existing.createdAt);
+    const sale = madeByRecord(newest, existing.createdAt);
     if (!sale) {
       // A process that died before creating its sale left the key "in progress" with nothing done:
       // once no request could still be running, the key is free again. (With a sale, the
@@ -489,7 +502,7 @@ async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHas
       }
       return { claimed: false, existing: held };
     }
-    // The answer the first request gave, kept on its sale by the write that recorded it.
+    // The answer the first request gave (its body differs from this one's: 422).
     if (sale.idempotentAnswer) return { claimed: false, existing: { ...held, state: 'done', response: sale.idempotentAnswer as SaleAnswer } };
     // No kept answer: the sale may be settled while the key missed the answer (a process died before
     // recording it, or a late write of the failure path landed over reconciliation's): the sale's
@@ -540,7 +553,7 @@ export async function preCapture(merchantId: number, input: PreCaptureInput, ide
   }
   try {
     // The answer is kept on the sale by the write that recorded it (see claimIdempotencyKey): the record stays as inserted.
-    return (await runPreCapture(merchantId, input, recordId)).answer;
+    return (await runPreCapture(merchantId, input, { recordId, bodyHash })).answer;
   } catch (error) {
     await settleIdempotencyKeyAfterFailure(recordId, claim.createdAt, error).catch((settleError) =>
       logger.error({ err: { message: (settleError as Error).message }, recordId }, 'could not settle an Idempotency-Key after a failed pre-capture; it stays in progress'),
@@ -564,7 +577,7 @@ async function settleIdempotencyKeyAfterFailure(recordId: string, keyCreatedAt: 
     await SaleIdempotencyModel.deleteOne({ _id: recordId });
     return;
   }
-  const sale = await saleOfKey(recordId, keyCreatedAt);
+  const sale = madeByRecord(await newestSaleOfKey(recordId), keyCreatedAt);
   if (!sale) {
     // Failed before any sale existed (bad input, an id or database error): nothing was sent.
     await SaleIdempotencyModel.deleteOne({ _id: recordId });
