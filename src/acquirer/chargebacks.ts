@@ -134,8 +134,8 @@ export interface ChargebackRequest {
   /** Path under the chargeback API base, e.g. /PENDING or /lifecycle/123 (segments already encoded). */
   path: string;
   query?: Record<string, string | number | undefined>;
-  /** JSON body. */
-  body?: unknown;
+  /** JSON body, already serialized (the caller answers for a body it cannot serialize: that is no transport failure). */
+  json?: string;
 }
 
 /** The acquirer's answer, body not yet read: callers stream it or read it as they need. */
@@ -164,9 +164,9 @@ async function send(call: ChargebackRequest, token: string): Promise<ChargebackR
       headers: {
         authorization: `Bearer ${token}`,
         accept: '*/*',
-        ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(call.json !== undefined ? { 'content-type': 'application/json' } : {}),
       },
-      body: call.body !== undefined ? JSON.stringify(call.body) : undefined,
+      body: call.json,
     });
     return { status: response.statusCode, headers: response.headers, body: response.body };
   } catch (error) {

@@ -97,6 +97,24 @@ const idValue = (pattern: RegExp, message: string) =>
 const establishmentNumber = () => idValue(EC_PATTERN, 'Must be an establishment number: 1 to 20 digits.');
 const chargebackId = () => idValue(ID_PATTERN, 'Must be 1 to 20 letters or digits.');
 
+/**
+ * Only the fields the acquirer documents are forwarded: any other key is refused (400 naming it),
+ * so nothing of ours or of the caller's (a second "EstablishmentNumber") reaches the acquirer.
+ */
+const NOT_FORWARDED = { 'object.unknown': 'Not a field the acquirer accepts; only its documented fields are forwarded.' };
+const LIST_MAX = 200;
+const text = (max: number) => Joi.string().max(max).messages({ 'string.base': 'Must be text.', 'string.max': `Ensure this field has no more than ${max} characters.` });
+/** A number or a short text, as the acquirer takes codes and ids. */
+const scalar = () =>
+  Joi.alternatives()
+    .try(Joi.number(), Joi.string().max(50))
+    .messages({ 'alternatives.types': 'Must be a number or a text of at most 50 characters.', 'alternatives.match': 'Must be a number or a text of at most 50 characters.' });
+const textList = () =>
+  Joi.array()
+    .max(LIST_MAX)
+    .items(Joi.string().max(50))
+    .messages({ 'array.base': 'Must be a list of texts.', 'array.max': `At most ${LIST_MAX} items.`, 'string.base': 'Must be a list of texts.', 'string.max': 'Each item has at most 50 characters.' });
+
 const pathParam = (pattern: RegExp, message: string) =>
   Joi.string().pattern(pattern).required().messages({ 'string.pattern.base': message, 'string.empty': message });
 
@@ -121,10 +139,17 @@ const validateConsult = celebrate(
       Order: Joi.string().valid('asc', 'desc').messages({ 'any.only': 'Must be asc or desc.' }),
     }),
     [Segments.BODY]: Joi.object({
-      establishmentNumber: Joi.array().items(establishmentNumber()).messages({ 'array.base': 'Must be a list of establishment numbers.' }),
+      establishmentNumber: Joi.array().max(LIST_MAX).items(establishmentNumber()).messages({ 'array.base': 'Must be a list of establishment numbers.' }),
+      startNotificationPeriod: text(10),
+      endNotificationPeriod: text(10),
+      cardAssociationCode: scalar(),
+      process: textList(),
+      reason: textList(),
+      idCase: scalar(),
+      tid: scalar(),
+      nsu: scalar(),
     })
-      .unknown(true)
-      .messages({ 'object.base': 'The filter must be a JSON object.' }),
+      .messages({ 'object.base': 'The filter must be a JSON object.', ...NOT_FORWARDED }),
   },
   { abortEarly: false },
 );
@@ -134,14 +159,13 @@ const validateAccept = celebrate(
     [Segments.BODY]: Joi.object({
       updateChargeback: Joi.array()
         .min(1)
-        .items(Joi.object({ establishmentNumber: establishmentNumber().required(), idChargeback: chargebackId().required() }).unknown(true))
+        .items(Joi.object({ establishmentNumber: establishmentNumber().required(), idChargeback: chargebackId().required() }).messages(NOT_FORWARDED))
         .required()
         .messages({ 'any.required': 'This field is required.', 'array.min': 'List at least one chargeback.', 'array.base': 'Must be a list of objects with establishmentNumber and idChargeback.' }),
       userName: Joi.string().max(256).messages({ 'string.max': 'Ensure this field has no more than 256 characters.' }),
     })
-      .unknown(true)
       .required()
-      .messages({ 'any.required': 'A JSON body is required.', 'object.base': 'The body must be a JSON object.' }),
+      .messages({ 'any.required': 'A JSON body is required.', 'object.base': 'The body must be a JSON object.', ...NOT_FORWARDED }),
   },
   { abortEarly: false },
 );
@@ -157,9 +181,8 @@ const validateRefuse = celebrate(
       fileName: Joi.string().max(100).required().messages({ 'any.required': 'This field is required.', 'string.empty': 'This field may not be blank.' }),
       userName: Joi.string().max(256).messages({ 'string.max': 'Ensure this field has no more than 256 characters.' }),
     })
-      .unknown(true)
       .required()
-      .messages({ 'any.required': 'A JSON body is required.', 'object.base': 'The body must be a JSON object.' }),
+      .messages({ 'any.required': 'A JSON body is required.', 'object.base': 'The body must be a JSON object.', ...NOT_FORWARDED }),
   },
   { abortEarly: false },
 );
@@ -226,7 +249,8 @@ const definitions = {
   ChargebackConsultFilter: {
     type: 'object',
     description:
-      'Filters forwarded to the acquirer as sent. For a merchant credential, establishmentNumber must list only its own establishments; when absent it is set to all of them.',
+      'Filters forwarded to the acquirer. Only these fields are accepted: any other key is a 400 naming it (nothing else is forwarded). For a merchant credential, establishmentNumber must list only its own establishments; when absent it is set to all of them.',
+    additionalProperties: false,
     properties: {
       startNotificationPeriod: { type: 'string', format: 'date', description: 'yyyy-MM-dd; required by the acquirer for DONE; span <= 180 days' },
       endNotificationPeriod: { type: 'string', format: 'date' },
@@ -282,6 +306,8 @@ const definitions = {
   },
   AcceptRequest: {
     type: 'object',
+    description: 'Only these fields are forwarded to the acquirer; any other key (here or in an item) is a 400 naming it.',
+    additionalProperties: false,
     required: ['updateChargeback'],
     properties: {
       updateChargeback: {
@@ -298,6 +324,8 @@ const definitions = {
   },
   RefuseRequest: {
     type: 'object',
+    description: 'Only these fields are forwarded to the acquirer; any other key is a 400 naming it.',
+    additionalProperties: false,
     required: ['establishmentNumber', 'idChargeback', 'IdCase', 'file', 'fileName'],
     properties: {
       establishmentNumber: { type: 'integer' },
@@ -385,7 +413,7 @@ export const chargebacksFeature: Feature = {
       },
       doc: {
         summary: 'Consult chargebacks at the acquirer',
-        description: 'Query status PENDING (awaiting treatment) or DONE (handled). The JSON filter body is forwarded as sent.',
+        description: 'Query status PENDING (awaiting treatment) or DONE (handled). The JSON filter body is forwarded with its documented fields only (any other key is a 400).',
         parameters: [
           { name: 'status', in: 'query', required: true, type: 'string', enum: ['PENDING', 'DONE'] },
           { name: 'page', in: 'query', type: 'integer', minimum: 0, default: 0, description: '0 is the first page' },

@@ -72,8 +72,27 @@ export interface ConsultQuery {
   Order?: string;
 }
 
+/** The fields of each body the acquirer documents: only these are forwarded (routes refuse others; this drops them). */
+export const CONSULT_FIELDS = ['startNotificationPeriod', 'endNotificationPeriod', 'cardAssociationCode', 'process', 'reason', 'establishmentNumber', 'idCase', 'tid', 'nsu'];
+const ACCEPT_FIELDS = ['updateChargeback', 'userName'];
+const ACCEPT_ITEM_FIELDS = ['establishmentNumber', 'idChargeback'];
+const REFUSE_FIELDS = ['establishmentNumber', 'idChargeback', 'IdCase', 'reasonToRefuse', 'file', 'fileName', 'userName'];
+
+function documented(body: Record<string, unknown>, fields: string[]): Record<string, unknown> {
+  return Object.fromEntries(fields.filter((field) => Object.hasOwn(body, field) && body[field] !== undefined).map((field) => [field, body[field]]));
+}
+
+/** The body as JSON for the acquirer. One we cannot serialize (nesting too deep) is the caller's 400, never the acquirer's 502. */
+function jsonFor(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch {
+    throw badRequest({ non_field_errors: ['The body cannot be forwarded to the acquirer: it is nested too deeply.'] });
+  }
+}
+
 export async function consultChargebacks(scope: EstablishmentScope, query: ConsultQuery, filter: Record<string, unknown>): Promise<ChargebackResponse> {
-  const body = { ...filter };
+  const body = documented(filter, CONSULT_FIELDS);
   if (scope !== null) {
     const requested = Array.isArray(body.establishmentNumber) ? body.establishmentNumber.map(String) : [];
     if (requested.length) assertInScope(scope, requested);
@@ -87,7 +106,7 @@ export async function consultChargebacks(scope: EstablishmentScope, query: Consu
     method: 'POST',
     path: `/${query.status}`,
     query: { page: query.page, pageSize: query.pageSize, orderBy: query.orderBy, Order: query.Order },
-    body,
+    json: jsonFor(body),
   });
 }
 
@@ -99,7 +118,8 @@ export interface AcceptBody {
 
 export async function acceptChargebacks(scope: EstablishmentScope, body: AcceptBody): Promise<BufferedAnswer> {
   assertInScope(scope, body.updateChargeback.map((item) => String(item.establishmentNumber)));
-  const answer = await buffered(await callChargebackApi({ method: 'PUT', path: '/accept', body }));
+  const forwarded = { ...documented(body, ACCEPT_FIELDS), updateChargeback: body.updateChargeback.map((item) => documented(item, ACCEPT_ITEM_FIELDS)) };
+  const answer = await buffered(await callChargebackApi({ method: 'PUT', path: '/accept', json: jsonFor(forwarded) }));
   if (answer.status >= 200 && answer.status < 300) {
     const replies = parseJson(answer.text);
     const refusedItems = new Set(
@@ -128,7 +148,7 @@ export async function refuseChargeback(scope: EstablishmentScope, body: RefuseBo
   const { errors } = checkEvidence({ file: body.file, fileName: body.fileName, IdCase: String(body.IdCase) });
   if (Object.keys(errors).length) throw badRequest(errors);
   assertInScope(scope, [String(body.establishmentNumber)]);
-  const answer = await buffered(await callChargebackApi({ method: 'PUT', path: '/refuse', body }));
+  const answer = await buffered(await callChargebackApi({ method: 'PUT', path: '/refuse', json: jsonFor(documented(body, REFUSE_FIELDS)) }));
   if (answer.status >= 200 && answer.status < 300) {
     // The caller's IdCase is not recorded: the case comes from our stored record of this establishment's chargeback.
     await recordOwnAction('refused', [{ establishmentNumber: String(body.establishmentNumber), idChargeback: String(body.idChargeback) }]);

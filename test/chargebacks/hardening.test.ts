@@ -8,7 +8,7 @@ import { bearer, newMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { eventually } from '../helpers/processes';
 import { startChargebackStack, type ChargebackStack } from './stack';
-import { applyNotice, CHARGEBACK_NOTICE_QUEUE, noticeFingerprint, receiveNotice, requeueUnappliedNotices } from '../../src/chargebacks/service';
+import { applyNotice, CHARGEBACK_NOTICE_QUEUE, consultChargebacks, refuseChargeback, noticeFingerprint, receiveNotice, requeueUnappliedNotices } from '../../src/chargebacks/service';
 import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
 import { getQueue } from '../../src/queue';
 import { getConfig } from '../../config';
@@ -185,4 +185,42 @@ test('an outcome the acquirer shows is applied by the worker', async (t) => {
   const [item] = (await json(await fetch(`${stack.url}${CB}/contested/history/`, { headers: bearer(owner.accessToken) }))).results;
   t.like(item, { idCase: String(notice.idCase), outcome: 'WIN' });
   t.is((await ChargebackNoticeModel.findOne({ _id: noticeFingerprint(lifecycleNotice(ec, notice.idCase, 'A favor do Estabelecimento', '2030-08-03')) }).lean())?.result, 'applied');
+});
+
+// --- items 9 and 10: what reaches the acquirer, and whose failure a body we cannot send is ------------
+
+const apiCalls = async (): Promise<number> => (await stack.control('/stats')).apiCalls;
+
+test.serial('keys the acquirer does not document are refused before any acquirer call, and never forwarded', async (t) => {
+  const ec = newEstablishment();
+  const owner = await newMerchant({ establishmentNumbers: [ec] });
+  const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
+  const before = await apiCalls();
+  const accept = await call('PUT', '/accept/', owner.accessToken, { updateChargeback: [{ establishmentNumber: Number(ec), idChargeback: notice.idChargeback, EstablishmentNumber: 2222222222 }], EstablishmentNumber: 1 });
+  t.is(accept.status, 400);
+  t.deepEqual(Object.keys(await json(accept)).sort(), ['EstablishmentNumber', 'updateChargeback.0.EstablishmentNumber']);
+  const refusal = { establishmentNumber: Number(ec), idChargeback: notice.idChargeback, IdCase: String(notice.idCase), reasonToRefuse: 'Entregue', file: b64(pdfWithPages(1)), fileName: `${notice.idCase}.pdf` };
+  const refuse = await call('PUT', '/refuse/', owner.accessToken, { ...refusal, EstablishmentNumber: 2222222222 });
+  t.is(refuse.status, 400);
+  t.deepEqual(await json(refuse), { EstablishmentNumber: ['Not a field the acquirer accepts; only its documented fields are forwarded.'] });
+  const consult = await call('POST', '/consult/?status=PENDING', owner.accessToken, { mainCustomer: 1 });
+  t.is(consult.status, 400);
+  t.is(await apiCalls(), before, 'the acquirer was not called');
+  // The service forwards only documented fields whoever calls it.
+  await refuseChargeback([ec], { ...refusal, EstablishmentNumber: 2222222222, internalNote: 'ours' });
+  t.deepEqual(Object.keys((await stack.control('/stats')).lastRefuse).sort(), ['IdCase', 'establishmentNumber', 'file', 'fileName', 'idChargeback', 'reasonToRefuse']);
+});
+
+test('a filter nested too deeply to serialize is our 400, not the acquirer\'s 502', async (t) => {
+  const owner = await newMerchant({ establishmentNumbers: [newEstablishment()] });
+  const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+  for (const body of [`{"reason": ${deep}}`, `{"other": ${deep}}`]) {
+    const res = await fetch(`${stack.url}${CB}/consult/?status=PENDING`, { method: 'POST', headers: bearer(owner.accessToken), body });
+    t.is(res.status, 400);
+  }
+  const nested: unknown[] = [];
+  let inner = nested;
+  for (let i = 0; i < 100_000; i++) inner.push((inner = []));
+  const error = await t.throwsAsync(consultChargebacks(null, { status: 'PENDING', page: 0, pageSize: 10 }, { process: nested }));
+  t.is((error as { status?: number }).status, 400);
 });
