@@ -758,7 +758,11 @@ export async function pixStatus(scope: SaleScope, saleId: number): Promise<SaleA
  * settles it. Throws AcquirerUnavailableError while the acquirer cannot answer (the job retries).
  */
 export async function reconcileSale(saleId: number, now = new Date()): Promise<string> {
-  const sale = await OnlineSaleModel.findById(saleId).lean();
+  return reconcileReadSale(await OnlineSaleModel.findById(saleId).lean(), now);
+}
+
+/** reconcileSale, for a sale just read (a notice found it). */
+async function reconcileReadSale(sale: OnlineSale | null, now = new Date()): Promise<string> {
   // The sweep waited out the grace before queueing; here expiry alone decides.
   if (sale && !sale.reconciliation && isUnnoticedPixPastExpiry(sale, now, 0)) {
     // Its payment notice may have been lost: the acquirer says whether it was paid or expired.
@@ -902,7 +906,7 @@ export async function applyPaymentNotice(noticeId: string): Promise<string> {
     // The notice may arrive before the pre-capture recorded the PaymentId: the job retries.
     if (!sale) throw new NoticeNotYetMatched(`no sale has PaymentId ${notice.paymentId} yet`);
     if (sale.reconciliation) {
-      result = await reconcileSale(sale._id);
+      result = await reconcileReadSale(sale);
     } else {
       truth ??= await getSale(notice.paymentId);
       result = truth ? await settleToAcquirer(sale, truth) : 'the acquirer does not know this PaymentId';
