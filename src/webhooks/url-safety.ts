@@ -4,7 +4,8 @@
  *
  * Refused: any scheme but https; credentials in the URL; localhost names; a host that does not
  * resolve; and a host any of whose resolved addresses is loopback, private, link-local, CGNAT,
- * multicast, reserved, documentation, unspecified, IPv4-mapped/translated IPv6 and the like.
+ * multicast, reserved, documentation, unspecified, IPv4-mapped/translated IPv6 and the like, and an
+ * IPv6 address whose embedded IPv4 (6to4, Teredo, ISATAP, NAT64, ...) is any of those.
  * Numeric tricks (2130706433, 0177.0.0.1, 0x7f000001, 127.1) need no special code: the WHATWG URL
  * parser canonicalises them to dotted IPv4 and the address check then refuses them.
  *
@@ -61,6 +62,7 @@ for (const [prefix, bits] of [
   ['::1', 128], // loopback
   ['::', 96], // IPv4-compatible (deprecated)
   ['::ffff:0:0', 96], // IPv4-mapped: refused whatever the IPv4 inside
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT, RFC 6145): refused whatever the IPv4 inside
   ['64:ff9b::', 96], // NAT64 well-known prefix: reaches IPv4 through a translator
   ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64], // discard-only
@@ -77,12 +79,59 @@ for (const [prefix, bits] of [
   BLOCKED_V6.addSubnet(prefix, bits, 'ipv6');
 }
 
+/** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 counts as two), or null. */
+function ipv6Groups(address: string): number[] | null {
+  const [headText, tailText, extra] = address.split('::');
+  if (extra !== undefined) return null;
+  const parse = (text: string | undefined): number[] | null => {
+    if (!text) return [];
+    const groups: number[] = [];
+    for (const part of text.split(':')) {
+      if (net.isIPv4(part)) {
+        const [a, b, c, d] = part.split('.').map(Number);
+        groups.push(a * 256 + b, c * 256 + d);
+      } else if (/^[0-9a-f]{1,4}$/i.test(part)) groups.push(parseInt(part, 16));
+      else return null;
+    }
+    return groups;
+  };
+  const head = parse(headText);
+  const tail = parse(tailText);
+  if (!head || !tail) return null;
+  if (tailText === undefined) return head.length === 8 ? head : null;
+  const missing = 8 - head.length - tail.length;
+  return missing < 0 ? null : [...head, ...Array<number>(missing).fill(0), ...tail];
+}
+
+const v4Of = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+
+/**
+ * The IPv4 addresses an IPv6 address carries by a known scheme, so they meet the IPv4 rules too:
+ * the last 32 bits of the mapped, translated, compatible and NAT64 forms (the whole ranges are also
+ * blocked), 6to4's bits 16-47, Teredo's server and (inverted) client, and ISATAP's interface id
+ * (::0:5efe:a.b.c.d or ::200:5efe:a.b.c.d, under any prefix).
+ */
+export function embeddedIpv4(address: string): string[] {
+  const g = ipv6Groups(address);
+  if (!g) return [];
+  const found: string[] = [];
+  const upper96Zero = g.slice(0, 5).every((x) => x === 0);
+  if (upper96Zero && (g[5] === 0 || g[5] === 0xffff)) found.push(v4Of(g[6], g[7])); // compatible, mapped
+  if (g.slice(0, 4).every((x) => x === 0) && g[4] === 0xffff && g[5] === 0) found.push(v4Of(g[6], g[7])); // translated
+  if (g[0] === 0x64 && g[1] === 0xff9b) found.push(v4Of(g[6], g[7])); // NAT64 well-known and local-use
+  if (g[0] === 0x2002) found.push(v4Of(g[1], g[2])); // 6to4
+  if (g[0] === 0x2001 && g[1] === 0) found.push(v4Of(g[2], g[3]), v4Of(g[6] ^ 0xffff, g[7] ^ 0xffff)); // Teredo server, client
+  if ((g[4] === 0 || g[4] === 0x200) && g[5] === 0x5efe) found.push(v4Of(g[6], g[7])); // ISATAP
+  return found;
+}
+
 /** True when the address may be called: a public unicast address. Anything unparsable is refused. */
 export function isPublicAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const family = net.isIP(bare);
   if (family === 0) return false;
-  return family === 4 ? !BLOCKED_V4.check(bare, 'ipv4') : !BLOCKED_V6.check(bare, 'ipv6');
+  if (family === 4) return !BLOCKED_V4.check(bare, 'ipv4');
+  return !BLOCKED_V6.check(bare, 'ipv6') && embeddedIpv4(bare).every((v4) => !BLOCKED_V4.check(v4, 'ipv4'));
 }
 
 function isLocalName(hostname: string): boolean {
