@@ -138,9 +138,8 @@ export const authFeature: Feature = {
       auth: ANY_CREDENTIAL,
       handler: async (req, res) => {
         const principal = req.principal as Principal;
-        res.json(
-          await describeIdentity({ kind: principal.kind, userId: principal.userId, merchantId: principal.merchantId, user: principal.user, token: principal.token, merchant: principal.merchant }),
-        );
+        const { kind, userId, merchantId, user, token, merchant } = principal;
+        res.json(await describeIdentity({ kind, userId, merchantId, user, token, merchant }));
       },
       doc: {
         summary: 'The merchant bound to the credential',

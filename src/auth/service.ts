@@ -57,7 +57,11 @@ function checkEstablishmentNumbers(numbers: string[] | undefined): FieldErrors {
 
 /** What a merchant user carries of its merchant (see User.merchantProfile). */
 function profileOf(merchant: Pick<Merchant, 'companyName' | 'settings' | 'establishmentNumbers'>): MerchantProfile {
-  return { companyName: merchant.companyName, allowVoidOnConfirmed: merchant.settings.allowVoidOnConfirmed, establishmentNumbers: merchant.establishmentNumbers };
+  return {
+    companyName: merchant.companyName,
+    allowVoidOnConfirmed: merchant.settings.allowVoidOnConfirmed,
+    establishmentNumbers: merchant.establishmentNumbers,
+  };
 }
 
 export async function createUser(input: {
@@ -94,8 +98,13 @@ export async function createMerchant(input: NewMerchant): Promise<{ merchant: Me
   if (typeof input.companyName !== 'string' || !input.companyName.trim() || input.companyName.length > 200) problems.company_name = ['Enter the company name (at most 200 characters).'];
   if (Object.keys(problems).length) throw badRequest(problems);
   const merchantId = await nextId('merchant');
-  const profile = { companyName: input.companyName.trim(), settings: { allowVoidOnConfirmed: false }, establishmentNumbers: [...new Set(input.establishmentNumbers ?? [])] };
-  const user = await createUser({ email: input.email, login: input.login, password: input.password, role: 'merchant', merchantId, merchantProfile: profileOf(profile) });
+  const profile = {
+    companyName: input.companyName.trim(),
+    settings: { allowVoidOnConfirmed: false },
+    establishmentNumbers: [...new Set(input.establishmentNumbers ?? [])],
+  };
+  const { email, login, password } = input;
+  const user = await createUser({ email, login, password, role: 'merchant', merchantId, merchantProfile: profileOf(profile) });
   const merchant = await MerchantModel.create({ _id: merchantId, ...profile, owner: { userId: user._id, login: user.login, email: user.email } });
   return { merchant: merchant.toObject(), user };
 }
@@ -177,9 +186,9 @@ export async function updateMerchant(merchantId: number, changes: MerchantChange
   const remove = new Set(changes.removeEstablishmentNumbers ?? []);
   merchant.establishmentNumbers = [...new Set([...merchant.establishmentNumbers, ...(changes.addEstablishmentNumbers ?? [])])].filter((n) => !remove.has(n));
   await merchant.save();
-  // The users' copies follow (see User.merchantProfile). Should this write fail, /me shows the old
-  // profile until the next update; nothing decides by the copy.
-  // The tokens' copies too: a revoked token has no record left, so this write cannot race a revocation.
+  // The copies of its users and its tokens follow (see User.merchantProfile). Should these writes
+  // fail, /me shows the old profile until the next update; nothing decides by a copy. A revoked
+  // token has no record left, so the token write cannot race a revocation (see MerchantToken).
   const saved = merchant.toObject();
   const merchantProfile = profileOf(saved);
   await UserModel.updateMany({ merchantId }, { $set: { merchantProfile } });
@@ -290,7 +299,8 @@ function profileAnswer(
  */
 export async function describeIdentity(identity: CredentialIdentity): Promise<Profile> {
   if (identity.kind === 'jwt') {
-    const user = identity.user !== undefined ? identity.user : identity.userId !== undefined ? await UserModel.findById(identity.userId, { passwordHash: 0 }).lean() : null;
+    let user = identity.user;
+    if (user === undefined) user = identity.userId !== undefined ? await UserModel.findById(identity.userId, { passwordHash: 0 }).lean<UserRecord>() : null;
     const merchantId = user?.merchantId ?? identity.merchantId;
     if (merchantId === undefined || merchantId === null) return profileAnswer('jwt', user?.role ?? 'staff', user, null);
     let profile = user?.merchantProfile;

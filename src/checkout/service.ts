@@ -369,7 +369,8 @@ export async function settleStalePayments(now = new Date()): Promise<number> {
   const startedBefore = new Date(now.getTime() - claimStaleMs());
   // Never looked at first, then the longest unchecked: claims that cannot be settled yet rotate
   // to the back instead of filling every batch.
-  const order = (a: PaymentClaim, b: PaymentClaim) => (a.checkedAt?.getTime() ?? -Infinity) - (b.checkedAt?.getTime() ?? -Infinity) || a.startedAt.getTime() - b.startedAt.getTime();
+  const checked = (claim: PaymentClaim) => claim.checkedAt?.getTime() ?? -Infinity;
+  const order = (a: PaymentClaim, b: PaymentClaim) => checked(a) - checked(b) || a.startedAt.getTime() - b.startedAt.getTime();
   const stale = (
     await Promise.all(
       OPEN_CLAIMS.map((open) =>
@@ -428,7 +429,9 @@ export async function markOlderOwedClaims(): Promise<number> {
 /** For /metrics: pays the sweep has not finished 10 minutes on (the acquirer cannot tell us, or our writes keep failing). */
 export async function paymentsNeedingAttention(now = new Date()): Promise<Record<string, number>> {
   const startedBefore = new Date(now.getTime() - 10 * 60_000);
-  const counts = await Promise.all(OPEN_CLAIMS.map((open) => PaymentClaimModel.countDocuments({ ...open, startedAt: mongoose.trusted({ $lt: startedBefore }) })));
+  const counts = await Promise.all(
+    OPEN_CLAIMS.map((open) => PaymentClaimModel.countDocuments({ ...open, startedAt: mongoose.trusted({ $lt: startedBefore }) })),
+  );
   return { link_payment_unsettled_over_10m: counts[0] + counts[1] };
 }
 

@@ -35,9 +35,9 @@ export interface Principal {
   merchantId?: number;
   /**
    * What the check read, for the route to use instead of reading it again: a JWT's user (without
-   * its password hash), a merchant token's record, the merchant the system token names. Read for this request only: nothing
-   * about a credential is kept between requests, so a revoked token or a deleted user is refused
-   * on the very next request.
+   * its password hash), a merchant token's record, the merchant the system token names. Read for
+   * this request only: nothing about a credential is kept between requests, so a revoked token or
+   * a deleted user is refused on the very next request.
    */
   user?: UserRecord;
   token?: MerchantToken;

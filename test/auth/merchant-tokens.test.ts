@@ -52,7 +52,8 @@ test('a revoked token has no record left, is listed as revoked, and a merchant u
 test('a revocation that stopped before its delete leaves the token live and listed live; revoking again finishes it', async (t) => {
   const merchant = await newMerchant();
   const record = (await MerchantTokenModel.findById(sha256Hex(merchant.merchantToken)).lean())!;
-  await RevokedMerchantTokenModel.create({ _id: record._id, merchantId: merchant.merchantId, prefix: record.prefix, createdAt: record.createdAt, revokedAt: new Date() });
+  const { _id, prefix, createdAt } = record;
+  await RevokedMerchantTokenModel.create({ _id, merchantId: merchant.merchantId, prefix, createdAt, revokedAt: new Date() });
   t.is(await meStatus(merchant.merchantToken), 200);
   t.deepEqual((await listMerchantTokens(merchant.merchantId)).map((x) => x.revokedAt), [null]);
 

@@ -80,7 +80,12 @@ test.serial('the system token alone: no read', async (t) => {
 
 test.serial("a merchant update reaches /me at once, still in one read (the JWT's user and the token carry copies)", async (t) => {
   const changed = await newMerchant({ companyName: 'Antes LTDA', establishmentNumbers: ['1001'] });
-  await updateMerchant(changed.merchantId, { companyName: 'Depois LTDA', allowVoidOnConfirmed: true, addEstablishmentNumbers: ['2002'], removeEstablishmentNumbers: ['1001'] });
+  await updateMerchant(changed.merchantId, {
+    companyName: 'Depois LTDA',
+    allowVoidOnConfirmed: true,
+    addEstablishmentNumbers: ['2002'],
+    removeEstablishmentNumbers: ['1001'],
+  });
   for (const [credential, reads] of [[changed.accessToken, 1], [changed.merchantToken, 1]] as const) {
     const { result, commands } = await me(bearer(credential));
     t.is(result.status, 200);

@@ -101,7 +101,10 @@ test.serial('a paid link that lost its payment gets it back from the claim; a st
   const before = (await PaymentLinkModel.findById(paidLink.id).lean())!;
   // A concurrent write-back undid the payment on the link, and the event was still owed.
   await PaymentLinkModel.updateOne({ _id: paidLink.id }, { $set: { status: 1, payment: null, paymentDate: null } });
-  await PaymentClaimModel.collection.updateOne({ _id: paidLink.id as never }, { $set: { notifiedAt: null, eventOwed: true, startedAt: new Date(Date.now() - 3600_000) } });
+  await PaymentClaimModel.collection.updateOne(
+    { _id: paidLink.id as never },
+    { $set: { notifiedAt: null, eventOwed: true, startedAt: new Date(Date.now() - 3600_000) } },
+  );
 
   const deadNoSale = await readyLink(app.url, merchant);
   await PaymentClaimModel.create({ _id: deadNoSale.id, attemptKey: 'no-sale', merchantOrderId: `PL${deadNoSale.id}Tnone`, state: 'charging', startedAt: new Date(Date.now() - 3600_000) });
