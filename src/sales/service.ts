@@ -46,6 +46,7 @@ import {
   type OnlineSale,
   type SaleOperation,
   type SaleStatus,
+  type SaleTransition,
 } from './model';
 
 export const RECONCILE_QUEUE = 'sales-reconcile';
@@ -188,27 +189,31 @@ async function markForReconciliation(sale: OnlineSale, operation: SaleOperation,
 /** A 'settle' claim makes no acquirer call: older than this, its holder died and it is taken over. */
 const SETTLE_CLAIM_LEASE_MS = 2 * 60_000;
 
+type TransitionClaim = { claimed: true } | { claimed: false; held: SaleTransition | null };
+
 /**
- * Claims the transition out of `fromStatus`; false when someone else holds it. A claim held by a
- * settlement that died (a notice or reconciliation writing what the acquirer said) is taken over
- * once its lease is over; a claim of an acquirer operation is never taken over here: its sale
- * carries the reconciling flag, and the stuck-reconciliation sweep releases it.
+ * Claims the transition out of `fromStatus`; not claimed when someone else holds it (`held`, as
+ * read). A claim held by a settlement that died (a notice or reconciliation writing what the
+ * acquirer said) is taken over once its lease is over; a claim of an acquirer operation is never
+ * taken over here: its sale carries the reconciling flag, and the stuck-reconciliation sweep
+ * releases it (see reconcileUnmarkedClaim for one whose sale never got the flag).
  */
-async function claimTransition(saleId: number, fromStatus: SaleStatus, operation: SaleOperation | 'settle'): Promise<boolean> {
+async function claimTransition(saleId: number, fromStatus: SaleStatus, operation: SaleOperation | 'settle'): Promise<TransitionClaim> {
   const _id = `${saleId}:${fromStatus}`;
+  let held: SaleTransition | null = null;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       await SaleTransitionModel.create({ _id, saleId, fromStatus, operation });
-      return true;
+      return { claimed: true };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
-    const held = await SaleTransitionModel.findById(_id).lean();
+    held = await SaleTransitionModel.findById(_id).lean();
     if (!held) continue;
-    if (held.operation !== 'settle' || Date.now() - new Date(held.createdAt).getTime() < SETTLE_CLAIM_LEASE_MS) return false;
+    if (held.operation !== 'settle' || Date.now() - new Date(held.createdAt).getTime() < SETTLE_CLAIM_LEASE_MS) return { claimed: false, held };
     await SaleTransitionModel.deleteOne({ _id, createdAt: held.createdAt });
   }
-  return false;
+  return { claimed: false, held };
 }
 
 async function releaseTransition(saleId: number, fromStatus: SaleStatus): Promise<void> {
@@ -613,11 +618,36 @@ interface Operation {
   call: (sale: OnlineSale, requestKey: string) => Promise<{ status: number; returnCode: string; returnMessage: string; tid?: string; proofOfSale?: string; authorizationCode?: string }>;
 }
 
+/**
+ * An operation's claim on a sale that never got its in-flight mark: its process died between the
+ * two writes (the mark is written before any acquirer call), or is still between them. Once that is
+ * older than the stuck-reconciliation bound, the sale is marked as its holder would have marked it,
+ * so reconciliation asks the acquirer and releases the claim; otherwise the sale would refuse every
+ * operation for good with nothing to settle it.
+ */
+async function reconcileUnmarkedClaim(sale: OnlineSale, held: SaleTransition): Promise<void> {
+  if (held.operation === 'settle' || Date.now() - new Date(held.createdAt).getTime() < STUCK_RECONCILIATION_MS) return;
+  const reconciliation = {
+    operation: held.operation,
+    fromStatus: held.fromStatus,
+    since: new Date(held.createdAt),
+    reason: 'claimed, never marked: its process died before the acquirer call',
+    inFlight: true,
+  };
+  await OnlineSaleModel.updateOne({ _id: sale._id, status: held.fromStatus, reconciliation: null }, { $set: { reconciliation, reconciling: true } });
+  logger.warn({ saleId: sale._id, operation: held.operation }, 'an operation claim without its in-flight mark: reconciling the sale');
+  await enqueueReconciliation(sale._id, held.fromStatus, reconciliation.since).catch((error) =>
+    logger.error({ err: error, saleId: sale._id }, 'could not queue the reconciliation of a sale; the stuck-reconciliation sweep will'),
+  );
+}
+
 /** Moves a card sale out of `op.from` through the acquirer, once, whatever runs at the same time. */
 async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' | 'cancelled'): Promise<SaleAnswer> {
-  if (!(await claimTransition(sale._id, op.from, op.operation))) {
+  const claim = await claimTransition(sale._id, op.from, op.operation);
+  if (!claim.claimed) {
     const current = await OnlineSaleModel.findById(sale._id).lean();
     if (current && current.status === op.from && !current.reconciliation) {
+      if (claim.held) await reconcileUnmarkedClaim(current, claim.held);
       throw new ApiError(409, { detail: `Another operation on this sale is in progress. Retry later.` }, { 'Retry-After': '1' });
     }
     refuseInvalidState(current ?? sale, action);
@@ -785,7 +815,7 @@ async function reconcileReadSale(sale: OnlineSale | null, now = new Date()): Pro
       // yet. Retried (the job's backoff) until no call could still be running.
       throw new Error(`the acquirer has no sale for order ${sale.merchantOrderId} yet; asking again until the call cannot still be running`);
     }
-    if (!(await claimTransition(sale._id, 'PROCESSING', 'settle'))) {
+    if (!(await claimTransition(sale._id, 'PROCESSING', 'settle')).claimed) {
       // Someone holds the settlement of this sale: a concurrent run (it writes the same acquirer
       // truth), or a run that died before writing. Either way the sale may be moved by this truth:
       // the move is conditional on PROCESSING, so at most the same values are written twice.
@@ -832,7 +862,7 @@ async function reconcileReadSale(sale: OnlineSale | null, now = new Date()): Pro
 async function settleToAcquirer(sale: OnlineSale, truth: AcquirerSale): Promise<string> {
   const to = statusFromAcquirer(truth.status, sale);
   if (!to || to === sale.status) return `no change (${sale.status})`;
-  if (!(await claimTransition(sale._id, sale.status, 'settle'))) {
+  if (!(await claimTransition(sale._id, sale.status, 'settle')).claimed) {
     const current = await OnlineSaleModel.findById(sale._id).lean();
     if (current?.status === to) return `no change (${to})`;
     throw new Error(`sale ${sale._id} is being moved out of ${sale.status} by another operation; try again`);

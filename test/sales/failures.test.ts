@@ -339,6 +339,26 @@ test.serial('a capture whose process died mid-call is released by the stuck-reco
   t.is((await capture(other.id)).body.data?.sale_status, 'CONFIRMED', 'a settlement claim past its lease does not block a capture');
 });
 
+test('a capture claim whose process died before marking the sale is reconciled once stale, not held for good', async (t) => {
+  const claimOnly = async (createdAt: Date) => {
+    const sale = (await preCapture(cardSale())).body.data;
+    // What a web process killed between the claim and the in-flight mark leaves: the claim alone.
+    await SaleTransitionModel.collection.insertOne({ _id: `${sale.id}:PRE_CAPTURED` as never, saleId: sale.id, fromStatus: 'PRE_CAPTURED', operation: 'capture', createdAt });
+    return sale;
+  };
+  const recent = await claimOnly(new Date());
+  t.is((await capture(recent.id)).status, 409);
+  t.is((await stored(recent.id))?.reconciliation, null, 'a recent claim may be a live process between its two writes: left alone');
+
+  const stale = await claimOnly(new Date(Date.now() - 11 * 60_000));
+  t.is((await capture(stale.id)).status, 409);
+  t.truthy((await stored(stale.id))?.reconciling, 'marked for reconciliation');
+  const after = await settled(stale.id);
+  t.is(after.status, 'PRE_CAPTURED', 'the acquirer never got the capture');
+  t.is(await SaleTransitionModel.countDocuments({ _id: `${stale.id}:PRE_CAPTURED` }), 0);
+  t.is((await capture(stale.id)).body.data?.sale_status, 'CONFIRMED');
+});
+
 /**
  * A sale the acquirer authorized while ours was left PROCESSING (the process that sent it died),
  * optionally already marked for reconciliation.
