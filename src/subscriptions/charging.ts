@@ -19,10 +19,12 @@ import { logger } from '../logger';
 import { AcquirerRejectedError, createCardSale, getSaleByOrderId, isApprovedStatus } from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import { nextRetryDay, SUBSCRIPTION_CANCELLED, SUBSCRIPTION_CANCELLED_MESSAGE, TRANSPORT_ERROR, TRANSPORT_ERROR_MESSAGE } from './retry-policy';
-import { CHARGE_SEQUENCE, cycleDueDate, PAYMENT_TRANSACTION_SEQUENCE, retryDays, withCancellation } from './service';
+import { applyCancellation, CHARGE_SEQUENCE, cycleDueDate, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './service';
 import {
   ChargeAttemptModel,
   ChargeStatus,
+  checkedAfterLookup,
+  SubscriptionCancellationModel,
   SubscriptionChargeModel,
   SubscriptionModel,
   type ChargeAttempt,
@@ -38,6 +40,27 @@ export interface ChargeJobData {
   attempt: number;
   /** The scheduler's day when it enqueued the job (its clock): retry days count from it. */
   today: string;
+  /**
+   * A cycle's first send only, from the scheduler: what the charge is made of, copied from the
+   * subscription it read (fields that never change after creation, and the cycle of `dueDate`),
+   * so the run inserts the charge and moves the subscription on without reading it first. Jobs
+   * without it (the recovery pass's) read the subscription.
+   */
+  cycle?: DueCycle;
+}
+
+export interface DueCycle {
+  merchantId: number;
+  value: number;
+  /** The cycle number of dueDate (0-based). */
+  number: number;
+  /** Due date of the cycle after it; null when dueDate is the subscription's last cycle. */
+  followingDueDate: string | null;
+}
+
+/** What a job of the cycle due now carries (see ChargeJobData.cycle). */
+export function dueCycleOf(sub: Pick<Subscription, 'merchantId' | 'value' | 'nextCycle' | 'firstDueDate' | 'billingCycle' | 'endDate' | 'maxCycles'>): DueCycle {
+  return { merchantId: sub.merchantId, value: sub.value, number: sub.nextCycle, followingDueDate: cycleDueDate(sub, sub.nextCycle + 1) };
 }
 
 /** Deterministic: the same cycle and attempt is one BullMQ job however often it is enqueued. */
@@ -71,20 +94,23 @@ export function attemptOrderId(subscriptionId: number, chargeId: number, attempt
 const OPEN = { status: ChargeStatus.PENDING };
 
 export async function runChargeAttempt(data: ChargeJobData, hooks: ChargeAttemptHooks = {}): Promise<ChargeAttemptResult> {
-  const sub = await loadSubscription(data.subscriptionId);
+  const started = data.attempt === 1 && data.cycle ? await startDueCycle(data, data.cycle) : null;
+  const sub = started ? started.sub : await loadSubscription(data.subscriptionId);
   if (!sub) return 'not-due';
-  let charge: SubscriptionCharge | null = null;
-  let insertedNow = false;
-  if (data.attempt === 1 && sub.status === 'active' && sub.nextDueDate === data.dueDate) {
-    // The common path, a cycle's first run: insert first and let the unique index say whether the
-    // charge exists. A lookup first would cost a read more per charge (on FerretDB a collection scan).
-    ({ charge, insertedNow } = await insertCharge(sub, data.dueDate));
+  let charge: SubscriptionCharge | null = started?.charge ?? null;
+  let insertedNow = started?.insertedNow ?? false;
+  if (started) {
+    // Inserted (or found) and moved on by startDueCycle.
+  } else if (data.attempt === 1 && sub.status === 'active' && sub.nextDueDate === data.dueDate) {
+    // A cycle's first run without the scheduler's copy: insert first and let the unique index say
+    // whether the charge exists (a lookup first would cost a read more).
+    ({ charge, insertedNow } = await insertCharge(sub, data.dueDate, { merchantId: sub.merchantId, value: sub.value, number: sub.nextCycle }));
   } else {
     // A cancelled subscription, or a cycle already past (a stale job), gets no new charge.
-    charge = await SubscriptionChargeModel.findOne({ subscriptionId: sub._id, dueDate: data.dueDate }).lean<SubscriptionCharge>();
+    charge = await findCharge(sub._id, data.dueDate);
   }
   if (!charge) return 'not-due';
-  if (data.attempt === 1) await advanceToNextCycle(sub, charge);
+  if (data.attempt === 1 && !started?.advanced) await advanceToNextCycle(sub, charge);
 
   // A charge this run just inserted has no recorded attempt yet: one lookup fewer on the common path.
   const recorded = insertedNow ? null : await ChargeAttemptModel.findById(attemptId(charge._id, data.attempt)).lean();
@@ -114,32 +140,68 @@ export async function runChargeAttempt(data: ChargeJobData, hooks: ChargeAttempt
   return winner.status === ChargeStatus.CONFIRMED ? 'confirmed' : 'denied';
 }
 
+/** The subscription as the charge path must see it; the cancellation record is read beside it (one wait, not two). */
 async function loadSubscription(subscriptionId: number): Promise<Subscription | null> {
-  const sub = await SubscriptionModel.findById(subscriptionId).lean();
-  return sub && withCancellation(sub);
+  const [sub, cancellation] = await Promise.all([SubscriptionModel.findById(subscriptionId).lean(), SubscriptionCancellationModel.findById(subscriptionId).lean()]);
+  return sub && applyCancellation(sub, cancellation);
+}
+
+/** By subscription id (its index); the due date, shared by every charge of a cycle, is checked after. */
+async function findCharge(subscriptionId: number, dueDate: string): Promise<SubscriptionCharge | null> {
+  return SubscriptionChargeModel.findOne({ subscriptionId, dueDate: checkedAfterLookup(dueDate) }).lean<SubscriptionCharge>();
+}
+
+/**
+ * A cycle's first run with the scheduler's copy of the cycle: four round trips where reading the
+ * subscription first took five. The order keeps every guard of the path that reads first:
+ * - the cancellation record is read before anything is written, so a subscription cancelled
+ *   before its run gets no charge (the path that reads first then restores its status);
+ * - the charge is inserted before the subscription moves on, as there: a run that dies between
+ *   the two leaves the subscription due, and its next run finds the charge by the unique index;
+ * - moving on is one findOneAndUpdate, conditional on the subscription being active and at this
+ *   due date, that answers the subscription as it was: the card and customer the sale needs.
+ * When it matches nothing (another run moved it on, a stale job, a cancellation that came after
+ * the record was read), the subscription is read as the other path reads it.
+ */
+async function startDueCycle(
+  data: ChargeJobData,
+  cycle: DueCycle,
+): Promise<{ sub: Subscription | null; charge: SubscriptionCharge | null; insertedNow: boolean; advanced: boolean } | null> {
+  if (await SubscriptionCancellationModel.exists({ _id: data.subscriptionId })) return null;
+  const { charge, insertedNow } = await insertCharge({ _id: data.subscriptionId }, data.dueDate, cycle);
+  const before = await SubscriptionModel.findOneAndUpdate(
+    { _id: data.subscriptionId, status: checkedAfterLookup('active'), nextDueDate: checkedAfterLookup(data.dueDate) },
+    { $set: { nextDueDate: cycle.followingDueDate, nextCycle: cycle.number + 1 } },
+  ).lean<Subscription>();
+  if (before) return { sub: before, charge, insertedNow, advanced: true };
+  return { sub: await loadSubscription(data.subscriptionId), charge, insertedNow, advanced: false };
 }
 
 function attemptId(chargeId: number, attempt: number): string {
   return `${chargeId}-${attempt}`;
 }
 
-async function insertCharge(sub: Subscription, dueDate: string): Promise<{ charge: SubscriptionCharge; insertedNow: boolean }> {
+async function insertCharge(
+  sub: Pick<Subscription, '_id'>,
+  dueDate: string,
+  cycle: Pick<DueCycle, 'merchantId' | 'value' | 'number'>,
+): Promise<{ charge: SubscriptionCharge; insertedNow: boolean }> {
   const id = await nextId(CHARGE_SEQUENCE);
   try {
     const created = await SubscriptionChargeModel.create({
       _id: id,
       subscriptionId: sub._id,
-      merchantId: sub.merchantId,
+      merchantId: cycle.merchantId,
       dueDate,
-      cycle: sub.nextCycle,
+      cycle: cycle.number,
       status: ChargeStatus.PENDING,
-      value: sub.value,
+      value: cycle.value,
       attempts: 1,
     });
     return { charge: created.toObject(), insertedNow: true };
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
-    return { charge: (await SubscriptionChargeModel.findOne({ subscriptionId: sub._id, dueDate }).lean<SubscriptionCharge>())!, insertedNow: false };
+    return { charge: (await findCharge(sub._id, dueDate))!, insertedNow: false };
   }
 }
 
@@ -148,7 +210,7 @@ async function advanceToNextCycle(sub: Subscription, charge: SubscriptionCharge)
   if (sub.nextDueDate !== charge.dueDate) return;
   const nextCycle = charge.cycle + 1;
   await SubscriptionModel.updateOne(
-    { _id: sub._id, status: 'active', nextDueDate: charge.dueDate },
+    { _id: sub._id, status: checkedAfterLookup('active'), nextDueDate: checkedAfterLookup(charge.dueDate) },
     { $set: { nextDueDate: cycleDueDate(sub, nextCycle), nextCycle } },
   );
 }
@@ -291,12 +353,11 @@ async function applyOutcome(chargeId: number, outcome: ChargeAttempt): Promise<v
 async function expireWhenFinished(loaded: Subscription, charge: SubscriptionCharge): Promise<void> {
   if (cycleDueDate(loaded, charge.cycle + 1) !== null) return; // not the last cycle: nothing to look up
   const subscriptionId = loaded._id;
-  const stored = await SubscriptionModel.findById(subscriptionId).lean();
-  const sub = stored && (await withCancellation(stored));
+  const sub = await loadSubscription(subscriptionId);
   if (!sub || sub.status !== 'active' || sub.nextDueDate !== null) return;
   const open = await SubscriptionChargeModel.exists({
     subscriptionId,
     $or: [OPEN, { status: ChargeStatus.DENIED, nextRetryAt: mongoose.trusted({ $ne: null }) }],
   });
-  if (!open) await SubscriptionModel.updateOne({ _id: subscriptionId, status: 'active', nextDueDate: null }, { $set: { status: 'expired' } });
+  if (!open) await SubscriptionModel.updateOne({ _id: subscriptionId, status: checkedAfterLookup('active'), nextDueDate: null }, { $set: { status: 'expired' } });
 }

@@ -10,8 +10,8 @@ import type { Job } from 'bullmq';
 import { logger } from '../logger';
 import { getQueue, retryFailedJob } from '../queue';
 import { dayOf } from './clock';
-import { attemptIdempotencyKey, attemptOrderId, chargeJobId, type ChargeJobData } from './charging';
-import { ChargeStatus, SubscriptionChargeModel, SubscriptionModel } from './model';
+import { attemptIdempotencyKey, attemptOrderId, chargeJobId, dueCycleOf, type ChargeJobData } from './charging';
+import { ChargeStatus, checkedAfterLookup, SubscriptionChargeModel, SubscriptionModel } from './model';
 
 export const CHARGE_QUEUE = 'subscription-charges';
 export const CHARGE_JOB_NAME = 'charge-subscription';
@@ -48,16 +48,21 @@ async function enqueueStream<T>(rows: AsyncIterable<T>, toJob: (row: T) => Charg
   return count + chunk.length;
 }
 
-/** A new charge for each active subscription whose next cycle's due date has come. */
+/**
+ * A new charge for each active subscription whose next cycle's due date has come. Each job carries
+ * the cycle as read here (see ChargeJobData.cycle), so its run does not read the subscription
+ * before inserting the charge. A deliberate scan: every active subscription is read (FerretDB
+ * filters the due date after reading), streamed.
+ */
 export async function enqueueDueSubscriptionCharges(now: Date): Promise<number> {
   const today = dayOf(now);
   const due = SubscriptionModel.find(
     { status: 'active', nextDueDate: mongoose.trusted({ $ne: null, $lte: today }) },
-    { _id: 1, nextDueDate: 1 },
+    { _id: 1, nextDueDate: 1, merchantId: 1, value: 1, nextCycle: 1, firstDueDate: 1, billingCycle: 1, endDate: 1, maxCycles: 1 },
   )
     .lean()
     .cursor({ batchSize: CURSOR_BATCH });
-  return enqueueStream(due, (sub) => ({ subscriptionId: sub._id, dueDate: sub.nextDueDate!, attempt: 1, today }));
+  return enqueueStream(due, (sub) => ({ subscriptionId: sub._id, dueDate: sub.nextDueDate!, attempt: 1, today, cycle: dueCycleOf(sub) }));
 }
 
 /** The next attempt of each denied charge whose retry day has come. */
@@ -117,7 +122,7 @@ export async function recoverStalledCharges(wallNow = Date.now(), today = dayOf(
     }
     // Its job may have sent the sale before it was lost: the worker asks the acquirer first.
     await SubscriptionChargeModel.updateOne(
-      { _id: charge._id, status: ChargeStatus.PENDING, unsettledMerchantOrderId: null },
+      { _id: charge._id, status: checkedAfterLookup<number>(ChargeStatus.PENDING), unsettledMerchantOrderId: null },
       { $set: { unsettledIdempotencyKey: attemptIdempotencyKey(charge._id, 1), unsettledMerchantOrderId: attemptOrderId(charge.subscriptionId, charge._id, 1) } },
     );
     await enqueueCharges([data]);

@@ -14,11 +14,13 @@ import { addDays, addMonths, isCalendarDay, now, today } from './clock';
 import {
   ChargeRefundModel,
   ChargeStatus,
+  checkedAfterLookup,
   SubscriptionCancellationModel,
   SubscriptionChargeModel,
   SubscriptionModel,
   type BillingCycle,
   type Subscription,
+  type SubscriptionCancellation,
   type SubscriptionCharge,
 } from './model';
 
@@ -118,9 +120,10 @@ function parseId(raw: unknown): number | null {
 /** The merchant's subscription; another merchant's or an unknown one is 404 (its existence is not revealed). */
 export async function findSubscription(merchantId: number, rawId: unknown): Promise<Subscription> {
   const id = parseId(rawId);
-  const sub = id === null ? null : await SubscriptionModel.findOne({ _id: id, merchantId }).lean();
-  if (!sub) throw notFound('Subscription not found.');
-  return withCancellation(sub);
+  // Read by _id alone (merchantId compared here: see checkedAfterLookup), the cancellation record beside it.
+  const [sub, cancellation] = id === null ? [null, null] : await Promise.all([SubscriptionModel.findById(id).lean(), SubscriptionCancellationModel.findById(id).lean()]);
+  if (!sub || sub.merchantId !== merchantId) throw notFound('Subscription not found.');
+  return applyCancellation(sub, cancellation);
 }
 
 /**
@@ -129,8 +132,12 @@ export async function findSubscription(merchantId: number, rawId: unknown): Prom
  */
 export async function withCancellation(sub: Subscription): Promise<Subscription> {
   if (sub.status !== 'active') return sub;
-  const cancellation = await SubscriptionCancellationModel.findById(sub._id).lean();
-  if (!cancellation) return sub;
+  return applyCancellation(sub, await SubscriptionCancellationModel.findById(sub._id).lean());
+}
+
+/** withCancellation with the cancellation record already read (null: none), e.g. beside the subscription. */
+export async function applyCancellation(sub: Subscription, cancellation: SubscriptionCancellation | null): Promise<Subscription> {
+  if (sub.status !== 'active' || !cancellation) return sub;
   await SubscriptionModel.updateOne({ _id: sub._id }, { $set: { status: 'cancelled', cancelledAt: cancellation.cancelledAt, nextDueDate: null } });
   return { ...sub, status: 'cancelled', cancelledAt: cancellation.cancelledAt, nextDueDate: null };
 }
@@ -143,7 +150,7 @@ export async function cancelSubscription(merchantId: number, rawId: unknown): Pr
     await SubscriptionCancellationModel.create({ _id: sub._id, cancelledAt }).catch((error) => {
       if (!isDuplicateKey(error)) throw error;
     });
-    await SubscriptionModel.updateOne({ _id: sub._id, status: 'active' }, { $set: { status: 'cancelled', cancelledAt, nextDueDate: null } });
+    await SubscriptionModel.updateOne({ _id: sub._id, status: checkedAfterLookup('active') }, { $set: { status: 'cancelled', cancelledAt, nextDueDate: null } });
   }
   // No retry is scheduled for a cancelled subscription's charges.
   await SubscriptionChargeModel.updateMany({ subscriptionId: sub._id, nextRetryAt: mongoose.trusted({ $ne: null }) }, { $set: { nextRetryAt: null } });
@@ -235,7 +242,10 @@ export async function refundCharge(merchantId: number, rawSubscriptionId: unknow
   if (!refunded) refunded = await saleIsRefunded(charge.acquirerPaymentId);
   if (!refunded) throw conflict(`The acquirer did not refund the charge${refusal ? ` (${refusal})` : ''}.`);
   const refundedAt = new Date();
-  await SubscriptionChargeModel.updateOne({ _id: charge._id, status: ChargeStatus.CONFIRMED }, { $set: { status: ChargeStatus.REFUNDED, refundedAt, nextRetryAt: null } });
+  await SubscriptionChargeModel.updateOne(
+    { _id: charge._id, status: checkedAfterLookup<number>(ChargeStatus.CONFIRMED) },
+    { $set: { status: ChargeStatus.REFUNDED, refundedAt, nextRetryAt: null } },
+  );
   await ChargeRefundModel.updateOne({ _id: charge._id }, { $set: { completedAt: refundedAt } });
   return chargeView((await SubscriptionChargeModel.findById(charge._id).lean())!, sub);
 }

@@ -5,12 +5,13 @@ import { bearer, newMerchant, systemToken, type TestMerchant } from '../helpers/
 import { eventually, type RunningProcess } from '../helpers/processes';
 import { getQueue, startWorker } from '../../src/queue';
 import { encryptCard, luhnValid } from '../../src/cards';
-import { chargeJobId, runChargeAttempt } from '../../src/subscriptions/charging';
+import { chargeJobId, dueCycleOf, runChargeAttempt } from '../../src/subscriptions/charging';
 
 import chargeSubscription from '../../jobs/charge-subscription';
 import { CHARGE_QUEUE } from '../../src/subscriptions/scheduling';
 import { SubscriptionChargeModel, SubscriptionModel } from '../../src/subscriptions/model';
 import { runSchedulerTick } from '../../workers/scheduler';
+import { countDbCommands } from '../helpers/db-commands';
 import { chargeAfterAttempt, createSubscription, listCharges, newSubscriptionId, salesForOrder, testCardNumber, useSubscriptionStack } from './support';
 
 // Ticks with a chosen `now` touch every subscription of this file's database: run one at a time.
@@ -233,4 +234,87 @@ test.serial('create: validation names every bad field; the card token is never s
   const stored = await SubscriptionModel.findById(sub.id).lean();
   t.truthy(stored!.card.token);
   t.false(JSON.stringify(stored).includes(testCardNumber(1))); // only brand, BIN and last four
+});
+
+/**
+ * Database round trips of one charge run, counted as commands by collection: the job as the
+ * scheduler makes it (with its copy of the cycle). The id blocks (id_sequences inserts, one per
+ * ID_BLOCK_SIZE ids) are left out of the exact figure and bounded apart.
+ */
+async function chargeCommands(cardLastDigit: number, firstDueDate: string) {
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate, cardLastDigit });
+  const cycle = dueCycleOf((await SubscriptionModel.findById(id).lean())!);
+  const data = { subscriptionId: id, dueDate: firstDueDate, attempt: 1, today: firstDueDate, cycle };
+  const { result, commands } = await countDbCommands(() => runChargeAttempt(data));
+  const { 'id_sequences insert': idBlocks = 0, ...by } = commands.by;
+  return { id, result, by, idBlocks };
+}
+
+test.serial('one approved charge: a cancellation check, the charge inserted, the subscription moved on, the outcome inserted and applied', async (t) => {
+  const { id, result, by, idBlocks } = await chargeCommands(1, '2031-01-10');
+  t.is(result, 'confirmed');
+  t.deepEqual(by, {
+    'subscription_cancellations find': 1,
+    'subscription_charges insert': 1,
+    'subscriptions findAndModify': 1,
+    'subscription_charge_attempts insert': 1,
+    'subscription_charges update': 1,
+  });
+  t.true(idBlocks <= 2, `${idBlocks} id blocks claimed (charge and payment transaction sequences)`);
+  const sub = (await SubscriptionModel.findById(id).lean())!;
+  t.is(sub.nextDueDate, '2031-02-10');
+  t.is(sub.nextCycle, 1);
+  t.is((await SubscriptionChargeModel.findOne({ subscriptionId: id }).lean())!.status, 1);
+});
+
+test.serial('one denied charge with a retry scheduled: the same round trips', async (t) => {
+  const { id, result, by, idBlocks } = await chargeCommands(2, '2031-02-10');
+  t.is(result, 'denied');
+  t.is((await SubscriptionChargeModel.findOne({ subscriptionId: id }).lean())!.nextRetryAt, '2031-02-11');
+  t.deepEqual(by, {
+    'subscription_cancellations find': 1,
+    'subscription_charges insert': 1,
+    'subscriptions findAndModify': 1,
+    'subscription_charge_attempts insert': 1,
+    'subscription_charges update': 1,
+  });
+  t.true(idBlocks <= 1, `${idBlocks} id blocks claimed (charge sequence)`);
+});
+
+test.serial('a job with the cycle for a subscription cancelled before it ran makes no charge', async (t) => {
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2031-03-10' });
+  const cycle = dueCycleOf((await SubscriptionModel.findById(id).lean())!);
+  const cancel = await fetch(`${app.url}/api/v1/subscriptions/${id}/cancel/`, { method: 'PUT', headers: bearer(merchant.merchantToken) });
+  t.is(cancel.status, 200);
+  t.is(await runChargeAttempt({ subscriptionId: id, dueDate: '2031-03-10', attempt: 1, today: '2031-03-10', cycle }), 'not-due');
+  t.is(await SubscriptionChargeModel.countDocuments({ subscriptionId: id }), 0);
+  t.is((await SubscriptionModel.findById(id).lean())!.status, 'cancelled');
+});
+
+test.serial('a job with the cycle run again after its charge exists sends nothing more', async (t) => {
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2031-04-10' });
+  const cycle = dueCycleOf((await SubscriptionModel.findById(id).lean())!);
+  const data = { subscriptionId: id, dueDate: '2031-04-10', attempt: 1, today: '2031-04-10', cycle };
+  t.is(await runChargeAttempt(data), 'confirmed');
+  const charge = (await SubscriptionChargeModel.findOne({ subscriptionId: id }).lean())!;
+  t.is(await runChargeAttempt(data, { rerun: true }), 'already-recorded');
+  t.is(await SubscriptionChargeModel.countDocuments({ subscriptionId: id }), 1);
+  t.deepEqual(await salesForOrder(sandbox, `SUB${id}C${charge._id}A1`), [charge.acquirerPaymentId]);
+  t.is((await SubscriptionModel.findById(id).lean())!.nextDueDate, '2031-05-10');
+});
+
+test.serial('a job with the cycle whose run died between the charge insert and moving the subscription on: the next run does both, one sale', async (t) => {
+  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2031-05-10' });
+  const cycle = dueCycleOf((await SubscriptionModel.findById(id).lean())!);
+  // What the dead run left: the charge inserted, PENDING; the subscription still at this due date.
+  const left = await SubscriptionChargeModel.create({ _id: 990_000_000 + id, subscriptionId: id, merchantId: merchant.merchantId, dueDate: '2031-05-10', cycle: 0, status: 0, value: 4990, attempts: 1 });
+  const data = { subscriptionId: id, dueDate: '2031-05-10', attempt: 1, today: '2031-05-10', cycle };
+  t.is(await runChargeAttempt(data, { rerun: true }), 'confirmed');
+  const charge = (await SubscriptionChargeModel.findById(left._id).lean())!;
+  t.is(charge.status, 1);
+  t.is(await SubscriptionChargeModel.countDocuments({ subscriptionId: id }), 1);
+  t.deepEqual(await salesForOrder(sandbox, `SUB${id}C${charge._id}A1`), [charge.acquirerPaymentId]);
+  const sub = (await SubscriptionModel.findById(id).lean())!;
+  t.is(sub.nextDueDate, '2031-06-10');
+  t.is(sub.nextCycle, 1);
 });

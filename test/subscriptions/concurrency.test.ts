@@ -6,9 +6,9 @@ import { eventually, startProcess, type RunningProcess } from '../helpers/proces
 
 import { getQueue } from '../../src/queue';
 import { dayOf } from '../../src/subscriptions/clock';
-import { chargeJobId, runChargeAttempt, type ChargeJobData } from '../../src/subscriptions/charging';
+import { chargeJobId, dueCycleOf, runChargeAttempt, type ChargeJobData } from '../../src/subscriptions/charging';
 import { CHARGE_JOB_NAME, CHARGE_QUEUE } from '../../src/subscriptions/scheduling';
-import { ChargeAttemptModel, SubscriptionChargeModel, type SubscriptionCharge } from '../../src/subscriptions/model';
+import { ChargeAttemptModel, SubscriptionChargeModel, SubscriptionModel, type SubscriptionCharge } from '../../src/subscriptions/model';
 import type { ChargeSubscriptionPayload } from '../../jobs/charge-subscription';
 import { runSchedulerTick } from '../../workers/scheduler';
 import { chargeAfterAttempt, newSubscriptionId, salesForOrder, useSubscriptionStack } from './support';
@@ -42,25 +42,30 @@ test.serial('two scheduler processes at once, and two workers, make one charge a
   await Promise.all(workers.map((w) => w.stop()));
 });
 
-test.serial('the same attempt run five times at once still charges once', async (t) => {
-  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2032-01-10', cardLastDigit: 1 });
-  const data: ChargeJobData = { subscriptionId: id, dueDate: '2032-01-10', attempt: 1, today: '2032-01-10' };
-  const results = await Promise.all(Array.from({ length: 5 }, () => runChargeAttempt(data)));
-  t.true(results.every((r) => r === 'confirmed' || r === 'already-recorded' || r === 'not-due'), results.join());
-  const charges = await SubscriptionChargeModel.find({ subscriptionId: id }).lean();
-  t.is(charges.length, 1);
-  t.is(charges[0].status, 1);
-  const outcomes = await ChargeAttemptModel.find({ chargeId: charges[0]._id }).lean();
-  t.is(outcomes.length, 1);
-  t.is(charges[0].paymentTransactionId, outcomes[0].paymentTransactionId);
-  t.deepEqual(await salesForOrder(sandbox, `SUB${id}C${charges[0]._id}A1`), [charges[0].acquirerPaymentId]);
-});
+for (const [form, firstDueDate] of [['as the scheduler queues it (with the cycle)', '2032-01-10'], ['as the recovery pass queues it (without)', '2032-02-10']] as const) {
+  test.serial(`the same attempt run five times at once still charges once, ${form}`, async (t) => {
+    const id = await newSubscriptionId(app.url, merchant, { firstDueDate, cardLastDigit: 1 });
+    const data: ChargeJobData = { subscriptionId: id, dueDate: firstDueDate, attempt: 1, today: firstDueDate };
+    if (form.includes('scheduler')) data.cycle = dueCycleOf((await SubscriptionModel.findById(id).lean())!);
+    const results = await Promise.all(Array.from({ length: 5 }, () => runChargeAttempt(data)));
+    t.true(results.every((r) => r === 'confirmed' || r === 'already-recorded' || r === 'not-due'), results.join());
+    const charges = await SubscriptionChargeModel.find({ subscriptionId: id }).lean();
+    t.is(charges.length, 1);
+    t.is(charges[0].status, 1);
+    const outcomes = await ChargeAttemptModel.find({ chargeId: charges[0]._id }).lean();
+    t.is(outcomes.length, 1);
+    t.is(charges[0].paymentTransactionId, outcomes[0].paymentTransactionId);
+    t.deepEqual(await salesForOrder(sandbox, `SUB${id}C${charges[0]._id}A1`), [charges[0].acquirerPaymentId]);
+    t.is((await SubscriptionModel.findById(id).lean())!.nextCycle, 1);
+  });
+}
 
 test.serial('a worker killed between the acquirer answer and our write does not charge twice', async (t) => {
   const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2032-03-10', cardLastDigit: 1 });
   const env = { WORKER_QUEUES: CHARGE_QUEUE, WORKER_LOCK_DURATION_MS: '2000' };
   const doomed = await startProcess('worker', env);
-  const data: ChargeSubscriptionPayload = { subscriptionId: id, dueDate: '2032-03-10', attempt: 1, today: '2032-03-10', holdAfterAcquirerMs: 60_000 };
+  const cycle = dueCycleOf((await SubscriptionModel.findById(id).lean())!); // as the scheduler queues it
+  const data: ChargeSubscriptionPayload = { subscriptionId: id, dueDate: '2032-03-10', attempt: 1, today: '2032-03-10', cycle, holdAfterAcquirerMs: 60_000 };
   // Same job id as the scheduler's, so its ticks below find this job rather than add another.
   await getQueue(CHARGE_QUEUE).add(CHARGE_JOB_NAME, data, { jobId: chargeJobId(data) });
   await eventually(() => doomed.logs.join('').includes('charge answered by acquirer; holding before recording'), 45_000);
