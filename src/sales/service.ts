@@ -484,7 +484,8 @@ async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHas
     const newest = await newestSaleOfKey(recordId);
     // A sale that kept an answer was made by the key's live record: the record is at most a few ms
     // older than its sale, and a key is freed or replaced only when no answer was kept.
-    if (newest?.idempotentAnswer && newest.idempotencyBodyHash && Date.now() - new Date(newest.createdAt).getTime() < IDEMPOTENCY_WINDOW_MS - KEY_CLOCK_TOLERANCE_MS) {
+    const keptAnswerLive = newest && Date.now() - new Date(newest.createdAt).getTime() < IDEMPOTENCY_WINDOW_MS - KEY_CLOCK_TOLERANCE_MS;
+    if (keptAnswerLive && newest.idempotentAnswer && newest.idempotencyBodyHash) {
       return { claimed: false, existing: { bodyHash: newest.idempotencyBodyHash, state: 'done', response: newest.idempotentAnswer as SaleAnswer } };
     }
     const existing = await SaleIdempotencyModel.findById(recordId).lean();
@@ -657,7 +658,12 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
   // claim; without it the claim would block the sale for good. Settling the sale clears it.
   await OnlineSaleModel.updateOne(
     { _id: sale._id },
-    { $set: { reconciliation: { operation: op.operation, fromStatus: op.from, since: new Date(), reason: 'acquirer call in flight', inFlight: true }, reconciling: true } },
+    {
+      $set: {
+        reconciliation: { operation: op.operation, fromStatus: op.from, since: new Date(), reason: 'acquirer call in flight', inFlight: true },
+        reconciling: true,
+      },
+    },
   );
   let result: Awaited<ReturnType<Operation['call']>>;
   // A fresh RequestId per claimed attempt: a retry after a known failure is a new request, and
@@ -1020,7 +1026,8 @@ export async function sweepUnsettledSales(now = new Date()): Promise<void> {
  * or retry its failed job. Without this a paid PIX would read PENDING until its expiry sweep.
  */
 export async function requeueUnappliedPaymentNotices(now = new Date()): Promise<number> {
-  const stale = await PaymentNoticeModel.find({ applied: false, receivedAt: mongoose.trusted({ $lt: new Date(now.getTime() - UNAPPLIED_NOTICE_GRACE_MS) }) }, { _id: 1 })
+  const receivedBefore = new Date(now.getTime() - UNAPPLIED_NOTICE_GRACE_MS);
+  const stale = await PaymentNoticeModel.find({ applied: false, receivedAt: mongoose.trusted({ $lt: receivedBefore }) }, { _id: 1 })
     .sort({ receivedAt: 1 })
     .limit(SWEEP_BATCH)
     .lean();

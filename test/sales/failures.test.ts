@@ -343,7 +343,8 @@ test('a capture claim whose process died before marking the sale is reconciled o
   const claimOnly = async (createdAt: Date) => {
     const sale = (await preCapture(cardSale())).body.data;
     // What a web process killed between the claim and the in-flight mark leaves: the claim alone.
-    await SaleTransitionModel.collection.insertOne({ _id: `${sale.id}:PRE_CAPTURED` as never, saleId: sale.id, fromStatus: 'PRE_CAPTURED', operation: 'capture', createdAt });
+    const claim = { _id: `${sale.id}:PRE_CAPTURED` as never, saleId: sale.id, fromStatus: 'PRE_CAPTURED', operation: 'capture', createdAt };
+    await SaleTransitionModel.collection.insertOne(claim);
     return sale;
   };
   const recent = await claimOnly(new Date());

@@ -79,7 +79,8 @@ test.serial('a PIX pre-capture costs what a card one does', async (t) => {
 
 test.serial('a saved card token adds the read of its card', async (t) => {
   const saved = await preCapture(cardSale({ save_card: true }));
-  const { result, by } = await commandsOf(t, () => preCapture({ payment_method: 'card', value: 500, card_token: saved.body.data.card_token, payer: { name: 'Maria' } }));
+  const byToken = { payment_method: 'card', value: 500, card_token: saved.body.data.card_token, payer: { name: 'Maria' } };
+  const { result, by } = await commandsOf(t, () => preCapture(byToken));
   t.is(result.body.data.sale_status, 'PRE_CAPTURED');
   t.deepEqual(by, { ...CREDENTIAL, 'online_sale_cards find': 1, 'online_sales insert': 1, 'online_sales findAndModify': 1 });
 });
@@ -97,13 +98,12 @@ test.serial('capture and cancel: the sale read, the transition claim, the in-fli
   t.deepEqual(cancelled.by, operation);
 });
 
-test.serial('a payment notice: one insert at intake; applied with the notice, the sale by its indexed PaymentId, the claim, the move, the notice', async (t) => {
+test.serial('a payment notice: one insert at intake; applied: the notice, the sale by its indexed PaymentId, the claim, the move, the notice', async (t) => {
   const sale = (await preCapture(pixSale())).body.data;
   t.is((await sandboxPost(env, `/sandbox/pix/${sale.acquirer.payment_id}/pay`, { notify: false })).status, 200);
   const raw = JSON.stringify({ PaymentId: sale.acquirer.payment_id, ChangeType: 1 });
-  const intake = await commandsOf(t, () =>
-    fetch(`${env.app.url}${PAYMENT_NOTIFICATION_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', [NOTIFICATION_SIGNATURE_HEADER]: signNotice(raw) }, body: raw }),
-  );
+  const headers = { 'content-type': 'application/json', [NOTIFICATION_SIGNATURE_HEADER]: signNotice(raw) };
+  const intake = await commandsOf(t, () => fetch(`${env.app.url}${PAYMENT_NOTIFICATION_PATH}`, { method: 'POST', headers, body: raw }));
   t.is(intake.result.status, 200);
   t.deepEqual(intake.by, { 'acquirer_payment_notices insert': 1 });
 
