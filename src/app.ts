@@ -1,6 +1,6 @@
 /** Builds the Express app from the feature route table. No listen, no connections opened here. */
 import crypto from 'node:crypto';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
@@ -8,7 +8,7 @@ import { getConfig } from '../config';
 import { logger as defaultLogger, type Logger } from './logger';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { requireCredential } from './http/auth';
-import type { Feature } from './http/routes';
+import { DEFAULT_BODY_LIMIT_BYTES, type Feature, type RouteSpec } from './http/routes';
 import { basicAuth, DASHBOARD_PATH, dashboardRouter } from './http/dashboard';
 import { features as allFeatures } from './features';
 import { queueNames } from '../jobs';
@@ -23,6 +23,35 @@ export interface AppOptions {
   features?: Feature[];
   logger?: Logger;
 }
+
+/** "12mb" / "64kb" (BODY_LIMIT's pattern) in bytes. */
+function byteCount(limit: string): number {
+  const match = /^(\d+)(kb|mb)$/i.exec(limit);
+  if (!match) throw new Error(`not a size: ${limit}`);
+  return Number(match[1]) * (match[2].toLowerCase() === 'mb' ? 1024 * 1024 : 1024);
+}
+
+/** JSON bodies up to `limit` bytes once decompressed; the exact bytes are kept for signed notifications. */
+function jsonBody(limit: number): RequestHandler {
+  return express.json({
+    limit,
+    type: ['application/json', 'application/*+json'],
+    // Signed notifications (acquirer HMAC) are verified over the exact bytes received.
+    verify: (req, _res, buf) => {
+      (req as typeof req & { rawBody?: Buffer }).rawBody = buf;
+    },
+  });
+}
+
+/**
+ * Express 5 leaves req.body undefined when no JSON came (no body, another content type), and Joi
+ * lets undefined through an object schema that is not .required(): an empty object instead gets
+ * every route its field errors (400) rather than a handler reading a property of undefined (500).
+ */
+const emptyBodyAsObject: RequestHandler = (req, _res, next) => {
+  if (req.body === undefined) req.body = {};
+  next();
+};
 
 export function buildApp(options: AppOptions = {}): Express {
   const config = getConfig();
@@ -67,27 +96,20 @@ export function buildApp(options: AppOptions = {}): Express {
       },
     }),
   );
-  app.use(
-    express.json({
-      limit: config.bodyLimit,
-      type: ['application/json', 'application/*+json'],
-      // Signed notifications (acquirer HMAC) are verified over the exact bytes received.
-      verify: (req, _res, buf) => {
-        (req as typeof req & { rawBody?: Buffer }).rawBody = buf;
-      },
-    }),
-  );
-  // Express 5 leaves req.body undefined when no JSON came (no body, another content type), and Joi
-  // lets undefined through an object schema that is not .required(): an empty object instead gets
-  // every route its field errors (400) rather than a handler reading a property of undefined (500).
-  app.use((req, _res, next) => {
-    if (req.body === undefined) req.body = {};
-    next();
-  });
+  // The body is read per route, after its credential and header checks: a request that will be
+  // refused costs no inflating or parsing, and each route reads at most what its work needs.
+  const maxBodyBytes = byteCount(config.bodyLimit);
+  const bodyReaders = new Map<number, RequestHandler>();
+  const bodyReader = (route: RouteSpec): RequestHandler => {
+    const limit = Math.min(route.bodyLimit === 'max' ? maxBodyBytes : (route.bodyLimit ?? DEFAULT_BODY_LIMIT_BYTES), maxBodyBytes);
+    let reader = bodyReaders.get(limit);
+    if (!reader) bodyReaders.set(limit, (reader = jsonBody(limit)));
+    return reader;
+  };
 
   for (const feature of features) {
     for (const route of feature.routes) {
-      const chain = [...(route.auth ? [requireCredential(route.auth)] : []), ...(route.before ?? []), route.handler];
+      const chain = [...(route.auth ? [requireCredential(route.auth)] : []), ...(route.beforeBody ?? []), bodyReader(route), emptyBodyAsObject, ...(route.before ?? []), route.handler];
       app[route.method](route.path, ...chain);
     }
   }

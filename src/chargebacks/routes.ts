@@ -444,6 +444,8 @@ export const chargebacksFeature: Feature = {
       method: 'put',
       path: `${BASE}/refuse/`,
       auth: CHARGEBACK_CREDENTIALS,
+      // The evidence document: up to 8 MB decoded, about 10.7 MB in base64.
+      bodyLimit: 'max',
       before: [validateRefuse],
       handler: async (req, res) => {
         sendBuffered(res, await refuseChargeback(await proxyScope(req), req.body));
@@ -576,7 +578,9 @@ export const chargebacksFeature: Feature = {
     {
       method: 'post',
       path: CHARGEBACK_NOTICE_PATH,
-      before: [requireNoticeSecret],
+      // The secret is checked before the body is read; a notice is a few kilobytes.
+      beforeBody: [requireNoticeSecret],
+      bodyLimit: 64 * 1024,
       handler: async (req, res) => {
         const { duplicate } = await receiveNotice(req.body, { body: (req as typeof req & { rawBody?: Buffer }).rawBody, contentType: req.get('content-type') });
         res.status(202).json({ received: true, duplicate });

@@ -6,6 +6,9 @@
 import type { RequestHandler } from 'express';
 import type { CredentialPolicy } from './auth';
 
+/** What a JSON API body needs here (card data, a payment link, a notice): kilobytes. */
+export const DEFAULT_BODY_LIMIT_BYTES = 100 * 1024;
+
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface SwaggerOperation {
@@ -23,9 +26,16 @@ export interface RouteSpec {
   method: HttpMethod;
   /** Express path, e.g. /api/v1/online/sales/:id/capture/ */
   path: string;
-  /** Who may call it; undefined means public. */
+  /** Who may call it; undefined means public. Checked before the body is read. */
   auth?: CredentialPolicy;
-  /** Middleware run before the handler (celebrate validation, rate limits, raw body readers). */
+  /** Checks that need no body (a shared-secret header), run after `auth` and before the body is read. */
+  beforeBody?: RequestHandler[];
+  /**
+   * Largest JSON body this route reads, in bytes after decompression (413 beyond it). Default
+   * DEFAULT_BODY_LIMIT_BYTES; 'max' for the few that carry documents (BODY_LIMIT, the ceiling of all).
+   */
+  bodyLimit?: number | 'max';
+  /** Middleware run before the handler, once the body is read (celebrate validation, rate limits). */
   before?: RequestHandler[];
   handler: RequestHandler;
   doc: SwaggerOperation;

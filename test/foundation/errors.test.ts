@@ -20,6 +20,7 @@ const probe: Feature = {
     {
       method: 'post',
       path: '/probe/validate',
+      bodyLimit: 'max', // reads up to BODY_LIMIT, as the routes that carry documents do
       before: [celebrate({ [Segments.BODY]: Joi.object({ value: Joi.number().integer().required(), name: Joi.string().max(3) }) }, { abortEarly: false })],
       handler: (req, res) => {
         res.json({ ok: true, body: req.body });

@@ -8,6 +8,7 @@ import { getConfig } from '../../config';
 import { encryptCard } from '../../src/cards';
 import { closeAcquirerClient } from '../../src/acquirer/client';
 import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
+import { DEFAULT_BODY_LIMIT_BYTES } from '../../src/http/routes';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { startProcess, stopAll } from '../helpers/processes';
 import { bearer, newMerchant, newStaff, systemToken, type TestMerchant } from '../helpers/identity';
@@ -361,30 +362,31 @@ test('the checker refuses what it must', (t) => {
 // --- bodies over the limit --------------------------------------------------------------------------
 
 /** Public and protected routes, each with and without a credential. */
-const OVERSIZED_ON: [method: string, path: string][] = [
-  ['POST', '/api/token/'],
-  ['POST', '/api/v1/online/sales/pre-capture/'],
-  ['POST', '/api/v1/payment-links/'],
-  ['PATCH', '/api/v1/checkout-links/{guid}/payer'],
-  ['PUT', '/api/v1/checkout-links/{guid}/pay'],
-  ['PUT', `${CB}/refuse/`],
-  ['POST', '/api/v1/subscriptions/'],
+const OVERSIZED_ON: [method: string, path: string, protectedRoute: boolean][] = [
+  ['POST', '/api/token/', false],
+  ['POST', '/api/v1/online/sales/pre-capture/', true],
+  ['POST', '/api/v1/payment-links/', true],
+  ['PATCH', '/api/v1/checkout-links/{guid}/payer', false],
+  ['PUT', '/api/v1/checkout-links/{guid}/pay', false],
+  ['PUT', `${CB}/refuse/`, true],
+  ['POST', '/api/v1/subscriptions/', true],
 ];
 
-async function expect413(t: import('ava').ExecutionContext, method: string, path: string, headers: Record<string, string>, body: RequestInit['body'], what: string) {
+async function expect413(t: import('ava').ExecutionContext, method: string, path: string, headers: Record<string, string>, body: RequestInit['body'], what: string, status = 413) {
   const url = `${app.url}${fillPath(path, { guid: ids.guid[0] })}`;
   const res = await fetch(url, { method, headers, body, duplex: 'half' } as RequestInit);
   const text = await res.text();
-  t.is(res.status, 413, `${what} ${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
+  t.is(res.status, status, `${what} ${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
   t.regex(res.headers.get('content-type') ?? '', /^application\/json/, `${what} ${method} ${path}`);
   t.is(typeof (JSON.parse(text) as { detail?: unknown }).detail, 'string', `${what} ${method} ${path}`);
 }
 
-test('a body over the limit is 413 json on public and protected routes, with and without a credential', async (t) => {
+test('a body over the limit is 413 json on public routes and, with a credential, protected ones; without one a protected route is 401 unread', async (t) => {
   const oversized = serialize({ value: 1, description: { __raw: JSON.stringify('x'.repeat(BODY_LIMIT_BYTES + 1)) } });
-  for (const [method, path] of OVERSIZED_ON) {
+  for (const [method, path, protectedRoute] of OVERSIZED_ON) {
     for (const auth of [{}, { authorization: `Bearer ${merchant.merchantToken}` }] as Record<string, string>[]) {
-      await expect413(t, method, path, { 'content-type': 'application/json', ...auth }, oversized, Object.keys(auth).length ? 'credential' : 'no credential');
+      const credential = Object.keys(auth).length > 0;
+      await expect413(t, method, path, { 'content-type': 'application/json', ...auth }, oversized, credential ? 'credential' : 'no credential', protectedRoute && !credential ? 401 : 413);
     }
   }
 });
@@ -407,8 +409,13 @@ test('a body over the limit is 413 json when streamed without a length and when 
 });
 
 test('a body just under the limit is not refused for its size', async (t) => {
+  // The refusal carries documents: it reads up to BODY_LIMIT. An ordinary route reads up to its own 100 KB default.
   const under = serialize({ value: 1, description: { __raw: JSON.stringify('x'.repeat(BODY_LIMIT_BYTES - 1024)) } });
-  const res = await fetch(`${app.url}/api/v1/payment-links/`, { method: 'POST', headers: bearer(merchant.merchantToken), body: under });
+  const res = await fetch(`${app.url}${CB}/refuse/`, { method: 'PUT', headers: bearer(merchant.merchantToken), body: under });
   t.not(res.status, 413);
   t.true(res.status < 500);
+  const underDefault = serialize({ value: 1, description: { __raw: JSON.stringify('x'.repeat(DEFAULT_BODY_LIMIT_BYTES - 1024)) } });
+  const link = await fetch(`${app.url}/api/v1/payment-links/`, { method: 'POST', headers: bearer(merchant.merchantToken), body: underDefault });
+  t.not(link.status, 413);
+  t.true(link.status < 500);
 });

@@ -1,0 +1,86 @@
+/**
+ * Issue 15 item 2: a request that will be refused costs no body reading, and each route reads at
+ * most what its work needs. Measured in bytes: how much of the body we had sent when the answer
+ * came (the server answered having read at most that), and the route's limit once inflated.
+ */
+import '../helpers/env';
+import http from 'node:http';
+import zlib from 'node:zlib';
+import test from 'ava';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { newMerchant, type TestMerchant } from '../helpers/identity';
+import { CHARGEBACK_NOTICE_PATH } from '../../src/acquirer/chargebacks';
+
+let app: TestApp;
+let merchant: TestMerchant;
+test.before(async () => {
+  app = await startTestApp();
+  merchant = await newMerchant({ establishmentNumbers: ['3200000001'] });
+});
+test.after.always(() => app?.close());
+
+/** About 11.8 MB of JSON once inflated, a few kilobytes on the wire (the review's bomb). */
+const bomb = zlib.gzipSync(Buffer.from(JSON.stringify({ pad: 'a'.repeat(11_800_000) })), { level: 9 });
+const FIRST_BYTES = 1024;
+
+/**
+ * Sends the headers and the first FIRST_BYTES of the body, and the rest only if no answer came
+ * within 3 s (a server that waits for the whole body would otherwise never answer). Returns the
+ * status and how many body bytes had been sent when the answer arrived.
+ */
+function answerToPartialBody(path: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; sentWhenAnswered: number }> {
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const req = http.request(`${app.url}${path}`, { method: 'POST', headers: { ...headers, 'content-length': String(body.length) } });
+    req.on('response', (res) => {
+      answered = true;
+      resolve({ status: res.statusCode!, sentWhenAnswered: sent });
+      res.resume();
+      req.destroy();
+    });
+    req.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    req.write(body.subarray(0, FIRST_BYTES));
+    sent = FIRST_BYTES;
+    setTimeout(() => {
+      if (answered) return;
+      sent = body.length;
+      req.end(body.subarray(FIRST_BYTES));
+    }, 3000).unref();
+  });
+}
+
+const gzipJson = { 'content-type': 'application/json', 'content-encoding': 'gzip' };
+
+test('without a credential, a protected route answers 401 before reading the body', async (t) => {
+  t.true(bomb.length > 4 * FIRST_BYTES, 'the body is well beyond what is sent first');
+  for (const path of ['/api/v1/me/', '/api/v1/acquirer/chargeback/consult/?status=PENDING', '/api/v1/online/sales/pre-capture/', '/api/v1/payment-links/']) {
+    const { status, sentWhenAnswered } = await answerToPartialBody(path, gzipJson, bomb);
+    t.true(status === 401 || status === 404 || status === 405, `${path}: ${status}`);
+    t.is(sentWhenAnswered, FIRST_BYTES, `${path} answered before the rest of the body was sent`);
+  }
+  const wrongCredential = await answerToPartialBody('/api/v1/acquirer/chargeback/consult/?status=PENDING', { ...gzipJson, authorization: 'Bearer nonsense' }, bomb);
+  t.deepEqual(wrongCredential, { status: 401, sentWhenAnswered: FIRST_BYTES });
+});
+
+test('the chargeback notice intake checks its secret before reading the body', async (t) => {
+  t.deepEqual(await answerToPartialBody(CHARGEBACK_NOTICE_PATH, gzipJson, bomb), { status: 401, sentWhenAnswered: FIRST_BYTES });
+  t.deepEqual(await answerToPartialBody(CHARGEBACK_NOTICE_PATH, { ...gzipJson, 'x-notification-secret': 'wrong' }, bomb), { status: 401, sentWhenAnswered: FIRST_BYTES });
+});
+
+test('with a credential, a kilobyte route stops inflating at its own limit: 413, not a parsed 11.8 MB', async (t) => {
+  const res = await fetch(`${app.url}/api/v1/acquirer/chargeback/consult/?status=PENDING`, {
+    method: 'POST',
+    headers: { ...gzipJson, authorization: `Bearer ${merchant.merchantToken}` },
+    body: bomb,
+  });
+  t.is(res.status, 413);
+  // 200 KB of JSON: over the 100 KB default of an ordinary route, under the refusal's document limit.
+  const medium = JSON.stringify({ establishmentNumber: 3200000001, idChargeback: 1, IdCase: '1', file: 'A'.repeat(200 * 1024), fileName: '1.pdf' });
+  const consult = await fetch(`${app.url}/api/v1/acquirer/chargeback/consult/?status=PENDING`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${merchant.merchantToken}` }, body: medium });
+  t.is(consult.status, 413);
+  const refuse = await fetch(`${app.url}/api/v1/acquirer/chargeback/refuse/`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${merchant.merchantToken}` }, body: medium });
+  t.is(refuse.status, 400, 'read and judged by its evidence rules, not refused for its size');
+});
