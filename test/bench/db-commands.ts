@@ -13,12 +13,15 @@
  *    such a worker counts from zero, and its start-up commands must not land in the figure.
  */
 import { getConfig } from '../../config';
-import { dbCommands } from '../../src/metrics/registry';
+import { registry } from '../../src/metrics/registry';
 
 /** Not per-operation work: schema and server chatter, sent at process start. */
 const NOT_WORK = new Set(['create', 'createIndexes', 'listCollections', 'listIndexes', 'buildInfo', 'ping', 'hello', 'isMaster', 'ismaster', 'endSessions', 'drop', 'dropDatabase']);
 
-/** "collection command" -> count */
+/**
+ * What a reading holds, by key: "n <collection> <command>" commands, "s <collection> <command>"
+ * seconds spent in them (as the driver saw them), "a <operation>" seconds of acquirer calls.
+ */
 export type CommandCounts = Map<string, number>;
 
 export interface MeteredProcess {
@@ -32,15 +35,21 @@ export interface MeteredProcess {
 export interface DbCommandFigure {
   /** Commands per operation, summed over every process metered. */
   perOperation: number;
+  /** Milliseconds spent in those commands per operation (summed latencies, not wall time). */
+  msPerOperation: number;
+  /** Milliseconds of acquirer calls per operation, for the cases that make them. */
+  acquirerMsPerOperation: number;
   operations: number;
   total: number;
   byProcess: Record<string, number>;
   byCollection: Record<string, number>;
   /** "collection command" -> count, e.g. "online_sales insert": 812 */
   byCommand: Record<string, number>;
+  /** "collection command" -> milliseconds spent */
+  msByCommand: Record<string, number>;
 }
 
-const LINE = /^db_commands_total\{([^}]*)\}\s+([0-9.eE+-]+)$/;
+const SERIES = /^(db_commands_total|db_command_duration_seconds_sum|acquirer_request_duration_seconds_sum)\{([^}]*)\}\s+([0-9.eE+-]+)$/;
 
 function labelsOf(text: string): Record<string, string> {
   const labels: Record<string, string> = {};
@@ -48,26 +57,17 @@ function labelsOf(text: string): Record<string, string> {
   return labels;
 }
 
-/** Parses db_commands_total out of a Prometheus text exposition (outcomes summed). */
+/** Reads the database command counters and durations (outcomes summed) and acquirer call time out of a Prometheus text exposition. */
 export function parseDbCommands(exposition: string): CommandCounts {
   const counts: CommandCounts = new Map();
+  const add = (key: string, value: number) => counts.set(key, (counts.get(key) ?? 0) + value);
   for (const line of exposition.split('\n')) {
-    const match = LINE.exec(line.trim());
+    const match = SERIES.exec(line.trim());
     if (!match) continue;
-    const labels = labelsOf(match[1]);
-    if (NOT_WORK.has(labels.command)) continue;
-    const key = `${labels.collection} ${labels.command}`;
-    counts.set(key, (counts.get(key) ?? 0) + Number(match[2]));
-  }
-  return counts;
-}
-
-async function localCounts(): Promise<CommandCounts> {
-  const counts: CommandCounts = new Map();
-  for (const { labels, value } of (await dbCommands.get()).values) {
-    if (NOT_WORK.has(String(labels.command))) continue;
-    const key = `${labels.collection} ${labels.command}`;
-    counts.set(key, (counts.get(key) ?? 0) + value);
+    const labels = labelsOf(match[2]);
+    const value = Number(match[3]);
+    if (match[1] === 'acquirer_request_duration_seconds_sum') add(`a ${labels.operation}`, value);
+    else if (!NOT_WORK.has(labels.command)) add(`${match[1] === 'db_commands_total' ? 'n' : 's'} ${labels.collection} ${labels.command}`, value);
   }
   return counts;
 }
@@ -84,7 +84,7 @@ export async function scrape(process: MeteredProcess & { metricsUrl: string }): 
 }
 
 export async function readCounts(process: MeteredProcess): Promise<CommandCounts> {
-  if (!process.metricsUrl) return localCounts();
+  if (!process.metricsUrl) return parseDbCommands(await registry.metrics());
   return parseDbCommands(await scrape(process as MeteredProcess & { metricsUrl: string }));
 }
 
@@ -141,23 +141,47 @@ export async function commandsSince(before: DbSnapshot, processes: MeteredProces
   const byProcess: Record<string, number> = {};
   const byCollection: Record<string, number> = {};
   const byCommand: Record<string, number> = {};
+  const msByCommand: Record<string, number> = {};
   let total = 0;
+  let seconds = 0;
+  let acquirerSeconds = 0;
   for (const p of processes) {
     const earlier = before.processes.get(p.name);
     const delta = minus(minus(await readCounts(p), earlier?.counts), earlier?.scrapeCost);
     let sum = 0;
     for (const [key, value] of delta) {
       if (value <= 0) continue;
-      sum += value;
-      byCommand[key] = (byCommand[key] ?? 0) + value;
-      const collection = key.split(' ')[0];
-      byCollection[collection] = (byCollection[collection] ?? 0) + value;
+      const [kind, rest] = [key.slice(0, 1), key.slice(2)];
+      if (kind === 'a') acquirerSeconds += value;
+      else if (kind === 's') {
+        // The scrape's own commands cancel out in the counts but not in their durations, which vary: time only commands counted.
+        if (!((delta.get(`n ${rest}`) ?? 0) > 0)) continue;
+        seconds += value;
+        msByCommand[rest] = (msByCommand[rest] ?? 0) + value * 1000;
+      } else {
+        sum += value;
+        byCommand[rest] = (byCommand[rest] ?? 0) + value;
+        const collection = rest.split(' ')[0];
+        byCollection[collection] = (byCollection[collection] ?? 0) + value;
+      }
     }
     byProcess[p.name] = sum;
     total += sum;
   }
-  return { perOperation: operations > 0 ? Math.round((total / operations) * 100) / 100 : NaN, operations, total, byProcess, byCollection, byCommand };
+  return {
+    perOperation: perOperation(total, operations),
+    msPerOperation: perOperation(seconds * 1000, operations),
+    acquirerMsPerOperation: perOperation(acquirerSeconds * 1000, operations),
+    operations,
+    total,
+    byProcess,
+    byCollection,
+    byCommand,
+    msByCommand: Object.fromEntries(Object.entries(msByCommand).map(([k, v]) => [k, Math.round(v * 10) / 10])),
+  };
 }
+
+const perOperation = (amount: number, operations: number) => (operations > 0 ? Math.round((amount / operations) * 100) / 100 : NaN);
 
 /** Sums figures of parts of one operation (e.g. scheduling and charging of one charge). */
 export function addFigures(parts: DbCommandFigure[], operations: number): DbCommandFigure {
@@ -167,13 +191,17 @@ export function addFigures(parts: DbCommandFigure[], operations: number): DbComm
     return out;
   };
   const total = parts.reduce((n, p) => n + p.total, 0);
+  const weighted = (pick: (p: DbCommandFigure) => number) => perOperation(parts.reduce((n, p) => n + (pick(p) || 0) * p.operations, 0), operations);
   return {
-    perOperation: operations > 0 ? Math.round((total / operations) * 100) / 100 : NaN,
+    perOperation: perOperation(total, operations),
+    msPerOperation: weighted((p) => p.msPerOperation),
+    acquirerMsPerOperation: weighted((p) => p.acquirerMsPerOperation),
     operations,
     total,
     byProcess: sum(parts.map((p) => p.byProcess)),
     byCollection: sum(parts.map((p) => p.byCollection)),
     byCommand: sum(parts.map((p) => p.byCommand)),
+    msByCommand: sum(parts.map((p) => p.msByCommand)),
   };
 }
 

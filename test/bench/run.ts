@@ -242,11 +242,18 @@ function markdown(results: CaseResult[], info: ReturnType<typeof machine>, fill:
         `${cell(r.floorSide?.requestsPerSecond)} | ${cell(r.floorDbCommands?.perOperation)} | ${cell(r.ratio.rateVsFloor)} | ${r.baseline} | ${r.floor ?? '-'} | ${r.note ?? ''} |`,
     );
   }
-  lines.push('', '| case | db cmds/op | by process (total) | per operation, by collection and command |', '|---|---:|---|---|');
+  lines.push(
+    '',
+    'Per operation of the measured side: database commands and the time spent in them (latencies summed as the driver saw them, not wall time), acquirer call time.',
+    '',
+    '| case | db cmds/op | db ms/op | acquirer ms/op | by process (total) | per operation, by collection and command |',
+    '|---|---:|---:|---:|---|---|',
+  );
   for (const r of results) {
     if (!r.dbCommands) continue;
-    const processes = Object.entries(r.dbCommands.byProcess).map(([name, n]) => `${name.replace(/\[\d+\]$/, '')} ${n}`).join(', ');
-    lines.push(`| ${r.name} | ${cell(r.dbCommands.perOperation)} | ${processes} (${r.dbCommands.total} for ${r.dbCommands.operations} ops) | ${describePerOperation(r.dbCommands, 12)} |`);
+    const d = r.dbCommands;
+    const processes = Object.entries(d.byProcess).map(([name, n]) => `${name.replace(/\[\d+\]$/, '')} ${n}`).join(', ');
+    lines.push(`| ${r.name} | ${cell(d.perOperation)} | ${cell(d.msPerOperation)} | ${cell(d.acquirerMsPerOperation)} | ${processes} (${d.total} for ${d.operations} ops) | ${describePerOperation(d, 12)} |`);
   }
   const names = [...new Set(results.flatMap((r) => Object.keys(r.memoryMB)))];
   lines.push('', `| memory after case, MB: RSS (peak) | ${names.join(' | ')} |`, `|---|${names.map(() => '---:').join('|')}|`);
