@@ -15,7 +15,7 @@ import {
 } from '../src/webhooks/service';
 
 export default async function deliverLinkWebhook(job: Job<LinkWebhookJob>) {
-  const outcome = await deliverEvent(job.data.eventId, job.data.trigger);
+  const outcome = await deliverEvent(job.data.eventId, job.data.trigger, { merchantId: job.data.merchantId });
   if (outcome.success) return { statusCode: outcome.statusCode };
   if (outcome.gone) throw new UnrecoverableError(`receiver answered 410 Gone: retries stopped`);
   const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);

@@ -37,6 +37,8 @@ export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
 export interface LinkWebhookJob {
   eventId: string;
   trigger: 'scheduled' | 'redelivery';
+  /** The event's merchant, so a delivery reads the event and the merchant's secret at once (absent on older jobs). */
+  merchantId?: number;
 }
 
 /** Delay before retry number `attemptsMade` (1 = after the first failure): base * 2^(n-1), capped, +-20 % jitter. */
@@ -122,7 +124,7 @@ export async function emitLinkEvent(event: NewLinkEvent, now = new Date()): Prom
       const stored = (
         await WebhookEventModel.create({ _id: id, merchantId: event.merchantId, linkId: event.linkId, sequence, type: event.type, url: event.url, body, createdAt: now })
       ).toObject();
-      await enqueueScheduledDelivery(stored._id);
+      await enqueueScheduledDelivery(stored._id, stored.merchantId);
       return stored;
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
@@ -136,8 +138,8 @@ export async function emitLinkEvent(event: NewLinkEvent, now = new Date()): Prom
  * is deterministic (deliver-<event id>), so the normal path and the scheduler sweep racing each
  * other, or a sweep repeating itself, leave one job: BullMQ ignores an add whose id it still keeps.
  */
-export async function enqueueScheduledDelivery(eventId: string): Promise<void> {
-  await enqueueDelivery(eventId, 'scheduled');
+export async function enqueueScheduledDelivery(eventId: string, merchantId?: number): Promise<void> {
+  await enqueueDelivery(eventId, 'scheduled', merchantId);
   try {
     await WebhookEventModel.updateOne({ _id: eventId, queuedAt: null }, { $set: { queuedAt: new Date() } });
   } catch (err) {
@@ -154,7 +156,7 @@ export async function enqueueScheduledDelivery(eventId: string): Promise<void> {
  */
 export async function sweepUnqueuedLinkEvents(now = new Date(), graceMs = UNQUEUED_EVENT_GRACE_MS, batch = UNQUEUED_EVENT_SWEEP_BATCH): Promise<number> {
   const cutoff = new Date(now.getTime() - graceMs);
-  const cursor = WebhookEventModel.find({ state: 'pending', queuedAt: null, createdAt: mongoose.trusted({ $lt: cutoff }) as { $lt: Date } }, { _id: 1 })
+  const cursor = WebhookEventModel.find({ state: 'pending', queuedAt: null, createdAt: mongoose.trusted({ $lt: cutoff }) as { $lt: Date } }, { _id: 1, merchantId: 1 })
     .sort({ createdAt: 1 })
     .limit(batch)
     .lean()
@@ -162,7 +164,7 @@ export async function sweepUnqueuedLinkEvents(now = new Date(), graceMs = UNQUEU
   let queued = 0;
   try {
     for await (const event of cursor) {
-      await enqueueScheduledDelivery(event._id);
+      await enqueueScheduledDelivery(event._id, event.merchantId);
       queued++;
     }
   } finally {
@@ -185,7 +187,7 @@ export async function requeueLostLinkEventJobs(now = new Date(), graceMs = LOST_
   const idleSince = new Date(now.getTime() - graceMs);
   const cursor = WebhookEventModel.find(
     { state: 'pending', queuedAt: mongoose.trusted({ $ne: null, $lt: idleSince }) as { $lt: Date } },
-    { _id: 1, lastAttemptAt: 1 },
+    { _id: 1, lastAttemptAt: 1, merchantId: 1 },
   )
     .lean()
     .cursor();
@@ -196,7 +198,7 @@ export async function requeueLostLinkEventJobs(now = new Date(), graceMs = LOST_
       if (queued >= batch) break;
       if (event.lastAttemptAt && event.lastAttemptAt >= idleSince) continue;
       if (await queue.getJob(`deliver-${event._id}`)) continue;
-      await enqueueDelivery(event._id, 'scheduled');
+      await enqueueDelivery(event._id, 'scheduled', event.merchantId);
       queued++;
     }
   } finally {
@@ -212,11 +214,11 @@ export async function requeueUndeliveredLinkEvents(now: Date): Promise<void> {
   await requeueLostLinkEventJobs(now);
 }
 
-async function enqueueDelivery(eventId: string, trigger: LinkWebhookJob['trigger']): Promise<void> {
+async function enqueueDelivery(eventId: string, trigger: LinkWebhookJob['trigger'], merchantId?: number): Promise<void> {
   const jobId = trigger === 'scheduled' ? `deliver-${eventId}` : `redeliver-${eventId}-${Date.now()}-${crypto.randomBytes(3).toString('hex')}`;
   await getQueue<LinkWebhookJob>(LINK_WEBHOOK_QUEUE).add(
     'deliver',
-    { eventId, trigger },
+    { eventId, trigger, ...(merchantId === undefined ? {} : { merchantId }) },
     {
       jobId,
       // A redelivery is one attempt on request; the automatic schedule belongs to the first job.
@@ -230,7 +232,7 @@ async function enqueueDelivery(eventId: string, trigger: LinkWebhookJob['trigger
 export async function redeliverEvent(merchantId: number, linkId: number, eventId: string): Promise<WebhookEvent> {
   const event = await WebhookEventModel.findOne({ _id: eventId, linkId, merchantId }).lean();
   if (!event) throw notFound('No such event for this payment link.');
-  await enqueueDelivery(event._id, 'redelivery');
+  await enqueueDelivery(event._id, 'redelivery', event.merchantId);
   return event;
 }
 
@@ -247,6 +249,8 @@ export interface DeliveryOutcome {
 export interface DeliveryOptions {
   resolve?: Resolver;
   now?: () => Date;
+  /** The event's merchant when the job names it: its secret is read beside the event. */
+  merchantId?: number;
 }
 
 /** Connects only to the addresses the safety check approved, whatever DNS says a moment later. */
@@ -284,11 +288,21 @@ async function post(url: URL, addresses: ResolvedAddress[], headers: Record<stri
   }
 }
 
-/** One delivery attempt of a stored event, recorded whatever happens. Never throws for receiver faults. */
+/**
+ * One delivery attempt of a stored event, recorded whatever happens. Never throws for receiver
+ * faults. Round trips: the event and the merchant's secret read at once (when the job names the
+ * merchant), the POST, then the attempt record and the event's state written at once. They stay
+ * two writes: the attempt is an insert, never lost, while the event is updated by read-modify-
+ * write on FerretDB, which a concurrent write to the same event (its queuedAt mark, a
+ * redelivery) can undo; an attempt kept inside the event could be lost that way.
+ */
 export async function deliverEvent(eventId: string, trigger: LinkWebhookJob['trigger'], options: DeliveryOptions = {}): Promise<DeliveryOutcome> {
   const config = getConfig();
   const now = options.now ?? (() => new Date());
-  const event = await WebhookEventModel.findById(eventId).lean();
+  const [event, secretOfJob] = await Promise.all([
+    WebhookEventModel.findById(eventId).lean(),
+    options.merchantId === undefined ? undefined : getWebhookSecret(options.merchantId),
+  ]);
   if (!event) return { success: false, gone: true, statusCode: null, error: 'event no longer exists' };
   // A duplicate scheduled job (a sweep whose add came after the first job was removed) never re-sends.
   if (trigger === 'scheduled' && event.state !== 'pending') return { success: true, gone: false, skipped: true, statusCode: null, error: null };
@@ -300,7 +314,7 @@ export async function deliverEvent(eventId: string, trigger: LinkWebhookJob['tri
     outcome = { success: false, gone: false, statusCode: null, error: `refused: the URL is no longer a safe public HTTPS URL (${verdict.reason})` };
   } else {
     try {
-      const secret = await getWebhookSecret(event.merchantId);
+      const secret = secretOfJob && secretOfJob._id === event.merchantId ? secretOfJob : await getWebhookSecret(event.merchantId);
       const statusCode = await post(verdict.url, verdict.addresses, signedHeaders(secret, event._id, event.body, started), event.body, config.webhooks.timeoutMs);
       const success = statusCode >= 200 && statusCode < 300;
       outcome = {
@@ -316,28 +330,32 @@ export async function deliverEvent(eventId: string, trigger: LinkWebhookJob['tri
     }
   }
   const durationMs = Math.round(performance.now() - startedMs);
-  await WebhookAttemptModel.create({
-    eventId: event._id,
-    merchantId: event.merchantId,
-    linkId: event.linkId,
-    trigger,
-    at: started,
-    durationMs,
-    statusCode: outcome.statusCode,
-    success: outcome.success,
-    error: outcome.error,
-  });
   const update: Record<string, unknown> = { lastAttemptAt: started };
   if (outcome.success) Object.assign(update, { state: 'delivered', deliveredAt: started });
   else if (outcome.gone && event.state !== 'delivered') update.state = 'gone';
-  await WebhookEventModel.updateOne({ _id: event._id }, { $set: update, $inc: { attemptCount: 1 } });
+  await Promise.all([
+    WebhookAttemptModel.create({
+      eventId: event._id,
+      merchantId: event.merchantId,
+      linkId: event.linkId,
+      trigger,
+      at: started,
+      durationMs,
+      statusCode: outcome.statusCode,
+      success: outcome.success,
+      error: outcome.error,
+    }),
+    WebhookEventModel.updateOne({ _id: event._id }, { $set: update, $inc: { attemptCount: 1 } }),
+  ]);
   logger.info({ eventId: event._id, linkId: event.linkId, statusCode: outcome.statusCode, success: outcome.success, durationMs }, 'link webhook attempt');
   return outcome;
 }
 
 /** The automatic schedule ran out without a success. */
 export async function markEventFailed(eventId: string): Promise<void> {
-  await WebhookEventModel.updateOne({ _id: eventId, state: 'pending' }, { $set: { state: 'failed' } });
+  // By _id alone; the state is checked after the lookup (an equality on it would let PostgreSQL, with
+  // no statistics, intersect the state index: every pending event).
+  await WebhookEventModel.updateOne({ _id: eventId, state: mongoose.trusted({ $in: ['pending'] }) }, { $set: { state: 'failed' } });
 }
 
 export function presentEvent(event: WebhookEvent, attempts: { at: Date; durationMs: number; statusCode: number | null; success: boolean; error: string | null; trigger: string }[]) {

@@ -7,7 +7,9 @@ import { closeQueues, getQueue, startWorker, waitForRedis } from '../../src/queu
 import { linkWebhookJob } from '../../jobs/link-webhook';
 import { WebhookAttemptModel, WebhookEventModel } from '../../src/webhooks/model';
 import {
+  deliverEvent,
   emitLinkEvent,
+  getWebhookSecret,
   enqueueScheduledDelivery,
   LINK_WEBHOOK_QUEUE,
   LOST_JOB_GRACE_MS,
@@ -16,6 +18,7 @@ import {
   UNQUEUED_EVENT_GRACE_MS,
   type LinkWebhookJob,
 } from '../../src/webhooks/service';
+import { countDbCommands } from '../helpers/db-commands';
 import { eventually } from '../helpers/processes';
 
 // Every test sweeps the whole events collection of this file's database: they run one at a time.
@@ -144,4 +147,30 @@ test.serial('a queued event whose job Redis lost is queued again once; events wh
     await (await queue().getJob(`deliver-${id}`))?.remove();
     await WebhookEventModel.deleteOne({ _id: id });
   }
+});
+
+const ONE_DELIVERY = { 'webhook_events find': 1, 'webhook_secrets find': 1, 'webhook_attempts insert': 1, 'webhook_events update': 1 };
+
+test.serial('one webhook delivery: the event and the secret read, the attempt inserted, the event updated', async (t) => {
+  const eventId = await storeUnqueuedEvent(new Date());
+  await getWebhookSecret(merchantId); // the merchant's secret exists, as it does after its first event
+  const { result, commands } = await countDbCommands(() => deliverEvent(eventId, 'scheduled', { merchantId }));
+  t.true(result.success, JSON.stringify(result));
+  t.deepEqual(commands.by, ONE_DELIVERY);
+  const event = (await WebhookEventModel.findById(eventId).lean())!;
+  t.is(event.state, 'delivered');
+  t.is(await WebhookAttemptModel.countDocuments({ eventId }), 1);
+});
+
+test.serial('an event queued and delivered by the worker: its mark as queued and one delivery', async (t) => {
+  const eventId = await storeUnqueuedEvent(new Date());
+  await getWebhookSecret(merchantId);
+  const { commands } = await countDbCommands(async () => {
+    await enqueueScheduledDelivery(eventId, merchantId);
+    await eventually(() => received.includes(eventId), 30_000, 20);
+    await eventually(async () => (await jobsOf(eventId)).every((job) => job.finishedOn), 30_000, 20); // its writes are done
+  });
+  const [job] = await jobsOf(eventId);
+  t.is(job.data.merchantId, merchantId); // so the worker reads the secret beside the event
+  t.deepEqual(commands.by, { ...ONE_DELIVERY, 'webhook_events update': 2 });
 });
