@@ -108,7 +108,7 @@ export const chargesCase: ThroughputCase = {
         `seeded ${CHARGES} due subscriptions in ${seedSeconds.toFixed(1)} s; scheduled ${enqueued} in ${scheduleSeconds.toFixed(2)} s (${Math.round(enqueued / scheduleSeconds)}/s, ` +
         `${schedulingCommands.perOperation} db cmds each; ${memory}); ` +
         `${done === CHARGES ? `charged ${done} in ${chargeSeconds.toFixed(1)} s` : `charged ${done} of ${CHARGES} in ${chargeSeconds.toFixed(1)} s, then stopped (BENCH_CHARGE_SECONDS)`} ` +
-        `(${chargingCommands.perOperation} db cmds each); ${tenthsNote}`,
+        `(${chargingCommands.perOperation} db cmds each); ${tenthsNote}; total, scheduling and charging: ${(scheduleSeconds + chargeSeconds).toFixed(1)} s`,
     };
   },
 };
