@@ -15,6 +15,7 @@ import {
   type User,
 } from './model';
 import { signToken, verifyToken } from './tokens';
+import { claimEstablishments, releaseEstablishments } from '../chargebacks/establishments';
 
 export interface NewMerchant {
   companyName: string;
@@ -104,9 +105,16 @@ export async function createMerchant(input: NewMerchant): Promise<{ merchant: Me
     establishmentNumbers: [...new Set(input.establishmentNumbers ?? [])],
   };
   const { email, login, password } = input;
-  const user = await createUser({ email, login, password, role: 'merchant', merchantId, merchantProfile: profileOf(profile) });
-  const merchant = await MerchantModel.create({ _id: merchantId, ...profile, owner: { userId: user._id, login: user.login, email: user.email } });
-  return { merchant: merchant.toObject(), user };
+  // An establishment belongs to one merchant: claimed first, freed again if the merchant is not created.
+  await claimEstablishments(merchantId, profile.establishmentNumbers);
+  try {
+    const user = await createUser({ email, login, password, role: 'merchant', merchantId, merchantProfile: profileOf(profile) });
+    const merchant = await MerchantModel.create({ _id: merchantId, ...profile, owner: { userId: user._id, login: user.login, email: user.email } });
+    return { merchant: merchant.toObject(), user };
+  } catch (error) {
+    await releaseEstablishments(merchantId, profile.establishmentNumbers).catch(() => undefined);
+    throw error;
+  }
 }
 
 export async function createStaffUser(input: { email: string; login: string; password: string }): Promise<User> {
@@ -184,8 +192,18 @@ export async function updateMerchant(merchantId: number, changes: MerchantChange
   if (changes.companyName !== undefined) merchant.companyName = changes.companyName.trim();
   if (changes.allowVoidOnConfirmed !== undefined) merchant.settings.allowVoidOnConfirmed = changes.allowVoidOnConfirmed;
   const remove = new Set(changes.removeEstablishmentNumbers ?? []);
-  merchant.establishmentNumbers = [...new Set([...merchant.establishmentNumbers, ...(changes.addEstablishmentNumbers ?? [])])].filter((n) => !remove.has(n));
-  await merchant.save();
+  const before = [...merchant.establishmentNumbers];
+  const after = [...new Set([...before, ...(changes.addEstablishmentNumbers ?? [])])].filter((n) => !remove.has(n));
+  const added = after.filter((n) => !before.includes(n));
+  await claimEstablishments(merchantId, added);
+  merchant.establishmentNumbers = after;
+  try {
+    await merchant.save();
+  } catch (error) {
+    await releaseEstablishments(merchantId, added).catch(() => undefined);
+    throw error;
+  }
+  await releaseEstablishments(merchantId, before.filter((n) => !after.includes(n)));
   // The copies of its users and its tokens follow (see User.merchantProfile). Should these writes
   // fail, /me shows the old profile until the next update; nothing decides by a copy. A revoked
   // token has no record left, so the token write cannot race a revocation (see MerchantToken).

@@ -1,0 +1,63 @@
+/**
+ * Which merchant an establishment number (EC) at the acquirer belongs to. Chargeback scope rests on
+ * a merchant's ECs, so an EC on two merchants let the second read the first's chargebacks (issue 15
+ * item 6). One record per EC, its _id the EC: the unique _id keeps one merchant per establishment
+ * even when two writes race (FerretDB has no transactions; a unique insert is the guard that holds).
+ * The merchant document keeps its list (what scope reads); these records only guard it.
+ */
+import mongoose, { Schema } from 'mongoose';
+import { MerchantModel } from '../auth/model';
+import { isDuplicateKey } from '../db/connection';
+import { ApiError } from '../http/errors';
+
+export interface EstablishmentOwner {
+  /** The establishment number. */
+  _id: string;
+  merchantId: number;
+  claimedAt: Date;
+}
+
+const ownerSchema = new Schema<EstablishmentOwner>(
+  { _id: { type: String }, merchantId: { type: Number, required: true }, claimedAt: { type: Date, required: true } },
+  { versionKey: false, collection: 'establishment_owners' },
+);
+
+export const EstablishmentOwnerModel = mongoose.model<EstablishmentOwner>('EstablishmentOwner', ownerSchema);
+
+function alreadyOwned(establishmentNumber: string, owner: number | undefined): ApiError {
+  const message = `Establishment number ${establishmentNumber} already belongs to merchant ${owner ?? 'another merchant'}; an establishment belongs to one merchant.`;
+  return new ApiError(400, { detail: message, establishment_numbers: [message] });
+}
+
+/**
+ * Records these ECs as the merchant's, or throws 400 naming the first that belongs to another
+ * merchant (then none of this call's records is kept). Claiming an EC the merchant already has is
+ * a no-op. An EC given to a merchant before these records existed has none, so a fresh claim also
+ * looks for a merchant that lists it (rare operator work: merchant creation and changes).
+ */
+export async function claimEstablishments(merchantId: number, establishmentNumbers: string[]): Promise<void> {
+  const claimed: string[] = [];
+  try {
+    for (const establishmentNumber of new Set(establishmentNumbers)) {
+      try {
+        await EstablishmentOwnerModel.create({ _id: establishmentNumber, merchantId, claimedAt: new Date() });
+        claimed.push(establishmentNumber);
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        const owner = await EstablishmentOwnerModel.findById(establishmentNumber).lean();
+        if (owner?.merchantId !== merchantId) throw alreadyOwned(establishmentNumber, owner?.merchantId);
+        continue;
+      }
+      const listedElsewhere = await MerchantModel.findOne({ establishmentNumbers: establishmentNumber, _id: mongoose.trusted({ $ne: merchantId }) }, { _id: 1 }).lean();
+      if (listedElsewhere) throw alreadyOwned(establishmentNumber, listedElsewhere._id);
+    }
+  } catch (error) {
+    await releaseEstablishments(merchantId, claimed).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Frees ECs the merchant no longer has (only its own records). */
+export async function releaseEstablishments(merchantId: number, establishmentNumbers: string[]): Promise<void> {
+  for (const establishmentNumber of new Set(establishmentNumbers)) await EstablishmentOwnerModel.deleteOne({ _id: establishmentNumber, merchantId });
+}
