@@ -92,6 +92,8 @@ export interface RateLimitOptions {
    * whose other guards hold without Redis and whose outage would cost more than the limit saves.
    */
   whenStoreDown?: 'refuse' | 'allow';
+  /** Counts per this key (a merchant, an event) instead of per client address. */
+  key?: string;
 }
 
 export function rateLimitKey(name: string, req: Request): string {
@@ -110,7 +112,8 @@ export async function consumeRateLimit(options: RateLimitOptions, req: Request):
   let retryMs: number;
   try {
     const redis = await readyConnection();
-    [allowed, remaining, retryMs] = await redis.slidingLogHit(rateLimitKey(options.name, req), limit, windowMs, crypto.randomUUID());
+    const key = options.key === undefined ? rateLimitKey(options.name, req) : `${getConfig().queuePrefix}:ratelimit:${options.name}:key:${options.key}`;
+    [allowed, remaining, retryMs] = await redis.slidingLogHit(key, limit, windowMs, crypto.randomUUID());
   } catch (error) {
     if (options.whenStoreDown === 'allow') {
       logger.warn({ err: { message: (error as Error).message }, limit: options.name }, 'rate limit store unavailable; letting the request through unlimited');

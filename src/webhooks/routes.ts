@@ -1,9 +1,28 @@
 /** The merchant's side of link webhooks: the signing secret (read, rotate), the delivery log, redelivery. */
+import type { Request } from 'express';
 import { celebrate, Joi, Segments } from 'celebrate';
 import { MERCHANT_CREDENTIALS, merchantIdOf } from '../http/auth';
+import { consumeRateLimit } from '../http/rate-limit';
 import { errorResponses, type Feature } from '../http/routes';
 import { getMerchantLink } from '../payment-links/service';
 import { getWebhookSecret, listLinkEvents, presentSecret, redeliverEvent, rotateWebhookSecret, WEBHOOK_ATTEMPTS } from './service';
+
+/**
+ * Redeliveries are sends to the merchant's URL on request: bounded per event (a retry or two while
+ * fixing an endpoint) and per merchant (every failed event once after an outage), each 429 with
+ * Retry-After beyond its limit. Counted in Redis, so every web process shares the counts.
+ */
+export const REDELIVERY_LIMITS = {
+  perEvent: { limit: 5, windowSeconds: 3600 },
+  perMerchant: { limit: 100, windowSeconds: 600 },
+};
+
+async function limitRedeliveries(req: Request, merchantId: number, eventId: string): Promise<void> {
+  const { perEvent, perMerchant } = REDELIVERY_LIMITS;
+  // The event first: a request refused for its event does not spend the merchant's allowance.
+  await consumeRateLimit({ name: 'redeliver-event', key: `${merchantId}:${eventId}`, limit: () => perEvent.limit, windowSeconds: () => perEvent.windowSeconds }, req);
+  await consumeRateLimit({ name: 'redeliver-merchant', key: String(merchantId), limit: () => perMerchant.limit, windowSeconds: () => perMerchant.windowSeconds }, req);
+}
 
 const linkParams = {
   [Segments.PARAMS]: Joi.object({
@@ -115,12 +134,15 @@ export const webhooksFeature: Feature = {
       before: [celebrate(linkParams, { abortEarly: false })],
       handler: async (req, res) => {
         const link = await getMerchantLink(merchantIdOf(req), Number(req.params.id));
+        await limitRedeliveries(req, link.merchantId, String(req.params.eventId));
         const event = await redeliverEvent(link.merchantId, link._id, String(req.params.eventId));
         res.status(202).json({ detail: 'Redelivery queued.', id: event._id });
       },
       doc: {
         summary: 'Deliver an event once more',
-        description: 'One more attempt, queued now, with the same webhook-id and body (a fresh timestamp and signature); recorded with trigger redelivery. Works on any event, delivered or not.',
+        description:
+          'One more attempt, queued now, with the same webhook-id and body (a fresh timestamp and signature); recorded with trigger redelivery. Works on any event, delivered or not. ' +
+          `At most ${REDELIVERY_LIMITS.perEvent.limit} per event per hour and ${REDELIVERY_LIMITS.perMerchant.limit} per merchant per 10 minutes (429 with Retry-After).`,
         parameters: [
           { name: 'id', in: 'path', required: true, type: 'integer' },
           { name: 'eventId', in: 'path', required: true, type: 'string' },
@@ -129,6 +151,7 @@ export const webhooksFeature: Feature = {
           202: { description: 'Queued', schema: { type: 'object', properties: { detail: { type: 'string' }, id: { type: 'string' } } } },
           400: errorResponses.fieldErrors,
           404: errorResponses.detail('No such link or event for this merchant'),
+          429: errorResponses.detail('Too many redeliveries of this event or by this merchant; Retry-After says when to try again'),
         },
       },
     },
