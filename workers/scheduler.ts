@@ -5,6 +5,7 @@
 import cron from 'node-cron';
 import { getConfig } from '../config';
 import { connectDatabase, disconnectDatabase, ensureStoreCompanionIndexes } from '../src/db/connection';
+import { runBackfills } from '../src/db/backfills';
 import { closeQueues, getQueue, waitForRedis } from '../src/queue';
 import { logger } from '../src/logger';
 import { runProcess } from '../src/lifecycle';
@@ -58,6 +59,7 @@ export async function startScheduler() {
   const config = getConfig();
   await connectDatabase(config.mongodbUri);
   await waitForRedis();
+  await runBackfills();
   let running: Promise<void> | undefined;
   const task = cron.schedule(config.scheduler.cron, () => {
     if (running) return; // a slow tick is not overlapped by the next one

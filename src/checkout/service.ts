@@ -365,7 +365,6 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
  *   stored unless one is already there.
  */
 export async function settleStalePayments(now = new Date()): Promise<number> {
-  if (!olderOwedClaimsMarked) await markOlderOwedClaims();
   const startedBefore = new Date(now.getTime() - claimStaleMs());
   // Never looked at first, then the longest unchecked: claims that cannot be settled yet rotate
   // to the back instead of filling every batch.
@@ -410,21 +409,6 @@ const STALE_PAYMENT_BATCH = 50;
  * collection on every tick and scrape. Charging claims are few; so are paid ones with the event owed.
  */
 const OPEN_CLAIMS = [{ state: 'charging' }, { eventOwed: true }] as const;
-
-let olderOwedClaimsMarked = false;
-
-/**
- * Claims stored before eventOwed existed say "event owed" only by notifiedAt null: mark them, once
- * per process (it reads every paid claim). Can be deleted once every store has run it.
- */
-export async function markOlderOwedClaims(): Promise<number> {
-  const result = await PaymentClaimModel.updateMany(
-    { state: 'paid', notifiedAt: null, eventOwed: mongoose.trusted({ $exists: false }) },
-    { $set: { eventOwed: true } },
-  );
-  olderOwedClaimsMarked = true;
-  return result.modifiedCount;
-}
 
 /** For /metrics: pays the sweep has not finished 10 minutes on (the acquirer cannot tell us, or our writes keep failing). */
 export async function paymentsNeedingAttention(now = new Date()): Promise<Record<string, number>> {

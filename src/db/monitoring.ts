@@ -20,9 +20,10 @@ interface Pending {
 
 const monitored = new WeakSet<MongoClient>();
 
-/** The collection a command addresses: the value of its first key for collection commands. */
+/** The collection a command addresses: the value of its first key, or a getMore's `collection`. */
 function collectionOf(event: CommandStartedEvent): string {
-  const target = (event.command as Record<string, unknown>)[event.commandName];
+  const command = event.command as Record<string, unknown>;
+  const target = event.commandName === 'getMore' ? command.collection : command[event.commandName];
   return typeof target === 'string' ? target : '-';
 }
 

@@ -1070,9 +1070,9 @@ export async function requeueUnappliedPaymentNotices(now = new Date()): Promise<
 export async function salesNeedingAttention(now = new Date()): Promise<Record<string, number>> {
   const trusted = <T>(operator: T): T => mongoose.trusted(operator) as T;
   const [reconciling, pix, notices] = await Promise.all([
-    OnlineSaleModel.countDocuments({ 'reconciliation.since': trusted({ $lt: new Date(now.getTime() - STUCK_RECONCILIATION_MS) }) }),
+    OnlineSaleModel.countDocuments({ reconciling: true, 'reconciliation.since': trusted({ $lt: new Date(now.getTime() - STUCK_RECONCILIATION_MS) }) }),
     OnlineSaleModel.countDocuments({ paymentMethod: 'pix', status: 'PENDING', 'pix.expiresAt': trusted({ $lt: new Date(now.getTime() - PIX_EXPIRY_ASK_WINDOW_MS) }) }),
-    PaymentNoticeModel.countDocuments({ appliedAt: null, receivedAt: trusted({ $lt: new Date(now.getTime() - 3 * UNAPPLIED_NOTICE_GRACE_MS) }) }),
+    PaymentNoticeModel.countDocuments({ applied: false, receivedAt: trusted({ $lt: new Date(now.getTime() - 3 * UNAPPLIED_NOTICE_GRACE_MS) }) }),
   ]);
   return { sale_reconciling_over_10m: reconciling, pix_unsettled_after_2d: pix, payment_notice_unapplied_over_15m: notices };
 }

@@ -143,14 +143,14 @@ test('needs_attention counts what the sweeps could not settle, and not what is m
 
   const reconciliation = (since: Date) => ({ operation: 'capture', fromStatus: 'PRE_CAPTURED', since, reason: 'test' });
   await OnlineSaleModel.collection.insertMany([
-    { _id: 7001 as never, paymentMethod: 'card', status: 'PRE_CAPTURED', reconciliation: reconciliation(minutesAgo(11)) },
-    { _id: 7002 as never, paymentMethod: 'card', status: 'PRE_CAPTURED', reconciliation: reconciliation(minutesAgo(1)) },
+    { _id: 7001 as never, paymentMethod: 'card', status: 'PRE_CAPTURED', reconciling: true, reconciliation: reconciliation(minutesAgo(11)) },
+    { _id: 7002 as never, paymentMethod: 'card', status: 'PRE_CAPTURED', reconciling: true, reconciliation: reconciliation(minutesAgo(1)) },
     { _id: 7003 as never, paymentMethod: 'pix', status: 'PENDING', reconciliation: null, pix: { expiresAt: minutesAgo(3 * 24 * 60) } },
     { _id: 7004 as never, paymentMethod: 'pix', status: 'PENDING', reconciliation: null, pix: { expiresAt: minutesAgo(30) } },
   ]);
   await PaymentNoticeModel.collection.insertMany([
-    { _id: 'old-notice' as never, raw: '{}', paymentId: 'p1', changeType: 1, receivedAt: minutesAgo(16), appliedAt: null },
-    { _id: 'new-notice' as never, raw: '{}', paymentId: 'p2', changeType: 1, receivedAt: minutesAgo(1), appliedAt: null },
+    { _id: 'old-notice' as never, raw: '{}', paymentId: 'p1', changeType: 1, receivedAt: minutesAgo(16), appliedAt: null, applied: false },
+    { _id: 'new-notice' as never, raw: '{}', paymentId: 'p2', changeType: 1, receivedAt: minutesAgo(1), appliedAt: null, applied: false },
   ]);
   await SubscriptionChargeModel.collection.insertMany([
     { _id: 7001 as never, status: 0, createdAt: minutesAgo(61) },
