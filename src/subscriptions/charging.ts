@@ -59,7 +59,9 @@ export interface DueCycle {
 }
 
 /** What a job of the cycle due now carries (see ChargeJobData.cycle). */
-export function dueCycleOf(sub: Pick<Subscription, 'merchantId' | 'value' | 'nextCycle' | 'firstDueDate' | 'billingCycle' | 'endDate' | 'maxCycles'>): DueCycle {
+export function dueCycleOf(
+  sub: Pick<Subscription, 'merchantId' | 'value' | 'nextCycle' | 'firstDueDate' | 'billingCycle' | 'endDate' | 'maxCycles'>,
+): DueCycle {
   return { merchantId: sub.merchantId, value: sub.value, number: sub.nextCycle, followingDueDate: cycleDueDate(sub, sub.nextCycle + 1) };
 }
 
@@ -142,7 +144,10 @@ export async function runChargeAttempt(data: ChargeJobData, hooks: ChargeAttempt
 
 /** The subscription as the charge path must see it; the cancellation record is read beside it (one wait, not two). */
 async function loadSubscription(subscriptionId: number): Promise<Subscription | null> {
-  const [sub, cancellation] = await Promise.all([SubscriptionModel.findById(subscriptionId).lean(), SubscriptionCancellationModel.findById(subscriptionId).lean()]);
+  const [sub, cancellation] = await Promise.all([
+    SubscriptionModel.findById(subscriptionId).lean(),
+    SubscriptionCancellationModel.findById(subscriptionId).lean(),
+  ]);
   return sub && applyCancellation(sub, cancellation);
 }
 

@@ -121,7 +121,8 @@ function parseId(raw: unknown): number | null {
 export async function findSubscription(merchantId: number, rawId: unknown): Promise<Subscription> {
   const id = parseId(rawId);
   // Read by _id alone (merchantId compared here: see checkedAfterLookup), the cancellation record beside it.
-  const [sub, cancellation] = id === null ? [null, null] : await Promise.all([SubscriptionModel.findById(id).lean(), SubscriptionCancellationModel.findById(id).lean()]);
+  const [sub, cancellation] =
+    id === null ? [null, null] : await Promise.all([SubscriptionModel.findById(id).lean(), SubscriptionCancellationModel.findById(id).lean()]);
   if (!sub || sub.merchantId !== merchantId) throw notFound('Subscription not found.');
   return applyCancellation(sub, cancellation);
 }

@@ -307,7 +307,16 @@ test.serial('a job with the cycle whose run died between the charge insert and m
   const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2031-05-10' });
   const cycle = dueCycleOf((await SubscriptionModel.findById(id).lean())!);
   // What the dead run left: the charge inserted, PENDING; the subscription still at this due date.
-  const left = await SubscriptionChargeModel.create({ _id: 990_000_000 + id, subscriptionId: id, merchantId: merchant.merchantId, dueDate: '2031-05-10', cycle: 0, status: 0, value: 4990, attempts: 1 });
+  const left = await SubscriptionChargeModel.create({
+    _id: 990_000_000 + id,
+    subscriptionId: id,
+    merchantId: merchant.merchantId,
+    dueDate: '2031-05-10',
+    cycle: 0,
+    status: 0,
+    value: 4990,
+    attempts: 1,
+  });
   const data = { subscriptionId: id, dueDate: '2031-05-10', attempt: 1, today: '2031-05-10', cycle };
   t.is(await runChargeAttempt(data, { rerun: true }), 'confirmed');
   const charge = (await SubscriptionChargeModel.findById(left._id).lean())!;

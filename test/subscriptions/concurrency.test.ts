@@ -42,7 +42,11 @@ test.serial('two scheduler processes at once, and two workers, make one charge a
   await Promise.all(workers.map((w) => w.stop()));
 });
 
-for (const [form, firstDueDate] of [['as the scheduler queues it (with the cycle)', '2032-01-10'], ['as the recovery pass queues it (without)', '2032-02-10']] as const) {
+const JOB_FORMS = [
+  ['as the scheduler queues it (with the cycle)', '2032-01-10'],
+  ['as the recovery pass queues it (without)', '2032-02-10'],
+] as const;
+for (const [form, firstDueDate] of JOB_FORMS) {
   test.serial(`the same attempt run five times at once still charges once, ${form}`, async (t) => {
     const id = await newSubscriptionId(app.url, merchant, { firstDueDate, cardLastDigit: 1 });
     const data: ChargeJobData = { subscriptionId: id, dueDate: firstDueDate, attempt: 1, today: firstDueDate };
