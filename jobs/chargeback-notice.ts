@@ -1,7 +1,7 @@
 /**
  * Applies a stored chargeback notice (new chargeback or lifecycle step). Idempotent: a retry or a
  * duplicate job changes nothing. A lifecycle step the acquirer does not show yet is retried with
- * the job's backoff; on the last attempt it is settled as unconfirmed.
+ * the job's backoff; after the last attempt the sweep asks again (see applyNotice).
  */
 import type { Job } from 'bullmq';
 import { applyNotice, CHARGEBACK_NOTICE_QUEUE, type NoticeJobData } from '../src/chargebacks/service';

@@ -34,6 +34,8 @@ export interface ChargebackNotice {
   jobId?: string;
   /** How it was settled: applied, or a lifecycle step the acquirer never confirmed (not applied). */
   result?: 'applied' | 'unconfirmed';
+  /** When a job last gave up waiting for the acquirer to confirm it (it stays unapplied; the sweep asks again). */
+  unconfirmedAt?: Date;
 }
 
 const noticeSchema = new Schema<ChargebackNotice>(
@@ -47,6 +49,7 @@ const noticeSchema = new Schema<ChargebackNotice>(
     appliedAt: { type: Date, default: null },
     jobId: { type: String },
     result: { type: String, enum: ['applied', 'unconfirmed'] },
+    unconfirmedAt: { type: Date },
   },
   { versionKey: false, collection: 'chargeback_notices' },
 );

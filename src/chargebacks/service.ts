@@ -323,8 +323,9 @@ export interface NoticeJobData {
   raw?: string;
 }
 
-export async function enqueueNotice(data: NoticeJobData, jobId: string): Promise<void> {
-  await getQueue(CHARGEBACK_NOTICE_QUEUE).add('apply', data, { jobId });
+/** `attempts`: the queue's default (8, backing off over about 4 minutes) unless given. */
+export async function enqueueNotice(data: NoticeJobData, jobId: string, attempts?: number): Promise<void> {
+  await getQueue(CHARGEBACK_NOTICE_QUEUE).add('apply', data, attempts === undefined ? { jobId } : { jobId, attempts });
 }
 
 /** Job states in which the job will still run by itself: the sweep leaves those alone. */
@@ -334,23 +335,24 @@ const LIVE_JOB_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 
  * Safety net for the scheduler: every notice stored but still unapplied after `graceMs` is queued
  * again under a new job id, whatever became of its old job (completed, failed, removed, or never
  * added); only a job that will still run by itself (waiting, delayed, active) is left to run.
- * Applying is idempotent, so a second job for one notice costs work, never a wrong state.
+ * Applying is idempotent, so a second job for one notice costs work, never a wrong state. A notice
+ * waiting for the acquirer to confirm it gets one attempt per sweep (it had its backed-off ones).
  */
 export async function requeueUnappliedNotices(now = new Date(), graceMs = 5 * 60_000, batch = 500): Promise<number> {
   // A deliberate scan (unapplied is null, received a range): a sweep every 5 minutes, never a request path.
-  const stale = await ChargebackNoticeModel.find({ appliedAt: null, receivedAt: trusted({ $lt: new Date(now.getTime() - graceMs) }) }, { _id: 1, jobId: 1, kind: 1, raw: 1 })
+  const stale = await ChargebackNoticeModel.find({ appliedAt: null, receivedAt: trusted({ $lt: new Date(now.getTime() - graceMs) }) }, { _id: 1, jobId: 1, kind: 1, raw: 1, unconfirmedAt: 1 })
     .sort({ receivedAt: 1 })
     .limit(batch)
     .lean();
   const queue = getQueue(CHARGEBACK_NOTICE_QUEUE);
   let queued = 0;
-  for (const { _id, jobId, kind, raw } of stale) {
+  for (const { _id, jobId, kind, raw, unconfirmedAt } of stale) {
     const job = jobId ? await queue.getJob(jobId) : undefined;
     if (job && LIVE_JOB_STATES.has(await job.getState())) continue;
     const next = newNoticeJobId(_id);
     // Recorded first: if the add then fails, the next sweep finds no job under it and adds again.
     await ChargebackNoticeModel.updateOne({ _id, appliedAt: null }, { $set: { jobId: next } });
-    await enqueueNotice({ noticeId: _id, kind, raw }, next);
+    await enqueueNotice({ noticeId: _id, kind, raw }, next, unconfirmedAt ? 1 : undefined);
     queued++;
   }
   return queued;
@@ -375,15 +377,27 @@ function dateOf(text: string): Date {
 export type ApplyResult = 'applied' | 'unknown' | 'unconfirmed';
 
 /**
+ * How long a lifecycle notice waits for the acquirer's lifecycle to show its step: its API may lag
+ * its notifications, and a real outcome must not be dropped for that. Past this, it is settled as
+ * unconfirmed (not applied).
+ */
+export const NOTICE_CONFIRMATION_WINDOW_MS = 2 * 24 * 3600_000;
+
+/**
  * Applies a stored notice: records its facts (each once) and recomputes the chargebacks they touch.
  * Idempotent. A notice is only as trustworthy as the static secret header it came with, so a
  * lifecycle step (it moves a chargeback towards its outcome) is applied only once the acquirer's
  * own lifecycle of the case shows it, for the notice's establishment: one acquirer call here, in
- * the worker, never on the intake request. Not shown yet: 'unconfirmed', unless `lastAttempt`
- * (the worker's final try) settles the notice as unconfirmed, so the sweep leaves it alone.
- * An acquirer that cannot answer throws: the job retries, and the notice stays unapplied.
+ * the worker, never on the intake request. Not shown yet: 'unconfirmed'. On a job's last attempt
+ * the notice is marked (unconfirmedAt) and stays unapplied, so the sweep asks again every few
+ * minutes; once NOTICE_CONFIRMATION_WINDOW_MS has passed since it was received, it is settled as
+ * unconfirmed and left alone. An acquirer that cannot answer throws: the job retries, and the
+ * notice stays unapplied.
  */
-export async function applyNotice(noticeId: string, options: { lastAttempt?: boolean; carried?: Omit<NoticeJobData, 'noticeId'> } = {}): Promise<ApplyResult> {
+export async function applyNotice(
+  noticeId: string,
+  options: { lastAttempt?: boolean; carried?: Omit<NoticeJobData, 'noticeId'>; now?: Date } = {},
+): Promise<ApplyResult> {
   const notice = contentOf(noticeId, options.carried) ?? (await ChargebackNoticeModel.findById(noticeId, { kind: 1, raw: 1 }).lean());
   if (!notice) return 'unknown';
   const payload = JSON.parse(notice.raw) as Record<string, unknown>;
@@ -407,8 +421,15 @@ export async function applyNotice(noticeId: string, options: { lastAttempt?: boo
     const date = String(payload.ActionCicleDate);
     if (!(await acquirerShowsStep(establishmentNumber, idCase, message, date))) {
       if (!options.lastAttempt) return 'unconfirmed';
+      const now = options.now ?? new Date();
+      const receivedAt = (await ChargebackNoticeModel.findById(noticeId, { receivedAt: 1 }).lean())?.receivedAt ?? now;
+      if (now.getTime() - receivedAt.getTime() < NOTICE_CONFIRMATION_WINDOW_MS) {
+        logger.warn({ noticeId, establishmentNumber, idCase }, 'chargeback lifecycle notice not confirmed by the acquirer yet: asked again by the sweep');
+        await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { unconfirmedAt: now } });
+        return 'unconfirmed';
+      }
       logger.warn({ noticeId, establishmentNumber, idCase }, 'chargeback lifecycle notice never confirmed by the acquirer: not applied');
-      await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date(), result: 'unconfirmed' } });
+      await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: now, result: 'unconfirmed' } });
       return 'unconfirmed';
     }
     await insertEvent({

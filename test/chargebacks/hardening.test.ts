@@ -8,7 +8,7 @@ import { bearer, newMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { eventually } from '../helpers/processes';
 import { startChargebackStack, type ChargebackStack } from './stack';
-import { applyNotice, CHARGEBACK_NOTICE_QUEUE, consultChargebacks, refuseChargeback, noticeFingerprint, receiveNotice, requeueUnappliedNotices } from '../../src/chargebacks/service';
+import { applyNotice, CHARGEBACK_NOTICE_QUEUE, NOTICE_CONFIRMATION_WINDOW_MS, consultChargebacks, refuseChargeback, noticeFingerprint, receiveNotice, requeueUnappliedNotices } from '../../src/chargebacks/service';
 import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
 import { getQueue } from '../../src/queue';
 import { getConfig } from '../../config';
@@ -155,8 +155,14 @@ test('a win the acquirer never decided, posted with the secret, changes no outco
   });
   t.is((await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean())?.status, 'PENDING');
   t.is(await applyNotice(noticeId), 'unconfirmed');
-  // The last attempt settles it as unconfirmed, so no sweep queues it again; still no outcome.
+  // A job's last attempt leaves it unapplied for the sweep to ask again (the acquirer's API may lag its notices)...
   t.is(await applyNotice(noticeId, { lastAttempt: true }), 'unconfirmed');
+  const waiting = await ChargebackNoticeModel.findById(noticeId).lean();
+  t.is(waiting?.appliedAt, null);
+  t.truthy(waiting?.unconfirmedAt);
+  // ...until the confirmation window has passed: then it is settled as unconfirmed, and no sweep queues it again.
+  const later = new Date(Date.now() + NOTICE_CONFIRMATION_WINDOW_MS + 60_000);
+  t.is(await applyNotice(noticeId, { lastAttempt: true, now: later }), 'unconfirmed');
   const settled = await ChargebackNoticeModel.findById(noticeId).lean();
   t.truthy(settled?.appliedAt);
   t.is(settled?.result, 'unconfirmed');
@@ -216,11 +222,29 @@ test('a filter nested too deeply to serialize is our 400, not the acquirer\'s 50
   const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
   for (const body of [`{"reason": ${deep}}`, `{"other": ${deep}}`]) {
     const res = await fetch(`${stack.url}${CB}/consult/?status=PENDING`, { method: 'POST', headers: bearer(owner.accessToken), body });
-    t.is(res.status, 400);
+    t.true([400, 413].includes(res.status), `${res.status}`); // over the route's body limit, or refused as unknown or malformed
   }
   const nested: unknown[] = [];
   let inner = nested;
   for (let i = 0; i < 100_000; i++) inner.push((inner = []));
   const error = await t.throwsAsync(consultChargebacks(null, { status: 'PENDING', page: 0, pageSize: 10 }, { process: nested }));
   t.is((error as { status?: number }).status, 400);
+});
+
+test.serial('an outcome the acquirer shows only after the job gave up is applied by the sweep', async (t) => {
+  const ec = newEstablishment();
+  const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
+  const step = lifecycleNotice(ec, notice.idCase, 'A favor do Emissor', '2030-08-04');
+  // Stored, and its job gone after every attempt (here: never queued, so no worker races this test).
+  const noticeId = noticeFingerprint(step);
+  await ChargebackNoticeModel.create({ _id: noticeId, kind: 'lifecycle', raw: JSON.stringify(step), receivedAt: new Date(Date.now() - 3_600_000), appliedAt: null });
+  t.is(await applyNotice(noticeId, { lastAttempt: true }), 'unconfirmed', 'the acquirer does not show it yet');
+  await stack.control('/lifecycle-step', { establishmentNumber: ec, caseId: notice.idCase, message: step.message, date: step.ActionCicleDate });
+  // The sweep queues it again, with one attempt, and the acquirer now confirms it.
+  t.is(await requeueUnappliedNotices(new Date(), 60_000), 1);
+  const job = await getQueue(CHARGEBACK_NOTICE_QUEUE).getJob((await ChargebackNoticeModel.findById(noticeId).lean())!.jobId!);
+  t.is(job?.opts.attempts, 1);
+  t.truthy(await eventually(async () => (await ChargebackNoticeModel.findById(noticeId).lean())?.appliedAt));
+  t.is((await ChargebackNoticeModel.findById(noticeId).lean())?.result, 'applied');
+  t.is((await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean())?.status, 'LOST');
 });
