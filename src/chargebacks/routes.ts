@@ -472,7 +472,7 @@ export const chargebacksFeature: Feature = {
       doc: {
         summary: 'Lifecycle of a chargeback case',
         description:
-          'A merchant may read only a case known to be one of its own (received by notice or refused by it); the system token reads any. ' +
+          'A merchant may read only a case of one of its establishments: one we hold a chargeback of, received by notice, and whose steps the acquirer names for that establishment (403 otherwise, whatever case a refusal named). The system token reads any. ' +
           'The payload has the fields of the lifecycle notification, ActionCicleDate included.',
         parameters: [pathDoc('idCase', 'Case id', '^[A-Za-z0-9]+$')],
         responses: { 200: { description: 'Lifecycle steps', schema: { type: 'array', items: { $ref: '#/definitions/LifecycleEntry' } } }, ...acquirerAnswers },
@@ -590,7 +590,9 @@ export const chargebacksFeature: Feature = {
         description:
           `Called by the acquirer, not by merchants. Authenticated by the shared secret CHARGEBACK_NOTIFICATION_SECRET in the ${CHARGEBACK_NOTICE_SECRET_HEADER} header. ` +
           'Body: a new chargeback (one consult item, unwrapped) or a lifecycle change {establishmentNumber, caseId, message, executionDate, ActionCicleDate}. ' +
-          'The notice is stored durably before the 202; the same notice twice is stored once; a worker applies it.',
+          'The secret is checked before the body is read; a body is at most 64 KB. ' +
+          'The notice is stored durably before the 202; the same notice twice is stored once; a worker applies it. ' +
+          "A lifecycle step is a hint: it is applied only once the acquirer's own lifecycle of the case shows it for that establishment (asked again for up to two days).",
         parameters: [
           { name: CHARGEBACK_NOTICE_SECRET_HEADER, in: 'header', required: true, type: 'string', description: 'The shared notification secret' },
           { name: 'body', in: 'body', required: true, schema: { type: 'object', description: 'ChargebackItem or LifecycleNotice' } },
@@ -599,6 +601,7 @@ export const chargebacksFeature: Feature = {
           202: { description: 'Stored (or already stored); applied shortly by a worker', schema: { $ref: '#/definitions/NoticeReceipt' } },
           400: errorResponses.fieldErrors,
           401: errorResponses.detail('Missing or wrong notification secret'),
+          413: errorResponses.detail('Body over 64 KB'),
           503: errorResponses.detail('Database or queue unavailable: not stored, retry'),
         },
       },
