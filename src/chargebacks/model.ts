@@ -26,6 +26,8 @@ export interface ChargebackNotice {
   receivedContentType?: string;
   receivedAt: Date;
   appliedAt: Date | null;
+  /** Whether appliedAt is set, written with it: the sweep and the needs_attention count read by this equality (FerretDB cannot index null). */
+  applied?: boolean;
   /**
    * The BullMQ job that applies this record: unique per stored record (never derived from the content,
    * so a job id left in Redis by another run or another record cannot swallow the add). The sweep
@@ -47,13 +49,15 @@ const noticeSchema = new Schema<ChargebackNotice>(
     receivedContentType: { type: String },
     receivedAt: { type: Date, required: true },
     appliedAt: { type: Date, default: null },
+    applied: { type: Boolean, default: false },
     jobId: { type: String },
     result: { type: String, enum: ['applied', 'unconfirmed'] },
     unconfirmedAt: { type: Date },
   },
   { versionKey: false, collection: 'chargeback_notices' },
 );
-noticeSchema.index({ appliedAt: 1, receivedAt: 1 });
+// The sweep of notices left unapplied and their needs_attention count.
+noticeSchema.index({ applied: 1, receivedAt: 1 });
 
 export const ChargebackNoticeModel = mongoose.model<ChargebackNotice>('ChargebackNotice', noticeSchema);
 

@@ -293,7 +293,7 @@ export async function receiveNotice(payload: unknown, received?: { body?: Buffer
   const evidence = received?.body?.length ? { receivedBody: received.body.toString('base64'), receivedContentType: received.contentType ?? '' } : {};
   let jobId = newNoticeJobId(noticeId);
   try {
-    await ChargebackNoticeModel.create({ _id: noticeId, kind, raw: JSON.stringify(payload), ...evidence, receivedAt: new Date(), appliedAt: null, jobId });
+    await ChargebackNoticeModel.create({ _id: noticeId, kind, raw: JSON.stringify(payload), ...evidence, receivedAt: new Date(), appliedAt: null, applied: false, jobId });
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
     const stored = await ChargebackNoticeModel.findById(noticeId, { appliedAt: 1, jobId: 1 }).lean();
@@ -339,8 +339,8 @@ const LIVE_JOB_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 
  * waiting for the acquirer to confirm it gets one attempt per sweep (it had its backed-off ones).
  */
 export async function requeueUnappliedNotices(now = new Date(), graceMs = 5 * 60_000, batch = 500): Promise<number> {
-  // A deliberate scan (unapplied is null, received a range): a sweep every 5 minutes, never a request path.
-  const stale = await ChargebackNoticeModel.find({ appliedAt: null, receivedAt: trusted({ $lt: new Date(now.getTime() - graceMs) }) }, { _id: 1, jobId: 1, kind: 1, raw: 1, unconfirmedAt: 1 })
+  // By the indexed equality `applied: false` (FerretDB cannot index null): only unapplied notices are read.
+  const stale = await ChargebackNoticeModel.find({ applied: false, receivedAt: trusted({ $lt: new Date(now.getTime() - graceMs) }) }, { _id: 1, jobId: 1, kind: 1, raw: 1, unconfirmedAt: 1 })
     .sort({ receivedAt: 1 })
     .limit(batch)
     .lean();
@@ -360,7 +360,7 @@ export async function requeueUnappliedNotices(now = new Date(), graceMs = 5 * 60
 
 /** For /metrics: notices stored but unapplied for over 15 minutes (three sweeps missed them). */
 export async function chargebackNoticesNeedingAttention(now = new Date()): Promise<Record<string, number>> {
-  const unapplied = await ChargebackNoticeModel.countDocuments({ appliedAt: null, receivedAt: trusted({ $lt: new Date(now.getTime() - 15 * 60_000) }) });
+  const unapplied = await ChargebackNoticeModel.countDocuments({ applied: false, receivedAt: trusted({ $lt: new Date(now.getTime() - 15 * 60_000) }) });
   return { chargeback_notice_unapplied_over_15m: unapplied };
 }
 
@@ -429,7 +429,7 @@ export async function applyNotice(
         return 'unconfirmed';
       }
       logger.warn({ noticeId, establishmentNumber, idCase }, 'chargeback lifecycle notice never confirmed by the acquirer: not applied');
-      await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: now, result: 'unconfirmed' } });
+      await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: now, applied: true, result: 'unconfirmed' } });
       return 'unconfirmed';
     }
     await insertEvent({
@@ -444,7 +444,7 @@ export async function applyNotice(
     const chargebacks = await ChargebackEventModel.distinct('idChargeback', { establishmentNumber, idCase, idChargeback: trusted({ $ne: null }) });
     for (const idChargeback of chargebacks) await refreshChargeback(establishmentNumber, String(idChargeback));
   }
-  await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date(), result: 'applied' } });
+  await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date(), applied: true, result: 'applied' } });
   return 'applied';
 }
 

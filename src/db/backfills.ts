@@ -41,6 +41,12 @@ export const BACKFILLS: Backfill[] = [
     filter: { state: 'paid', notifiedAt: null, eventOwed: exists(false) },
     set: { eventOwed: true },
   },
+  {
+    name: 'chargeback notices not applied: applied false (the unapplied-notice sweep and count)',
+    model: () => mongoose.model('ChargebackNotice'),
+    filter: { appliedAt: null, applied: exists(false) },
+    set: { applied: false },
+  },
 ];
 
 /** Runs every backfill whose model this process knows; returns how many documents each marked. */

@@ -12,6 +12,7 @@ import { applyNotice, CHARGEBACK_NOTICE_QUEUE, NOTICE_CONFIRMATION_WINDOW_MS, co
 import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
 import { getQueue } from '../../src/queue';
 import { getConfig } from '../../config';
+import { BACKFILLS, runBackfills } from '../../src/db/backfills';
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { b64, pdfWithPages } from './files';
 
@@ -247,4 +248,16 @@ test.serial('an outcome the acquirer shows only after the job gave up is applied
   t.truthy(await eventually(async () => (await ChargebackNoticeModel.findById(noticeId).lean())?.appliedAt));
   t.is((await ChargebackNoticeModel.findById(noticeId).lean())?.result, 'applied');
   t.is((await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean())?.status, 'LOST');
+});
+
+test.serial('a notice stored before the applied flag existed is marked by the backfill, then swept', async (t) => {
+  const notice = newChargebackNotice(newEstablishment());
+  const noticeId = noticeFingerprint(notice);
+  // As an older version stored it: no `applied` field, no job id.
+  await ChargebackNoticeModel.collection.insertOne({ _id: noticeId as never, kind: 'new', raw: JSON.stringify(notice), receivedAt: new Date(Date.now() - 3_600_000), appliedAt: null });
+  t.is(await requeueUnappliedNotices(new Date(), 60_000), 0, 'the sweep reads by the flag only');
+  await runBackfills(BACKFILLS.filter((b) => b.name.startsWith('chargeback notices')));
+  t.is((await ChargebackNoticeModel.findById(noticeId).lean())?.applied, false);
+  t.is(await requeueUnappliedNotices(new Date(), 60_000), 1);
+  t.truthy(await eventually(async () => (await ChargebackNoticeModel.findById(noticeId).lean())?.applied));
 });

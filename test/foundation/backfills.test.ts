@@ -4,6 +4,7 @@ import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { BACKFILLS, runBackfills } from '../../src/db/backfills';
 import { OnlineSaleModel, PaymentNoticeModel } from '../../src/sales/model';
 import '../../src/payment-links/model';
+import '../../src/chargebacks/model'; // every area with a backfill is loaded, so each one runs
 
 test.before(() => connectDatabase(process.env.MONGODB_URI!));
 test.after.always(() => disconnectDatabase());
