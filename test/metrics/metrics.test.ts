@@ -157,8 +157,8 @@ test('needs_attention counts what the sweeps could not settle, and not what is m
     { _id: 7002 as never, status: 0, createdAt: minutesAgo(5) },
   ]);
   await ChargebackNoticeModel.collection.insertMany([
-    { _id: 'old-cb' as never, kind: 'new', raw: '{}', receivedAt: minutesAgo(16), appliedAt: null },
-    { _id: 'applied-cb' as never, kind: 'new', raw: '{}', receivedAt: minutesAgo(60), appliedAt: minutesAgo(59) },
+    { _id: 'old-cb' as never, kind: 'new', raw: '{}', receivedAt: minutesAgo(16), appliedAt: null, applied: false },
+    { _id: 'applied-cb' as never, kind: 'new', raw: '{}', receivedAt: minutesAgo(60), appliedAt: minutesAgo(59), applied: true },
   ]);
   await PaymentClaimModel.collection.insertMany([
     { _id: 7001 as never, attemptKey: 'a', merchantOrderId: 'PL7001Ta', state: 'charging', startedAt: minutesAgo(11) },
