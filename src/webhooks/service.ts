@@ -113,6 +113,13 @@ export interface NewLinkEvent {
  * Stores an event with the link's next sequence number and queues its delivery. The sequence is
  * claimed by inserting msg_<link>_<n> (unique _id): a concurrent event for the same link loses the
  * insert and takes n+1, so sequences never repeat even where $inc could lose increments.
+ *
+ * The event is inserted already marked queued, and its job added right after: one write fewer
+ * than marking it after the add, and no update of the event still in flight when its first
+ * delivery writes it (FerretDB's read-modify-write could put `pending` back over `delivered`).
+ * When the add fails (Redis down) the mark is taken off again, so the scheduler sweep queues the
+ * event after its grace period; should that write fail too, the lost-job pass queues it (a
+ * pending event marked queued whose job does not exist).
  */
 export async function emitLinkEvent(event: NewLinkEvent, now = new Date()): Promise<WebhookEvent> {
   for (let tries = 0; tries < 20; tries++) {
@@ -120,15 +127,34 @@ export async function emitLinkEvent(event: NewLinkEvent, now = new Date()): Prom
     const sequence = (last?.sequence ?? 0) + 1;
     const id = `msg_${event.linkId}_${sequence}`;
     const body = JSON.stringify({ type: event.type, timestamp: now.toISOString(), data: { ...event.data, sequence } });
+    let stored: WebhookEvent;
     try {
-      const stored = (
-        await WebhookEventModel.create({ _id: id, merchantId: event.merchantId, linkId: event.linkId, sequence, type: event.type, url: event.url, body, createdAt: now })
+      stored = (
+        await WebhookEventModel.create({
+          _id: id,
+          merchantId: event.merchantId,
+          linkId: event.linkId,
+          sequence,
+          type: event.type,
+          url: event.url,
+          body,
+          createdAt: now,
+          queuedAt: new Date(),
+        })
       ).toObject();
-      await enqueueScheduledDelivery(stored._id, stored.merchantId);
-      return stored;
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
+      continue;
     }
+    try {
+      await enqueueDelivery(stored._id, 'scheduled', stored.merchantId);
+    } catch (error) {
+      await WebhookEventModel.updateOne({ _id: stored._id }, { $set: { queuedAt: null } }).catch((err) => {
+        logger.warn({ err, eventId: stored._id }, 'could not unmark a link webhook event whose delivery was not queued');
+      });
+      throw error;
+    }
+    return stored;
   }
   throw new Error(`could not claim a webhook sequence number for link ${event.linkId}`);
 }

@@ -174,3 +174,20 @@ test.serial('an event queued and delivered by the worker: its mark as queued and
   t.is(job.data.merchantId, merchantId); // so the worker reads the secret beside the event
   t.deepEqual(commands.by, { ...ONE_DELIVERY, 'webhook_events update': 2 });
 });
+
+test.serial('an event stored and queued: the sequence read and one insert, already marked queued', async (t) => {
+  // Paused, so the worker's delivery does not run inside the counted window.
+  await queue().pause();
+  try {
+    const linkId = nextLinkId++;
+    const { result: event, commands } = await countDbCommands(() => emitLinkEvent({ merchantId, linkId, url: hookUrl, type: 'payment_link.paid', data: {} }));
+    t.deepEqual(commands.by, { 'webhook_events find': 1, 'webhook_events insert': 1 });
+    t.truthy((await WebhookEventModel.findById(event._id).lean())!.queuedAt);
+    const [job] = await jobsOf(event._id);
+    t.like(job?.data, { eventId: event._id, trigger: 'scheduled', merchantId });
+    t.is(await sweepUnqueuedLinkEvents(new Date(Date.now() + 24 * 3600_000)), 0, 'nothing left for the sweep');
+    await job.remove(); // not delivered after this file's receiver has closed
+  } finally {
+    await queue().resume();
+  }
+});
