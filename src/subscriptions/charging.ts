@@ -157,8 +157,10 @@ async function findCharge(subscriptionId: number, dueDate: string): Promise<Subs
 }
 
 /**
- * A cycle's first run with the scheduler's copy of the cycle: four round trips where reading the
- * subscription first took five. The order keeps every guard of the path that reads first:
+ * A cycle's first run with the scheduler's copy of the cycle: three round trips before the sale
+ * (cancellation record, charge insert, findOneAndUpdate) where reading the subscription first took
+ * four (subscription, cancellation record, charge insert, update). The order keeps every guard of
+ * the path that reads first:
  * - the cancellation record is read before anything is written, so a subscription cancelled
  *   before its run gets no charge (the path that reads first then restores its status);
  * - the charge is inserted before the subscription moves on, as there: a run that dies between
