@@ -4,6 +4,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
+import { refuseNulInBody, refuseNulInUrl } from './http/nul-characters';
 import { getConfig } from '../config';
 import { logger as defaultLogger, type Logger } from './logger';
 import { errorHandler, notFoundHandler } from './http/errors';
@@ -96,6 +97,7 @@ export function buildApp(options: AppOptions = {}): Express {
       },
     }),
   );
+  app.use(refuseNulInUrl);
   // The body is read per route, after its credential and header checks: a request that will be
   // refused costs no inflating or parsing, and each route reads at most what its work needs.
   const maxBodyBytes = byteCount(config.bodyLimit);
@@ -109,7 +111,7 @@ export function buildApp(options: AppOptions = {}): Express {
 
   for (const feature of features) {
     for (const route of feature.routes) {
-      const chain = [...(route.auth ? [requireCredential(route.auth)] : []), ...(route.beforeBody ?? []), bodyReader(route), emptyBodyAsObject, ...(route.before ?? []), route.handler];
+      const chain = [...(route.auth ? [requireCredential(route.auth)] : []), ...(route.beforeBody ?? []), bodyReader(route), emptyBodyAsObject, ...(route.nulInBody === 'handled' ? [] : [refuseNulInBody]), ...(route.before ?? []), route.handler];
       app[route.method](route.path, ...chain);
     }
   }

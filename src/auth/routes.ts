@@ -15,7 +15,9 @@ export const REFRESH_FAILURE = { detail: 'Token is invalid or expired.' } as con
 
 function bodyField(req: Request, name: string): unknown {
   const body: unknown = req.body;
-  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
+  const value = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
+  // A NUL cannot be in any e-mail, password or token of ours (nor stored by PostgreSQL): a plain failure, 401.
+  return typeof value === 'string' && value.includes('\u0000') ? undefined : value;
 }
 
 // The token routes' docs are getters so they state the configured lifetimes and limits, read when
@@ -87,6 +89,7 @@ export const authFeature: Feature = {
     {
       method: 'post',
       path: '/api/token/',
+      nulInBody: 'handled',
       before: [rateLimit({ name: 'token' })],
       handler: async (req, res) => {
         const pair = await obtainTokenPair(bodyField(req, 'username'), bodyField(req, 'password'));
@@ -111,6 +114,7 @@ export const authFeature: Feature = {
     {
       method: 'post',
       path: '/api/token/refresh/',
+      nulInBody: 'handled',
       before: [rateLimit({ name: 'refresh' })],
       handler: async (req, res) => {
         const result = await refreshAccessToken(bodyField(req, 'refresh'));

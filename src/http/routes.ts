@@ -35,6 +35,11 @@ export interface RouteSpec {
    * DEFAULT_BODY_LIMIT_BYTES; 'max' for the few that carry documents (BODY_LIMIT, the ceiling of all).
    */
   bodyLimit?: number | 'max';
+  /**
+   * A NUL character (U+0000) in the body is a 400 naming the field (src/http/nul-characters.ts),
+   * unless the route answers it its own way: 'handled' (the token routes, where any failure is 401).
+   */
+  nulInBody?: 'handled';
   /** Middleware run before the handler, once the body is read (celebrate validation, rate limits). */
   before?: RequestHandler[];
   handler: RequestHandler;

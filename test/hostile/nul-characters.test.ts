@@ -1,0 +1,56 @@
+/**
+ * PostgreSQL cannot store U+0000, so on FerretDB's PostgreSQL backend a NUL reaching a filter or a
+ * document failed inside the store: GET /api/v1/checkout-links/%00 answered 500. Now a 400 that
+ * names where it was, before anything is read or written; the token routes keep "any failure is 401".
+ */
+import '../helpers/env';
+import test from 'ava';
+import { startTestApp, json, type TestApp } from '../helpers/app';
+import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
+import { PaymentLinkModel } from '../../src/payment-links/model';
+import { nulPathOf } from '../../src/http/nul-characters';
+
+let app: TestApp;
+let merchant: TestMerchant;
+test.before(async () => {
+  app = await startTestApp();
+  merchant = await newMerchant();
+});
+test.after.always(() => app?.close());
+
+const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) => {
+  const res = await fetch(`${app.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: await json(res) };
+};
+
+test('a NUL in a path or a query string is a 400, not a 500 from the store', async (t) => {
+  for (const [method, path] of [
+    ['GET', '/api/v1/checkout-links/%00'],
+    ['PUT', '/api/v1/checkout-links/ab%00cd/pay'],
+    ['GET', '/api/v1/acquirer/chargeback/contested/history/?limit=1%00'],
+  ] as const) {
+    const res = await call(method, path, method === 'PUT' ? {} : undefined);
+    t.is(res.status, 400, `${method} ${path}`);
+    t.regex(res.body.detail, /NUL/);
+  }
+});
+
+test('a NUL in a body is a 400 naming the field, and nothing is written', async (t) => {
+  const before = await PaymentLinkModel.countDocuments({ merchantId: merchant.merchantId });
+  const res = await call('POST', '/api/v1/payment-links/', { value: 1000, description: 'caf\u0000e' }, bearer(merchant.merchantToken));
+  t.is(res.status, 400);
+  t.deepEqual(res.body, { description: ['Must not contain the NUL character (U+0000).'] });
+  t.is(await PaymentLinkModel.countDocuments({ merchantId: merchant.merchantId }), before);
+});
+
+test('the token routes answer a NUL like any other failure: 401', async (t) => {
+  t.is((await call('POST', '/api/token/', { username: `${merchant.email}\u0000`, password: 'x' })).status, 401);
+  t.is((await call('POST', '/api/token/refresh/', { refresh: 'a\u0000b' })).status, 401);
+});
+
+test('the path of the first NUL is named, keys and array items included', (t) => {
+  t.is(nulPathOf({ payer: { name: 'ok', document: ['1', 'x\u0000'] } }), 'payer.document[1]');
+  t.is(nulPathOf({ ['k\u0000']: 1 }), 'k\u0000');
+  t.is(nulPathOf('\u0000'), 'body');
+  t.is(nulPathOf({ a: 'fine', b: [1, null, { c: 'also' }] }), undefined);
+});
