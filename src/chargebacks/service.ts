@@ -10,7 +10,7 @@ import { MerchantModel } from '../auth/model';
 import { isDuplicateKey } from '../db/connection';
 import { ApiError, badRequest, forbidden } from '../http/errors';
 import { logger } from '../logger';
-import { getQueue } from '../queue';
+import { getQueue, jobWillRun, recordJobId } from '../queue';
 import { checkEvidence } from './evidence';
 import {
   ChargebackEventModel,
@@ -309,7 +309,7 @@ export async function receiveNotice(payload: unknown, received?: { body?: Buffer
 }
 
 function newNoticeJobId(noticeId: string): string {
-  return `cbn-${noticeId}-${crypto.randomBytes(6).toString('hex')}`;
+  return recordJobId('cbn', noticeId);
 }
 
 /**
@@ -328,9 +328,6 @@ export async function enqueueNotice(data: NoticeJobData, jobId: string, attempts
   await getQueue(CHARGEBACK_NOTICE_QUEUE).add('apply', data, attempts === undefined ? { jobId } : { jobId, attempts });
 }
 
-/** Job states in which the job will still run by itself: the sweep leaves those alone. */
-const LIVE_JOB_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
-
 /**
  * Safety net for the scheduler: every notice stored but still unapplied after `graceMs` is queued
  * again under a new job id, whatever became of its old job (completed, failed, removed, or never
@@ -347,8 +344,7 @@ export async function requeueUnappliedNotices(now = new Date(), graceMs = 5 * 60
   const queue = getQueue(CHARGEBACK_NOTICE_QUEUE);
   let queued = 0;
   for (const { _id, jobId, kind, raw, unconfirmedAt } of stale) {
-    const job = jobId ? await queue.getJob(jobId) : undefined;
-    if (job && LIVE_JOB_STATES.has(await job.getState())) continue;
+    if (await jobWillRun(queue, jobId)) continue;
     const next = newNoticeJobId(_id);
     // Recorded first: if the add then fails, the next sweep finds no job under it and adds again.
     await ChargebackNoticeModel.updateOne({ _id, appliedAt: null }, { $set: { jobId: next } });

@@ -5,6 +5,7 @@
  * (the route answers 503) instead of piling up commands. Workers get their own connections with
  * maxRetriesPerRequest null, as BullMQ requires for blocking commands.
  */
+import crypto from 'node:crypto';
 import { Queue, Worker, type Job, type JobsOptions, type Processor, type WorkerOptions } from 'bullmq';
 import Redis, { type RedisOptions } from 'ioredis';
 import { getConfig } from '../../config';
@@ -106,6 +107,25 @@ export async function retryFailedJob(job: Job): Promise<0 | 1> {
     logger.debug({ err: { message: (error as Error).message }, jobId: job.id }, 'failed job already retried or removed');
     return 0;
   }
+}
+
+/**
+ * The job of a stored record (a notice to apply): its id is unique to the record and to this
+ * queueing, and is kept on the record. An id derived from content alone is refused by BullMQ
+ * while Redis still holds a finished job under it (from an earlier run, another database on the
+ * same Redis, or a job that ended without applying), and the record would never be applied.
+ */
+export function recordJobId(prefix: string, recordId: string): string {
+  return `${prefix}-${recordId}-${crypto.randomBytes(6).toString('hex')}`;
+}
+
+/** Job states in which a job will still run by itself. */
+const LIVE_JOB_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+
+/** Whether the job under `jobId` will still run by itself; a sweep queues a record again only when it will not. */
+export async function jobWillRun(queue: Queue, jobId: string | undefined | null): Promise<boolean> {
+  const job = jobId ? await queue.getJob(jobId) : undefined;
+  return Boolean(job && LIVE_JOB_STATES.has(await job.getState()));
 }
 
 export async function closeQueues(): Promise<void> {

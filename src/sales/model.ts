@@ -230,6 +230,8 @@ export interface PaymentNotice {
   appliedAt: Date | null;
   /** Whether appliedAt is set, written with it: the sweep of unapplied notices reads by this equality (FerretDB cannot index null). */
   applied?: boolean;
+  /** The job that applies it (src/queue recordJobId): the sweep queues the notice again only when that job will not run. */
+  jobId?: string;
   result: string | null;
 }
 
@@ -242,6 +244,7 @@ const noticeSchema = new Schema<PaymentNotice>(
     receivedAt: { type: Date, required: true },
     appliedAt: { type: Date, default: null },
     applied: { type: Boolean, default: false },
+    jobId: { type: String },
     result: { type: String, default: null },
   },
   { versionKey: false, collection: 'acquirer_payment_notices' },

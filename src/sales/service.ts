@@ -36,7 +36,7 @@ import { isDuplicateKey } from '../db/connection';
 import { nextId } from '../db/ids';
 import { ApiError, badRequest, notFound } from '../http/errors';
 import { logger } from '../logger';
-import { getQueue, retryFailedJob } from '../queue';
+import { getQueue, jobWillRun, recordJobId } from '../queue';
 import {
   OnlineSaleModel,
   PaymentNoticeModel,
@@ -922,14 +922,19 @@ export async function receivePaymentNotice(rawBody: Buffer | undefined, signatur
   if (Object.keys(fields).length) throw badRequest(fields);
   const noticeId = sha256Hex(raw);
   let duplicate = false;
+  let jobId = recordJobId('notice', noticeId);
   try {
-    await PaymentNoticeModel.create({ _id: noticeId, raw, paymentId: notice.PaymentId, changeType: notice.ChangeType, receivedAt: new Date() });
+    await PaymentNoticeModel.create({ _id: noticeId, raw, paymentId: notice.PaymentId, changeType: notice.ChangeType, receivedAt: new Date(), jobId });
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
     duplicate = true;
+    // Queued again under the record's job (a no-op while that job exists): a notice stored before
+    // Redis failed still gets applied. One stored before job ids were kept gets a new one.
+    const stored = await PaymentNoticeModel.findById(noticeId, { appliedAt: 1, jobId: 1 }).lean();
+    if (stored?.appliedAt) return { status: 200, body: { received: true, duplicate } };
+    jobId = stored?.jobId ?? jobId;
   }
-  // Queued again for a duplicate too (the job id dedupes): a notice stored before Redis failed still gets applied.
-  await getQueue(NOTICE_QUEUE).add('apply-payment-notice', { noticeId }, { jobId: `notice-${noticeId}` });
+  await getQueue(NOTICE_QUEUE).add('apply-payment-notice', { noticeId }, { jobId });
   return { status: 200, body: { received: true, duplicate } };
 }
 
@@ -1043,20 +1048,21 @@ export async function sweepUnsettledSales(now = new Date()): Promise<void> {
  */
 export async function requeueUnappliedPaymentNotices(now = new Date()): Promise<number> {
   const receivedBefore = new Date(now.getTime() - UNAPPLIED_NOTICE_GRACE_MS);
-  const stale = await PaymentNoticeModel.find({ applied: false, receivedAt: mongoose.trusted({ $lt: receivedBefore }) }, { _id: 1 })
+  const stale = await PaymentNoticeModel.find({ applied: false, receivedAt: mongoose.trusted({ $lt: receivedBefore }) }, { _id: 1, jobId: 1 })
     .sort({ receivedAt: 1 })
     .limit(SWEEP_BATCH)
     .lean();
   const queue = getQueue(NOTICE_QUEUE);
   let queued = 0;
-  for (const { _id } of stale) {
-    const job = await queue.getJob(`notice-${_id}`);
-    if (!job) {
-      await queue.add('apply-payment-notice', { noticeId: _id }, { jobId: `notice-${_id}` });
-      queued++;
-    } else if (await job.isFailed()) {
-      queued += await retryFailedJob(job);
-    }
+  for (const { _id, jobId } of stale) {
+    // Whatever became of its job (completed without applying, failed for good, removed, never added),
+    // only one that will still run by itself is left to run. Applying is idempotent.
+    if (await jobWillRun(queue, jobId)) continue;
+    const next = recordJobId('notice', _id);
+    // Recorded first: if the add then fails, the next sweep finds no job under it and adds again.
+    await PaymentNoticeModel.updateOne({ _id, applied: false }, { $set: { jobId: next } });
+    await queue.add('apply-payment-notice', { noticeId: _id }, { jobId: next });
+    queued++;
   }
   if (queued) logger.warn({ notices: queued }, 'queued again payment notices left unapplied');
   return queued;

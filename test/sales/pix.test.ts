@@ -198,7 +198,7 @@ test.serial('a stored payment notice whose job was lost is queued again by the s
   const raw = JSON.stringify({ PaymentId: sale.acquirer.payment_id, ChangeType: 1 });
   const noticeId = crypto.createHash('sha256').update(raw).digest('hex');
   await PaymentNoticeModel.create({ _id: noticeId, raw, paymentId: sale.acquirer.payment_id, changeType: 1, receivedAt: new Date() });
-  t.is(await getQueue(NOTICE_QUEUE).getJob(`notice-${noticeId}`), undefined);
+  t.is((await PaymentNoticeModel.findById(noticeId).lean())!.jobId, undefined, 'no job was ever queued for it');
 
   t.is(await requeueUnappliedPaymentNotices(new Date()), 0, 'a fresh notice is left to its own job');
   t.is(await requeueUnappliedPaymentNotices(new Date(Date.now() + 6 * 60_000)), 1);
@@ -210,4 +210,26 @@ test.serial('a stored payment notice whose job was lost is queued again by the s
   const notice = await eventually(async () => (await PaymentNoticeModel.findById(noticeId).lean())?.appliedAt && PaymentNoticeModel.findById(noticeId).lean());
   t.regex(notice!.result ?? '', /PENDING -> CONFIRMED/);
   t.is(await requeueUnappliedPaymentNotices(new Date(Date.now() + 6 * 60_000)), 0, 'an applied notice is not queued again');
+});
+
+test.serial('a notice whose content-derived job id Redis still holds as finished is applied all the same', async (t) => {
+  const sale = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale())).body.data;
+  t.is((await sandboxPost(env, `/sandbox/pix/${sale.acquirer.payment_id}/pay`, { notify: false })).status, 200);
+  const body = JSON.stringify({ PaymentId: sale.acquirer.payment_id, ChangeType: 1 });
+  const noticeId = crypto.createHash('sha256').update(body).digest('hex');
+  // Redis still holds a completed job under the id the content alone would give (an earlier run, or
+  // another database on the same Redis): BullMQ ignores an add under it, so the notice must get its own.
+  const finished = await getQueue(NOTICE_QUEUE).add('apply-payment-notice', { noticeId: 'not-a-notice' }, { jobId: `notice-${noticeId}` });
+  await eventually(async () => (await finished.getState()) === 'completed');
+
+  t.is((await postNotice(body, signNotice(body))).status, 200);
+  const notice = await eventually(async () => (await PaymentNoticeModel.findById(noticeId).lean())?.appliedAt && PaymentNoticeModel.findById(noticeId).lean());
+  t.regex(notice!.result ?? '', /PENDING -> CONFIRMED/);
+  t.not(notice!.jobId, finished.id);
+
+  // A record whose own job finished without applying it (or failed for good) is queued again by the sweep.
+  await PaymentNoticeModel.updateOne({ _id: noticeId }, { $set: { appliedAt: null, applied: false, result: null, jobId: finished.id } });
+  t.is(await requeueUnappliedPaymentNotices(new Date(Date.now() + 6 * 60_000)), 1);
+  const again = await eventually(async () => (await PaymentNoticeModel.findById(noticeId).lean())?.appliedAt && PaymentNoticeModel.findById(noticeId).lean());
+  t.not(again!.jobId, finished.id);
 });
