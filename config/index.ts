@@ -4,6 +4,7 @@
  * Local runs need no .env: secrets are generated once into .data/local-secrets.json (git-ignored);
  * with NODE_ENV=production they must come from the environment.
  */
+import crypto from 'node:crypto';
 import path from 'node:path';
 import { Joi } from 'celebrate';
 import { loadLocalSecrets, SECRET_NAMES } from './local-secrets';
@@ -23,6 +24,11 @@ export const CONFIG_TABLE = {
   FERRETDB_BACKEND: [Joi.string().valid('postgresql', 'sqlite'), 'postgresql', 'Backend of the local FerretDB that npm start / npm test / npm run services start: postgresql (indexed lookups) or sqlite (embedded; every lookup scans its collection)'],
   FERRETDB_POSTGRESQL_URL: [Joi.string().uri({ scheme: ['postgres', 'postgresql'] }), DEFAULT_FERRETDB_POSTGRESQL_URL, "PostgreSQL behind the local FerretDB; every process adds there the companion indexes FerretDB cannot make itself (nothing happens on a real MongoDB)"],
   REDIS_URL: [Joi.string().uri({ scheme: ['redis', 'rediss'] }), 'redis://127.0.0.1:6379', 'Redis used by BullMQ and the shared rate limits'],
+  REDIS_CLUSTER_NODES: [
+    Joi.string().allow('').pattern(/^\s*[^\s,:]+:\d{1,5}\s*(,\s*[^\s,:]+:\d{1,5}\s*)*$/),
+    '',
+    'Redis Cluster seed nodes, host:port,host:port (any few of the cluster); when set, every connection (queues, workers, rate limits, dashboard, readiness, metrics) goes to the cluster and REDIS_URL is not used. QUEUE_PREFIX must then carry a hash tag',
+  ],
   QUEUE_PREFIX: [Joi.string().pattern(/^[A-Za-z0-9_:{}.-]+$/), 'pay', 'Key prefix of every BullMQ queue (use a hash tag such as {pay} on Redis Cluster)'],
   LOG_LEVEL: [Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'info', 'pino log level'],
   BODY_LIMIT: [Joi.string().pattern(/^\d+(kb|mb)$/), '12mb', 'Largest JSON body accepted (an 8 MB file in base64 is about 10.7 MB); larger bodies get 413'],
@@ -32,7 +38,9 @@ export const CONFIG_TABLE = {
   JWT_REFRESH_TTL_SECONDS: [positiveInt, 604800, 'Refresh token lifetime (7 days)'],
   SYSTEM_TOKEN: [Joi.string().min(32), undefined, 'The fixed system bearer token (generated locally)'],
   CARD_RSA_PRIVATE_KEY: [Joi.string().pattern(/BEGIN (RSA )?PRIVATE KEY/), undefined, 'PEM private key that decrypts cards sent by checkout and API callers (generated locally)'],
-  CARD_RSA_PUBLIC_KEY: [Joi.string().pattern(/BEGIN PUBLIC KEY/), undefined, 'PEM public key handed to the checkout page and callers to encrypt cards (PKCS#1 v1.5)'],
+  CARD_RSA_PUBLIC_KEY: [Joi.string().pattern(/BEGIN PUBLIC KEY/), undefined, 'PEM public key of CARD_RSA_PRIVATE_KEY, served at GET /api/v1/cards/public-key/ and to the checkout page to encrypt cards (PKCS#1 v1.5)'],
+  CARD_RSA_PREVIOUS_PRIVATE_KEY: [Joi.string().pattern(/BEGIN (RSA )?PRIVATE KEY/).allow(''), '', 'Key rotation: the replaced CARD_RSA_PRIVATE_KEY, still accepted until CARD_RSA_PREVIOUS_KEY_UNTIL (empty = none)'],
+  CARD_RSA_PREVIOUS_KEY_UNTIL: [Joi.string().isoDate().allow(''), '', 'Key rotation: ISO 8601 time after which cards encrypted with the previous key are refused (required with CARD_RSA_PREVIOUS_PRIVATE_KEY; give callers at least 7 days)'],
   DASHBOARD_USER: [Joi.string(), 'ops', 'Operator basic-auth user of /admin/queues and /metrics (staff users may also log in there with their e-mail and password)'],
   DASHBOARD_PASSWORD: [Joi.string().min(12), undefined, 'Basic-auth password of /admin/queues and /metrics (generated locally)'],
   TOKEN_RATE_LIMIT: [positiveInt, 10, 'Requests per IP per window on /api/token/ and /api/token/refresh/'],
@@ -74,13 +82,15 @@ export interface Config {
   mongodbUri: string;
   ferretdb: { backend: 'postgresql' | 'sqlite'; postgresqlUrl: string };
   redisUrl: string;
+  /** Redis Cluster seed nodes; empty means the single Redis at redisUrl. */
+  redisClusterNodes: { host: string; port: number }[];
   queuePrefix: string;
   logLevel: string;
   bodyLimit: string;
   trustProxy: string;
   jwt: { secret: string; accessTtlSeconds: number; refreshTtlSeconds: number };
   systemToken: string;
-  cardKeys: { privateKeyPem: string; publicKeyPem: string };
+  cardKeys: { privateKeyPem: string; publicKeyPem: string; previous: { privateKeyPem: string; acceptedUntil: Date } | undefined };
   dashboard: { user: string; password: string };
   tokenRateLimit: { limit: number; windowSeconds: number };
   checkoutPayRateLimit: { limit: number; windowSeconds: number };
@@ -122,6 +132,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (error) problems.push(`${name} is invalid (${error.message.replace(/^"value" /, '')}): expected ${meaning}`);
     else raw[name] = parsed;
   }
+  const clusterProblem = raw.REDIS_CLUSTER_NODES && raw.QUEUE_PREFIX ? clusterPrefixProblem(String(raw.QUEUE_PREFIX)) : undefined;
+  if (clusterProblem) problems.push(clusterProblem);
+  if (!problems.length) problems.push(...cardKeyProblems(raw));
   if (problems.length) throw new ConfigError(`bad configuration:\n  ${problems.join('\n  ')}`);
   const v = raw as { [K in keyof Table]: ValueOf<K> };
   const publicBaseUrl = String(v.PUBLIC_BASE_URL).replace(/\/+$/, '');
@@ -133,13 +146,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbUri: v.MONGODB_URI,
     ferretdb: { backend: v.FERRETDB_BACKEND as Config['ferretdb']['backend'], postgresqlUrl: v.FERRETDB_POSTGRESQL_URL },
     redisUrl: v.REDIS_URL,
+    redisClusterNodes: parseClusterNodes(v.REDIS_CLUSTER_NODES),
     queuePrefix: v.QUEUE_PREFIX,
     logLevel: v.LOG_LEVEL,
     bodyLimit: v.BODY_LIMIT,
     trustProxy: v.TRUST_PROXY,
     jwt: { secret: v.JWT_SECRET, accessTtlSeconds: v.JWT_ACCESS_TTL_SECONDS, refreshTtlSeconds: v.JWT_REFRESH_TTL_SECONDS },
     systemToken: v.SYSTEM_TOKEN,
-    cardKeys: { privateKeyPem: v.CARD_RSA_PRIVATE_KEY, publicKeyPem: v.CARD_RSA_PUBLIC_KEY },
+    cardKeys: {
+      privateKeyPem: v.CARD_RSA_PRIVATE_KEY,
+      publicKeyPem: v.CARD_RSA_PUBLIC_KEY,
+      previous: v.CARD_RSA_PREVIOUS_PRIVATE_KEY ? { privateKeyPem: v.CARD_RSA_PREVIOUS_PRIVATE_KEY, acceptedUntil: new Date(v.CARD_RSA_PREVIOUS_KEY_UNTIL) } : undefined,
+    },
     dashboard: { user: v.DASHBOARD_USER, password: v.DASHBOARD_PASSWORD },
     tokenRateLimit: { limit: v.TOKEN_RATE_LIMIT, windowSeconds: v.TOKEN_RATE_WINDOW_SECONDS },
     checkoutPayRateLimit: { limit: v.CHECKOUT_PAY_RATE_LIMIT, windowSeconds: v.CHECKOUT_PAY_RATE_WINDOW_SECONDS },
@@ -173,6 +191,64 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       metricsPort: v.METRICS_PORT === '' ? undefined : Number(v.METRICS_PORT),
     },
   };
+}
+
+/** The hash tag Redis Cluster hashes a key by: what lies between its first `{` and the next `}`, when not empty. */
+export function hashTagOf(key: string): string | undefined {
+  const open = key.indexOf('{');
+  const close = open < 0 ? -1 : key.indexOf('}', open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : undefined;
+}
+
+/**
+ * BullMQ's scripts touch several keys of a queue at once, which a cluster allows only within one
+ * slot: every key starts with the prefix, so a hash tag in the prefix puts them all in its slot.
+ * Without one the queues fail at the first job with CROSSSLOT, so the start refuses instead.
+ */
+function clusterPrefixProblem(prefix: string): string | undefined {
+  if (hashTagOf(prefix) !== undefined) return undefined;
+  return (
+    `QUEUE_PREFIX is invalid with REDIS_CLUSTER_NODES: '${prefix}' has no hash tag; on Redis Cluster every key of a BullMQ queue must hash ` +
+    `to one slot, so wrap the prefix (or part of it) in braces, e.g. QUEUE_PREFIX={${prefix.replace(/[{}]/g, '') || 'pay'}}`
+  );
+}
+
+function parseClusterNodes(list: string): { host: string; port: number }[] {
+  return list
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const colon = entry.lastIndexOf(':');
+      return { host: entry.slice(0, colon), port: Number(entry.slice(colon + 1)) };
+    });
+}
+
+/**
+ * The card keys must fit together: a public key that is not the private key's would have every
+ * card fail to decrypt (found only when cards are refused), and a previous key with no end date
+ * would be accepted for ever.
+ */
+function cardKeyProblems(raw: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const spki = (key: crypto.KeyObject) => key.export({ type: 'spki', format: 'der' });
+  try {
+    const derived = crypto.createPublicKey(crypto.createPrivateKey(String(raw.CARD_RSA_PRIVATE_KEY)));
+    if (!spki(derived).equals(spki(crypto.createPublicKey(String(raw.CARD_RSA_PUBLIC_KEY))))) {
+      problems.push('CARD_RSA_PUBLIC_KEY is not the public key of CARD_RSA_PRIVATE_KEY');
+    }
+  } catch (error) {
+    problems.push(`CARD_RSA_PRIVATE_KEY or CARD_RSA_PUBLIC_KEY cannot be read (${(error as Error).message})`);
+  }
+  if (raw.CARD_RSA_PREVIOUS_PRIVATE_KEY) {
+    try {
+      crypto.createPrivateKey(String(raw.CARD_RSA_PREVIOUS_PRIVATE_KEY));
+    } catch (error) {
+      problems.push(`CARD_RSA_PREVIOUS_PRIVATE_KEY cannot be read (${(error as Error).message})`);
+    }
+    if (!raw.CARD_RSA_PREVIOUS_KEY_UNTIL) problems.push('CARD_RSA_PREVIOUS_KEY_UNTIL is required with CARD_RSA_PREVIOUS_PRIVATE_KEY: when the previous key stops being accepted');
+  }
+  return problems;
 }
 
 let loaded: Config | undefined;

@@ -1,6 +1,7 @@
 /**
  * Admin CLI: `npm run cli -- <command> [options]`. Every command prints exactly one JSON line on
  * stdout; a failure prints one JSON line {"error": ...} on stderr and exits 1 (2 for bad usage).
+ * `--help`, `-h` or `help` prints the usage as text on stdout and exits 0.
  * Passwords may come from stdin (--password-stdin) so they stay out of the shell history and `ps`.
  */
 import { parseArgs } from 'node:util';
@@ -14,7 +15,10 @@ const USAGE = `usage: npm run cli -- <command> [options]
   merchant:tokens --merchant <id>
   merchant:revoke-token --merchant <id> (--prefix <token prefix> | --all)
   merchant:set --merchant <id> [--allow-void-on-confirmed true|false] [--name <company>] [--establishment <number>]... [--remove-establishment <number>]...
-  staff:create --email <e-mail> --login <short name> (--password <pw> | --password-stdin)`;
+  staff:create --email <e-mail> --login <short name> (--password <pw> | --password-stdin)
+  card:encrypt --number <digits> --exp-month <1-12> --exp-year <yyyy> --cvv <digits> [--holder <name>] [--public-key-file <pem>]
+      prints {"encrypted_card","kid"}: the card encrypted with this environment's public key (or the given PEM), for tests
+  help, --help, -h: this text`;
 
 class UsageError extends Error {}
 
@@ -30,11 +34,18 @@ const OPTIONS = {
   'allow-void-on-confirmed': { type: 'string' },
   establishment: { type: 'string', multiple: true },
   'remove-establishment': { type: 'string', multiple: true },
+  number: { type: 'string' },
+  holder: { type: 'string' },
+  'exp-month': { type: 'string' },
+  'exp-year': { type: 'string' },
+  cvv: { type: 'string' },
+  'public-key-file': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
 } as const;
 
 type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
-function required(options: Options, name: 'name' | 'email' | 'login' | 'merchant'): string {
+function required(options: Options, name: 'name' | 'email' | 'login' | 'merchant' | 'number' | 'exp-month' | 'exp-year' | 'cvv'): string {
   const value = options[name];
   if (typeof value !== 'string' || !value) throw new UsageError(`--${name} is required`);
   return value;
@@ -61,6 +72,34 @@ function booleanOption(value: string | undefined, name: string): boolean | undef
   if (value === 'true' || value === 'false') return value === 'true';
   throw new UsageError(`--${name} takes true or false`);
 }
+
+function integerOption(options: Options, name: 'exp-month' | 'exp-year'): number {
+  const value = required(options, name);
+  if (!/^\d{1,4}$/.test(value)) throw new UsageError(`--${name} must be an integer`);
+  return Number(value);
+}
+
+/**
+ * Commands that need no database. card:encrypt encrypts what it is given as it is (the service
+ * checks the card): a test may want an expired or mistyped card. The card JSON has the documented
+ * types: expMonth and expYear numbers, the rest strings.
+ */
+const LOCAL_COMMANDS: Record<string, (options: Options) => Promise<Record<string, unknown>>> = {
+  async 'card:encrypt'(options) {
+    const card = {
+      number: required(options, 'number'),
+      holder: options.holder ?? 'MARIA SILVA',
+      expMonth: integerOption(options, 'exp-month'),
+      expYear: integerOption(options, 'exp-year'),
+      cvv: required(options, 'cvv'),
+    };
+    const { encryptCard, publicKeyPem } = await import('./cards');
+    const { keyIdOf } = await import('./cards/keys');
+    const file = options['public-key-file'];
+    const pem = file ? (await import('node:fs')).readFileSync(file, 'utf8') : publicKeyPem();
+    return { encrypted_card: encryptCard(card, pem), kid: keyIdOf(pem) };
+  },
+};
 
 type Service = typeof import('./auth/service');
 
@@ -112,18 +151,37 @@ const COMMANDS: Record<string, (service: Service, options: Options) => Promise<R
 };
 
 async function main(argv: string[]): Promise<number> {
-  let command: (typeof COMMANDS)[string];
+  let name: string;
   let options: Options;
   try {
     const parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    if (parsed.values.help || parsed.positionals[0] === 'help') {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
     if (parsed.positionals.length !== 1) throw new UsageError(parsed.positionals.length ? `one command at a time, got ${parsed.positionals.join(' ')}` : 'no command given');
-    if (!Object.hasOwn(COMMANDS, parsed.positionals[0])) throw new UsageError(`unknown command ${parsed.positionals[0]}`);
-    command = COMMANDS[parsed.positionals[0]];
+    name = parsed.positionals[0];
+    if (!Object.hasOwn(COMMANDS, name) && !Object.hasOwn(LOCAL_COMMANDS, name)) throw new UsageError(`unknown command ${name}`);
     options = parsed.values;
   } catch (error) {
+    // `--help` after a bad option still gets the usage (parseArgs throws before reading it).
+    if (argv.includes('--help') || argv.includes('-h')) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
     process.stderr.write(`${JSON.stringify({ error: (error as Error).message, usage: USAGE })}\n`);
     return 2;
   }
+  if (Object.hasOwn(LOCAL_COMMANDS, name)) {
+    try {
+      process.stdout.write(`${JSON.stringify(await LOCAL_COMMANDS[name](options))}\n`);
+      return 0;
+    } catch (error) {
+      process.stderr.write(`${JSON.stringify({ error: (error as Error).message, ...(error instanceof UsageError ? { usage: USAGE } : {}) })}\n`);
+      return error instanceof UsageError ? 2 : 1;
+    }
+  }
+  const command = COMMANDS[name];
   const { getConfig } = await import('../config');
   const { connectDatabase, disconnectDatabase } = await import('./db/connection');
   const { ApiError } = await import('./http/errors');

@@ -11,6 +11,7 @@ import { authFeature } from './auth/routes';
 import { contactsFeature } from './contacts/routes';
 import { metricsFeature } from './metrics/routes';
 import { salesFeature } from './sales/routes';
+import { cardsFeature } from './cards/routes';
 
 export const features: Feature[] = [
   healthFeature,
@@ -21,5 +22,6 @@ export const features: Feature[] = [
   contactsFeature,
   metricsFeature,
   salesFeature,
+  cardsFeature,
   paymentLinksFeature, checkoutFeature, webhooksFeature,
 ];

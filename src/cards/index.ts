@@ -1,17 +1,19 @@
 /**
  * Cards arrive encrypted with our RSA public key, PKCS#1 v1.5 padding (the spec fixes it), as
- * base64 of the encrypted JSON {"number","holder","expMonth","expYear","cvv"}.
+ * base64 of the encrypted UTF-8 JSON {"number","holder","expMonth","expYear","cvv"} (types: see
+ * CARD_FIELDS and docs/cards.md). The key is served at GET /api/v1/cards/public-key/ with its kid.
  *
  * Node 20's crypto refuses PKCS#1 v1.5 decryption (Marvin attack, CVE-2023-46809) unless run
  * with a security revert flag, which we do not use, and node-forge's pure-JS RSA costs 75-200 ms
  * of event-loop CPU per card. So ./pkcs1 does the raw RSA natively and removes the padding in
  * constant time with implicit rejection (see there). Every failure to decrypt or parse gives the
- * same error (no padding oracle). node-forge stays for encryptCard. The clear card lives only in
- * memory long enough to reach the acquirer: we keep brand, BIN and last four.
+ * same error (no padding oracle), whichever key it was tried with. Encrypting with PKCS#1 v1.5 is
+ * not refused by Node, so encryptCard is native. The clear card lives only in memory long enough
+ * to reach the acquirer: we keep brand, BIN and last four.
  */
-import forge from 'node-forge';
-import { getConfig } from '../../config';
-import { loadRsaDecryptionKey, rsaDecryptPkcs1, type RsaDecryptionKey } from './pkcs1';
+import crypto from 'node:crypto';
+import { rsaDecryptPkcs1 } from './pkcs1';
+import { acceptedKeys, cardKeyRing } from './keys';
 
 export interface ClearCard {
   number: string;
@@ -45,19 +47,30 @@ export class CardError extends Error {
   }
 }
 
-let decryptionKey: RsaDecryptionKey | undefined;
-
-function getDecryptionKey(): RsaDecryptionKey {
-  decryptionKey ??= loadRsaDecryptionKey(getConfig().cardKeys.privateKeyPem);
-  return decryptionKey;
-}
-
 /** Strict UTF-8: invalid bytes (e.g. an implicit-rejection message) are an error, not U+FFFD. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** The public key callers encrypt cards with (PEM, SPKI). */
 export function publicKeyPem(): string {
-  return getConfig().cardKeys.publicKeyPem;
+  return cardKeyRing().current.publicKeyPem;
 }
+
+/** The kid of publicKeyPem(): it changes when the key is rotated. */
+export function publicKeyId(): string {
+  return cardKeyRing().current.kid;
+}
+
+/**
+ * What the card JSON may hold, exactly. A card number or CVV sent as a JSON number is refused: a
+ * 19-digit number is beyond a double's precision and a CVV like 012 would lose its zero.
+ */
+export const CARD_FIELDS = {
+  number: 'string: 12 to 19 digits passing the Luhn check; spaces and hyphens are ignored',
+  holder: 'string: the name printed on the card, 1 to 25 characters after trimming',
+  expMonth: 'integer 1 to 12, as a JSON number (12) or a string of 1 or 2 digits ("05")',
+  expYear: 'integer, 4 digits (2031) or 2 digits meaning 20YY (31), as a JSON number or a string of digits; the card is valid through the end of that month',
+  cvv: 'string: 3 digits (4 for Amex)',
+} as const;
 
 export function luhnValid(number: string): boolean {
   if (!/^\d{12,19}$/.test(number)) return false;
@@ -86,29 +99,61 @@ export function cardBrand(number: string): CardBrand {
   return 'Unknown';
 }
 
-/** Decrypts and validates a card. Throws CardError naming the field at fault. */
-export function decryptCard(encryptedBase64: unknown, now = new Date()): ClearCard {
-  let card: ClearCard;
+/** The card object inside a decrypted block, or undefined when the block is not one. */
+function parseCardObject(plain: Buffer): Record<string, unknown> | undefined {
   try {
-    if (typeof encryptedBase64 !== 'string' || !/^[A-Za-z0-9+/=\s]+$/.test(encryptedBase64)) throw new Error('shape');
-    // Bad padding does not throw here: it yields a pseudo-random message (implicit rejection)
-    // that fails the parsing below, so every undecryptable card ends in the same error.
-    const plain = rsaDecryptPkcs1(getDecryptionKey(), Buffer.from(encryptedBase64.replace(/\s/g, ''), 'base64'));
     const parsed: unknown = JSON.parse(utf8.decode(plain));
     // A bare number or string is not a card (and random bytes like "7" would otherwise reach
     // the card-number check and answer with a different field).
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('shape');
-    const fields = parsed as Record<string, unknown>;
-    card = {
-      number: String(fields.number ?? '').replace(/[\s-]/g, ''),
-      holder: String(fields.holder ?? '').trim(),
-      expMonth: Number(fields.expMonth),
-      expYear: Number(fields.expYear),
-      cvv: String(fields.cvv ?? ''),
-    };
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
   } catch {
-    throw new CardError('encrypted_card', UNDECRYPTABLE_CARD);
+    return undefined;
+  } finally {
+    plain.fill(0);
   }
+}
+
+/**
+ * The card object of a ciphertext, tried with every accepted key. During a rotation both keys
+ * decrypt and both results are parsed, always, in the same order: the work does not depend on
+ * which key (if any) the card was encrypted with, and every failure ends in the same error.
+ * Bad padding does not throw (implicit rejection gives a pseudo-random block that fails parsing).
+ */
+function decryptCardObject(encryptedBase64: unknown, now: Date): Record<string, unknown> {
+  if (typeof encryptedBase64 !== 'string' || !/^[A-Za-z0-9+/=\s]+$/.test(encryptedBase64)) throw new CardError('encrypted_card', UNDECRYPTABLE_CARD);
+  const ciphertext = Buffer.from(encryptedBase64.replace(/\s/g, ''), 'base64');
+  const found = acceptedKeys(now).map((key) => {
+    let plain: Buffer;
+    try {
+      plain = rsaDecryptPkcs1(key.rsa, ciphertext);
+    } catch {
+      return undefined; // only for what is public: a length or value that does not fit this key
+    }
+    return parseCardObject(plain);
+  });
+  const fields = found.find(Boolean);
+  if (!fields) throw new CardError('encrypted_card', UNDECRYPTABLE_CARD);
+  return fields;
+}
+
+/** An integer given as a JSON number or a string of digits (e.g. "05"); NaN for anything else. */
+function integerField(value: unknown, digits: RegExp): number {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : NaN;
+  if (typeof value === 'string' && digits.test(value)) return Number(value);
+  return NaN;
+}
+
+/** Decrypts and validates a card. Throws CardError naming the field at fault. */
+export function decryptCard(encryptedBase64: unknown, now = new Date()): ClearCard {
+  const fields = decryptCardObject(encryptedBase64, now);
+  if (typeof fields.number !== 'string') throw new CardError('number', 'The card number must be a JSON string of digits.');
+  const card: ClearCard = {
+    number: fields.number.replace(/[\s-]/g, ''),
+    holder: typeof fields.holder === 'string' ? fields.holder.trim() : '',
+    expMonth: integerField(fields.expMonth, /^\d{1,2}$/),
+    expYear: integerField(fields.expYear, /^(\d{2}|\d{4})$/),
+    cvv: typeof fields.cvv === 'string' ? fields.cvv : '',
+  };
   if (!luhnValid(card.number)) throw new CardError('number', 'Invalid card number.');
   if (!Number.isInteger(card.expMonth) || card.expMonth < 1 || card.expMonth > 12 || !Number.isInteger(card.expYear)) {
     throw new CardError('expiry', 'Invalid expiry date.');
@@ -118,7 +163,7 @@ export function decryptCard(encryptedBase64: unknown, now = new Date()): ClearCa
   const endOfMonth = Date.UTC(year, card.expMonth, 1);
   if (endOfMonth <= now.getTime()) throw new CardError('expiry', 'The card has expired.');
   const cvvLength = cardBrand(card.number) === 'Amex' ? 4 : 3;
-  if (!new RegExp(`^\\d{${cvvLength}}$`).test(card.cvv)) throw new CardError('cvv', `The security code must have ${cvvLength} digits.`);
+  if (!new RegExp(`^\\d{${cvvLength}}$`).test(card.cvv)) throw new CardError('cvv', `The security code must be a string of ${cvvLength} digits.`);
   if (!card.holder || card.holder.length > 25) throw new CardError('holder', 'The card holder name is required (at most 25 characters).');
   return card;
 }
@@ -134,8 +179,10 @@ export function summarizeCard(card: ClearCard): CardSummary {
   };
 }
 
-/** Encrypts a card the way callers and the checkout page do (tests, the CLI and the bench use it). */
-export function encryptCard(card: Omit<ClearCard, 'expYear'> & { expYear: number }, publicPem = publicKeyPem()): string {
-  const key = forge.pki.publicKeyFromPem(publicPem) as forge.pki.rsa.PublicKey;
-  return forge.util.encode64(key.encrypt(forge.util.encodeUtf8(JSON.stringify(card)), 'RSAES-PKCS1-V1_5'));
+/**
+ * Encrypts a card the way callers and the checkout page do (tests, the CLI and the bench use it):
+ * RSAES-PKCS1-v1_5 with the public key, base64. Node refuses only PKCS#1 v1.5 DEcryption.
+ */
+export function encryptCard(card: ClearCard | Record<string, unknown>, publicPem = publicKeyPem()): string {
+  return crypto.publicEncrypt({ key: publicPem, padding: crypto.constants.RSA_PKCS1_PADDING }, Buffer.from(JSON.stringify(card), 'utf8')).toString('base64');
 }

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureServices, stopService, type StartedService } from './services';
 import { loadLocalSecrets } from '../../config/local-secrets';
-import { seedDemoData } from './seed';
+import { getConfig } from '../../config';
+import { describeSecretLocations, seedDemoData } from './seed';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const COLORS = [36, 33, 35, 32, 34, 31];
@@ -36,6 +37,7 @@ async function main() {
   if (process.env.NODE_ENV !== 'production') loadLocalSecrets(); // generate once before processes race for it
   const services: StartedService[] = await ensureServices(false);
   await seedDemoData();
+  process.stdout.write(describeSecretLocations(getConfig()));
   const entries = readProcfile();
   const width = Math.max(...entries.map((e) => e.name.length));
   const children: { name: string; child: ChildProcess }[] = [];

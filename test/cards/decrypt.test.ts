@@ -40,8 +40,45 @@ function assertUndecryptable(t: import('ava').ExecutionContext, encrypted: unkno
   t.is(error?.message, UNDECRYPTABLE_CARD, label);
 }
 
-test('round trip with node-forge encryption', (t) => {
+test('round trip with node-forge encryption (what the checkout page runs in the browser)', (t) => {
+  const key = forge.pki.publicKeyFromPem(publicKeyPem) as forge.pki.rsa.PublicKey;
+  const encrypted = forge.util.encode64(key.encrypt(forge.util.encodeUtf8(JSON.stringify(card)), 'RSAES-PKCS1-V1_5'));
+  t.deepEqual(decryptCard(encrypted), card);
+});
+
+test('round trip with encryptCard', (t) => {
   t.deepEqual(decryptCard(encryptCard(card)), card);
+});
+
+test('the card fields have the documented types', (t) => {
+  const accepted: [Record<string, unknown>, Partial<typeof card>][] = [
+    [{ expMonth: '05', expYear: '2035' }, { expMonth: 5, expYear: 2035 }],
+    [{ expMonth: '5', expYear: 35 }, { expMonth: 5, expYear: 2035 }],
+    [{ expYear: '35' }, { expYear: 2035 }],
+    [{ number: '4111 1111-1111 1111' }, { number: '4111111111111111' }],
+    [{ holder: '  Ana Souza ' }, { holder: 'Ana Souza' }],
+  ];
+  for (const [overrides, expected] of accepted) t.deepEqual(decryptCard(encryptCard({ ...card, ...overrides })), { ...card, ...expected }, JSON.stringify(overrides));
+  const refused: [Record<string, unknown>, string][] = [
+    [{ number: 4111111111111111 }, 'number'],
+    [{ number: '4111111111111112' }, 'number'],
+    [{ cvv: 123 }, 'cvv'],
+    [{ cvv: '12' }, 'cvv'],
+    [{ expMonth: true }, 'expiry'],
+    [{ expMonth: 5.5 }, 'expiry'],
+    [{ expMonth: '' }, 'expiry'],
+    [{ expMonth: ' 5' }, 'expiry'],
+    [{ expMonth: [5] }, 'expiry'],
+    [{ expMonth: '13' }, 'expiry'],
+    [{ expYear: '203' }, 'expiry'],
+    [{ expYear: 2020 }, 'expiry'],
+    [{ holder: 42 }, 'holder'],
+    [{ holder: 'x'.repeat(26) }, 'holder'],
+  ];
+  for (const [overrides, field] of refused) {
+    const error = t.throws(() => decryptCard(encryptCard({ ...card, ...overrides })), { instanceOf: CardError }, JSON.stringify(overrides));
+    t.is(error?.field, field, JSON.stringify(overrides));
+  }
 });
 
 test('round trip with node publicEncrypt pkcs1', (t) => {
