@@ -15,10 +15,9 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import type { Request, RequestHandler } from 'express';
-import type Redis from 'ioredis';
 import { getConfig } from '../../config';
 import { logger } from '../logger';
-import { createRedisConnection } from '../queue';
+import { createRedisConnection, type RedisClient } from '../queue';
 import { ApiError } from './errors';
 
 const SLIDING_LOG = `
@@ -38,7 +37,7 @@ local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
 return {0, 0, tonumber(oldest[2]) + window_ms - now}
 `;
 
-type LimitedRedis = Redis & { slidingLogHit(key: string, limit: number, windowMs: number, member: string): Promise<[number, number, number]> };
+type LimitedRedis = RedisClient & { slidingLogHit(key: string, limit: number, windowMs: number, member: string): Promise<[number, number, number]> };
 
 const READY_WAIT_MS = 1000;
 let connection: LimitedRedis | undefined;

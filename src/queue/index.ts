@@ -1,13 +1,19 @@
 /**
- * The one module that creates BullMQ queues and workers.
+ * The one module that creates BullMQ queues and workers, and every Redis connection of the code.
  *
  * Producers share one ioredis connection with the offline queue off, so a dead Redis fails fast
  * (the route answers 503) instead of piling up commands. Workers get their own connections with
  * maxRetriesPerRequest null, as BullMQ requires for blocking commands.
+ *
+ * REDIS_CLUSTER_NODES set: each connection is an ioredis Cluster seeded with those nodes instead
+ * (the options above go to every node connection). The config has already refused a QUEUE_PREFIX
+ * without a hash tag, so every key of every queue, and the rate limits, live in the tag's slot.
+ * When the master of that slot dies, commands fail (the cluster answers CLUSTERDOWN, or the
+ * connection closes) until its replica is promoted; ioredis then finds the new master by itself.
  */
 import crypto from 'node:crypto';
 import { Queue, Worker, type Job, type JobsOptions, type Processor, type WorkerOptions } from 'bullmq';
-import Redis, { type RedisOptions } from 'ioredis';
+import Redis, { Cluster, type RedisOptions } from 'ioredis';
 import { getConfig } from '../../config';
 import { logger } from '../logger';
 import { jobDuration, jobFailures, jobStalls } from '../metrics/registry';
@@ -19,28 +25,54 @@ export const defaultJobOptions: JobsOptions = {
   removeOnFail: { count: 20000, age: 30 * 24 * 3600 },
 };
 
-let producerConnection: Redis | undefined;
+/** A connection to the single Redis or to the cluster: both take the same commands (a key's command goes to its slot's master). */
+export type RedisClient = Redis | Cluster;
+
+let producerConnection: RedisClient | undefined;
 const queues = new Map<string, Queue>();
 const workers: Worker[] = [];
-const extraConnections: Redis[] = [];
+const extraConnections: RedisClient[] = [];
 
-function redisOptions(extra: RedisOptions): RedisOptions {
-  return { connectTimeout: 3000, ...extra };
+/** Every Redis connection is made here: to REDIS_URL, or to the cluster when REDIS_CLUSTER_NODES is set. */
+function connect(extra: RedisOptions): RedisClient {
+  const options: RedisOptions = { connectTimeout: 3000, ...extra };
+  const { redisUrl, redisClusterNodes } = getConfig();
+  if (!redisClusterNodes.length) return new Redis(redisUrl, options);
+  return new Cluster(redisClusterNodes, {
+    // Off for producers, as on one Redis: a command while the cluster is unreachable fails at once.
+    enableOfflineQueue: options.enableOfflineQueue ?? true,
+    // Node connections; ioredis keeps each node's own offline queue on and never reconnects a lost
+    // node itself: a MOVED answer or a slots refresh leads it to the promoted replica.
+    redisOptions: options,
+  });
+}
+
+/** Whether connections go to a Redis Cluster (REDIS_CLUSTER_NODES). */
+export function onRedisCluster(): boolean {
+  return getConfig().redisClusterNodes.length > 0;
 }
 
 /** Shared producer connection: fails fast when Redis is down. */
-export function getProducerConnection(): Redis {
+export function getProducerConnection(): RedisClient {
   if (!producerConnection) {
-    producerConnection = new Redis(getConfig().redisUrl, redisOptions({ enableOfflineQueue: false, maxRetriesPerRequest: 1 }));
+    producerConnection = connect({ enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     producerConnection.on('error', (err) => logger.warn({ err }, 'redis producer connection error'));
   }
   return producerConnection;
 }
 
 /** A separate connection for things like rate limits that must not block on queue traffic. */
-export function createRedisConnection(extra: RedisOptions = {}): Redis {
-  const connection = new Redis(getConfig().redisUrl, redisOptions({ enableOfflineQueue: false, maxRetriesPerRequest: 1, ...extra }));
+export function createRedisConnection(extra: RedisOptions = {}): RedisClient {
+  const connection = connect({ enableOfflineQueue: false, maxRetriesPerRequest: 1, ...extra });
   connection.on('error', (err) => logger.warn({ err }, 'redis connection error'));
+  extraConnections.push(connection);
+  return connection;
+}
+
+/** A connection for a BullMQ Worker: blocking commands need maxRetriesPerRequest null (on a cluster, on its node connections). */
+export function createWorkerConnection(queue?: string): RedisClient {
+  const connection = connect({ maxRetriesPerRequest: null });
+  connection.on('error', (err) => logger.warn({ err, queue }, 'redis worker connection error'));
   extraConnections.push(connection);
   return connection;
 }
@@ -60,8 +92,7 @@ export function allQueues(names: string[]): Queue[] {
 }
 
 export function startWorker<T>(name: string, processor: Processor<T>, options: Partial<WorkerOptions> = {}): Worker<T> {
-  const connection = new Redis(getConfig().redisUrl, redisOptions({ maxRetriesPerRequest: null }));
-  connection.on('error', (err) => logger.warn({ err, queue: name }, 'redis worker connection error'));
+  const connection = createWorkerConnection(name);
   const worker = new Worker<T>(name, processor, {
     connection,
     prefix: getConfig().queuePrefix,
@@ -90,7 +121,6 @@ export function startWorker<T>(name: string, processor: Processor<T>, options: P
     jobStalls.inc({ queue: name });
   });
   workers.push(worker as unknown as Worker);
-  extraConnections.push(connection);
   return worker;
 }
 
@@ -137,9 +167,25 @@ export async function closeQueues(): Promise<void> {
   producerConnection = undefined;
 }
 
+/** How long readiness waits for the queues' slot on a cluster (ioredis retries a command while a failover settles). */
+const CLUSTER_READY_CHECK_MS = 1500;
+
+/**
+ * Whether Redis answers where our keys are. On a cluster a PING goes to any node, so it could
+ * answer while the master of the queues' slot is dead: the check reads a key in that slot instead.
+ */
 export async function redisAnswers(): Promise<boolean> {
   try {
-    return (await getProducerConnection().ping()) === 'PONG';
+    const connection = getProducerConnection();
+    if (!(connection instanceof Cluster)) return (await connection.ping()) === 'PONG';
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no answer from the queues slot')), CLUSTER_READY_CHECK_MS)));
+    try {
+      await Promise.race([connection.exists(`${getConfig().queuePrefix}:ready-check`), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+    return true;
   } catch {
     return false;
   }

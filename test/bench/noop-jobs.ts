@@ -3,15 +3,14 @@
  * same Redis, in the bench process. Cases whose work is a queue job compare against it.
  */
 import { Worker } from 'bullmq';
-import Redis from 'ioredis';
 import { getConfig } from '../../config';
-import { getQueue } from '../../src/queue';
+import { createWorkerConnection, getQueue } from '../../src/queue';
 import type { Side } from './cases/types';
 
 export async function noopJobsPerSecond(count: number, concurrency: number, queueName = 'bench-noop'): Promise<Side> {
   const queue = getQueue(queueName);
   await queue.obliterate({ force: true });
-  const connection = new Redis(getConfig().redisUrl, { maxRetriesPerRequest: null });
+  const connection = createWorkerConnection(queueName);
   let done = 0;
   let finished!: () => void;
   const allDone = new Promise<void>((resolve) => (finished = resolve));

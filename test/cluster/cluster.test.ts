@@ -1,0 +1,244 @@
+/**
+ * The whole platform on a real Redis Cluster (six redis-server processes, three masters with a
+ * replica each): web, worker and scheduler processes pointed at it with REDIS_CLUSTER_NODES and a
+ * hash-tagged QUEUE_PREFIX. First the journey, then the master serving the queues' slot is
+ * SIGKILLed while webhook deliveries and subscription charges are in flight: its replica takes
+ * over, and the same processes finish every job, each effect once.
+ */
+import '../helpers/env';
+import '../faults/quiet-logs';
+import test from 'ava';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import mongoose from 'mongoose';
+import { getConfig } from '../../config';
+import { queueNames } from '../../jobs';
+import { getQueue, onRedisCluster } from '../../src/queue';
+import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
+import { ChargebackNoticeModel } from '../../src/chargebacks/model';
+import { noticeFingerprint } from '../../src/chargebacks/service';
+import { ChargeAttemptModel, ChargeStatus, SubscriptionChargeModel } from '../../src/subscriptions/model';
+import { CHARGE_QUEUE, enqueueDueSubscriptionWork } from '../../src/subscriptions/scheduling';
+import { dayOf } from '../../src/subscriptions/clock';
+import { WebhookEventModel } from '../../src/webhooks/model';
+import { emitLinkEvent, LINK_WEBHOOK_QUEUE } from '../../src/webhooks/service';
+import { TEST_QUEUE_PREFIX } from '../helpers/env';
+import { json } from '../helpers/app';
+import { newMerchant, type TestMerchant } from '../helpers/identity';
+import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
+import { useServices } from '../helpers/services';
+import { insertDueSubscriptions, sandboxCardToken } from '../helpers/due-subscriptions';
+import { APPROVED_CARD, call, encryptedCard, readyLink } from '../payment-links/helpers';
+import { pointAtSandbox } from '../chargebacks/stack';
+import { CLUSTER_NODE_TIMEOUT_MS, OwnedRedisCluster } from './redis-cluster';
+
+const QUEUE_PREFIX = `{${TEST_QUEUE_PREFIX}}`;
+/** Short, so a job whose worker lost its lock during the failover is taken again within seconds. */
+const WORKER_LOCK_DURATION_MS = 5000;
+
+/** A webhook receiver counting deliveries per webhook-id; `delayMs` keeps deliveries in flight. */
+const deliveries = new Map<string, number>();
+let receiverDelayMs = 0;
+const receiver = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    const id = String(req.headers['webhook-id']);
+    deliveries.set(id, (deliveries.get(id) ?? 0) + 1);
+    setTimeout(() => res.writeHead(200).end(), receiverDelayMs);
+  });
+});
+
+let cluster: OwnedRedisCluster;
+let sandbox: RunningProcess;
+let webs: RunningProcess[];
+let worker: RunningProcess;
+let scheduler: RunningProcess | undefined;
+let merchant: TestMerchant;
+let hookUrl: string;
+
+useServices({
+  setUp: async () => {
+    cluster = await OwnedRedisCluster.start();
+    // Before anything loads the config: this process and every process it starts use the cluster.
+    process.env.REDIS_CLUSTER_NODES = cluster.seedNodes;
+    process.env.QUEUE_PREFIX = QUEUE_PREFIX;
+    if (!onRedisCluster() || getConfig().queuePrefix !== QUEUE_PREFIX) throw new Error('config was loaded before the cluster was set');
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const hookHost = `127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    hookUrl = `http://${hookHost}/hook`;
+    sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
+    Object.assign(process.env, {
+      ACQUIRER_BASE_URL: sandbox.url,
+      ACQUIRER_QUERY_URL: sandbox.url,
+      ...pointAtSandbox(sandbox.url),
+      WEBHOOK_TEST_ALLOW_HOSTS: hookHost,
+      TOKEN_RATE_LIMIT: '4',
+    });
+  },
+  ready: async () => {
+    [webs, [worker]] = await Promise.all([
+      Promise.all([startProcess('web'), startProcess('web')]),
+      Promise.all([startProcess('worker', { WORKER_LOCK_DURATION_MS: String(WORKER_LOCK_DURATION_MS) })]),
+    ]);
+    merchant = await newMerchant();
+  },
+  cleanUp: async () => {
+    receiver.closeAllConnections();
+    receiver.close();
+  },
+  tearDown: async () => {
+    await cluster?.destroy();
+  },
+});
+
+const basicAuth = () => ({ authorization: `Basic ${Buffer.from(`${getConfig().dashboard.user}:${getConfig().dashboard.password}`).toString('base64')}` });
+const sandboxSales = async () => ((await (await fetch(`${sandbox.url}/sandbox/stats`)).json()) as { salesCreated: number }).salesCreated;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits, then checks every delivery counted so far arrived exactly once. */
+async function assertEachDeliveredOnce(t: import('ava').ExecutionContext, ids: string[]): Promise<void> {
+  await sleep(2000); // a duplicate gets every chance to show up before counting
+  t.deepEqual(
+    ids.filter((id) => deliveries.get(id) !== 1).map((id) => `${id}: ${deliveries.get(id) ?? 0}`),
+    [],
+    'each event delivered exactly once',
+  );
+}
+
+test.serial('the cluster runs our processes: readyz, and the two web processes share one token rate limit', async (t) => {
+  for (const web of webs) t.like(await json(await fetch(`${web.url}/readyz`)), { status: 'ready', redis: true, mongodb: true });
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const res = await fetch(`${webs[i % 2].url}/api/token/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: merchant.email, password: merchant.password }),
+    });
+    statuses.push(res.status);
+  }
+  t.deepEqual(statuses, [200, 200, 200, 200, 429, 429]);
+});
+
+test.serial('a link paid through both web processes at once is charged once and its webhook delivered once', async (t) => {
+  const { id, guid } = await readyLink(webs[0].url, merchant, { webhookUrl: hookUrl });
+  const pays = await Promise.all(webs.map((web) => call(web.url, 'PUT', `/api/v1/checkout-links/${guid}/pay`, { encrypted_card: encryptedCard(APPROVED_CARD) })));
+  t.deepEqual(pays.map((p) => p.status).sort(), [200, 409]);
+  const eventIds = () => [...deliveries.keys()].filter((key) => key.startsWith(`msg_${id}_`));
+  await eventually(() => eventIds().length >= 1, 60_000, 200);
+  await assertEachDeliveredOnce(t, eventIds());
+  t.is(eventIds().length, 1, 'one paid event');
+});
+
+test.serial('a scheduler on the cluster charges each due subscription once', async (t) => {
+  const ids = Array.from({ length: 10 }, (_, i) => 710_000_000 + i);
+  await insertDueSubscriptions(merchant.merchantId, ids, await sandboxCardToken(sandbox.url), dayOf(new Date()));
+  const salesBefore = await sandboxSales();
+  scheduler = await startProcess('scheduler'); // its first tick runs as it starts, and it keeps running for the failover
+  const mine = { subscriptionId: mongoose.trusted({ $in: ids }) };
+  await eventually(async () => (await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED })) === ids.length, 90_000, 250);
+  t.is(await SubscriptionChargeModel.countDocuments(mine), ids.length, 'one charge per subscription');
+  const charges = await SubscriptionChargeModel.find(mine, { _id: 1 }).lean();
+  t.is(await ChargeAttemptModel.countDocuments({ chargeId: mongoose.trusted({ $in: charges.map((c) => c._id) }) }), ids.length, 'one attempt per charge');
+  t.is((await sandboxSales()) - salesBefore, ids.length, 'one sale at the acquirer per charge');
+});
+
+test.serial('a chargeback notice received by a web process is applied by the worker', async (t) => {
+  const ec = '4123456789';
+  const notice = {
+    idCase: 9_100_001,
+    idChargeback: 19_100_001,
+    establishmentNumber: Number(ec),
+    process: 'PRIMEIRO_CHARGEBACK',
+    treatmentDeadline: '2030-01-20',
+    remainingDaysToTreat: 10,
+    lifecycle: {},
+    transactionAmount: 150.9,
+    transactionDetails: { tid: '00000000000000012345', nsu: '000123', truncatedCard: '401200******1112', cardAssociationName: 'VISA' },
+    chargebackDetails: { reasonCode: '4837', reasonDescription: 'Transação não reconhecida', receptionDate: '2030-01-05', issuerDocument: [] },
+  };
+  const res = await fetch(`${webs[1].url}/api/v1/acquirer/chargeback/notifications/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret },
+    body: JSON.stringify(notice),
+  });
+  t.is(res.status, 202);
+  const applied = await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.appliedAt, 30_000, 200);
+  t.truthy(applied);
+});
+
+test.serial('the dashboard lists every queue and /metrics reads their depth from the cluster', async (t) => {
+  const listed = await fetch(`${webs[0].url}/admin/queues/api/queues`, { headers: basicAuth() });
+  t.is(listed.status, 200);
+  const names = ((await listed.json()) as { queues: { name: string }[] }).queues.map((q) => q.name);
+  t.deepEqual([...names].sort(), [...queueNames()].sort());
+  const metrics = await (await fetch(`${webs[1].url}/metrics`, { headers: basicAuth() })).text();
+  t.regex(metrics, /^queue_redis_up 1$/m);
+  t.regex(metrics, new RegExp(`^queue_jobs\\{queue="${LINK_WEBHOOK_QUEUE}",state="waiting"\\} \\d+$`, 'm'));
+});
+
+test.serial('failover: the master of the queues slot is SIGKILLed mid-stream; its replica takes over and every job completes, each effect once', async (t) => {
+  const slot = await cluster.keyslot(QUEUE_PREFIX);
+  const master = await cluster.masterOf(slot);
+
+  // The stream: webhook deliveries the receiver answers slowly, and due subscription charges.
+  receiverDelayMs = 300;
+  const linkBase = 820_000_000 + Math.floor(Math.random() * 1000) * 1000;
+  const eventIds: string[] = [];
+  for (let i = 0; i < 60; i++) {
+    const event = await emitLinkEvent({ merchantId: merchant.merchantId, linkId: linkBase + i, url: hookUrl, type: 'payment_link.paid', data: { n: i } });
+    eventIds.push(event._id);
+  }
+  const subscriptionIds = Array.from({ length: 40 }, (_, i) => 720_000_000 + i);
+  await insertDueSubscriptions(merchant.merchantId, subscriptionIds, await sandboxCardToken(sandbox.url), dayOf(new Date()));
+  const salesBefore = await sandboxSales();
+  await enqueueDueSubscriptionWork(new Date());
+  const delivered = () => eventIds.filter((id) => deliveries.has(id)).length;
+  await eventually(() => delivered() >= 5, 60_000, 20);
+
+  const readiness: { at: number; status: number }[] = [];
+  let watching = true;
+  const watcher = (async () => {
+    while (watching) {
+      const status = await fetch(`${webs[0].url}/readyz`).then((r) => r.status, () => 0);
+      readiness.push({ at: Date.now(), status });
+      await sleep(100);
+    }
+  })();
+
+  const charged = await SubscriptionChargeModel.countDocuments({ subscriptionId: mongoose.trusted({ $in: subscriptionIds }), status: ChargeStatus.CONFIRMED });
+  const inFlight = { delivered: delivered(), charged };
+  const killedAt = Date.now();
+  await cluster.kill(master);
+  const promoted = await eventually(async () => ((await cluster.masterOf(slot)) !== master ? Date.now() : 0), 60_000, 100);
+  const readyAgain = (await eventually(() => readiness.find((r) => r.at > promoted && r.status === 200)?.at, 60_000, 100)) as number;
+  const mine = { subscriptionId: mongoose.trusted({ $in: subscriptionIds }) };
+  await eventually(async () => delivered() === eventIds.length && (await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED })) === subscriptionIds.length, 90_000, 250);
+  const effectsDone = Date.now();
+  // A job whose completion the dead master never passed on is still active on the new one: once its lock
+  // expires the worker takes it again, finds its effect done, and completes it.
+  const queuesAt = async () => Promise.all([LINK_WEBHOOK_QUEUE, CHARGE_QUEUE].map((name) => getQueue(name).getJobCounts('waiting', 'active', 'delayed', 'failed')));
+  const settled = (counts: Awaited<ReturnType<typeof queuesAt>>) => counts.every((c) => c.waiting + c.active + c.delayed === 0);
+  await eventually(async () => settled(await queuesAt()), 4 * WORKER_LOCK_DURATION_MS + 30_000, 250);
+  const jobsDone = Date.now();
+  watching = false;
+  await watcher;
+
+  t.log(
+    `in flight at the kill: ${eventIds.length - inFlight.delivered} of ${eventIds.length} deliveries, ${subscriptionIds.length - inFlight.charged} of ${subscriptionIds.length} charges; ` +
+      `replica promoted ${promoted - killedAt} ms after the SIGKILL (cluster-node-timeout ${CLUSTER_NODE_TIMEOUT_MS} ms), /readyz 200 again after ${readyAgain - killedAt} ms, ` +
+      `every effect done after ${effectsDone - killedAt} ms, every job completed after ${jobsDone - killedAt} ms (worker lock ${WORKER_LOCK_DURATION_MS} ms)`,
+  );
+  t.true(eventIds.length - inFlight.delivered > 0, 'deliveries were still in flight when the master died');
+  const outage = readiness.filter((r) => r.at > killedAt && r.at < readyAgain);
+  t.true(outage.some((r) => r.status === 503), '/readyz reported the outage');
+  t.true(readiness.filter((r) => r.at >= readyAgain).every((r) => r.status === 200), '/readyz stays ready once recovered');
+
+  await assertEachDeliveredOnce(t, eventIds);
+  t.is(await WebhookEventModel.countDocuments({ _id: mongoose.trusted({ $in: eventIds }), state: 'delivered' }), eventIds.length, 'every event stored as delivered');
+  t.is(await SubscriptionChargeModel.countDocuments(mine), subscriptionIds.length, 'one charge per subscription');
+  const charges = await SubscriptionChargeModel.find(mine, { _id: 1 }).lean();
+  t.is(await ChargeAttemptModel.countDocuments({ chargeId: mongoose.trusted({ $in: charges.map((c) => c._id) }) }), subscriptionIds.length, 'one attempt per charge');
+  t.is((await sandboxSales()) - salesBefore, subscriptionIds.length, 'one sale at the acquirer per charge: zero lost, zero duplicated');
+  for (const counts of await queuesAt()) t.is(counts.failed, 0, 'no job failed');
+  for (const process of [...webs, worker, scheduler!]) t.is(process.child.exitCode, null, `${process.name} was never restarted`);
+});
