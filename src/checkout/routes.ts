@@ -172,7 +172,12 @@ export const checkoutFeature: Feature = {
             installments: { type: 'integer' },
             cardBrand: { type: 'string' },
             cardLast4: { type: 'string' },
-            authorization: { type: 'string' },
+            authorization: {
+              type: 'string',
+              'x-nullable': true,
+              description: "The issuer's authorization code (6 characters), what the receipt shows; null on links paid before it was kept",
+            },
+            tid: { type: 'string', 'x-nullable': true, description: "The acquirer's transaction id (20 digits): the page shows it only where it fits on one line" },
             merchantCompanyName: { type: 'string' },
             description: { type: 'string' },
           },
@@ -222,7 +227,11 @@ export const checkoutFeature: Feature = {
         denial: {
           type: 'object',
           'x-nullable': true,
-          properties: { code: { type: 'string', description: 'Acquirer return code' }, message: { type: 'string' } },
+          properties: {
+            code: { type: 'string', description: "The acquirer's ReturnCode, as the merchant's webhook carries it" },
+            message: { type: 'string', description: "The acquirer's ReturnMessage (English), as the merchant's webhook carries it" },
+            payerMessage: { type: 'string', description: 'What the payer reads: Portuguese, chosen by the return code (a generic text for unknown codes and flagged cards)' },
+          },
         },
         checkout: { $ref: '#/definitions/CheckoutLink' },
       },

@@ -34,6 +34,7 @@ import {
 import { emitLinkEvent } from '../webhooks/service';
 import { WebhookEventModel } from '../webhooks/model';
 import { documentKind, maskDocument, normalizeDocument } from './documents';
+import { payerDenialMessage } from './payer-messages';
 
 /** A claim older than this belongs to a call that cannot still be running: twice the acquirer's total timeout, plus margin. */
 export function claimStaleMs(): number {
@@ -75,7 +76,9 @@ function receiptOf(link: PaymentLink) {
     installments: link.payment.installments,
     cardBrand: link.payment.brand,
     cardLast4: link.payment.last4,
-    authorization: link.payment.tid ?? link.payment.acquirerPaymentId,
+    // The short code the issuer gave; the 20-digit transaction id is there too, for where it fits.
+    authorization: link.payment.authorizationCode ?? null,
+    tid: link.payment.tid ?? null,
     merchantCompanyName: link.merchantCompanyName,
     description: link.description,
   };
@@ -147,6 +150,7 @@ interface SaleOutcome {
   approved: boolean;
   paymentId: string;
   tid?: string;
+  authorizationCode?: string;
   returnCode: string;
   returnMessage: string;
 }
@@ -178,13 +182,21 @@ async function reconcile(linkId: number, claim: HeldClaim, error: unknown): Prom
     // sweep (settleStalePayments) asks again and settles the link either way.
     throw error;
   }
-  return { approved: isApprovedStatus(sale.status), paymentId: sale.paymentId, tid: sale.tid, returnCode: sale.returnCode, returnMessage: sale.returnMessage };
+  return {
+    approved: isApprovedStatus(sale.status),
+    paymentId: sale.paymentId,
+    tid: sale.tid,
+    authorizationCode: sale.authorizationCode,
+    returnCode: sale.returnCode,
+    returnMessage: sale.returnMessage,
+  };
 }
 
 export interface PayOutcome {
   approved: boolean;
   checkout: CheckoutView;
-  denial: { code: string; message: string } | null;
+  /** code and message are the acquirer's own (the merchant's webhook carries them); payerMessage is what the page shows. */
+  denial: { code: string; message: string; payerMessage: string } | null;
 }
 
 /** Claims the one charge of the link; 409 when another pay holds it or the link is paid. */
@@ -333,7 +345,7 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
   if (!result.approved) {
     await PaymentLinkModel.updateOne({ _id: link._id }, { $inc: { declinedAttempts: 1 } });
     await releaseClaim(link._id, claim);
-    const denial = { code: result.returnCode, message: result.returnMessage || 'The card was not approved.' };
+    const denial = { code: result.returnCode, message: result.returnMessage || 'The card was not approved.', payerMessage: payerDenialMessage(result.returnCode) };
     await notify(link, 'payment_link.payment_denied', { denial: { return_code: denial.code, return_message: denial.message }, card: { brand: summary.brand, last4: summary.last4 } });
     return { approved: false, checkout: presentCheckout(link, now), denial };
   }
@@ -342,6 +354,7 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
   const payment = {
     acquirerPaymentId: result.paymentId,
     tid: result.tid ?? null,
+    authorizationCode: result.authorizationCode ?? null,
     returnCode: result.returnCode,
     returnMessage: result.returnMessage,
     brand: summary.brand,
@@ -445,6 +458,7 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
     const payment = {
       acquirerPaymentId: sale.paymentId,
       tid: sale.tid ?? null,
+      authorizationCode: sale.authorizationCode ?? null,
       returnCode: sale.returnCode,
       returnMessage: sale.returnMessage,
       brand: sale.card?.brand ?? '',

@@ -27,6 +27,8 @@ export interface LinkAddress {
 export interface LinkPayment {
   acquirerPaymentId: string;
   tid: string | null;
+  /** The issuer's authorization code (6 characters): what the payer's receipt shows. Absent on links paid before it was kept. */
+  authorizationCode?: string | null;
   returnCode: string;
   returnMessage: string;
   brand: string;
@@ -69,7 +71,7 @@ const addressSchema = new Schema<LinkAddress>(
 );
 
 const paymentSchema = new Schema<LinkPayment>(
-  { acquirerPaymentId: String, tid: String, returnCode: String, returnMessage: String, brand: String, bin: String, last4: String, installments: Number },
+  { acquirerPaymentId: String, tid: String, authorizationCode: String, returnCode: String, returnMessage: String, brand: String, bin: String, last4: String, installments: Number },
   { _id: false },
 );
 

@@ -2,7 +2,7 @@ import '../helpers/env';
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Locator } from 'playwright-core';
 import { getConfig } from '../../config';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
@@ -105,6 +105,14 @@ test('a payer goes through the three steps to a paid link, and a second visit sh
   const stored = await PaymentLinkModel.findById(link.id).lean();
   t.is(stored!.status, 2);
   t.like(stored!.address, { cep: '01310100', city: 'São Paulo', reference: 'Perto do MASP' });
+  // The receipt shows the issuer's authorization code, on one line; the 20-digit transaction id does not fit a phone and is left out there.
+  const { authorizationCode, tid } = stored!.payment!;
+  t.regex(authorizationCode!, /^\d{6}$/);
+  t.is(await page.locator('#receipt-authorization').textContent(), authorizationCode!);
+  t.true(await page.locator('#receipt-authorization').isVisible());
+  t.is(await lineCount(page.locator('#receipt-authorization')), 1);
+  t.regex(tid!, /^\d{20}$/);
+  t.false(await page.locator('#receipt-tid').isVisible());
 
   // A second visit shows the link paid, with its receipt, and no form.
   const second = await context.newPage();
@@ -114,12 +122,33 @@ test('a payer goes through the three steps to a paid link, and a second visit sh
   t.false(await second.locator('#payer-form').isVisible());
   t.deepEqual(consoleErrors, []);
   await context.close();
+
+  // On a wider screen the transaction id fits on one line and is shown beside the authorization code.
+  const wide = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+  const desktop = await wide.newPage();
+  await desktop.goto(pageUrl(link));
+  await desktop.getByRole('heading', { name: 'Pagamento aprovado' }).waitFor();
+  t.is(await desktop.locator('#receipt-authorization').textContent(), authorizationCode!);
+  t.true(await desktop.locator('#receipt-tid').isVisible());
+  t.is(await desktop.locator('#receipt-tid').textContent(), tid);
+  t.is(await lineCount(desktop.locator('#receipt-tid')), 1);
+  await wide.close();
 });
 
-test('a denied card shows the denial and lets the payer try again', async (t) => {
+/** How many lines of text an element takes on screen. */
+async function lineCount(locator: Locator): Promise<number> {
+  // Runs in the page: typed loosely, as this project compiles without the DOM library.
+  return locator.evaluate((element: any) => {
+    const range = element.ownerDocument.createRange();
+    range.selectNodeContents(element);
+    return new Set(Array.from(range.getClientRects() as ArrayLike<{ top: number }>, (rect) => Math.round(rect.top))).size;
+  });
+}
+
+test('a denied card shows the denial in Portuguese and lets the payer try again', async (t) => {
   // The merchant sent a valid CNPJ at create: the page shows it masked and the payer keeps it.
   const { body: link } = await createLink(app.url, merchant, { value: 500, payer_name: 'Davi', document: '11.222.333/0001-81' });
-  const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   await page.goto(pageUrl(link));
   await page.getByRole('heading', { name: 'Quem está pagando?' }).waitFor();
@@ -128,13 +157,24 @@ test('a denied card shows the denial and lets the payer try again', async (t) =>
   await page.getByLabel('CEP').fill('20040002');
   await page.getByRole('button', { name: 'Continuar' }).click();
   await page.getByLabel('Nome impresso no cartão').fill('DAVI');
-  await page.getByLabel('Número do cartão').fill('4000000000000002');
+  // The sandbox declines a card ending in 9 with 51 "Insufficient Funds": the payer reads it in Portuguese.
+  await page.getByLabel('Número do cartão').fill('4000000000000069');
   await page.getByLabel('Validade (MM/AA)').fill(`01/${nextYear()}`);
   await page.getByLabel('CVV').fill('321');
   await page.getByRole('button', { name: /Pagar/ }).click();
-  await page.locator('#card-form [data-error="form"]').filter({ hasText: /recusado/ }).waitFor();
+  const formError = page.locator('#card-form [data-error="form"]');
+  await formError.filter({ hasText: /recusado/ }).waitFor();
+  t.is(await formError.textContent(), 'Pagamento recusado. Saldo ou limite insuficiente. Use outro cartão.');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'checkout-denied.png'), fullPage: true });
   t.true(await page.locator('#card-form').isVisible());
   t.is((await PaymentLinkModel.findById(link.id).lean())!.status, 1);
+
+  // Another card, declined with the generic 05: the generic Portuguese text, never the acquirer's English.
+  await page.getByLabel('Número do cartão').fill('4000000000000002');
+  await page.getByRole('button', { name: /Pagar/ }).click();
+  await formError.filter({ hasText: /não autorizou/ }).waitFor();
+  t.is(await formError.textContent(), 'Pagamento recusado. O banco emissor não autorizou o pagamento. Confira os dados ou use outro cartão.');
+  t.notRegex(await page.locator('body').innerText(), /Insufficient|Not Authorized|Funds/i);
   await context.close();
 });
 

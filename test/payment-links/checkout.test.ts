@@ -67,6 +67,7 @@ test.serial('a pay whose process died after the acquirer approved is finished by
   t.is(link.status, 2);
   t.is(link.payment?.acquirerPaymentId, sale.paymentId);
   t.is(link.payment?.last4, '0010');
+  t.is(link.payment?.authorizationCode, sale.authorizationCode, 'the receipt has the authorization code of a sale settled by the sweep too');
   const claim = (await PaymentClaimModel.findById(id).lean())!;
   t.is(claim.state, 'paid');
   t.truthy(claim.notifiedAt);
@@ -299,6 +300,11 @@ test('pay approves, marks the link paid, and a second pay is 409', async (t) => 
   t.is(paid.body.checkout.statusLabel, 'Pago');
   t.like(paid.body.checkout.receipt, { amount: 3000, installments: 3, cardBrand: 'Visa', cardLast4: '0010' });
   const link = await PaymentLinkModel.findById(id).lean();
+  // The receipt's authorization is the issuer's short code, not the 20-digit transaction id (given apart).
+  t.regex(paid.body.checkout.receipt.authorization, /^\d{6}$/);
+  t.is(paid.body.checkout.receipt.authorization, link!.payment!.authorizationCode);
+  t.is(paid.body.checkout.receipt.tid, link!.payment!.tid);
+  t.not(paid.body.checkout.receipt.authorization, link!.payment!.tid);
   t.is(link!.status, 2);
   t.truthy(link!.paymentDate);
   t.like(link!.payment, { last4: '0010', bin: '400000', brand: 'Visa', installments: 3 });
@@ -323,7 +329,12 @@ test('a denied card leaves the link payable', async (t) => {
   const denied = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) });
   t.is(denied.status, 200);
   t.false(denied.body.approved);
-  t.is(denied.body.denial.code, '05');
+  // The acquirer's code and message as the merchant gets them; the payer's text in Portuguese.
+  t.deepEqual(denied.body.denial, {
+    code: '05',
+    message: 'Not Authorized',
+    payerMessage: 'O banco emissor não autorizou o pagamento. Confira os dados ou use outro cartão.',
+  });
   t.is(denied.body.checkout.status, 1);
   t.is((await PaymentLinkModel.findById(id).lean())!.status, 1);
   t.is(await PaymentClaimModel.countDocuments({ _id: id }), 0);

@@ -40,7 +40,7 @@
       return res.text().then(function (text) {
         var data = null;
         try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
-        return { status: res.status, data: data };
+        return { status: res.status, data: data, retryAfter: res.headers.get('retry-after') };
       });
     });
   }
@@ -81,7 +81,7 @@
     Array.prototype.forEach.call(form.querySelectorAll('input'), function (input) { input.removeAttribute('aria-invalid'); });
   }
 
-  /** The payer reads Portuguese: known fields get a Portuguese message, anything else the API's own text. */
+  /** The payer reads Portuguese: each field the API can name gets a Portuguese message, never the API's English. */
   var MESSAGES = {
     'payer-form': {
       payer_name: 'Informe o nome (até 20 caracteres).',
@@ -97,15 +97,17 @@
       cvv: 'Código de segurança inválido.',
       holder: 'Informe o nome impresso no cartão (até 25 caracteres).',
       encrypted_card: 'Não foi possível ler os dados do cartão. Confira e tente novamente.',
+      payer_name: 'Volte à etapa do pagador e informe o nome.',
+      document: 'Volte à etapa do pagador e informe um CPF ou CNPJ válido.',
     },
   };
+  var FIELD_FALLBACK = 'Confira este campo.';
 
   /** Puts each message of a {"field": ["message"]} map beside its input; the first bad input gets focus. */
   function showErrors(form, fields, own) {
     var first = null;
     Object.keys(fields).forEach(function (name) {
-      var known = !own && (MESSAGES[form.id] || {})[name];
-      var messages = known || [].concat(fields[name]).join(' ');
+      var messages = own ? [].concat(fields[name]).join(' ') : (MESSAGES[form.id] || {})[name] || FIELD_FALLBACK;
       var slot = form.querySelector('[data-error="' + name + '"]') || form.querySelector('[data-error="form"]');
       slot.textContent = (slot.textContent ? slot.textContent + ' ' : '') + messages;
       var input = form.querySelector('[name="' + name + '"]');
@@ -138,8 +140,10 @@
       ['Pago em', r.paymentDate ? dateTime(r.paymentDate) : '—'],
       ['Cartão', (r.cardBrand || '') + ' final ' + (r.cardLast4 || '')],
       ['Parcelas', String(r.installments || checkout.installments)],
-      ['Autorização', r.authorization || '—'],
+      ['Autorização', r.authorization || '—', 'receipt-authorization'],
     ];
+    // The 20-digit transaction id wraps on a phone: it is shown only on screens wide enough (CSS).
+    if (r.tid) rows.push(['Transação (TID)', r.tid, 'receipt-tid', 'wide-only']);
     var dl = $('receipt-details');
     dl.textContent = '';
     rows.forEach(function (row) {
@@ -147,6 +151,8 @@
       dt.textContent = row[0];
       var dd = document.createElement('dd');
       dd.textContent = row[1];
+      if (row[2]) dd.id = row[2];
+      if (row[3]) dt.className = dd.className = row[3];
       dl.appendChild(dt);
       dl.appendChild(dd);
     });
@@ -177,19 +183,32 @@
     showStep('payer');
   }
 
-  /** A 409 means the link changed under us (paid elsewhere, expired): reload and show its state. */
+  /**
+   * A 409 means the link changed under us (paid elsewhere, expired): reload and show its state.
+   * Still payable: a pay of it is in progress (the answer says when to retry), or it took all the
+   * declined cards it accepts.
+   */
   function handleConflict(form, res) {
     return load().then(function () {
-      if (!checkout.paid && !checkout.expired) formError(form, (res.data && res.data.detail) || 'Tente novamente.');
+      if (checkout.paid || checkout.expired) return;
+      formError(form, res.retryAfter
+        ? 'Um pagamento deste link já está em andamento. Aguarde alguns segundos e tente novamente.'
+        : 'Este link não aceita mais cartões depois de várias recusas. Peça um novo link à loja.');
     });
+  }
+
+  function minutes(retryAfter) {
+    var count = Math.max(1, Math.ceil(Number(retryAfter) / 60) || 1);
+    return count === 1 ? '1 minuto' : count + ' minutos';
   }
 
   function handleFailure(form, res) {
     if (res.status === 400 && res.data && !res.data.detail) return showErrors(form, res.data);
     if (res.status === 409) return handleConflict(form, res);
     if (res.status === 404) return load();
+    if (res.status === 429) return formError(form, 'Muitas tentativas a partir desta conexão. Tente novamente em ' + minutes(res.retryAfter) + '.');
     if (res.status === 502) return formError(form, 'Não conseguimos falar com a operadora do cartão. Nada foi cobrado; tente novamente.');
-    formError(form, (res.data && res.data.detail) || 'Algo deu errado. Tente novamente.');
+    formError(form, 'Algo deu errado. Tente novamente em instantes.');
   }
 
   function submitStep(form, method, path, body, next) {
@@ -295,8 +314,9 @@
           ['card-number', 'card-cvv'].forEach(function (id) { $(id).value = ''; });
           showReceipt();
         } else {
+          // payerMessage is Portuguese; the acquirer's own message (English) is for the merchant, never shown here.
           var denial = result.denial || {};
-          formError(form, 'Pagamento recusado' + (denial.message ? ': ' + denial.message : '') + '. Confira os dados ou use outro cartão.');
+          formError(form, 'Pagamento recusado. ' + (denial.payerMessage || 'Confira os dados ou use outro cartão.'));
         }
       });
     });
