@@ -6,6 +6,7 @@ import { salesCase } from './sales';
 import { checkoutCase } from './checkout';
 import { chargebacksCase } from './chargebacks';
 import { webhooksCase } from './webhooks';
+import { webhooksClusterCase } from './webhooks-cluster';
 import { chargesCase } from './charges';
 import { lookupsCase } from './lookups';
 
@@ -16,6 +17,7 @@ export const benchCases: BenchCase[] = [
   checkoutCase,
   chargebacksCase,
   webhooksCase,
+  webhooksClusterCase,
   chargesCase,
   lookupsCase,
 ];

@@ -22,7 +22,7 @@ import { startBenchProcess } from '../processes';
 import { WEBHOOK_FLOOR_QUEUE, type FloorDelivery } from '../webhook-floor-worker';
 import type { BenchContext, Side, ThroughputCase } from './types';
 
-const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS || 300);
+export const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS || 300);
 const DEADLINE_MS = 300_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -70,7 +70,7 @@ async function awaitDeliveries(target: Receiver, workers: () => MeteredProcess[]
   };
 }
 
-async function deliveriesPerSecond(context: BenchContext, workers: number, linkBase: number): Promise<{ side: Side; dbCommands: DbCommandFigure }> {
+export async function deliveriesPerSecond(context: BenchContext, workers: number, linkBase: number): Promise<{ side: Side; dbCommands: DbCommandFigure }> {
   const target = await receiver();
   try {
     await context.setWorkers(0);
