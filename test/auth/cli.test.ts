@@ -134,3 +134,34 @@ test('failures print one json error line and exit non-zero', async (t) => {
     t.regex(JSON.parse(lines[0]).error + JSON.stringify(JSON.parse(lines[0])), message, args.join(' '));
   }
 });
+
+test('--help, -h and help print the usage on stdout and exit 0', async (t) => {
+  for (const args of [['--help'], ['-h'], ['help'], ['merchant:token', '--help'], ['--bogus', '--help']]) {
+    const result = await cli(args);
+    t.is(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
+    t.is(result.stderr, '', args.join(' '));
+    t.regex(result.stdout, /^usage: npm run cli -- <command> \[options\]\n/, args.join(' '));
+    for (const command of ['merchant:create', 'merchant:set', 'staff:create', 'card:encrypt']) t.true(result.stdout.includes(command), `${args.join(' ')} lists ${command}`);
+  }
+});
+
+test('card:encrypt prints a card our service decrypts, with the key id', async (t) => {
+  const { decryptCard, publicKeyId } = await import('../../src/cards');
+  const year = new Date().getUTCFullYear() + 3;
+  const encrypted = answer(t, await cli(['card:encrypt', '--number', '4000000000000010', '--exp-month', '7', '--exp-year', String(year), '--cvv', '123', '--holder', 'ANA SOUZA']));
+  t.is(encrypted.kid, publicKeyId());
+  t.deepEqual(decryptCard(encrypted.encrypted_card), { number: '4000000000000010', holder: 'ANA SOUZA', expMonth: 7, expYear: year, cvv: '123' });
+
+  // Another environment's key, from a file: encrypted for that key, which ours cannot read.
+  const other = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const file = `${(await import('node:os')).tmpdir()}/card-key-${tag()}.pem`;
+  (await import('node:fs')).writeFileSync(file, other.publicKey.export({ type: 'spki', format: 'pem' }));
+  const foreign = answer(t, await cli(['card:encrypt', '--number', '4000000000000010', '--exp-month', '7', '--exp-year', String(year), '--cvv', '123', '--public-key-file', file]));
+  t.not(foreign.kid, publicKeyId());
+  const plain = crypto.privateDecrypt({ key: other.privateKey, padding: crypto.constants.RSA_NO_PADDING }, Buffer.from(foreign.encrypted_card, 'base64'));
+  t.true(plain.subarray(plain.indexOf(0, 2) + 1).toString().startsWith('{"number":"4000000000000010","holder":"MARIA SILVA","expMonth":7'));
+
+  const missing = await cli(['card:encrypt', '--number', '4000000000000010']);
+  t.is(missing.code, 2);
+  t.regex(JSON.parse(missing.stderr).error, /--exp-month is required/);
+});
