@@ -66,6 +66,11 @@ export interface OnlineSale {
   /** The Idempotency-Key record that created this sale, so reconciliation can complete its answer. */
   idempotencyRecordId: string | null;
   /**
+   * That record's createdAt: which use of the key made this sale. A key is used again once a use is
+   * freed (nothing charged) or expired, under the same record id; only this tells the uses apart.
+   */
+  idempotencyRecordCreatedAt?: Date | null;
+  /**
    * The answer a pre-capture with an Idempotency-Key gave (card token left out), written in the
    * same write that recorded the acquirer's answer: a replay of the key reads it here (and only
    * here), so the key record needs no second write after the acquirer call.
@@ -119,6 +124,7 @@ const saleSchema = new Schema<OnlineSale>(
     },
     reconciling: { type: Boolean, default: false },
     idempotencyRecordId: { type: String, default: null },
+    idempotencyRecordCreatedAt: { type: Date, default: null },
     idempotentAnswer: { type: Schema.Types.Mixed, default: null },
     idempotencyBodyHash: { type: String, default: null },
     acquirerPaymentId: { type: String, default: null },

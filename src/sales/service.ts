@@ -378,7 +378,7 @@ function pixAnswerFields(result: PixChargeResult) {
 async function runPreCapture(
   merchantId: number,
   input: PreCaptureInput,
-  key: { recordId: string; bodyHash: string } | null,
+  key: { recordId: string; bodyHash: string; recordCreatedAt: Date } | null,
 ): Promise<{ answer: SaleAnswer; sale: OnlineSale }> {
   const prepared = await preparePayment(merchantId, input);
   const id = await nextId('online_sale');
@@ -396,6 +396,7 @@ async function runPreCapture(
     payer: { name: input.payer.name, document: prepared.document, documentType: prepared.documentType },
     card: summary ? { brand: summary.brand, bin: summary.bin, last4: summary.last4, fromToken: Boolean(prepared.cardToken) } : null,
     idempotencyRecordId: key?.recordId ?? null,
+    idempotencyRecordCreatedAt: key?.recordCreatedAt ?? null,
     idempotencyBodyHash: key?.bodyHash ?? null,
   });
   let sale = created.toObject() as OnlineSale;
@@ -473,9 +474,22 @@ function newestSaleOfKey(recordId: string): Promise<OnlineSale | null> {
   return OnlineSaleModel.findOne({ idempotencyRecordId: recordId }).sort({ createdAt: -1 }).lean();
 }
 
-/** That sale, when the record read made it: not when it predates the record (an earlier use of the key made it). */
+/**
+ * That sale, when the record read made it, not an earlier use of the key: the sale names its
+ * record's createdAt. (A use freed after a FAILED sale is taken again at once, so a time window
+ * could mistake the failed use's sale for the new one's and free the new use's live record.)
+ * Sales from before that field fall back on the window.
+ */
 function madeByRecord(sale: OnlineSale | null, keyCreatedAt: Date): OnlineSale | null {
-  return sale && new Date(sale.createdAt).getTime() >= new Date(keyCreatedAt).getTime() - KEY_CLOCK_TOLERANCE_MS ? sale : null;
+  if (!sale) return null;
+  const keyTime = new Date(keyCreatedAt).getTime();
+  if (sale.idempotencyRecordCreatedAt) return new Date(sale.idempotencyRecordCreatedAt).getTime() === keyTime ? sale : null;
+  return new Date(sale.createdAt).getTime() >= keyTime - KEY_CLOCK_TOLERANCE_MS ? sale : null;
+}
+
+/** The record of exactly one use of a key: its id and createdAt (a later use of the key is another record). */
+function recordOfUse(recordId: string, createdAt: Date | null | undefined): Record<string, unknown> {
+  return createdAt ? { _id: recordId, createdAt } : { _id: recordId };
 }
 
 type Claim = { claimed: true; createdAt: Date } | { claimed: false; existing: { bodyHash: string; state: string; response: SaleAnswer | null } };
@@ -534,7 +548,7 @@ async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHas
     }
     if (sale.status !== 'PROCESSING' && !sale.reconciliation) {
       const response = storableAnswer(ok(sale));
-      await SaleIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'done', saleId: sale._id, response } });
+      await SaleIdempotencyModel.updateOne({ _id: recordId, createdAt: existing.createdAt }, { $set: { state: 'done', saleId: sale._id, response } });
       return { claimed: false, existing: { ...held, state: 'done', response: response as SaleAnswer } };
     }
     return { claimed: false, existing: held };
@@ -573,7 +587,7 @@ export async function preCapture(merchantId: number, input: PreCaptureInput, ide
   }
   try {
     // The answer is kept on the sale by the write that recorded it (see claimIdempotencyKey): the record stays as inserted.
-    return (await runPreCapture(merchantId, input, { recordId, bodyHash })).answer;
+    return (await runPreCapture(merchantId, input, { recordId, bodyHash, recordCreatedAt: claim.createdAt })).answer;
   } catch (error) {
     await settleIdempotencyKeyAfterFailure(recordId, claim.createdAt, error).catch((settleError) =>
       logger.error({ err: { message: (settleError as Error).message }, recordId }, 'could not settle an Idempotency-Key after a failed pre-capture; it stays in progress'),
@@ -594,21 +608,21 @@ async function settleIdempotencyKeyAfterFailure(recordId: string, keyCreatedAt: 
   // (runPreCapture turns every acquirer failure, a refusal included, into a SaleGatewayError.)
   const refusedOrUnreachable = error instanceof SaleGatewayError && !error.outcomeUnknown && error.body.sale_status === 'FAILED';
   if (refusedOrUnreachable) {
-    await SaleIdempotencyModel.deleteOne({ _id: recordId });
+    await SaleIdempotencyModel.deleteOne(recordOfUse(recordId, keyCreatedAt));
     return;
   }
   const sale = madeByRecord(await newestSaleOfKey(recordId), keyCreatedAt);
   if (!sale) {
     // Failed before any sale existed (bad input, an id or database error): nothing was sent.
-    await SaleIdempotencyModel.deleteOne({ _id: recordId });
+    await SaleIdempotencyModel.deleteOne(recordOfUse(recordId, keyCreatedAt));
     return;
   }
   if (sale.reconciliation || sale.status === 'PROCESSING') {
-    await SaleIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'reconciling', saleId: sale._id } });
+    await SaleIdempotencyModel.updateOne(recordOfUse(recordId, keyCreatedAt), { $set: { state: 'reconciling', saleId: sale._id } });
     return;
   }
   const answer = ok(sale);
-  await SaleIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'done', saleId: sale._id, response: storableAnswer(answer) } });
+  await SaleIdempotencyModel.updateOne(recordOfUse(recordId, keyCreatedAt), { $set: { state: 'done', saleId: sale._id, response: storableAnswer(answer) } });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -848,10 +862,10 @@ async function reconcileReadSale(sale: OnlineSale | null, now = new Date()): Pro
     if (sale.idempotencyRecordId) {
       if (truth) {
         const answer = ok(settled);
-        await SaleIdempotencyModel.updateOne({ _id: sale.idempotencyRecordId }, { $set: { state: 'done', response: { status: answer.status, body: answer.body } } });
+        await SaleIdempotencyModel.updateOne(recordOfUse(sale.idempotencyRecordId, sale.idempotencyRecordCreatedAt), { $set: { state: 'done', response: { status: answer.status, body: answer.body } } });
       } else {
         // Nothing happened at the acquirer: the key may be used again.
-        await SaleIdempotencyModel.deleteOne({ _id: sale.idempotencyRecordId });
+        await SaleIdempotencyModel.deleteOne(recordOfUse(sale.idempotencyRecordId, sale.idempotencyRecordCreatedAt));
       }
     }
     return truth ? `authorization settled as ${to}` : 'the acquirer has no such sale: FAILED, nothing charged';

@@ -442,3 +442,34 @@ test('a key left in progress by a crashed process that made no sale is freed aft
   t.is(freed.status, 200);
   t.true(freed.body.data.approved);
 });
+
+test.serial('a key freed after a failed use, taken again by a request still running, is not freed by a third: one authorization', async (t) => {
+  const owner = await newMerchant();
+  const body = cardSale();
+  const key = { 'idempotency-key': `reuse-${Date.now()}` };
+  const recordId = `${owner.merchantId}:${key['idempotency-key']}`;
+  const config = getConfig().acquirer;
+  const original = config.baseUrl;
+  const closed = net.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const { port } = closed.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  config.baseUrl = `http://127.0.0.1:${port}`;
+  let failed: Awaited<ReturnType<typeof preCapture>>;
+  try {
+    failed = await preCapture(body, key, owner);
+  } finally {
+    config.baseUrl = original;
+  }
+  t.is(failed.status, 502);
+  t.is(await SaleIdempotencyModel.findById(recordId).lean(), null, 'nothing was charged: the key is free');
+  // The merchant's retry took the key again and is still preparing its sale (no sale yet):
+  const firstSale = (await stored(failed.body.sale_id))!;
+  const retryStarted = new Date();
+  await SaleIdempotencyModel.create({ _id: recordId, merchantId: owner.merchantId, bodyHash: firstSale.idempotencyBodyHash, state: 'in_progress', createdAt: retryStarted });
+  // A third request with the key must not take the failed first use's sale for the retry's and free its record.
+  const third = await preCapture(body, key, owner);
+  t.is(third.status, 409);
+  t.like(await SaleIdempotencyModel.findById(recordId).lean(), { state: 'in_progress', createdAt: retryStarted });
+  t.is(await OnlineSaleModel.countDocuments({ idempotencyRecordId: recordId }), 1, 'only the failed first use made a sale');
+});
