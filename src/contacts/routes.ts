@@ -9,6 +9,7 @@ import { STAFF_CREDENTIALS } from '../http/auth';
 import { errorResponses, type Feature } from '../http/routes';
 import { notFound } from '../http/errors';
 import { FIELD_MESSAGES } from '../http/validation';
+import { BRAZILIAN_PHONE_MESSAGE, toBrazilianE164 } from './phone';
 import {
   createCommercialContact,
   getGlobalCeo,
@@ -26,19 +27,12 @@ const MESSAGES = {
   'array.base': 'Expected a list of merchant ids.',
   'array.max': 'Ensure this list has no more than {#limit} items.',
   'number.min': 'A valid merchant id is required.',
-  'phone.brazil': 'Enter a valid Brazilian phone number in E.164 format, e.g. +5511987654321.',
+  'phone.brazil': BRAZILIAN_PHONE_MESSAGE,
 };
 
-/**
- * Brazilian numbers only, stored in E.164: +55, a two-digit area code (DDD, digits 1-9), then a
- * mobile (9 digits starting with 9) or a landline (8 digits starting with 2-5). Spaces, dots,
- * hyphens and parentheses are accepted for readability and dropped: "+55 (11) 98765-4321".
- */
-export const BRAZILIAN_E164 = /^\+55[1-9]{2}(9\d{8}|[2-5]\d{7})$/;
-
+/** Any way a Brazilian types a number in ("(11) 98765-4321", "+55 11 98765-4321", ...), stored as E.164. */
 function brazilianPhone(value: string, helpers: CustomHelpers): string | ReturnType<CustomHelpers['error']> {
-  const compact = value.replace(/[\s().-]/g, '');
-  return BRAZILIAN_E164.test(compact) ? compact : helpers.error('phone.brazil');
+  return toBrazilianE164(value) ?? helpers.error('phone.brazil');
 }
 
 const contactFields = {
@@ -88,7 +82,8 @@ const contactProperties = {
     maxLength: LIMITS.phoneInput,
     'x-nullable': true,
     description:
-      'Brazilian phone number. Sent as E.164 (+55, area code, number) optionally with spaces, dots, hyphens or parentheses; stored and returned as E.164 without them. Mobile: 9 digits starting with 9; landline: 8 digits starting with 2 to 5. null clears it',
+      'Brazilian phone number, as Brazilians type it: (11) 98765-4321, 11987654321, +55 11 98765-4321, 011 98765 4321 (spaces, dots, hyphens, parentheses allowed); ' +
+      'stored and returned as E.164. Mobile: 9 digits starting with 9; landline: 8 digits starting with 2 to 5. null clears it',
     example: '+5511987654321',
   },
   title: { type: 'string', maxLength: LIMITS.title, 'x-nullable': true, description: 'Role or job title; null clears it', example: 'Gerente comercial' },

@@ -35,7 +35,14 @@ export const paymentLinksFeature: Feature = {
         merchant_name: { type: 'string', maxLength: 20, description: 'Legacy alias of payer_name; payer_name wins when both are sent' },
         document: { type: 'string', maxLength: 20, description: 'Payer CPF or CNPJ (check digits are verified at the checkout payer step)' },
         email: { type: 'string', maxLength: 100, format: 'email', description: 'Payer e-mail; never shown in responses' },
-        mobile: { type: 'string', maxLength: 20 },
+        mobile: {
+          type: 'string',
+          maxLength: 20,
+          description:
+            'Payer phone, Brazilian, as Brazilians type it: (11) 98765-4321, 11987654321, +55 11 98765-4321, 011 98765 4321 (at most 20 characters as sent). ' +
+            'Stored and answered as E.164 (+5511987654321); a number that is not a Brazilian mobile or landline is a field error.',
+          example: '(11) 98765-4321',
+        },
         number_of_installments: { type: 'integer', minimum: 1, maximum: 12, default: 1 },
         link_exp_period: { type: 'integer', enum: [1, 2, 3], default: 2, description: '1 = 24 h, 2 = 48 h, 3 = 72 h after creation' },
         webhookUrl: {
@@ -66,7 +73,7 @@ export const paymentLinksFeature: Feature = {
         payer_name: { type: 'string' },
         merchant_name: { type: 'string', description: 'Repeats payer_name (compatibility); not the merchant name' },
         document: { type: 'string' },
-        mobile: { type: 'string' },
+        mobile: { type: 'string', description: 'E.164 (+5511987654321), or empty when none was sent', example: '+5511987654321' },
         link_exp_period: { type: 'integer', enum: [1, 2, 3] },
         number_of_installments: { type: 'integer', minimum: 1, maximum: 12 },
         payment_link_guid: { type: 'string', format: 'uuid' },

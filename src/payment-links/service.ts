@@ -11,6 +11,7 @@ import { isDuplicateKey } from '../db/connection';
 import { nextId } from '../db/ids';
 import { ApiError, badRequest, notFound, type FieldErrors } from '../http/errors';
 import { documentKind, normalizeDocument } from '../checkout/documents';
+import { BRAZILIAN_PHONE_MESSAGE, toBrazilianE164 } from '../contacts/phone';
 import { checkWebhookUrl, UNSAFE_WEBHOOK_URL, type Resolver } from '../webhooks/url-safety';
 import {
   EXPIRY_HOURS,
@@ -60,7 +61,10 @@ export const createLinkSchema = Joi.object({
     .email({ tlds: false })
     .allow('', null)
     .messages({ 'string.base': 'Not a valid string.', 'string.max': 'Ensure this field has no more than 100 characters.', 'string.email': 'Enter a valid email address.' }),
-  mobile: text(20),
+  // At most 20 characters as typed (the spec's limit), then normalised to E.164 by the one phone normaliser.
+  mobile: text(20)
+    .custom((typed: string, helpers) => (typed.length > 20 ? typed : (toBrazilianE164(typed) ?? helpers.error('phone.brazil'))))
+    .messages({ 'phone.brazil': BRAZILIAN_PHONE_MESSAGE }),
   number_of_installments: integer
     .min(1)
     .max(12)

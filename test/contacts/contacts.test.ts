@@ -206,7 +206,7 @@ test('validation names every bad field at once', async (t) => {
   t.deepEqual(Object.keys(res.body).sort(), ['active', 'email', 'merchant_ids.0', 'merchant_ids.1', 'name', 'nickname', 'phone', 'title']);
   t.deepEqual(res.body.name, ['This field is required.']);
   t.deepEqual(res.body.email, ['Enter a valid e-mail address.']);
-  t.deepEqual(res.body.phone, ['Enter a valid Brazilian phone number in E.164 format, e.g. +5511987654321.']);
+  t.deepEqual(res.body.phone, ['Enter a valid Brazilian phone number with its area code, e.g. (11) 98765-4321 or +5511987654321.']);
   t.deepEqual(res.body.title, ['Ensure this field has no more than 100 characters.']);
   t.deepEqual(res.body.nickname, ['Unknown field.']);
   t.deepEqual(res.body['merchant_ids.0'], ['A valid integer is required.']);
@@ -217,14 +217,18 @@ test('phone formats', async (t) => {
     '+5511987654321': '+5511987654321',
     '+55 21 3333-4444': '+552133334444',
     '+55.48.99999.0000': '+5548999990000',
+    // As Brazilians type them (the normaliser payment links' mobile shares).
+    '(11) 98765-4321': '+5511987654321',
+    '11987654321': '+5511987654321',
+    '011 98765 4321': '+5511987654321',
   };
   for (const [sent, stored] of Object.entries(good)) {
     const res = await call('POST', URL_LIST, staff, { name: 'Fone', email: uniqueEmail('p'), phone: sent });
     t.is(res.status, 201, sent);
     t.is(res.body.phone, stored, sent);
   }
-  // no +55, a 0 in the area code, a mobile without the leading 9, a landline starting with 6, too long, letters
-  for (const bad of ['11987654321', '+5501987654321', '+5511887654321', '+551163334444', '+55119876543210', '+55 11 9abc-4321', '']) {
+  // another country, a 0 in the area code, a mobile without the leading 9, a landline starting with 6, too long, letters
+  for (const bad of ['+1 212 555 0100', '+5501987654321', '+5511887654321', '+551163334444', '+55119876543210', '+55 11 9abc-4321', '']) {
     const res = await call('POST', URL_LIST, staff, { name: 'Fone', email: uniqueEmail('p'), phone: bad });
     t.is(res.status, 400, bad);
     t.deepEqual(Object.keys(res.body), ['phone'], bad);

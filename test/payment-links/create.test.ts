@@ -40,7 +40,7 @@ test('create answers every field with its type and no email', async (t) => {
   t.is(body.payer_name, 'Ana Souza');
   t.is(body.merchant_name, 'Ana Souza');
   t.is(body.document, '529.982.247-25');
-  t.is(body.mobile, '+55 11 99999-0000');
+  t.is(body.mobile, '+5511999990000', 'stored and answered as E.164');
   t.is(body.link_exp_period, 1);
   t.is(body.number_of_installments, 3);
   t.regex(body.payment_link_guid, /^[0-9a-f-]{36}$/);
@@ -129,7 +129,7 @@ test('limits are inclusive', async (t) => {
     payer_name: 'p'.repeat(20),
     document: '0'.repeat(20),
     email: `${'e'.repeat(60)}@${'d'.repeat(35)}.com`,
-    mobile: '1'.repeat(20),
+    mobile: '0 21 (11) 98765-4321',
     number_of_installments: 12,
   });
   t.is(status, 201, JSON.stringify(body));
@@ -137,6 +137,38 @@ test('limits are inclusive', async (t) => {
   t.deepEqual((await createLink(app.url, merchant, { email: `${'e'.repeat(60)}@${'d'.repeat(36)}.com` })).body, { email: ['Ensure this field has no more than 100 characters.'] });
   t.deepEqual((await createLink(app.url, merchant, { number_of_installments: 0 })).body, { number_of_installments: ['Ensure this value is greater than or equal to 1.'] });
   t.deepEqual((await createLink(app.url, merchant, { number_of_installments: 2.5 })).body, { number_of_installments: ['A valid integer is required.'] });
+});
+
+test('mobile: phones as Brazilians type them are stored as E.164; other numbers are a field error', async (t) => {
+  const typed: Record<string, string> = {
+    '(11) 98765-4321': '+5511987654321',
+    '11987654321': '+5511987654321',
+    '+55 11 98765-4321': '+5511987654321',
+    '+55 (11) 98765-4321': '+5511987654321',
+    '55 11 98765 4321': '+5511987654321',
+    '011 98765 4321': '+5511987654321',
+    '0 21 11 98765-4321': '+5511987654321',
+    '11 98765.4321': '+5511987654321',
+    '(21) 3333-4444': '+552133334444',
+    '(55) 99876-5432': '+5555998765432',
+    ' 48999990000 ': '+5548999990000',
+  };
+  for (const [sent, stored] of Object.entries(typed)) {
+    const { status, body } = await createLink(app.url, merchant, { mobile: sent });
+    t.is(status, 201, sent);
+    t.is(body.mobile, stored, sent);
+    t.is((await PaymentLinkModel.findById(body.id).lean())!.mobile, stored, sent);
+  }
+  t.is((await createLink(app.url, merchant, { mobile: '' })).body.mobile, '', 'mobile stays optional');
+  // Another country, a 0 area code, a mobile without its leading 9, a landline starting with 6, a digit too many, letters, a + inside.
+  for (const bad of ['+1 212 555 0100', '(01) 98765-4321', '(11) 8765-43210', '(11) 6333-4444', '(11) 98765-43210', '(11) 9abc-4321', '11 +98765-4321']) {
+    const { status, body } = await createLink(app.url, merchant, { mobile: bad });
+    t.is(status, 400, bad);
+    t.deepEqual(body, { mobile: ['Enter a valid Brazilian phone number with its area code, e.g. (11) 98765-4321 or +5511987654321.'] }, bad);
+  }
+  // The spec's limit is on what is sent: 21 characters are refused even when the number inside is good.
+  const long = await createLink(app.url, merchant, { mobile: '+55  (11)  98765-4321' });
+  t.deepEqual(long.body, { mobile: ['Ensure this field has no more than 20 characters.'] });
 });
 
 test('merchant_name is an alias of payer_name and payer_name wins', async (t) => {
