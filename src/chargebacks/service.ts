@@ -454,7 +454,7 @@ function contentOf(noticeId: string, carried: Omit<NoticeJobData, 'noticeId'> | 
 
 /**
  * Whether the acquirer's lifecycle of the case has this step (same text once normalised, same day)
- * for this establishment. Steps that name no establishment are taken as the case's (the call is by
+ * for this establishment; a notice's date may carry a time, the day is what is compared. Steps that name no establishment are taken as the case's (the call is by
  * case). Throws when the acquirer does not answer 2xx: that is no answer, not a denial.
  */
 async function acquirerShowsStep(establishmentNumber: string, idCase: string, message: string, date: string): Promise<boolean> {
@@ -466,7 +466,7 @@ async function acquirerShowsStep(establishmentNumber: string, idCase: string, me
     (step) =>
       step &&
       normalise(String(step.message ?? step.action ?? '')) === wanted &&
-      String(step.ActionCicleDate ?? step.actionDate ?? '').slice(0, 10) === date &&
+      String(step.ActionCicleDate ?? step.actionDate ?? '').slice(0, 10) === date.slice(0, 10) &&
       (step.establishmentNumber === undefined || step.establishmentNumber === null || String(step.establishmentNumber) === establishmentNumber),
   );
 }

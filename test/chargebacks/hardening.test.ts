@@ -261,3 +261,12 @@ test.serial('a notice stored before the applied flag existed is marked by the ba
   t.is(await requeueUnappliedNotices(new Date(), 60_000), 1);
   t.truthy(await eventually(async () => (await ChargebackNoticeModel.findById(noticeId).lean())?.applied));
 });
+
+test('a notice whose date carries a time is confirmed by the step of that day', async (t) => {
+  const ec = newEstablishment();
+  await newMerchant({ establishmentNumbers: [ec] });
+  const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
+  await stack.control('/lifecycle-step', { establishmentNumber: ec, caseId: notice.idCase, message: 'A favor do Emissor', date: '2030-08-04' });
+  const { noticeId } = await receiveNotice(lifecycleNotice(ec, notice.idCase, 'A favor do Emissor', '2030-08-04T13:45:00-03:00'));
+  t.is(await applyNotice(noticeId), 'applied');
+});
