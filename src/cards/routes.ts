@@ -49,7 +49,8 @@ export const cardsFeature: Feature = {
       method: 'get',
       path: '/api/v1/cards/public-key/',
       handler: (_req, res) => {
-        res.set('Cache-Control', `public, max-age=${PUBLIC_KEY_MAX_AGE_SECONDS}`).json(describePublicKey());
+        // Any origin may read it (a partner's own payment page): it is public and sent with no credential.
+        res.set({ 'Cache-Control': `public, max-age=${PUBLIC_KEY_MAX_AGE_SECONDS}`, 'Access-Control-Allow-Origin': '*' }).json(describePublicKey());
       },
       doc: {
         summary: 'The public key to encrypt cards with',

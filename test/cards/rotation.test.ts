@@ -51,6 +51,7 @@ test('the route serves the current key, its kid and the previous key end', async
   const res = await fetch(`${app.url}/api/v1/cards/public-key/`);
   t.is(res.status, 200);
   t.regex(res.headers.get('cache-control') ?? '', /public, max-age=3600/);
+  t.is(res.headers.get('access-control-allow-origin'), '*');
   t.deepEqual(await json(res), {
     kid: keyIdOf(currentPair.publicKey),
     algorithm: 'RSAES-PKCS1-v1_5',
