@@ -23,7 +23,7 @@ test.before(async () => {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
   });
-  token = (await res.json()).access_token;
+  token = ((await res.json()) as { access_token: string }).access_token;
 });
 test.after.always(() => stopAll());
 

@@ -59,7 +59,7 @@ test('the card fields have the documented types', (t) => {
     [{ holder: '  Ana Souza ' }, { holder: 'Ana Souza' }],
   ];
   for (const [overrides, expected] of accepted) t.deepEqual(decryptCard(encryptCard({ ...card, ...overrides })), { ...card, ...expected }, JSON.stringify(overrides));
-  const refused: [Record<string, unknown>, string][] = [
+  const refused: [Record<string, unknown>, CardError['field']][] = [
     [{ number: 4111111111111111 }, 'number'],
     [{ number: '4111111111111112' }, 'number'],
     [{ cvv: 123 }, 'cvv'],
