@@ -136,9 +136,9 @@ function decryptCardObject(encryptedBase64: unknown, now: Date): Record<string, 
   return fields;
 }
 
-/** An integer given as a JSON number or a string of digits (e.g. "05"); NaN for anything else. */
+/** An integer given as a JSON number or a string of digits (e.g. "05"), with the digits allowed; NaN for anything else. */
 function integerField(value: unknown, digits: RegExp): number {
-  if (typeof value === 'number') return Number.isInteger(value) ? value : NaN;
+  if (typeof value === 'number') return Number.isInteger(value) && digits.test(String(value)) ? value : NaN;
   if (typeof value === 'string' && digits.test(value)) return Number(value);
   return NaN;
 }

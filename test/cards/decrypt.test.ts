@@ -72,6 +72,9 @@ test('the card fields have the documented types', (t) => {
     [{ expMonth: '13' }, 'expiry'],
     [{ expYear: '203' }, 'expiry'],
     [{ expYear: 2020 }, 'expiry'],
+    [{ expYear: 20310 }, 'expiry'],
+    [{ expYear: -31 }, 'expiry'],
+    [{ expMonth: 123 }, 'expiry'],
     [{ holder: 42 }, 'holder'],
     [{ holder: 'x'.repeat(26) }, 'holder'],
   ];
