@@ -26,8 +26,17 @@ export function maskCardNumbers(text: string): string {
   return text.replace(CARD_LIKE, (match) => `[masked ****${match.replace(/\D/g, '').slice(-4)}]`);
 }
 
+/**
+ * Tests keep each process's logs in a file and print them only when a test fails
+ * (test/helpers/test-logs.ts): TEST_LOG_FILE, honoured only under NODE_ENV=test, appends there
+ * instead of stdout. Production always logs to stdout.
+ */
+function testLogFile(): string | undefined {
+  return process.env.NODE_ENV === 'test' ? process.env.TEST_LOG_FILE || undefined : undefined;
+}
+
 export function createLogger(name: string, level = process.env.LOG_LEVEL || 'info') {
-  return pino({
+  const options: pino.LoggerOptions = {
     name,
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
@@ -41,7 +50,9 @@ export function createLogger(name: string, level = process.env.LOG_LEVEL || 'inf
     serializers: {
       err: (err: Error) => ({ type: err?.name, message: maskCardNumbers(String(err?.message ?? err)), stack: err?.stack }),
     },
-  });
+  };
+  const file = testLogFile();
+  return file ? pino(options, pino.destination({ dest: file, append: true, mkdir: true, sync: true })) : pino(options);
 }
 
 export type Logger = ReturnType<typeof createLogger>;

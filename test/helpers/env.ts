@@ -4,6 +4,7 @@
  * test starts inherit these variables.
  */
 import crypto from 'node:crypto';
+import { newLogFile, printLogsOfFailedTests } from './test-logs';
 
 const suffix = crypto.randomBytes(4).toString('hex');
 // Under npm test the run's id prefixes every database, so the run drops exactly its own when it ends.
@@ -18,3 +19,7 @@ process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL || 'warn';
 // Every test of one file comes from 127.0.0.1: the checkout tests make more card payments than the
 // production default allows one address. The limit itself is tested with its own low value.
 process.env.CHECKOUT_PAY_RATE_LIMIT ??= '100000';
+// This process's logs go to a file, printed only under a test that fails; its child processes
+// log where their starter says (test/helpers/processes.ts keeps a file per process).
+process.env.TEST_LOG_FILE = newLogFile('in-process');
+printLogsOfFailedTests();

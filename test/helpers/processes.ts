@@ -1,9 +1,12 @@
 /**
  * Starts our Procfile processes as real child processes for tests, waits until they say they
- * are ready, and always stops them. Logs are kept so a test can read (and scan) them.
+ * are ready, and always stops them. Logs are kept so a test can read (and scan) them, and written
+ * to a file per process (.data/test-logs/), printed only under a test that fails (test-logs.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
+import { newLogFile } from './test-logs';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -20,6 +23,8 @@ export interface RunningProcess {
   /** http://127.0.0.1:<port> for processes that listen. */
   url: string;
   logs: string[];
+  /** Where its stdout and stderr are written as they come. */
+  logFile: string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -34,10 +39,22 @@ export async function startProcess(
 ): Promise<RunningProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', ENTRY_POINTS[kind]], {
     cwd: ROOT,
-    env: { ...process.env, SUPERVISOR_PID: String(process.pid), PORT: '0', LOG_LEVEL: process.env.TEST_CHILD_LOG_LEVEL || 'info', PROCESS_NAME: kind, ...env },
+    env: {
+      ...process.env,
+      SUPERVISOR_PID: String(process.pid),
+      PORT: '0',
+      LOG_LEVEL: process.env.TEST_CHILD_LOG_LEVEL || 'info',
+      PROCESS_NAME: kind,
+      // Logs to its stdout (not to this process's log file): readiness is read there, and tests scan them.
+      TEST_LOG_FILE: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
+  const logFile = newLogFile(kind);
+  const logFd = fs.openSync(logFile, 'a');
+  child.once('close', () => fs.closeSync(logFd));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
@@ -46,6 +63,7 @@ export async function startProcess(
     const onData = (chunk: Buffer) => {
       const text = chunk.toString('utf8');
       logs.push(text);
+      fs.writeSync(logFd, chunk);
       const match = readyPattern.exec(logs.join(''));
       if (match) {
         clearTimeout(timer);
@@ -64,6 +82,7 @@ export async function startProcess(
     child,
     url,
     logs,
+    logFile,
     exited,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       running.delete(proc);
