@@ -37,6 +37,7 @@ import { nextId } from '../db/ids';
 import { ApiError, badRequest, notFound } from '../http/errors';
 import { logger } from '../logger';
 import { getQueue, jobWillRun, recordJobId } from '../queue';
+import { checkedAfterLookup } from '../db/filters';
 import {
   OnlineSaleModel,
   PaymentNoticeModel,
@@ -160,16 +161,6 @@ function canonicalJson(value: unknown): string {
       .join(',')}}`;
   }
   return JSON.stringify(value);
-}
-
-/**
- * Matches `value` as an equality would, but FerretDB checks it after reading the document by `_id`
- * instead of sending it to PostgreSQL, whose planner (no statistics here) would intersect that
- * field's index, read whole, with `_id`'s: `{_id, status}` costs ~2 ms more at 20,000 sales of one
- * status, growing with the collection, where `_id` alone reads one entry.
- */
-function checkedAfterLookup<T>(value: T): { $in: T[] } {
-  return mongoose.trusted({ $in: [value] }) as { $in: T[] };
 }
 
 async function findSale(scope: SaleScope, saleId: number): Promise<OnlineSale> {

@@ -12,6 +12,7 @@
  * - the outcome of an attempt is inserted under `_id` `<chargeId>-<attempt>`: one outcome (and
  *   one payment transaction id) per attempt, which every re-run applies instead of its own.
  */
+import { checkedAfterLookup } from '../db/filters';
 import mongoose from 'mongoose';
 import { isDuplicateKey } from '../db/connection';
 import { nextId } from '../db/ids';
@@ -23,7 +24,6 @@ import { applyCancellation, CHARGE_SEQUENCE, cycleDueDate, PAYMENT_TRANSACTION_S
 import {
   ChargeAttemptModel,
   ChargeStatus,
-  checkedAfterLookup,
   SubscriptionCancellationModel,
   SubscriptionChargeModel,
   SubscriptionModel,

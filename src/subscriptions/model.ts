@@ -6,17 +6,6 @@
  */
 import mongoose, { Schema } from 'mongoose';
 
-/**
- * Matches `value` as an equality would, but FerretDB filters it after reading instead of sending it
- * to PostgreSQL. For a filter that also names its document by `_id`: every pushed-down equality
- * on an indexed field is an index the planner may intersect, and with no statistics (autovacuum
- * is off here) it does: `{_id, status: 'active', nextDueDate}` read the `status` and `nextDueDate`
- * indexes whole, 875 ms at 100,000 subscriptions, where `_id` alone reads one entry.
- */
-export function checkedAfterLookup<T>(value: T): { $in: T[] } {
-  return mongoose.trusted({ $in: [value] }) as { $in: T[] };
-}
-
 export const BILLING_CYCLES = ['weekly', 'monthly', 'bimonthly', 'quarterly', 'semiannual', 'annual'] as const;
 export type BillingCycle = (typeof BILLING_CYCLES)[number];
 

@@ -5,13 +5,14 @@
  * and attempt, so two schedulers at once, or one restarted mid-run, enqueue each attempt once;
  * the charge worker's unique-index inserts guard the rest.
  */
+import { checkedAfterLookup } from '../db/filters';
 import mongoose from 'mongoose';
 import type { Job } from 'bullmq';
 import { logger } from '../logger';
 import { getQueue, retryFailedJob } from '../queue';
 import { dayOf } from './clock';
 import { attemptIdempotencyKey, attemptOrderId, chargeJobId, dueCycleOf, type ChargeJobData } from './charging';
-import { ChargeStatus, checkedAfterLookup, SubscriptionChargeModel, SubscriptionModel } from './model';
+import { ChargeStatus, SubscriptionChargeModel, SubscriptionModel } from './model';
 
 export const CHARGE_QUEUE = 'subscription-charges';
 export const CHARGE_JOB_NAME = 'charge-subscription';

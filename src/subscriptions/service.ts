@@ -3,6 +3,7 @@
  * list as the spec's table describes it, and refunds. Knows nothing of Express: routes, jobs and
  * tests call it.
  */
+import { checkedAfterLookup } from '../db/filters';
 import mongoose from 'mongoose';
 import { getConfig } from '../../config';
 import { nextId } from '../db/ids';
@@ -14,7 +15,6 @@ import { addDays, addMonths, isCalendarDay, now, today } from './clock';
 import {
   ChargeRefundModel,
   ChargeStatus,
-  checkedAfterLookup,
   SubscriptionCancellationModel,
   SubscriptionChargeModel,
   SubscriptionModel,
