@@ -28,11 +28,13 @@ export function maskCardNumbers(text: string): string {
 
 /**
  * Tests keep each process's logs in a file and print them only when a test fails
- * (test/helpers/test-logs.ts): TEST_LOG_FILE, honoured only under NODE_ENV=test, appends there
- * instead of stdout. Production always logs to stdout.
+ * (test/helpers/test-logs.ts): TEST_LOG_FILE is where, honoured only under NODE_ENV=test and only
+ * by the process TEST_LOG_PID names (child processes inherit both, and their starters read their
+ * logs on stdout). Production always logs to stdout.
  */
 function testLogFile(): string | undefined {
-  return process.env.NODE_ENV === 'test' ? process.env.TEST_LOG_FILE || undefined : undefined;
+  const { NODE_ENV, TEST_LOG_FILE, TEST_LOG_PID } = process.env;
+  return NODE_ENV === 'test' && TEST_LOG_FILE && Number(TEST_LOG_PID) === process.pid ? TEST_LOG_FILE : undefined;
 }
 
 export function createLogger(name: string, level = process.env.LOG_LEVEL || 'info') {

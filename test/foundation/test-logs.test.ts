@@ -9,7 +9,7 @@ function runFixture(): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'ava'), ['test/foundation/test-logs-fixture.test.ts'], {
       cwd: ROOT,
-      env: { ...process.env, TEST_LOGS_FIXTURE: '1', TEST_LOG_FILE: '' },
+      env: { ...process.env, TEST_LOGS_FIXTURE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -19,7 +19,8 @@ process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL || 'warn';
 // Every test of one file comes from 127.0.0.1: the checkout tests make more card payments than the
 // production default allows one address. The limit itself is tested with its own low value.
 process.env.CHECKOUT_PAY_RATE_LIMIT ??= '100000';
-// This process's logs go to a file, printed only under a test that fails; its child processes
-// log where their starter says (test/helpers/processes.ts keeps a file per process).
+// This process's logs go to a file, printed only under a test that fails. Its child processes log
+// to their stdout, read by their starters (test/helpers/processes.ts also keeps a file per process).
 process.env.TEST_LOG_FILE = newLogFile('in-process');
+process.env.TEST_LOG_PID = String(process.pid);
 printLogsOfFailedTests();

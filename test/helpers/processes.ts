@@ -45,8 +45,6 @@ export async function startProcess(
       PORT: '0',
       LOG_LEVEL: process.env.TEST_CHILD_LOG_LEVEL || 'info',
       PROCESS_NAME: kind,
-      // Logs to its stdout (not to this process's log file): readiness is read there, and tests scan them.
-      TEST_LOG_FILE: '',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
