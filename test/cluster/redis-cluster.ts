@@ -31,10 +31,13 @@ async function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** A free port whose cluster bus port (port + 10000) is free too. */
+/**
+ * A free port whose cluster bus port (port + 10000) is free too, both below Linux's ephemeral range
+ * (32768 and up), so no outgoing connection takes one between this check and the node's start.
+ */
 async function freeClusterPort(taken: Set<number>): Promise<number> {
   for (let tries = 0; tries < 200; tries++) {
-    const port = 20_000 + Math.floor(Math.random() * 30_000);
+    const port = 10_000 + Math.floor(Math.random() * 12_700);
     if (taken.has(port) || taken.has(port + 10_000) || taken.has(port - 10_000)) continue;
     if ((await portIsFree(port)) && (await portIsFree(port + 10_000))) {
       taken.add(port);
