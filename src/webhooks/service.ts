@@ -121,6 +121,19 @@ export interface NewLinkEvent {
  * event after its grace period; should that write fail too, the lost-job pass queues it (a
  * pending event marked queued whose job does not exist).
  */
+async function unmarkUnqueued(event: Pick<WebhookEvent, '_id' | 'createdAt'>): Promise<void> {
+  // Not when the job is there after all (an add whose answer was lost): its delivery may already
+  // have written the event, which this whole-document write would undo. When Redis cannot be asked,
+  // it is down: no worker is delivering now, so the unmark lands before any delivery could.
+  const queued = await getQueue<LinkWebhookJob>(LINK_WEBHOOK_QUEUE)
+    .getJob(deliveryJobId(event))
+    .catch(() => undefined);
+  if (queued) return;
+  await WebhookEventModel.updateOne({ _id: event._id }, { $set: { queuedAt: null } }).catch((err) => {
+    logger.warn({ err, eventId: event._id }, 'could not unmark a link webhook event whose delivery was not queued; the lost-job pass will queue it');
+  });
+}
+
 export async function emitLinkEvent(event: NewLinkEvent, now = new Date()): Promise<WebhookEvent> {
   for (let tries = 0; tries < 20; tries++) {
     const last = await WebhookEventModel.findOne({ linkId: event.linkId }).sort({ sequence: -1 }).lean();
@@ -147,11 +160,9 @@ export async function emitLinkEvent(event: NewLinkEvent, now = new Date()): Prom
       continue;
     }
     try {
-      await enqueueDelivery(stored._id, 'scheduled', stored.merchantId);
+      await enqueueDelivery(stored, 'scheduled');
     } catch (error) {
-      await WebhookEventModel.updateOne({ _id: stored._id }, { $set: { queuedAt: null } }).catch((err) => {
-        logger.warn({ err, eventId: stored._id }, 'could not unmark a link webhook event whose delivery was not queued');
-      });
+      await unmarkUnqueued(stored);
       throw error;
     }
     return stored;
@@ -160,17 +171,24 @@ export async function emitLinkEvent(event: NewLinkEvent, now = new Date()): Prom
 }
 
 /**
- * Queues the automatic delivery schedule of an event, then records that it is queued. The job id
- * is deterministic (deliver-<event id>), so the normal path and the scheduler sweep racing each
- * other, or a sweep repeating itself, leave one job: BullMQ ignores an add whose id it still keeps.
+ * The job id of an event's automatic delivery schedule: deterministic per stored event, so the
+ * normal path and the scheduler sweep racing each other, or a sweep repeating itself, leave one job
+ * (BullMQ ignores an add whose id it still keeps). The event's creation time is part of it: event
+ * ids (msg_<link>_<n>) repeat across databases sharing one Redis, or after a database is reset, and
+ * a finished job kept under a repeated id would swallow the new event's delivery.
  */
-export async function enqueueScheduledDelivery(eventId: string, merchantId?: number): Promise<void> {
-  await enqueueDelivery(eventId, 'scheduled', merchantId);
+export function deliveryJobId(event: Pick<WebhookEvent, '_id' | 'createdAt'>): string {
+  return `deliver-${event._id}-${new Date(event.createdAt).getTime()}`;
+}
+
+/** Queues the automatic delivery schedule of an event, then records that it is queued. */
+export async function enqueueScheduledDelivery(event: Pick<WebhookEvent, '_id' | 'createdAt' | 'merchantId'>): Promise<void> {
+  await enqueueDelivery(event, 'scheduled');
   try {
-    await WebhookEventModel.updateOne({ _id: eventId, queuedAt: null }, { $set: { queuedAt: new Date() } });
+    await WebhookEventModel.updateOne({ _id: event._id, queuedAt: null }, { $set: { queuedAt: new Date() } });
   } catch (err) {
     // The job is queued; the sweep will find the event unmarked and its add will be a no-op.
-    logger.warn({ err, eventId }, 'could not mark a link webhook event as queued');
+    logger.warn({ err, eventId: event._id }, 'could not mark a link webhook event as queued');
   }
 }
 
@@ -182,7 +200,7 @@ export async function enqueueScheduledDelivery(eventId: string, merchantId?: num
  */
 export async function sweepUnqueuedLinkEvents(now = new Date(), graceMs = UNQUEUED_EVENT_GRACE_MS, batch = UNQUEUED_EVENT_SWEEP_BATCH): Promise<number> {
   const cutoff = new Date(now.getTime() - graceMs);
-  const cursor = WebhookEventModel.find({ state: 'pending', queuedAt: null, createdAt: mongoose.trusted({ $lt: cutoff }) as { $lt: Date } }, { _id: 1, merchantId: 1 })
+  const cursor = WebhookEventModel.find({ state: 'pending', queuedAt: null, createdAt: mongoose.trusted({ $lt: cutoff }) as { $lt: Date } }, { _id: 1, merchantId: 1, createdAt: 1 })
     .sort({ createdAt: 1 })
     .limit(batch)
     .lean()
@@ -190,7 +208,7 @@ export async function sweepUnqueuedLinkEvents(now = new Date(), graceMs = UNQUEU
   let queued = 0;
   try {
     for await (const event of cursor) {
-      await enqueueScheduledDelivery(event._id, event.merchantId);
+      await enqueueScheduledDelivery(event);
       queued++;
     }
   } finally {
@@ -213,7 +231,7 @@ export async function requeueLostLinkEventJobs(now = new Date(), graceMs = LOST_
   const idleSince = new Date(now.getTime() - graceMs);
   const cursor = WebhookEventModel.find(
     { state: 'pending', queuedAt: mongoose.trusted({ $ne: null, $lt: idleSince }) as { $lt: Date } },
-    { _id: 1, lastAttemptAt: 1, merchantId: 1 },
+    { _id: 1, lastAttemptAt: 1, merchantId: 1, createdAt: 1 },
   )
     .lean()
     .cursor();
@@ -223,8 +241,8 @@ export async function requeueLostLinkEventJobs(now = new Date(), graceMs = LOST_
     for await (const event of cursor) {
       if (queued >= batch) break;
       if (event.lastAttemptAt && event.lastAttemptAt >= idleSince) continue;
-      if (await queue.getJob(`deliver-${event._id}`)) continue;
-      await enqueueDelivery(event._id, 'scheduled', event.merchantId);
+      if (await queue.getJob(deliveryJobId(event))) continue;
+      await enqueueDelivery(event, 'scheduled');
       queued++;
     }
   } finally {
@@ -240,11 +258,11 @@ export async function requeueUndeliveredLinkEvents(now: Date): Promise<void> {
   await requeueLostLinkEventJobs(now);
 }
 
-async function enqueueDelivery(eventId: string, trigger: LinkWebhookJob['trigger'], merchantId?: number): Promise<void> {
-  const jobId = trigger === 'scheduled' ? `deliver-${eventId}` : `redeliver-${eventId}-${Date.now()}-${crypto.randomBytes(3).toString('hex')}`;
+async function enqueueDelivery(event: Pick<WebhookEvent, '_id' | 'createdAt' | 'merchantId'>, trigger: LinkWebhookJob['trigger']): Promise<void> {
+  const jobId = trigger === 'scheduled' ? deliveryJobId(event) : `redeliver-${event._id}-${Date.now()}-${crypto.randomBytes(3).toString('hex')}`;
   await getQueue<LinkWebhookJob>(LINK_WEBHOOK_QUEUE).add(
     'deliver',
-    { eventId, trigger, ...(merchantId === undefined ? {} : { merchantId }) },
+    { eventId: event._id, trigger, ...(event.merchantId === undefined ? {} : { merchantId: event.merchantId }) },
     {
       jobId,
       // A redelivery is one attempt on request; the automatic schedule belongs to the first job.
@@ -258,7 +276,7 @@ async function enqueueDelivery(eventId: string, trigger: LinkWebhookJob['trigger
 export async function redeliverEvent(merchantId: number, linkId: number, eventId: string): Promise<WebhookEvent> {
   const event = await WebhookEventModel.findOne({ _id: eventId, linkId, merchantId }).lean();
   if (!event) throw notFound('No such event for this payment link.');
-  await enqueueDelivery(event._id, 'redelivery', event.merchantId);
+  await enqueueDelivery(event, 'redelivery');
   return event;
 }
 

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { encryptCard } from '../../src/cards';
 import { getQueue, redisAnswers } from '../../src/queue';
 import { WebhookEventModel } from '../../src/webhooks/model';
-import { LINK_WEBHOOK_QUEUE, UNQUEUED_EVENT_GRACE_MS } from '../../src/webhooks/service';
+import { deliveryJobId, LINK_WEBHOOK_QUEUE, UNQUEUED_EVENT_GRACE_MS } from '../../src/webhooks/service';
 import { runSchedulerTick } from '../../workers/scheduler';
 import { eventually, startProcess } from '../helpers/processes';
 import { bearer, newMerchant } from '../helpers/identity';
@@ -79,7 +79,7 @@ test('a link paid while redis is down gets its webhook delivered exactly once wh
   t.is(stored!.state, 'pending');
   t.is(stored!.queuedAt, null, 'its delivery could not be queued');
   const queue = getQueue(LINK_WEBHOOK_QUEUE);
-  t.falsy(await queue.getJob(`deliver-${eventId}`));
+  t.falsy(await queue.getJob(deliveryJobId(stored!)));
 
   // Two ticks past the grace period: the second finds nothing left to queue.
   const afterGrace = new Date(stored!.createdAt.getTime() + UNQUEUED_EVENT_GRACE_MS + 1000);

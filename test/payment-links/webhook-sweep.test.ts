@@ -10,6 +10,7 @@ import {
   deliverEvent,
   emitLinkEvent,
   getWebhookSecret,
+  deliveryJobId,
   enqueueScheduledDelivery,
   LINK_WEBHOOK_QUEUE,
   LOST_JOB_GRACE_MS,
@@ -78,12 +79,12 @@ test.serial('the sweep never re-sends a delivered event', async (t) => {
 
   // The worst case: the queued mark was lost and the completed job has left BullMQ's retention.
   await WebhookEventModel.updateOne({ _id: event._id }, { $set: { queuedAt: null } });
-  await (await queue().getJob(`deliver-${event._id}`))!.remove();
+  await (await queue().getJob(deliveryJobId(event)))!.remove();
   await sweepUnqueuedLinkEvents(new Date(Date.now() + 24 * 3600_000));
   t.deepEqual(await jobsOf(event._id), [], 'a delivered event is not queued again');
 
   // Even a duplicate scheduled job that does get through sends nothing.
-  await enqueueScheduledDelivery(event._id);
+  await enqueueScheduledDelivery(event);
   await eventually(async () => (await jobsOf(event._id)).some((job) => job.finishedOn), 30_000, 100);
   t.deepEqual(received.filter((id) => id === event._id), [event._id]);
   t.is(await WebhookAttemptModel.countDocuments({ eventId: event._id }), 1);
@@ -92,7 +93,8 @@ test.serial('the sweep never re-sends a delivered event', async (t) => {
 test.serial('a sweep racing the normal enqueue queues one delivery', async (t) => {
   const now = new Date();
   const eventId = await storeUnqueuedEvent(new Date(now.getTime() - 2 * UNQUEUED_EVENT_GRACE_MS));
-  await Promise.all([sweepUnqueuedLinkEvents(now), enqueueScheduledDelivery(eventId), sweepUnqueuedLinkEvents(now), enqueueScheduledDelivery(eventId)]);
+  const stored0 = (await WebhookEventModel.findById(eventId).lean())!;
+  await Promise.all([sweepUnqueuedLinkEvents(now), enqueueScheduledDelivery(stored0), sweepUnqueuedLinkEvents(now), enqueueScheduledDelivery(stored0)]);
   t.is((await jobsOf(eventId)).length, 1);
   await deliveredOnce(eventId);
   t.is(await sweepUnqueuedLinkEvents(new Date(now.getTime() + 3600_000)), 0);
@@ -133,7 +135,7 @@ test.serial('a queued event whose job Redis lost is queued again once; events wh
   for (const id of [lost, waiting, justTried]) await WebhookEventModel.updateOne({ _id: id }, { $set: { queuedAt: longAgo } });
   await WebhookEventModel.updateOne({ _id: justTried }, { $set: { lastAttemptAt: now, attemptCount: 1 } });
   // The waiting one has its job, delayed as a retry far in the future would be.
-  await queue().add('deliver', { eventId: waiting, trigger: 'scheduled' }, { jobId: `deliver-${waiting}`, delay: 3600_000 });
+  await queue().add('deliver', { eventId: waiting, trigger: 'scheduled' }, { jobId: deliveryJobId({ _id: waiting, createdAt: longAgo }), delay: 3600_000 });
 
   t.is(await requeueLostLinkEventJobs(now), 1);
   await deliveredOnce(lost);
@@ -144,7 +146,7 @@ test.serial('a queued event whose job Redis lost is queued again once; events wh
   t.is(await requeueLostLinkEventJobs(new Date(now.getTime() + 3600_000)), 0, 'a second sweep finds every job in place');
   await deliveredOnce(justTried);
   for (const id of [waiting]) {
-    await (await queue().getJob(`deliver-${id}`))?.remove();
+    await (await queue().getJob(deliveryJobId({ _id: id, createdAt: longAgo })))?.remove();
     await WebhookEventModel.deleteOne({ _id: id });
   }
 });
@@ -163,10 +165,11 @@ test.serial('one webhook delivery: the event and the secret read, the attempt in
 });
 
 test.serial('an event queued and delivered by the worker: its mark as queued and one delivery', async (t) => {
-  const eventId = await storeUnqueuedEvent(new Date());
+  const storedAt = new Date();
+  const eventId = await storeUnqueuedEvent(storedAt);
   await getWebhookSecret(merchantId);
   const { commands } = await countDbCommands(async () => {
-    await enqueueScheduledDelivery(eventId, merchantId);
+    await enqueueScheduledDelivery({ _id: eventId, createdAt: storedAt, merchantId });
     await eventually(() => received.includes(eventId), 30_000, 20);
     await eventually(async () => (await jobsOf(eventId)).every((job) => job.finishedOn), 30_000, 20); // its writes are done
   });
@@ -190,4 +193,16 @@ test.serial('an event stored and queued: the sequence read and one insert, alrea
   } finally {
     await queue().resume();
   }
+});
+
+test.serial('a finished job Redis keeps under a repeated event id does not swallow a new event of that id', async (t) => {
+  // Event ids (msg_<link>_<n>) repeat across databases sharing one Redis, or after a database reset:
+  // a finished delivery of such an earlier event is still kept under its job id.
+  const linkId = nextLinkId++;
+  const earlier = await queue().add('deliver', { eventId: `msg_${linkId}_1`, trigger: 'scheduled' }, { jobId: `deliver-msg_${linkId}_1` });
+  await eventually(async () => Boolean((await queue().getJob(earlier.id!))?.finishedOn), 30_000, 50);
+  const event = await emitLinkEvent({ merchantId, linkId, url: hookUrl, type: 'payment_link.paid', data: {} });
+  await deliveredOnce(event._id);
+  t.deepEqual(received.filter((id) => id === event._id), [event._id]);
+  t.not(deliveryJobId(event), earlier.id);
 });

@@ -11,7 +11,7 @@ import { closeAcquirerClient } from '../../src/acquirer/client';
 import { getQueue, startWorker } from '../../src/queue';
 import { linkWebhookJob } from '../../jobs/link-webhook';
 import { WebhookEventModel } from '../../src/webhooks/model';
-import { deliverEvent, emitLinkEvent, signedHeaders, LINK_WEBHOOK_QUEUE, WEBHOOK_ATTEMPTS, webhookRetryDelay } from '../../src/webhooks/service';
+import { deliverEvent, deliveryJobId, emitLinkEvent, signedHeaders, LINK_WEBHOOK_QUEUE, WEBHOOK_ATTEMPTS, webhookRetryDelay } from '../../src/webhooks/service';
 import { APPROVED_CARD, DENIED_CARD, call, encryptedCard, readyLink } from './helpers';
 
 interface Received {
@@ -151,9 +151,10 @@ test('a 410 stops the retries', async (t) => {
     const events = await eventsOf(merchant, id);
     return events[0]?.state === 'gone' && events;
   });
-  const job = await getQueue(LINK_WEBHOOK_QUEUE).getJob(`deliver-${event.id}`);
+  const jobId = deliveryJobId((await WebhookEventModel.findById(event.id).lean())!);
+  const job = await getQueue(LINK_WEBHOOK_QUEUE).getJob(jobId);
   t.true(await until(() => job!.isFailed()));
-  const failed = await getQueue(LINK_WEBHOOK_QUEUE).getJob(`deliver-${event.id}`);
+  const failed = await getQueue(LINK_WEBHOOK_QUEUE).getJob(jobId);
   t.is(failed!.attemptsMade, 1);
   t.is(failed!.opts.attempts, WEBHOOK_ATTEMPTS);
   t.is(receiver.at('/gone').length, 1);
