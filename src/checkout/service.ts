@@ -174,7 +174,10 @@ async function reconcile(linkId: number, claim: HeldClaim, error: unknown): Prom
     throw error;
   }
   if (!sale) {
-    await releaseClaim(linkId, claim);
+    // No sale is conclusive only when the acquirer answered (a 5xx: it acted on nothing). After a
+    // timeout or a reset the call may still be running there: the claim stays, so a second pay
+    // cannot charge the card again, and the sweep settles it once no call can still be running.
+    if (error.answered) await releaseClaim(linkId, claim);
     throw error;
   }
   if (!isApprovedStatus(sale.status) && sale.status !== AcquirerStatus.Denied && sale.status !== AcquirerStatus.Aborted) {

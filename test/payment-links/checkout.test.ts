@@ -450,3 +450,32 @@ test('page assets come from our origin', async (t) => {
   t.is(slash.status, 301);
   t.is(slash.headers.get('location'), '/checkout/some-guid');
 });
+
+test.serial('a pay that timed out keeps its claim even when the acquirer has no sale yet: a retry cannot charge twice', async (t) => {
+  const { guid, id } = await readyLink(app.url, merchant, { value: 4100 });
+  // The acquirer takes the authorization and never answers in time: for now it shows no sale.
+  const faulted = await fetch(`${getConfig().acquirer.baseUrl}/sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mode: 'hang', operation: 'create' }),
+  });
+  t.is(faulted.status, 201);
+  const first = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  t.is(first.status, 502);
+  const claim = (await PaymentClaimModel.findById(id).lean())!;
+  t.is(claim?.state, 'charging', 'the claim is kept while the call may still be running');
+  t.is((await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status, 409);
+  // The acquirer completes the first authorization late; the sweep, once no call can still run, records it.
+  await createCardSale({
+    idempotencyKey: `${claim.attemptKey}-late`,
+    merchantOrderId: claim.merchantOrderId,
+    amountCents: 4100,
+    installments: 1,
+    capture: true,
+    customer: { name: 'Maria Silva' },
+    card: { number: APPROVED_CARD, holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123', brand: 'Visa' },
+  });
+  await settleStalePayments(new Date(Date.now() + 10 * 60_000));
+  t.is((await PaymentLinkModel.findById(id).lean())!.status, 2, 'paid by the one authorization');
+  t.is((await PaymentClaimModel.findById(id).lean())!.merchantOrderId, claim.merchantOrderId);
+});
