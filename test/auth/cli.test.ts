@@ -1,33 +1,13 @@
 import '../helpers/env';
 import './high-token-limit';
 import crypto from 'node:crypto';
-import { spawn } from 'node:child_process';
 import test from 'ava';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { bearer } from '../helpers/identity';
-import { ROOT } from '../helpers/processes';
+import { runCli, type CommandResult } from '../helpers/processes';
 import { MerchantModel, MerchantTokenModel, UserModel } from '../../src/auth/model';
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `npm run cli -- ...` the way an operator does (node + tsx on src/cli.ts), against this file's database. */
-function cli(args: string[], stdin?: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'debug' }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    // 'close', not 'exit': a child's output may still be in its pipes when it exits.
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
-  });
-}
+type CliResult = CommandResult;
 
 /** The one JSON line a successful command prints. */
 function answer(t: { is: (a: unknown, b: unknown, m?: string) => void }, result: CliResult): any {
@@ -165,3 +145,7 @@ test('card:encrypt prints a card our service decrypts, with the key id', async (
   t.is(missing.code, 2);
   t.regex(JSON.parse(missing.stderr).error, /--exp-month is required/);
 });
+
+function cli(args: string[], stdin?: string): Promise<CliResult> {
+  return runCli(args, { env: { ...process.env, LOG_LEVEL: 'debug' }, stdin });
+}

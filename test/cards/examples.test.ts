@@ -4,13 +4,12 @@
  */
 import '../helpers/env';
 import test from 'ava';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startSalesEnv, type SalesEnv } from '../sales/helpers';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
-import { stopAll, ROOT } from '../helpers/processes';
+import { runCommand, stopAll, ROOT } from '../helpers/processes';
 import { publicKeyId } from '../../src/cards';
 import { OnlineSaleModel } from '../../src/sales/model';
 
@@ -36,17 +35,6 @@ function example(name: string): string {
   return match[1];
 }
 
-function run(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: workDir, env: { PATH: process.env.PATH, BASE_URL: env.app.url, TOKEN: merchant.merchantToken }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** The example's sale was decrypted and approved by the sandbox, and we kept no more than brand, BIN and last four. */
 async function assertApprovedSale(t: import('ava').ExecutionContext, answer: any) {
@@ -76,3 +64,6 @@ test('the openssl pkeyutl example makes an approved pre-capture', async (t) => {
   await assertApprovedSale(t, JSON.parse(result.stdout));
   t.true(fs.existsSync(path.join(workDir, 'card-key.pem')), 'the example saved the key it fetched');
 });
+
+const run = (command: string, args: string[]) =>
+  runCommand(command, args, { cwd: workDir, env: { PATH: process.env.PATH, BASE_URL: env.app.url, TOKEN: merchant.merchantToken } });

@@ -5,11 +5,10 @@
  */
 import '../helpers/env';
 import crypto from 'node:crypto';
-import { spawn } from 'node:child_process';
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { newMerchant } from '../helpers/identity';
-import { ROOT } from '../helpers/processes';
+import { runCli } from '../helpers/processes';
 import { createMerchant, updateMerchant } from '../../src/auth/service';
 import { MerchantModel, UserModel } from '../../src/auth/model';
 import { EstablishmentOwnerModel } from '../../src/chargebacks/establishments';
@@ -27,18 +26,6 @@ const merchantInput = (establishmentNumbers: string[]) => {
   return { companyName: `Loja ${id}`, email: `o-${id}@example.com`, login: `o${id}`, password: `pw-${id}-Secret!`, establishmentNumbers };
 };
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: process.env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end('');
-  });
-}
 
 test('a second merchant cannot be created with an establishment that belongs to another, and leaves nothing behind', async (t) => {
   const ec = newEstablishment();
@@ -89,3 +76,5 @@ test('the cli refuses it with a clear error', async (t) => {
   const printed = JSON.parse(result.stderr.trim().split('\n').pop()!);
   t.is(printed.error, `Establishment number ${ec} already belongs to merchant ${first.merchantId}; an establishment belongs to one merchant.`);
 });
+
+const cli = (args: string[]) => runCli(args);

@@ -114,3 +114,29 @@ export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_
   }
   throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
 }
+
+export interface CommandResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end and collects its output; stdin is written and closed. */
+export function runCommand(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; stdin?: string } = {}): Promise<CommandResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    // 'close', not 'exit': a child's output may still be in its pipes when it exits.
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.stdin ?? '');
+  });
+}
+
+/** Runs `npm run cli -- ...` the way an operator does (node + tsx on src/cli.ts), against this file's database. */
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; stdin?: string } = {}): Promise<CommandResult> {
+  return runCommand(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], options);
+}
