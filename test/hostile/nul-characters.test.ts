@@ -53,4 +53,7 @@ test('the path of the first NUL is named, keys and array items included', (t) =>
   t.is(nulPathOf({ ['k\u0000']: 1 }), 'k\u0000');
   t.is(nulPathOf('\u0000'), 'body');
   t.is(nulPathOf({ a: 'fine', b: [1, null, { c: 'also' }] }), undefined);
+  let deep: unknown = 'x\u0000';
+  for (let i = 0; i < 100_000; i++) deep = [deep];
+  t.is(nulPathOf(deep)?.length, 100_000 * 3, 'a body nested 100,000 deep is walked without overflowing the stack');
 });
