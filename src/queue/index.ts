@@ -44,8 +44,19 @@ function connect(extra: RedisOptions): RedisClient {
     // Node connections; ioredis keeps each node's own offline queue on and never reconnects a lost
     // node itself: a MOVED answer or a slots refresh leads it to the promoted replica.
     redisOptions: options,
+    ...(options.maxRetriesPerRequest === null ? RIDE_THROUGH_FAILOVER : {}),
   });
 }
+
+/**
+ * A worker's commands wait out a failover instead of failing. By default ioredis gives a command
+ * 16 redirections 100 ms apart (MOVED ones at once, and the surviving nodes keep pointing at the
+ * dead master until its replica is promoted): a job whose completion was being written then fails
+ * its attempt although its work is done, and waits out its retry delay (a minute for a webhook).
+ * Here a command keeps trying for about a minute, longer than a failover with the default
+ * cluster-node-timeout (15 s) takes. Producers keep the defaults: their routes answer 503 instead.
+ */
+const RIDE_THROUGH_FAILOVER = { maxRedirections: 300, retryDelayOnMoved: 200, retryDelayOnFailover: 200, retryDelayOnClusterDown: 200, retryDelayOnTryAgain: 200 };
 
 /** Whether connections go to a Redis Cluster (REDIS_CLUSTER_NODES). */
 export function onRedisCluster(): boolean {

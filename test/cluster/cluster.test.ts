@@ -199,7 +199,9 @@ test.serial('failover: the master of the queues slot is SIGKILLed mid-stream; it
   let watching = true;
   const watcher = (async () => {
     while (watching) {
-      const { status, redis } = await fetch(`${webs[0].url}/readyz`).then(async (r) => ({ status: r.status, redis: (await json(r)).redis as boolean }), () => ({ status: 0, redis: undefined }));
+      const { status, redis } = await fetch(`${webs[0].url}/readyz`)
+        .then(async (r) => ({ status: r.status, redis: (await json(r)).redis as boolean | undefined }))
+        .catch(() => ({ status: 0, redis: undefined }));
       readiness.push({ at: Date.now(), status, redis });
       await sleep(100);
     }
@@ -207,21 +209,45 @@ test.serial('failover: the master of the queues slot is SIGKILLed mid-stream; it
 
   const charged = await SubscriptionChargeModel.countDocuments({ subscriptionId: mongoose.trusted({ $in: subscriptionIds }), status: ChargeStatus.CONFIRMED });
   const inFlight = { delivered: delivered(), charged };
-  const killedAt = Date.now();
-  await cluster.kill(master);
-  const promoted = await eventually(async () => ((await cluster.masterOf(slot)) !== master ? Date.now() : 0), 60_000, 100);
-  const readyAgain = (await eventually(() => readiness.find((r) => r.at > promoted && r.status === 200)?.at, 60_000, 100)) as number;
   const mine = { subscriptionId: mongoose.trusted({ $in: subscriptionIds }) };
-  await eventually(async () => delivered() === eventIds.length && (await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED })) === subscriptionIds.length, 90_000, 250);
-  const effectsDone = Date.now();
   // A job whose completion the dead master never passed on is still active on the new one: once its lock
   // expires the worker takes it again, finds its effect done, and completes it.
   const queuesAt = async () => Promise.all([LINK_WEBHOOK_QUEUE, CHARGE_QUEUE].map((name) => getQueue(name).getJobCounts('waiting', 'active', 'delayed', 'failed')));
   const settled = (counts: Awaited<ReturnType<typeof queuesAt>>) => counts.every((c) => c.waiting + c.active + c.delayed === 0);
-  await eventually(async () => settled(await queuesAt()), 4 * WORKER_LOCK_DURATION_MS + 30_000, 250);
-  const jobsDone = Date.now();
-  watching = false;
-  await watcher;
+  /** Where the stream stands, for the message of a wait that runs out. */
+  const state = async () =>
+    JSON.stringify({
+      delivered: delivered(),
+      charged: await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED }),
+      queues: await queuesAt().catch((error: Error) => error.message),
+      readiness: readiness.slice(-3),
+    });
+  const waitFor = async <T>(what: string, check: () => Promise<T> | T, timeoutMs: number, intervalMs = 250): Promise<T> => {
+    try {
+      return await eventually(check, timeoutMs, intervalMs);
+    } catch (error) {
+      throw new Error(`${what}: ${(error as Error).message}; ${await state()}`);
+    }
+  };
+
+  const killedAt = Date.now();
+  let promoted: number, readyAgain: number, effectsDone: number, jobsDone: number;
+  try {
+    await cluster.kill(master);
+    promoted = await waitFor('replica promoted', async () => ((await cluster.masterOf(slot)) !== master ? Date.now() : 0), 60_000, 100);
+    readyAgain = (await waitFor('/readyz 200 again', () => readiness.find((r) => r.at > promoted && r.status === 200)?.at, 60_000, 100)) as number;
+    await waitFor(
+      'every effect done',
+      async () => delivered() === eventIds.length && (await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED })) === subscriptionIds.length,
+      90_000,
+    );
+    effectsDone = Date.now();
+    await waitFor('every job completed', async () => settled(await queuesAt()), 4 * WORKER_LOCK_DURATION_MS + 30_000);
+    jobsDone = Date.now();
+  } finally {
+    watching = false;
+    await watcher;
+  }
 
   t.log(
     `in flight at the kill: ${eventIds.length - inFlight.delivered} of ${eventIds.length} deliveries, ${subscriptionIds.length - inFlight.charged} of ${subscriptionIds.length} charges; ` +
@@ -240,5 +266,16 @@ test.serial('failover: the master of the queues slot is SIGKILLed mid-stream; it
   t.is(await ChargeAttemptModel.countDocuments({ chargeId: mongoose.trusted({ $in: charges.map((c) => c._id) }) }), subscriptionIds.length, 'one attempt per charge');
   t.is((await sandboxSales()) - salesBefore, subscriptionIds.length, 'one sale at the acquirer per charge: zero lost, zero duplicated');
   for (const counts of await queuesAt()) t.is(counts.failed, 0, 'no job failed');
+  const streamJobs = [
+    ...(await getQueue<{ eventId: string }>(LINK_WEBHOOK_QUEUE).getJobs(['completed'])).filter((job) => eventIds.includes(job.data.eventId)),
+    ...(await getQueue<{ subscriptionId: number }>(CHARGE_QUEUE).getJobs(['completed'])).filter((job) => subscriptionIds.includes(job.data.subscriptionId)),
+  ];
+  t.is(streamJobs.length, eventIds.length + subscriptionIds.length, 'every job of the stream completed');
+  t.deepEqual(
+    streamJobs.filter((job) => job.attemptsMade !== 1).map((job) => `${job.id}: ${job.attemptsMade} attempts`),
+    [],
+    'no attempt failed: the workers waited the failover out',
+  );
   for (const process of [...webs, worker, scheduler!]) t.is(process.child.exitCode, null, `${process.name} was never restarted`);
+  t.like(await worker.stop(), { code: 0, signal: null }, 'and the worker still stops gracefully on the new master');
 });
