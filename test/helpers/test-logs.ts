@@ -6,7 +6,20 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import test from 'ava';
+import type { TestFn } from 'ava';
+
+/**
+ * ava's test function when this process runs under ava; undefined elsewhere (the bench starts
+ * processes through the same helpers, and ava refuses to load outside its CLI).
+ */
+function avaTest(): TestFn | undefined {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require('ava') as { default: TestFn }).default;
+  } catch {
+    return undefined;
+  }
+}
 
 export const TEST_LOG_DIR = path.resolve(__dirname, '..', '..', '.data', 'test-logs');
 
@@ -18,6 +31,8 @@ const logFiles = new Set<string>();
 
 /** "test/payment-links/checkout.test.ts" -> "payment-links-checkout". */
 function testFileLabel(): string {
+  const test = avaTest();
+  if (!test) return path.basename(process.argv[1] ?? 'process').replace(/\.[cm]?[jt]s$/, '');
   const file = test.meta.file.startsWith('file:') ? new URL(test.meta.file).pathname : test.meta.file;
   const relative = path.relative(path.resolve(__dirname, '..'), file);
   return relative.replace(/\.test\.[cm]?[jt]s$/, '').replace(/[\\/]+/g, '-');
@@ -57,6 +72,8 @@ function readFrom(file: string, start: number): string {
 
 /** Hooks of every test file (installed by test/helpers/env.ts): note where each log was when a test started, print what it gained if it failed. */
 export function printLogsOfFailedTests(): void {
+  const test = avaTest();
+  if (!test) return;
   const startedAt = new Map<string, Map<string, number>>();
   const titleOf = (hookTitle: string) => hookTitle.replace(/^.*? hook for /, '');
   test.beforeEach((t) => {
