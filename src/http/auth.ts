@@ -15,7 +15,7 @@ import { getConfig } from '../../config';
 import { MerchantModel, MerchantTokenModel, UserModel, type Merchant, type MerchantToken, type Role } from '../auth/model';
 import type { UserRecord } from '../auth/service';
 import { safeEqual, sha256Hex } from '../auth/crypto';
-import { JWT_ALGORITHM, type TokenClaims } from '../auth/tokens';
+import { JWT_ALGORITHM, jwtKey, type TokenClaims } from '../auth/tokens';
 import { ApiError, badRequest, forbidden, unauthorized } from './errors';
 
 export interface CredentialPolicy {
@@ -68,7 +68,8 @@ function installJwtStrategy(): void {
     new JwtStrategy(
       {
         jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-        secretOrKey: getConfig().jwt.secret,
+        // A KeyObject (jsonwebtoken takes one; passport-jwt's types only name strings and buffers).
+        secretOrKeyProvider: (_req, _token, done) => done(null, jwtKey() as unknown as Buffer),
         algorithms: [JWT_ALGORITHM],
       },
       (claims: TokenClaims, done: (err: unknown, user?: Principal | false) => void) => {
