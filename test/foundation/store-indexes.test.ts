@@ -92,3 +92,15 @@ test.serial('companion indexes keep no pending list: every insert goes into the 
     await client.end();
   }
 });
+
+test.serial('the store database plans every lookup with its field, so expression indexes stay in use', async (t) => {
+  // FerretDB's lookups are prepared statements with the field as a parameter; a generic plan
+  // matches no expression index (src/devstack/services.ts sets this when it prepares the database).
+  const client = new pg.Client({ connectionString: process.env.FERRETDB_POSTGRESQL_URL || 'postgres://postgres@127.0.0.1:5432/payments' });
+  await client.connect();
+  try {
+    t.is((await client.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0].plan_cache_mode, 'force_custom_plan');
+  } finally {
+    await client.end();
+  }
+});

@@ -7,9 +7,9 @@ import { ROOT } from '../helpers/processes';
 /** Runs ava on the fixture file in a process of its own; its whole output, stdout and stderr. */
 function runFixture(): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'ava'), ['test/foundation/test-logs-fixture.test.ts'], {
+    const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'ava'), ['--config', 'test/foundation/test-logs.ava.config.mjs'], {
       cwd: ROOT,
-      env: { ...process.env, TEST_LOGS_FIXTURE: '1' },
+      env: process.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

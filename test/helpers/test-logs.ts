@@ -29,13 +29,13 @@ const MAX_PRINTED_BYTES = 64 * 1024;
 /** The log files of this test file's processes, the in-process one first. */
 const logFiles = new Set<string>();
 
-/** "test/payment-links/checkout.test.ts" -> "payment-links-checkout". */
+/** "test/payment-links/checkout.test.ts" -> "payment-links-checkout" (a fixture: "test/foundation/test-logs-fixture.ts" -> "foundation-test-logs-fixture"). */
 function testFileLabel(): string {
   const test = avaTest();
   if (!test) return path.basename(process.argv[1] ?? 'process').replace(/\.[cm]?[jt]s$/, '');
   const file = test.meta.file.startsWith('file:') ? new URL(test.meta.file).pathname : test.meta.file;
   const relative = path.relative(path.resolve(__dirname, '..'), file);
-  return relative.replace(/\.test\.[cm]?[jt]s$/, '').replace(/[\\/]+/g, '-');
+  return relative.replace(/(\.test)?\.[cm]?[jt]s$/, '').replace(/[\\/]+/g, '-');
 }
 
 /** A new, empty log file of this test file (`.data/test-logs/<test file>.<name>.log`), kept for printing on failure. */
