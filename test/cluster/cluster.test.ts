@@ -24,7 +24,7 @@ import { WebhookEventModel } from '../../src/webhooks/model';
 import { emitLinkEvent, LINK_WEBHOOK_QUEUE } from '../../src/webhooks/service';
 import { TEST_QUEUE_PREFIX } from '../helpers/env';
 import { json } from '../helpers/app';
-import { newMerchant, type TestMerchant } from '../helpers/identity';
+import { newMerchant, type TestMerchant, tokenStatusesAcross } from '../helpers/identity';
 import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
 import { useServices } from '../helpers/services';
 import { insertDueSubscriptions, sandboxCardToken } from '../helpers/due-subscriptions';
@@ -107,16 +107,7 @@ async function assertEachDeliveredOnce(t: import('ava').ExecutionContext, ids: s
 
 test.serial('the cluster runs our processes: readyz, and the two web processes share one token rate limit', async (t) => {
   for (const web of webs) t.like(await json(await fetch(`${web.url}/readyz`)), { status: 'ready', redis: true, mongodb: true });
-  const statuses: number[] = [];
-  for (let i = 0; i < 6; i++) {
-    const res = await fetch(`${webs[i % 2].url}/api/token/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: merchant.email, password: merchant.password }),
-    });
-    statuses.push(res.status);
-  }
-  t.deepEqual(statuses, [200, 200, 200, 200, 429, 429]);
+  t.deepEqual(await tokenStatusesAcross(webs.map((web) => web.url), merchant, 6), [200, 200, 200, 200, 429, 429]);
 });
 
 test.serial('a link paid through both web processes at once is charged once and its webhook delivered once', async (t) => {

@@ -9,7 +9,7 @@ import { closeQueues, waitForRedis } from '../../src/queue';
 import { ChargeAttemptModel, ChargeStatus, SubscriptionChargeModel } from '../../src/subscriptions/model';
 import { dayOf } from '../../src/subscriptions/clock';
 import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
-import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
+import { bearer, newMerchant, type TestMerchant, tokenStatusesAcross } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { insertDueSubscriptions, sandboxCardToken } from '../helpers/due-subscriptions';
 
@@ -51,16 +51,7 @@ test.after.always(async () => {
 });
 
 test.serial('two web processes share one token rate limit', async (t) => {
-  const statuses: number[] = [];
-  for (let i = 0; i < 6; i++) {
-    const res = await fetch(`${webs[i % 2].url}/api/token/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: merchant.email, password: merchant.password }),
-    });
-    statuses.push(res.status);
-  }
-  t.deepEqual(statuses, [200, 200, 200, 200, 429, 429]);
+  t.deepEqual(await tokenStatusesAcross(webs.map((web) => web.url), merchant, 6), [200, 200, 200, 200, 429, 429]);
 });
 
 test.serial('links paid through either web process: every webhook delivered once by one of two workers', async (t) => {

@@ -52,3 +52,17 @@ export function systemToken(): string {
 export function bearer(token: string, extra: Record<string, string> = {}): Record<string, string> {
   return { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...extra };
 }
+
+/** Token requests with the merchant's credentials, sent to each web process in turn: their statuses, in order. */
+export async function tokenStatusesAcross(webUrls: string[], merchant: Pick<TestMerchant, 'email' | 'password'>, count: number): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${webUrls[i % webUrls.length]}/api/token/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: merchant.email, password: merchant.password }),
+    });
+    statuses.push(res.status);
+  }
+  return statuses;
+}

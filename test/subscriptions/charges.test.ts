@@ -250,16 +250,19 @@ async function chargeCommands(cardLastDigit: number, firstDueDate: string) {
   return { id, result, by, idBlocks };
 }
 
+/** One charge run, approved or denied: the cancellation check, the charge inserted, the subscription moved on, the outcome inserted and applied. */
+const ONE_CHARGE = {
+  'subscription_cancellations find': 1,
+  'subscription_charges insert': 1,
+  'subscriptions findAndModify': 1,
+  'subscription_charge_attempts insert': 1,
+  'subscription_charges update': 1,
+};
+
 test.serial('one approved charge: a cancellation check, the charge inserted, the subscription moved on, the outcome inserted and applied', async (t) => {
   const { id, result, by, idBlocks } = await chargeCommands(1, '2031-01-10');
   t.is(result, 'confirmed');
-  t.deepEqual(by, {
-    'subscription_cancellations find': 1,
-    'subscription_charges insert': 1,
-    'subscriptions findAndModify': 1,
-    'subscription_charge_attempts insert': 1,
-    'subscription_charges update': 1,
-  });
+  t.deepEqual(by, ONE_CHARGE);
   t.true(idBlocks <= 2, `${idBlocks} id blocks claimed (charge and payment transaction sequences)`);
   const sub = (await SubscriptionModel.findById(id).lean())!;
   t.is(sub.nextDueDate, '2031-02-10');
@@ -271,13 +274,7 @@ test.serial('one denied charge with a retry scheduled: the same round trips', as
   const { id, result, by, idBlocks } = await chargeCommands(2, '2031-02-10');
   t.is(result, 'denied');
   t.is((await SubscriptionChargeModel.findOne({ subscriptionId: id }).lean())!.nextRetryAt, '2031-02-11');
-  t.deepEqual(by, {
-    'subscription_cancellations find': 1,
-    'subscription_charges insert': 1,
-    'subscriptions findAndModify': 1,
-    'subscription_charge_attempts insert': 1,
-    'subscription_charges update': 1,
-  });
+  t.deepEqual(by, ONE_CHARGE);
   t.true(idBlocks <= 1, `${idBlocks} id blocks claimed (charge sequence)`);
 });
 
