@@ -98,7 +98,7 @@ export const authFeature: Feature = {
       },
       get doc() {
         return {
-          summary: 'Obtain an access and refresh token pair',
+          operationId: 'createToken', summary: 'Obtain an access and refresh token pair',
           tags: ['auth'],
           description: `username is the complete e-mail (case-insensitive), never the short login name. Any failure (unknown e-mail, wrong password, login name as username, missing or non-string fields) is 401 with the same body, and an unknown e-mail takes as long as a wrong password. ${lifetimes()} ${rateLimitNote()}`,
           parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/TokenRequest' } }],
@@ -123,7 +123,7 @@ export const authFeature: Feature = {
       },
       get doc() {
         return {
-          summary: 'Get a new access token with a refresh token',
+          operationId: 'refreshToken', summary: 'Get a new access token with a refresh token',
           tags: ['auth'],
           description: `The refresh token is not rotated and stays valid until it expires. An access token is refused here, as a refresh token is refused as a bearer credential. Expired, tampered, unsigned (alg none) or otherwise-signed tokens are 401. ${lifetimes()} ${rateLimitNote()}`,
           parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/RefreshRequest' } }],
@@ -146,7 +146,7 @@ export const authFeature: Feature = {
         res.json(await describeIdentity({ kind, userId, merchantId, user, token, merchant }));
       },
       doc: {
-        summary: 'The merchant bound to the credential',
+        operationId: 'getMe', summary: 'The merchant bound to the credential',
         tags: ['auth'],
         description:
           "username is the short login name, not the e-mail. A merchant user's JWT or a merchant token: its merchant. The system token: the merchant named by X-Merchant-Id, or, without that header, only role system with the merchant fields null. A staff user's JWT: the staff user, merchant fields null.",

@@ -53,8 +53,7 @@ export const cardsFeature: Feature = {
         res.set({ 'Cache-Control': `public, max-age=${PUBLIC_KEY_MAX_AGE_SECONDS}`, 'Access-Control-Allow-Origin': '*' }).json(describePublicKey());
       },
       doc: {
-        summary: 'The public key to encrypt cards with',
-        operationId: 'cards_publicKey',
+        operationId: 'getCardPublicKey', summary: 'The public key to encrypt cards with',
         description:
           'encrypted_card = base64(RSAES-PKCS1-v1_5(public_key, UTF-8 JSON of the card)). The card JSON: ' +
           Object.entries(CARD_FIELDS).map(([name, meaning]) => `${name}: ${meaning}`).join('; ') +

@@ -412,7 +412,7 @@ export const chargebacksFeature: Feature = {
         await forward(res, await consultChargebacks(await proxyScope(req), query, (req.body ?? {}) as Record<string, unknown>));
       },
       doc: {
-        summary: 'Consult chargebacks at the acquirer',
+        operationId: 'consultChargebacks', summary: 'Consult chargebacks at the acquirer',
         description: 'Query status PENDING (awaiting treatment) or DONE (handled). The JSON filter body is forwarded with its documented fields only (any other key is a 400).',
         parameters: [
           { name: 'status', in: 'query', required: true, type: 'string', enum: ['PENDING', 'DONE'] },
@@ -434,7 +434,7 @@ export const chargebacksFeature: Feature = {
         sendBuffered(res, await acceptChargebacks(await proxyScope(req), req.body));
       },
       doc: {
-        summary: 'Accept chargebacks',
+        operationId: 'acceptChargebacks', summary: 'Accept chargebacks',
         description: 'Accepting treats the sale as invalid and agrees to the reversal. On an acquirer 2xx the accepted chargebacks leave the pending list at once.',
         parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/AcceptRequest' } }],
         responses: { 200: { description: "The acquirer's answer, one entry per chargeback (code 101 = accepted)", schema: { $ref: '#/definitions/AcceptReply' } }, ...acquirerAnswers },
@@ -451,7 +451,7 @@ export const chargebacksFeature: Feature = {
         sendBuffered(res, await refuseChargeback(await proxyScope(req), req.body));
       },
       doc: {
-        summary: 'Refuse a chargeback with evidence',
+        operationId: 'refuseChargeback', summary: 'Refuse a chargeback with evidence',
         description:
           'Refusing defends the sale with an evidence document. Checked here before the acquirer is called, each a 400 naming the rule: ' +
           `the content is TIFF, PDF or JPEG (by its first bytes) and the extension of fileName agrees; at most 8 MB decoded; at most ${MAX_EVIDENCE_PAGES} pages; ` +
@@ -470,7 +470,7 @@ export const chargebacksFeature: Feature = {
         sendBuffered(res, await chargebackLifecycle(await proxyScope(req), req.params.idCase as string));
       },
       doc: {
-        summary: 'Lifecycle of a chargeback case',
+        operationId: 'getChargebackLifecycle', summary: 'Lifecycle of a chargeback case',
         description:
           'A merchant may read only a case of one of its establishments: one we hold a chargeback of, received by notice, and whose steps the acquirer names for that establishment (403 otherwise, whatever case a refusal named). The system token reads any. ' +
           'The payload has the fields of the lifecycle notification, ActionCicleDate included.',
@@ -487,7 +487,7 @@ export const chargebacksFeature: Feature = {
         await forward(res, await listIssuerDocuments(await proxyScope(req), req.params.establishmentNumber as string, req.params.idChargeback as string));
       },
       doc: {
-        summary: 'List the issuer documents of a chargeback (step 1 of 2)',
+        operationId: 'listIssuerDocuments', summary: 'List the issuer documents of a chargeback (step 1 of 2)',
         description: 'Step 1 of the document flow: list, then download each with GET document-issuer/{establishmentNumber}/{idDocumento}/ using idDocumento from this list.',
         parameters: [ecPathDoc, pathDoc('idChargeback', 'Chargeback id', '^[A-Za-z0-9]{1,20}$')],
         responses: { 200: { description: 'Issuer documents', schema: { type: 'array', items: { $ref: '#/definitions/IssuerDocument' } } }, ...acquirerAnswers },
@@ -502,7 +502,7 @@ export const chargebacksFeature: Feature = {
         await forward(res, await downloadIssuerDocument(await proxyScope(req), req.params.establishmentNumber as string, req.params.idDocumento as string));
       },
       doc: {
-        summary: 'Download an issuer document (step 2 of 2)',
+        operationId: 'downloadIssuerDocument', summary: 'Download an issuer document (step 2 of 2)',
         description:
           'Step 2 of the document flow: idDocumento comes from GET list-issuer-documents/. The raw bytes are streamed as received with the acquirer\'s Content-Type and Content-Disposition (never converted to JSON).',
         produces: ['application/octet-stream', 'application/pdf', 'image/tiff', 'image/jpeg', 'application/json'],
@@ -522,7 +522,7 @@ export const chargebacksFeature: Feature = {
         await forward(res, await supportDocument(await proxyScope(req), req.params.establishmentNumber as string, req.params.idChargeback as string));
       },
       doc: {
-        summary: 'The defense document attached on refusal',
+        operationId: 'getSupportDocument', summary: 'The defense document attached on refusal',
         parameters: [ecPathDoc, pathDoc('idChargeback', 'Chargeback id', '^[A-Za-z0-9]{1,20}$')],
         responses: { 200: { description: 'Defense documents (code 104)', schema: { type: 'array', items: { $ref: '#/definitions/SupportDocument' } } }, ...acquirerAnswers },
       },
@@ -535,7 +535,7 @@ export const chargebacksFeature: Feature = {
         res.json({ results: await pendingChargebacks(await viewScope(req)) });
       },
       doc: {
-        summary: 'Pending chargebacks',
+        operationId: 'listPendingChargebacks', summary: 'Pending chargebacks',
         description: "Chargebacks received by notice and not yet accepted or refused, nearest treatmentDeadline first. A merchant sees its own establishments'; the system token sees all, or one merchant's with X-Merchant-Id.",
         responses: { 200: { description: 'Pending chargebacks', schema: { $ref: '#/definitions/PendingChargebacks' } }, 500: errorResponses.detail('Internal error') },
       },
@@ -550,7 +550,7 @@ export const chargebacksFeature: Feature = {
         res.json({ results: await chargebackHistory(await viewScope(req), limit, offset) });
       },
       doc: {
-        summary: 'Handled chargebacks',
+        operationId: 'listHandledChargebacks', summary: 'Handled chargebacks',
         description: 'One item per chargeback: accepted ones, and refused ones once they have a final outcome (win or loss). Most recent outcome first.',
         parameters: [
           { name: 'limit', in: 'query', type: 'integer', minimum: 1, maximum: HISTORY_MAX_LIMIT, default: HISTORY_DEFAULT_LIMIT },
@@ -571,7 +571,7 @@ export const chargebacksFeature: Feature = {
         res.json({ count: await pendingCount(await viewScope(req)) });
       },
       doc: {
-        summary: 'Number of pending chargebacks',
+        operationId: 'countPendingChargebacks', summary: 'Number of pending chargebacks',
         responses: { 200: { description: 'Count of the pending list', schema: { $ref: '#/definitions/PendingCount' } }, 500: errorResponses.detail('Internal error') },
       },
     },
@@ -586,7 +586,7 @@ export const chargebacksFeature: Feature = {
         res.status(202).json({ received: true, duplicate });
       },
       doc: {
-        summary: 'Intake of the acquirer\'s chargeback notifications',
+        operationId: 'receiveChargebackNotification', summary: 'Intake of the acquirer\'s chargeback notifications',
         description:
           `Called by the acquirer, not by merchants. Authenticated by the shared secret CHARGEBACK_NOTIFICATION_SECRET in the ${CHARGEBACK_NOTICE_SECRET_HEADER} header. ` +
           'Body: a new chargeback (one consult item, unwrapped) or a lifecycle change {establishmentNumber, caseId, message, executionDate, ActionCicleDate}. ' +

@@ -246,7 +246,7 @@ export const checkoutFeature: Feature = {
         res.set('Cache-Control', 'no-store').json(await loadCheckout(String(req.params.guid)));
       },
       doc: {
-        summary: 'Load a checkout',
+        operationId: 'loadCheckout', summary: 'Load a checkout',
         description: 'What the page needs: amount, description, merchant company name, installments, expiry, status, payerName, the RSA public key, and the receipt once paid.',
         parameters: [guidPath],
         responses: { 200: { description: 'The checkout', schema: { $ref: '#/definitions/CheckoutLink' } }, 400: errorResponses.fieldErrors, 404: notFoundResponse },
@@ -260,7 +260,7 @@ export const checkoutFeature: Feature = {
         res.set('Cache-Control', 'no-store').json(await savePayer(String(req.params.guid), { payerName: req.body.payer_name, document: req.body.document }));
       },
       doc: {
-        summary: 'Payer step: name and CPF/CNPJ',
+        operationId: 'setCheckoutPayer', summary: 'Payer step: name and CPF/CNPJ',
         parameters: [guidPath, { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/CheckoutPayer' } }],
         responses: {
           200: { description: 'Saved; the checkout as it now is', schema: { $ref: '#/definitions/CheckoutLink' } },
@@ -289,7 +289,7 @@ export const checkoutFeature: Feature = {
         res.set('Cache-Control', 'no-store').json(await saveAddress(String(req.params.guid), address));
       },
       doc: {
-        summary: 'Address step',
+        operationId: 'setCheckoutAddress', summary: 'Address step',
         description: 'cep is required; the other lines are optional and replace what was saved.',
         parameters: [guidPath, { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/CheckoutAddress' } }],
         responses: {
@@ -309,7 +309,7 @@ export const checkoutFeature: Feature = {
         res.set('Cache-Control', 'no-store').json(outcome);
       },
       doc: {
-        summary: 'Pay step: charge the encrypted card',
+        operationId: 'payCheckout', summary: 'Pay step: charge the encrypted card',
         description:
           'Decrypts the card, checks Luhn, expiry and CVV shape, and charges it through the acquirer as a captured sale with the link\'s installments. ' +
           'Needs the payer step done (payer name and a valid CPF/CNPJ on the link), else 400. ' +
@@ -347,7 +347,7 @@ export const checkoutFeature: Feature = {
           .send(readPage());
       },
       doc: {
-        summary: 'The checkout page (HTML): payment_link_url points here',
+        operationId: 'getCheckoutPage', summary: 'The checkout page (HTML): payment_link_url points here',
         produces: ['text/html'],
         parameters: [guidPath],
         responses: {
@@ -369,7 +369,7 @@ export const checkoutFeature: Feature = {
         res.type(ASSETS[file][1]).set('Cache-Control', 'public, max-age=300').send(readAsset(file));
       },
       doc: {
-        summary: 'Static assets of the checkout page (checkout.js, checkout.css, forge.min.js)',
+        operationId: 'getCheckoutAsset', summary: 'Static assets of the checkout page (checkout.js, checkout.css, forge.min.js)',
         produces: ['text/javascript', 'text/css'],
         parameters: [{ name: 'file', in: 'path', required: true, type: 'string', enum: Object.keys(ASSETS) }],
         responses: { 200: { description: 'The file' }, 404: errorResponses.detail('No such asset') },

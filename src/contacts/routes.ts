@@ -159,7 +159,7 @@ export const contactsFeature: Feature = {
         res.json(await listCommercialContacts(activeFilter(req)));
       },
       doc: {
-        summary: 'List commercial contacts, alphabetical',
+        operationId: 'listCommercialContacts', summary: 'List commercial contacts, alphabetical',
         tags: [TAG],
         parameters: [activeQuery],
         responses: { 200: contactList, 400: badInput },
@@ -174,7 +174,7 @@ export const contactsFeature: Feature = {
         res.status(201).json(await createCommercialContact(req.body));
       },
       doc: {
-        summary: 'Create a commercial contact',
+        operationId: 'createCommercialContact', summary: 'Create a commercial contact',
         tags: [TAG],
         parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/CommercialContactCreate' } }],
         responses: { 201: { description: 'The contact created', schema: { $ref: '#/definitions/CommercialContact' } }, 400: badInput },
@@ -189,7 +189,7 @@ export const contactsFeature: Feature = {
         res.json(await updateCommercialContact(pathId(req, 'pk', 'commercial contact'), req.body ?? {}));
       },
       doc: {
-        summary: 'Change some fields of a commercial contact',
+        operationId: 'updateCommercialContact', summary: 'Change some fields of a commercial contact',
         description: 'Only the fields sent change; an absent field keeps its value.',
         tags: [TAG],
         parameters: [
@@ -212,7 +212,7 @@ export const contactsFeature: Feature = {
         res.json(await listMerchantCommercialContacts(pathId(req, 'id', 'merchant'), activeFilter(req)));
       },
       doc: {
-        summary: "List a merchant's commercial contacts, alphabetical",
+        operationId: 'listMerchantCommercialContacts', summary: "List a merchant's commercial contacts, alphabetical",
         description: 'The contacts whose merchant_ids contain this merchant; an empty list when none is linked.',
         tags: [TAG],
         parameters: [{ name: 'id', in: 'path', required: true, type: 'integer', description: 'Merchant id' }, activeQuery],
@@ -227,7 +227,7 @@ export const contactsFeature: Feature = {
         res.json(await getGlobalCeo());
       },
       doc: {
-        summary: 'Read the global CEO contact',
+        operationId: 'getGlobalCeo', summary: 'Read the global CEO contact',
         tags: [TAG],
         responses: {
           200: { description: 'The CEO contact, or JSON null when none is registered yet', schema: { allOf: [{ $ref: '#/definitions/GlobalCeo' }], 'x-nullable': true } },
@@ -243,7 +243,7 @@ export const contactsFeature: Feature = {
         res.json(await putGlobalCeo(req.body));
       },
       doc: {
-        summary: 'Register or replace the global CEO contact',
+        operationId: 'putGlobalCeo', summary: 'Register or replace the global CEO contact',
         description: 'Creates the CEO contact or replaces it whole. Concurrent PUTs leave exactly one record: the last one written.',
         tags: [TAG],
         parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/GlobalCeoPut' } }],

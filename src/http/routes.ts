@@ -15,7 +15,8 @@ export interface SwaggerOperation {
   summary: string;
   description?: string;
   tags?: string[];
-  operationId?: string;
+  /** Unique and stable: clients generated from the document name their methods after it. */
+  operationId: string;
   consumes?: string[];
   produces?: string[];
   parameters?: Record<string, unknown>[];

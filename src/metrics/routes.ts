@@ -22,7 +22,7 @@ export const metricsFeature: Feature = {
       before: [basicAuth('metrics')],
       handler: serveMetrics,
       doc: {
-        summary: 'Prometheus metrics of this process',
+        operationId: 'getMetrics', summary: 'Prometheus metrics of this process',
         description:
           'HTTP basic auth with DASHBOARD_USER / DASHBOARD_PASSWORD (as /admin/queues). Request counts and durations by route template ' +
           'and status, queue depth per queue and state (read from Redis), acquirer call latency and errors, process figures. ' +

@@ -97,7 +97,7 @@ export const paymentLinksFeature: Feature = {
         res.status(201).json(link);
       },
       doc: {
-        summary: 'Create a payment link',
+        operationId: 'createPaymentLink', summary: 'Create a payment link',
         description:
           'The merchant comes from the credential only. Every bad field is reported at once as a field map. ' +
           'The response never shows the e-mail. Aliases: merchant_name for payer_name; webhook_url, callbackUrl, callback_url for webhookUrl.',
@@ -119,7 +119,7 @@ export const paymentLinksFeature: Feature = {
         res.json(presentLink(await getMerchantLink(merchantIdOf(req), Number(req.params.id))));
       },
       doc: {
-        summary: 'Read a payment link of the caller',
+        operationId: 'getPaymentLink', summary: 'Read a payment link of the caller',
         description: 'Status 2 (Pago) once paid, with payment_date. Another merchant\'s link is 404.',
         parameters: [{ name: 'id', in: 'path', required: true, type: 'integer' }],
         responses: {

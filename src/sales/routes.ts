@@ -244,7 +244,7 @@ export const salesFeature: Feature = {
         send(res, await preCapture(merchantIdOf(req), req.body, req.get('idempotency-key') || undefined));
       },
       doc: {
-        summary: 'Start an online sale: authorize a card (capture later) or create a PIX charge',
+        operationId: 'preCaptureSale', summary: 'Start an online sale: authorize a card (capture later) or create a PIX charge',
         description:
           'HTTP 200 does not mean approval: check data.approved and data.sale_status. An approved card is PRE_CAPTURED (capture or cancel it later); ' +
           'a denied card is 200 with approved false, sale_status DENIED, denial_code and denial_message, and can be neither captured nor cancelled. ' +
@@ -283,7 +283,7 @@ export const salesFeature: Feature = {
         send(res, await captureOnlineSale(merchantIdOf(req), Number(req.params.id)));
       },
       doc: {
-        summary: 'Capture a pre-captured card sale',
+        operationId: 'captureSale', summary: 'Capture a pre-captured card sale',
         description:
           'PRE_CAPTURED becomes CONFIRMED (full amount). Two captures at once capture once: one gets 200, the other 409 while the first runs or 400 after. ' +
           "A PIX sale, or a sale in another state, is 400 with the reason. Another merchant's sale is 404, like an unknown id (its existence is not revealed).",
@@ -306,7 +306,7 @@ export const salesFeature: Feature = {
         send(res, await cancelOnlineSale(merchantIdOf(req), Number(req.params.id)));
       },
       doc: {
-        summary: 'Cancel a card sale: void a pre-captured one, refund a confirmed one',
+        operationId: 'cancelSale', summary: 'Cancel a card sale: void a pre-captured one, refund a confirmed one',
         description:
           "PRE_CAPTURED is voided (CANCELLED). CONFIRMED is refunded (REFUNDED) only when the merchant's allow_void_on_confirmed setting is on; otherwise 400 " +
           "saying so. A PIX sale or any other state is 400 with the reason. Another merchant's sale is 404.",
@@ -329,7 +329,7 @@ export const salesFeature: Feature = {
         send(res, await readOnlineSale(merchantIdOf(req), Number(req.params.id)));
       },
       doc: {
-        summary: 'Read an online sale (stored data only)',
+        operationId: 'getSale', summary: 'Read an online sale (stored data only)',
         description:
           'The sale as recorded, card or PIX. After a 502 with reconciling true, this shows the settled outcome once reconciling is false. ' +
           "Never calls the acquirer. Another merchant's sale is 404.",
@@ -350,7 +350,7 @@ export const salesFeature: Feature = {
         send(res, await pixStatus(scopeOf(req), Number(req.params.id)));
       },
       doc: {
-        summary: 'Current PIX payment status of a sale (stored data only)',
+        operationId: 'getPixStatus', summary: 'Current PIX payment status of a sale (stored data only)',
         description:
           'Reads only what is stored (updated by the acquirer notifications): it never calls the acquirer. An unpaid charge past its expiry reads EXPIRED. ' +
           "A card sale is 400. A merchant token sees its own sales only (another merchant's is 404); the system token sees any sale, or only the merchant named in X-Merchant-Id.",
@@ -369,7 +369,7 @@ export const salesFeature: Feature = {
         send(res, await receivePaymentNotice((req as Request & { rawBody?: Buffer }).rawBody, req.get(NOTIFICATION_SIGNATURE_HEADER)));
       },
       doc: {
-        summary: 'Acquirer card/PIX notification intake',
+        operationId: 'receivePaymentNotification', summary: 'Acquirer card/PIX notification intake',
         description:
           `Called by the acquirer, not by merchants. Authenticated by ${NOTIFICATION_SIGNATURE_HEADER}: "sha256=" + hex HMAC-SHA256 of the raw body keyed with ` +
           'ACQUIRER_NOTIFICATION_SECRET (compared in constant time). The raw notice is stored (one document per body, so retries are one notice) and 200 is ' +

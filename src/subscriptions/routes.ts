@@ -178,7 +178,7 @@ export const subscriptionsFeature: Feature = {
         res.status(201).json({ status: 'success', data: subscriptionView(sub) });
       },
       doc: {
-        summary: 'Create a subscription',
+        operationId: 'createSubscription', summary: 'Create a subscription',
         description:
           'The card is tokenized at the acquirer at once (502 when the acquirer cannot be reached). The scheduler creates a charge on each due date (UTC day) and sends it to the acquirer.',
         tags: [TAG],
@@ -197,7 +197,7 @@ export const subscriptionsFeature: Feature = {
       handler: async (req, res) => {
         res.json({ status: 'success', data: subscriptionView(await findSubscription(merchantIdOf(req), req.params.id)) });
       },
-      doc: { summary: 'Read a subscription', tags: [TAG], parameters: [idParam], responses: { 200: subscriptionResponse('The subscription'), 404: subscriptionNotFound } },
+      doc: { operationId: 'getSubscription', summary: 'Read a subscription', tags: [TAG], parameters: [idParam], responses: { 200: subscriptionResponse('The subscription'), 404: subscriptionNotFound } },
     },
     {
       method: 'put',
@@ -207,7 +207,7 @@ export const subscriptionsFeature: Feature = {
         res.json({ status: 'success', data: subscriptionView(await cancelSubscription(merchantIdOf(req), req.params.id)) });
       },
       doc: {
-        summary: 'Cancel a subscription',
+        operationId: 'cancelSubscription', summary: 'Cancel a subscription',
         description: 'No new charge is created and no retry is scheduled (every charge\'s nextRetryAt becomes null). Cancelling a cancelled subscription returns it unchanged.',
         tags: [TAG],
         parameters: [idParam],
@@ -222,7 +222,7 @@ export const subscriptionsFeature: Feature = {
         res.json({ status: 'success', data: await listCharges(merchantIdOf(req), req.params.id) });
       },
       doc: {
-        summary: 'List the charges of a subscription',
+        operationId: 'listSubscriptionCharges', summary: 'List the charges of a subscription',
         description: 'Every charge, oldest due date first, with the fields of the spec\'s Subscription charge table. Another merchant\'s subscription or an unknown id: 404.',
         tags: [TAG],
         parameters: [idParam],
@@ -237,7 +237,7 @@ export const subscriptionsFeature: Feature = {
         res.json({ status: 'success', data: await refundCharge(merchantIdOf(req), req.params.id, req.params.chargeId) });
       },
       doc: {
-        summary: 'Refund a confirmed charge',
+        operationId: 'refundSubscriptionCharge', summary: 'Refund a confirmed charge',
         description:
           'Voids the captured sale at the acquirer and moves the charge from 1 CONFIRMED to 3 REFUNDED (its paymentTransactionId is kept). Concurrent calls refund once; refunding a REFUNDED charge returns it unchanged.',
         tags: [TAG],

@@ -93,7 +93,7 @@ export const webhooksFeature: Feature = {
       handler: async (req, res) => {
         res.json(presentSecret(await getWebhookSecret(merchantIdOf(req))));
       },
-      doc: { summary: 'Read the webhook signing secret (created on first read)', responses: { 200: { description: 'The secret', schema: { $ref: '#/definitions/WebhookSecret' } } } },
+      doc: { operationId: 'getWebhookSecret', summary: 'Read the webhook signing secret (created on first read)', responses: { 200: { description: 'The secret', schema: { $ref: '#/definitions/WebhookSecret' } } } },
     },
     {
       method: 'post',
@@ -103,7 +103,7 @@ export const webhooksFeature: Feature = {
         res.json(presentSecret(await rotateWebhookSecret(merchantIdOf(req))));
       },
       doc: {
-        summary: 'Rotate the webhook signing secret',
+        operationId: 'rotateWebhookSecret', summary: 'Rotate the webhook signing secret',
         description: 'The new secret signs at once; the previous one keeps signing beside it for 24 hours, so a receiver can switch without rejecting events.',
         responses: { 200: { description: 'The new secret', schema: { $ref: '#/definitions/WebhookSecret' } } },
       },
@@ -118,7 +118,7 @@ export const webhooksFeature: Feature = {
         res.json({ results: await listLinkEvents(link.merchantId, link._id) });
       },
       doc: {
-        summary: 'Webhook events of a link, each with every delivery attempt',
+        operationId: 'listLinkWebhookEvents', summary: 'Webhook events of a link, each with every delivery attempt',
         parameters: [{ name: 'id', in: 'path', required: true, type: 'integer' }],
         responses: {
           200: { description: 'Events, oldest first', schema: { type: 'object', properties: { results: { type: 'array', items: { $ref: '#/definitions/WebhookEvent' } } } } },
@@ -139,7 +139,7 @@ export const webhooksFeature: Feature = {
         res.status(202).json({ detail: 'Redelivery queued.', id: event._id });
       },
       doc: {
-        summary: 'Deliver an event once more',
+        operationId: 'redeliverWebhookEvent', summary: 'Deliver an event once more',
         description:
           'One more attempt, queued now, with the same webhook-id and body (a fresh timestamp and signature); recorded with trigger redelivery. Works on any event, delivered or not. ' +
           `At most ${REDELIVERY_LIMITS.perEvent.limit} per event per hour and ${REDELIVERY_LIMITS.perMerchant.limit} per merchant per 10 minutes (429 with Retry-After).`,

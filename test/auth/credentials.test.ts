@@ -38,7 +38,7 @@ const probe: Feature = {
       const principal = req.principal!;
       res.json({ kind: principal.kind, role: principal.role, merchantId: principal.merchantId ?? null });
     },
-    doc: { summary: name, responses: {} },
+    doc: { operationId: `probe_${name}`, summary: name, responses: {} },
   })),
 };
 // A merchant route reading merchantIdOf(): a staff route has no merchant to give.
@@ -49,7 +49,7 @@ probe.routes.push({
   handler: (req, res) => {
     res.json({ merchantId: merchantIdOf(req) });
   },
-  doc: { summary: 'merchantIdOf on a staff route', responses: {} },
+  doc: { operationId: 'probeStaffAsksMerchant', summary: 'merchantIdOf on a staff route', responses: {} },
 });
 
 let app: TestApp;

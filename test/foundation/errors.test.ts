@@ -15,7 +15,7 @@ const probe: Feature = {
       handler: () => {
         throw new Error('secret internals at /srv/app.ts:12');
       },
-      doc: { summary: 'throws', responses: {} },
+      doc: { operationId: 'probeThrow', summary: 'throws', responses: {} },
     },
     {
       method: 'post',
@@ -25,7 +25,7 @@ const probe: Feature = {
       handler: (req, res) => {
         res.json({ ok: true, body: req.body });
       },
-      doc: { summary: 'validates', responses: {} },
+      doc: { operationId: 'probeValidate', summary: 'validates', responses: {} },
     },
   ],
 };

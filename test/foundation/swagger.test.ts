@@ -38,3 +38,79 @@ test('swagger ui is served', async (t) => {
   t.is(res.status, 200);
   t.regex(await res.text(), /swagger-ui/i);
 });
+
+/**
+ * Generated clients name their methods after operationId, so renaming one breaks every partner's
+ * build: this list pins them. Add a new operation's id here; never change an existing one.
+ */
+const PINNED_OPERATION_IDS = [
+  'acceptChargebacks',
+  'cancelSale',
+  'cancelSubscription',
+  'captureSale',
+  'consultChargebacks',
+  'countPendingChargebacks',
+  'createCommercialContact',
+  'createPaymentLink',
+  'createSubscription',
+  'createToken',
+  'downloadIssuerDocument',
+  'getCardPublicKey',
+  'getChargebackLifecycle',
+  'getCheckoutAsset',
+  'getCheckoutPage',
+  'getGlobalCeo',
+  'getLiveness',
+  'getMe',
+  'getMetrics',
+  'getPaymentLink',
+  'getPixStatus',
+  'getReadiness',
+  'getSale',
+  'getSubscription',
+  'getSupportDocument',
+  'getSwagger',
+  'getWebhookSecret',
+  'listCommercialContacts',
+  'listHandledChargebacks',
+  'listIssuerDocuments',
+  'listLinkWebhookEvents',
+  'listMerchantCommercialContacts',
+  'listPendingChargebacks',
+  'listSubscriptionCharges',
+  'loadCheckout',
+  'payCheckout',
+  'preCaptureSale',
+  'putGlobalCeo',
+  'receiveChargebackNotification',
+  'receivePaymentNotification',
+  'redeliverWebhookEvent',
+  'refreshToken',
+  'refundSubscriptionCharge',
+  'refuseChargeback',
+  'rotateWebhookSecret',
+  'setCheckoutAddress',
+  'setCheckoutPayer',
+  'updateCommercialContact',
+];
+
+test('every operation has a unique operationId, and the ids are the pinned ones', async (t) => {
+  const doc = await json(await fetch(`${app.url}/api/docs/swagger.json`));
+  const ids: string[] = [];
+  const unnamed: string[] = [];
+  for (const [path, operations] of Object.entries(
+    doc.paths as Record<string, Record<string, { operationId?: string }>>,
+  )) {
+    for (const [method, operation] of Object.entries(operations)) {
+      if (typeof operation.operationId === 'string' && operation.operationId) ids.push(operation.operationId);
+      else unnamed.push(`${method} ${path}`);
+    }
+  }
+  t.deepEqual(unnamed, []);
+  t.deepEqual(
+    ids.filter((id, i) => ids.indexOf(id) !== i),
+    [],
+    'duplicate operationIds',
+  );
+  t.deepEqual([...ids].sort(), PINNED_OPERATION_IDS);
+});
