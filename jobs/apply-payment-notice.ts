@@ -24,4 +24,7 @@ export default async function processPaymentNotice(job: Job<ApplyPaymentNoticePa
   }
 }
 
-export const applyPaymentNoticeJob: JobKind<ApplyPaymentNoticePayload> = { queue: NOTICE_QUEUE, process: processPaymentNotice };
+export const applyPaymentNoticeJob: JobKind<ApplyPaymentNoticePayload> = {
+  queue: NOTICE_QUEUE,
+  process: processPaymentNotice,
+};

@@ -21,11 +21,17 @@ export default async function chargeSubscription(job: Job<ChargeSubscriptionPayl
     afterAcquirerAnswer:
       holdMs && firstRun
         ? async (info) => {
-            logger.info({ jobId: job.id, chargeId: info.chargeId, merchantOrderId: info.merchantOrderId }, 'charge answered by acquirer; holding before recording');
+            logger.info(
+              { jobId: job.id, chargeId: info.chargeId, merchantOrderId: info.merchantOrderId },
+              'charge answered by acquirer; holding before recording',
+            );
             await new Promise((resolve) => setTimeout(resolve, holdMs));
           }
         : undefined,
   });
 }
 
-export const chargeSubscriptionJob: JobKind<ChargeSubscriptionPayload> = { queue: CHARGE_QUEUE, process: chargeSubscription };
+export const chargeSubscriptionJob: JobKind<ChargeSubscriptionPayload> = {
+  queue: CHARGE_QUEUE,
+  process: chargeSubscription,
+};

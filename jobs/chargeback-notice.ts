@@ -18,4 +18,7 @@ export default async function processChargebackNotice(job: Job<ChargebackNoticeP
   return result;
 }
 
-export const chargebackNoticeJob: JobKind<ChargebackNoticePayload> = { queue: CHARGEBACK_NOTICE_QUEUE, process: processChargebackNotice };
+export const chargebackNoticeJob: JobKind<ChargebackNoticePayload> = {
+  queue: CHARGEBACK_NOTICE_QUEUE,
+  process: processChargebackNotice,
+};

@@ -15,4 +15,7 @@ export default async function processReconcileSale(job: Job<ReconcileSalePayload
   return reconcileSale(job.data.saleId);
 }
 
-export const reconcileSaleJob: JobKind<ReconcileSalePayload> = { queue: RECONCILE_QUEUE, process: processReconcileSale };
+export const reconcileSaleJob: JobKind<ReconcileSalePayload> = {
+  queue: RECONCILE_QUEUE,
+  process: processReconcileSale,
+};

@@ -63,7 +63,16 @@ export function buildApp(options: AppOptions = {}): Express {
   app.disable('x-powered-by');
   // A number is a hop count (Express would read the string '1' as an address and trust nobody).
   const trustProxy = config.trustProxy;
-  app.set('trust proxy', trustProxy === 'false' ? false : trustProxy === 'true' ? true : /^\d+$/.test(trustProxy) ? Number(trustProxy) : trustProxy);
+  app.set(
+    'trust proxy',
+    trustProxy === 'false'
+      ? false
+      : trustProxy === 'true'
+        ? true
+        : /^\d+$/.test(trustProxy)
+          ? Number(trustProxy)
+          : trustProxy,
+  );
   // First, so every answer is counted, 404s and body-parser errors included.
   app.use(httpMetricsMiddleware());
   reportQueues(queueNames);
@@ -85,15 +94,22 @@ export function buildApp(options: AppOptions = {}): Express {
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
       // For a 5xx pino-http invents an Error whose stack is its own internals; the error handler has
       // already logged the real cause with the request id, so the request line keeps only the status.
-      customErrorObject: (_req, res, error, value) => (res.err || !SYNTHETIC_ERROR.test(error.message) ? value : { res: value.res, responseTime: value.responseTime }),
-      customErrorMessage: (_req, res, error) => (SYNTHETIC_ERROR.test(error.message) ? `request answered ${res.statusCode}` : 'request errored'),
+      customErrorObject: (_req, res, error, value) =>
+        res.err || !SYNTHETIC_ERROR.test(error.message) ? value : { res: value.res, responseTime: value.responseTime },
+      customErrorMessage: (_req, res, error) =>
+        SYNTHETIC_ERROR.test(error.message) ? `request answered ${res.statusCode}` : 'request errored',
     }),
   );
   app.use(
     helmet({
       contentSecurityPolicy: {
         // Everything the checkout page and Swagger UI load is served from our own origin.
-        directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:'] },
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+        },
       },
     }),
   );
@@ -103,7 +119,10 @@ export function buildApp(options: AppOptions = {}): Express {
   const maxBodyBytes = byteCount(config.bodyLimit);
   const bodyReaders = new Map<number, RequestHandler>();
   const bodyReader = (route: RouteSpec): RequestHandler => {
-    const limit = Math.min(route.bodyLimit === 'max' ? maxBodyBytes : (route.bodyLimit ?? DEFAULT_BODY_LIMIT_BYTES), maxBodyBytes);
+    const limit = Math.min(
+      route.bodyLimit === 'max' ? maxBodyBytes : (route.bodyLimit ?? DEFAULT_BODY_LIMIT_BYTES),
+      maxBodyBytes,
+    );
     let reader = bodyReaders.get(limit);
     if (!reader) bodyReaders.set(limit, (reader = jsonBody(limit)));
     return reader;
@@ -111,12 +130,24 @@ export function buildApp(options: AppOptions = {}): Express {
 
   for (const feature of features) {
     for (const route of feature.routes) {
-      const chain = [...(route.auth ? [requireCredential(route.auth)] : []), ...(route.beforeBody ?? []), bodyReader(route), emptyBodyAsObject, ...(route.nulInBody === 'handled' ? [] : [refuseNulInBody]), ...(route.before ?? []), route.handler];
+      const chain = [
+        ...(route.auth ? [requireCredential(route.auth)] : []),
+        ...(route.beforeBody ?? []),
+        bodyReader(route),
+        emptyBodyAsObject,
+        ...(route.nulInBody === 'handled' ? [] : [refuseNulInBody]),
+        ...(route.before ?? []),
+        route.handler,
+      ];
       app[route.method](route.path, ...chain);
     }
   }
 
-  app.use('/api/docs', swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/api/docs/swagger.json' } }));
+  app.use(
+    '/api/docs',
+    swaggerUi.serve,
+    swaggerUi.setup(undefined, { swaggerOptions: { url: '/api/docs/swagger.json' } }),
+  );
   app.use(DASHBOARD_PATH, basicAuth('queues'), dashboardRouter(queueNames()));
 
   app.use(notFoundHandler);

@@ -45,7 +45,10 @@ const OPTIONS = {
 
 type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
-function required(options: Options, name: 'name' | 'email' | 'login' | 'merchant' | 'number' | 'exp-month' | 'exp-year' | 'cvv'): string {
+function required(
+  options: Options,
+  name: 'name' | 'email' | 'login' | 'merchant' | 'number' | 'exp-month' | 'exp-year' | 'cvv',
+): string {
   const value = options[name];
   if (typeof value !== 'string' || !value) throw new UsageError(`--${name} is required`);
   return value;
@@ -53,7 +56,8 @@ function required(options: Options, name: 'name' | 'email' | 'login' | 'merchant
 
 function merchantIdOption(options: Options): number {
   const id = Number(required(options, 'merchant'));
-  if (!Number.isSafeInteger(id) || id < 1) throw new UsageError('--merchant must be a merchant id (a positive integer)');
+  if (!Number.isSafeInteger(id) || id < 1)
+    throw new UsageError('--merchant must be a merchant id (a positive integer)');
   return id;
 }
 
@@ -112,7 +116,13 @@ const COMMANDS: Record<string, (service: Service, options: Options) => Promise<R
       password: await passwordOption(options),
       establishmentNumbers: options.establishment,
     });
-    return { merchant_id: merchant._id, user_id: user._id, company_name: merchant.companyName, email: user.email, login: user.login };
+    return {
+      merchant_id: merchant._id,
+      user_id: user._id,
+      company_name: merchant.companyName,
+      email: user.email,
+      login: user.login,
+    };
   },
   async 'merchant:token'(service, options) {
     const merchantId = merchantIdOption(options);
@@ -122,12 +132,19 @@ const COMMANDS: Record<string, (service: Service, options: Options) => Promise<R
   async 'merchant:tokens'(service, options) {
     const merchantId = merchantIdOption(options);
     const tokens = await service.listMerchantTokens(merchantId);
-    return { merchant_id: merchantId, tokens: tokens.map((t) => ({ prefix: t.prefix, created_at: t.createdAt, revoked_at: t.revokedAt })) };
+    return {
+      merchant_id: merchantId,
+      tokens: tokens.map((t) => ({ prefix: t.prefix, created_at: t.createdAt, revoked_at: t.revokedAt })),
+    };
   },
   async 'merchant:revoke-token'(service, options) {
     const merchantId = merchantIdOption(options);
-    if (Boolean(options.all) === (options.prefix !== undefined)) throw new UsageError('give exactly one of --prefix <token prefix> or --all');
-    const revoked = await service.revokeMerchantTokens(merchantId, options.all ? { all: true } : { prefix: options.prefix! });
+    if (Boolean(options.all) === (options.prefix !== undefined))
+      throw new UsageError('give exactly one of --prefix <token prefix> or --all');
+    const revoked = await service.revokeMerchantTokens(
+      merchantId,
+      options.all ? { all: true } : { prefix: options.prefix! },
+    );
     return { merchant_id: merchantId, revoked };
   },
   async 'merchant:set'(service, options) {
@@ -145,7 +162,11 @@ const COMMANDS: Record<string, (service: Service, options: Options) => Promise<R
     };
   },
   async 'staff:create'(service, options) {
-    const user = await service.createStaffUser({ email: required(options, 'email'), login: required(options, 'login'), password: await passwordOption(options) });
+    const user = await service.createStaffUser({
+      email: required(options, 'email'),
+      login: required(options, 'login'),
+      password: await passwordOption(options),
+    });
     return { user_id: user._id, email: user.email, login: user.login, role: user.role };
   },
 };
@@ -159,9 +180,13 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
-    if (parsed.positionals.length !== 1) throw new UsageError(parsed.positionals.length ? `one command at a time, got ${parsed.positionals.join(' ')}` : 'no command given');
+    if (parsed.positionals.length !== 1)
+      throw new UsageError(
+        parsed.positionals.length ? `one command at a time, got ${parsed.positionals.join(' ')}` : 'no command given',
+      );
     name = parsed.positionals[0];
-    if (!Object.hasOwn(COMMANDS, name) && !Object.hasOwn(LOCAL_COMMANDS, name)) throw new UsageError(`unknown command ${name}`);
+    if (!Object.hasOwn(COMMANDS, name) && !Object.hasOwn(LOCAL_COMMANDS, name))
+      throw new UsageError(`unknown command ${name}`);
     options = parsed.values;
   } catch (error) {
     // `--help` after a bad option still gets the usage (parseArgs throws before reading it).
@@ -177,7 +202,9 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${JSON.stringify(await LOCAL_COMMANDS[name](options))}\n`);
       return 0;
     } catch (error) {
-      process.stderr.write(`${JSON.stringify({ error: (error as Error).message, ...(error instanceof UsageError ? { usage: USAGE } : {}) })}\n`);
+      process.stderr.write(
+        `${JSON.stringify({ error: (error as Error).message, ...(error instanceof UsageError ? { usage: USAGE } : {}) })}\n`,
+      );
       return error instanceof UsageError ? 2 : 1;
     }
   }
@@ -199,7 +226,9 @@ async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof ApiError) {
       const { detail, ...fields } = error.body;
-      process.stderr.write(`${JSON.stringify({ error: detail ?? 'invalid input', ...(Object.keys(fields).length ? { fields } : {}) })}\n`);
+      process.stderr.write(
+        `${JSON.stringify({ error: detail ?? 'invalid input', ...(Object.keys(fields).length ? { fields } : {}) })}\n`,
+      );
       return 1;
     }
     process.stderr.write(`${JSON.stringify({ error: (error as Error).message })}\n`);

@@ -23,5 +23,7 @@ export const features: Feature[] = [
   metricsFeature,
   salesFeature,
   cardsFeature,
-  paymentLinksFeature, checkoutFeature, webhooksFeature,
+  paymentLinksFeature,
+  checkoutFeature,
+  webhooksFeature,
 ];

@@ -5,9 +5,29 @@
 import pino from 'pino';
 
 const SENSITIVE_KEYS = [
-  'authorization', 'cookie', 'password', 'token', 'access', 'refresh', 'secret', 'card', 'cardNumber', 'CardNumber',
-  'cvv', 'CVV', 'SecurityCode', 'securityCode', 'encryptedCard', 'encrypted_card', 'MerchantKey', 'merchantKey',
-  'client_secret', 'access_token', 'systemToken', 'file', 'evidence',
+  'authorization',
+  'cookie',
+  'password',
+  'token',
+  'access',
+  'refresh',
+  'secret',
+  'card',
+  'cardNumber',
+  'CardNumber',
+  'cvv',
+  'CVV',
+  'SecurityCode',
+  'securityCode',
+  'encryptedCard',
+  'encrypted_card',
+  'MerchantKey',
+  'merchantKey',
+  'client_secret',
+  'access_token',
+  'systemToken',
+  'file',
+  'evidence',
 ];
 
 export const REDACT_PATHS = [
@@ -50,7 +70,11 @@ export function createLogger(name: string, level = process.env.LOG_LEVEL || 'inf
       },
     },
     serializers: {
-      err: (err: Error) => ({ type: err?.name, message: maskCardNumbers(String(err?.message ?? err)), stack: err?.stack }),
+      err: (err: Error) => ({
+        type: err?.name,
+        message: maskCardNumbers(String(err?.message ?? err)),
+        stack: err?.stack,
+      }),
     },
   };
   const file = testLogFile();

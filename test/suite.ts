@@ -47,9 +47,21 @@ async function main(): Promise<number> {
     const ava = await run(path.join(root, 'node_modules', '.bin', 'ava'), process.argv.slice(2), env);
     if (ava !== 0) return ava;
     // A partial run (arguments given) checks the filters of what it ran.
-    return await run(process.execPath, ['--import', 'tsx', path.join(root, 'test', 'query-shapes', 'check.ts'), shapes, ...(process.argv.length > 2 ? [] : ['full'])], env);
+    return await run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(root, 'test', 'query-shapes', 'check.ts'),
+        shapes,
+        ...(process.argv.length > 2 ? [] : ['full']),
+      ],
+      env,
+    );
   } finally {
-    const dropped = await dropDatabasesOfRun(runId).catch((error: Error) => (process.stderr.write(`[test] could not drop this run's databases: ${error.message}\n`), 0));
+    const dropped = await dropDatabasesOfRun(runId).catch(
+      (error: Error) => (process.stderr.write(`[test] could not drop this run's databases: ${error.message}\n`), 0),
+    );
     process.stdout.write(`[test] dropped the ${dropped} databases of this run\n`);
     for (const service of started) {
       await stopService(service);

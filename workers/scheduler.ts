@@ -22,7 +22,11 @@ export type SchedulerTask = (now: Date) => Promise<unknown>;
 /** One heartbeat per minute, whatever the number of schedulers: the job id is the minute. */
 export async function enqueueHeartbeat(now: Date): Promise<void> {
   const minute = now.toISOString().slice(0, 16).replace(':', ''); // BullMQ job ids may not contain ':'
-  await getQueue<HeartbeatPayload>(HEARTBEAT_QUEUE).add('heartbeat', { enqueuedAt: now.toISOString() }, { jobId: `heartbeat-${minute}` });
+  await getQueue<HeartbeatPayload>(HEARTBEAT_QUEUE).add(
+    'heartbeat',
+    { enqueuedAt: now.toISOString() },
+    { jobId: `heartbeat-${minute}` },
+  );
 }
 
 /** Every 10 minutes: a collection created or dropped and recreated since the start gets its store indexes back. */

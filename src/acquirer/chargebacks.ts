@@ -72,7 +72,11 @@ function credentials(): { clientId: string; clientSecret: string } {
 
 function transportError(what: string, error: unknown, outcomeUnknown: boolean): AcquirerUnavailableError {
   const e = error as { code?: string; name?: string; message?: string };
-  return new AcquirerUnavailableError(`${what}: ${e?.code ?? e?.name ?? 'error'} ${e?.message ?? ''}`.trim(), outcomeUnknown, error);
+  return new AcquirerUnavailableError(
+    `${what}: ${e?.code ?? e?.name ?? 'error'} ${e?.message ?? ''}`.trim(),
+    outcomeUnknown,
+    error,
+  );
 }
 
 /** Errors raised before a single byte left for the acquirer: the call certainly did nothing there. */
@@ -92,7 +96,11 @@ async function fetchToken(): Promise<CachedToken> {
       dispatcher: chargebackAgent(),
       signal: timeout,
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({ client_id: clientId, client_secret: clientSecret, grant_type: 'client_credentials' }).toString(),
+      body: new URLSearchParams({
+        client_id: clientId,
+        client_secret: clientSecret,
+        grant_type: 'client_credentials',
+      }).toString(),
     });
   } catch (error) {
     throw transportError('chargeback token request failed', error, false);
@@ -134,7 +142,9 @@ export interface ChargebackRequest {
   /** Path under the chargeback API base, e.g. /PENDING or /lifecycle/123 (segments already encoded). */
   path: string;
   query?: Record<string, string | number | undefined>;
-  /** JSON body, already serialized (the caller answers for a body it cannot serialize: that is no transport failure). */
+  /**
+   * JSON body, already serialized (the caller answers for a body it cannot serialize: that is no transport failure).
+   */
   json?: string;
 }
 
@@ -147,7 +157,8 @@ export interface ChargebackResponse {
 
 function urlOf(call: ChargebackRequest): string {
   const url = new URL(`${getConfig().acquirer.chargeback.baseUrl}${call.path}`);
-  for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+  for (const [name, value] of Object.entries(call.query ?? {}))
+    if (value !== undefined) url.searchParams.set(name, String(value));
   return url.toString();
 }
 
@@ -170,7 +181,11 @@ async function send(call: ChargebackRequest, token: string): Promise<ChargebackR
     });
     return { status: response.statusCode, headers: response.headers, body: response.body };
   } catch (error) {
-    throw transportError(`chargeback ${call.method} ${call.path.split('/')[1] ?? ''} failed`, error, call.method !== 'GET' && !failedBeforeSending(error));
+    throw transportError(
+      `chargeback ${call.method} ${call.path.split('/')[1] ?? ''} failed`,
+      error,
+      call.method !== 'GET' && !failedBeforeSending(error),
+    );
   } finally {
     clearTimeout(timer);
   }

@@ -34,7 +34,8 @@ export const AcquirerStatus = {
   Scheduled: 20,
 } as const;
 
-export type AcquirerCardBrand = 'Visa' | 'Master' | 'Amex' | 'Elo' | 'Aura' | 'JCB' | 'Diners' | 'Discover' | 'Hipercard';
+export type AcquirerCardBrand =
+  'Visa' | 'Master' | 'Amex' | 'Elo' | 'Aura' | 'JCB' | 'Diners' | 'Discover' | 'Hipercard';
 
 export interface AcquirerCustomer {
   name: string;
@@ -163,7 +164,10 @@ export class AcquirerRejectedError extends AcquirerUnavailableError {
     readonly httpStatus: number,
     readonly errors: { Code: number | string; Message: string }[],
   ) {
-    super(`acquirer refused the request (HTTP ${httpStatus}${errors.length ? `: ${errors.map((e) => `${e.Code} ${e.Message}`).join('; ')}` : ''})`, false);
+    super(
+      `acquirer refused the request (HTTP ${httpStatus}${errors.length ? `: ${errors.map((e) => `${e.Code} ${e.Message}`).join('; ')}` : ''})`,
+      false,
+    );
     this.name = 'AcquirerRejectedError';
   }
 
@@ -212,7 +216,12 @@ let agent: Agent | undefined;
 function getAgent(): Agent {
   if (!agent) {
     const { connectTimeoutMs } = getConfig().acquirer;
-    agent = new Agent({ connect: { timeout: connectTimeoutMs }, keepAliveTimeout: 4_000, connections: 64, pipelining: 1 });
+    agent = new Agent({
+      connect: { timeout: connectTimeoutMs },
+      keepAliveTimeout: 4_000,
+      connections: 64,
+      pipelining: 1,
+    });
   }
   return agent;
 }
@@ -234,11 +243,19 @@ export function requestIdFor(idempotencyKey: string): string {
 }
 
 /** Errors that prove the request never reached the acquirer. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+]);
 
 function errorCode(error: unknown): string | undefined {
   const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code && e.code !== 'UND_ERR_SOCKET' ? e.code : e?.cause?.code ?? e?.code;
+  return e?.code && e.code !== 'UND_ERR_SOCKET' ? e.code : (e?.cause?.code ?? e?.code);
 }
 
 interface CallOptions {
@@ -286,11 +303,21 @@ async function call(options: CallOptions): Promise<CallResult | null> {
     controller.abort();
   }, config.timeoutMs);
   const finish = (event: Omit<AcquirerCallEvent, 'operation' | 'method' | 'durationMs'>) =>
-    emitCall({ operation: options.operation, method: options.method, durationMs: performance.now() - started, ...event });
+    emitCall({
+      operation: options.operation,
+      method: options.method,
+      durationMs: performance.now() - started,
+      ...event,
+    });
   const unavailable = (message: string, maybeReceived: boolean, cause?: unknown, httpStatus?: number) => {
     const outcomeUnknown = changesState && maybeReceived;
     finish({ outcome: 'unavailable', outcomeUnknown, httpStatus });
-    return new AcquirerUnavailableError(`acquirer ${options.operation}: ${message}`, outcomeUnknown, cause, httpStatus !== undefined);
+    return new AcquirerUnavailableError(
+      `acquirer ${options.operation}: ${message}`,
+      outcomeUnknown,
+      cause,
+      httpStatus !== undefined,
+    );
   };
 
   let response: Dispatcher.ResponseData;
@@ -333,7 +360,8 @@ async function call(options: CallOptions): Promise<CallResult | null> {
     finish({ outcome: 'rejected', httpStatus: status });
     throw new AcquirerRejectedError(status, Array.isArray(body) ? (body as { Code: number; Message: string }[]) : []);
   }
-  if (body === null || typeof body !== 'object') throw unavailable(`malformed answer (HTTP ${status}, no JSON object)`, true, undefined, status);
+  if (body === null || typeof body !== 'object')
+    throw unavailable(`malformed answer (HTTP ${status}, no JSON object)`, true, undefined, status);
   finish({ outcome: 'ok', httpStatus: status });
   return { status, body };
 }
@@ -344,11 +372,17 @@ async function call(options: CallOptions): Promise<CallResult | null> {
 
 type Json = Record<string, any>;
 
-const str = (value: unknown): string | undefined => (value === undefined || value === null || value === '' ? undefined : String(value));
+const str = (value: unknown): string | undefined =>
+  value === undefined || value === null || value === '' ? undefined : String(value);
 
 function paymentOf(body: unknown, operation: string): Json {
   const payment = (body as Json)?.Payment;
-  if (!payment || typeof payment !== 'object' || typeof payment.PaymentId !== 'string' || typeof payment.Status !== 'number') {
+  if (
+    !payment ||
+    typeof payment !== 'object' ||
+    typeof payment.PaymentId !== 'string' ||
+    typeof payment.Status !== 'number'
+  ) {
     throw new AcquirerUnavailableError(`acquirer ${operation}: malformed answer (no Payment)`, true);
   }
   return payment as Json;
@@ -366,7 +400,12 @@ function expiryOf(expMonth: number, expYear: number): string {
 function customerBody(customer: AcquirerCustomer): Json {
   return {
     Name: customer.name,
-    ...(customer.identity ? { Identity: customer.identity, IdentityType: customer.identityType ?? (customer.identity.length > 11 ? 'CNPJ' : 'CPF') } : {}),
+    ...(customer.identity
+      ? {
+          Identity: customer.identity,
+          IdentityType: customer.identityType ?? (customer.identity.length > 11 ? 'CNPJ' : 'CPF'),
+        }
+      : {}),
   };
 }
 
@@ -386,7 +425,9 @@ function toSale(body: Json): AcquirerSale {
     proofOfSale: str(payment.ProofOfSale),
     authorizationCode: str(payment.AuthorizationCode),
     cardToken: str(payment.CreditCard?.CardToken),
-    card: payment.CreditCard ? { brand: String(payment.CreditCard.Brand ?? ''), maskedNumber: String(payment.CreditCard.CardNumber ?? '') } : undefined,
+    card: payment.CreditCard
+      ? { brand: String(payment.CreditCard.Brand ?? ''), maskedNumber: String(payment.CreditCard.CardNumber ?? '') }
+      : undefined,
     qrCodeString: str(payment.QrCodeString),
     expiresAt: str(payment.QrCode?.ExpiresAt ?? payment.ExpirationDate),
     receivedDate: str(payment.ReceivedDate),
@@ -398,7 +439,8 @@ function toSale(body: Json): AcquirerSale {
 
 function toUpdate(body: unknown, operation: string): PaymentUpdateResult {
   const b = body as Json;
-  if (typeof b?.Status !== 'number') throw new AcquirerUnavailableError(`acquirer ${operation}: malformed answer (no Status)`, true);
+  if (typeof b?.Status !== 'number')
+    throw new AcquirerUnavailableError(`acquirer ${operation}: malformed answer (no Status)`, true);
   return {
     status: b.Status,
     returnCode: String(b.ReturnCode ?? ''),
@@ -493,7 +535,8 @@ export async function createPixCharge(input: PixChargeRequest): Promise<PixCharg
   });
   const body = result!.body as Json;
   const payment = paymentOf(body, 'createPixCharge');
-  if (typeof payment.QrCodeString !== 'string') throw new AcquirerUnavailableError('acquirer createPixCharge: malformed answer (no QrCodeString)', true);
+  if (typeof payment.QrCodeString !== 'string')
+    throw new AcquirerUnavailableError('acquirer createPixCharge: malformed answer (no QrCodeString)', true);
   return {
     paymentId: payment.PaymentId,
     merchantOrderId: String(body.MerchantOrderId ?? input.merchantOrderId),
@@ -532,7 +575,11 @@ interface SaleUpdateOptions {
 }
 
 /** The PUT /1/sales/{PaymentId}/<operation>[?amount=] calls capture and void share. */
-async function updateSale(operation: 'capture' | 'void', paymentId: string, options: SaleUpdateOptions): Promise<PaymentUpdateResult> {
+async function updateSale(
+  operation: 'capture' | 'void',
+  paymentId: string,
+  options: SaleUpdateOptions,
+): Promise<PaymentUpdateResult> {
   const query = options.amountCents ? `?amount=${options.amountCents}` : '';
   const result = await call({
     operation,
@@ -549,7 +596,13 @@ export const refundSale = voidSale;
 
 /** GET /1/sales/{PaymentId} on the query host; null when the acquirer does not know it. */
 export async function getSale(paymentId: string): Promise<AcquirerSale | null> {
-  const result = await call({ operation: 'getSale', method: 'GET', host: 'query', path: `/1/sales/${encodeURIComponent(paymentId)}`, notFoundAsNull: true });
+  const result = await call({
+    operation: 'getSale',
+    method: 'GET',
+    host: 'query',
+    path: `/1/sales/${encodeURIComponent(paymentId)}`,
+    notFoundAsNull: true,
+  });
   return result ? toSale(result.body as Json) : null;
 }
 
@@ -571,7 +624,9 @@ export async function getSaleByOrderId(merchantOrderId: string): Promise<Acquire
   const payments: Json[] = Array.isArray(body.Payments) ? body.Payments : [];
   if (!payments.length) return null;
   // ReceivedDate is "YYYY-MM-DD HH:mm:ss": it sorts as text; the stable sort keeps the acquirer's order on ties.
-  const newest = [...payments].sort((a, b) => String(a.ReceivedDate ?? '').localeCompare(String(b.ReceivedDate ?? ''))).at(-1)!;
+  const newest = [...payments]
+    .sort((a, b) => String(a.ReceivedDate ?? '').localeCompare(String(b.ReceivedDate ?? '')))
+    .at(-1)!;
   if (newest.Payment) return toSale(newest as Json);
   return getSale(String(newest.PaymentId));
 }
@@ -580,7 +635,9 @@ export async function getSaleByOrderId(merchantOrderId: string): Promise<Acquire
  * POST /1/card: stores a card at the acquirer and returns its CardToken, for later charges
  * with `card: { cardToken, brand }`. Needs a Luhn-valid number.
  */
-export async function tokenizeCard(card: Omit<ClearCardData, 'cvv'> & { customerName?: string }): Promise<{ cardToken: string }> {
+export async function tokenizeCard(
+  card: Omit<ClearCardData, 'cvv'> & { customerName?: string },
+): Promise<{ cardToken: string }> {
   const result = await call({
     operation: 'tokenizeCard',
     method: 'POST',
@@ -595,7 +652,8 @@ export async function tokenizeCard(card: Omit<ClearCardData, 'cvv'> & { customer
     },
   });
   const token = (result!.body as Json).CardToken;
-  if (typeof token !== 'string') throw new AcquirerUnavailableError('acquirer tokenizeCard: malformed answer (no CardToken)', true);
+  if (typeof token !== 'string')
+    throw new AcquirerUnavailableError('acquirer tokenizeCard: malformed answer (no CardToken)', true);
   return { cardToken: token };
 }
 

@@ -155,4 +155,7 @@ const revokedMerchantTokenSchema = new Schema<RevokedMerchantToken>(
 );
 revokedMerchantTokenSchema.index({ merchantId: 1 });
 
-export const RevokedMerchantTokenModel = mongoose.model<RevokedMerchantToken>('RevokedMerchantToken', revokedMerchantTokenSchema);
+export const RevokedMerchantTokenModel = mongoose.model<RevokedMerchantToken>(
+  'RevokedMerchantToken',
+  revokedMerchantTokenSchema,
+);

@@ -36,16 +36,23 @@ const ESTABLISHMENT_NUMBER = /^\d{1,20}$/;
 /** FerretDB reports a duplicate key without naming the index, so look which field is taken. */
 async function duplicateUser(input: { email: string }) {
   const emailTaken = await UserModel.exists({ email: input.email.trim().toLowerCase() });
-  return emailTaken ? badRequest({ email: ['A user with this e-mail already exists.'] }) : badRequest({ login: ['A user with this login already exists.'] });
+  return emailTaken
+    ? badRequest({ email: ['A user with this e-mail already exists.'] })
+    : badRequest({ login: ['A user with this login already exists.'] });
 }
 
 function checkUserInput(input: { email: string; login: string; password: string }): FieldErrors {
   const fields: FieldErrors = {};
-  if (typeof input.email !== 'string' || input.email.length > 254 || !EMAIL.test(input.email.trim())) fields.email = ['Enter a valid e-mail address.'];
+  if (typeof input.email !== 'string' || input.email.length > 254 || !EMAIL.test(input.email.trim()))
+    fields.email = ['Enter a valid e-mail address.'];
   if (typeof input.login !== 'string' || !LOGIN.test(input.login.trim())) {
     fields.login = ['Enter 2 to 50 letters, digits, dots, dashes or underscores, starting with a letter or digit.'];
   }
-  if (typeof input.password !== 'string' || input.password.length < MIN_PASSWORD_LENGTH || input.password.length > MAX_PASSWORD_LENGTH) {
+  if (
+    typeof input.password !== 'string' ||
+    input.password.length < MIN_PASSWORD_LENGTH ||
+    input.password.length > MAX_PASSWORD_LENGTH
+  ) {
     fields.password = [`The password must have ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`];
   }
   return fields;
@@ -96,7 +103,8 @@ export async function createUser(input: {
 /** Creates a merchant and its first user. The user is created first so a duplicate e-mail leaves no orphan merchant. */
 export async function createMerchant(input: NewMerchant): Promise<{ merchant: Merchant; user: User }> {
   const problems = { ...checkUserInput(input), ...checkEstablishmentNumbers(input.establishmentNumbers) };
-  if (typeof input.companyName !== 'string' || !input.companyName.trim() || input.companyName.length > 200) problems.company_name = ['Enter the company name (at most 200 characters).'];
+  if (typeof input.companyName !== 'string' || !input.companyName.trim() || input.companyName.length > 200)
+    problems.company_name = ['Enter the company name (at most 200 characters).'];
   if (Object.keys(problems).length) throw badRequest(problems);
   const merchantId = await nextId('merchant');
   const profile = {
@@ -108,8 +116,19 @@ export async function createMerchant(input: NewMerchant): Promise<{ merchant: Me
   // An establishment belongs to one merchant: claimed first, freed again if the merchant is not created.
   await claimEstablishments(merchantId, profile.establishmentNumbers);
   try {
-    const user = await createUser({ email, login, password, role: 'merchant', merchantId, merchantProfile: profileOf(profile) });
-    const merchant = await MerchantModel.create({ _id: merchantId, ...profile, owner: { userId: user._id, login: user.login, email: user.email } });
+    const user = await createUser({
+      email,
+      login,
+      password,
+      role: 'merchant',
+      merchantId,
+      merchantProfile: profileOf(profile),
+    });
+    const merchant = await MerchantModel.create({
+      _id: merchantId,
+      ...profile,
+      owner: { userId: user._id, login: user.login, email: user.email },
+    });
     return { merchant: merchant.toObject(), user };
   } catch (error) {
     await releaseEstablishments(merchantId, profile.establishmentNumbers).catch(() => undefined);
@@ -127,11 +146,19 @@ export async function issueMerchantToken(merchantId: number): Promise<{ token: s
   if (!merchant) throw notFound(`No merchant ${merchantId}.`);
   const token = newMerchantTokenValue();
   const prefix = token.slice(0, 10);
-  await MerchantTokenModel.create({ _id: sha256Hex(token), merchantId, prefix, merchantProfile: profileOf(merchant), owner: await ownerOf(merchant) });
+  await MerchantTokenModel.create({
+    _id: sha256Hex(token),
+    merchantId,
+    prefix,
+    merchantProfile: profileOf(merchant),
+    owner: await ownerOf(merchant),
+  });
   return { token, prefix };
 }
 
-export async function listMerchantTokens(merchantId: number): Promise<{ prefix: string; createdAt: Date; revokedAt: Date | null }[]> {
+export async function listMerchantTokens(
+  merchantId: number,
+): Promise<{ prefix: string; createdAt: Date; revokedAt: Date | null }[]> {
   const [live, revoked] = await Promise.all([
     MerchantTokenModel.find({ merchantId }).lean(),
     RevokedMerchantTokenModel.find({ merchantId }).lean(),
@@ -151,11 +178,15 @@ export async function listMerchantTokens(merchantId: number): Promise<{ prefix: 
  * refused, and no other write can bring the record back (see MerchantToken). Should the delete not
  * happen, the call fails and the token stays live until it is revoked again.
  */
-export async function revokeMerchantTokens(merchantId: number, which: { prefix: string } | { all: true }): Promise<number> {
+export async function revokeMerchantTokens(
+  merchantId: number,
+  which: { prefix: string } | { all: true },
+): Promise<number> {
   if (!(await MerchantModel.exists({ _id: merchantId }))) throw notFound(`No merchant ${merchantId}.`);
   const filter: Record<string, unknown> = { merchantId };
   if ('prefix' in which) {
-    if (typeof which.prefix !== 'string' || which.prefix.length < 6) throw badRequest({ prefix: ['Give the token prefix as shown when it was issued (at least 6 characters).'] });
+    if (typeof which.prefix !== 'string' || which.prefix.length < 6)
+      throw badRequest({ prefix: ['Give the token prefix as shown when it was issued (at least 6 characters).'] });
     filter.prefix = which.prefix;
   }
   const live = (await MerchantTokenModel.find(filter).lean()).filter((t) => !t.revokedAt);
@@ -163,7 +194,13 @@ export async function revokeMerchantTokens(merchantId: number, which: { prefix: 
   let revoked = 0;
   for (const token of live) {
     try {
-      await RevokedMerchantTokenModel.create({ _id: token._id, merchantId, prefix: token.prefix, createdAt: token.createdAt, revokedAt });
+      await RevokedMerchantTokenModel.create({
+        _id: token._id,
+        merchantId,
+        prefix: token.prefix,
+        createdAt: token.createdAt,
+        revokedAt,
+      });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error; // an earlier revocation of it stopped before its delete
     }
@@ -184,8 +221,12 @@ export interface MerchantChanges {
 }
 
 export async function updateMerchant(merchantId: number, changes: MerchantChanges): Promise<Merchant> {
-  const problems = { ...checkEstablishmentNumbers(changes.addEstablishmentNumbers), ...checkEstablishmentNumbers(changes.removeEstablishmentNumbers) };
-  if (changes.companyName !== undefined && (!changes.companyName.trim() || changes.companyName.length > 200)) problems.company_name = ['Enter the company name (at most 200 characters).'];
+  const problems = {
+    ...checkEstablishmentNumbers(changes.addEstablishmentNumbers),
+    ...checkEstablishmentNumbers(changes.removeEstablishmentNumbers),
+  };
+  if (changes.companyName !== undefined && (!changes.companyName.trim() || changes.companyName.length > 200))
+    problems.company_name = ['Enter the company name (at most 200 characters).'];
   if (Object.keys(problems).length) throw badRequest(problems);
   const merchant = await MerchantModel.findById(merchantId);
   if (!merchant) throw notFound(`No merchant ${merchantId}.`);
@@ -203,7 +244,10 @@ export async function updateMerchant(merchantId: number, changes: MerchantChange
     await releaseEstablishments(merchantId, added).catch(() => undefined);
     throw error;
   }
-  await releaseEstablishments(merchantId, before.filter((n) => !after.includes(n)));
+  await releaseEstablishments(
+    merchantId,
+    before.filter((n) => !after.includes(n)),
+  );
   // The copies of its users and its tokens follow (see User.merchantProfile). Should these writes
   // fail, /me shows the old profile until the next update; nothing decides by a copy. A revoked
   // token has no record left, so the token write cannot race a revocation (see MerchantToken).
@@ -318,7 +362,11 @@ function profileAnswer(
 export async function describeIdentity(identity: CredentialIdentity): Promise<Profile> {
   if (identity.kind === 'jwt') {
     let user = identity.user;
-    if (user === undefined) user = identity.userId !== undefined ? await UserModel.findById(identity.userId, { passwordHash: 0 }).lean<UserRecord>() : null;
+    if (user === undefined)
+      user =
+        identity.userId !== undefined
+          ? await UserModel.findById(identity.userId, { passwordHash: 0 }).lean<UserRecord>()
+          : null;
     const merchantId = user?.merchantId ?? identity.merchantId;
     if (merchantId === undefined || merchantId === null) return profileAnswer('jwt', user?.role ?? 'staff', user, null);
     let profile = user?.merchantProfile;

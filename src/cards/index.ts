@@ -33,10 +33,12 @@ export interface CardSummary {
   expYear: number;
 }
 
-export type CardBrand = 'Visa' | 'Master' | 'Amex' | 'Elo' | 'Hipercard' | 'Diners' | 'Discover' | 'JCB' | 'Aura' | 'Unknown';
+export type CardBrand =
+  'Visa' | 'Master' | 'Amex' | 'Elo' | 'Hipercard' | 'Diners' | 'Discover' | 'JCB' | 'Aura' | 'Unknown';
 
 /** One message for every decryption or parsing failure, so the answer tells an attacker nothing. */
-export const UNDECRYPTABLE_CARD = 'The card could not be read. Encrypt it with the service public key (RSA, PKCS#1 v1.5).';
+export const UNDECRYPTABLE_CARD =
+  'The card could not be read. Encrypt it with the service public key (RSA, PKCS#1 v1.5).';
 
 export class CardError extends Error {
   constructor(
@@ -68,7 +70,9 @@ export const CARD_FIELDS = {
   number: 'string: 12 to 19 digits passing the Luhn check; spaces and hyphens are ignored',
   holder: 'string: the name printed on the card, 1 to 25 characters after trimming',
   expMonth: 'integer 1 to 12, as a JSON number (12) or a string of 1 or 2 digits ("05")',
-  expYear: 'integer, 4 digits (2031) or 2 digits meaning 20YY (31), as a JSON number or a string of digits; the card is valid through the end of that month',
+  expYear:
+    'integer, 4 digits (2031) or 2 digits meaning 20YY (31), as a JSON number or a string of digits; the card ' +
+    'is valid through the end of that month',
   cvv: 'string: 3 digits (4 for Amex)',
 } as const;
 
@@ -87,7 +91,12 @@ export function luhnValid(number: string): boolean {
 }
 
 export function cardBrand(number: string): CardBrand {
-  if (/^(4011(78|79)|43(1274|8935)|45(1416|7393|763(1|2))|50(4175|6699|67[0-7][0-9]|9000)|627780|63(6297|6368)|650(03[1-3]|04[0-9]|05[0-1]|4[0-3][0-9]|48[5-9]|49[0-9]|5[0-2][0-9]|53[0-8]|90[1-9]|9[1-6][0-9]|97[0-8])|6516(5[2-9]|[6-7][0-9])|6550([0-1][0-9]|2[1-5]))/.test(number)) return 'Elo';
+  if (
+    /^(4011(78|79)|43(1274|8935)|45(1416|7393|763(1|2))|50(4175|6699|67[0-7][0-9]|9000)|627780|63(6297|6368)|650(03[1-3]|04[0-9]|05[0-1]|4[0-3][0-9]|48[5-9]|49[0-9]|5[0-2][0-9]|53[0-8]|90[1-9]|9[1-6][0-9]|97[0-8])|6516(5[2-9]|[6-7][0-9])|6550([0-1][0-9]|2[1-5]))/.test(
+      number,
+    )
+  )
+    return 'Elo';
   if (/^(606282|3841)/.test(number)) return 'Hipercard';
   if (/^4/.test(number)) return 'Visa';
   if (/^(5[1-5]|2(2[2-9]|[3-6]\d|7[01]|720))/.test(number)) return 'Master';
@@ -105,7 +114,9 @@ function parseCardObject(plain: Buffer): Record<string, unknown> | undefined {
     const parsed: unknown = JSON.parse(utf8.decode(plain));
     // A bare number or string is not a card (and random bytes like "7" would otherwise reach
     // the card-number check and answer with a different field).
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   } finally {
@@ -120,7 +131,8 @@ function parseCardObject(plain: Buffer): Record<string, unknown> | undefined {
  * Bad padding does not throw (implicit rejection gives a pseudo-random block that fails parsing).
  */
 function decryptCardObject(encryptedBase64: unknown, now: Date): Record<string, unknown> {
-  if (typeof encryptedBase64 !== 'string' || !/^[A-Za-z0-9+/=\s]+$/.test(encryptedBase64)) throw new CardError('encrypted_card', UNDECRYPTABLE_CARD);
+  if (typeof encryptedBase64 !== 'string' || !/^[A-Za-z0-9+/=\s]+$/.test(encryptedBase64))
+    throw new CardError('encrypted_card', UNDECRYPTABLE_CARD);
   const ciphertext = Buffer.from(encryptedBase64.replace(/\s/g, ''), 'base64');
   const found = acceptedKeys(now).map((key) => {
     let plain: Buffer;
@@ -136,7 +148,9 @@ function decryptCardObject(encryptedBase64: unknown, now: Date): Record<string, 
   return fields;
 }
 
-/** An integer given as a JSON number or a string of digits (e.g. "05"), with the digits allowed; NaN for anything else. */
+/**
+ * An integer given as a JSON number or a string of digits (e.g. "05"), with the digits allowed; NaN for anything else.
+ */
 function integerField(value: unknown, digits: RegExp): number {
   if (typeof value === 'number') return Number.isInteger(value) && digits.test(String(value)) ? value : NaN;
   if (typeof value === 'string' && digits.test(value)) return Number(value);
@@ -146,7 +160,8 @@ function integerField(value: unknown, digits: RegExp): number {
 /** Decrypts and validates a card. Throws CardError naming the field at fault. */
 export function decryptCard(encryptedBase64: unknown, now = new Date()): ClearCard {
   const fields = decryptCardObject(encryptedBase64, now);
-  if (typeof fields.number !== 'string') throw new CardError('number', 'The card number must be a JSON string of digits.');
+  if (typeof fields.number !== 'string')
+    throw new CardError('number', 'The card number must be a JSON string of digits.');
   const card: ClearCard = {
     number: fields.number.replace(/[\s-]/g, ''),
     holder: typeof fields.holder === 'string' ? fields.holder.trim() : '',
@@ -163,8 +178,10 @@ export function decryptCard(encryptedBase64: unknown, now = new Date()): ClearCa
   const endOfMonth = Date.UTC(year, card.expMonth, 1);
   if (endOfMonth <= now.getTime()) throw new CardError('expiry', 'The card has expired.');
   const cvvLength = cardBrand(card.number) === 'Amex' ? 4 : 3;
-  if (!new RegExp(`^\\d{${cvvLength}}$`).test(card.cvv)) throw new CardError('cvv', `The security code must be a string of ${cvvLength} digits.`);
-  if (!card.holder || card.holder.length > 25) throw new CardError('holder', 'The card holder name is required (at most 25 characters).');
+  if (!new RegExp(`^\\d{${cvvLength}}$`).test(card.cvv))
+    throw new CardError('cvv', `The security code must be a string of ${cvvLength} digits.`);
+  if (!card.holder || card.holder.length > 25)
+    throw new CardError('holder', 'The card holder name is required (at most 25 characters).');
   return card;
 }
 
@@ -184,5 +201,10 @@ export function summarizeCard(card: ClearCard): CardSummary {
  * RSAES-PKCS1-v1_5 with the public key, base64. Node refuses only PKCS#1 v1.5 DEcryption.
  */
 export function encryptCard(card: ClearCard | Record<string, unknown>, publicPem = publicKeyPem()): string {
-  return crypto.publicEncrypt({ key: publicPem, padding: crypto.constants.RSA_PKCS1_PADDING }, Buffer.from(JSON.stringify(card), 'utf8')).toString('base64');
+  return crypto
+    .publicEncrypt(
+      { key: publicPem, padding: crypto.constants.RSA_PKCS1_PADDING },
+      Buffer.from(JSON.stringify(card), 'utf8'),
+    )
+    .toString('base64');
 }

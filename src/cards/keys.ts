@@ -27,7 +27,10 @@ export interface CardKeyRing {
 export function keyIdOf(key: crypto.KeyObject | string): string {
   const publicKey = crypto.createPublicKey(key);
   const { e, n } = publicKey.export({ format: 'jwk' });
-  return crypto.createHash('sha256').update(JSON.stringify({ e, kty: 'RSA', n })).digest('base64url');
+  return crypto
+    .createHash('sha256')
+    .update(JSON.stringify({ e, kty: 'RSA', n }))
+    .digest('base64url');
 }
 
 let ring: CardKeyRing | undefined;
@@ -37,8 +40,17 @@ export function cardKeyRing(): CardKeyRing {
   const { privateKeyPem, publicKeyPem, previous } = getConfig().cardKeys;
   const rsa = loadRsaDecryptionKey(privateKeyPem);
   ring = {
-    current: { kid: keyIdOf(publicKeyPem), rsa, publicKeyPem, modulusBits: rsa.key.asymmetricKeyDetails!.modulusLength! },
-    previous: previous && { kid: keyIdOf(previous.privateKeyPem), rsa: loadRsaDecryptionKey(previous.privateKeyPem), acceptedUntil: previous.acceptedUntil },
+    current: {
+      kid: keyIdOf(publicKeyPem),
+      rsa,
+      publicKeyPem,
+      modulusBits: rsa.key.asymmetricKeyDetails!.modulusLength!,
+    },
+    previous: previous && {
+      kid: keyIdOf(previous.privateKeyPem),
+      rsa: loadRsaDecryptionKey(previous.privateKeyPem),
+      acceptedUntil: previous.acceptedUntil,
+    },
   };
   return ring;
 }

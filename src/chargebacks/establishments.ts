@@ -25,7 +25,9 @@ const ownerSchema = new Schema<EstablishmentOwner>(
 export const EstablishmentOwnerModel = mongoose.model<EstablishmentOwner>('EstablishmentOwner', ownerSchema);
 
 function alreadyOwned(establishmentNumber: string, owner: number | undefined): ApiError {
-  const message = `Establishment number ${establishmentNumber} already belongs to merchant ${owner ?? 'another merchant'}; an establishment belongs to one merchant.`;
+  const message =
+    `Establishment number ${establishmentNumber} already belongs to merchant ${owner ?? 'another merchant'}; an ` +
+    `establishment belongs to one merchant.`;
   return new ApiError(400, { detail: message, establishment_numbers: [message] });
 }
 
@@ -48,7 +50,10 @@ export async function claimEstablishments(merchantId: number, establishmentNumbe
         if (owner?.merchantId !== merchantId) throw alreadyOwned(establishmentNumber, owner?.merchantId);
         continue;
       }
-      const listedElsewhere = await MerchantModel.findOne({ establishmentNumbers: establishmentNumber, _id: mongoose.trusted({ $ne: merchantId }) }, { _id: 1 }).lean();
+      const listedElsewhere = await MerchantModel.findOne(
+        { establishmentNumbers: establishmentNumber, _id: mongoose.trusted({ $ne: merchantId }) },
+        { _id: 1 },
+      ).lean();
       if (listedElsewhere) throw alreadyOwned(establishmentNumber, listedElsewhere._id);
     }
   } catch (error) {
@@ -59,5 +64,6 @@ export async function claimEstablishments(merchantId: number, establishmentNumbe
 
 /** Frees ECs the merchant no longer has (only its own records). */
 export async function releaseEstablishments(merchantId: number, establishmentNumbers: string[]): Promise<void> {
-  for (const establishmentNumber of new Set(establishmentNumbers)) await EstablishmentOwnerModel.deleteOne({ _id: establishmentNumber, merchantId });
+  for (const establishmentNumber of new Set(establishmentNumbers))
+    await EstablishmentOwnerModel.deleteOne({ _id: establishmentNumber, merchantId });
 }

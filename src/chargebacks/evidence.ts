@@ -20,14 +20,19 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** The real type, from the first bytes. */
 export function sniffType(bytes: Buffer): EvidenceType | null {
-  if (bytes.length >= 4 && bytes[0] === 0x49 && bytes[1] === 0x49 && bytes[2] === 0x2a && bytes[3] === 0x00) return 'TIFF';
-  if (bytes.length >= 4 && bytes[0] === 0x4d && bytes[1] === 0x4d && bytes[2] === 0x00 && bytes[3] === 0x2a) return 'TIFF';
+  if (bytes.length >= 4 && bytes[0] === 0x49 && bytes[1] === 0x49 && bytes[2] === 0x2a && bytes[3] === 0x00)
+    return 'TIFF';
+  if (bytes.length >= 4 && bytes[0] === 0x4d && bytes[1] === 0x4d && bytes[2] === 0x00 && bytes[3] === 0x2a)
+    return 'TIFF';
   if (bytes.length >= 5 && bytes.subarray(0, 5).toString('latin1') === '%PDF-') return 'PDF';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'JPEG';
   return null;
 }
 
-/** Number of image file directories (pages) in a TIFF; null when the chain is broken or loops. Stops counting past `stopAfter`. */
+/**
+ * Number of image file directories (pages) in a TIFF; null when the chain is broken or loops. Stops counting past
+ * `stopAfter`.
+ */
 export function tiffPageCount(bytes: Buffer, stopAfter = MAX_EVIDENCE_PAGES + 1): number | null {
   const little = bytes[0] === 0x49;
   const u16 = (at: number) => (little ? bytes.readUInt16LE(at) : bytes.readUInt16BE(at));
@@ -72,7 +77,10 @@ export function pdfPageCount(bytes: Buffer): number | null {
     const endAt = text.indexOf('endstream', dataAt);
     if (endAt < 0) continue;
     try {
-      const inflated = zlib.inflateSync(bytes.subarray(dataAt, endAt), { maxOutputLength: MAX_INFLATED_BYTES, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+      const inflated = zlib.inflateSync(bytes.subarray(dataAt, endAt), {
+        maxOutputLength: MAX_INFLATED_BYTES,
+        finishFlush: zlib.constants.Z_SYNC_FLUSH,
+      });
       pages += countPageObjects(inflated.toString('latin1'));
     } catch {
       // not a Flate stream we can read: its objects stay uncounted
@@ -104,9 +112,13 @@ export function checkEvidence(input: EvidenceInput): { errors: FieldErrors; evid
   const extension = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
   const baseName = dot > 0 ? name.slice(0, dot) : name;
   const declaredType = EXTENSIONS[extension];
-  if (!declaredType) fail('fileName', `Document type rule: the document name must end in ${ALLOWED_EXTENSIONS.join(', ')}.`);
+  if (!declaredType)
+    fail('fileName', `Document type rule: the document name must end in ${ALLOWED_EXTENSIONS.join(', ')}.`);
   if (baseName !== input.IdCase) {
-    fail('fileName', `Document name rule: the name without its extension must equal IdCase (expected ${input.IdCase}${declaredType ? `.${extension}` : '.pdf'}).`);
+    fail(
+      'fileName',
+      `Document name rule: the name without its extension must equal IdCase (expected ${input.IdCase}${declaredType ? `.${extension}` : '.pdf'}).`,
+    );
   }
 
   const file = input.file.replace(/\s+/g, '');
@@ -120,7 +132,11 @@ export function checkEvidence(input: EvidenceInput): { errors: FieldErrors; evid
     return { errors };
   }
   if (decodedLength > MAX_EVIDENCE_BYTES) {
-    fail('file', `Size rule: the document is ${decodedLength} bytes decoded; at most 8 MB (${MAX_EVIDENCE_BYTES} bytes) is allowed.`);
+    fail(
+      'file',
+      `Size rule: the document is ${decodedLength} bytes decoded; at most 8 MB (${MAX_EVIDENCE_BYTES} bytes) ` +
+        `is allowed.`,
+    );
     return { errors };
   }
   const bytes = Buffer.from(file, 'base64');
@@ -134,9 +150,17 @@ export function checkEvidence(input: EvidenceInput): { errors: FieldErrors; evid
   }
   const pages = type === 'JPEG' ? 1 : type === 'PDF' ? pdfPageCount(bytes) : tiffPageCount(bytes);
   if (pages === null) {
-    fail('file', `Page rule: the pages of this ${type} could not be counted, so the limit of ${MAX_EVIDENCE_PAGES} pages cannot be checked.`);
+    fail(
+      'file',
+      `Page rule: the pages of this ${type} could not be counted, so the limit of ${MAX_EVIDENCE_PAGES} pages ` +
+        `cannot be checked.`,
+    );
   } else if (pages > MAX_EVIDENCE_PAGES) {
-    fail('file', `Page rule: the document has ${type === 'TIFF' && pages > MAX_EVIDENCE_PAGES ? 'more than 10' : pages} pages; at most ${MAX_EVIDENCE_PAGES} are allowed.`);
+    fail(
+      'file',
+      `Page rule: the document has ${type === 'TIFF' && pages > MAX_EVIDENCE_PAGES ? 'more than 10' : pages} ` +
+        `pages; at most ${MAX_EVIDENCE_PAGES} are allowed.`,
+    );
   }
   if (Object.keys(errors).length) return { errors };
   return { errors, evidence: { type, bytes: bytes.length, pages: pages! } };

@@ -26,7 +26,10 @@ export interface ChargebackNotice {
   receivedContentType?: string;
   receivedAt: Date;
   appliedAt: Date | null;
-  /** Whether appliedAt is set, written with it: the sweep and the needs_attention count read by this equality (FerretDB cannot index null). */
+  /**
+   * Whether appliedAt is set, written with it: the sweep and the needs_attention count read by this equality (FerretDB
+   * cannot index null).
+   */
   applied?: boolean;
   /**
    * The BullMQ job that applies this record: unique per stored record (never derived from the content,
@@ -64,7 +67,10 @@ export const ChargebackNoticeModel = mongoose.model<ChargebackNotice>('Chargebac
 export type EventKind = 'received' | 'lifecycle' | 'accepted' | 'refused';
 
 export interface ChargebackEvent {
-  /** received:<ec>:<idChargeback> | lifecycle:<ec>:<idCase>:<date>:<hash> | accepted:<ec>:<idChargeback> | refused:<ec>:<idChargeback> */
+  /**
+   * received:<ec>:<idChargeback> | lifecycle:<ec>:<idCase>:<date>:<hash> | accepted:<ec>:<idChargeback> |
+   * refused:<ec>:<idChargeback>
+   */
   _id: string;
   kind: EventKind;
   establishmentNumber: string;
@@ -95,7 +101,10 @@ eventSchema.index({ establishmentNumber: 1, idCase: 1 });
 
 export const ChargebackEventModel = mongoose.model<ChargebackEvent>('ChargebackEvent', eventSchema);
 
-/** PENDING: received, not handled. REFUSED: defended, outcome awaited. ACCEPTED / WON / LOST: in history. UNRECEIVED: only later facts known so far. */
+/**
+ * PENDING: received, not handled. REFUSED: defended, outcome awaited. ACCEPTED / WON / LOST: in history. UNRECEIVED:
+ * only later facts known so far.
+ */
 export type ChargebackStatus = 'PENDING' | 'REFUSED' | 'ACCEPTED' | 'WON' | 'LOST' | 'UNRECEIVED';
 
 export interface Chargeback {

@@ -7,7 +7,11 @@ import { pipeline } from 'node:stream/promises';
 import type { Request, RequestHandler, Response } from 'express';
 import { celebrate, Joi, Segments } from 'celebrate';
 import { getConfig } from '../../config';
-import { CHARGEBACK_NOTICE_PATH, CHARGEBACK_NOTICE_SECRET_HEADER, type ChargebackResponse } from '../acquirer/chargebacks';
+import {
+  CHARGEBACK_NOTICE_PATH,
+  CHARGEBACK_NOTICE_SECRET_HEADER,
+  type ChargebackResponse,
+} from '../acquirer/chargebacks';
 import { safeEqual } from '../auth/crypto';
 import type { CredentialPolicy } from '../http/auth';
 import { unauthorized } from '../http/errors';
@@ -37,7 +41,12 @@ const BASE = '/api/v1/acquirer/chargeback';
 const TAG = 'chargebacks';
 
 /** A merchant user's JWT, a merchant token, or the system token (which may act for any merchant). */
-export const CHARGEBACK_CREDENTIALS: CredentialPolicy = { jwt: ['merchant'], merchantToken: true, system: true, systemMerchant: 'optional' };
+export const CHARGEBACK_CREDENTIALS: CredentialPolicy = {
+  jwt: ['merchant'],
+  merchantToken: true,
+  system: true,
+  systemMerchant: 'optional',
+};
 
 /** Proxy calls: the system token is unrestricted; a merchant only reaches its own establishments. */
 async function proxyScope(req: Request): Promise<EstablishmentScope> {
@@ -68,7 +77,9 @@ async function forward(res: Response, answer: ChargebackResponse): Promise<void>
     logger.warn({ err: { message: (error as Error).message } }, 'chargeback answer broke off while streaming');
     if (!res.headersSent) {
       for (const name of PASSED_HEADERS) res.removeHeader(name);
-      res.status(502).json({ detail: 'Payment gateway error: the acquirer could not be reached or did not answer in time.' });
+      res
+        .status(502)
+        .json({ detail: 'Payment gateway error: the acquirer could not be reached or did not answer in time.' });
     } else res.destroy();
   }
 }
@@ -101,19 +112,33 @@ const chargebackId = () => idValue(ID_PATTERN, 'Must be 1 to 20 letters or digit
  * Only the fields the acquirer documents are forwarded: any other key is refused (400 naming it),
  * so nothing of ours or of the caller's (a second "EstablishmentNumber") reaches the acquirer.
  */
-const NOT_FORWARDED = { 'object.unknown': 'Not a field the acquirer accepts; only its documented fields are forwarded.' };
+const NOT_FORWARDED = {
+  'object.unknown': 'Not a field the acquirer accepts; only its documented fields are forwarded.',
+};
 const LIST_MAX = 200;
-const text = (max: number) => Joi.string().max(max).messages({ 'string.base': 'Must be text.', 'string.max': `Ensure this field has no more than ${max} characters.` });
+const text = (max: number) =>
+  Joi.string()
+    .max(max)
+    .messages({
+      'string.base': 'Must be text.',
+      'string.max': `Ensure this field has no more than ${max} characters.`,
+    });
 /** A number or a short text, as the acquirer takes codes and ids. */
 const scalar = () =>
-  Joi.alternatives()
-    .try(Joi.number(), Joi.string().max(50))
-    .messages({ 'alternatives.types': 'Must be a number or a text of at most 50 characters.', 'alternatives.match': 'Must be a number or a text of at most 50 characters.' });
+  Joi.alternatives().try(Joi.number(), Joi.string().max(50)).messages({
+    'alternatives.types': 'Must be a number or a text of at most 50 characters.',
+    'alternatives.match': 'Must be a number or a text of at most 50 characters.',
+  });
 const textList = () =>
   Joi.array()
     .max(LIST_MAX)
     .items(Joi.string().max(50))
-    .messages({ 'array.base': 'Must be a list of texts.', 'array.max': `At most ${LIST_MAX} items.`, 'string.base': 'Must be a list of texts.', 'string.max': 'Each item has at most 50 characters.' });
+    .messages({
+      'array.base': 'Must be a list of texts.',
+      'array.max': `At most ${LIST_MAX} items.`,
+      'string.base': 'Must be a list of texts.',
+      'string.max': 'Each item has at most 50 characters.',
+    });
 
 const pathParam = (pattern: RegExp, message: string) =>
   Joi.string().pattern(pattern).required().messages({ 'string.pattern.base': message, 'string.empty': message });
@@ -127,19 +152,31 @@ const pathParams = {
 const validateConsult = celebrate(
   {
     [Segments.QUERY]: Joi.object({
-      status: Joi.string().valid('PENDING', 'DONE').required().messages({ 'any.required': 'This field is required.', 'any.only': 'Must be PENDING or DONE.' }),
-      page: Joi.number().integer().min(0).default(0).messages({ 'number.base': 'A valid integer is required.', 'number.integer': 'A valid integer is required.', 'number.min': 'Must be 0 or more; 0 is the first page.' }),
+      status: Joi.string()
+        .valid('PENDING', 'DONE')
+        .required()
+        .messages({ 'any.required': 'This field is required.', 'any.only': 'Must be PENDING or DONE.' }),
+      page: Joi.number().integer().min(0).default(0).messages({
+        'number.base': 'A valid integer is required.',
+        'number.integer': 'A valid integer is required.',
+        'number.min': 'Must be 0 or more; 0 is the first page.',
+      }),
       pageSize: Joi.number().integer().min(1).max(200).default(200).messages({
         'number.base': 'A valid integer is required.',
         'number.integer': 'A valid integer is required.',
         'number.min': 'Must be between 1 and 200.',
         'number.max': 'Must be between 1 and 200.',
       }),
-      orderBy: Joi.string().valid('receptionDate', 'treatmentDeadline').messages({ 'any.only': 'Must be receptionDate or treatmentDeadline.' }),
+      orderBy: Joi.string()
+        .valid('receptionDate', 'treatmentDeadline')
+        .messages({ 'any.only': 'Must be receptionDate or treatmentDeadline.' }),
       Order: Joi.string().valid('asc', 'desc').messages({ 'any.only': 'Must be asc or desc.' }),
     }),
     [Segments.BODY]: Joi.object({
-      establishmentNumber: Joi.array().max(LIST_MAX).items(establishmentNumber()).messages({ 'array.base': 'Must be a list of establishment numbers.' }),
+      establishmentNumber: Joi.array()
+        .max(LIST_MAX)
+        .items(establishmentNumber())
+        .messages({ 'array.base': 'Must be a list of establishment numbers.' }),
       startNotificationPeriod: text(10),
       endNotificationPeriod: text(10),
       cardAssociationCode: scalar(),
@@ -148,8 +185,7 @@ const validateConsult = celebrate(
       idCase: scalar(),
       tid: scalar(),
       nsu: scalar(),
-    })
-      .messages({ 'object.base': 'The filter must be a JSON object.', ...NOT_FORWARDED }),
+    }).messages({ 'object.base': 'The filter must be a JSON object.', ...NOT_FORWARDED }),
   },
   { abortEarly: false },
 );
@@ -159,13 +195,26 @@ const validateAccept = celebrate(
     [Segments.BODY]: Joi.object({
       updateChargeback: Joi.array()
         .min(1)
-        .items(Joi.object({ establishmentNumber: establishmentNumber().required(), idChargeback: chargebackId().required() }).messages(NOT_FORWARDED))
+        .items(
+          Joi.object({
+            establishmentNumber: establishmentNumber().required(),
+            idChargeback: chargebackId().required(),
+          }).messages(NOT_FORWARDED),
+        )
         .required()
-        .messages({ 'any.required': 'This field is required.', 'array.min': 'List at least one chargeback.', 'array.base': 'Must be a list of objects with establishmentNumber and idChargeback.' }),
+        .messages({
+          'any.required': 'This field is required.',
+          'array.min': 'List at least one chargeback.',
+          'array.base': 'Must be a list of objects with establishmentNumber and idChargeback.',
+        }),
       userName: Joi.string().max(256).messages({ 'string.max': 'Ensure this field has no more than 256 characters.' }),
     })
       .required()
-      .messages({ 'any.required': 'A JSON body is required.', 'object.base': 'The body must be a JSON object.', ...NOT_FORWARDED }),
+      .messages({
+        'any.required': 'A JSON body is required.',
+        'object.base': 'The body must be a JSON object.',
+        ...NOT_FORWARDED,
+      }),
   },
   { abortEarly: false },
 );
@@ -177,12 +226,21 @@ const validateRefuse = celebrate(
       idChargeback: chargebackId().required(),
       IdCase: chargebackId().required(),
       reasonToRefuse: Joi.string().allow('').messages({ 'string.base': 'Must be text.' }),
-      file: Joi.string().required().messages({ 'any.required': 'This field is required.', 'string.empty': 'This field may not be blank.' }),
-      fileName: Joi.string().max(100).required().messages({ 'any.required': 'This field is required.', 'string.empty': 'This field may not be blank.' }),
+      file: Joi.string()
+        .required()
+        .messages({ 'any.required': 'This field is required.', 'string.empty': 'This field may not be blank.' }),
+      fileName: Joi.string()
+        .max(100)
+        .required()
+        .messages({ 'any.required': 'This field is required.', 'string.empty': 'This field may not be blank.' }),
       userName: Joi.string().max(256).messages({ 'string.max': 'Ensure this field has no more than 256 characters.' }),
     })
       .required()
-      .messages({ 'any.required': 'A JSON body is required.', 'object.base': 'The body must be a JSON object.', ...NOT_FORWARDED }),
+      .messages({
+        'any.required': 'A JSON body is required.',
+        'object.base': 'The body must be a JSON object.',
+        ...NOT_FORWARDED,
+      }),
   },
   { abortEarly: false },
 );
@@ -190,28 +248,49 @@ const validateRefuse = celebrate(
 const validateLifecycle = celebrate(
   {
     [Segments.PARAMS]: Joi.object({
-      idCase: Joi.string().max(20).pattern(/^[A-Za-z0-9]+$/).required().messages({
-        'string.max': 'Ensure this field has no more than 20 characters.',
-        'string.pattern.base': 'Must be letters or digits only.',
-      }),
+      idCase: Joi.string()
+        .max(20)
+        .pattern(/^[A-Za-z0-9]+$/)
+        .required()
+        .messages({
+          'string.max': 'Ensure this field has no more than 20 characters.',
+          'string.pattern.base': 'Must be letters or digits only.',
+        }),
     }),
   },
   { abortEarly: false },
 );
 
 const validateDocumentParams = (second: 'idChargeback' | 'idDocumento') =>
-  celebrate({ [Segments.PARAMS]: Joi.object({ establishmentNumber: pathParams.establishmentNumber, [second]: pathParams[second] }) }, { abortEarly: false });
+  celebrate(
+    {
+      [Segments.PARAMS]: Joi.object({
+        establishmentNumber: pathParams.establishmentNumber,
+        [second]: pathParams[second],
+      }),
+    },
+    { abortEarly: false },
+  );
 
 const validateHistory = celebrate(
   {
     [Segments.QUERY]: Joi.object({
-      limit: Joi.number().integer().min(1).max(HISTORY_MAX_LIMIT).default(HISTORY_DEFAULT_LIMIT).messages({
+      limit: Joi.number()
+        .integer()
+        .min(1)
+        .max(HISTORY_MAX_LIMIT)
+        .default(HISTORY_DEFAULT_LIMIT)
+        .messages({
+          'number.base': 'A valid integer is required.',
+          'number.integer': 'A valid integer is required.',
+          'number.min': `Must be between 1 and ${HISTORY_MAX_LIMIT}.`,
+          'number.max': `Must be between 1 and ${HISTORY_MAX_LIMIT}.`,
+        }),
+      offset: Joi.number().integer().min(0).default(0).messages({
         'number.base': 'A valid integer is required.',
         'number.integer': 'A valid integer is required.',
-        'number.min': `Must be between 1 and ${HISTORY_MAX_LIMIT}.`,
-        'number.max': `Must be between 1 and ${HISTORY_MAX_LIMIT}.`,
+        'number.min': 'Must be 0 or more.',
       }),
-      offset: Joi.number().integer().min(0).default(0).messages({ 'number.base': 'A valid integer is required.', 'number.integer': 'A valid integer is required.', 'number.min': 'Must be 0 or more.' }),
     }),
   },
   { abortEarly: false },
@@ -229,16 +308,45 @@ const requireNoticeSecret: RequestHandler = (req, _res, next) => {
 // --- Swagger ---------------------------------------------------------------------------------------
 
 const acquirerAnswers = {
-  400: { description: 'Our validation (field map naming each bad field or rule), or the acquirer\'s business error passed through as received ({code, message})', schema: { $ref: '#/definitions/FieldErrors' } },
-  403: { description: 'An establishment number that is not the calling merchant\'s (checked here before any acquirer call), a credential this operation does not accept, or the acquirer\'s 403 (e.g. code 902: case and establishment do not match) passed through', schema: { $ref: '#/definitions/AcquirerError' } },
-  412: { description: 'Acquirer precondition failed, passed through (e.g. code 931: already handled)', schema: { $ref: '#/definitions/AcquirerError' } },
-  500: { description: 'Acquirer internal error passed through (e.g. code 901: try again later)', schema: { $ref: '#/definitions/AcquirerError' } },
+  400: {
+    description:
+      "Our validation (field map naming each bad field or rule), or the acquirer's business error passed " +
+      'through as received ({code, message})',
+    schema: { $ref: '#/definitions/FieldErrors' },
+  },
+  403: {
+    description:
+      "An establishment number that is not the calling merchant's (checked here before any acquirer call), a " +
+      "credential this operation does not accept, or the acquirer's 403 (e.g. code 902: case and establishment " +
+      'do not match) passed through',
+    schema: { $ref: '#/definitions/AcquirerError' },
+  },
+  412: {
+    description: 'Acquirer precondition failed, passed through (e.g. code 931: already handled)',
+    schema: { $ref: '#/definitions/AcquirerError' },
+  },
+  500: {
+    description: 'Acquirer internal error passed through (e.g. code 901: try again later)',
+    schema: { $ref: '#/definitions/AcquirerError' },
+  },
   502: errorResponses.detail('The acquirer could not be reached or did not answer in time'),
   503: errorResponses.detail('Chargeback integration not configured (no acquirer chargeback credentials)'),
 };
 
-const pathDoc = (name: string, description: string, pattern: string, maxLength = 20) => ({ name, in: 'path', required: true, type: 'string', pattern, maxLength, description });
-const ecPathDoc = pathDoc('establishmentNumber', "Establishment number (EC) at the acquirer; must be one of the calling merchant's", '^[0-9]{1,20}$');
+const pathDoc = (name: string, description: string, pattern: string, maxLength = 20) => ({
+  name,
+  in: 'path',
+  required: true,
+  type: 'string',
+  pattern,
+  maxLength,
+  description,
+});
+const ecPathDoc = pathDoc(
+  'establishmentNumber',
+  "Establishment number (EC) at the acquirer; must be one of the calling merchant's",
+  '^[0-9]{1,20}$',
+);
 
 const definitions = {
   AcquirerError: {
@@ -249,10 +357,16 @@ const definitions = {
   ChargebackConsultFilter: {
     type: 'object',
     description:
-      'Filters forwarded to the acquirer. Only these fields are accepted: any other key is a 400 naming it (nothing else is forwarded). For a merchant credential, establishmentNumber must list only its own establishments; when absent it is set to all of them.',
+      'Filters forwarded to the acquirer. Only these fields are accepted: any other key is a 400 naming it ' +
+      '(nothing else is forwarded). For a merchant credential, establishmentNumber must list only its own ' +
+      'establishments; when absent it is set to all of them.',
     additionalProperties: false,
     properties: {
-      startNotificationPeriod: { type: 'string', format: 'date', description: 'yyyy-MM-dd; required by the acquirer for DONE; span <= 180 days' },
+      startNotificationPeriod: {
+        type: 'string',
+        format: 'date',
+        description: 'yyyy-MM-dd; required by the acquirer for DONE; span <= 180 days',
+      },
       endNotificationPeriod: { type: 'string', format: 'date' },
       cardAssociationCode: { type: 'integer', description: '1 Visa, 2 Mastercard, 3 Amex, 7 Elo, 40 Hipercard' },
       process: { type: 'array', items: { type: 'string' } },
@@ -273,7 +387,7 @@ const definitions = {
       process: { type: 'string', example: 'PRIMEIRO_CHARGEBACK' },
       treatmentDeadline: { type: 'string', format: 'date' },
       remainingDaysToTreat: { type: 'integer' },
-      transactionAmount: { type: 'number', description: 'Decimal reais (the acquirer\'s unit for chargebacks)' },
+      transactionAmount: { type: 'number', description: "Decimal reais (the acquirer's unit for chargebacks)" },
       actionTakenCode: { type: 'string' },
       lifecycle: { type: 'object', properties: { action: { type: 'string' }, actionDate: { type: 'string' } } },
       transactionDetails: { type: 'object' },
@@ -306,21 +420,34 @@ const definitions = {
   },
   AcceptRequest: {
     type: 'object',
-    description: 'Only these fields are forwarded to the acquirer; any other key (here or in an item) is a 400 naming it.',
+    description:
+      'Only these fields are forwarded to the acquirer; any other key (here or in an item) is a 400 naming it.',
     additionalProperties: false,
     required: ['updateChargeback'],
     properties: {
       updateChargeback: {
         type: 'array',
         minItems: 1,
-        items: { type: 'object', required: ['establishmentNumber', 'idChargeback'], properties: { establishmentNumber: { type: 'integer' }, idChargeback: { type: 'string' } } },
+        items: {
+          type: 'object',
+          required: ['establishmentNumber', 'idChargeback'],
+          properties: { establishmentNumber: { type: 'integer' }, idChargeback: { type: 'string' } },
+        },
       },
       userName: { type: 'string', maxLength: 256, description: 'E-mail of the person handling the dispute' },
     },
   },
   AcceptReply: {
     type: 'array',
-    items: { type: 'object', properties: { establishmentNumber: { type: 'integer' }, idChargeback: { type: 'string' }, code: { type: 'string', example: '101' }, message: { type: 'string' } } },
+    items: {
+      type: 'object',
+      properties: {
+        establishmentNumber: { type: 'integer' },
+        idChargeback: { type: 'string' },
+        code: { type: 'string', example: '101' },
+        message: { type: 'string' },
+      },
+    },
   },
   RefuseRequest: {
     type: 'object',
@@ -331,21 +458,31 @@ const definitions = {
       establishmentNumber: { type: 'integer' },
       idChargeback: { type: 'string' },
       IdCase: { type: 'string', maxLength: 20, description: 'Case id of the chargeback' },
-      reasonToRefuse: { type: 'string', description: 'Justification; the acquirer allows at most 100 characters (its code 905)' },
+      reasonToRefuse: {
+        type: 'string',
+        description: 'Justification; the acquirer allows at most 100 characters (its code 905)',
+      },
       file: {
         type: 'string',
         format: 'byte',
-        description: `The evidence document in base64: TIFF, PDF or JPEG by its content, at most ${MAX_EVIDENCE_BYTES} bytes (8 MB) decoded, at most ${MAX_EVIDENCE_PAGES} pages (PDF page objects, TIFF directories).`,
+        description:
+          `The evidence document in base64: TIFF, PDF or JPEG by its content, at most ${MAX_EVIDENCE_BYTES} ` +
+          `bytes (8 MB) decoded, at most ${MAX_EVIDENCE_PAGES} pages (PDF page objects, TIFF directories).`,
       },
       fileName: {
         type: 'string',
         example: '5000123.pdf',
-        description: `The document name: IdCase followed by the extension (${ALLOWED_EXTENSIONS.join(', ')}, any case). The part before the extension must equal IdCase, and the extension must agree with the content.`,
+        description:
+          `The document name: IdCase followed by the extension (${ALLOWED_EXTENSIONS.join(', ')}, any case). The ` +
+          `part before the extension must equal IdCase, and the extension must agree with the content.`,
       },
       userName: { type: 'string', maxLength: 256 },
     },
   },
-  RefuseReply: { type: 'object', properties: { code: { type: 'string', example: '102' }, message: { type: 'string' } } },
+  RefuseReply: {
+    type: 'object',
+    properties: { code: { type: 'string', example: '102' }, message: { type: 'string' } },
+  },
   LifecycleEntry: {
     type: 'object',
     properties: {
@@ -359,31 +496,64 @@ const definitions = {
   IssuerDocument: { type: 'object', properties: { idDocumento: { type: 'integer' }, nameFile: { type: 'string' } } },
   SupportDocument: {
     type: 'object',
-    properties: { dateInclusion: { type: 'string' }, nameFile: { type: 'string' }, codigo: { type: 'integer', example: 104 }, mensagem: { type: 'string' }, file: { type: 'string', format: 'byte' } },
+    properties: {
+      dateInclusion: { type: 'string' },
+      nameFile: { type: 'string' },
+      codigo: { type: 'integer', example: 104 },
+      mensagem: { type: 'string' },
+      file: { type: 'string', format: 'byte' },
+    },
   },
-  PendingChargebacks: { type: 'object', required: ['results'], properties: { results: { type: 'array', items: { $ref: '#/definitions/ChargebackItem' } } } },
+  PendingChargebacks: {
+    type: 'object',
+    required: ['results'],
+    properties: { results: { type: 'array', items: { $ref: '#/definitions/ChargebackItem' } } },
+  },
   PendingCount: { type: 'object', required: ['count'], properties: { count: { type: 'integer' } } },
   ChargebackHistoryItem: {
     type: 'object',
     description: 'A handled chargeback: the fields of its notice plus how it ended',
     allOf: [{ $ref: '#/definitions/ChargebackItem' }],
     properties: {
-      outcome: { type: 'string', enum: ['ACCEPTED', 'WIN', 'LOSS'], description: 'ACCEPTED: the merchant accepted it; WIN/LOSS: final lifecycle step of a refused one' },
-      outcomeDate: { type: 'string', format: 'date-time', description: 'Acceptance time, or the date of the final lifecycle step (midnight UTC)' },
-      handling: { type: 'string', enum: ['ACCEPTED', 'REFUSED'], 'x-nullable': true, description: 'How it was answered through this service; null when answered elsewhere' },
+      outcome: {
+        type: 'string',
+        enum: ['ACCEPTED', 'WIN', 'LOSS'],
+        description: 'ACCEPTED: the merchant accepted it; WIN/LOSS: final lifecycle step of a refused one',
+      },
+      outcomeDate: {
+        type: 'string',
+        format: 'date-time',
+        description: 'Acceptance time, or the date of the final lifecycle step (midnight UTC)',
+      },
+      handling: {
+        type: 'string',
+        enum: ['ACCEPTED', 'REFUSED'],
+        'x-nullable': true,
+        description: 'How it was answered through this service; null when answered elsewhere',
+      },
       acceptedAt: { type: 'string', format: 'date-time', 'x-nullable': true },
       refusedAt: { type: 'string', format: 'date-time', 'x-nullable': true },
-      lifecycle: { type: 'array', items: { type: 'object', properties: { action: { type: 'string' }, actionDate: { type: 'string' } } } },
+      lifecycle: {
+        type: 'array',
+        items: { type: 'object', properties: { action: { type: 'string' }, actionDate: { type: 'string' } } },
+      },
     },
   },
-  ChargebackHistory: { type: 'object', required: ['results'], properties: { results: { type: 'array', items: { $ref: '#/definitions/ChargebackHistoryItem' } } } },
+  ChargebackHistory: {
+    type: 'object',
+    required: ['results'],
+    properties: { results: { type: 'array', items: { $ref: '#/definitions/ChargebackHistoryItem' } } },
+  },
   LifecycleNotice: {
     type: 'object',
     required: ['establishmentNumber', 'caseId', 'message', 'ActionCicleDate'],
     properties: {
       establishmentNumber: { type: 'integer' },
       caseId: { type: 'integer' },
-      message: { type: 'string', description: 'Lifecycle text; "A favor do Estabelecimento" (win) and "A favor do Emissor" (loss) are final' },
+      message: {
+        type: 'string',
+        description: 'Lifecycle text; "A favor do Estabelecimento" (win) and "A favor do Emissor" (loss) are final',
+      },
       executionDate: { type: 'string', format: 'date' },
       ActionCicleDate: { type: 'string', format: 'date' },
     },
@@ -398,7 +568,9 @@ export const chargebacksFeature: Feature = {
   tag: {
     name: TAG,
     description:
-      "The acquirer's chargeback operations proxied for merchants (its status and body pass through as received), the intake of its chargeback notifications, and the pending, pending-count and history views built from them.",
+      "The acquirer's chargeback operations proxied for merchants (its status and body pass through as " +
+      'received), the intake of its chargeback notifications, and the pending, pending-count and history views ' +
+      'built from them.',
   },
   definitions,
   routes: [
@@ -408,12 +580,24 @@ export const chargebacksFeature: Feature = {
       auth: CHARGEBACK_CREDENTIALS,
       before: [validateConsult],
       handler: async (req, res) => {
-        const query = req.query as unknown as { status: 'PENDING' | 'DONE'; page: number; pageSize: number; orderBy?: string; Order?: string };
-        await forward(res, await consultChargebacks(await proxyScope(req), query, (req.body ?? {}) as Record<string, unknown>));
+        const query = req.query as unknown as {
+          status: 'PENDING' | 'DONE';
+          page: number;
+          pageSize: number;
+          orderBy?: string;
+          Order?: string;
+        };
+        await forward(
+          res,
+          await consultChargebacks(await proxyScope(req), query, (req.body ?? {}) as Record<string, unknown>),
+        );
       },
       doc: {
-        operationId: 'consultChargebacks', summary: 'Consult chargebacks at the acquirer',
-        description: 'Query status PENDING (awaiting treatment) or DONE (handled). The JSON filter body is forwarded with its documented fields only (any other key is a 400).',
+        operationId: 'consultChargebacks',
+        summary: 'Consult chargebacks at the acquirer',
+        description:
+          'Query status PENDING (awaiting treatment) or DONE (handled). The JSON filter body is forwarded with ' +
+          'its documented fields only (any other key is a 400).',
         parameters: [
           { name: 'status', in: 'query', required: true, type: 'string', enum: ['PENDING', 'DONE'] },
           { name: 'page', in: 'query', type: 'integer', minimum: 0, default: 0, description: '0 is the first page' },
@@ -422,7 +606,13 @@ export const chargebacksFeature: Feature = {
           { name: 'Order', in: 'query', type: 'string', enum: ['asc', 'desc'] },
           { name: 'body', in: 'body', required: false, schema: { $ref: '#/definitions/ChargebackConsultFilter' } },
         ],
-        responses: { 200: { description: "The acquirer's pagination envelope, items in content", schema: { $ref: '#/definitions/ChargebackPage' } }, ...acquirerAnswers },
+        responses: {
+          200: {
+            description: "The acquirer's pagination envelope, items in content",
+            schema: { $ref: '#/definitions/ChargebackPage' },
+          },
+          ...acquirerAnswers,
+        },
       },
     },
     {
@@ -434,10 +624,19 @@ export const chargebacksFeature: Feature = {
         sendBuffered(res, await acceptChargebacks(await proxyScope(req), req.body));
       },
       doc: {
-        operationId: 'acceptChargebacks', summary: 'Accept chargebacks',
-        description: 'Accepting treats the sale as invalid and agrees to the reversal. On an acquirer 2xx the accepted chargebacks leave the pending list at once.',
+        operationId: 'acceptChargebacks',
+        summary: 'Accept chargebacks',
+        description:
+          'Accepting treats the sale as invalid and agrees to the reversal. On an acquirer 2xx the accepted ' +
+          'chargebacks leave the pending list at once.',
         parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/AcceptRequest' } }],
-        responses: { 200: { description: "The acquirer's answer, one entry per chargeback (code 101 = accepted)", schema: { $ref: '#/definitions/AcceptReply' } }, ...acquirerAnswers },
+        responses: {
+          200: {
+            description: "The acquirer's answer, one entry per chargeback (code 101 = accepted)",
+            schema: { $ref: '#/definitions/AcceptReply' },
+          },
+          ...acquirerAnswers,
+        },
       },
     },
     {
@@ -451,14 +650,24 @@ export const chargebacksFeature: Feature = {
         sendBuffered(res, await refuseChargeback(await proxyScope(req), req.body));
       },
       doc: {
-        operationId: 'refuseChargeback', summary: 'Refuse a chargeback with evidence',
+        operationId: 'refuseChargeback',
+        summary: 'Refuse a chargeback with evidence',
         description:
-          'Refusing defends the sale with an evidence document. Checked here before the acquirer is called, each a 400 naming the rule: ' +
-          `the content is TIFF, PDF or JPEG (by its first bytes) and the extension of fileName agrees; at most 8 MB decoded; at most ${MAX_EVIDENCE_PAGES} pages; ` +
-          'the document name equals IdCase, the extension NOT being part of the name (fileName = IdCase + "." + extension, e.g. 5000123.pdf). ' +
+          'Refusing defends the sale with an evidence document. Checked here before the acquirer is called, ' +
+          'each a 400 naming the rule: ' +
+          (`the content is TIFF, PDF or JPEG (by its first bytes) and the extension of fileName agrees; at most ` +
+            `8 MB decoded; at most ${MAX_EVIDENCE_PAGES} pages; `) +
+          ('the document name equals IdCase, the extension NOT being part of the name (fileName = IdCase + "." ' +
+            '+ extension, e.g. 5000123.pdf). ') +
           'On an acquirer 2xx the chargeback leaves the pending list at once.',
         parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/RefuseRequest' } }],
-        responses: { 200: { description: "The acquirer's answer (code 102 = refused)", schema: { $ref: '#/definitions/RefuseReply' } }, ...acquirerAnswers },
+        responses: {
+          200: {
+            description: "The acquirer's answer (code 102 = refused)",
+            schema: { $ref: '#/definitions/RefuseReply' },
+          },
+          ...acquirerAnswers,
+        },
       },
     },
     {
@@ -470,12 +679,21 @@ export const chargebacksFeature: Feature = {
         sendBuffered(res, await chargebackLifecycle(await proxyScope(req), req.params.idCase as string));
       },
       doc: {
-        operationId: 'getChargebackLifecycle', summary: 'Lifecycle of a chargeback case',
+        operationId: 'getChargebackLifecycle',
+        summary: 'Lifecycle of a chargeback case',
         description:
-          'A merchant may read only a case of one of its establishments: one we hold a chargeback of, received by notice, and whose steps the acquirer names for that establishment (403 otherwise, whatever case a refusal named). The system token reads any. ' +
+          'A merchant may read only a case of one of its establishments: one we hold a chargeback of, received ' +
+          'by notice, and whose steps the acquirer names for that establishment (403 otherwise, whatever case ' +
+          'a refusal named). The system token reads any. ' +
           'The payload has the fields of the lifecycle notification, ActionCicleDate included.',
         parameters: [pathDoc('idCase', 'Case id', '^[A-Za-z0-9]+$')],
-        responses: { 200: { description: 'Lifecycle steps', schema: { type: 'array', items: { $ref: '#/definitions/LifecycleEntry' } } }, ...acquirerAnswers },
+        responses: {
+          200: {
+            description: 'Lifecycle steps',
+            schema: { type: 'array', items: { $ref: '#/definitions/LifecycleEntry' } },
+          },
+          ...acquirerAnswers,
+        },
       },
     },
     {
@@ -484,13 +702,29 @@ export const chargebacksFeature: Feature = {
       auth: CHARGEBACK_CREDENTIALS,
       before: [validateDocumentParams('idChargeback')],
       handler: async (req, res) => {
-        await forward(res, await listIssuerDocuments(await proxyScope(req), req.params.establishmentNumber as string, req.params.idChargeback as string));
+        await forward(
+          res,
+          await listIssuerDocuments(
+            await proxyScope(req),
+            req.params.establishmentNumber as string,
+            req.params.idChargeback as string,
+          ),
+        );
       },
       doc: {
-        operationId: 'listIssuerDocuments', summary: 'List the issuer documents of a chargeback (step 1 of 2)',
-        description: 'Step 1 of the document flow: list, then download each with GET document-issuer/{establishmentNumber}/{idDocumento}/ using idDocumento from this list.',
+        operationId: 'listIssuerDocuments',
+        summary: 'List the issuer documents of a chargeback (step 1 of 2)',
+        description:
+          'Step 1 of the document flow: list, then download each with GET ' +
+          'document-issuer/{establishmentNumber}/{idDocumento}/ using idDocumento from this list.',
         parameters: [ecPathDoc, pathDoc('idChargeback', 'Chargeback id', '^[A-Za-z0-9]{1,20}$')],
-        responses: { 200: { description: 'Issuer documents', schema: { type: 'array', items: { $ref: '#/definitions/IssuerDocument' } } }, ...acquirerAnswers },
+        responses: {
+          200: {
+            description: 'Issuer documents',
+            schema: { type: 'array', items: { $ref: '#/definitions/IssuerDocument' } },
+          },
+          ...acquirerAnswers,
+        },
       },
     },
     {
@@ -499,16 +733,30 @@ export const chargebacksFeature: Feature = {
       auth: CHARGEBACK_CREDENTIALS,
       before: [validateDocumentParams('idDocumento')],
       handler: async (req, res) => {
-        await forward(res, await downloadIssuerDocument(await proxyScope(req), req.params.establishmentNumber as string, req.params.idDocumento as string));
+        await forward(
+          res,
+          await downloadIssuerDocument(
+            await proxyScope(req),
+            req.params.establishmentNumber as string,
+            req.params.idDocumento as string,
+          ),
+        );
       },
       doc: {
-        operationId: 'downloadIssuerDocument', summary: 'Download an issuer document (step 2 of 2)',
+        operationId: 'downloadIssuerDocument',
+        summary: 'Download an issuer document (step 2 of 2)',
         description:
-          'Step 2 of the document flow: idDocumento comes from GET list-issuer-documents/. The raw bytes are streamed as received with the acquirer\'s Content-Type and Content-Disposition (never converted to JSON).',
+          'Step 2 of the document flow: idDocumento comes from GET list-issuer-documents/. The raw bytes are ' +
+          "streamed as received with the acquirer's Content-Type and Content-Disposition (never converted to " +
+          'JSON).',
         produces: ['application/octet-stream', 'application/pdf', 'image/tiff', 'image/jpeg', 'application/json'],
         parameters: [ecPathDoc, pathDoc('idDocumento', 'Document id from the listing', '^[A-Za-z0-9]{1,20}$')],
         responses: {
-          200: { description: 'The document bytes', schema: { type: 'file' }, headers: { 'Content-Type': { type: 'string' }, 'Content-Disposition': { type: 'string' } } },
+          200: {
+            description: 'The document bytes',
+            schema: { type: 'file' },
+            headers: { 'Content-Type': { type: 'string' }, 'Content-Disposition': { type: 'string' } },
+          },
           ...acquirerAnswers,
         },
       },
@@ -519,12 +767,26 @@ export const chargebacksFeature: Feature = {
       auth: CHARGEBACK_CREDENTIALS,
       before: [validateDocumentParams('idChargeback')],
       handler: async (req, res) => {
-        await forward(res, await supportDocument(await proxyScope(req), req.params.establishmentNumber as string, req.params.idChargeback as string));
+        await forward(
+          res,
+          await supportDocument(
+            await proxyScope(req),
+            req.params.establishmentNumber as string,
+            req.params.idChargeback as string,
+          ),
+        );
       },
       doc: {
-        operationId: 'getSupportDocument', summary: 'The defense document attached on refusal',
+        operationId: 'getSupportDocument',
+        summary: 'The defense document attached on refusal',
         parameters: [ecPathDoc, pathDoc('idChargeback', 'Chargeback id', '^[A-Za-z0-9]{1,20}$')],
-        responses: { 200: { description: 'Defense documents (code 104)', schema: { type: 'array', items: { $ref: '#/definitions/SupportDocument' } } }, ...acquirerAnswers },
+        responses: {
+          200: {
+            description: 'Defense documents (code 104)',
+            schema: { type: 'array', items: { $ref: '#/definitions/SupportDocument' } },
+          },
+          ...acquirerAnswers,
+        },
       },
     },
     {
@@ -535,9 +797,16 @@ export const chargebacksFeature: Feature = {
         res.json({ results: await pendingChargebacks(await viewScope(req)) });
       },
       doc: {
-        operationId: 'listPendingChargebacks', summary: 'Pending chargebacks',
-        description: "Chargebacks received by notice and not yet accepted or refused, nearest treatmentDeadline first. A merchant sees its own establishments'; the system token sees all, or one merchant's with X-Merchant-Id.",
-        responses: { 200: { description: 'Pending chargebacks', schema: { $ref: '#/definitions/PendingChargebacks' } }, 500: errorResponses.detail('Internal error') },
+        operationId: 'listPendingChargebacks',
+        summary: 'Pending chargebacks',
+        description:
+          'Chargebacks received by notice and not yet accepted or refused, nearest treatmentDeadline first. A ' +
+          "merchant sees its own establishments'; the system token sees all, or one merchant's with " +
+          'X-Merchant-Id.',
+        responses: {
+          200: { description: 'Pending chargebacks', schema: { $ref: '#/definitions/PendingChargebacks' } },
+          500: errorResponses.detail('Internal error'),
+        },
       },
     },
     {
@@ -550,10 +819,20 @@ export const chargebacksFeature: Feature = {
         res.json({ results: await chargebackHistory(await viewScope(req), limit, offset) });
       },
       doc: {
-        operationId: 'listHandledChargebacks', summary: 'Handled chargebacks',
-        description: 'One item per chargeback: accepted ones, and refused ones once they have a final outcome (win or loss). Most recent outcome first.',
+        operationId: 'listHandledChargebacks',
+        summary: 'Handled chargebacks',
+        description:
+          'One item per chargeback: accepted ones, and refused ones once they have a final outcome (win or ' +
+          'loss). Most recent outcome first.',
         parameters: [
-          { name: 'limit', in: 'query', type: 'integer', minimum: 1, maximum: HISTORY_MAX_LIMIT, default: HISTORY_DEFAULT_LIMIT },
+          {
+            name: 'limit',
+            in: 'query',
+            type: 'integer',
+            minimum: 1,
+            maximum: HISTORY_MAX_LIMIT,
+            default: HISTORY_DEFAULT_LIMIT,
+          },
           { name: 'offset', in: 'query', type: 'integer', minimum: 0, default: 0 },
         ],
         responses: {
@@ -571,8 +850,12 @@ export const chargebacksFeature: Feature = {
         res.json({ count: await pendingCount(await viewScope(req)) });
       },
       doc: {
-        operationId: 'countPendingChargebacks', summary: 'Number of pending chargebacks',
-        responses: { 200: { description: 'Count of the pending list', schema: { $ref: '#/definitions/PendingCount' } }, 500: errorResponses.detail('Internal error') },
+        operationId: 'countPendingChargebacks',
+        summary: 'Number of pending chargebacks',
+        responses: {
+          200: { description: 'Count of the pending list', schema: { $ref: '#/definitions/PendingCount' } },
+          500: errorResponses.detail('Internal error'),
+        },
       },
     },
     {
@@ -582,23 +865,44 @@ export const chargebacksFeature: Feature = {
       beforeBody: [requireNoticeSecret],
       bodyLimit: 64 * 1024,
       handler: async (req, res) => {
-        const { duplicate } = await receiveNotice(req.body, { body: (req as typeof req & { rawBody?: Buffer }).rawBody, contentType: req.get('content-type') });
+        const { duplicate } = await receiveNotice(req.body, {
+          body: (req as typeof req & { rawBody?: Buffer }).rawBody,
+          contentType: req.get('content-type'),
+        });
         res.status(202).json({ received: true, duplicate });
       },
       doc: {
-        operationId: 'receiveChargebackNotification', summary: 'Intake of the acquirer\'s chargeback notifications',
+        operationId: 'receiveChargebackNotification',
+        summary: "Intake of the acquirer's chargeback notifications",
         description:
-          `Called by the acquirer, not by merchants. Authenticated by the shared secret CHARGEBACK_NOTIFICATION_SECRET in the ${CHARGEBACK_NOTICE_SECRET_HEADER} header. ` +
-          'Body: a new chargeback (one consult item, unwrapped) or a lifecycle change {establishmentNumber, caseId, message, executionDate, ActionCicleDate}. ' +
+          `Called by the acquirer, not by merchants. Authenticated by the shared secret ` +
+          `CHARGEBACK_NOTIFICATION_SECRET in the ${CHARGEBACK_NOTICE_SECRET_HEADER} header. ` +
+          ('Body: a new chargeback (one consult item, unwrapped) or a lifecycle change {establishmentNumber, ' +
+            'caseId, message, executionDate, ActionCicleDate}. ') +
           'The secret is checked before the body is read; a body is at most 64 KB. ' +
           'The notice is stored durably before the 202; the same notice twice is stored once; a worker applies it. ' +
-          "A lifecycle step is a hint: it is applied only once the acquirer's own lifecycle of the case shows it for that establishment (asked again for up to two days).",
+          ("A lifecycle step is a hint: it is applied only once the acquirer's own lifecycle of the case shows " +
+            'it for that establishment (asked again for up to two days).'),
         parameters: [
-          { name: CHARGEBACK_NOTICE_SECRET_HEADER, in: 'header', required: true, type: 'string', description: 'The shared notification secret' },
-          { name: 'body', in: 'body', required: true, schema: { type: 'object', description: 'ChargebackItem or LifecycleNotice' } },
+          {
+            name: CHARGEBACK_NOTICE_SECRET_HEADER,
+            in: 'header',
+            required: true,
+            type: 'string',
+            description: 'The shared notification secret',
+          },
+          {
+            name: 'body',
+            in: 'body',
+            required: true,
+            schema: { type: 'object', description: 'ChargebackItem or LifecycleNotice' },
+          },
         ],
         responses: {
-          202: { description: 'Stored (or already stored); applied shortly by a worker', schema: { $ref: '#/definitions/NoticeReceipt' } },
+          202: {
+            description: 'Stored (or already stored); applied shortly by a worker',
+            schema: { $ref: '#/definitions/NoticeReceipt' },
+          },
           400: errorResponses.fieldErrors,
           401: errorResponses.detail('Missing or wrong notification secret'),
           413: errorResponses.detail('Body over 64 KB'),

@@ -57,7 +57,11 @@ export interface BufferedAnswer {
 
 async function buffered(response: ChargebackResponse): Promise<BufferedAnswer> {
   const contentType = response.headers['content-type'];
-  return { status: response.status, contentType: Array.isArray(contentType) ? contentType[0] : contentType, text: await readChargebackText(response) };
+  return {
+    status: response.status,
+    contentType: Array.isArray(contentType) ? contentType[0] : contentType,
+    text: await readChargebackText(response),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -73,16 +77,41 @@ export interface ConsultQuery {
 }
 
 /** The fields of each body the acquirer documents: only these are forwarded (routes refuse others; this drops them). */
-export const CONSULT_FIELDS = ['startNotificationPeriod', 'endNotificationPeriod', 'cardAssociationCode', 'process', 'reason', 'establishmentNumber', 'idCase', 'tid', 'nsu'];
+export const CONSULT_FIELDS = [
+  'startNotificationPeriod',
+  'endNotificationPeriod',
+  'cardAssociationCode',
+  'process',
+  'reason',
+  'establishmentNumber',
+  'idCase',
+  'tid',
+  'nsu',
+];
 const ACCEPT_FIELDS = ['updateChargeback', 'userName'];
 const ACCEPT_ITEM_FIELDS = ['establishmentNumber', 'idChargeback'];
-const REFUSE_FIELDS = ['establishmentNumber', 'idChargeback', 'IdCase', 'reasonToRefuse', 'file', 'fileName', 'userName'];
+const REFUSE_FIELDS = [
+  'establishmentNumber',
+  'idChargeback',
+  'IdCase',
+  'reasonToRefuse',
+  'file',
+  'fileName',
+  'userName',
+];
 
 function documented(body: Record<string, unknown>, fields: string[]): Record<string, unknown> {
-  return Object.fromEntries(fields.filter((field) => Object.hasOwn(body, field) && body[field] !== undefined).map((field) => [field, body[field]]));
+  return Object.fromEntries(
+    fields
+      .filter((field) => Object.hasOwn(body, field) && body[field] !== undefined)
+      .map((field) => [field, body[field]]),
+  );
 }
 
-/** The body as JSON for the acquirer. One we cannot serialize (nesting too deep) is the caller's 400, never the acquirer's 502. */
+/**
+ * The body as JSON for the acquirer. One we cannot serialize (nesting too deep) is the caller's 400, never the
+ * acquirer's 502.
+ */
 function jsonFor(body: unknown): string {
   try {
     return JSON.stringify(body);
@@ -91,13 +120,18 @@ function jsonFor(body: unknown): string {
   }
 }
 
-export async function consultChargebacks(scope: EstablishmentScope, query: ConsultQuery, filter: Record<string, unknown>): Promise<ChargebackResponse> {
+export async function consultChargebacks(
+  scope: EstablishmentScope,
+  query: ConsultQuery,
+  filter: Record<string, unknown>,
+): Promise<ChargebackResponse> {
   const body = documented(filter, CONSULT_FIELDS);
   if (scope !== null) {
     const requested = Array.isArray(body.establishmentNumber) ? body.establishmentNumber.map(String) : [];
     if (requested.length) assertInScope(scope, requested);
     else {
-      // Without establishment numbers the acquirer would answer for the parent (mainCustomer) hierarchy: pin the merchant's own.
+      // Without establishment numbers the acquirer would answer for the parent (mainCustomer) hierarchy: pin the
+      // merchant's own.
       if (!scope.length) throw forbidden('This merchant has no establishment number at the acquirer.');
       body.establishmentNumber = scope.map((ec) => (/^\d{1,15}$/.test(ec) ? Number(ec) : ec));
     }
@@ -117,8 +151,14 @@ export interface AcceptBody {
 }
 
 export async function acceptChargebacks(scope: EstablishmentScope, body: AcceptBody): Promise<BufferedAnswer> {
-  assertInScope(scope, body.updateChargeback.map((item) => String(item.establishmentNumber)));
-  const forwarded = { ...documented(body, ACCEPT_FIELDS), updateChargeback: body.updateChargeback.map((item) => documented(item, ACCEPT_ITEM_FIELDS)) };
+  assertInScope(
+    scope,
+    body.updateChargeback.map((item) => String(item.establishmentNumber)),
+  );
+  const forwarded = {
+    ...documented(body, ACCEPT_FIELDS),
+    updateChargeback: body.updateChargeback.map((item) => documented(item, ACCEPT_ITEM_FIELDS)),
+  };
   const answer = await buffered(await callChargebackApi({ method: 'PUT', path: '/accept', json: jsonFor(forwarded) }));
   if (answer.status >= 200 && answer.status < 300) {
     const replies = parseJson(answer.text);
@@ -127,8 +167,16 @@ export async function acceptChargebacks(scope: EstablishmentScope, body: AcceptB
         .filter((r) => r && r.code !== undefined && String(r.code) !== '101')
         .map((r) => `${r.establishmentNumber}:${r.idChargeback}`),
     );
-    const accepted = body.updateChargeback.filter((item) => !refusedItems.has(`${item.establishmentNumber}:${item.idChargeback}`));
-    await recordOwnAction('accepted', accepted.map((item) => ({ establishmentNumber: String(item.establishmentNumber), idChargeback: String(item.idChargeback) })));
+    const accepted = body.updateChargeback.filter(
+      (item) => !refusedItems.has(`${item.establishmentNumber}:${item.idChargeback}`),
+    );
+    await recordOwnAction(
+      'accepted',
+      accepted.map((item) => ({
+        establishmentNumber: String(item.establishmentNumber),
+        idChargeback: String(item.idChargeback),
+      })),
+    );
   }
   return answer;
 }
@@ -148,10 +196,14 @@ export async function refuseChargeback(scope: EstablishmentScope, body: RefuseBo
   const { errors } = checkEvidence({ file: body.file, fileName: body.fileName, IdCase: String(body.IdCase) });
   if (Object.keys(errors).length) throw badRequest(errors);
   assertInScope(scope, [String(body.establishmentNumber)]);
-  const answer = await buffered(await callChargebackApi({ method: 'PUT', path: '/refuse', json: jsonFor(documented(body, REFUSE_FIELDS)) }));
+  const answer = await buffered(
+    await callChargebackApi({ method: 'PUT', path: '/refuse', json: jsonFor(documented(body, REFUSE_FIELDS)) }),
+  );
   if (answer.status >= 200 && answer.status < 300) {
     // The caller's IdCase is not recorded: the case comes from our stored record of this establishment's chargeback.
-    await recordOwnAction('refused', [{ establishmentNumber: String(body.establishmentNumber), idChargeback: String(body.idChargeback) }]);
+    await recordOwnAction('refused', [
+      { establishmentNumber: String(body.establishmentNumber), idChargeback: String(body.idChargeback) },
+    ]);
   }
   return answer;
 }
@@ -163,12 +215,16 @@ export async function refuseChargeback(scope: EstablishmentScope, body: RefuseBo
  * token reads any. The answer is small JSON, so it is read whole to be checked.
  */
 export async function chargebackLifecycle(scope: EstablishmentScope, idCase: string): Promise<BufferedAnswer> {
-  if (scope !== null && !(await isCaseOfScope(scope, idCase))) throw forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
+  if (scope !== null && !(await isCaseOfScope(scope, idCase)))
+    throw forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
   const answer = await buffered(await callChargebackApi({ method: 'GET', path: `/lifecycle/${segment(idCase)}` }));
   if (scope !== null && answer.status >= 200 && answer.status < 300) {
     const steps = parseJson(answer.text);
-    const named = (Array.isArray(steps) ? steps : []).map((step) => step?.establishmentNumber).filter((ec) => ec !== undefined && ec !== null);
-    if (named.some((ec) => !scope.includes(String(ec)))) throw forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
+    const named = (Array.isArray(steps) ? steps : [])
+      .map((step) => step?.establishmentNumber)
+      .filter((ec) => ec !== undefined && ec !== null);
+    if (named.some((ec) => !scope.includes(String(ec))))
+      throw forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
   }
   return answer;
 }
@@ -180,19 +236,40 @@ async function isCaseOfScope(scope: string[], idCase: string): Promise<boolean> 
   return rows.some((row) => scope.includes(row.establishmentNumber));
 }
 
-export async function listIssuerDocuments(scope: EstablishmentScope, establishmentNumber: string, idChargeback: string): Promise<ChargebackResponse> {
+export async function listIssuerDocuments(
+  scope: EstablishmentScope,
+  establishmentNumber: string,
+  idChargeback: string,
+): Promise<ChargebackResponse> {
   assertInScope(scope, [establishmentNumber]);
-  return callChargebackApi({ method: 'GET', path: `/ListIssuerDocuments/${segment(establishmentNumber)}/${segment(idChargeback)}` });
+  return callChargebackApi({
+    method: 'GET',
+    path: `/ListIssuerDocuments/${segment(establishmentNumber)}/${segment(idChargeback)}`,
+  });
 }
 
-export async function downloadIssuerDocument(scope: EstablishmentScope, establishmentNumber: string, idDocumento: string): Promise<ChargebackResponse> {
+export async function downloadIssuerDocument(
+  scope: EstablishmentScope,
+  establishmentNumber: string,
+  idDocumento: string,
+): Promise<ChargebackResponse> {
   assertInScope(scope, [establishmentNumber]);
-  return callChargebackApi({ method: 'GET', path: `/DocumentIssuer/${segment(establishmentNumber)}/${segment(idDocumento)}` });
+  return callChargebackApi({
+    method: 'GET',
+    path: `/DocumentIssuer/${segment(establishmentNumber)}/${segment(idDocumento)}`,
+  });
 }
 
-export async function supportDocument(scope: EstablishmentScope, establishmentNumber: string, idChargeback: string): Promise<ChargebackResponse> {
+export async function supportDocument(
+  scope: EstablishmentScope,
+  establishmentNumber: string,
+  idChargeback: string,
+): Promise<ChargebackResponse> {
   assertInScope(scope, [establishmentNumber]);
-  return callChargebackApi({ method: 'GET', path: `/supportDocument/${segment(establishmentNumber)}/${segment(idChargeback)}` });
+  return callChargebackApi({
+    method: 'GET',
+    path: `/supportDocument/${segment(establishmentNumber)}/${segment(idChargeback)}`,
+  });
 }
 
 function parseJson(text: string): any {
@@ -208,16 +285,31 @@ function parseJson(text: string): any {
  * comes. The acquirer has checked that the chargeback is the establishment's; its case is taken only
  * from our stored record of that chargeback (null until its notice comes), never from the caller.
  */
-async function recordOwnAction(kind: 'accepted' | 'refused', items: { establishmentNumber: string; idChargeback: string }[]): Promise<void> {
+async function recordOwnAction(
+  kind: 'accepted' | 'refused',
+  items: { establishmentNumber: string; idChargeback: string }[],
+): Promise<void> {
   const now = new Date();
   for (const item of items) {
     try {
-      const idCase = (await ChargebackModel.findById(`${item.establishmentNumber}:${item.idChargeback}`, { idCase: 1 }).lean())?.idCase ?? null;
-      await insertEvent({ _id: `${kind}:${item.establishmentNumber}:${item.idChargeback}`, kind, ...item, idCase, at: now, data: '{}' });
+      const idCase =
+        (await ChargebackModel.findById(`${item.establishmentNumber}:${item.idChargeback}`, { idCase: 1 }).lean())
+          ?.idCase ?? null;
+      await insertEvent({
+        _id: `${kind}:${item.establishmentNumber}:${item.idChargeback}`,
+        kind,
+        ...item,
+        idCase,
+        at: now,
+        data: '{}',
+      });
       await refreshChargeback(item.establishmentNumber, item.idChargeback);
     } catch (error) {
       // The acquirer has acted and cannot be undone: answer with its result; its notices will catch us up.
-      logger.error({ err: error, establishmentNumber: item.establishmentNumber, idChargeback: item.idChargeback }, `could not record chargeback ${kind}`);
+      logger.error(
+        { err: error, establishmentNumber: item.establishmentNumber, idChargeback: item.idChargeback },
+        `could not record chargeback ${kind}`,
+      );
     }
   }
 }
@@ -267,12 +359,16 @@ export function noticeKindOf(payload: Record<string, unknown>): NoticeKind {
 }
 
 function validateNotice(payload: unknown): NoticeKind {
-  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw badRequest({ non_field_errors: ['A notice is one JSON object.'] });
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload))
+    throw badRequest({ non_field_errors: ['A notice is one JSON object.'] });
   const kind = noticeKindOf(payload as Record<string, unknown>);
-  const { error } = (kind === 'lifecycle' ? lifecycleNoticeSchema : newChargebackNoticeSchema).validate(payload, { abortEarly: false });
+  const { error } = (kind === 'lifecycle' ? lifecycleNoticeSchema : newChargebackNoticeSchema).validate(payload, {
+    abortEarly: false,
+  });
   if (error) {
     const fields: Record<string, string[]> = {};
-    for (const detail of error.details) (fields[detail.path.join('.') || 'non_field_errors'] ??= []).push(detail.message);
+    for (const detail of error.details)
+      (fields[detail.path.join('.') || 'non_field_errors'] ??= []).push(detail.message);
     throw badRequest(fields);
   }
   return kind;
@@ -284,16 +380,30 @@ function validateNotice(payload: unknown): NoticeKind {
  * error, the acquirer retries, and the retry (a duplicate) queues it again under the record's job id.
  * Round trips: one insert and one queue add; a duplicate adds one read.
  */
-export async function receiveNotice(payload: unknown, received?: { body?: Buffer; contentType?: string }): Promise<{ noticeId: string; duplicate: boolean }> {
+export async function receiveNotice(
+  payload: unknown,
+  received?: { body?: Buffer; contentType?: string },
+): Promise<{ noticeId: string; duplicate: boolean }> {
   const kind = validateNotice(payload);
   const noticeId = noticeFingerprint(payload);
   // The bytes as the acquirer sent them are the evidence of what it said, kept as they came (base64:
   // the charset may not be UTF-8); the worker applies the parsed JSON. The fingerprint is of the
   // parsed content, so the same notice sent again with other spacing or key order is still one.
-  const evidence = received?.body?.length ? { receivedBody: received.body.toString('base64'), receivedContentType: received.contentType ?? '' } : {};
+  const evidence = received?.body?.length
+    ? { receivedBody: received.body.toString('base64'), receivedContentType: received.contentType ?? '' }
+    : {};
   let jobId = newNoticeJobId(noticeId);
   try {
-    await ChargebackNoticeModel.create({ _id: noticeId, kind, raw: JSON.stringify(payload), ...evidence, receivedAt: new Date(), appliedAt: null, applied: false, jobId });
+    await ChargebackNoticeModel.create({
+      _id: noticeId,
+      kind,
+      raw: JSON.stringify(payload),
+      ...evidence,
+      receivedAt: new Date(),
+      appliedAt: null,
+      applied: false,
+      jobId,
+    });
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
     const stored = await ChargebackNoticeModel.findById(noticeId, { appliedAt: 1, jobId: 1 }).lean();
@@ -337,7 +447,10 @@ export async function enqueueNotice(data: NoticeJobData, jobId: string, attempts
  */
 export async function requeueUnappliedNotices(now = new Date(), graceMs = 5 * 60_000, batch = 500): Promise<number> {
   // By the indexed equality `applied: false` (FerretDB cannot index null): only unapplied notices are read.
-  const stale = await ChargebackNoticeModel.find({ applied: false, receivedAt: trusted({ $lt: new Date(now.getTime() - graceMs) }) }, { _id: 1, jobId: 1, kind: 1, raw: 1, unconfirmedAt: 1 })
+  const stale = await ChargebackNoticeModel.find(
+    { applied: false, receivedAt: trusted({ $lt: new Date(now.getTime() - graceMs) }) },
+    { _id: 1, jobId: 1, kind: 1, raw: 1, unconfirmedAt: 1 },
+  )
     .sort({ receivedAt: 1 })
     .limit(batch)
     .lean();
@@ -356,7 +469,10 @@ export async function requeueUnappliedNotices(now = new Date(), graceMs = 5 * 60
 
 /** For /metrics: notices stored but unapplied for over 15 minutes (three sweeps missed them). */
 export async function chargebackNoticesNeedingAttention(now = new Date()): Promise<Record<string, number>> {
-  const unapplied = await ChargebackNoticeModel.countDocuments({ applied: false, receivedAt: trusted({ $lt: new Date(now.getTime() - 15 * 60_000) }) });
+  const unapplied = await ChargebackNoticeModel.countDocuments({
+    applied: false,
+    receivedAt: trusted({ $lt: new Date(now.getTime() - 15 * 60_000) }),
+  });
   return { chargeback_notice_unapplied_over_15m: unapplied };
 }
 
@@ -394,7 +510,9 @@ export async function applyNotice(
   noticeId: string,
   options: { lastAttempt?: boolean; carried?: Omit<NoticeJobData, 'noticeId'>; now?: Date } = {},
 ): Promise<ApplyResult> {
-  const notice = contentOf(noticeId, options.carried) ?? (await ChargebackNoticeModel.findById(noticeId, { kind: 1, raw: 1 }).lean());
+  const notice =
+    contentOf(noticeId, options.carried) ??
+    (await ChargebackNoticeModel.findById(noticeId, { kind: 1, raw: 1 }).lean());
   if (!notice) return 'unknown';
   const payload = JSON.parse(notice.raw) as Record<string, unknown>;
   const establishmentNumber = String(payload.establishmentNumber);
@@ -420,12 +538,21 @@ export async function applyNotice(
       const now = options.now ?? new Date();
       const receivedAt = (await ChargebackNoticeModel.findById(noticeId, { receivedAt: 1 }).lean())?.receivedAt ?? now;
       if (now.getTime() - receivedAt.getTime() < NOTICE_CONFIRMATION_WINDOW_MS) {
-        logger.warn({ noticeId, establishmentNumber, idCase }, 'chargeback lifecycle notice not confirmed by the acquirer yet: asked again by the sweep');
+        logger.warn(
+          { noticeId, establishmentNumber, idCase },
+          'chargeback lifecycle notice not confirmed by the acquirer yet: asked again by the sweep',
+        );
         await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { unconfirmedAt: now } });
         return 'unconfirmed';
       }
-      logger.warn({ noticeId, establishmentNumber, idCase }, 'chargeback lifecycle notice never confirmed by the acquirer: not applied');
-      await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: now, applied: true, result: 'unconfirmed' } });
+      logger.warn(
+        { noticeId, establishmentNumber, idCase },
+        'chargeback lifecycle notice never confirmed by the acquirer: not applied',
+      );
+      await ChargebackNoticeModel.updateOne(
+        { _id: noticeId, appliedAt: null },
+        { $set: { appliedAt: now, applied: true, result: 'unconfirmed' } },
+      );
       return 'unconfirmed';
     }
     await insertEvent({
@@ -437,29 +564,47 @@ export async function applyNotice(
       at: dateOf(date),
       data: JSON.stringify({ message, executionDate: payload.executionDate ?? null, ActionCicleDate: date }),
     });
-    const chargebacks = await ChargebackEventModel.distinct('idChargeback', { establishmentNumber, idCase, idChargeback: trusted({ $ne: null }) });
+    const chargebacks = await ChargebackEventModel.distinct('idChargeback', {
+      establishmentNumber,
+      idCase,
+      idChargeback: trusted({ $ne: null }),
+    });
     for (const idChargeback of chargebacks) await refreshChargeback(establishmentNumber, String(idChargeback));
   }
-  await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date(), applied: true, result: 'applied' } });
+  await ChargebackNoticeModel.updateOne(
+    { _id: noticeId, appliedAt: null },
+    { $set: { appliedAt: new Date(), applied: true, result: 'applied' } },
+  );
   return 'applied';
 }
 
 /** The content a job carried, when it is the content of this notice (its fingerprint is the notice's _id). */
-function contentOf(noticeId: string, carried: Omit<NoticeJobData, 'noticeId'> | undefined): { kind: NoticeKind; raw: string } | null {
+function contentOf(
+  noticeId: string,
+  carried: Omit<NoticeJobData, 'noticeId'> | undefined,
+): { kind: NoticeKind; raw: string } | null {
   if (!carried?.raw || !carried.kind) return null;
   const payload = parseJson(carried.raw);
-  if (payload === undefined || noticeFingerprint(payload) !== noticeId || noticeKindOf(payload) !== carried.kind) return null;
+  if (payload === undefined || noticeFingerprint(payload) !== noticeId || noticeKindOf(payload) !== carried.kind)
+    return null;
   return { kind: carried.kind, raw: carried.raw };
 }
 
 /**
  * Whether the acquirer's lifecycle of the case has this step (same text once normalised, same day)
- * for this establishment; a notice's date may carry a time, the day is what is compared. Steps that name no establishment are taken as the case's (the call is by
+ * for this establishment; a notice's date may carry a time, the day is what is compared. Steps that name no
+ * establishment are taken as the case's (the call is by
  * case). Throws when the acquirer does not answer 2xx: that is no answer, not a denial.
  */
-async function acquirerShowsStep(establishmentNumber: string, idCase: string, message: string, date: string): Promise<boolean> {
+async function acquirerShowsStep(
+  establishmentNumber: string,
+  idCase: string,
+  message: string,
+  date: string,
+): Promise<boolean> {
   const answer = await buffered(await callChargebackApi({ method: 'GET', path: `/lifecycle/${segment(idCase)}` }));
-  if (answer.status < 200 || answer.status >= 300) throw new Error(`the acquirer answered ${answer.status} to the lifecycle of case ${idCase}`);
+  if (answer.status < 200 || answer.status >= 300)
+    throw new Error(`the acquirer answered ${answer.status} to the lifecycle of case ${idCase}`);
   const steps = parseJson(answer.text);
   const wanted = normalise(message);
   return (Array.isArray(steps) ? steps : []).some(
@@ -467,7 +612,9 @@ async function acquirerShowsStep(establishmentNumber: string, idCase: string, me
       step &&
       normalise(String(step.message ?? step.action ?? '')) === wanted &&
       String(step.ActionCicleDate ?? step.actionDate ?? '').slice(0, 10) === date.slice(0, 10) &&
-      (step.establishmentNumber === undefined || step.establishmentNumber === null || String(step.establishmentNumber) === establishmentNumber),
+      (step.establishmentNumber === undefined ||
+        step.establishmentNumber === null ||
+        String(step.establishmentNumber) === establishmentNumber),
   );
 }
 
@@ -485,7 +632,12 @@ async function insertEvent(event: Omit<ChargebackEvent, 'createdAt'>): Promise<b
 // Projection: one chargeback document computed from the set of its events, whatever their order.
 
 function normalise(message: string): string {
-  return message.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\s+/g, ' ').trim();
+  return message
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 type StepKind = 'client' | 'intermediate' | 'win' | 'loss';
@@ -510,11 +662,21 @@ interface Step {
 async function gatherEvents(establishmentNumber: string, idChargeback: string): Promise<ChargebackEvent[]> {
   const own = await ChargebackEventModel.find({ establishmentNumber, idChargeback }).lean();
   const cases = [...new Set(own.map((e) => e.idCase).filter((c): c is string => Boolean(c)))];
-  const lifecycle = cases.length ? await ChargebackEventModel.find({ establishmentNumber, idCase: trusted({ $in: cases }), kind: 'lifecycle' }).lean() : [];
+  const lifecycle = cases.length
+    ? await ChargebackEventModel.find({
+        establishmentNumber,
+        idCase: trusted({ $in: cases }),
+        kind: 'lifecycle',
+      }).lean()
+    : [];
   return [...own, ...lifecycle];
 }
 
-export function projectChargeback(establishmentNumber: string, idChargeback: string, events: ChargebackEvent[]): Omit<Chargeback, 'updatedAt'> {
+export function projectChargeback(
+  establishmentNumber: string,
+  idChargeback: string,
+  events: ChargebackEvent[],
+): Omit<Chargeback, 'updatedAt'> {
   const received = events.find((e) => e.kind === 'received');
   const accepted = events.find((e) => e.kind === 'accepted');
   const refused = events.find((e) => e.kind === 'refused');
@@ -523,9 +685,17 @@ export function projectChargeback(establishmentNumber: string, idChargeback: str
     .filter((e) => e.kind === 'lifecycle')
     .map((e) => {
       const data = JSON.parse(e.data) as { message: string; ActionCicleDate: string };
-      return { action: data.message, actionDate: data.ActionCicleDate, at: e.at, kind: lifecycleStepKind(data.message) };
+      return {
+        action: data.message,
+        actionDate: data.ActionCicleDate,
+        at: e.at,
+        kind: lifecycleStepKind(data.message),
+      };
     })
-    .sort((a, b) => a.at.getTime() - b.at.getTime() || STEP_RANK[a.kind] - STEP_RANK[b.kind] || a.action.localeCompare(b.action));
+    .sort(
+      (a, b) =>
+        a.at.getTime() - b.at.getTime() || STEP_RANK[a.kind] - STEP_RANK[b.kind] || a.action.localeCompare(b.action),
+    );
   const finals = steps.filter((s) => s.kind === 'win' || s.kind === 'loss');
   const final = finals[finals.length - 1];
   const latest = steps[steps.length - 1];
@@ -546,7 +716,11 @@ export function projectChargeback(establishmentNumber: string, idChargeback: str
   } else {
     status = 'UNRECEIVED';
   }
-  const idCase = (item?.idCase !== undefined ? String(item.idCase) : null) ?? refused?.idCase ?? events.find((e) => e.idCase)?.idCase ?? null;
+  const idCase =
+    (item?.idCase !== undefined ? String(item.idCase) : null) ??
+    refused?.idCase ??
+    events.find((e) => e.idCase)?.idCase ??
+    null;
   return {
     _id: `${establishmentNumber}:${idChargeback}`,
     establishmentNumber,
@@ -575,7 +749,11 @@ export async function refreshChargeback(establishmentNumber: string, idChargebac
   for (let round = 0; round < MAX_REFRESH_ROUNDS; round++) {
     const events = await gatherEvents(establishmentNumber, idChargeback);
     const projection = projectChargeback(establishmentNumber, idChargeback, events);
-    await ChargebackModel.replaceOne({ _id: projection._id }, { ...projection, updatedAt: new Date() }, { upsert: true }).catch((error) => {
+    await ChargebackModel.replaceOne(
+      { _id: projection._id },
+      { ...projection, updatedAt: new Date() },
+      { upsert: true },
+    ).catch((error) => {
       // Two first writers racing on the upsert: the loser re-reads and rewrites on the next round.
       if (!isDuplicateKey(error)) throw error;
     });
@@ -594,12 +772,20 @@ function scopeFilter(scope: EstablishmentScope): Record<string, unknown> {
 
 export function pendingItem(chargeback: Chargeback): Record<string, unknown> {
   const item = parseJson(chargeback.item) ?? {};
-  return { ...item, idCase: chargeback.idCase, idChargeback: chargeback.idChargeback, establishmentNumber: item.establishmentNumber ?? chargeback.establishmentNumber, status: 'PENDING' };
+  return {
+    ...item,
+    idCase: chargeback.idCase,
+    idChargeback: chargeback.idChargeback,
+    establishmentNumber: item.establishmentNumber ?? chargeback.establishmentNumber,
+    status: 'PENDING',
+  };
 }
 
 /** Pending chargebacks, nearest treatment deadline first. */
 export async function pendingChargebacks(scope: EstablishmentScope): Promise<Record<string, unknown>[]> {
-  const rows = await ChargebackModel.find({ status: 'PENDING', ...scopeFilter(scope) }).sort({ treatmentDeadline: 1, _id: 1 }).lean();
+  const rows = await ChargebackModel.find({ status: 'PENDING', ...scopeFilter(scope) })
+    .sort({ treatmentDeadline: 1, _id: 1 })
+    .lean();
   return rows.map(pendingItem);
 }
 
@@ -635,13 +821,33 @@ const HISTORY_STATUSES: ChargebackStatus[] = ['ACCEPTED', 'WON', 'LOST'];
  * status for the whole platform): `$in` is no index read on FerretDB. Each returns its first
  * offset + limit rows, so the merged page is the same as one query's.
  */
-export async function chargebackHistory(scope: EstablishmentScope, limit: number, offset: number): Promise<Record<string, unknown>[]> {
-  if (limit > HISTORY_MAX_LIMIT || limit < 1 || offset < 0) throw new ApiError(400, { limit: [`Must be between 1 and ${HISTORY_MAX_LIMIT}.`] });
+export async function chargebackHistory(
+  scope: EstablishmentScope,
+  limit: number,
+  offset: number,
+): Promise<Record<string, unknown>[]> {
+  if (limit > HISTORY_MAX_LIMIT || limit < 1 || offset < 0)
+    throw new ApiError(400, { limit: [`Must be between 1 and ${HISTORY_MAX_LIMIT}.`] });
   const filters =
     scope === null
       ? HISTORY_STATUSES.map((status) => ({ status }))
-      : [...new Set(scope)].map((establishmentNumber) => ({ establishmentNumber, status: trusted({ $in: HISTORY_STATUSES }) }));
-  const parts = await Promise.all(filters.map((filter) => ChargebackModel.find(filter).sort({ outcomeAt: -1, _id: 1 }).limit(offset + limit).lean()));
-  const byOutcome = (a: Chargeback, b: Chargeback) => (b.outcomeAt?.getTime() ?? 0) - (a.outcomeAt?.getTime() ?? 0) || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
-  return parts.flat().sort(byOutcome).slice(offset, offset + limit).map(historyItem);
+      : [...new Set(scope)].map((establishmentNumber) => ({
+          establishmentNumber,
+          status: trusted({ $in: HISTORY_STATUSES }),
+        }));
+  const parts = await Promise.all(
+    filters.map((filter) =>
+      ChargebackModel.find(filter)
+        .sort({ outcomeAt: -1, _id: 1 })
+        .limit(offset + limit)
+        .lean(),
+    ),
+  );
+  const byOutcome = (a: Chargeback, b: Chargeback) =>
+    (b.outcomeAt?.getTime() ?? 0) - (a.outcomeAt?.getTime() ?? 0) || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+  return parts
+    .flat()
+    .sort(byOutcome)
+    .slice(offset, offset + limit)
+    .map(historyItem);
 }

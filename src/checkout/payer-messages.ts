@@ -35,7 +35,9 @@ const BY_RETURN_CODE: Readonly<Record<string, string>> = {
 
 /** The payer's text for a declined card; an unknown code gets the generic one, never the acquirer's English. */
 export function payerDenialMessage(returnCode: string): string {
-  const raw = String(returnCode ?? '').trim().toUpperCase();
+  const raw = String(returnCode ?? '')
+    .trim()
+    .toUpperCase();
   const code = /^\d$/.test(raw) ? `0${raw}` : raw;
   return Object.hasOwn(BY_RETURN_CODE, code) ? BY_RETURN_CODE[code] : GENERIC;
 }

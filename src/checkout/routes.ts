@@ -38,12 +38,47 @@ function readPage(): Buffer {
   return page;
 }
 
-const UFS = ['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO'];
+const UFS = [
+  'AC',
+  'AL',
+  'AP',
+  'AM',
+  'BA',
+  'CE',
+  'DF',
+  'ES',
+  'GO',
+  'MA',
+  'MT',
+  'MS',
+  'MG',
+  'PA',
+  'PB',
+  'PR',
+  'PE',
+  'PI',
+  'RJ',
+  'RN',
+  'RS',
+  'RO',
+  'RR',
+  'SC',
+  'SP',
+  'SE',
+  'TO',
+];
 
 const guidParam = { [Segments.PARAMS]: Joi.object({ guid: Joi.string().max(100).required() }) };
 
 const line = (max: number) =>
-  Joi.string().trim().max(max).allow('', null).messages({ 'string.base': 'Not a valid string.', 'string.max': `Ensure this field has no more than ${max} characters.` });
+  Joi.string()
+    .trim()
+    .max(max)
+    .allow('', null)
+    .messages({
+      'string.base': 'Not a valid string.',
+      'string.max': `Ensure this field has no more than ${max} characters.`,
+    });
 
 /** merchant_name is the legacy alias of payer_name; payer_name wins when both are sent. */
 const foldPayerAlias: RequestHandler = (req, _res, next) => {
@@ -59,17 +94,18 @@ const payerBody = celebrate(
   {
     ...guidParam,
     [Segments.BODY]: Joi.object({
-      payer_name: Joi.string()
-        .trim()
-        .min(1)
-        .max(20)
-        .required()
-        .messages({ 'any.required': 'This field is required.', 'string.empty': 'This field may not be blank.', 'string.base': 'Not a valid string.', 'string.max': 'Ensure this field has no more than 20 characters.' }),
-      document: Joi.string()
-        .trim()
-        .max(20)
-        .required()
-        .messages({ 'any.required': 'This field is required.', 'string.empty': 'This field may not be blank.', 'string.base': 'Not a valid string.', 'string.max': 'Ensure this field has no more than 20 characters.' }),
+      payer_name: Joi.string().trim().min(1).max(20).required().messages({
+        'any.required': 'This field is required.',
+        'string.empty': 'This field may not be blank.',
+        'string.base': 'Not a valid string.',
+        'string.max': 'Ensure this field has no more than 20 characters.',
+      }),
+      document: Joi.string().trim().max(20).required().messages({
+        'any.required': 'This field is required.',
+        'string.empty': 'This field may not be blank.',
+        'string.base': 'Not a valid string.',
+        'string.max': 'Ensure this field has no more than 20 characters.',
+      }),
     })
       .unknown(true)
       .required(),
@@ -85,7 +121,12 @@ const addressBody = celebrate(
         .trim()
         .pattern(/^\d{5}-?\d{3}$/)
         .required()
-        .messages({ 'any.required': 'This field is required.', 'string.empty': 'This field may not be blank.', 'string.base': 'Not a valid string.', 'string.pattern.base': 'Enter a CEP of 8 digits.' }),
+        .messages({
+          'any.required': 'This field is required.',
+          'string.empty': 'This field may not be blank.',
+          'string.base': 'Not a valid string.',
+          'string.pattern.base': 'Enter a CEP of 8 digits.',
+        }),
       street: line(100),
       number: line(20),
       complement: line(100),
@@ -96,7 +137,10 @@ const addressBody = celebrate(
         .uppercase()
         .valid(...UFS)
         .allow('', null)
-        .messages({ 'any.only': 'Enter a Brazilian state abbreviation (UF), e.g. SP.', 'string.base': 'Not a valid string.' }),
+        .messages({
+          'any.only': 'Enter a Brazilian state abbreviation (UF), e.g. SP.',
+          'string.base': 'Not a valid string.',
+        }),
       reference: line(100),
     })
       .unknown(true)
@@ -123,10 +167,12 @@ const payBody = celebrate(
   {
     ...guidParam,
     [Segments.BODY]: Joi.object({
-      encrypted_card: Joi.string()
-        .max(4096)
-        .required()
-        .messages({ 'any.required': 'This field is required.', 'string.empty': 'This field may not be blank.', 'string.base': 'Not a valid string.', 'string.max': 'Too long to be an encrypted card.' }),
+      encrypted_card: Joi.string().max(4096).required().messages({
+        'any.required': 'This field is required.',
+        'string.empty': 'This field may not be blank.',
+        'string.base': 'Not a valid string.',
+        'string.max': 'Too long to be an encrypted card.',
+      }),
     })
       .unknown(true)
       .required(),
@@ -134,17 +180,41 @@ const payBody = celebrate(
   { abortEarly: false },
 );
 
-const guidPath = { name: 'guid', in: 'path', required: true, type: 'string', description: 'payment_link_guid of the link' };
-const conflictResponse = errorResponses.detail('The link is already paid, has expired (the detail says when), another pay of it is in progress (Retry-After), or (pay) it already declined 10 cards');
+const guidPath = {
+  name: 'guid',
+  in: 'path',
+  required: true,
+  type: 'string',
+  description: 'payment_link_guid of the link',
+};
+const conflictResponse = errorResponses.detail(
+  'The link is already paid, has expired (the detail says when), another pay of it is in progress ' +
+    '(Retry-After), or (pay) it already declined 10 cards',
+);
 const notFoundResponse = errorResponses.detail('No link with this guid');
 
 export const checkoutFeature: Feature = {
   name: 'checkout',
-  tag: { name: 'checkout', description: 'Public checkout of a payment link: the page and the four calls it makes. No credential.' },
+  tag: {
+    name: 'checkout',
+    description: 'Public checkout of a payment link: the page and the four calls it makes. No credential.',
+  },
   definitions: {
     CheckoutLink: {
       type: 'object',
-      required: ['guid', 'status', 'statusLabel', 'paid', 'expired', 'amount', 'payerName', 'merchantCompanyName', 'installments', 'expiresAt', 'publicKey'],
+      required: [
+        'guid',
+        'status',
+        'statusLabel',
+        'paid',
+        'expired',
+        'amount',
+        'payerName',
+        'merchantCompanyName',
+        'installments',
+        'expiresAt',
+        'publicKey',
+      ],
       properties: {
         guid: { type: 'string' },
         status: { type: 'integer', enum: [1, 2, 3], description: '1 Pendente, 2 Pago, 3 Expirado' },
@@ -156,11 +226,25 @@ export const checkoutFeature: Feature = {
         merchantCompanyName: { type: 'string' },
         installments: { type: 'integer', description: 'Installments of the charge, fixed by the link' },
         expiresAt: { type: 'string', format: 'date-time' },
-        payerName: { type: 'string', description: 'The payer name saved by the payer step (or pre-filled by the merchant)' },
-        payerDocument: { type: 'string', description: 'The payer document MASKED (***.456.***-**); the full document is never returned' },
+        payerName: {
+          type: 'string',
+          description: 'The payer name saved by the payer step (or pre-filled by the merchant)',
+        },
+        payerDocument: {
+          type: 'string',
+          description: 'The payer document MASKED (***.456.***-**); the full document is never returned',
+        },
         payerDocumentSaved: { type: 'boolean', description: 'A CPF/CNPJ with valid check digits is on file' },
-        address: { type: 'object', 'x-nullable': true, description: 'The address saved by the address step, or null', additionalProperties: { type: 'string' } },
-        publicKey: { type: 'string', description: 'PEM RSA public key: encrypt the card JSON with it, RSAES-PKCS1-v1_5, base64' },
+        address: {
+          type: 'object',
+          'x-nullable': true,
+          description: 'The address saved by the address step, or null',
+          additionalProperties: { type: 'string' },
+        },
+        publicKey: {
+          type: 'string',
+          description: 'PEM RSA public key: encrypt the card JSON with it, RSAES-PKCS1-v1_5, base64',
+        },
         encryption: { type: 'string', enum: ['RSAES-PKCS1-V1_5'] },
         receipt: {
           type: 'object',
@@ -175,9 +259,16 @@ export const checkoutFeature: Feature = {
             authorization: {
               type: 'string',
               'x-nullable': true,
-              description: "The issuer's authorization code (6 characters), what the receipt shows; null on links paid before it was kept",
+              description:
+                "The issuer's authorization code (6 characters), what the receipt shows; null on links paid " +
+                'before it was kept',
             },
-            tid: { type: 'string', 'x-nullable': true, description: "The acquirer's transaction id (20 digits): the page shows it only where it fits on one line" },
+            tid: {
+              type: 'string',
+              'x-nullable': true,
+              description:
+                "The acquirer's transaction id (20 digits): the page shows it only where it fits on one line",
+            },
             merchantCompanyName: { type: 'string' },
             description: { type: 'string' },
           },
@@ -190,7 +281,13 @@ export const checkoutFeature: Feature = {
       properties: {
         payer_name: { type: 'string', maxLength: 20 },
         merchant_name: { type: 'string', maxLength: 20, description: 'Alias of payer_name; payer_name wins' },
-        document: { type: 'string', maxLength: 20, description: 'CPF (11 digits) or CNPJ (14 characters, the new alphanumeric form included), punctuation allowed; check digits verified' },
+        document: {
+          type: 'string',
+          maxLength: 20,
+          description:
+            'CPF (11 digits) or CNPJ (14 characters, the new alphanumeric form included), punctuation allowed; ' +
+            'check digits verified',
+        },
       },
     },
     CheckoutAddress: {
@@ -214,8 +311,10 @@ export const checkoutFeature: Feature = {
         encrypted_card: {
           type: 'string',
           description:
-            'base64 of RSAES-PKCS1-v1_5(publicKey, UTF-8 JSON {"number","holder","expMonth","expYear","cvv"}). Any decryption or parsing failure gives the same ' +
-            '400 {"encrypted_card": [...]}; a readable card with a bad field names it: number (Luhn, brand), expiry, cvv (3 digits, 4 for Amex), holder.',
+            'base64 of RSAES-PKCS1-v1_5(publicKey, UTF-8 JSON {"number","holder","expMonth","expYear","cvv"}). ' +
+            'Any decryption or parsing failure gives the same ' +
+            ('400 {"encrypted_card": [...]}; a readable card with a bad field names it: number (Luhn, brand), ' +
+              'expiry, cvv (3 digits, 4 for Amex), holder.'),
         },
       },
     },
@@ -223,14 +322,25 @@ export const checkoutFeature: Feature = {
       type: 'object',
       required: ['approved', 'checkout'],
       properties: {
-        approved: { type: 'boolean', description: 'false: the card was denied; the link stays payable (status 1) and another card may be tried' },
+        approved: {
+          type: 'boolean',
+          description: 'false: the card was denied; the link stays payable (status 1) and another card may be tried',
+        },
         denial: {
           type: 'object',
           'x-nullable': true,
           properties: {
             code: { type: 'string', description: "The acquirer's ReturnCode, as the merchant's webhook carries it" },
-            message: { type: 'string', description: "The acquirer's ReturnMessage (English), as the merchant's webhook carries it" },
-            payerMessage: { type: 'string', description: 'What the payer reads: Portuguese, chosen by the return code (a generic text for unknown codes and flagged cards)' },
+            message: {
+              type: 'string',
+              description: "The acquirer's ReturnMessage (English), as the merchant's webhook carries it",
+            },
+            payerMessage: {
+              type: 'string',
+              description:
+                'What the payer reads: Portuguese, chosen by the return code (a generic text for unknown codes ' +
+                'and flagged cards)',
+            },
           },
         },
         checkout: { $ref: '#/definitions/CheckoutLink' },
@@ -246,10 +356,17 @@ export const checkoutFeature: Feature = {
         res.set('Cache-Control', 'no-store').json(await loadCheckout(String(req.params.guid)));
       },
       doc: {
-        operationId: 'loadCheckout', summary: 'Load a checkout',
-        description: 'What the page needs: amount, description, merchant company name, installments, expiry, status, payerName, the RSA public key, and the receipt once paid.',
+        operationId: 'loadCheckout',
+        summary: 'Load a checkout',
+        description:
+          'What the page needs: amount, description, merchant company name, installments, expiry, status, ' +
+          'payerName, the RSA public key, and the receipt once paid.',
         parameters: [guidPath],
-        responses: { 200: { description: 'The checkout', schema: { $ref: '#/definitions/CheckoutLink' } }, 400: errorResponses.fieldErrors, 404: notFoundResponse },
+        responses: {
+          200: { description: 'The checkout', schema: { $ref: '#/definitions/CheckoutLink' } },
+          400: errorResponses.fieldErrors,
+          404: notFoundResponse,
+        },
       },
     },
     {
@@ -257,11 +374,19 @@ export const checkoutFeature: Feature = {
       path: '/api/v1/checkout-links/:guid/payer',
       before: [foldPayerAlias, payerBody],
       handler: async (req, res) => {
-        res.set('Cache-Control', 'no-store').json(await savePayer(String(req.params.guid), { payerName: req.body.payer_name, document: req.body.document }));
+        res
+          .set('Cache-Control', 'no-store')
+          .json(
+            await savePayer(String(req.params.guid), { payerName: req.body.payer_name, document: req.body.document }),
+          );
       },
       doc: {
-        operationId: 'setCheckoutPayer', summary: 'Payer step: name and CPF/CNPJ',
-        parameters: [guidPath, { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/CheckoutPayer' } }],
+        operationId: 'setCheckoutPayer',
+        summary: 'Payer step: name and CPF/CNPJ',
+        parameters: [
+          guidPath,
+          { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/CheckoutPayer' } },
+        ],
         responses: {
           200: { description: 'Saved; the checkout as it now is', schema: { $ref: '#/definitions/CheckoutLink' } },
           400: errorResponses.fieldErrors,
@@ -289,9 +414,13 @@ export const checkoutFeature: Feature = {
         res.set('Cache-Control', 'no-store').json(await saveAddress(String(req.params.guid), address));
       },
       doc: {
-        operationId: 'setCheckoutAddress', summary: 'Address step',
+        operationId: 'setCheckoutAddress',
+        summary: 'Address step',
         description: 'cep is required; the other lines are optional and replace what was saved.',
-        parameters: [guidPath, { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/CheckoutAddress' } }],
+        parameters: [
+          guidPath,
+          { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/CheckoutAddress' } },
+        ],
         responses: {
           200: { description: 'Saved; the checkout as it now is', schema: { $ref: '#/definitions/CheckoutLink' } },
           400: errorResponses.fieldErrors,
@@ -309,18 +438,31 @@ export const checkoutFeature: Feature = {
         res.set('Cache-Control', 'no-store').json(outcome);
       },
       doc: {
-        operationId: 'payCheckout', summary: 'Pay step: charge the encrypted card',
+        operationId: 'payCheckout',
+        summary: 'Pay step: charge the encrypted card',
         description:
-          'Decrypts the card, checks Luhn, expiry and CVV shape, and charges it through the acquirer as a captured sale with the link\'s installments. ' +
+          'Decrypts the card, checks Luhn, expiry and CVV shape, and charges it through the acquirer as a ' +
+          "captured sale with the link's installments. " +
           'Needs the payer step done (payer name and a valid CPF/CNPJ on the link), else 400. ' +
-          'Approved: 200 approved true, the link is paid (status 2, payment_date set). Denied: 200 approved false with the denial; the link stays payable. ' +
+          ('Approved: 200 approved true, the link is paid (status 2, payment_date set). Denied: 200 approved ' +
+            'false with the denial; the link stays payable. ') +
           'Of many concurrent pays exactly one charges; the others get 409. ' +
-          'One client address may make CHECKOUT_PAY_RATE_LIMIT pay calls (default 30) per CHECKOUT_PAY_RATE_WINDOW_SECONDS (default 600) across all links, counted in Redis and shared by every web process; ' +
-          'over it the answer is 429 with Retry-After. The limit is generous because phones on mobile networks share addresses (CGNAT). ' +
-          'While Redis is down the limit is not applied (payment needs no Redis; the per-link stop after 10 declines still holds).',
-        parameters: [guidPath, { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/CheckoutPay' } }],
+          ('One client address may make CHECKOUT_PAY_RATE_LIMIT pay calls (default 30) per ' +
+            'CHECKOUT_PAY_RATE_WINDOW_SECONDS (default 600) across all links, counted in Redis and shared by ' +
+            'every web process; ') +
+          ('over it the answer is 429 with Retry-After. The limit is generous because phones on mobile networks ' +
+            'share addresses (CGNAT). ') +
+          ('While Redis is down the limit is not applied (payment needs no Redis; the per-link stop after 10 ' +
+            'declines still holds).'),
+        parameters: [
+          guidPath,
+          { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/CheckoutPay' } },
+        ],
         responses: {
-          200: { description: 'Approved (link paid) or denied (link still payable)', schema: { $ref: '#/definitions/CheckoutPayResult' } },
+          200: {
+            description: 'Approved (link paid) or denied (link still payable)',
+            schema: { $ref: '#/definitions/CheckoutPayResult' },
+          },
           400: errorResponses.fieldErrors,
           404: notFoundResponse,
           409: conflictResponse,
@@ -339,7 +481,10 @@ export const checkoutFeature: Feature = {
           return;
         }
         // The page itself renders every state from the API; the status code tells crawlers and tests the truth.
-        const exists = typeof req.params.guid === 'string' && req.params.guid.length <= 100 && (await PaymentLinkModel.exists({ guid: req.params.guid }));
+        const exists =
+          typeof req.params.guid === 'string' &&
+          req.params.guid.length <= 100 &&
+          (await PaymentLinkModel.exists({ guid: req.params.guid }));
         res
           .status(exists ? 200 : 404)
           .type('html')
@@ -347,7 +492,8 @@ export const checkoutFeature: Feature = {
           .send(readPage());
       },
       doc: {
-        operationId: 'getCheckoutPage', summary: 'The checkout page (HTML): payment_link_url points here',
+        operationId: 'getCheckoutPage',
+        summary: 'The checkout page (HTML): payment_link_url points here',
         produces: ['text/html'],
         parameters: [guidPath],
         responses: {
@@ -369,7 +515,8 @@ export const checkoutFeature: Feature = {
         res.type(ASSETS[file][1]).set('Cache-Control', 'public, max-age=300').send(readAsset(file));
       },
       doc: {
-        operationId: 'getCheckoutAsset', summary: 'Static assets of the checkout page (checkout.js, checkout.css, forge.min.js)',
+        operationId: 'getCheckoutAsset',
+        summary: 'Static assets of the checkout page (checkout.js, checkout.css, forge.min.js)',
         produces: ['text/javascript', 'text/css'],
         parameters: [{ name: 'file', in: 'path', required: true, type: 'string', enum: Object.keys(ASSETS) }],
         responses: { 200: { description: 'The file' }, 404: errorResponses.detail('No such asset') },

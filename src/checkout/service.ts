@@ -13,7 +13,14 @@
 import crypto from 'node:crypto';
 import { getConfig } from '../../config';
 import mongoose from 'mongoose';
-import { AcquirerStatus, callMayStillBeRunningMs, createCardSale, getSaleByOrderId, isApprovedStatus, type AcquirerCardBrand } from '../acquirer/client';
+import {
+  AcquirerStatus,
+  callMayStillBeRunningMs,
+  createCardSale,
+  getSaleByOrderId,
+  isApprovedStatus,
+  type AcquirerCardBrand,
+} from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import { cardBrand, CardError, decryptCard, publicKeyPem, summarizeCard } from '../cards';
 import { isDuplicateKey } from '../db/connection';
@@ -36,7 +43,10 @@ import { WebhookEventModel } from '../webhooks/model';
 import { documentKind, maskDocument, normalizeDocument } from './documents';
 import { payerDenialMessage } from './payer-messages';
 
-/** A claim older than this belongs to a call that cannot still be running: twice the acquirer's total timeout, plus margin. */
+/**
+ * A claim older than this belongs to a call that cannot still be running: twice the acquirer's total timeout, plus
+ * margin.
+ */
 export function claimStaleMs(): number {
   return getConfig().acquirer.timeoutMs * 2 + 10_000;
 }
@@ -44,7 +54,17 @@ export function claimStaleMs(): number {
 /** After this many declined cards a link takes no more: a public pay route must not become a card-testing oracle. */
 export const MAX_DECLINED_ATTEMPTS = 10;
 
-const ACQUIRER_BRANDS: ReadonlySet<string> = new Set(['Visa', 'Master', 'Amex', 'Elo', 'Aura', 'JCB', 'Diners', 'Discover', 'Hipercard']);
+const ACQUIRER_BRANDS: ReadonlySet<string> = new Set([
+  'Visa',
+  'Master',
+  'Amex',
+  'Elo',
+  'Aura',
+  'JCB',
+  'Diners',
+  'Discover',
+  'Hipercard',
+]);
 
 async function findLink(guid: string): Promise<PaymentLink> {
   if (typeof guid !== 'string' || guid.length > 100) throw notFound('No payment link with this address.');
@@ -59,7 +79,8 @@ function expiredDetail(link: PaymentLink): string {
 
 export const ALREADY_PAID = 'This payment link is already paid.';
 const inProgress = () => new ApiError(409, { detail: IN_PROGRESS }, { 'Retry-After': '5' });
-export const IN_PROGRESS = 'A payment of this link is already in progress; if it does not finish, try again in a minute.';
+export const IN_PROGRESS =
+  'A payment of this link is already in progress; if it does not finish, try again in a minute.';
 
 /** Payer and address steps: allowed only on a pending link that has not expired. */
 function assertEditable(link: PaymentLink, now: Date): void {
@@ -103,7 +124,16 @@ export function presentCheckout(link: PaymentLink, now = new Date()) {
     payerDocument: maskDocument(document),
     payerDocumentSaved: link.documentValid,
     address: link.address
-      ? { cep: link.address.cep, street: link.address.street, number: link.address.number, complement: link.address.complement, neighborhood: link.address.neighborhood, city: link.address.city, state: link.address.state, reference: link.address.reference }
+      ? {
+          cep: link.address.cep,
+          street: link.address.street,
+          number: link.address.number,
+          complement: link.address.complement,
+          neighborhood: link.address.neighborhood,
+          city: link.address.city,
+          state: link.address.state,
+          reference: link.address.reference,
+        }
       : null,
     publicKey: publicKeyPem(),
     encryption: 'RSAES-PKCS1-V1_5',
@@ -126,13 +156,20 @@ async function assertNoPayInProgress(link: PaymentLink): Promise<void> {
   if (await PaymentClaimModel.exists({ _id: link._id })) throw inProgress();
 }
 
-export async function savePayer(guid: string, input: { payerName: string; document: string }, now = new Date()): Promise<CheckoutView> {
+export async function savePayer(
+  guid: string,
+  input: { payerName: string; document: string },
+  now = new Date(),
+): Promise<CheckoutView> {
   const link = await findLink(guid);
   assertEditable(link, now);
   const document = normalizeDocument(input.document);
   if (!documentKind(document)) throw badRequest({ document: [INVALID_DOCUMENT] });
   await assertNoPayInProgress(link);
-  await PaymentLinkModel.updateOne({ _id: link._id, status: LINK_PENDING }, { $set: { payerName: input.payerName, document, documentValid: true } });
+  await PaymentLinkModel.updateOne(
+    { _id: link._id, status: LINK_PENDING },
+    { $set: { payerName: input.payerName, document, documentValid: true } },
+  );
   return presentCheckout({ ...link, payerName: input.payerName, document, documentValid: true }, now);
 }
 
@@ -170,7 +207,10 @@ async function reconcile(linkId: number, claim: HeldClaim, error: unknown): Prom
   try {
     sale = await getSaleByOrderId(claim.merchantOrderId);
   } catch (queryError) {
-    logger.warn({ linkId, err: { message: (queryError as Error).message } }, 'pay outcome unknown and the acquirer query failed: claim kept');
+    logger.warn(
+      { linkId, err: { message: (queryError as Error).message } },
+      'pay outcome unknown and the acquirer query failed: claim kept',
+    );
     throw error;
   }
   if (!sale) {
@@ -180,7 +220,11 @@ async function reconcile(linkId: number, claim: HeldClaim, error: unknown): Prom
     if (error.answered) await releaseClaim(linkId, claim);
     throw error;
   }
-  if (!isApprovedStatus(sale.status) && sale.status !== AcquirerStatus.Denied && sale.status !== AcquirerStatus.Aborted) {
+  if (
+    !isApprovedStatus(sale.status) &&
+    sale.status !== AcquirerStatus.Denied &&
+    sale.status !== AcquirerStatus.Aborted
+  ) {
     // Not final at the acquirer yet: neither paid nor declined. The claim stays; the scheduler's
     // sweep (settleStalePayments) asks again and settles the link either way.
     throw error;
@@ -198,13 +242,19 @@ async function reconcile(linkId: number, claim: HeldClaim, error: unknown): Prom
 export interface PayOutcome {
   approved: boolean;
   checkout: CheckoutView;
-  /** code and message are the acquirer's own (the merchant's webhook carries them); payerMessage is what the page shows. */
+  /**
+   * code and message are the acquirer's own (the merchant's webhook carries them); payerMessage is what the page shows.
+   */
   denial: { code: string; message: string; payerMessage: string } | null;
 }
 
 /** Claims the one charge of the link; 409 when another pay holds it or the link is paid. */
 async function claimPayment(link: PaymentLink, now: Date): Promise<HeldClaim> {
-  const fresh = { attemptKey: crypto.randomUUID(), merchantOrderId: `PL${link._id}T${crypto.randomBytes(6).toString('hex')}`, startedAt: now };
+  const fresh = {
+    attemptKey: crypto.randomUUID(),
+    merchantOrderId: `PL${link._id}T${crypto.randomBytes(6).toString('hex')}`,
+    startedAt: now,
+  };
   for (let tries = 0; tries < 2; tries++) {
     try {
       await PaymentClaimModel.create({ _id: link._id, ...fresh, state: 'charging' });
@@ -220,7 +270,13 @@ async function claimPayment(link: PaymentLink, now: Date): Promise<HeldClaim> {
     // acquirer keys; the insert decides between concurrent takeovers.
     await PaymentClaimModel.deleteOne({ _id: link._id, attemptKey: held.attemptKey, startedAt: held.startedAt });
     try {
-      await PaymentClaimModel.create({ _id: link._id, attemptKey: held.attemptKey, merchantOrderId: held.merchantOrderId, state: 'charging', startedAt: now });
+      await PaymentClaimModel.create({
+        _id: link._id,
+        attemptKey: held.attemptKey,
+        merchantOrderId: held.merchantOrderId,
+        state: 'charging',
+        startedAt: now,
+      });
       return { attemptKey: held.attemptKey, merchantOrderId: held.merchantOrderId, startedAt: now, wasStale: true };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
@@ -241,7 +297,12 @@ interface HeldClaim {
 
 /** Releases exactly the holder's claim: a slow holder whose claim was taken over must not free the new one. */
 async function releaseClaim(linkId: number, claim: HeldClaim): Promise<void> {
-  await PaymentClaimModel.deleteOne({ _id: linkId, attemptKey: claim.attemptKey, startedAt: claim.startedAt, state: 'charging' });
+  await PaymentClaimModel.deleteOne({
+    _id: linkId,
+    attemptKey: claim.attemptKey,
+    startedAt: claim.startedAt,
+    state: 'charging',
+  });
 }
 
 function linkEventData(link: PaymentLink) {
@@ -263,7 +324,13 @@ function linkEventData(link: PaymentLink) {
 async function notify(link: PaymentLink, type: string, extra: Record<string, unknown>): Promise<boolean> {
   if (!link.webhookUrl) return true;
   try {
-    await emitLinkEvent({ merchantId: link.merchantId, linkId: link._id, url: link.webhookUrl, type, data: { ...linkEventData(link), ...extra } });
+    await emitLinkEvent({
+      merchantId: link.merchantId,
+      linkId: link._id,
+      url: link.webhookUrl,
+      type,
+      data: { ...linkEventData(link), ...extra },
+    });
     return true;
   } catch (err) {
     logger.error({ err, linkId: link._id, type }, 'could not store a link webhook event');
@@ -288,10 +355,18 @@ function paidEventExtra(payment: NonNullable<PaymentLink['payment']>) {
  * or settled by the sweep) may be recorded by two at once, so then an event already stored is
  * looked for first; a fresh pay skips that read.
  */
-async function recordPaid(link: PaymentLink, claim: HeldClaim, payment: NonNullable<PaymentLink['payment']>, paymentDate: Date): Promise<PaymentLink> {
+async function recordPaid(
+  link: PaymentLink,
+  claim: HeldClaim,
+  payment: NonNullable<PaymentLink['payment']>,
+  paymentDate: Date,
+): Promise<PaymentLink> {
   await PaymentLinkModel.updateOne({ _id: link._id }, { $set: { status: LINK_PAID, paymentDate, payment } });
   const paid: PaymentLink = { ...link, status: LINK_PAID, paymentDate, payment };
-  const alreadyStored = link.webhookUrl && claim.wasStale ? await WebhookEventModel.exists({ linkId: link._id, type: 'payment_link.paid' }) : null;
+  const alreadyStored =
+    link.webhookUrl && claim.wasStale
+      ? await WebhookEventModel.exists({ linkId: link._id, type: 'payment_link.paid' })
+      : null;
   const notified = Boolean(alreadyStored) || (await notify(paid, 'payment_link.paid', paidEventExtra(payment)));
   await PaymentClaimModel.updateOne(
     { _id: link._id, attemptKey: claim.attemptKey },
@@ -316,7 +391,10 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
   if (!kind) missing.document = ['Complete the payer step first: a valid CPF or CNPJ is required.'];
   if (Object.keys(missing).length) throw badRequest(missing);
   if ((link.declinedAttempts ?? 0) >= MAX_DECLINED_ATTEMPTS) {
-    throw conflict(`This payment link refused ${MAX_DECLINED_ATTEMPTS} declined cards and takes no more; ask the merchant for a new link.`);
+    throw conflict(
+      `This payment link refused ${MAX_DECLINED_ATTEMPTS} declined cards and takes no more; ask the merchant ` +
+        `for a new link.`,
+    );
   }
   let card;
   try {
@@ -339,7 +417,14 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
       installments: link.installments,
       capture: true,
       customer: { name: link.payerName, identity: document, identityType: kind! },
-      card: { number: card.number, holder: card.holder, expMonth: card.expMonth, expYear: card.expYear, cvv: card.cvv, brand: brand as AcquirerCardBrand },
+      card: {
+        number: card.number,
+        holder: card.holder,
+        expMonth: card.expMonth,
+        expYear: card.expYear,
+        cvv: card.cvv,
+        brand: brand as AcquirerCardBrand,
+      },
     });
   } catch (error) {
     result = await reconcile(link._id, claim, error);
@@ -348,8 +433,15 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
   if (!result.approved) {
     await PaymentLinkModel.updateOne({ _id: link._id }, { $inc: { declinedAttempts: 1 } });
     await releaseClaim(link._id, claim);
-    const denial = { code: result.returnCode, message: result.returnMessage || 'The card was not approved.', payerMessage: payerDenialMessage(result.returnCode) };
-    await notify(link, 'payment_link.payment_denied', { denial: { return_code: denial.code, return_message: denial.message }, card: { brand: summary.brand, last4: summary.last4 } });
+    const denial = {
+      code: result.returnCode,
+      message: result.returnMessage || 'The card was not approved.',
+      payerMessage: payerDenialMessage(result.returnCode),
+    };
+    await notify(link, 'payment_link.payment_denied', {
+      denial: { return_code: denial.code, return_message: denial.message },
+      card: { brand: summary.brand, last4: summary.last4 },
+    });
     return { approved: false, checkout: presentCheckout(link, now), denial };
   }
 
@@ -385,7 +477,8 @@ export async function settleStalePayments(now = new Date()): Promise<number> {
   // Never looked at first, then the longest unchecked: claims that cannot be settled yet rotate
   // to the back instead of filling every batch.
   const checked = (claim: PaymentClaim) => claim.checkedAt?.getTime() ?? -Infinity;
-  const order = (a: PaymentClaim, b: PaymentClaim) => checked(a) - checked(b) || a.startedAt.getTime() - b.startedAt.getTime();
+  const order = (a: PaymentClaim, b: PaymentClaim) =>
+    checked(a) - checked(b) || a.startedAt.getTime() - b.startedAt.getTime();
   const stale = (
     await Promise.all(
       OPEN_CLAIMS.map((open) =>
@@ -405,11 +498,18 @@ export async function settleStalePayments(now = new Date()): Promise<number> {
     try {
       done = await settleStaleClaim(claim, now);
     } catch (err) {
-      logger.warn({ err: { message: (err as Error).message }, linkId: claim._id }, 'stale payment claim not settled this tick');
+      logger.warn(
+        { err: { message: (err as Error).message }, linkId: claim._id },
+        'stale payment claim not settled this tick',
+      );
     }
     if (done) settled++;
     // Matched on its start time too, so a claim a pay has just taken over is never written.
-    else await PaymentClaimModel.updateOne({ _id: claim._id, startedAt: claim.startedAt, state: claim.state }, { $set: { checkedAt: now } }).catch(() => undefined);
+    else
+      await PaymentClaimModel.updateOne(
+        { _id: claim._id, startedAt: claim.startedAt, state: claim.state },
+        { $set: { checkedAt: now } },
+      ).catch(() => undefined);
   }
   if (settled) logger.warn({ settled }, 'settled payments left unfinished');
   return settled;
@@ -426,11 +526,16 @@ const STALE_PAYMENT_BATCH = 50;
  */
 const OPEN_CLAIMS = [{ state: 'charging' }, { eventOwed: true }] as const;
 
-/** For /metrics: pays the sweep has not finished 10 minutes on (the acquirer cannot tell us, or our writes keep failing). */
+/**
+ * For /metrics: pays the sweep has not finished 10 minutes on (the acquirer cannot tell us, or our writes keep
+ * failing).
+ */
 export async function paymentsNeedingAttention(now = new Date()): Promise<Record<string, number>> {
   const startedBefore = new Date(now.getTime() - 10 * 60_000);
   const counts = await Promise.all(
-    OPEN_CLAIMS.map((open) => PaymentClaimModel.countDocuments({ ...open, startedAt: mongoose.trusted({ $lt: startedBefore }) })),
+    OPEN_CLAIMS.map((open) =>
+      PaymentClaimModel.countDocuments({ ...open, startedAt: mongoose.trusted({ $lt: startedBefore }) }),
+    ),
   );
   return { link_payment_unsettled_over_10m: counts[0] + counts[1] };
 }
@@ -441,7 +546,10 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
   if (claim.state === 'paid') {
     let paid = link;
     if (link.status !== LINK_PAID && claim.payment) {
-      await PaymentLinkModel.updateOne({ _id: link._id }, { $set: { status: LINK_PAID, paymentDate: claim.paymentDate, payment: claim.payment } });
+      await PaymentLinkModel.updateOne(
+        { _id: link._id },
+        { $set: { status: LINK_PAID, paymentDate: claim.paymentDate, payment: claim.payment } },
+      );
       paid = { ...link, status: LINK_PAID, paymentDate: claim.paymentDate ?? link.paymentDate, payment: claim.payment };
     }
     const alreadyStored = await WebhookEventModel.exists({ linkId: link._id, type: 'payment_link.paid' });
@@ -480,4 +588,9 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
 }
 
 /** Acquirer statuses after which this sale will never be a payment: the claim is released. */
-const NOT_PAID_FINAL_STATUSES: ReadonlySet<number> = new Set([AcquirerStatus.Denied, AcquirerStatus.Aborted, AcquirerStatus.Voided, AcquirerStatus.Refunded]);
+const NOT_PAID_FINAL_STATUSES: ReadonlySet<number> = new Set([
+  AcquirerStatus.Denied,
+  AcquirerStatus.Aborted,
+  AcquirerStatus.Voided,
+  AcquirerStatus.Refunded,
+]);

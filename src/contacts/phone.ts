@@ -10,7 +10,8 @@
 export const BRAZILIAN_E164 = /^\+55[1-9]{2}(9\d{8}|[2-5]\d{7})$/;
 
 /** The field error of a number that is not Brazilian. */
-export const BRAZILIAN_PHONE_MESSAGE = 'Enter a valid Brazilian phone number with its area code, e.g. (11) 98765-4321 or +5511987654321.';
+export const BRAZILIAN_PHONE_MESSAGE =
+  'Enter a valid Brazilian phone number with its area code, e.g. (11) 98765-4321 or +5511987654321.';
 
 /** Digits, with spaces, dots, hyphens and parentheses between them for readability; a + only first. */
 const TYPED_PHONE = /^\+?[\d\s().-]+$/;

@@ -49,15 +49,34 @@ const contactBody = {
 };
 
 const validateCreate = celebrate(
-  { [Segments.BODY]: Joi.object({ ...contactBody, name: contactBody.name.required(), email: contactBody.email.required() }).required().messages(MESSAGES) },
+  {
+    [Segments.BODY]: Joi.object({
+      ...contactBody,
+      name: contactBody.name.required(),
+      email: contactBody.email.required(),
+    })
+      .required()
+      .messages(MESSAGES),
+  },
   { abortEarly: false },
 );
 const validatePatch = celebrate({ [Segments.BODY]: Joi.object(contactBody).messages(MESSAGES) }, { abortEarly: false });
 const validateCeo = celebrate(
-  { [Segments.BODY]: Joi.object({ ...contactFields, name: contactFields.name.required(), email: contactFields.email.required() }).required().messages(MESSAGES) },
+  {
+    [Segments.BODY]: Joi.object({
+      ...contactFields,
+      name: contactFields.name.required(),
+      email: contactFields.email.required(),
+    })
+      .required()
+      .messages(MESSAGES),
+  },
   { abortEarly: false },
 );
-const validateListQuery = celebrate({ [Segments.QUERY]: Joi.object({ active: Joi.boolean() }).messages(MESSAGES) }, { abortEarly: false });
+const validateListQuery = celebrate(
+  { [Segments.QUERY]: Joi.object({ active: Joi.boolean() }).messages(MESSAGES) },
+  { abortEarly: false },
+);
 
 /** A path id that cannot be an id names no resource: 404, as an unknown id does. */
 function pathId(req: Request, name: string, what: string): number {
@@ -75,26 +94,51 @@ function activeFilter(req: Request): { active?: boolean } {
 const TAG = 'commercial-contacts';
 
 const contactProperties = {
-  name: { type: 'string', maxLength: LIMITS.name, description: 'Full name; leading and trailing spaces are trimmed', example: 'Álvaro Souza' },
-  email: { type: 'string', format: 'email', maxLength: LIMITS.email, description: 'E-mail, stored lower-cased. Not unique: a shared team mailbox may serve several contacts', example: 'alvaro.souza@example.com' },
+  name: {
+    type: 'string',
+    maxLength: LIMITS.name,
+    description: 'Full name; leading and trailing spaces are trimmed',
+    example: 'Álvaro Souza',
+  },
+  email: {
+    type: 'string',
+    format: 'email',
+    maxLength: LIMITS.email,
+    description: 'E-mail, stored lower-cased. Not unique: a shared team mailbox may serve several contacts',
+    example: 'alvaro.souza@example.com',
+  },
   phone: {
     type: 'string',
     maxLength: LIMITS.phoneInput,
     'x-nullable': true,
     description:
-      'Brazilian phone number, as Brazilians type it: (11) 98765-4321, 11987654321, +55 11 98765-4321, 011 98765 4321 (spaces, dots, hyphens, parentheses allowed); ' +
-      'stored and returned as E.164. Mobile: 9 digits starting with 9; landline: 8 digits starting with 2 to 5. null clears it',
+      'Brazilian phone number, as Brazilians type it: (11) 98765-4321, 11987654321, +55 11 98765-4321, 011 ' +
+      '98765 4321 (spaces, dots, hyphens, parentheses allowed); ' +
+      ('stored and returned as E.164. Mobile: 9 digits starting with 9; landline: 8 digits starting with 2 to ' +
+        '5. null clears it'),
     example: '+5511987654321',
   },
-  title: { type: 'string', maxLength: LIMITS.title, 'x-nullable': true, description: 'Role or job title; null clears it', example: 'Gerente comercial' },
+  title: {
+    type: 'string',
+    maxLength: LIMITS.title,
+    'x-nullable': true,
+    description: 'Role or job title; null clears it',
+    example: 'Gerente comercial',
+  },
 };
 
-const activeProperty = { type: 'boolean', description: 'Whether the contact is currently in charge; inactive contacts stay listed and linked', default: true };
+const activeProperty = {
+  type: 'boolean',
+  description: 'Whether the contact is currently in charge; inactive contacts stay listed and linked',
+  default: true,
+};
 const merchantIdsProperty = {
   type: 'array',
   maxItems: LIMITS.merchantIds,
   items: { type: 'integer', minimum: 1 },
-  description: 'Ids of the merchants this contact serves. Every id must be an existing merchant (400 names each one that is not); repeated ids are kept once. On PATCH the list replaces the current one',
+  description:
+    'Ids of the merchants this contact serves. Every id must be an existing merchant (400 names each one that ' +
+    'is not); repeated ids are kept once. On PATCH the list replaces the current one',
 };
 
 const definitions = {
@@ -118,7 +162,8 @@ const definitions = {
   },
   CommercialContactPatch: {
     type: 'object',
-    description: 'Any subset of the contact fields; an absent field keeps its current value. An empty object changes nothing',
+    description:
+      'Any subset of the contact fields; an absent field keeps its current value. An empty object changes nothing',
     additionalProperties: false,
     properties: { ...contactProperties, active: { type: 'boolean' }, merchant_ids: merchantIdsProperty },
   },
@@ -128,7 +173,11 @@ const definitions = {
     required: ['name', 'email', 'phone', 'title', 'created_at', 'updated_at'],
     properties: {
       ...contactProperties,
-      created_at: { type: 'string', format: 'date-time', description: 'When the CEO was first registered (ISO 8601, UTC)' },
+      created_at: {
+        type: 'string',
+        format: 'date-time',
+        description: 'When the CEO was first registered (ISO 8601, UTC)',
+      },
       updated_at: { type: 'string', format: 'date-time', description: 'Last PUT (ISO 8601, UTC)' },
     },
   },
@@ -141,13 +190,29 @@ const definitions = {
   },
 };
 
-const badInput = { ...errorResponses.fieldErrors, description: 'Invalid input: field name to messages (unknown fields, formats, lengths, merchants that do not exist)' };
-const activeQuery = { name: 'active', in: 'query', required: false, type: 'boolean', description: 'true: only active contacts; false: only inactive ones; absent: all' };
-const contactList = { description: 'Contacts in alphabetical order of name, accents and case ignored (Álvaro and Alvaro together, before Bruno)', schema: { type: 'array', items: { $ref: '#/definitions/CommercialContact' } } };
+const badInput = {
+  ...errorResponses.fieldErrors,
+  description: 'Invalid input: field name to messages (unknown fields, formats, lengths, merchants that do not exist)',
+};
+const activeQuery = {
+  name: 'active',
+  in: 'query',
+  required: false,
+  type: 'boolean',
+  description: 'true: only active contacts; false: only inactive ones; absent: all',
+};
+const contactList = {
+  description:
+    'Contacts in alphabetical order of name, accents and case ignored (Álvaro and Alvaro together, before Bruno)',
+  schema: { type: 'array', items: { $ref: '#/definitions/CommercialContact' } },
+};
 
 export const contactsFeature: Feature = {
   name: 'contacts',
-  tag: { name: TAG, description: 'Commercial managers linked to merchants, and the global CEO contact. Staff credentials only' },
+  tag: {
+    name: TAG,
+    description: 'Commercial managers linked to merchants, and the global CEO contact. Staff credentials only',
+  },
   definitions,
   routes: [
     {
@@ -159,7 +224,8 @@ export const contactsFeature: Feature = {
         res.json(await listCommercialContacts(activeFilter(req)));
       },
       doc: {
-        operationId: 'listCommercialContacts', summary: 'List commercial contacts, alphabetical',
+        operationId: 'listCommercialContacts',
+        summary: 'List commercial contacts, alphabetical',
         tags: [TAG],
         parameters: [activeQuery],
         responses: { 200: contactList, 400: badInput },
@@ -174,10 +240,16 @@ export const contactsFeature: Feature = {
         res.status(201).json(await createCommercialContact(req.body));
       },
       doc: {
-        operationId: 'createCommercialContact', summary: 'Create a commercial contact',
+        operationId: 'createCommercialContact',
+        summary: 'Create a commercial contact',
         tags: [TAG],
-        parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/CommercialContactCreate' } }],
-        responses: { 201: { description: 'The contact created', schema: { $ref: '#/definitions/CommercialContact' } }, 400: badInput },
+        parameters: [
+          { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/CommercialContactCreate' } },
+        ],
+        responses: {
+          201: { description: 'The contact created', schema: { $ref: '#/definitions/CommercialContact' } },
+          400: badInput,
+        },
       },
     },
     {
@@ -189,7 +261,8 @@ export const contactsFeature: Feature = {
         res.json(await updateCommercialContact(pathId(req, 'pk', 'commercial contact'), req.body ?? {}));
       },
       doc: {
-        operationId: 'updateCommercialContact', summary: 'Change some fields of a commercial contact',
+        operationId: 'updateCommercialContact',
+        summary: 'Change some fields of a commercial contact',
         description: 'Only the fields sent change; an absent field keeps its value.',
         tags: [TAG],
         parameters: [
@@ -212,10 +285,14 @@ export const contactsFeature: Feature = {
         res.json(await listMerchantCommercialContacts(pathId(req, 'id', 'merchant'), activeFilter(req)));
       },
       doc: {
-        operationId: 'listMerchantCommercialContacts', summary: "List a merchant's commercial contacts, alphabetical",
+        operationId: 'listMerchantCommercialContacts',
+        summary: "List a merchant's commercial contacts, alphabetical",
         description: 'The contacts whose merchant_ids contain this merchant; an empty list when none is linked.',
         tags: [TAG],
-        parameters: [{ name: 'id', in: 'path', required: true, type: 'integer', description: 'Merchant id' }, activeQuery],
+        parameters: [
+          { name: 'id', in: 'path', required: true, type: 'integer', description: 'Merchant id' },
+          activeQuery,
+        ],
         responses: { 200: contactList, 400: badInput, 404: errorResponses.detail('No merchant has this id') },
       },
     },
@@ -227,10 +304,14 @@ export const contactsFeature: Feature = {
         res.json(await getGlobalCeo());
       },
       doc: {
-        operationId: 'getGlobalCeo', summary: 'Read the global CEO contact',
+        operationId: 'getGlobalCeo',
+        summary: 'Read the global CEO contact',
         tags: [TAG],
         responses: {
-          200: { description: 'The CEO contact, or JSON null when none is registered yet', schema: { allOf: [{ $ref: '#/definitions/GlobalCeo' }], 'x-nullable': true } },
+          200: {
+            description: 'The CEO contact, or JSON null when none is registered yet',
+            schema: { allOf: [{ $ref: '#/definitions/GlobalCeo' }], 'x-nullable': true },
+          },
         },
       },
     },
@@ -243,11 +324,17 @@ export const contactsFeature: Feature = {
         res.json(await putGlobalCeo(req.body));
       },
       doc: {
-        operationId: 'putGlobalCeo', summary: 'Register or replace the global CEO contact',
-        description: 'Creates the CEO contact or replaces it whole. Concurrent PUTs leave exactly one record: the last one written.',
+        operationId: 'putGlobalCeo',
+        summary: 'Register or replace the global CEO contact',
+        description:
+          'Creates the CEO contact or replaces it whole. Concurrent PUTs leave exactly one record: the last ' +
+          'one written.',
         tags: [TAG],
         parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/GlobalCeoPut' } }],
-        responses: { 200: { description: 'The CEO contact as stored', schema: { $ref: '#/definitions/GlobalCeo' } }, 400: badInput },
+        responses: {
+          200: { description: 'The CEO contact as stored', schema: { $ref: '#/definitions/GlobalCeo' } },
+          400: badInput,
+        },
       },
     },
   ],

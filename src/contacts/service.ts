@@ -64,7 +64,12 @@ export interface GlobalCeoView {
  * comes before "Álvaro") and then the id, so equal names keep a stable order between reads.
  */
 export function sortKeyOf(name: string): string {
-  return name.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+  return name
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The list order; the compound index on the model serves it. */
@@ -101,7 +106,9 @@ function ceoView(ceo: GlobalCeo): GlobalCeoView {
 
 const PER_ID_LOOKUPS_UP_TO = 50;
 
-/** Throws a 400 naming every id that is not a merchant. Merchants are never deleted, so a check before the write holds. */
+/**
+ * Throws a 400 naming every id that is not a merchant. Merchants are never deleted, so a check before the write holds.
+ */
 async function assertMerchantsExist(merchantIds: number[]): Promise<void> {
   if (merchantIds.length === 0) return;
   let known: Set<number>;
@@ -112,7 +119,9 @@ async function assertMerchantsExist(merchantIds: number[]): Promise<void> {
   } else {
     // Hundreds of ids: one read of the collection costs less than hundreds of round trips (an index read on MongoDB).
     // sanitizeFilter is on: an operator we write ourselves must be marked trusted.
-    known = new Set((await MerchantModel.find({ _id: mongoose.trusted({ $in: merchantIds }) }, { _id: 1 }).lean()).map((m) => m._id));
+    known = new Set(
+      (await MerchantModel.find({ _id: mongoose.trusted({ $in: merchantIds }) }, { _id: 1 }).lean()).map((m) => m._id),
+    );
   }
   const missing = merchantIds.filter((id) => !known.has(id));
   if (missing.length) {
@@ -141,7 +150,10 @@ export async function createCommercialContact(input: CommercialContactInput): Pr
 }
 
 /** Changes only the fields given; merchant_ids, when given, replaces the whole list of links. */
-export async function updateCommercialContact(id: number, changes: CommercialContactChanges): Promise<CommercialContactView> {
+export async function updateCommercialContact(
+  id: number,
+  changes: CommercialContactChanges,
+): Promise<CommercialContactView> {
   const set: Partial<CommercialContact> = {};
   if (changes.name !== undefined) Object.assign(set, { name: changes.name, nameKey: sortKeyOf(changes.name) });
   if (changes.email !== undefined) set.email = changes.email;
@@ -176,7 +188,10 @@ export async function listCommercialContacts(filter: ContactFilter = {}): Promis
 }
 
 /** The contacts linked to one merchant, in the same alphabetical order; 404 when the merchant does not exist. */
-export async function listMerchantCommercialContacts(merchantId: number, filter: ContactFilter = {}): Promise<CommercialContactView[]> {
+export async function listMerchantCommercialContacts(
+  merchantId: number,
+  filter: ContactFilter = {},
+): Promise<CommercialContactView[]> {
   if (!(await MerchantModel.exists({ _id: merchantId }))) throw notFound('No merchant has this id.');
   const query = { merchantIds: merchantId, ...(filter.active === undefined ? {} : { active: filter.active }) };
   const contacts = await CommercialContactModel.find(query).sort(ALPHABETICAL).lean();
@@ -204,7 +219,11 @@ export async function putGlobalCeo(input: GlobalCeoInput): Promise<GlobalCeoView
   const fields = { name: input.name, email: input.email, phone: input.phone ?? null, title: input.title ?? null };
   for (let attempt = 1; ; attempt++) {
     try {
-      const ceo = await GlobalCeoModel.findOneAndUpdate({ _id: GLOBAL_CEO_ID }, { $set: fields }, { upsert: true, new: true }).lean();
+      const ceo = await GlobalCeoModel.findOneAndUpdate(
+        { _id: GLOBAL_CEO_ID },
+        { $set: fields },
+        { upsert: true, new: true },
+      ).lean();
       return ceoView(ceo!);
     } catch (error) {
       if (!isDuplicateKey(error) || attempt >= CEO_WRITE_ATTEMPTS) throw error;

@@ -63,14 +63,20 @@ function uuidOf(info: unknown): string | undefined {
   const raw = (info as { uuid?: { toString(format: string): string; buffer?: Uint8Array } } | undefined)?.uuid;
   if (!raw) return undefined;
   const hex = raw.toString('hex');
-  return /^[0-9a-f]{32}$/.test(hex) ? `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}` : undefined;
+  return /^[0-9a-f]{32}$/.test(hex)
+    ? `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+    : undefined;
 }
 
 /**
  * Adds the missing companion indexes of `wanted` on the PostgreSQL at `postgresqlUrl`; idempotent,
  * safe when several processes run it at once.
  */
-export async function ensureCompanionIndexes(db: Db, postgresqlUrl: string, wanted: IndexedFields): Promise<CompanionOutcome> {
+export async function ensureCompanionIndexes(
+  db: Db,
+  postgresqlUrl: string,
+  wanted: IndexedFields,
+): Promise<CompanionOutcome> {
   if (!(await isFerretDB(db))) return { status: 'not-ferretdb' };
   const collections = await db.listCollections({}, { nameOnly: false }).toArray();
   const uuids = new Map(collections.flatMap((c) => (uuidOf(c.info) ? [[uuidOf(c.info)!, c.name] as const] : [])));
@@ -80,24 +86,38 @@ export async function ensureCompanionIndexes(db: Db, postgresqlUrl: string, want
   try {
     await client.connect();
   } catch (error) {
-    return { status: 'not-this-postgresql', reason: `PostgreSQL at ${postgresqlUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')} does not answer: ${(error as Error).message}` };
+    return {
+      status: 'not-this-postgresql',
+      reason: `PostgreSQL at ${postgresqlUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')} does not answer: ${(error as Error).message}`,
+    };
   }
   try {
     const schema = db.databaseName;
     const metadata = `${client.escapeIdentifier(schema)}.${client.escapeIdentifier(METADATA_TABLE)}`;
     let rows: CollectionRow[];
     try {
-      rows = (await client.query<CollectionRow>(`SELECT _jsonb->>'_id' AS name, _jsonb->>'uuid' AS uuid, _jsonb->>'table' AS table FROM ${metadata}`)).rows;
+      rows = (
+        await client.query<CollectionRow>(
+          `SELECT _jsonb->>'_id' AS name, _jsonb->>'uuid' AS uuid, _jsonb->>'table' AS table FROM ${metadata}`,
+        )
+      ).rows;
     } catch (error) {
-      if ((error as { code?: string }).code === '42P01') return { status: 'not-this-postgresql', reason: `no FerretDB database ${schema} in this PostgreSQL` };
+      if ((error as { code?: string }).code === '42P01')
+        return { status: 'not-this-postgresql', reason: `no FerretDB database ${schema} in this PostgreSQL` };
       throw error;
     }
     // Same name is not enough (a stale schema of an earlier run could hold it): the UUID proves it is this store.
     const tables = rows.filter((row) => uuids.get(row.uuid) === row.name);
-    if (!tables.length) return { status: 'not-this-postgresql', reason: `the collections of ${schema} are not stored in this PostgreSQL` };
+    if (!tables.length)
+      return {
+        status: 'not-this-postgresql',
+        reason: `the collections of ${schema} are not stored in this PostgreSQL`,
+      };
 
     const existing = new Set(
-      (await client.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [schema])).rows.map((r) => r.indexname),
+      (
+        await client.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [schema])
+      ).rows.map((r) => r.indexname),
     );
     // fastupdate off: with it on (PostgreSQL's default) new entries wait in a pending list that every
     // lookup reads through, and only VACUUM (autovacuum is off on these machines) or a 4 MB list
@@ -111,7 +131,9 @@ export async function ensureCompanionIndexes(db: Db, postgresqlUrl: string, want
     for (const { indexname } of pending.rows) {
       const qualified = `${client.escapeIdentifier(schema)}.${client.escapeIdentifier(indexname)}`;
       await client.query(`ALTER INDEX ${qualified} SET (fastupdate = off)`).catch(() => undefined);
-      await client.query(`SELECT gin_clean_pending_list(${client.escapeLiteral(qualified)}::regclass)`).catch(() => undefined);
+      await client
+        .query(`SELECT gin_clean_pending_list(${client.escapeLiteral(qualified)}::regclass)`)
+        .catch(() => undefined);
     }
     const created: string[] = [];
     let present = 0;
@@ -124,7 +146,8 @@ export async function ensureCompanionIndexes(db: Db, postgresqlUrl: string, want
         }
         try {
           await client.query(
-            `CREATE INDEX IF NOT EXISTS ${client.escapeIdentifier(index)} ON ${client.escapeIdentifier(schema)}.${client.escapeIdentifier(table)} ` +
+            `CREATE INDEX IF NOT EXISTS ${client.escapeIdentifier(index)} ON ` +
+              `${client.escapeIdentifier(schema)}.${client.escapeIdentifier(table)} ` +
               `USING gin ((_jsonb->${client.escapeLiteral(field)}) jsonb_path_ops) WITH (fastupdate = off)`,
           );
           created.push(`${name}.${field}`);

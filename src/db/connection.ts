@@ -18,7 +18,13 @@ mongoose.set('sanitizeFilter', true);
 
 export async function connectDatabase(uri: string): Promise<typeof mongoose> {
   // monitorCommands: every command is counted and timed by collection (src/db/monitoring.ts).
-  await mongoose.connect(uri, { serverSelectionTimeoutMS: 3000, connectTimeoutMS: 3000, socketTimeoutMS: 30000, maxPoolSize: 20, monitorCommands: true });
+  await mongoose.connect(uri, {
+    serverSelectionTimeoutMS: 3000,
+    connectTimeoutMS: 3000,
+    socketTimeoutMS: 30000,
+    maxPoolSize: 20,
+    monitorCommands: true,
+  });
   monitorCommands(mongoose.connection.getClient());
   await ensureIndexes();
   return mongoose;
@@ -51,7 +57,8 @@ export async function ensureIndexes(): Promise<void> {
         if (error.code !== 48) throw error; // NamespaceExists: another process created it first
       });
     }
-    if (!present || model.schema.indexes().some(([keys]) => !present.has(JSON.stringify(keys)))) await model.createIndexes();
+    if (!present || model.schema.indexes().some(([keys]) => !present.has(JSON.stringify(keys))))
+      await model.createIndexes();
   }
   await ensureStoreCompanionIndexes();
 }
@@ -65,7 +72,8 @@ export function declaredIndexFields(): IndexedFields {
   for (const name of mongoose.modelNames()) {
     const model = mongoose.model(name);
     const set = new Set(['_id']);
-    for (const [keys] of model.schema.indexes()) for (const key of Object.keys(keys)) if (!key.includes('.')) set.add(key);
+    for (const [keys] of model.schema.indexes())
+      for (const key of Object.keys(keys)) if (!key.includes('.')) set.add(key);
     fields.set(model.collection.collectionName, [...set]);
   }
   return fields;
@@ -78,7 +86,10 @@ export async function ensureStoreCompanionIndexes(): Promise<void> {
   const outcome = await ensureCompanionIndexes(db, getConfig().ferretdb.postgresqlUrl, declaredIndexFields());
   if (outcome.status === 'not-this-postgresql' && !warnedAboutScans) {
     warnedAboutScans = true;
-    logger.warn({ reason: outcome.reason }, 'FerretDB lookups scan whole collections: its companion indexes could not be made (FERRETDB_POSTGRESQL_URL)');
+    logger.warn(
+      { reason: outcome.reason },
+      'FerretDB lookups scan whole collections: its companion indexes could not be made (FERRETDB_POSTGRESQL_URL)',
+    );
   } else if (outcome.status === 'ensured' && outcome.created.length) {
     logger.info({ created: outcome.created.length }, 'companion indexes created in PostgreSQL');
   }

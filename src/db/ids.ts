@@ -20,7 +20,12 @@ interface SequenceBlock {
 }
 
 const blockSchema = new Schema<SequenceBlock>(
-  { _id: { type: String }, sequence: { type: String, required: true }, block: { type: Number, required: true }, claimedAt: Date },
+  {
+    _id: { type: String },
+    sequence: { type: String, required: true },
+    block: { type: Number, required: true },
+    claimedAt: Date,
+  },
   { versionKey: false, collection: 'id_sequences' },
 );
 blockSchema.index({ sequence: 1, block: -1 });
@@ -39,7 +44,10 @@ export async function claimBlock(sequence: string): Promise<number> {
     // Usually nobody else claimed since our last block: try the next one without reading (the
     // sorted read is a scan of the whole collection on FerretDB); after a lost race, read.
     const mine = attempt === 0 ? lastClaimed.get(sequence) : undefined;
-    const block = mine !== undefined ? mine + 1 : ((await SequenceBlockModel.findOne({ sequence }).sort({ block: -1 }).lean())?.block ?? -1) + 1;
+    const block =
+      mine !== undefined
+        ? mine + 1
+        : ((await SequenceBlockModel.findOne({ sequence }).sort({ block: -1 }).lean())?.block ?? -1) + 1;
     try {
       await SequenceBlockModel.create({ _id: `${sequence}:${block}`, sequence, block, claimedAt: new Date() });
       lastClaimed.set(sequence, block);

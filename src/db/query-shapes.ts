@@ -33,7 +33,13 @@ export function shapeOfFilter(filter: Document | undefined): { equality: string[
         other.add(key);
       } else if (isScalar(value)) {
         equality.add(key);
-      } else if (value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && isScalar((value as Document).$eq)) {
+      } else if (
+        value &&
+        typeof value === 'object' &&
+        !Array.isArray(value) &&
+        Object.keys(value).length === 1 &&
+        isScalar((value as Document).$eq)
+      ) {
         equality.add(key);
       } else {
         other.add(key);

@@ -53,8 +53,10 @@ export function describeDemo(demo: DemoCredentials, baseUrl: string): string {
     `[seed] ${JSON.stringify(demo)}`,
     `[seed]   curl -s -X POST ${baseUrl}/api/token/ -H 'content-type: application/json' -d '{"username":"${demo.email}","password":"${demo.password}"}'`,
     `[seed]   curl -s ${baseUrl}/api/v1/me/ -H 'authorization: Bearer ${demo.merchant_token}'`,
-    `[seed]   a test card to sell with (docs/cards.md): npm run cli -- card:encrypt --number 4000000000000010 --exp-month 12 --exp-year ${new Date().getUTCFullYear() + 3} --cvv 123`,
-    `[seed]   chargebacks of its sandbox establishment ${demo.establishment_numbers.join(', ')}: curl -s -X POST '${baseUrl}/api/v1/acquirer/chargeback/consult/?status=PENDING' ` +
+    `[seed]   a test card to sell with (docs/cards.md): npm run cli -- card:encrypt --number 4000000000000010 ` +
+      `--exp-month 12 --exp-year ${new Date().getUTCFullYear() + 3} --cvv 123`,
+    `[seed]   chargebacks of its sandbox establishment ${demo.establishment_numbers.join(', ')}: curl -s -X ` +
+      `POST '${baseUrl}/api/v1/acquirer/chargeback/consult/?status=PENDING' ` +
       `-H 'authorization: Bearer ${demo.merchant_token}' -H 'content-type: application/json' -d '{"establishmentNumber":[${demo.establishment_numbers.join(',')}]}'`,
     '',
   ].join('\n');
@@ -68,16 +70,24 @@ const OPERATOR_SECRETS = ['SYSTEM_TOKEN', 'DASHBOARD_PASSWORD'] as const;
  * value: in development the generated file's path and the dashboard user; in production (whose
  * output may go to a log file) only the names of the variables they come from.
  */
-export function describeSecretLocations(config: Pick<Config, 'nodeEnv' | 'publicBaseUrl' | 'dashboard'>, env: NodeJS.ProcessEnv = process.env, secretsFile = LOCAL_SECRETS_FILE): string {
+export function describeSecretLocations(
+  config: Pick<Config, 'nodeEnv' | 'publicBaseUrl' | 'dashboard'>,
+  env: NodeJS.ProcessEnv = process.env,
+  secretsFile = LOCAL_SECRETS_FILE,
+): string {
   if (config.nodeEnv === 'production') {
-    return `[start] production: ${OPERATOR_SECRETS.join(' and ')} come from the environment (DASHBOARD_USER names the dashboard user); their values are never printed\n`;
+    return (
+      `[start] production: ${OPERATOR_SECRETS.join(' and ')} come from the environment (DASHBOARD_USER names the ` +
+      `dashboard user); their values are never printed\n`
+    );
   }
   const shown = path.relative(process.cwd(), secretsFile) || secretsFile;
   const where = (name: string) => (env[name] ? `the ${name} environment variable` : `${name} in ${shown}`);
   return [
     `[start] secrets of this local run (generated once, git-ignored): ${shown}`,
     `[start]   system token (Authorization: Bearer ...): ${where('SYSTEM_TOKEN')}`,
-    `[start]   dashboard ${config.publicBaseUrl}/admin/queues and /metrics: user "${config.dashboard.user}", password ${where('DASHBOARD_PASSWORD')}`,
+    `[start]   dashboard ${config.publicBaseUrl}/admin/queues and /metrics: user "${config.dashboard.user}", ` +
+      `password ${where('DASHBOARD_PASSWORD')}`,
     `[start]   e.g. node -p "require('./${shown.split(path.sep).join('/')}').SYSTEM_TOKEN"`,
     '',
   ].join('\n');

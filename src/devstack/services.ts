@@ -64,7 +64,10 @@ function commandLineOf(pid: number): string {
 /** `npm run services -- stop`: stops what an earlier detached start (npm run services) left running. */
 export async function stopDetachedServices(): Promise<string[]> {
   const stopped: string[] = [];
-  for (const [name, binary] of [['ferretdb', 'ferretdb'], ['redis', 'redis-server']] as const) {
+  for (const [name, binary] of [
+    ['ferretdb', 'ferretdb'],
+    ['redis', 'redis-server'],
+  ] as const) {
     const file = pidFile(name);
     if (!fs.existsSync(file)) continue;
     const pid = Number(fs.readFileSync(file, 'utf8'));
@@ -156,7 +159,13 @@ export async function mongoAnswers(uri: string): Promise<boolean> {
 }
 
 export async function redisAnswers(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null, connectTimeout: 1500 });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+    connectTimeout: 1500,
+  });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
@@ -168,10 +177,16 @@ export async function redisAnswers(url: string): Promise<boolean> {
   }
 }
 
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, child?: ChildProcess): Promise<void> {
+async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  child?: ChildProcess,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child && child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode} before answering`);
+    if (child && child.exitCode !== null)
+      throw new Error(`${what} exited with code ${child.exitCode} before answering`);
     if (await check()) return;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -183,10 +198,14 @@ function openLog(name: string): number {
   return fs.openSync(path.join(DATA_DIR, `${name}.log`), 'a');
 }
 
-/** FERRETDB_BACKEND: postgresql (default: indexed lookups with the companion indexes) or sqlite (embedded, every lookup scans). */
+/**
+ * FERRETDB_BACKEND: postgresql (default: indexed lookups with the companion indexes) or sqlite (embedded, every lookup
+ * scans).
+ */
 export function ferretBackend(): 'postgresql' | 'sqlite' {
   const backend = process.env.FERRETDB_BACKEND || 'postgresql';
-  if (backend !== 'postgresql' && backend !== 'sqlite') throw new Error(`FERRETDB_BACKEND must be postgresql or sqlite, got "${backend}"`);
+  if (backend !== 'postgresql' && backend !== 'sqlite')
+    throw new Error(`FERRETDB_BACKEND must be postgresql or sqlite, got "${backend}"`);
   return backend;
 }
 
@@ -214,9 +233,12 @@ export async function ensurePostgresDatabase(url: string): Promise<void> {
     await client.connect();
   } catch (error) {
     throw new Error(
-      `PostgreSQL does not answer at ${redactPassword(url)} (${(error as Error).message}). FerretDB stores our data there. ` +
-        'Start it (on Debian: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start), point FERRETDB_POSTGRESQL_URL at a running one, ' +
-        'or choose the embedded SQLite backend with FERRETDB_BACKEND=sqlite (every lookup then scans its whole collection: see docs/operations.md).',
+      `PostgreSQL does not answer at ${redactPassword(url)} (${(error as Error).message}). FerretDB stores our ` +
+        `data there. ` +
+        ('Start it (on Debian: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start), point ' +
+          'FERRETDB_POSTGRESQL_URL at a running one, ') +
+        ('or choose the embedded SQLite backend with FERRETDB_BACKEND=sqlite (every lookup then scans its whole ' +
+          'collection: see docs/operations.md).'),
     );
   }
   try {
@@ -244,15 +266,23 @@ export async function ensureFerretDB(uri: string, detached: boolean): Promise<St
     return undefined;
   }
   const url = new URL(uri);
-  if (!isLoopback(url.hostname)) throw new Error(`MONGODB_URI ${url.host} does not answer and is not local: start it yourself`);
+  if (!isLoopback(url.hostname))
+    throw new Error(`MONGODB_URI ${url.host} does not answer and is not local: start it yourself`);
   const port = portOf(url, 27017);
-  if (await tcpOpen(url.hostname, port)) throw new Error(`port ${port} is taken by something that is not a MongoDB-protocol server`);
+  if (await tcpOpen(url.hostname, port))
+    throw new Error(`port ${port} is taken by something that is not a MongoDB-protocol server`);
   const binary = ensureFerretBinary();
   const backend = ferretBackend();
   const sqliteDir = path.join(DATA_DIR, 'ferretdb', 'sqlite') + '/';
   const stateDir = path.join(DATA_DIR, 'ferretdb', 'state');
   fs.mkdirSync(stateDir, { recursive: true });
-  const args = [`--listen-addr=127.0.0.1:${port}`, `--state-dir=${stateDir}`, '--telemetry=disable', '--log-level=warn', '--debug-addr=-'];
+  const args = [
+    `--listen-addr=127.0.0.1:${port}`,
+    `--state-dir=${stateDir}`,
+    '--telemetry=disable',
+    '--log-level=warn',
+    '--debug-addr=-',
+  ];
   if (backend === 'postgresql') {
     const postgresUrl = ferretPostgresUrl();
     await ensurePostgresDatabase(postgresUrl);
@@ -265,7 +295,10 @@ export async function ensureFerretDB(uri: string, detached: boolean): Promise<St
   const child = spawn(binary, args, { detached, stdio: ['ignore', log, log] });
   const started = remember('ferretdb', child, detached);
   await waitFor('FerretDB', () => mongoAnswers(uri), 30_000, child);
-  say(`MongoDB protocol: FerretDB ${FERRETDB_VERSION} (${backend === 'postgresql' ? `PostgreSQL backend, ${redactPassword(ferretPostgresUrl())}` : 'SQLite backend: every lookup scans, see docs'}) started at ${uri} (pid ${child.pid}, log .data/ferretdb.log)`);
+  say(
+    `MongoDB protocol: FerretDB ${FERRETDB_VERSION} ` +
+      `(${backend === 'postgresql' ? `PostgreSQL backend, ${redactPassword(ferretPostgresUrl())}` : 'SQLite backend: every lookup scans, see docs'}) started at ${uri} (pid ${child.pid}, log .data/ferretdb.log)`,
+  );
   return started;
 }
 
@@ -275,13 +308,29 @@ export async function ensureRedis(redisUrl: string, detached: boolean): Promise<
     return undefined;
   }
   const url = new URL(redisUrl);
-  if (!isLoopback(url.hostname)) throw new Error(`REDIS_URL ${url.host} does not answer and is not local: start it yourself`);
+  if (!isLoopback(url.hostname))
+    throw new Error(`REDIS_URL ${url.host} does not answer and is not local: start it yourself`);
   const port = portOf(url, 6379);
   const log = openLog(`redis-${port}`);
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], {
-    detached,
-    stdio: ['ignore', log, log],
-  });
+  const child = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--maxmemory-policy',
+      'noeviction',
+    ],
+    {
+      detached,
+      stdio: ['ignore', log, log],
+    },
+  );
   const started = remember('redis', child, detached);
   await waitFor('redis-server', () => redisAnswers(redisUrl), 15_000, child);
   say(`Redis: redis-server started at ${redisUrl} (pid ${child.pid})`);

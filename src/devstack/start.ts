@@ -69,7 +69,9 @@ async function main() {
   };
 
   entries.forEach(({ name, command }, index) => {
-    const child = spawn(command[0], command.slice(1), { cwd: ROOT, env: { ...process.env, PROCESS_NAME: name, SUPERVISOR_PID: String(process.pid) },
+    const child = spawn(command[0], command.slice(1), {
+      cwd: ROOT,
+      env: { ...process.env, PROCESS_NAME: name, SUPERVISOR_PID: String(process.pid) },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // own process group: a terminal Ctrl-C reaches only us, and we stop each child once, gracefully
     });

@@ -23,7 +23,12 @@ export const HeartbeatModel = mongoose.model<Heartbeat>('Heartbeat', heartbeatSc
 
 export async function recordHeartbeat(id: string, enqueuedAt: Date): Promise<'recorded' | 'already-recorded'> {
   try {
-    await HeartbeatModel.create({ _id: id, enqueuedAt, processedAt: new Date(), processedBy: `${os.hostname()}:${process.pid}` });
+    await HeartbeatModel.create({
+      _id: id,
+      enqueuedAt,
+      processedAt: new Date(),
+      processedBy: `${os.hostname()}:${process.pid}`,
+    });
     return 'recorded';
   } catch (error) {
     if (isDuplicateKey(error)) return 'already-recorded';

@@ -13,7 +13,12 @@ export const healthFeature: Feature = {
       handler: (_req, res) => {
         res.json({ status: 'ok' });
       },
-      doc: { operationId: 'getLiveness', summary: 'Process is alive', tags: ['health'], responses: { 200: { description: 'Alive' } } },
+      doc: {
+        operationId: 'getLiveness',
+        summary: 'Process is alive',
+        tags: ['health'],
+        responses: { 200: { description: 'Alive' } },
+      },
     },
     {
       method: 'get',
@@ -24,9 +29,13 @@ export const healthFeature: Feature = {
         res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', mongodb, redis });
       },
       doc: {
-        operationId: 'getReadiness', summary: 'MongoDB and Redis answer',
+        operationId: 'getReadiness',
+        summary: 'MongoDB and Redis answer',
         tags: ['health'],
-        responses: { 200: { description: 'Ready' }, 503: { description: 'A backing service does not answer; body says which' } },
+        responses: {
+          200: { description: 'Ready' },
+          503: { description: 'A backing service does not answer; body says which' },
+        },
       },
     },
   ],

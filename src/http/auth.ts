@@ -12,7 +12,14 @@ import type { Request, RequestHandler } from 'express';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { getConfig } from '../../config';
-import { MerchantModel, MerchantTokenModel, UserModel, type Merchant, type MerchantToken, type Role } from '../auth/model';
+import {
+  MerchantModel,
+  MerchantTokenModel,
+  UserModel,
+  type Merchant,
+  type MerchantToken,
+  type Role,
+} from '../auth/model';
 import type { UserRecord } from '../auth/service';
 import { safeEqual, sha256Hex } from '../auth/crypto';
 import { JWT_ALGORITHM, jwtKey, type TokenClaims } from '../auth/tokens';
@@ -53,11 +60,21 @@ declare module 'express-serve-static-core' {
 /** Routes that act for one merchant: a merchant user's JWT or a merchant token. */
 export const MERCHANT_CREDENTIALS: CredentialPolicy = { jwt: ['merchant'], merchantToken: true };
 /** Pre-capture: all three credentials. */
-export const ANY_MERCHANT_CREDENTIAL: CredentialPolicy = { jwt: ['merchant'], merchantToken: true, system: true, systemMerchant: 'required' };
+export const ANY_MERCHANT_CREDENTIAL: CredentialPolicy = {
+  jwt: ['merchant'],
+  merchantToken: true,
+  system: true,
+  systemMerchant: 'required',
+};
 /** Platform staff: a staff user's JWT or the system token. */
 export const STAFF_CREDENTIALS: CredentialPolicy = { jwt: ['staff'], system: true, systemMerchant: 'optional' };
 /** /api/v1/me/: every valid credential; the system token may name a merchant. */
-export const ANY_CREDENTIAL: CredentialPolicy = { jwt: ['merchant', 'staff'], merchantToken: true, system: true, systemMerchant: 'optional' };
+export const ANY_CREDENTIAL: CredentialPolicy = {
+  jwt: ['merchant', 'staff'],
+  merchantToken: true,
+  system: true,
+  systemMerchant: 'optional',
+};
 
 let strategyInstalled = false;
 
@@ -80,7 +97,13 @@ function installJwtStrategy(): void {
           .lean<UserRecord>()
           .then((user) => {
             if (!user) return done(null, false);
-            done(null, { kind: 'jwt', role: user.role, userId: user._id, merchantId: user.merchantId ?? undefined, user });
+            done(null, {
+              kind: 'jwt',
+              role: user.role,
+              userId: user._id,
+              merchantId: user.merchantId ?? undefined,
+              user,
+            });
           }, done);
       },
     ),
@@ -110,7 +133,9 @@ async function systemMerchantFrom(req: Request, policy: CredentialPolicy): Promi
   const header = req.headers['x-merchant-id'];
   if (header === undefined) {
     if (policy.systemMerchant === 'required') {
-      throw badRequest({ 'X-Merchant-Id': ['The system token must name the merchant it acts for in the X-Merchant-Id header.'] });
+      throw badRequest({
+        'X-Merchant-Id': ['The system token must name the merchant it acts for in the X-Merchant-Id header.'],
+      });
     }
     return undefined;
   }
@@ -175,6 +200,9 @@ export function describeSecurity(policy: CredentialPolicy | undefined): string {
   const kinds: string[] = [];
   if (policy.jwt?.length) kinds.push(`a JWT access token of a ${policy.jwt.join(' or ')} user`);
   if (policy.merchantToken) kinds.push('an individual merchant token (mt_...)');
-  if (policy.system) kinds.push(`the system token${policy.systemMerchant === 'required' ? ' with X-Merchant-Id naming the merchant' : ''}`);
+  if (policy.system)
+    kinds.push(
+      `the system token${policy.systemMerchant === 'required' ? ' with X-Merchant-Id naming the merchant' : ''}`,
+    );
   return `Bearer credential: ${kinds.join(', or ')}. No or invalid credential: 401. Another kind of credential: 403.`;
 }

@@ -51,7 +51,10 @@ async function isOperatorLogin(req: Request, name: string, secret: string): Prom
 }
 
 function answerError(res: Response, error: unknown): void {
-  const known = error instanceof ApiError ? error : new ApiError(503, { detail: 'Service temporarily unavailable, try again shortly.' }, { 'Retry-After': '5' });
+  const known =
+    error instanceof ApiError
+      ? error
+      : new ApiError(503, { detail: 'Service temporarily unavailable, try again shortly.' }, { 'Retry-After': '5' });
   res.set(known.headers).status(known.status).json(known.body);
 }
 
@@ -105,7 +108,9 @@ type RenderFile = (file: string, options: object, callback: (error: Error | null
 function dropThirdPartyStylesheets(app: Express): void {
   const engines = (app as unknown as { engines: Record<string, RenderFile> }).engines;
   const render = engines['.ejs'];
-  app.engine('ejs', (file, options, callback) => render(file, options, (error, html) => callback(error, html?.replace(THIRD_PARTY_STYLESHEET, ''))));
+  app.engine('ejs', (file, options, callback) =>
+    render(file, options, (error, html) => callback(error, html?.replace(THIRD_PARTY_STYLESHEET, ''))),
+  );
 }
 
 export function dashboardRouter(queueNames: string[]): Router {

@@ -17,7 +17,12 @@ export const docsFeature: Feature = {
         swagger ??= buildSwagger((await import('../features')).features, getConfig().publicBaseUrl);
         res.json(swagger);
       },
-      doc: { operationId: 'getSwagger', summary: 'Swagger 2.0 description of this API (version 1.0)', tags: ['docs'], responses: { 200: { description: 'The description' } } },
+      doc: {
+        operationId: 'getSwagger',
+        summary: 'Swagger 2.0 description of this API (version 1.0)',
+        tags: ['docs'],
+        responses: { 200: { description: 'The description' } },
+      },
     },
   ],
 };

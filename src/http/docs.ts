@@ -9,7 +9,9 @@ export function buildSwagger(features: Feature[], publicBaseUrl: string): Record
     ErrorDetail: { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } },
     FieldErrors: {
       type: 'object',
-      description: 'Field-level validation errors: field name to the list of its messages. Several fields may be reported at once.',
+      description:
+        'Field-level validation errors: field name to the list of its messages. Several fields may be reported ' +
+        'at once.',
       additionalProperties: { type: 'array', items: { type: 'string' } },
     },
   };
@@ -21,12 +23,17 @@ export function buildSwagger(features: Feature[], publicBaseUrl: string): Record
       const declared = new Set((route.doc.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name));
       const parameters = [
         ...(route.doc.parameters ?? []),
-        ...pathParams.filter((name) => !declared.has(name)).map((name) => ({ name, in: 'path', required: true, type: 'string' })),
+        ...pathParams
+          .filter((name) => !declared.has(name))
+          .map((name) => ({ name, in: 'path', required: true, type: 'string' })),
       ];
       const responses = { ...route.doc.responses };
       if (route.auth) {
         responses[401] ??= { description: 'No or invalid credential', schema: { $ref: '#/definitions/ErrorDetail' } };
-        responses[403] ??= { description: 'Credential of a kind this operation does not accept', schema: { $ref: '#/definitions/ErrorDetail' } };
+        responses[403] ??= {
+          description: 'Credential of a kind this operation does not accept',
+          schema: { $ref: '#/definitions/ErrorDetail' },
+        };
       }
       (paths[path] ??= {})[route.method] = {
         ...route.doc,
@@ -46,7 +53,8 @@ export function buildSwagger(features: Feature[], publicBaseUrl: string): Record
       version: '1.0',
       description:
         'Payments platform for Brazilian merchants. Money is integer cents unless a field says otherwise. ' +
-        'Errors are JSON objects: validation failures are a field map {"field": ["message"]}, other errors {"detail": "..."}.',
+        ('Errors are JSON objects: validation failures are a field map {"field": ["message"]}, other errors ' +
+          '{"detail": "..."}.'),
     },
     host: url.host,
     basePath: '/',
@@ -58,7 +66,9 @@ export function buildSwagger(features: Feature[], publicBaseUrl: string): Record
         type: 'apiKey',
         in: 'header',
         name: 'Authorization',
-        description: 'Authorization: Bearer <credential>. The credential is a JWT access token from POST /api/token/, an individual merchant token (mt_...), or the system token.',
+        description:
+          'Authorization: Bearer <credential>. The credential is a JWT access token from POST /api/token/, an ' +
+          'individual merchant token (mt_...), or the system token.',
       },
     },
     tags: features.filter((f) => f.tag).map((f) => f.tag),

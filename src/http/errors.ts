@@ -23,12 +23,15 @@ export class ApiError extends Error {
 
 export const badRequest = (fields: FieldErrors) => new ApiError(400, fields);
 export const badRequestDetail = (detail: string) => new ApiError(400, { detail });
-export const unauthorized = (detail = 'Authentication credentials were not provided or are invalid.') => new ApiError(401, { detail });
-export const forbidden = (detail = 'You do not have permission to perform this action.') => new ApiError(403, { detail });
+export const unauthorized = (detail = 'Authentication credentials were not provided or are invalid.') =>
+  new ApiError(401, { detail });
+export const forbidden = (detail = 'You do not have permission to perform this action.') =>
+  new ApiError(403, { detail });
 export const notFound = (detail = 'Not found.') => new ApiError(404, { detail });
 export const conflict = (detail: string) => new ApiError(409, { detail });
-export const badGateway = (detail = 'Payment gateway error: the acquirer could not be reached or did not answer in time.') =>
-  new ApiError(502, { detail });
+export const badGateway = (
+  detail = 'Payment gateway error: the acquirer could not be reached or did not answer in time.',
+) => new ApiError(502, { detail });
 export const serviceUnavailable = (detail: string) => new ApiError(503, { detail });
 
 /** Joi/celebrate details -> {"field": ["message"]}; the key is the dotted path of the field. */
@@ -45,14 +48,26 @@ function celebrateFieldMap(error: unknown): FieldErrors {
   return fields;
 }
 
-const MONGO_UNAVAILABLE = new Set(['MongoServerSelectionError', 'MongoNetworkError', 'MongoNotConnectedError', 'MongoNetworkTimeoutError', 'MongoTopologyClosedError']);
+const MONGO_UNAVAILABLE = new Set([
+  'MongoServerSelectionError',
+  'MongoNetworkError',
+  'MongoNotConnectedError',
+  'MongoNetworkTimeoutError',
+  'MongoTopologyClosedError',
+]);
 
 /** True when the error means a backing service (MongoDB, Redis) is down rather than a bug. */
 export function isBackingServiceDown(error: unknown): boolean {
   const e = error as { name?: string; message?: string; code?: string };
   if (!e) return false;
   if (e.name && MONGO_UNAVAILABLE.has(e.name)) return true;
-  if (e.message && /buffering timed out|Connection is closed|Stream isn't writeable|enableOfflineQueue|ECONNREFUSED|Client must be connected/i.test(e.message)) return true;
+  if (
+    e.message &&
+    /buffering timed out|Connection is closed|Stream isn't writeable|enableOfflineQueue|ECONNREFUSED|Client must be connected/i.test(
+      e.message,
+    )
+  )
+    return true;
   return false;
 }
 
@@ -84,8 +99,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (error instanceof AcquirerUnavailableError) {
-      logger.warn({ reqId: req.id, err: { message: error.message }, outcomeUnknown: error.outcomeUnknown }, 'acquirer unavailable');
-      res.status(502).json({ detail: 'Payment gateway error: the acquirer could not be reached or did not answer in time.' });
+      logger.warn(
+        { reqId: req.id, err: { message: error.message }, outcomeUnknown: error.outcomeUnknown },
+        'acquirer unavailable',
+      );
+      res
+        .status(502)
+        .json({ detail: 'Payment gateway error: the acquirer could not be reached or did not answer in time.' });
       return;
     }
     if (error instanceof AcquirerNotConfiguredError) {
@@ -103,7 +123,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(413).json({ detail: 'Request body too large.' });
       return;
     }
-    const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;
+    const status =
+      (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       // body-parser and friends: charset/encoding problems, aborted requests
       res.status(status).json({ detail: (error as Error).message || 'Bad request.' });

@@ -45,5 +45,7 @@ export const refuseNulInBody: RequestHandler = (req, _res, next) => {
   if (!path) return next();
   const shown = path.replaceAll(NUL, '\\u0000');
   // A path hundreds of thousands of levels deep is named by its start.
-  throw badRequest({ [shown.length > 200 ? `${shown.slice(0, 200)}...` : shown]: ['Must not contain the NUL character (U+0000).'] });
+  throw badRequest({
+    [shown.length > 200 ? `${shown.slice(0, 200)}...` : shown]: ['Must not contain the NUL character (U+0000).'],
+  });
 };

@@ -37,7 +37,9 @@ local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
 return {0, 0, tonumber(oldest[2]) + window_ms - now}
 `;
 
-type LimitedRedis = RedisClient & { slidingLogHit(key: string, limit: number, windowMs: number, member: string): Promise<[number, number, number]> };
+type LimitedRedis = RedisClient & {
+  slidingLogHit(key: string, limit: number, windowMs: number, member: string): Promise<[number, number, number]>;
+};
 
 const READY_WAIT_MS = 1000;
 let connection: LimitedRedis | undefined;
@@ -76,7 +78,10 @@ export function clientBucket(ip: string | undefined): string {
   const tail = tailText ? tailText.split(':') : [];
   const tailGroups = tail.reduce((n, group) => n + (group.includes('.') ? 2 : 1), 0);
   const groups = gap ? [...head, ...Array<string>(Math.max(0, 8 - head.length - tailGroups)).fill('0'), ...tail] : head;
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 export interface RateLimitOptions {
@@ -103,7 +108,10 @@ export function rateLimitKey(name: string, req: Request): string {
  * Counts one request of this client against the named limit and throws 429 (with Retry-After)
  * when it is over, or 503 when Redis cannot answer. Returns the limit and what is left of it.
  */
-export async function consumeRateLimit(options: RateLimitOptions, req: Request): Promise<{ limit: number; remaining: number | null }> {
+export async function consumeRateLimit(
+  options: RateLimitOptions,
+  req: Request,
+): Promise<{ limit: number; remaining: number | null }> {
   const limit = (options.limit ?? (() => getConfig().tokenRateLimit.limit))();
   const windowMs = (options.windowSeconds ?? (() => getConfig().tokenRateLimit.windowSeconds))() * 1000;
   let allowed: number;
@@ -111,23 +119,36 @@ export async function consumeRateLimit(options: RateLimitOptions, req: Request):
   let retryMs: number;
   try {
     const redis = await readyConnection();
-    const key = options.key === undefined ? rateLimitKey(options.name, req) : `${getConfig().queuePrefix}:ratelimit:${options.name}:key:${options.key}`;
+    const key =
+      options.key === undefined
+        ? rateLimitKey(options.name, req)
+        : `${getConfig().queuePrefix}:ratelimit:${options.name}:key:${options.key}`;
     [allowed, remaining, retryMs] = await redis.slidingLogHit(key, limit, windowMs, crypto.randomUUID());
   } catch (error) {
     if (options.whenStoreDown === 'allow') {
-      logger.warn({ err: { message: (error as Error).message }, limit: options.name }, 'rate limit store unavailable; letting the request through unlimited');
+      logger.warn(
+        { err: { message: (error as Error).message }, limit: options.name },
+        'rate limit store unavailable; letting the request through unlimited',
+      );
       return { limit, remaining: null };
     }
-    logger.error({ err: { message: (error as Error).message }, limit: options.name }, 'rate limit store unavailable; refusing');
+    logger.error(
+      { err: { message: (error as Error).message }, limit: options.name },
+      'rate limit store unavailable; refusing',
+    );
     throw new ApiError(503, { detail: 'Service temporarily unavailable, try again shortly.' }, { 'Retry-After': '5' });
   }
   if (allowed !== 1) {
     const retryAfter = Math.max(1, Math.ceil(retryMs / 1000));
-    throw new ApiError(429, { detail: `Request was throttled. Expected available in ${retryAfter} seconds.` }, {
-      'Retry-After': String(retryAfter),
-      'RateLimit-Limit': String(limit),
-      'RateLimit-Remaining': '0',
-    });
+    throw new ApiError(
+      429,
+      { detail: `Request was throttled. Expected available in ${retryAfter} seconds.` },
+      {
+        'Retry-After': String(retryAfter),
+        'RateLimit-Limit': String(limit),
+        'RateLimit-Remaining': '0',
+      },
+    );
   }
   return { limit, remaining };
 }

@@ -62,6 +62,9 @@ export function swaggerPath(expressPath: string): string {
 
 /** Reusable Swagger response objects for the error bodies every route shares. */
 export const errorResponses = {
-  fieldErrors: { description: 'Invalid input: a map of field name to a list of messages', schema: { $ref: '#/definitions/FieldErrors' } },
+  fieldErrors: {
+    description: 'Invalid input: a map of field name to a list of messages',
+    schema: { $ref: '#/definitions/FieldErrors' },
+  },
   detail: (description: string) => ({ description, schema: { $ref: '#/definitions/ErrorDetail' } }),
 };

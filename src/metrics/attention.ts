@@ -21,8 +21,10 @@ const SOURCES: (() => Promise<Record<string, number>>)[] = [
 export const needsAttention = new Gauge({
   name: 'needs_attention',
   help:
-    'Items the sweeps could not settle, by kind: sale_reconciling_over_10m, pix_unsettled_after_2d, payment_notice_unapplied_over_15m, ' +
-    'link_payment_unsettled_over_10m, charge_pending_over_1h, chargeback_notice_unapplied_over_15m. Alert when above 0. Absent while the database does not answer.',
+    'Items the sweeps could not settle, by kind: sale_reconciling_over_10m, pix_unsettled_after_2d, ' +
+    'payment_notice_unapplied_over_15m, ' +
+    ('link_payment_unsettled_over_10m, charge_pending_over_1h, chargeback_notice_unapplied_over_15m. Alert when ' +
+      'above 0. Absent while the database does not answer.'),
   labelNames: ['kind'] as const,
   registers: [],
   async collect() {

@@ -31,7 +31,13 @@ export const queueJobs = new Gauge({
   async collect() {
     this.reset();
     const names = queueNamesSource();
-    const counts = await Promise.all(names.map((name) => getQueue(name).getJobCounts(...QUEUE_STATES).catch(() => undefined)));
+    const counts = await Promise.all(
+      names.map((name) =>
+        getQueue(name)
+          .getJobCounts(...QUEUE_STATES)
+          .catch(() => undefined),
+      ),
+    );
     names.forEach((name, i) => {
       const byState = counts[i];
       if (byState) for (const state of QUEUE_STATES) this.set({ queue: name, state }, byState[state] ?? 0);

@@ -47,14 +47,18 @@ export const jobFailures = new Counter({
 
 export const jobStalls = new Counter({
   name: 'job_stalls_total',
-  help: 'Jobs this worker found stalled (their worker died or blocked its event loop past the lock) and put back to run again',
+  help:
+    'Jobs this worker found stalled (their worker died or blocked its event loop past the lock) and put back to ' +
+    'run again',
   labelNames: ['queue'] as const,
   registers: [registry],
 });
 
 export const acquirerCallDuration = new Histogram({
   name: 'acquirer_request_duration_seconds',
-  help: 'Duration of calls to the card acquirer, by operation and outcome (ok, rejected = a 4xx refusal, unavailable = refused connection, reset, timeout, 5xx or malformed answer)',
+  help:
+    'Duration of calls to the card acquirer, by operation and outcome (ok, rejected = a 4xx refusal, unavailable ' +
+    '= refused connection, reset, timeout, 5xx or malformed answer)',
   labelNames: ['operation', 'outcome'] as const,
   buckets: LATENCY_BUCKETS,
   registers: [registry],

@@ -22,10 +22,13 @@ export const metricsFeature: Feature = {
       before: [basicAuth('metrics')],
       handler: serveMetrics,
       doc: {
-        operationId: 'getMetrics', summary: 'Prometheus metrics of this process',
+        operationId: 'getMetrics',
+        summary: 'Prometheus metrics of this process',
         description:
-          'HTTP basic auth with DASHBOARD_USER / DASHBOARD_PASSWORD (as /admin/queues). Request counts and durations by route template ' +
-          'and status, queue depth per queue and state (read from Redis), acquirer call latency and errors, process figures. ' +
+          'HTTP basic auth with DASHBOARD_USER / DASHBOARD_PASSWORD (as /admin/queues). Request counts and ' +
+          'durations by route template ' +
+          ('and status, queue depth per queue and state (read from Redis), acquirer call latency and errors, ' +
+            'process figures. ') +
           'Worker processes serve their job figures on their own METRICS_PORT.',
         tags: ['metrics'],
         produces: ['text/plain'],

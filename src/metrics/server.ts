@@ -8,7 +8,10 @@ import { basicAuth } from '../http/dashboard';
 import { logger } from '../logger';
 import { serveMetrics } from './routes';
 
-export async function startMetricsListener(port: number, host: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function startMetricsListener(
+  port: number,
+  host: string,
+): Promise<{ url: string; close(): Promise<void> }> {
   const app = express();
   app.disable('x-powered-by');
   app.get('/metrics', basicAuth('metrics'), serveMetrics);

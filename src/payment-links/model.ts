@@ -8,7 +8,11 @@ export const LINK_PENDING = 1;
 export const LINK_PAID = 2;
 /** Never stored: a pending link past its expiry is shown with this status. */
 export const LINK_EXPIRED = 3;
-export const STATUS_LABELS: Record<number, string> = { [LINK_PENDING]: 'Pendente', [LINK_PAID]: 'Pago', [LINK_EXPIRED]: 'Expirado' };
+export const STATUS_LABELS: Record<number, string> = {
+  [LINK_PENDING]: 'Pendente',
+  [LINK_PAID]: 'Pago',
+  [LINK_EXPIRED]: 'Expirado',
+};
 
 /** link_exp_period -> hours the link stays payable after creation. */
 export const EXPIRY_HOURS: Record<number, number> = { 1: 24, 2: 48, 3: 72 };
@@ -27,7 +31,10 @@ export interface LinkAddress {
 export interface LinkPayment {
   acquirerPaymentId: string;
   tid: string | null;
-  /** The issuer's authorization code (6 characters): what the payer's receipt shows. Absent on links paid before it was kept. */
+  /**
+   * The issuer's authorization code (6 characters): what the payer's receipt shows. Absent on links paid before it was
+   * kept.
+   */
   authorizationCode?: string | null;
   returnCode: string;
   returnMessage: string;
@@ -66,12 +73,31 @@ export interface PaymentLink {
 }
 
 const addressSchema = new Schema<LinkAddress>(
-  { cep: String, street: String, number: String, complement: String, neighborhood: String, city: String, state: String, reference: String },
+  {
+    cep: String,
+    street: String,
+    number: String,
+    complement: String,
+    neighborhood: String,
+    city: String,
+    state: String,
+    reference: String,
+  },
   { _id: false },
 );
 
 const paymentSchema = new Schema<LinkPayment>(
-  { acquirerPaymentId: String, tid: String, authorizationCode: String, returnCode: String, returnMessage: String, brand: String, bin: String, last4: String, installments: Number },
+  {
+    acquirerPaymentId: String,
+    tid: String,
+    authorizationCode: String,
+    returnCode: String,
+    returnMessage: String,
+    brand: String,
+    bin: String,
+    last4: String,
+    installments: Number,
+  },
   { _id: false },
 );
 

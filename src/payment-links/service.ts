@@ -32,7 +32,10 @@ const text = (max: number) =>
     .trim()
     .max(max)
     .allow('', null)
-    .messages({ 'string.base': 'Not a valid string.', 'string.max': `Ensure this field has no more than ${max} characters.` });
+    .messages({
+      'string.base': 'Not a valid string.',
+      'string.max': `Ensure this field has no more than ${max} characters.`,
+    });
 
 const integer = Joi.number().integer().strict(false).messages({
   'number.base': INTEGER_REQUIRED,
@@ -55,28 +58,26 @@ export const createLinkSchema = Joi.object({
   description: text(100),
   payer_name: text(20),
   document: text(20),
-  email: Joi.string()
-    .trim()
-    .max(100)
-    .email({ tlds: false })
-    .allow('', null)
-    .messages({ 'string.base': 'Not a valid string.', 'string.max': 'Ensure this field has no more than 100 characters.', 'string.email': 'Enter a valid email address.' }),
+  email: Joi.string().trim().max(100).email({ tlds: false }).allow('', null).messages({
+    'string.base': 'Not a valid string.',
+    'string.max': 'Ensure this field has no more than 100 characters.',
+    'string.email': 'Enter a valid email address.',
+  }),
   // At most 20 characters as typed (the spec's limit), then normalised to E.164 by the one phone normaliser.
   mobile: text(20)
-    .custom((typed: string, helpers) => (typed.length > 20 ? typed : (toBrazilianE164(typed) ?? helpers.error('phone.brazil'))))
+    .custom((typed: string, helpers) =>
+      typed.length > 20 ? typed : (toBrazilianE164(typed) ?? helpers.error('phone.brazil')),
+    )
     .messages({ 'phone.brazil': BRAZILIAN_PHONE_MESSAGE }),
-  number_of_installments: integer
-    .min(1)
-    .max(12)
-    .default(1)
-    .messages({ 'number.min': 'Ensure this value is greater than or equal to 1.', 'number.max': 'Ensure this value is less than or equal to 12.' }),
-  link_exp_period: integer
-    .valid(1, 2, 3)
-    .default(2)
-    .messages({ 'any.only': 'Choose 1 (24 h), 2 (48 h) or 3 (72 h).' }),
+  number_of_installments: integer.min(1).max(12).default(1).messages({
+    'number.min': 'Ensure this value is greater than or equal to 1.',
+    'number.max': 'Ensure this value is less than or equal to 12.',
+  }),
+  link_exp_period: integer.valid(1, 2, 3).default(2).messages({ 'any.only': 'Choose 1 (24 h), 2 (48 h) or 3 (72 h).' }),
   webhookUrl: Joi.string().allow('', null).messages({ 'string.base': UNSAFE_WEBHOOK_URL }),
 })
-  // `merchant` is set from the credential (read-only, as the spec says callers must not send it); unknown keys are ignored.
+  // `merchant` is set from the credential (read-only, as the spec says callers must not send it); unknown keys are
+  // ignored.
   .unknown(true);
 
 export interface CreateLinkInput {
@@ -111,9 +112,14 @@ export interface ValidateOptions {
 /** Validates a create body; throws 400 with every bad field at once. */
 export async function validateCreateLink(body: unknown, options: ValidateOptions = {}): Promise<CreateLinkInput> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw badRequest({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${Array.isArray(body) ? 'list' : typeof body}.`] });
+    throw badRequest({
+      non_field_errors: [`Invalid data. Expected a dictionary, but got ${Array.isArray(body) ? 'list' : typeof body}.`],
+    });
   }
-  const { value, error } = createLinkSchema.validate(foldAliases(body as Record<string, unknown>), { abortEarly: false, convert: true });
+  const { value, error } = createLinkSchema.validate(foldAliases(body as Record<string, unknown>), {
+    abortEarly: false,
+    convert: true,
+  });
   const fields: FieldErrors = {};
   for (const detail of error?.details ?? []) {
     const key = String(detail.path[0] ?? 'non_field_errors');
@@ -121,7 +127,10 @@ export async function validateCreateLink(body: unknown, options: ValidateOptions
   }
   const webhookUrl = typeof value.webhookUrl === 'string' ? value.webhookUrl.trim() : '';
   if (webhookUrl && !fields.webhookUrl) {
-    const verdict = await checkWebhookUrl(webhookUrl, { resolve: options.resolve, allowHosts: getConfig().webhooks.testAllowHosts });
+    const verdict = await checkWebhookUrl(webhookUrl, {
+      resolve: options.resolve,
+      allowHosts: getConfig().webhooks.testAllowHosts,
+    });
     if (!verdict.safe) fields.webhookUrl = [UNSAFE_WEBHOOK_URL];
   }
   if (Object.keys(fields).length) throw badRequest(fields);
@@ -218,8 +227,19 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** A stable hash of the request: same fields and values in any key order give the same hash. */
 function requestHash(body: unknown): string {
   const canonical = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])])) : v;
-  return crypto.createHash('sha256').update(JSON.stringify(canonical(body) ?? null)).digest('hex');
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  return crypto
+    .createHash('sha256')
+    .update(JSON.stringify(canonical(body) ?? null))
+    .digest('hex');
 }
 
 /**
@@ -239,7 +259,8 @@ export async function createPaymentLink(
     const input = await validateCreateLink(body, options);
     return { link: presentLink(await insertLink(merchantId, input, now), now), replayed: false };
   }
-  if (!IDEMPOTENCY_KEY.test(idempotencyKey)) throw badRequest({ 'Idempotency-Key': ['Use 1 to 255 visible ASCII characters.'] });
+  if (!IDEMPOTENCY_KEY.test(idempotencyKey))
+    throw badRequest({ 'Idempotency-Key': ['Use 1 to 255 visible ASCII characters.'] });
   const recordId = `${merchantId}:${idempotencyKey}`;
   // Validated first, and the validated fields hashed: the raw body may nest arbitrarily deep
   // (ignored unknown fields included), and hashing it recursively overflowed the stack (a 500).
@@ -261,7 +282,11 @@ export async function createPaymentLink(
         throw new ApiError(422, { detail: 'This Idempotency-Key was already used with a different request body.' });
       }
       if (existing.state !== 'done' || existing.linkId === null) {
-        throw new ApiError(409, { detail: 'A request with this Idempotency-Key is still being processed; retry later.' }, { 'Retry-After': '1' });
+        throw new ApiError(
+          409,
+          { detail: 'A request with this Idempotency-Key is still being processed; retry later.' },
+          { 'Retry-After': '1' },
+        );
       }
       const link = await PaymentLinkModel.findById(existing.linkId).lean();
       if (!link) throw notFound('The payment link of this Idempotency-Key no longer exists.');
@@ -277,7 +302,11 @@ export async function createPaymentLink(
       throw error;
     }
   }
-  throw new ApiError(409, { detail: 'A request with this Idempotency-Key is still being processed; retry later.' }, { 'Retry-After': '1' });
+  throw new ApiError(
+    409,
+    { detail: 'A request with this Idempotency-Key is still being processed; retry later.' },
+    { 'Retry-After': '1' },
+  );
 }
 
 export async function getMerchantLink(merchantId: number, linkId: number): Promise<PaymentLink> {

@@ -25,7 +25,10 @@ export const defaultJobOptions: JobsOptions = {
   removeOnFail: { count: 20000, age: 30 * 24 * 3600 },
 };
 
-/** A connection to the single Redis or to the cluster: both take the same commands (a key's command goes to its slot's master). */
+/**
+ * A connection to the single Redis or to the cluster: both take the same commands (a key's command goes to its slot's
+ * master).
+ */
 export type RedisClient = Redis | Cluster;
 
 let producerConnection: RedisClient | undefined;
@@ -56,7 +59,13 @@ function connect(extra: RedisOptions): RedisClient {
  * Here a command keeps trying for about a minute, longer than a failover with the default
  * cluster-node-timeout (15 s) takes. Producers keep the defaults: their routes answer 503 instead.
  */
-const RIDE_THROUGH_FAILOVER = { maxRedirections: 300, retryDelayOnMoved: 200, retryDelayOnFailover: 200, retryDelayOnClusterDown: 200, retryDelayOnTryAgain: 200 };
+const RIDE_THROUGH_FAILOVER = {
+  maxRedirections: 300,
+  retryDelayOnMoved: 200,
+  retryDelayOnFailover: 200,
+  retryDelayOnClusterDown: 200,
+  retryDelayOnTryAgain: 200,
+};
 
 /** Whether connections go to a Redis Cluster (REDIS_CLUSTER_NODES). */
 export function onRedisCluster(): boolean {
@@ -80,7 +89,10 @@ export function createRedisConnection(extra: RedisOptions = {}): RedisClient {
   return connection;
 }
 
-/** A connection for a BullMQ Worker: blocking commands need maxRetriesPerRequest null (on a cluster, on its node connections). */
+/**
+ * A connection for a BullMQ Worker: blocking commands need maxRetriesPerRequest null (on a cluster, on its node
+ * connections).
+ */
 export function createWorkerConnection(queue?: string): RedisClient {
   const connection = connect({ maxRetriesPerRequest: null });
   connection.on('error', (err) => logger.warn({ err, queue }, 'redis worker connection error'));
@@ -91,7 +103,11 @@ export function createWorkerConnection(queue?: string): RedisClient {
 export function getQueue<T = unknown>(name: string): Queue<T> {
   let queue = queues.get(name);
   if (!queue) {
-    queue = new Queue(name, { connection: getProducerConnection(), prefix: getConfig().queuePrefix, defaultJobOptions });
+    queue = new Queue(name, {
+      connection: getProducerConnection(),
+      prefix: getConfig().queuePrefix,
+      defaultJobOptions,
+    });
     queue.on('error', (err) => logger.warn({ err, queue: name }, 'queue error'));
     queues.set(name, queue);
   }
@@ -113,10 +129,14 @@ export function startWorker<T>(name: string, processor: Processor<T>, options: P
     stalledInterval: getConfig().worker.lockDurationMs,
     ...options,
   });
-  const secondsSinceStart = (job: Job<T>) => (job.processedOn ? Math.max(0, Date.now() - job.processedOn) / 1000 : undefined);
+  const secondsSinceStart = (job: Job<T>) =>
+    job.processedOn ? Math.max(0, Date.now() - job.processedOn) / 1000 : undefined;
   worker.on('error', (err) => logger.error({ err, queue: name }, 'worker error'));
   worker.on('failed', (job: Job<T> | undefined, err) => {
-    logger.warn({ queue: name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: { message: err.message } }, 'job failed');
+    logger.warn(
+      { queue: name, jobId: job?.id, attemptsMade: job?.attemptsMade, err: { message: err.message } },
+      'job failed',
+    );
     // BullMQ sets finishedOn only when the job goes to the failed set (no attempt left).
     jobFailures.inc({ queue: name, final: String(Boolean(job?.finishedOn)) });
     const seconds = job && secondsSinceStart(job);
@@ -145,7 +165,10 @@ export async function retryFailedJob(job: Job): Promise<0 | 1> {
     await job.retry('failed');
     return 1;
   } catch (error) {
-    logger.debug({ err: { message: (error as Error).message }, jobId: job.id }, 'failed job already retried or removed');
+    logger.debug(
+      { err: { message: (error as Error).message }, jobId: job.id },
+      'failed job already retried or removed',
+    );
     return 0;
   }
 }
@@ -190,7 +213,10 @@ export async function redisAnswers(): Promise<boolean> {
     const connection = getProducerConnection();
     if (!(connection instanceof Cluster)) return (await connection.ping()) === 'PONG';
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no answer from the queues slot')), CLUSTER_READY_CHECK_MS)));
+    const timeout = new Promise<never>(
+      (_, reject) =>
+        (timer = setTimeout(() => reject(new Error('no answer from the queues slot')), CLUSTER_READY_CHECK_MS)),
+    );
     try {
       await Promise.race([connection.exists(`${getConfig().queuePrefix}:ready-check`), timeout]);
     } finally {

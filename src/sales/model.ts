@@ -57,7 +57,13 @@ export interface OnlineSale {
   pix: { qrCode: string; expiresAt: Date | null; paidAt: Date | null } | null;
   /** Set while the outcome of an acquirer call is unknown; a queued job settles it. */
   /** `inFlight`: no answer came (timeout, dropped connection), so the call may still be running at the acquirer. */
-  reconciliation: { operation: SaleOperation; fromStatus: SaleStatus; since: Date; reason: string; inFlight?: boolean } | null;
+  reconciliation: {
+    operation: SaleOperation;
+    fromStatus: SaleStatus;
+    since: Date;
+    reason: string;
+    inFlight?: boolean;
+  } | null;
   /**
    * Whether `reconciliation` is set, written by the same writes: a top-level equality FerretDB
    * serves from an index, so the stuck-reconciliation sweep reads only these sales, not them all.
@@ -106,7 +112,10 @@ const saleSchema = new Schema<OnlineSale>(
       document: { type: String, default: null },
       documentType: { type: String, default: null },
     },
-    card: { type: new Schema({ brand: String, bin: String, last4: String, fromToken: Boolean }, { _id: false }), default: null },
+    card: {
+      type: new Schema({ brand: String, bin: String, last4: String, fromToken: Boolean }, { _id: false }),
+      default: null,
+    },
     acquirer: {
       paymentId: { type: String, default: null },
       status: { type: Number, default: null },
@@ -119,7 +128,10 @@ const saleSchema = new Schema<OnlineSale>(
     denial: { type: new Schema({ code: String, message: String }, { _id: false }), default: null },
     pix: { type: new Schema({ qrCode: String, expiresAt: Date, paidAt: Date }, { _id: false }), default: null },
     reconciliation: {
-      type: new Schema({ operation: String, fromStatus: String, since: Date, reason: String, inFlight: Boolean }, { _id: false }),
+      type: new Schema(
+        { operation: String, fromStatus: String, since: Date, reason: String, inFlight: Boolean },
+        { _id: false },
+      ),
       default: null,
     },
     reconciling: { type: Boolean, default: false },
@@ -234,9 +246,14 @@ export interface PaymentNotice {
   changeType: number;
   receivedAt: Date;
   appliedAt: Date | null;
-  /** Whether appliedAt is set, written with it: the sweep of unapplied notices reads by this equality (FerretDB cannot index null). */
+  /**
+   * Whether appliedAt is set, written with it: the sweep of unapplied notices reads by this equality (FerretDB cannot
+   * index null).
+   */
   applied?: boolean;
-  /** The job that applies it (src/queue recordJobId): the sweep queues the notice again only when that job will not run. */
+  /**
+   * The job that applies it (src/queue recordJobId): the sweep queues the notice again only when that job will not run.
+   */
   jobId?: string;
   result: string | null;
 }
@@ -258,7 +275,8 @@ const noticeSchema = new Schema<PaymentNotice>(
 noticeSchema.index({ paymentId: 1 });
 // The sweep of notices left unapplied.
 noticeSchema.index({ applied: 1, receivedAt: 1 });
-// The count of notices unapplied for long (salesNeedingAttention, which also counts notices stored before `applied` existed).
+// The count of notices unapplied for long (salesNeedingAttention, which also counts notices stored before `applied`
+// existed).
 noticeSchema.index({ appliedAt: 1, receivedAt: 1 });
 
 export const PaymentNoticeModel = mongoose.model<PaymentNotice>('PaymentNotice', noticeSchema);

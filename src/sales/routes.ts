@@ -28,22 +28,39 @@ const PIX_STATUS_CREDENTIALS: CredentialPolicy = { merchantToken: true, system: 
 const INTEGER = 'A valid integer is required.';
 
 const preCaptureBody = Joi.object({
-  payment_method: Joi.string().valid('card', 'pix').required().messages({ 'any.only': 'Must be card or pix.', 'any.required': 'This field is required.' }),
-  value: Joi.number().strict().integer().min(1).max(MAX_SALE_VALUE).required().messages({
-    'number.base': INTEGER,
-    'number.integer': INTEGER,
-    'number.min': 'Must be at least 1 (cents).',
-    'number.max': `Must be at most ${MAX_SALE_VALUE} (cents).`,
-    'any.required': 'This field is required.',
-  }),
+  payment_method: Joi.string()
+    .valid('card', 'pix')
+    .required()
+    .messages({ 'any.only': 'Must be card or pix.', 'any.required': 'This field is required.' }),
+  value: Joi.number()
+    .strict()
+    .integer()
+    .min(1)
+    .max(MAX_SALE_VALUE)
+    .required()
+    .messages({
+      'number.base': INTEGER,
+      'number.integer': INTEGER,
+      'number.min': 'Must be at least 1 (cents).',
+      'number.max': `Must be at most ${MAX_SALE_VALUE} (cents).`,
+      'any.required': 'This field is required.',
+    }),
   installments: Joi.number()
     .strict()
     .integer()
     .min(1)
     .max(12)
     .default(1)
-    .when('payment_method', { is: 'pix', then: Joi.valid(1).messages({ 'any.only': 'A PIX sale has one installment.' }) })
-    .messages({ 'number.base': INTEGER, 'number.integer': INTEGER, 'number.min': 'Must be 1 to 12.', 'number.max': 'Must be 1 to 12.' }),
+    .when('payment_method', {
+      is: 'pix',
+      then: Joi.valid(1).messages({ 'any.only': 'A PIX sale has one installment.' }),
+    })
+    .messages({
+      'number.base': INTEGER,
+      'number.integer': INTEGER,
+      'number.min': 'Must be 1 to 12.',
+      'number.max': 'Must be 1 to 12.',
+    }),
   encrypted_card: Joi.string()
     .max(4096)
     .when('payment_method', {
@@ -52,7 +69,8 @@ const preCaptureBody = Joi.object({
       otherwise: Joi.when('card_token', { is: Joi.exist(), then: Joi.forbidden(), otherwise: Joi.required() }),
     })
     .messages({
-      'any.required': 'A card sale needs encrypted_card (the card encrypted with the service public key) or card_token.',
+      'any.required':
+        'A card sale needs encrypted_card (the card encrypted with the service public key) or card_token.',
       'any.unknown': 'Send either encrypted_card or card_token, and neither for a PIX sale.',
       'string.base': 'Must be a base64 string.',
     }),
@@ -62,15 +80,22 @@ const preCaptureBody = Joi.object({
     .messages({ 'any.unknown': 'A PIX sale takes no card_token.', 'string.base': 'Must be a string.' }),
   save_card: Joi.boolean().strict().default(false).messages({ 'boolean.base': 'Must be true or false.' }),
   payer: Joi.object({
-    name: Joi.string().trim().min(1).max(100).required().messages({ 'any.required': 'This field is required.', 'string.empty': 'This field may not be blank.', 'string.max': 'At most 100 characters.' }),
-    document: Joi.string()
-      .trim()
-      .max(20)
-      .when('...payment_method', { is: 'pix', then: Joi.required() })
-      .messages({ 'any.required': 'A PIX sale needs the payer CPF or CNPJ.', 'string.max': 'At most 20 characters.', 'string.empty': 'This field may not be blank.' }),
+    name: Joi.string().trim().min(1).max(100).required().messages({
+      'any.required': 'This field is required.',
+      'string.empty': 'This field may not be blank.',
+      'string.max': 'At most 100 characters.',
+    }),
+    document: Joi.string().trim().max(20).when('...payment_method', { is: 'pix', then: Joi.required() }).messages({
+      'any.required': 'A PIX sale needs the payer CPF or CNPJ.',
+      'string.max': 'At most 20 characters.',
+      'string.empty': 'This field may not be blank.',
+    }),
   })
     .required()
-    .messages({ 'any.required': 'This field is required.', 'object.base': 'Must be an object with name and document.' }),
+    .messages({
+      'any.required': 'This field is required.',
+      'object.base': 'Must be an object with name and document.',
+    }),
   order_reference: Joi.string().trim().max(64).messages({ 'string.max': 'At most 64 characters.' }),
   pix_expires_in: Joi.number()
     .strict()
@@ -78,15 +103,31 @@ const preCaptureBody = Joi.object({
     .min(60)
     .max(86400)
     .when('payment_method', { is: 'card', then: Joi.forbidden() })
-    .messages({ 'number.base': INTEGER, 'number.integer': INTEGER, 'number.min': 'Must be 60 to 86400 seconds.', 'number.max': 'Must be 60 to 86400 seconds.', 'any.unknown': 'Only for a PIX sale.' }),
+    .messages({
+      'number.base': INTEGER,
+      'number.integer': INTEGER,
+      'number.min': 'Must be 60 to 86400 seconds.',
+      'number.max': 'Must be 60 to 86400 seconds.',
+      'any.unknown': 'Only for a PIX sale.',
+    }),
 }).messages({ 'object.unknown': 'Unknown field.' });
 
 const saleIdParam = celebrate(
-  { [Segments.PARAMS]: Joi.object({ id: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required().messages({ '*': INTEGER }) }) },
+  {
+    [Segments.PARAMS]: Joi.object({
+      id: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required().messages({ '*': INTEGER }),
+    }),
+  },
   { abortEarly: false },
 );
 
-const idempotencyKeyHeader = Joi.object({ 'idempotency-key': Joi.string().min(1).max(255).pattern(/^[\x21-\x7e]+$/).messages({ '*': 'At most 255 visible ASCII characters.' }) }).unknown(true);
+const idempotencyKeyHeader = Joi.object({
+  'idempotency-key': Joi.string()
+    .min(1)
+    .max(255)
+    .pattern(/^[\x21-\x7e]+$/)
+    .messages({ '*': 'At most 255 visible ASCII characters.' }),
+}).unknown(true);
 
 function send(res: import('express').Response, answer: SaleAnswer): void {
   if (answer.headers) res.set(answer.headers);
@@ -98,12 +139,21 @@ function scopeOf(req: Request): SaleScope {
   return req.principal?.kind === 'system' && req.principal.merchantId === undefined ? undefined : merchantIdOf(req);
 }
 
-const idParam = { name: 'id', in: 'path', required: true, type: 'integer', minimum: 1, description: 'Sale id (from the pre-capture answer)' };
+const idParam = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  type: 'integer',
+  minimum: 1,
+  description: 'Sale id (from the pre-capture answer)',
+};
 
 const gatewayError = {
   description:
-    'Payment gateway error. The body says what happened to the sale: sale_status FAILED means nothing was charged; reconciling true means the ' +
-    'acquirer did not answer in time and a job is confirming the outcome (the sale is then settled automatically). A capture or cancel keeps the sale in its state.',
+    'Payment gateway error. The body says what happened to the sale: sale_status FAILED means nothing was ' +
+    'charged; reconciling true means the ' +
+    ('acquirer did not answer in time and a job is confirming the outcome (the sale is then settled ' +
+      'automatically). A capture or cancel keeps the sale in its state.'),
   schema: { $ref: '#/definitions/SaleGatewayError' },
 };
 
@@ -112,10 +162,15 @@ const saleProperties = {
   approved: {
     type: 'boolean',
     description:
-      'true when the acquirer accepted the sale: the card was authorized (sale_status PRE_CAPTURED) or the PIX charge was created (PENDING, awaiting the payer). ' +
+      'true when the acquirer accepted the sale: the card was authorized (sale_status PRE_CAPTURED) or the PIX ' +
+      'charge was created (PENDING, awaiting the payer). ' +
       'false for a denial (sale_status DENIED, with denial_code and denial_message). HTTP 200 alone is not approval.',
   },
-  sale_status: { type: 'string', enum: [...SALE_STATUSES], description: 'See the README, Online sales, for the states and transitions' },
+  sale_status: {
+    type: 'string',
+    enum: [...SALE_STATUSES],
+    description: 'See the README, Online sales, for the states and transitions',
+  },
   payment_method: { type: 'string', enum: ['card', 'pix'] },
   value: { type: 'integer', description: 'Amount in cents' },
   installments: { type: 'integer', minimum: 1, maximum: 12 },
@@ -126,8 +181,18 @@ const saleProperties = {
     description: 'What is kept of the card: brand, BIN, last four. Null for PIX.',
     properties: { brand: { type: 'string' }, bin: { type: 'string' }, last4: { type: 'string' } },
   },
-  card_token: { type: 'string', description: 'Only when save_card was true and the card was approved: charge the card again with card_token (this merchant only). Shown once.' },
-  card_token_issued: { type: 'boolean', description: 'In an Idempotency-Key replay of an answer that carried card_token: the token was issued (it is shown only once and not repeated)' },
+  card_token: {
+    type: 'string',
+    description:
+      'Only when save_card was true and the card was approved: charge the card again with card_token (this ' +
+      'merchant only). Shown once.',
+  },
+  card_token_issued: {
+    type: 'boolean',
+    description:
+      'In an Idempotency-Key replay of an answer that carried card_token: the token was issued (it is shown ' +
+      'only once and not repeated)',
+  },
   pix: {
     type: 'object',
     'x-nullable': true,
@@ -137,7 +202,11 @@ const saleProperties = {
       paid_at: { type: 'string', format: 'date-time', 'x-nullable': true },
     },
   },
-  denial_code: { type: 'string', 'x-nullable': true, description: 'Acquirer return code of a denial (e.g. 05, 51, 57); null otherwise' },
+  denial_code: {
+    type: 'string',
+    'x-nullable': true,
+    description: 'Acquirer return code of a denial (e.g. 05, 51, 57); null otherwise',
+  },
   denial_message: { type: 'string', 'x-nullable': true },
   acquirer: {
     type: 'object',
@@ -158,36 +227,77 @@ const saleProperties = {
 
 export const salesFeature: Feature = {
   name: 'online-sales',
-  tag: { name: 'online-sales', description: 'Online card and PIX sales through the acquirer: pre-capture, capture, cancel, PIX status' },
+  tag: {
+    name: 'online-sales',
+    description: 'Online card and PIX sales through the acquirer: pre-capture, capture, cancel, PIX status',
+  },
   definitions: {
     PreCaptureRequest: {
       type: 'object',
       required: ['payment_method', 'value', 'payer'],
       properties: {
         payment_method: { type: 'string', enum: ['card', 'pix'] },
-        value: { type: 'integer', minimum: 1, maximum: MAX_SALE_VALUE, description: 'Amount in cents. A fraction gives {"value": ["A valid integer is required."]}' },
-        installments: { type: 'integer', minimum: 1, maximum: 12, default: 1, description: 'Card only; a PIX sale has 1' },
+        value: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_SALE_VALUE,
+          description: 'Amount in cents. A fraction gives {"value": ["A valid integer is required."]}',
+        },
+        installments: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 12,
+          default: 1,
+          description: 'Card only; a PIX sale has 1',
+        },
         encrypted_card: {
           type: 'string',
           description:
-            'Card sale: base64 of the JSON {"number","holder","expMonth","expYear","cvv"} encrypted with the service RSA public key, PKCS#1 v1.5 padding ' +
-            '(as in checkout). Decrypted in memory only; the number and CVV are never stored or logged (brand, BIN and last four are kept).',
+            'Card sale: base64 of the JSON {"number","holder","expMonth","expYear","cvv"} encrypted with the ' +
+            'service RSA public key, PKCS#1 v1.5 padding ' +
+            ('(as in checkout). Decrypted in memory only; the number and CVV are never stored or logged (brand, ' +
+              'BIN and last four are kept).'),
         },
-        card_token: { type: 'string', description: 'Card sale instead of encrypted_card: a card_token this merchant got from an earlier sale with save_card' },
-        save_card: { type: 'boolean', default: false, description: 'Card sale with encrypted_card: return a card_token for later sales' },
+        card_token: {
+          type: 'string',
+          description:
+            'Card sale instead of encrypted_card: a card_token this merchant got from an earlier sale with save_card',
+        },
+        save_card: {
+          type: 'boolean',
+          default: false,
+          description: 'Card sale with encrypted_card: return a card_token for later sales',
+        },
         payer: {
           type: 'object',
           required: ['name'],
           properties: {
             name: { type: 'string', maxLength: 100 },
-            document: { type: 'string', maxLength: 20, description: 'CPF or CNPJ with valid check digits (punctuation allowed). Required for PIX.' },
+            document: {
+              type: 'string',
+              maxLength: 20,
+              description: 'CPF or CNPJ with valid check digits (punctuation allowed). Required for PIX.',
+            },
           },
         },
-        order_reference: { type: 'string', maxLength: 64, description: "The merchant's own order reference, echoed back" },
-        pix_expires_in: { type: 'integer', minimum: 60, maximum: 86400, description: 'PIX only: seconds the QR code stays payable. Default: the acquirer default (2 hours).' },
+        order_reference: {
+          type: 'string',
+          maxLength: 64,
+          description: "The merchant's own order reference, echoed back",
+        },
+        pix_expires_in: {
+          type: 'integer',
+          minimum: 60,
+          maximum: 86400,
+          description: 'PIX only: seconds the QR code stays payable. Default: the acquirer default (2 hours).',
+        },
       },
     },
-    OnlineSale: { type: 'object', required: ['id', 'approved', 'sale_status', 'payment_method', 'value'], properties: saleProperties },
+    OnlineSale: {
+      type: 'object',
+      required: ['id', 'approved', 'sale_status', 'payment_method', 'value'],
+      properties: saleProperties,
+    },
     OnlineSaleResponse: {
       type: 'object',
       required: ['status', 'data'],
@@ -202,7 +312,11 @@ export const salesFeature: Feature = {
           type: 'object',
           properties: {
             id: { type: 'integer' },
-            sale_status: { type: 'string', enum: ['PROCESSING', 'PENDING', 'CONFIRMED', 'EXPIRED', 'REFUNDED', 'FAILED'], description: 'PENDING awaiting the payer; CONFIRMED paid; EXPIRED not paid in time' },
+            sale_status: {
+              type: 'string',
+              enum: ['PROCESSING', 'PENDING', 'CONFIRMED', 'EXPIRED', 'REFUNDED', 'FAILED'],
+              description: 'PENDING awaiting the payer; CONFIRMED paid; EXPIRED not paid in time',
+            },
             paid: { type: 'boolean' },
             value: { type: 'integer', description: 'Cents' },
             qr_code: { type: 'string', 'x-nullable': true, description: 'Copy-and-paste code' },
@@ -229,7 +343,12 @@ export const salesFeature: Feature = {
       required: ['PaymentId', 'ChangeType'],
       properties: {
         PaymentId: { type: 'string', description: 'The acquirer PaymentId' },
-        ChangeType: { type: 'integer', description: '1 status changed (applied: the sale is read from the acquirer and settled); other types are stored and ignored' },
+        ChangeType: {
+          type: 'integer',
+          description:
+            '1 status changed (applied: the sale is read from the acquirer and settled); other types are ' +
+            'stored and ignored',
+        },
         RecurrentPaymentId: { type: 'string' },
       },
     },
@@ -239,17 +358,24 @@ export const salesFeature: Feature = {
       method: 'post',
       path: '/api/v1/online/sales/pre-capture/',
       auth: ANY_MERCHANT_CREDENTIAL,
-      before: [celebrate({ [Segments.HEADERS]: idempotencyKeyHeader, [Segments.BODY]: preCaptureBody }, { abortEarly: false })],
+      before: [
+        celebrate({ [Segments.HEADERS]: idempotencyKeyHeader, [Segments.BODY]: preCaptureBody }, { abortEarly: false }),
+      ],
       handler: async (req, res) => {
         send(res, await preCapture(merchantIdOf(req), req.body, req.get('idempotency-key') || undefined));
       },
       doc: {
-        operationId: 'preCaptureSale', summary: 'Start an online sale: authorize a card (capture later) or create a PIX charge',
+        operationId: 'preCaptureSale',
+        summary: 'Start an online sale: authorize a card (capture later) or create a PIX charge',
         description:
-          'HTTP 200 does not mean approval: check data.approved and data.sale_status. An approved card is PRE_CAPTURED (capture or cancel it later); ' +
-          'a denied card is 200 with approved false, sale_status DENIED, denial_code and denial_message, and can be neither captured nor cancelled. ' +
-          'A PIX sale is PENDING with the copy-and-paste code (data.pix.qr_code) and its expiry; it becomes CONFIRMED when the acquirer notifies the payment. ' +
-          'On 502 the body tells whether nothing was charged (sale_status FAILED) or the outcome is being confirmed (reconciling true).',
+          'HTTP 200 does not mean approval: check data.approved and data.sale_status. An approved card is ' +
+          'PRE_CAPTURED (capture or cancel it later); ' +
+          ('a denied card is 200 with approved false, sale_status DENIED, denial_code and denial_message, and ' +
+            'can be neither captured nor cancelled. ') +
+          ('A PIX sale is PENDING with the copy-and-paste code (data.pix.qr_code) and its expiry; it becomes ' +
+            'CONFIRMED when the acquirer notifies the payment. ') +
+          ('On 502 the body tells whether nothing was charged (sale_status FAILED) or the outcome is being ' +
+            'confirmed (reconciling true).'),
         parameters: [
           {
             name: 'Idempotency-Key',
@@ -258,14 +384,20 @@ export const salesFeature: Feature = {
             type: 'string',
             maxLength: 255,
             description:
-              'Recommended. Per merchant, kept 24 h. The same key with the same body replays the first answer (header Idempotent-Replayed: true) without a second ' +
-              'authorization; the same key with a different body is 422; the same key while the first request still runs, or while its timed-out outcome is being ' +
-              'confirmed, is 409 (retry later to get the answer). A key whose request failed validation or reached no acquirer (502 with FAILED) may be used again.',
+              'Recommended. Per merchant, kept 24 h. The same key with the same body replays the first answer ' +
+              '(header Idempotent-Replayed: true) without a second ' +
+              ('authorization; the same key with a different body is 422; the same key while the first request ' +
+                'still runs, or while its timed-out outcome is being ') +
+              ('confirmed, is 409 (retry later to get the answer). A key whose request failed validation or ' +
+                'reached no acquirer (502 with FAILED) may be used again.'),
           },
           { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/PreCaptureRequest' } },
         ],
         responses: {
-          200: { description: 'The sale (approved, denied or PIX pending)', schema: { $ref: '#/definitions/OnlineSaleResponse' } },
+          200: {
+            description: 'The sale (approved, denied or PIX pending)',
+            schema: { $ref: '#/definitions/OnlineSaleResponse' },
+          },
           400: errorResponses.fieldErrors,
           409: errorResponses.detail('The first request with this Idempotency-Key is still running or being confirmed'),
           422: errorResponses.detail('This Idempotency-Key was used with a different body'),
@@ -283,16 +415,21 @@ export const salesFeature: Feature = {
         send(res, await captureOnlineSale(merchantIdOf(req), Number(req.params.id)));
       },
       doc: {
-        operationId: 'captureSale', summary: 'Capture a pre-captured card sale',
+        operationId: 'captureSale',
+        summary: 'Capture a pre-captured card sale',
         description:
-          'PRE_CAPTURED becomes CONFIRMED (full amount). Two captures at once capture once: one gets 200, the other 409 while the first runs or 400 after. ' +
-          "A PIX sale, or a sale in another state, is 400 with the reason. Another merchant's sale is 404, like an unknown id (its existence is not revealed).",
+          'PRE_CAPTURED becomes CONFIRMED (full amount). Two captures at once capture once: one gets 200, the ' +
+          'other 409 while the first runs or 400 after. ' +
+          ("A PIX sale, or a sale in another state, is 400 with the reason. Another merchant's sale is 404, " +
+            'like an unknown id (its existence is not revealed).'),
         parameters: [idParam],
         responses: {
           200: { description: 'Captured: sale_status CONFIRMED', schema: { $ref: '#/definitions/OnlineSaleResponse' } },
           400: errorResponses.detail('Not a PRE_CAPTURED card sale (the detail names the state), or a bad id'),
           404: errorResponses.detail('No such sale for this merchant'),
-          409: errorResponses.detail('Another operation on this sale is running, or its last outcome is being confirmed; retry later'),
+          409: errorResponses.detail(
+            'Another operation on this sale is running, or its last outcome is being confirmed; retry later',
+          ),
           502: gatewayError,
         },
       },
@@ -306,16 +443,23 @@ export const salesFeature: Feature = {
         send(res, await cancelOnlineSale(merchantIdOf(req), Number(req.params.id)));
       },
       doc: {
-        operationId: 'cancelSale', summary: 'Cancel a card sale: void a pre-captured one, refund a confirmed one',
+        operationId: 'cancelSale',
+        summary: 'Cancel a card sale: void a pre-captured one, refund a confirmed one',
         description:
-          "PRE_CAPTURED is voided (CANCELLED). CONFIRMED is refunded (REFUNDED) only when the merchant's allow_void_on_confirmed setting is on; otherwise 400 " +
+          "PRE_CAPTURED is voided (CANCELLED). CONFIRMED is refunded (REFUNDED) only when the merchant's " +
+          'allow_void_on_confirmed setting is on; otherwise 400 ' +
           "saying so. A PIX sale or any other state is 400 with the reason. Another merchant's sale is 404.",
         parameters: [idParam],
         responses: {
-          200: { description: 'sale_status CANCELLED or REFUNDED', schema: { $ref: '#/definitions/OnlineSaleResponse' } },
+          200: {
+            description: 'sale_status CANCELLED or REFUNDED',
+            schema: { $ref: '#/definitions/OnlineSaleResponse' },
+          },
           400: errorResponses.detail('Not cancellable (PIX, wrong state, or allow_void_on_confirmed off)'),
           404: errorResponses.detail('No such sale for this merchant'),
-          409: errorResponses.detail('Another operation on this sale is running, or its last outcome is being confirmed; retry later'),
+          409: errorResponses.detail(
+            'Another operation on this sale is running, or its last outcome is being confirmed; retry later',
+          ),
           502: gatewayError,
         },
       },
@@ -329,9 +473,11 @@ export const salesFeature: Feature = {
         send(res, await readOnlineSale(merchantIdOf(req), Number(req.params.id)));
       },
       doc: {
-        operationId: 'getSale', summary: 'Read an online sale (stored data only)',
+        operationId: 'getSale',
+        summary: 'Read an online sale (stored data only)',
         description:
-          'The sale as recorded, card or PIX. After a 502 with reconciling true, this shows the settled outcome once reconciling is false. ' +
+          'The sale as recorded, card or PIX. After a 502 with reconciling true, this shows the settled ' +
+          'outcome once reconciling is false. ' +
           "Never calls the acquirer. Another merchant's sale is 404.",
         parameters: [idParam],
         responses: {
@@ -350,10 +496,13 @@ export const salesFeature: Feature = {
         send(res, await pixStatus(scopeOf(req), Number(req.params.id)));
       },
       doc: {
-        operationId: 'getPixStatus', summary: 'Current PIX payment status of a sale (stored data only)',
+        operationId: 'getPixStatus',
+        summary: 'Current PIX payment status of a sale (stored data only)',
         description:
-          'Reads only what is stored (updated by the acquirer notifications): it never calls the acquirer. An unpaid charge past its expiry reads EXPIRED. ' +
-          "A card sale is 400. A merchant token sees its own sales only (another merchant's is 404); the system token sees any sale, or only the merchant named in X-Merchant-Id.",
+          'Reads only what is stored (updated by the acquirer notifications): it never calls the acquirer. An ' +
+          'unpaid charge past its expiry reads EXPIRED. ' +
+          ("A card sale is 400. A merchant token sees its own sales only (another merchant's is 404); the " +
+            'system token sees any sale, or only the merchant named in X-Merchant-Id.'),
         parameters: [idParam],
         responses: {
           200: { description: 'PIX status', schema: { $ref: '#/definitions/PixStatusResponse' } },
@@ -366,20 +515,39 @@ export const salesFeature: Feature = {
       method: 'post',
       path: PAYMENT_NOTIFICATION_PATH,
       handler: async (req, res) => {
-        send(res, await receivePaymentNotice((req as Request & { rawBody?: Buffer }).rawBody, req.get(NOTIFICATION_SIGNATURE_HEADER)));
+        send(
+          res,
+          await receivePaymentNotice(
+            (req as Request & { rawBody?: Buffer }).rawBody,
+            req.get(NOTIFICATION_SIGNATURE_HEADER),
+          ),
+        );
       },
       doc: {
-        operationId: 'receivePaymentNotification', summary: 'Acquirer card/PIX notification intake',
+        operationId: 'receivePaymentNotification',
+        summary: 'Acquirer card/PIX notification intake',
         description:
-          `Called by the acquirer, not by merchants. Authenticated by ${NOTIFICATION_SIGNATURE_HEADER}: "sha256=" + hex HMAC-SHA256 of the raw body keyed with ` +
-          'ACQUIRER_NOTIFICATION_SECRET (compared in constant time). The raw notice is stored (one document per body, so retries are one notice) and 200 is ' +
-          'answered at once; a worker reads the sale from the acquirer and settles ours. Repeated or out-of-order notices change nothing twice.',
+          `Called by the acquirer, not by merchants. Authenticated by ${NOTIFICATION_SIGNATURE_HEADER}: ` +
+          `"sha256=" + hex HMAC-SHA256 of the raw body keyed with ` +
+          ('ACQUIRER_NOTIFICATION_SECRET (compared in constant time). The raw notice is stored (one document ' +
+            'per body, so retries are one notice) and 200 is ') +
+          ('answered at once; a worker reads the sale from the acquirer and settles ours. Repeated or ' +
+            'out-of-order notices change nothing twice.'),
         parameters: [
-          { name: NOTIFICATION_SIGNATURE_HEADER, in: 'header', required: true, type: 'string', description: 'sha256=<hex HMAC-SHA256 of the raw body>' },
+          {
+            name: NOTIFICATION_SIGNATURE_HEADER,
+            in: 'header',
+            required: true,
+            type: 'string',
+            description: 'sha256=<hex HMAC-SHA256 of the raw body>',
+          },
           { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/PaymentNotice' } },
         ],
         responses: {
-          200: { description: 'Stored (duplicate true for a repeated notice)', schema: { type: 'object', properties: { received: { type: 'boolean' }, duplicate: { type: 'boolean' } } } },
+          200: {
+            description: 'Stored (duplicate true for a repeated notice)',
+            schema: { type: 'object', properties: { received: { type: 'boolean' }, duplicate: { type: 'boolean' } } },
+          },
           400: errorResponses.fieldErrors,
           401: errorResponses.detail('Missing or invalid signature'),
         },

@@ -87,9 +87,12 @@ export class SaleGatewayError extends ApiError {
   ) {
     super(502, {
       detail: outcomeUnknown
-        ? 'Payment gateway error: the acquirer did not answer in time. The outcome is being confirmed with the acquirer; the sale is settled automatically.'
+        ? 'Payment gateway error: the acquirer did not answer in time. The outcome is being confirmed with the ' +
+          'acquirer; the sale is settled automatically.'
         : cause instanceof AcquirerRejectedError
-          ? `Payment gateway error: the acquirer refused the request (${cause.errors.map((e) => `${e.Code} ${e.Message}`).join('; ') || `HTTP ${cause.httpStatus}`}). Nothing was done.`
+          ? `Payment gateway error: the acquirer refused the request ` +
+            `(${cause.errors.map((e) => `${e.Code} ${e.Message}`).join('; ') || `HTTP ${cause.httpStatus}`}). ` +
+            `Nothing was done.`
           : 'Payment gateway error: the acquirer could not be reached. Nothing was done.',
       sale_id: sale._id,
       sale_status: sale.status,
@@ -106,7 +109,8 @@ const iso = (date: Date | null | undefined) => (date ? new Date(date).toISOStrin
 
 /** The sale status a reader sees: an unpaid PIX past its expiry is EXPIRED even before the acquirer says so. */
 export function effectiveStatus(sale: OnlineSale, now = new Date()): SaleStatus {
-  if (sale.status === 'PENDING' && sale.pix?.expiresAt && new Date(sale.pix.expiresAt).getTime() <= now.getTime()) return 'EXPIRED';
+  if (sale.status === 'PENDING' && sale.pix?.expiresAt && new Date(sale.pix.expiresAt).getTime() <= now.getTime())
+    return 'EXPIRED';
   return sale.status;
 }
 
@@ -124,7 +128,9 @@ export function presentSale(sale: OnlineSale, extra: { cardToken?: string } = {}
     order_reference: sale.orderReference,
     card: sale.card ? { brand: sale.card.brand, bin: sale.card.bin, last4: sale.card.last4 } : null,
     ...(extra.cardToken ? { card_token: extra.cardToken } : {}),
-    pix: sale.pix ? { qr_code: sale.pix.qrCode, expires_at: iso(sale.pix.expiresAt), paid_at: iso(sale.pix.paidAt) } : null,
+    pix: sale.pix
+      ? { qr_code: sale.pix.qrCode, expires_at: iso(sale.pix.expiresAt), paid_at: iso(sale.pix.paidAt) }
+      : null,
     denial_code: sale.denial?.code ?? null,
     denial_message: sale.denial?.message ?? null,
     acquirer: {
@@ -172,13 +178,26 @@ async function findSale(scope: SaleScope, saleId: number): Promise<OnlineSale> {
 
 /** One job per reconciliation episode (a sale may need several over its life). */
 async function enqueueReconciliation(saleId: number, fromStatus: SaleStatus, since: Date): Promise<void> {
-  await getQueue(RECONCILE_QUEUE).add('reconcile-sale', { saleId }, { jobId: `reconcile-${saleId}-${fromStatus}-${since.getTime()}`, delay: 1000 });
+  await getQueue(RECONCILE_QUEUE).add(
+    'reconcile-sale',
+    { saleId },
+    { jobId: `reconcile-${saleId}-${fromStatus}-${since.getTime()}`, delay: 1000 },
+  );
 }
 
 /** Records that an acquirer call's outcome is unknown and queues the job that finds it out. */
-async function markForReconciliation(sale: OnlineSale, operation: SaleOperation, reason: string, inFlight = false): Promise<OnlineSale> {
+async function markForReconciliation(
+  sale: OnlineSale,
+  operation: SaleOperation,
+  reason: string,
+  inFlight = false,
+): Promise<OnlineSale> {
   const reconciliation = { operation, fromStatus: sale.status, since: new Date(), reason, inFlight };
-  const updated = await OnlineSaleModel.findOneAndUpdate({ _id: sale._id }, { $set: { reconciliation, reconciling: true } }, { new: true }).lean();
+  const updated = await OnlineSaleModel.findOneAndUpdate(
+    { _id: sale._id },
+    { $set: { reconciliation, reconciling: true } },
+    { new: true },
+  ).lean();
   try {
     await enqueueReconciliation(sale._id, sale.status, reconciliation.since);
   } catch (error) {
@@ -199,7 +218,11 @@ type TransitionClaim = { claimed: true } | { claimed: false; held: SaleTransitio
  * taken over here: its sale carries the reconciling flag, and the stuck-reconciliation sweep
  * releases it (see reconcileUnmarkedClaim for one whose sale never got the flag).
  */
-async function claimTransition(saleId: number, fromStatus: SaleStatus, operation: SaleOperation | 'settle'): Promise<TransitionClaim> {
+async function claimTransition(
+  saleId: number,
+  fromStatus: SaleStatus,
+  operation: SaleOperation | 'settle',
+): Promise<TransitionClaim> {
   const _id = `${saleId}:${fromStatus}`;
   let held: SaleTransition | null = null;
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -211,7 +234,8 @@ async function claimTransition(saleId: number, fromStatus: SaleStatus, operation
     }
     held = await SaleTransitionModel.findById(_id).lean();
     if (!held) continue;
-    if (held.operation !== 'settle' || Date.now() - new Date(held.createdAt).getTime() < SETTLE_CLAIM_LEASE_MS) return { claimed: false, held };
+    if (held.operation !== 'settle' || Date.now() - new Date(held.createdAt).getTime() < SETTLE_CLAIM_LEASE_MS)
+      return { claimed: false, held };
     await SaleTransitionModel.deleteOne({ _id, createdAt: held.createdAt });
   }
   return { claimed: false, held };
@@ -232,7 +256,10 @@ async function abandonOperation(saleId: number, fromStatus: SaleStatus): Promise
 }
 
 /** Our status for an acquirer status; null when it decides nothing. */
-export function statusFromAcquirer(acquirerStatus: number, sale: Pick<OnlineSale, 'paymentMethod' | 'status'>): SaleStatus | null {
+export function statusFromAcquirer(
+  acquirerStatus: number,
+  sale: Pick<OnlineSale, 'paymentMethod' | 'status'>,
+): SaleStatus | null {
   const method = sale.paymentMethod;
   switch (acquirerStatus) {
     case AcquirerStatus.Authorized:
@@ -256,7 +283,11 @@ export function statusFromAcquirer(acquirerStatus: number, sale: Pick<OnlineSale
 }
 
 /** The fields a status change writes, from what the acquirer said. */
-function settledFields(sale: OnlineSale, status: SaleStatus, truth: Partial<AcquirerSale> & { status: number }): Record<string, unknown> {
+function settledFields(
+  sale: OnlineSale,
+  status: SaleStatus,
+  truth: Partial<AcquirerSale> & { status: number },
+): Record<string, unknown> {
   const now = new Date();
   const set: Record<string, unknown> = {
     status,
@@ -286,7 +317,10 @@ function settledFields(sale: OnlineSale, status: SaleStatus, truth: Partial<Acqu
   return set;
 }
 
-/** The sale as a `$set` of these fields (dotted paths included) leaves it: what an answer shows before the write is sent. */
+/**
+ * The sale as a `$set` of these fields (dotted paths included) leaves it: what an answer shows before the write is
+ * sent.
+ */
 function withFieldsSet(sale: OnlineSale, set: Record<string, unknown>): OnlineSale {
   const moved = structuredClone(sale) as unknown as Record<string, unknown>;
   for (const [path, value] of Object.entries(set)) {
@@ -314,7 +348,11 @@ async function moveSale(
   const answer = answerOf?.(moved);
   if (answer) set.idempotentAnswer = storableAnswer(answer);
   const filter = { _id: sale._id, status: checkedAfterLookup(sale.status) };
-  const updated = await OnlineSaleModel.findOneAndUpdate(filter, { $set: set }, { new: true, timestamps: false }).lean();
+  const updated = await OnlineSaleModel.findOneAndUpdate(
+    filter,
+    { $set: set },
+    { new: true, timestamps: false },
+  ).lean();
   if (!updated) throw new Error(`sale ${sale._id} left ${sale.status} while its transition was held`);
   return { moved: updated, answer };
 }
@@ -336,7 +374,10 @@ async function preparePayment(merchantId: number, input: PreCaptureInput): Promi
   if (input.payer.document) {
     document = normalizeDocument(input.payer.document);
     documentType = documentKind(document);
-    if (!documentType) throw badRequest({ 'payer.document': ['Enter a valid CPF (11 digits) or CNPJ (14 characters) with correct check digits.'] });
+    if (!documentType)
+      throw badRequest({
+        'payer.document': ['Enter a valid CPF (11 digits) or CNPJ (14 characters) with correct check digits.'],
+      });
   }
   if (input.payment_method === 'pix') return { card: null, cardToken: null, document, documentType };
   if (input.encrypted_card) {
@@ -347,22 +388,44 @@ async function preparePayment(merchantId: number, input: PreCaptureInput): Promi
       if (error instanceof CardError) throw badRequest({ encrypted_card: [error.message] });
       throw error;
     }
-    if (summarizeCard(card).brand === 'Unknown') throw badRequest({ encrypted_card: ['This card brand is not accepted.'] });
+    if (summarizeCard(card).brand === 'Unknown')
+      throw badRequest({ encrypted_card: ['This card brand is not accepted.'] });
     return { card, cardToken: null, document, documentType };
   }
   // By `_id` alone (see checkedAfterLookup): a token saved by another merchant is unknown here.
   const found = await SavedCardModel.findById(sha256Hex(String(input.card_token))).lean();
   const saved = found?.merchantId === merchantId ? found : null;
   if (!saved) throw badRequest({ card_token: ['Unknown card token.'] });
-  return { card: null, cardToken: { token: String(input.card_token), brand: saved.brand, bin: saved.bin, last4: saved.last4 }, document, documentType };
+  return {
+    card: null,
+    cardToken: { token: String(input.card_token), brand: saved.brand, bin: saved.bin, last4: saved.last4 },
+    document,
+    documentType,
+  };
 }
 
 function cardAnswerFields(result: CardSaleResult) {
-  return { status: result.status, paymentId: result.paymentId, returnCode: result.returnCode, returnMessage: result.returnMessage, tid: result.tid, proofOfSale: result.proofOfSale, authorizationCode: result.authorizationCode };
+  return {
+    status: result.status,
+    paymentId: result.paymentId,
+    returnCode: result.returnCode,
+    returnMessage: result.returnMessage,
+    tid: result.tid,
+    proofOfSale: result.proofOfSale,
+    authorizationCode: result.authorizationCode,
+  };
 }
 
 function pixAnswerFields(result: PixChargeResult) {
-  return { status: result.status, paymentId: result.paymentId, returnCode: result.returnCode, returnMessage: result.returnMessage, proofOfSale: result.proofOfSale, qrCodeString: result.qrCodeString, expiresAt: result.expiresAt };
+  return {
+    status: result.status,
+    paymentId: result.paymentId,
+    returnCode: result.returnCode,
+    returnMessage: result.returnMessage,
+    proofOfSale: result.proofOfSale,
+    qrCodeString: result.qrCodeString,
+    expiresAt: result.expiresAt,
+  };
 }
 
 /** Runs one pre-capture: creates the sale, calls the acquirer once, records the answer. */
@@ -385,22 +448,41 @@ async function runPreCapture(
     installments: input.installments,
     status: 'PROCESSING',
     payer: { name: input.payer.name, document: prepared.document, documentType: prepared.documentType },
-    card: summary ? { brand: summary.brand, bin: summary.bin, last4: summary.last4, fromToken: Boolean(prepared.cardToken) } : null,
+    card: summary
+      ? { brand: summary.brand, bin: summary.bin, last4: summary.last4, fromToken: Boolean(prepared.cardToken) }
+      : null,
     idempotencyRecordId: key?.recordId ?? null,
     idempotencyRecordCreatedAt: key?.recordCreatedAt ?? null,
     idempotencyBodyHash: key?.bodyHash ?? null,
   });
   let sale = created.toObject() as OnlineSale;
-  const customer = { name: input.payer.name, identity: prepared.document ?? undefined, identityType: prepared.documentType ?? undefined };
+  const customer = {
+    name: input.payer.name,
+    identity: prepared.document ?? undefined,
+    identityType: prepared.documentType ?? undefined,
+  };
 
   let cardResult: CardSaleResult | undefined;
   let pixResult: PixChargeResult | undefined;
   try {
     if (input.payment_method === 'pix') {
-      pixResult = await createPixCharge({ idempotencyKey: merchantOrderId, merchantOrderId, amountCents: input.value, customer, expiresInSeconds: input.pix_expires_in });
+      pixResult = await createPixCharge({
+        idempotencyKey: merchantOrderId,
+        merchantOrderId,
+        amountCents: input.value,
+        customer,
+        expiresInSeconds: input.pix_expires_in,
+      });
     } else {
       const card = prepared.card
-        ? { number: prepared.card.number, holder: prepared.card.holder, expMonth: prepared.card.expMonth, expYear: prepared.card.expYear, cvv: prepared.card.cvv, brand: summary!.brand }
+        ? {
+            number: prepared.card.number,
+            holder: prepared.card.holder,
+            expMonth: prepared.card.expMonth,
+            expYear: prepared.card.expYear,
+            cvv: prepared.card.cvv,
+            brand: summary!.brand,
+          }
         : { cardToken: prepared.cardToken!.token, brand: prepared.cardToken!.brand };
       cardResult = await createCardSale({
         idempotencyKey: merchantOrderId,
@@ -415,13 +497,18 @@ async function runPreCapture(
     }
   } catch (error) {
     if (!(error instanceof AcquirerUnavailableError)) throw error;
-    logger.warn({ saleId: id, err: { message: error.message }, outcomeUnknown: error.outcomeUnknown }, 'pre-capture: acquirer unavailable');
+    logger.warn(
+      { saleId: id, err: { message: error.message }, outcomeUnknown: error.outcomeUnknown },
+      'pre-capture: acquirer unavailable',
+    );
     if (error.outcomeUnknown) {
       sale = await markForReconciliation(sale, 'authorize', error.message, !error.answered);
       throw new SaleGatewayError(sale, true);
     }
     const stillProcessing = { _id: id, status: checkedAfterLookup('PROCESSING') };
-    sale = (await OnlineSaleModel.findOneAndUpdate(stillProcessing, { $set: { status: 'FAILED' } }, { new: true }).lean()) ?? sale;
+    sale =
+      (await OnlineSaleModel.findOneAndUpdate(stillProcessing, { $set: { status: 'FAILED' } }, { new: true }).lean()) ??
+      sale;
     throw new SaleGatewayError(sale, false, error);
   }
 
@@ -432,7 +519,13 @@ async function runPreCapture(
     if (cardResult?.approved && cardResult.cardToken && prepared.card) {
       // Saved before the sale is recorded, so the answer kept for replays can say the token was issued.
       const card = summarizeCard(prepared.card);
-      await SavedCardModel.create({ _id: sha256Hex(cardResult.cardToken), merchantId, brand: card.brand, bin: card.bin, last4: card.last4 });
+      await SavedCardModel.create({
+        _id: sha256Hex(cardResult.cardToken),
+        merchantId,
+        brand: card.brand,
+        bin: card.bin,
+        last4: card.last4,
+      });
       cardToken = cardResult.cardToken;
     }
     const answerOf = (moved: OnlineSale) => ok(moved, { cardToken });
@@ -474,7 +567,8 @@ function newestSaleOfKey(recordId: string): Promise<OnlineSale | null> {
 function madeByRecord(sale: OnlineSale | null, keyCreatedAt: Date): OnlineSale | null {
   if (!sale) return null;
   const keyTime = new Date(keyCreatedAt).getTime();
-  if (sale.idempotencyRecordCreatedAt) return new Date(sale.idempotencyRecordCreatedAt).getTime() === keyTime ? sale : null;
+  if (sale.idempotencyRecordCreatedAt)
+    return new Date(sale.idempotencyRecordCreatedAt).getTime() === keyTime ? sale : null;
   return new Date(sale.createdAt).getTime() >= keyTime - KEY_CLOCK_TOLERANCE_MS ? sale : null;
 }
 
@@ -483,7 +577,9 @@ function recordOfUse(recordId: string, createdAt: Date | null | undefined): Reco
   return createdAt ? { _id: recordId, createdAt } : { _id: recordId };
 }
 
-type Claim = { claimed: true; createdAt: Date } | { claimed: false; existing: { bodyHash: string; state: string; response: SaleAnswer | null } };
+type Claim =
+  | { claimed: true; createdAt: Date }
+  | { claimed: false; existing: { bodyHash: string; state: string; response: SaleAnswer | null } };
 
 /**
  * Inserts the Idempotency-Key record; an expired one (over 24 h) is replaced. The answer a
@@ -503,9 +599,17 @@ async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHas
     const newest = await newestSaleOfKey(recordId);
     // A sale that kept an answer was made by the key's live record: the record is at most a few ms
     // older than its sale, and a key is freed or replaced only when no answer was kept.
-    const keptAnswerLive = newest && Date.now() - new Date(newest.createdAt).getTime() < IDEMPOTENCY_WINDOW_MS - KEY_CLOCK_TOLERANCE_MS;
+    const keptAnswerLive =
+      newest && Date.now() - new Date(newest.createdAt).getTime() < IDEMPOTENCY_WINDOW_MS - KEY_CLOCK_TOLERANCE_MS;
     if (keptAnswerLive && newest.idempotentAnswer && newest.idempotencyBodyHash) {
-      return { claimed: false, existing: { bodyHash: newest.idempotencyBodyHash, state: 'done', response: newest.idempotentAnswer as SaleAnswer } };
+      return {
+        claimed: false,
+        existing: {
+          bodyHash: newest.idempotencyBodyHash,
+          state: 'done',
+          response: newest.idempotentAnswer as SaleAnswer,
+        },
+      };
     }
     const existing = await SaleIdempotencyModel.findById(recordId).lean();
     if (!existing) continue;
@@ -514,7 +618,11 @@ async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHas
       await SaleIdempotencyModel.deleteOne({ _id: recordId, createdAt: existing.createdAt });
       continue;
     }
-    const held = { bodyHash: existing.bodyHash, state: existing.state, response: existing.response as SaleAnswer | null };
+    const held = {
+      bodyHash: existing.bodyHash,
+      state: existing.state,
+      response: existing.response as SaleAnswer | null,
+    };
     if (existing.state === 'done') return { claimed: false, existing: held };
     const sale = madeByRecord(newest, existing.createdAt);
     if (!sale) {
@@ -528,7 +636,8 @@ async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHas
       return { claimed: false, existing: held };
     }
     // The answer the first request gave (its body differs from this one's: 422).
-    if (sale.idempotentAnswer) return { claimed: false, existing: { ...held, state: 'done', response: sale.idempotentAnswer as SaleAnswer } };
+    if (sale.idempotentAnswer)
+      return { claimed: false, existing: { ...held, state: 'done', response: sale.idempotentAnswer as SaleAnswer } };
     // No kept answer: the sale may be settled while the key missed the answer (a process died before
     // recording it, or a late write of the failure path landed over reconciliation's): the sale's
     // own record is the answer.
@@ -539,12 +648,19 @@ async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHas
     }
     if (sale.status !== 'PROCESSING' && !sale.reconciliation) {
       const response = storableAnswer(ok(sale));
-      await SaleIdempotencyModel.updateOne({ _id: recordId, createdAt: existing.createdAt }, { $set: { state: 'done', saleId: sale._id, response } });
+      await SaleIdempotencyModel.updateOne(
+        { _id: recordId, createdAt: existing.createdAt },
+        { $set: { state: 'done', saleId: sale._id, response } },
+      );
       return { claimed: false, existing: { ...held, state: 'done', response: response as SaleAnswer } };
     }
     return { claimed: false, existing: held };
   }
-  throw new ApiError(409, { detail: 'A request with this Idempotency-Key is being processed.' }, { 'Retry-After': '1' });
+  throw new ApiError(
+    409,
+    { detail: 'A request with this Idempotency-Key is being processed.' },
+    { 'Retry-After': '1' },
+  );
 }
 
 /**
@@ -552,7 +668,11 @@ async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHas
  * and replayed for the same key and body; another body with the key is 422; a request while the
  * first is still running (or its outcome is being confirmed) is 409.
  */
-export async function preCapture(merchantId: number, input: PreCaptureInput, idempotencyKey?: string): Promise<SaleAnswer> {
+export async function preCapture(
+  merchantId: number,
+  input: PreCaptureInput,
+  idempotencyKey?: string,
+): Promise<SaleAnswer> {
   if (!idempotencyKey) return (await runPreCapture(merchantId, input, null)).answer;
   const recordId = `${merchantId}:${idempotencyKey}`;
   const bodyHash = sha256Hex(canonicalJson(input));
@@ -560,7 +680,9 @@ export async function preCapture(merchantId: number, input: PreCaptureInput, ide
   if (!claim.claimed) {
     const { existing } = claim;
     if (existing.bodyHash !== bodyHash) {
-      throw new ApiError(422, { detail: 'This Idempotency-Key was already used with a different request body. Use a new key for a new sale.' });
+      throw new ApiError(422, {
+        detail: 'This Idempotency-Key was already used with a different request body. Use a new key for a new sale.',
+      });
     }
     if (existing.state === 'done' && existing.response) {
       return { ...existing.response, headers: { ...(existing.response.headers ?? {}), 'Idempotent-Replayed': 'true' } };
@@ -570,18 +692,23 @@ export async function preCapture(merchantId: number, input: PreCaptureInput, ide
       {
         detail:
           existing.state === 'reconciling'
-            ? 'The first request with this Idempotency-Key timed out at the acquirer; its outcome is being confirmed. Retry later to get its answer.'
+            ? 'The first request with this Idempotency-Key timed out at the acquirer; its outcome is being ' +
+              'confirmed. Retry later to get its answer.'
             : 'A request with this Idempotency-Key is still being processed. Retry later to get its answer.',
       },
       { 'Retry-After': '2' },
     );
   }
   try {
-    // The answer is kept on the sale by the write that recorded it (see claimIdempotencyKey): the record stays as inserted.
+    // The answer is kept on the sale by the write that recorded it (see claimIdempotencyKey): the record stays as
+    // inserted.
     return (await runPreCapture(merchantId, input, { recordId, bodyHash, recordCreatedAt: claim.createdAt })).answer;
   } catch (error) {
     await settleIdempotencyKeyAfterFailure(recordId, claim.createdAt, error).catch((settleError) =>
-      logger.error({ err: { message: (settleError as Error).message }, recordId }, 'could not settle an Idempotency-Key after a failed pre-capture; it stays in progress'),
+      logger.error(
+        { err: { message: (settleError as Error).message }, recordId },
+        'could not settle an Idempotency-Key after a failed pre-capture; it stays in progress',
+      ),
     );
     throw error;
   }
@@ -597,7 +724,8 @@ export async function preCapture(merchantId: number, input: PreCaptureInput, ide
  */
 async function settleIdempotencyKeyAfterFailure(recordId: string, keyCreatedAt: Date, error: unknown): Promise<void> {
   // (runPreCapture turns every acquirer failure, a refusal included, into a SaleGatewayError.)
-  const refusedOrUnreachable = error instanceof SaleGatewayError && !error.outcomeUnknown && error.body.sale_status === 'FAILED';
+  const refusedOrUnreachable =
+    error instanceof SaleGatewayError && !error.outcomeUnknown && error.body.sale_status === 'FAILED';
   if (refusedOrUnreachable) {
     await SaleIdempotencyModel.deleteOne(recordOfUse(recordId, keyCreatedAt));
     return;
@@ -609,11 +737,15 @@ async function settleIdempotencyKeyAfterFailure(recordId: string, keyCreatedAt: 
     return;
   }
   if (sale.reconciliation || sale.status === 'PROCESSING') {
-    await SaleIdempotencyModel.updateOne(recordOfUse(recordId, keyCreatedAt), { $set: { state: 'reconciling', saleId: sale._id } });
+    await SaleIdempotencyModel.updateOne(recordOfUse(recordId, keyCreatedAt), {
+      $set: { state: 'reconciling', saleId: sale._id },
+    });
     return;
   }
   const answer = ok(sale);
-  await SaleIdempotencyModel.updateOne(recordOfUse(recordId, keyCreatedAt), { $set: { state: 'done', saleId: sale._id, response: storableAnswer(answer) } });
+  await SaleIdempotencyModel.updateOne(recordOfUse(recordId, keyCreatedAt), {
+    $set: { state: 'done', saleId: sale._id, response: storableAnswer(answer) },
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -623,7 +755,11 @@ async function settleIdempotencyKeyAfterFailure(recordId: string, keyCreatedAt: 
 function refuseInvalidState(sale: OnlineSale, action: 'captured' | 'cancelled'): never {
   if (sale.paymentMethod === 'pix') throw new ApiError(400, { detail: `A PIX sale cannot be ${action}.` });
   if (sale.reconciliation) {
-    throw new ApiError(409, { detail: 'The outcome of the last acquirer call on this sale is being confirmed. Retry later.' }, { 'Retry-After': '2' });
+    throw new ApiError(
+      409,
+      { detail: 'The outcome of the last acquirer call on this sale is being confirmed. Retry later.' },
+      { 'Retry-After': '2' },
+    );
   }
   const allowed = action === 'captured' ? 'a PRE_CAPTURED card sale' : 'a PRE_CAPTURED or CONFIRMED card sale';
   throw new ApiError(400, { detail: `Only ${allowed} can be ${action}; this sale is ${sale.status}.` });
@@ -635,7 +771,17 @@ interface Operation {
   operation: SaleOperation;
   /** Acquirer statuses that mean the operation took effect. */
   acquirerStatuses: number[];
-  call: (sale: OnlineSale, requestKey: string) => Promise<{ status: number; returnCode: string; returnMessage: string; tid?: string; proofOfSale?: string; authorizationCode?: string }>;
+  call: (
+    sale: OnlineSale,
+    requestKey: string,
+  ) => Promise<{
+    status: number;
+    returnCode: string;
+    returnMessage: string;
+    tid?: string;
+    proofOfSale?: string;
+    authorizationCode?: string;
+  }>;
 }
 
 /**
@@ -656,9 +802,15 @@ async function reconcileUnmarkedClaim(sale: OnlineSale, held: SaleTransition): P
   };
   const unmarked = { _id: sale._id, status: checkedAfterLookup(held.fromStatus), reconciliation: null };
   await OnlineSaleModel.updateOne(unmarked, { $set: { reconciliation, reconciling: true } });
-  logger.warn({ saleId: sale._id, operation: held.operation }, 'an operation claim without its in-flight mark: reconciling the sale');
+  logger.warn(
+    { saleId: sale._id, operation: held.operation },
+    'an operation claim without its in-flight mark: reconciling the sale',
+  );
   await enqueueReconciliation(sale._id, held.fromStatus, reconciliation.since).catch((error) =>
-    logger.error({ err: error, saleId: sale._id }, 'could not queue the reconciliation of a sale; the stuck-reconciliation sweep will'),
+    logger.error(
+      { err: error, saleId: sale._id },
+      'could not queue the reconciliation of a sale; the stuck-reconciliation sweep will',
+    ),
   );
 }
 
@@ -669,7 +821,11 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
     const current = await OnlineSaleModel.findById(sale._id).lean();
     if (current && current.status === op.from && !current.reconciliation) {
       if (claim.held) await reconcileUnmarkedClaim(current, claim.held);
-      throw new ApiError(409, { detail: `Another operation on this sale is in progress. Retry later.` }, { 'Retry-After': '1' });
+      throw new ApiError(
+        409,
+        { detail: `Another operation on this sale is in progress. Retry later.` },
+        { 'Retry-After': '1' },
+      );
     }
     refuseInvalidState(current ?? sale, action);
   }
@@ -680,7 +836,13 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
     { _id: sale._id },
     {
       $set: {
-        reconciliation: { operation: op.operation, fromStatus: op.from, since: new Date(), reason: 'acquirer call in flight', inFlight: true },
+        reconciliation: {
+          operation: op.operation,
+          fromStatus: op.from,
+          since: new Date(),
+          reason: 'acquirer call in flight',
+          inFlight: true,
+        },
         reconciling: true,
       },
     },
@@ -696,7 +858,15 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
       await abandonOperation(sale._id, op.from);
       throw error;
     }
-    logger.warn({ saleId: sale._id, operation: op.operation, err: { message: error.message }, outcomeUnknown: error.outcomeUnknown }, 'acquirer unavailable');
+    logger.warn(
+      {
+        saleId: sale._id,
+        operation: op.operation,
+        err: { message: error.message },
+        outcomeUnknown: error.outcomeUnknown,
+      },
+      'acquirer unavailable',
+    );
     if (error.outcomeUnknown) {
       const marked = await markForReconciliation(sale, op.operation, error.message);
       throw new SaleGatewayError(marked, true);
@@ -711,7 +881,12 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
   }
   if (!op.acquirerStatuses.includes(result.status)) {
     await abandonOperation(sale._id, op.from);
-    throw new ApiError(502, { detail: `Payment gateway error: the acquirer answered status ${result.status} to the ${op.operation}.`, sale_id: sale._id, sale_status: sale.status, reconciling: false });
+    throw new ApiError(502, {
+      detail: `Payment gateway error: the acquirer answered status ${result.status} to the ${op.operation}.`,
+      sale_id: sale._id,
+      sale_status: sale.status,
+      reconciling: false,
+    });
   }
   try {
     return ok((await moveSale(sale, op.to, result)).moved);
@@ -725,7 +900,8 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
 
 export async function captureOnlineSale(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
   const sale = await findSale(scope, saleId);
-  if (sale.paymentMethod !== 'card' || sale.status !== 'PRE_CAPTURED' || sale.reconciliation) refuseInvalidState(sale, 'captured');
+  if (sale.paymentMethod !== 'card' || sale.status !== 'PRE_CAPTURED' || sale.reconciliation)
+    refuseInvalidState(sale, 'captured');
   return runOperation(
     sale,
     {
@@ -740,11 +916,17 @@ export async function captureOnlineSale(scope: SaleScope, saleId: number): Promi
 }
 
 export const VOID_ON_CONFIRMED_DISABLED =
-  "This sale is CONFIRMED and the merchant's allow_void_on_confirmed setting is off, so a confirmed sale cannot be cancelled (refunded).";
+  "This sale is CONFIRMED and the merchant's allow_void_on_confirmed setting is off, so a confirmed sale " +
+  'cannot be cancelled (refunded).';
 
 export async function cancelOnlineSale(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
   const sale = await findSale(scope, saleId);
-  if (sale.paymentMethod !== 'card' || sale.reconciliation || (sale.status !== 'PRE_CAPTURED' && sale.status !== 'CONFIRMED')) refuseInvalidState(sale, 'cancelled');
+  if (
+    sale.paymentMethod !== 'card' ||
+    sale.reconciliation ||
+    (sale.status !== 'PRE_CAPTURED' && sale.status !== 'CONFIRMED')
+  )
+    refuseInvalidState(sale, 'cancelled');
   if (sale.status === 'PRE_CAPTURED') {
     return runOperation(
       sale,
@@ -823,23 +1005,38 @@ async function reconcileReadSale(sale: OnlineSale | null, now = new Date()): Pro
   if (sale && !sale.reconciliation && isUnnoticedPixPastExpiry(sale, now, 0)) {
     // Its payment notice may have been lost: the acquirer says whether it was paid or expired.
     const truth = await getSale(sale.acquirer.paymentId!);
-    return truth ? `pix past expiry: ${await settleToAcquirer(sale, truth)}` : 'the acquirer does not know this PaymentId';
+    return truth
+      ? `pix past expiry: ${await settleToAcquirer(sale, truth)}`
+      : 'the acquirer does not know this PaymentId';
   }
   if (!sale?.reconciliation) return 'nothing to reconcile';
   const { operation, fromStatus } = sale.reconciliation;
-  if (operation !== 'authorize' && sale.reconciliation.inFlight && Date.now() - new Date(sale.reconciliation.since).getTime() < callMayStillBeRunningMs()) {
+  if (
+    operation !== 'authorize' &&
+    sale.reconciliation.inFlight &&
+    Date.now() - new Date(sale.reconciliation.since).getTime() < callMayStillBeRunningMs()
+  ) {
     // A capture, cancel or refund call is running right now (its process sets this mark before
     // calling and settles the sale itself): reading the acquirer now could undo what it writes.
     // A notice retries; the stuck-reconciliation sweep comes back if the process died.
     throw new Error(`sale ${sale._id}: a ${operation} call is in flight; its own process settles the sale`);
   }
-  const truth = sale.acquirer.paymentId ? await getSale(sale.acquirer.paymentId) : await getSaleByOrderId(sale.merchantOrderId);
+  const truth = sale.acquirer.paymentId
+    ? await getSale(sale.acquirer.paymentId)
+    : await getSaleByOrderId(sale.merchantOrderId);
 
   if (operation === 'authorize') {
-    if (!truth && sale.reconciliation.inFlight && Date.now() - new Date(sale.createdAt).getTime() < callMayStillBeRunningMs()) {
+    if (
+      !truth &&
+      sale.reconciliation.inFlight &&
+      Date.now() - new Date(sale.createdAt).getTime() < callMayStillBeRunningMs()
+    ) {
       // A call that timed out may still be running at the acquirer: "no such sale" proves nothing
       // yet. Retried (the job's backoff) until no call could still be running.
-      throw new Error(`the acquirer has no sale for order ${sale.merchantOrderId} yet; asking again until the call cannot still be running`);
+      throw new Error(
+        `the acquirer has no sale for order ${sale.merchantOrderId} yet; asking again until the call cannot ` +
+          `still be running`,
+      );
     }
     if (!(await claimTransition(sale._id, 'PROCESSING', 'settle')).claimed) {
       // Someone holds the settlement of this sale: a concurrent run (it writes the same acquirer
@@ -853,7 +1050,9 @@ async function reconcileReadSale(sale: OnlineSale | null, now = new Date()): Pro
     if (sale.idempotencyRecordId) {
       if (truth) {
         const answer = ok(settled);
-        await SaleIdempotencyModel.updateOne(recordOfUse(sale.idempotencyRecordId, sale.idempotencyRecordCreatedAt), { $set: { state: 'done', response: { status: answer.status, body: answer.body } } });
+        await SaleIdempotencyModel.updateOne(recordOfUse(sale.idempotencyRecordId, sale.idempotencyRecordCreatedAt), {
+          $set: { state: 'done', response: { status: answer.status, body: answer.body } },
+        });
       } else {
         // Nothing happened at the acquirer: the key may be used again.
         await SaleIdempotencyModel.deleteOne(recordOfUse(sale.idempotencyRecordId, sale.idempotencyRecordCreatedAt));
@@ -870,7 +1069,10 @@ async function reconcileReadSale(sale: OnlineSale | null, now = new Date()): Pro
     // refused, so nothing can take the freed claim early, and a crash between the two writes
     // leaves a flagged sale the sweep settles again, never an unflagged sale locked for good.
     await releaseTransition(sale._id, fromStatus);
-    await OnlineSaleModel.updateOne({ _id: sale._id }, { $set: { reconciliation: null, reconciling: false, 'acquirer.status': truth.status } });
+    await OnlineSaleModel.updateOne(
+      { _id: sale._id },
+      { $set: { reconciliation: null, reconciling: false, 'acquirer.status': truth.status } },
+    );
     return `${operation} did not happen; ${fromStatus} kept`;
   }
   try {
@@ -912,8 +1114,12 @@ export function signNotice(rawBody: string | Buffer, secret = getConfig().acquir
  * notice (one document per body) and queues its application. Answers at once; the worker does
  * the rest.
  */
-export async function receivePaymentNotice(rawBody: Buffer | undefined, signature: string | undefined): Promise<SaleAnswer> {
-  if (!rawBody?.length || typeof signature !== 'string' || !safeEqual(signature.trim(), signNotice(rawBody))) throw new InvalidNoticeSignature();
+export async function receivePaymentNotice(
+  rawBody: Buffer | undefined,
+  signature: string | undefined,
+): Promise<SaleAnswer> {
+  if (!rawBody?.length || typeof signature !== 'string' || !safeEqual(signature.trim(), signNotice(rawBody)))
+    throw new InvalidNoticeSignature();
   const raw = rawBody.toString('utf8');
   let notice: { PaymentId?: unknown; ChangeType?: unknown };
   try {
@@ -929,7 +1135,14 @@ export async function receivePaymentNotice(rawBody: Buffer | undefined, signatur
   let duplicate = false;
   let jobId = recordJobId('notice', noticeId);
   try {
-    await PaymentNoticeModel.create({ _id: noticeId, raw, paymentId: notice.PaymentId, changeType: notice.ChangeType, receivedAt: new Date(), jobId });
+    await PaymentNoticeModel.create({
+      _id: noticeId,
+      raw,
+      paymentId: notice.PaymentId,
+      changeType: notice.ChangeType,
+      receivedAt: new Date(),
+      jobId,
+    });
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
     duplicate = true;
@@ -973,13 +1186,19 @@ export async function applyPaymentNotice(noticeId: string): Promise<string> {
       result = truth ? await settleToAcquirer(sale, truth) : 'the acquirer does not know this PaymentId';
     }
   }
-  await PaymentNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date(), applied: true, result } });
+  await PaymentNoticeModel.updateOne(
+    { _id: noticeId, appliedAt: null },
+    { $set: { appliedAt: new Date(), applied: true, result } },
+  );
   return result;
 }
 
 /** Records that a notice could not be matched to a sale after every retry. */
 export async function giveUpOnNotice(noticeId: string, reason: string): Promise<void> {
-  await PaymentNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { appliedAt: new Date(), applied: true, result: `not applied: ${reason}` } });
+  await PaymentNoticeModel.updateOne(
+    { _id: noticeId, appliedAt: null },
+    { $set: { appliedAt: new Date(), applied: true, result: `not applied: ${reason}` } },
+  );
 }
 
 const SWEEP_BATCH = 500;
@@ -1020,8 +1239,12 @@ export async function sweepUnsettledSales(now = new Date()): Promise<void> {
   const trusted = <T>(operator: T): T => mongoose.trusted(operator) as T;
   const pixExpiredBefore = new Date(now.getTime() - PIX_EXPIRY_GRACE_MS);
   const [orphans, stuck, unnoticedPix] = await Promise.all([
-    OnlineSaleModel.find({ status: 'PROCESSING', reconciliation: null, createdAt: trusted({ $lt: staleProcessing }) }).limit(SWEEP_BATCH).lean(),
-    OnlineSaleModel.find({ reconciling: true, 'reconciliation.since': trusted({ $lt: stuckSince }) }).limit(SWEEP_BATCH).lean(),
+    OnlineSaleModel.find({ status: 'PROCESSING', reconciliation: null, createdAt: trusted({ $lt: staleProcessing }) })
+      .limit(SWEEP_BATCH)
+      .lean(),
+    OnlineSaleModel.find({ reconciling: true, 'reconciliation.since': trusted({ $lt: stuckSince }) })
+      .limit(SWEEP_BATCH)
+      .lean(),
     OnlineSaleModel.find({
       paymentMethod: 'pix',
       status: 'PENDING',
@@ -1033,7 +1256,12 @@ export async function sweepUnsettledSales(now = new Date()): Promise<void> {
       .lean(),
   ]);
   for (const sale of orphans) {
-    const reconciliation = { operation: 'authorize' as const, fromStatus: 'PROCESSING' as const, since: now, reason: 'left PROCESSING without an answer' };
+    const reconciliation = {
+      operation: 'authorize' as const,
+      fromStatus: 'PROCESSING' as const,
+      since: now,
+      reason: 'left PROCESSING without an answer',
+    };
     const stillOrphan = { _id: sale._id, status: checkedAfterLookup('PROCESSING'), reconciliation: null };
     await OnlineSaleModel.updateOne(stillOrphan, { $set: { reconciliation, reconciling: true } });
   }
@@ -1042,7 +1270,10 @@ export async function sweepUnsettledSales(now = new Date()): Promise<void> {
     await queue.add('reconcile-sale', { saleId: sale._id }, { jobId: `reconcile-${sale._id}-sweep-${bucket}` });
   }
   if (orphans.length + stuck.length + unnoticedPix.length) {
-    logger.warn({ orphans: orphans.length, stuck: stuck.length, unnoticedPix: unnoticedPix.length }, 'queued reconciliation of unsettled online sales');
+    logger.warn(
+      { orphans: orphans.length, stuck: stuck.length, unnoticedPix: unnoticedPix.length },
+      'queued reconciliation of unsettled online sales',
+    );
   }
 }
 
@@ -1053,7 +1284,10 @@ export async function sweepUnsettledSales(now = new Date()): Promise<void> {
  */
 export async function requeueUnappliedPaymentNotices(now = new Date()): Promise<number> {
   const receivedBefore = new Date(now.getTime() - UNAPPLIED_NOTICE_GRACE_MS);
-  const stale = await PaymentNoticeModel.find({ applied: false, receivedAt: mongoose.trusted({ $lt: receivedBefore }) }, { _id: 1, jobId: 1 })
+  const stale = await PaymentNoticeModel.find(
+    { applied: false, receivedAt: mongoose.trusted({ $lt: receivedBefore }) },
+    { _id: 1, jobId: 1 },
+  )
     .sort({ receivedAt: 1 })
     .limit(SWEEP_BATCH)
     .lean();
@@ -1081,9 +1315,23 @@ export async function requeueUnappliedPaymentNotices(now = new Date()): Promise<
 export async function salesNeedingAttention(now = new Date()): Promise<Record<string, number>> {
   const trusted = <T>(operator: T): T => mongoose.trusted(operator) as T;
   const [reconciling, pix, notices] = await Promise.all([
-    OnlineSaleModel.countDocuments({ reconciling: true, 'reconciliation.since': trusted({ $lt: new Date(now.getTime() - STUCK_RECONCILIATION_MS) }) }),
-    OnlineSaleModel.countDocuments({ paymentMethod: 'pix', status: 'PENDING', 'pix.expiresAt': trusted({ $lt: new Date(now.getTime() - PIX_EXPIRY_ASK_WINDOW_MS) }) }),
-    PaymentNoticeModel.countDocuments({ applied: false, receivedAt: trusted({ $lt: new Date(now.getTime() - 3 * UNAPPLIED_NOTICE_GRACE_MS) }) }),
+    OnlineSaleModel.countDocuments({
+      reconciling: true,
+      'reconciliation.since': trusted({ $lt: new Date(now.getTime() - STUCK_RECONCILIATION_MS) }),
+    }),
+    OnlineSaleModel.countDocuments({
+      paymentMethod: 'pix',
+      status: 'PENDING',
+      'pix.expiresAt': trusted({ $lt: new Date(now.getTime() - PIX_EXPIRY_ASK_WINDOW_MS) }),
+    }),
+    PaymentNoticeModel.countDocuments({
+      applied: false,
+      receivedAt: trusted({ $lt: new Date(now.getTime() - 3 * UNAPPLIED_NOTICE_GRACE_MS) }),
+    }),
   ]);
-  return { sale_reconciling_over_10m: reconciling, pix_unsettled_after_2d: pix, payment_notice_unapplied_over_15m: notices };
+  return {
+    sale_reconciling_over_10m: reconciling,
+    pix_unsettled_after_2d: pix,
+    payment_notice_unapplied_over_15m: notices,
+  };
 }

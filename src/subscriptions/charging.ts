@@ -19,7 +19,13 @@ import { nextId } from '../db/ids';
 import { logger } from '../logger';
 import { AcquirerRejectedError, createCardSale, getSaleByOrderId, isApprovedStatus } from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
-import { nextRetryDay, SUBSCRIPTION_CANCELLED, SUBSCRIPTION_CANCELLED_MESSAGE, TRANSPORT_ERROR, TRANSPORT_ERROR_MESSAGE } from './retry-policy';
+import {
+  nextRetryDay,
+  SUBSCRIPTION_CANCELLED,
+  SUBSCRIPTION_CANCELLED_MESSAGE,
+  TRANSPORT_ERROR,
+  TRANSPORT_ERROR_MESSAGE,
+} from './retry-policy';
 import { applyCancellation, CHARGE_SEQUENCE, cycleDueDate, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './service';
 import {
   ChargeAttemptModel,
@@ -60,9 +66,17 @@ export interface DueCycle {
 
 /** What a job of the cycle due now carries (see ChargeJobData.cycle). */
 export function dueCycleOf(
-  sub: Pick<Subscription, 'merchantId' | 'value' | 'nextCycle' | 'firstDueDate' | 'billingCycle' | 'endDate' | 'maxCycles'>,
+  sub: Pick<
+    Subscription,
+    'merchantId' | 'value' | 'nextCycle' | 'firstDueDate' | 'billingCycle' | 'endDate' | 'maxCycles'
+  >,
 ): DueCycle {
-  return { merchantId: sub.merchantId, value: sub.value, number: sub.nextCycle, followingDueDate: cycleDueDate(sub, sub.nextCycle + 1) };
+  return {
+    merchantId: sub.merchantId,
+    value: sub.value,
+    number: sub.nextCycle,
+    followingDueDate: cycleDueDate(sub, sub.nextCycle + 1),
+  };
 }
 
 /** Deterministic: the same cycle and attempt is one BullMQ job however often it is enqueued. */
@@ -95,7 +109,10 @@ export function attemptOrderId(subscriptionId: number, chargeId: number, attempt
 
 const OPEN = { status: ChargeStatus.PENDING };
 
-export async function runChargeAttempt(data: ChargeJobData, hooks: ChargeAttemptHooks = {}): Promise<ChargeAttemptResult> {
+export async function runChargeAttempt(
+  data: ChargeJobData,
+  hooks: ChargeAttemptHooks = {},
+): Promise<ChargeAttemptResult> {
   const started = data.attempt === 1 && data.cycle ? await startDueCycle(data, data.cycle) : null;
   const sub = started ? started.sub : await loadSubscription(data.subscriptionId);
   if (!sub) return 'not-due';
@@ -106,7 +123,11 @@ export async function runChargeAttempt(data: ChargeJobData, hooks: ChargeAttempt
   } else if (data.attempt === 1 && sub.status === 'active' && sub.nextDueDate === data.dueDate) {
     // A cycle's first run without the scheduler's copy: insert first and let the unique index say
     // whether the charge exists (a lookup first would cost a read more).
-    ({ charge, insertedNow } = await insertCharge(sub, data.dueDate, { merchantId: sub.merchantId, value: sub.value, number: sub.nextCycle }));
+    ({ charge, insertedNow } = await insertCharge(sub, data.dueDate, {
+      merchantId: sub.merchantId,
+      value: sub.value,
+      number: sub.nextCycle,
+    }));
   } else {
     // A cancelled subscription, or a cycle already past (a stale job), gets no new charge.
     charge = await findCharge(sub._id, data.dueDate);
@@ -124,7 +145,10 @@ export async function runChargeAttempt(data: ChargeJobData, hooks: ChargeAttempt
   if (!isAttemptDue(charge, data.attempt, sub)) {
     // A retry that lost a race with cancel (or retry being off) is not scheduled again.
     if (data.attempt > 1 && charge.nextRetryAt !== null && (sub.status !== 'active' || !sub.retry)) {
-      await SubscriptionChargeModel.updateOne({ _id: charge._id, attempts: charge.attempts }, { $set: { nextRetryAt: null } });
+      await SubscriptionChargeModel.updateOne(
+        { _id: charge._id, attempts: charge.attempts },
+        { $set: { nextRetryAt: null } },
+      );
     }
     return 'not-due';
   }
@@ -136,7 +160,14 @@ export async function runChargeAttempt(data: ChargeJobData, hooks: ChargeAttempt
   await applyOutcome(charge._id, winner);
   await expireWhenFinished(sub, charge);
   logger.info(
-    { subscriptionId: sub._id, chargeId: charge._id, attempt: data.attempt, status: winner.status, denialCode: winner.denialCode || undefined, nextRetryAt: winner.nextRetryAt },
+    {
+      subscriptionId: sub._id,
+      chargeId: charge._id,
+      attempt: data.attempt,
+      status: winner.status,
+      denialCode: winner.denialCode || undefined,
+      nextRetryAt: winner.nextRetryAt,
+    },
     'subscription charge attempt recorded',
   );
   return winner.status === ChargeStatus.CONFIRMED ? 'confirmed' : 'denied';
@@ -153,7 +184,10 @@ async function loadSubscription(subscriptionId: number): Promise<Subscription | 
 
 /** By subscription id (its index); the due date, shared by every charge of a cycle, is checked after. */
 async function findCharge(subscriptionId: number, dueDate: string): Promise<SubscriptionCharge | null> {
-  return SubscriptionChargeModel.findOne({ subscriptionId, dueDate: checkedAfterLookup(dueDate) }).lean<SubscriptionCharge>();
+  return SubscriptionChargeModel.findOne({
+    subscriptionId,
+    dueDate: checkedAfterLookup(dueDate),
+  }).lean<SubscriptionCharge>();
 }
 
 /**
@@ -173,7 +207,12 @@ async function findCharge(subscriptionId: number, dueDate: string): Promise<Subs
 async function startDueCycle(
   data: ChargeJobData,
   cycle: DueCycle,
-): Promise<{ sub: Subscription | null; charge: SubscriptionCharge | null; insertedNow: boolean; advanced: boolean } | null> {
+): Promise<{
+  sub: Subscription | null;
+  charge: SubscriptionCharge | null;
+  insertedNow: boolean;
+  advanced: boolean;
+} | null> {
   if (await SubscriptionCancellationModel.exists({ _id: data.subscriptionId })) return null;
   const { charge, insertedNow } = await insertCharge({ _id: data.subscriptionId }, data.dueDate, cycle);
   const before = await SubscriptionModel.findOneAndUpdate(
@@ -243,7 +282,13 @@ async function sendToAcquirer(
   merchantOrderId: string,
   hooks: ChargeAttemptHooks,
 ): Promise<Outcome> {
-  const base = { _id: attemptId(charge._id, data.attempt), chargeId: charge._id, attempt: data.attempt, idempotencyKey, merchantOrderId };
+  const base = {
+    _id: attemptId(charge._id, data.attempt),
+    chargeId: charge._id,
+    attempt: data.attempt,
+    idempotencyKey,
+    merchantOrderId,
+  };
   const denied = (code: string, message: string, paymentId: string, transportError: boolean): Outcome => {
     const firstDeniedOn = charge.firstDeniedOn ?? data.today;
     const nextRetryAt = nextRetryDay({
@@ -254,7 +299,17 @@ async function sendToAcquirer(
       today: data.today,
       retryDays: retryDays(),
     });
-    return { ...base, status: ChargeStatus.DENIED, acquirerPaymentId: paymentId, denialCode: code, denialMessage: message, nextRetryAt, paymentTransactionId: null, firstDeniedOn, transportError };
+    return {
+      ...base,
+      status: ChargeStatus.DENIED,
+      acquirerPaymentId: paymentId,
+      denialCode: code,
+      denialMessage: message,
+      nextRetryAt,
+      paymentTransactionId: null,
+      firstDeniedOn,
+      transportError,
+    };
   };
   const confirmed = async (paymentId: string): Promise<Outcome> => ({
     ...base,
@@ -277,7 +332,9 @@ async function sendToAcquirer(
     });
     if (earlier) {
       await hooks.afterAcquirerAnswer?.({ chargeId: charge._id, merchantOrderId, paymentId: earlier.paymentId });
-      return isApprovedStatus(earlier.status) ? confirmed(earlier.paymentId) : denied(earlier.returnCode || 'unknown', earlier.returnMessage, earlier.paymentId, false);
+      return isApprovedStatus(earlier.status)
+        ? confirmed(earlier.paymentId)
+        : denied(earlier.returnCode || 'unknown', earlier.returnMessage, earlier.paymentId, false);
     }
   }
   if (sub.status === 'cancelled') {
@@ -305,7 +362,12 @@ async function sendToAcquirer(
     if (error instanceof AcquirerRejectedError) {
       // The acquirer refused the request itself (nothing was charged): its own code, retried like a soft decline.
       const first = error.errors[0];
-      outcome = denied(first ? String(first.Code) : `http_${error.httpStatus}`, first?.Message ?? error.message, '', false);
+      outcome = denied(
+        first ? String(first.Code) : `http_${error.httpStatus}`,
+        first?.Message ?? error.message,
+        '',
+        false,
+      );
     } else if (error instanceof AcquirerUnavailableError) {
       outcome = denied(TRANSPORT_ERROR, TRANSPORT_ERROR_MESSAGE, '', true);
     } else {
@@ -366,5 +428,9 @@ async function expireWhenFinished(loaded: Subscription, charge: SubscriptionChar
     subscriptionId,
     $or: [OPEN, { status: ChargeStatus.DENIED, nextRetryAt: mongoose.trusted({ $ne: null }) }],
   });
-  if (!open) await SubscriptionModel.updateOne({ _id: subscriptionId, status: checkedAfterLookup('active'), nextDueDate: null }, { $set: { status: 'expired' } });
+  if (!open)
+    await SubscriptionModel.updateOne(
+      { _id: subscriptionId, status: checkedAfterLookup('active'), nextDueDate: null },
+      { $set: { status: 'expired' } },
+    );
 }

@@ -66,7 +66,11 @@ const subscriptionSchema = new Schema<Subscription>(
       expMonth: Number,
       expYear: Number,
     },
-    customer: { name: { type: String, required: true }, email: { type: String, default: null }, identity: { type: String, default: null } },
+    customer: {
+      name: { type: String, required: true },
+      email: { type: String, default: null },
+      identity: { type: String, default: null },
+    },
     description: { type: String, default: null },
     cancelledAt: { type: Date, default: null },
   },
@@ -94,7 +98,10 @@ const cancellationSchema = new Schema<SubscriptionCancellation>(
   { versionKey: false, collection: 'subscription_cancellations' },
 );
 
-export const SubscriptionCancellationModel = mongoose.model<SubscriptionCancellation>('SubscriptionCancellation', cancellationSchema);
+export const SubscriptionCancellationModel = mongoose.model<SubscriptionCancellation>(
+  'SubscriptionCancellation',
+  cancellationSchema,
+);
 
 export const ChargeStatus = { PENDING: 0, CONFIRMED: 1, DENIED: 2, REFUNDED: 3 } as const;
 export type ChargeStatusCode = (typeof ChargeStatus)[keyof typeof ChargeStatus];

@@ -23,7 +23,9 @@ const CURSOR_BATCH = 1000;
 
 export async function enqueueCharges(jobs: ChargeJobData[]): Promise<Job<ChargeJobData>[]> {
   if (!jobs.length) return [];
-  return getQueue<ChargeJobData>(CHARGE_QUEUE).addBulk(jobs.map((data) => ({ name: CHARGE_JOB_NAME, data, opts: { jobId: chargeJobId(data) } })));
+  return getQueue<ChargeJobData>(CHARGE_QUEUE).addBulk(
+    jobs.map((data) => ({ name: CHARGE_JOB_NAME, data, opts: { jobId: chargeJobId(data) } })),
+  );
 }
 
 /**
@@ -59,11 +61,27 @@ export async function enqueueDueSubscriptionCharges(now: Date): Promise<number> 
   const today = dayOf(now);
   const due = SubscriptionModel.find(
     { status: 'active', nextDueDate: mongoose.trusted({ $ne: null, $lte: today }) },
-    { _id: 1, nextDueDate: 1, merchantId: 1, value: 1, nextCycle: 1, firstDueDate: 1, billingCycle: 1, endDate: 1, maxCycles: 1 },
+    {
+      _id: 1,
+      nextDueDate: 1,
+      merchantId: 1,
+      value: 1,
+      nextCycle: 1,
+      firstDueDate: 1,
+      billingCycle: 1,
+      endDate: 1,
+      maxCycles: 1,
+    },
   )
     .lean()
     .cursor({ batchSize: CURSOR_BATCH });
-  return enqueueStream(due, (sub) => ({ subscriptionId: sub._id, dueDate: sub.nextDueDate!, attempt: 1, today, cycle: dueCycleOf(sub) }));
+  return enqueueStream(due, (sub) => ({
+    subscriptionId: sub._id,
+    dueDate: sub.nextDueDate!,
+    attempt: 1,
+    today,
+    cycle: dueCycleOf(sub),
+  }));
 }
 
 /** The next attempt of each denied charge whose retry day has come. */
@@ -75,7 +93,12 @@ export async function enqueueDueChargeRetries(now: Date): Promise<number> {
   )
     .lean()
     .cursor({ batchSize: CURSOR_BATCH });
-  return enqueueStream(due, (charge) => ({ subscriptionId: charge.subscriptionId, dueDate: charge.dueDate, attempt: charge.attempts + 1, today }));
+  return enqueueStream(due, (charge) => ({
+    subscriptionId: charge.subscriptionId,
+    dueDate: charge.dueDate,
+    attempt: charge.attempts + 1,
+    today,
+  }));
 }
 
 /** A charge is PENDING only between its insert and its outcome (seconds): this long means its job is gone. */
@@ -96,7 +119,10 @@ export const FAILED_CHARGE_JOB_RETRY_MS = 10 * 60_000;
  * worker looks for an earlier sale first. Ages are wall-clock (job and charge timestamps), not
  * the business clock. Two schedulers may run it at once: each step tolerates losing the race.
  */
-export async function recoverStalledCharges(wallNow = Date.now(), today = dayOf(new Date(wallNow))): Promise<{ retried: number; requeued: number; tooOld: number }> {
+export async function recoverStalledCharges(
+  wallNow = Date.now(),
+  today = dayOf(new Date(wallNow)),
+): Promise<{ retried: number; requeued: number; tooOld: number }> {
   const queue = getQueue<ChargeJobData>(CHARGE_QUEUE);
   let retried = 0;
   for (const job of await queue.getJobs(['failed'], 0, ENQUEUE_CHUNK - 1, true)) {
@@ -124,13 +150,23 @@ export async function recoverStalledCharges(wallNow = Date.now(), today = dayOf(
     // Its job may have sent the sale before it was lost: the worker asks the acquirer first.
     await SubscriptionChargeModel.updateOne(
       { _id: charge._id, status: checkedAfterLookup<number>(ChargeStatus.PENDING), unsettledMerchantOrderId: null },
-      { $set: { unsettledIdempotencyKey: attemptIdempotencyKey(charge._id, 1), unsettledMerchantOrderId: attemptOrderId(charge.subscriptionId, charge._id, 1) } },
+      {
+        $set: {
+          unsettledIdempotencyKey: attemptIdempotencyKey(charge._id, 1),
+          unsettledMerchantOrderId: attemptOrderId(charge.subscriptionId, charge._id, 1),
+        },
+      },
     );
     await enqueueCharges([data]);
     requeued++;
   }
-  if (retried + requeued) logger.warn({ retried, requeued }, 'recovered subscription charges whose jobs failed or were lost');
-  if (tooOld) logger.error({ charges: tooOld }, 'subscription charges PENDING for more than 3 days with no job: left for an operator');
+  if (retried + requeued)
+    logger.warn({ retried, requeued }, 'recovered subscription charges whose jobs failed or were lost');
+  if (tooOld)
+    logger.error(
+      { charges: tooOld },
+      'subscription charges PENDING for more than 3 days with no job: left for an operator',
+    );
   return { retried, requeued, tooOld };
 }
 
@@ -143,6 +179,9 @@ export async function enqueueDueSubscriptionWork(now: Date): Promise<void> {
 
 /** For /metrics: charges PENDING for over an hour (recovery should have settled them by then). */
 export async function chargesNeedingAttention(wallNow = Date.now()): Promise<Record<string, number>> {
-  const pending = await SubscriptionChargeModel.countDocuments({ status: ChargeStatus.PENDING, createdAt: mongoose.trusted({ $lt: new Date(wallNow - 3600_000) }) });
+  const pending = await SubscriptionChargeModel.countDocuments({
+    status: ChargeStatus.PENDING,
+    createdAt: mongoose.trusted({ $lt: new Date(wallNow - 3600_000) }),
+  });
   return { charge_pending_over_1h: pending };
 }

@@ -29,7 +29,13 @@ export const CHARGE_SEQUENCE = 'subscription_charge';
 /** Financial transactions created when a charge is confirmed. */
 export const PAYMENT_TRANSACTION_SEQUENCE = 'payment_transaction';
 
-const CYCLE_MONTHS: Record<Exclude<BillingCycle, 'weekly'>, number> = { monthly: 1, bimonthly: 2, quarterly: 3, semiannual: 6, annual: 12 };
+const CYCLE_MONTHS: Record<Exclude<BillingCycle, 'weekly'>, number> = {
+  monthly: 1,
+  bimonthly: 2,
+  quarterly: 3,
+  semiannual: 6,
+  annual: 12,
+};
 
 /** Due date of cycle `cycle` (0-based), always counted from the first due date so month ends do not drift. */
 export function dueDateOfCycle(sub: Pick<Subscription, 'firstDueDate' | 'billingCycle'>, cycle: number): string {
@@ -38,7 +44,10 @@ export function dueDateOfCycle(sub: Pick<Subscription, 'firstDueDate' | 'billing
 }
 
 /** The cycle's due date, or null when the subscription's end (end date or number of cycles) is past it. */
-export function cycleDueDate(sub: Pick<Subscription, 'firstDueDate' | 'billingCycle' | 'endDate' | 'maxCycles'>, cycle: number): string | null {
+export function cycleDueDate(
+  sub: Pick<Subscription, 'firstDueDate' | 'billingCycle' | 'endDate' | 'maxCycles'>,
+  cycle: number,
+): string | null {
   if (sub.maxCycles !== null && sub.maxCycles !== undefined && cycle >= sub.maxCycles) return null;
   const due = dueDateOfCycle(sub, cycle);
   if (sub.endDate && due > sub.endDate) return null;
@@ -64,7 +73,8 @@ export async function createSubscription(merchantId: number, input: CreateSubscr
   else if (input.firstDueDate < day) errors.firstDueDate = ['The first due date cannot be in the past.'];
   if (input.endDate) {
     if (!isCalendarDay(input.endDate)) errors.endDate = ['Enter a valid date in the format YYYY-MM-DD.'];
-    else if (isCalendarDay(input.firstDueDate) && input.endDate < input.firstDueDate) errors.endDate = ['The end date cannot be before the first due date.'];
+    else if (isCalendarDay(input.firstDueDate) && input.endDate < input.firstDueDate)
+      errors.endDate = ['The end date cannot be before the first due date.'];
   }
   let card;
   try {
@@ -80,11 +90,20 @@ export async function createSubscription(merchantId: number, input: CreateSubscr
   // The clear card goes to the acquirer once, to become a token; only the token and the summary stay.
   let cardToken: string;
   try {
-    ({ cardToken } = await tokenizeCard({ number: card.number, holder: card.holder, expMonth: card.expMonth, expYear: card.expYear, brand }));
+    ({ cardToken } = await tokenizeCard({
+      number: card.number,
+      holder: card.holder,
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+      brand,
+    }));
   } catch (error) {
-    // The acquirer answered and refused the card (brand not accepted, bad number...): the caller's input, not a gateway fault.
+    // The acquirer answered and refused the card (brand not accepted, bad number...): the caller's input, not a gateway
+    // fault.
     if (error instanceof AcquirerRejectedError && (error.httpStatus === 400 || error.httpStatus === 422)) {
-      throw badRequest({ encryptedCard: [`The acquirer refused this card${error.errors[0] ? `: ${error.errors[0].Message}` : ''}.`] });
+      throw badRequest({
+        encryptedCard: [`The acquirer refused this card${error.errors[0] ? `: ${error.errors[0].Message}` : ''}.`],
+      });
     }
     throw error;
   }
@@ -104,7 +123,15 @@ export async function createSubscription(merchantId: number, input: CreateSubscr
     status: 'active',
     nextDueDate: cycleDueDate(fields, 0),
     nextCycle: 0,
-    card: { token: cardToken, brand: summary.brand, bin: summary.bin, last4: summary.last4, holder: summary.holder, expMonth: summary.expMonth, expYear: summary.expYear },
+    card: {
+      token: cardToken,
+      brand: summary.brand,
+      bin: summary.bin,
+      last4: summary.last4,
+      holder: summary.holder,
+      expMonth: summary.expMonth,
+      expYear: summary.expYear,
+    },
     customer: { name: input.customer?.name?.trim() || card.holder, identity: input.customer?.identity ?? null },
     description: input.description ?? null,
   });
@@ -122,7 +149,9 @@ export async function findSubscription(merchantId: number, rawId: unknown): Prom
   const id = parseId(rawId);
   // Read by _id alone (merchantId compared here: see checkedAfterLookup), the cancellation record beside it.
   const [sub, cancellation] =
-    id === null ? [null, null] : await Promise.all([SubscriptionModel.findById(id).lean(), SubscriptionCancellationModel.findById(id).lean()]);
+    id === null
+      ? [null, null]
+      : await Promise.all([SubscriptionModel.findById(id).lean(), SubscriptionCancellationModel.findById(id).lean()]);
   if (!sub || sub.merchantId !== merchantId) throw notFound('Subscription not found.');
   return applyCancellation(sub, cancellation);
 }
@@ -137,9 +166,15 @@ export async function withCancellation(sub: Subscription): Promise<Subscription>
 }
 
 /** withCancellation with the cancellation record already read (null: none), e.g. beside the subscription. */
-export async function applyCancellation(sub: Subscription, cancellation: SubscriptionCancellation | null): Promise<Subscription> {
+export async function applyCancellation(
+  sub: Subscription,
+  cancellation: SubscriptionCancellation | null,
+): Promise<Subscription> {
   if (sub.status !== 'active' || !cancellation) return sub;
-  await SubscriptionModel.updateOne({ _id: sub._id }, { $set: { status: 'cancelled', cancelledAt: cancellation.cancelledAt, nextDueDate: null } });
+  await SubscriptionModel.updateOne(
+    { _id: sub._id },
+    { $set: { status: 'cancelled', cancelledAt: cancellation.cancelledAt, nextDueDate: null } },
+  );
   return { ...sub, status: 'cancelled', cancelledAt: cancellation.cancelledAt, nextDueDate: null };
 }
 
@@ -151,10 +186,16 @@ export async function cancelSubscription(merchantId: number, rawId: unknown): Pr
     await SubscriptionCancellationModel.create({ _id: sub._id, cancelledAt }).catch((error) => {
       if (!isDuplicateKey(error)) throw error;
     });
-    await SubscriptionModel.updateOne({ _id: sub._id, status: checkedAfterLookup('active') }, { $set: { status: 'cancelled', cancelledAt, nextDueDate: null } });
+    await SubscriptionModel.updateOne(
+      { _id: sub._id, status: checkedAfterLookup('active') },
+      { $set: { status: 'cancelled', cancelledAt, nextDueDate: null } },
+    );
   }
   // No retry is scheduled for a cancelled subscription's charges.
-  await SubscriptionChargeModel.updateMany({ subscriptionId: sub._id, nextRetryAt: mongoose.trusted({ $ne: null }) }, { $set: { nextRetryAt: null } });
+  await SubscriptionChargeModel.updateMany(
+    { subscriptionId: sub._id, nextRetryAt: mongoose.trusted({ $ne: null }) },
+    { $set: { nextRetryAt: null } },
+  );
   return (await SubscriptionModel.findById(sub._id).lean())!;
 }
 
@@ -170,7 +211,14 @@ export function subscriptionView(sub: Subscription) {
     endDate: sub.endDate ?? null,
     maxCycles: sub.maxCycles ?? null,
     retry: sub.retry,
-    card: { brand: sub.card.brand, bin: sub.card.bin, last4: sub.card.last4, holder: sub.card.holder, expMonth: sub.card.expMonth, expYear: sub.card.expYear },
+    card: {
+      brand: sub.card.brand,
+      bin: sub.card.bin,
+      last4: sub.card.last4,
+      holder: sub.card.holder,
+      expMonth: sub.card.expMonth,
+      expYear: sub.card.expYear,
+    },
     customer: { name: sub.customer.name, identity: sub.customer.identity ?? null },
     description: sub.description ?? null,
     cancelledAt: sub.cancelledAt ? sub.cancelledAt.toISOString() : null,
@@ -216,10 +264,15 @@ export async function listCharges(merchantId: number, rawSubscriptionId: unknown
  * call after a crash re-sends the void with the same idempotency key, and a sale the acquirer
  * already shows as voided or refunded counts as done.
  */
-export async function refundCharge(merchantId: number, rawSubscriptionId: unknown, rawChargeId: unknown): Promise<ChargeView> {
+export async function refundCharge(
+  merchantId: number,
+  rawSubscriptionId: unknown,
+  rawChargeId: unknown,
+): Promise<ChargeView> {
   const sub = await findSubscription(merchantId, rawSubscriptionId);
   const chargeId = parseId(rawChargeId);
-  const charge = chargeId === null ? null : await SubscriptionChargeModel.findOne({ _id: chargeId, subscriptionId: sub._id }).lean();
+  const charge =
+    chargeId === null ? null : await SubscriptionChargeModel.findOne({ _id: chargeId, subscriptionId: sub._id }).lean();
   if (!charge) throw notFound('Charge not found.');
   if (charge.status === ChargeStatus.REFUNDED) return chargeView(charge, sub);
   if (charge.status !== ChargeStatus.CONFIRMED) throw conflict('Only a CONFIRMED charge can be refunded.');
@@ -232,7 +285,9 @@ export async function refundCharge(merchantId: number, rawSubscriptionId: unknow
   let refunded = false;
   let refusal = '';
   try {
-    const result = await voidSale(charge.acquirerPaymentId, { idempotencyKey: `subscription-charge-refund-${charge._id}` });
+    const result = await voidSale(charge.acquirerPaymentId, {
+      idempotencyKey: `subscription-charge-refund-${charge._id}`,
+    });
     refunded = isRefundedStatus(result.status);
     refusal = `${result.returnCode} ${result.returnMessage}`.trim();
   } catch (error) {

@@ -6,7 +6,9 @@ export interface WebhookSecret {
   _id: number;
   /** "whsec_" + base64 of 32 random bytes (Standard Webhooks format). */
   secret: string;
-  /** After a rotation the old secret also signs until previousValidUntil, so receivers can switch without losing events. */
+  /**
+   * After a rotation the old secret also signs until previousValidUntil, so receivers can switch without losing events.
+   */
   previousSecret: string | null;
   previousValidUntil: Date | null;
   createdAt: Date;
@@ -43,7 +45,9 @@ export interface WebhookEvent {
   attemptCount: number;
   lastAttemptAt: Date | null;
   deliveredAt: Date | null;
-  /** When its scheduled delivery job was queued; null while none is (Redis was down): the scheduler sweep queues those. */
+  /**
+   * When its scheduled delivery job was queued; null while none is (Redis was down): the scheduler sweep queues those.
+   */
   queuedAt: Date | null;
   createdAt: Date;
 }

@@ -5,7 +5,14 @@ import { MERCHANT_CREDENTIALS, merchantIdOf } from '../http/auth';
 import { consumeRateLimit } from '../http/rate-limit';
 import { errorResponses, type Feature } from '../http/routes';
 import { getMerchantLink } from '../payment-links/service';
-import { getWebhookSecret, listLinkEvents, presentSecret, redeliverEvent, rotateWebhookSecret, WEBHOOK_ATTEMPTS } from './service';
+import {
+  getWebhookSecret,
+  listLinkEvents,
+  presentSecret,
+  redeliverEvent,
+  rotateWebhookSecret,
+  WEBHOOK_ATTEMPTS,
+} from './service';
 
 /**
  * Redeliveries are sends to the merchant's URL on request: bounded per event (a retry or two while
@@ -20,14 +27,32 @@ export const REDELIVERY_LIMITS = {
 async function limitRedeliveries(req: Request, merchantId: number, eventId: string): Promise<void> {
   const { perEvent, perMerchant } = REDELIVERY_LIMITS;
   // The event first: a request refused for its event does not spend the merchant's allowance.
-  await consumeRateLimit({ name: 'redeliver-event', key: `${merchantId}:${eventId}`, limit: () => perEvent.limit, windowSeconds: () => perEvent.windowSeconds }, req);
-  await consumeRateLimit({ name: 'redeliver-merchant', key: String(merchantId), limit: () => perMerchant.limit, windowSeconds: () => perMerchant.windowSeconds }, req);
+  await consumeRateLimit(
+    {
+      name: 'redeliver-event',
+      key: `${merchantId}:${eventId}`,
+      limit: () => perEvent.limit,
+      windowSeconds: () => perEvent.windowSeconds,
+    },
+    req,
+  );
+  await consumeRateLimit(
+    {
+      name: 'redeliver-merchant',
+      key: String(merchantId),
+      limit: () => perMerchant.limit,
+      windowSeconds: () => perMerchant.windowSeconds,
+    },
+    req,
+  );
 }
 
 const linkParams = {
   [Segments.PARAMS]: Joi.object({
     id: Joi.number().integer().min(1).required().messages({ '*': 'A valid integer is required.' }),
-    eventId: Joi.string().pattern(/^msg_\d+_\d+$/).messages({ '*': 'Not an event id of this service (msg_<link>_<sequence>).' }),
+    eventId: Joi.string()
+      .pattern(/^msg_\d+_\d+$/)
+      .messages({ '*': 'Not an event id of this service (msg_<link>_<sequence>).' }),
   }),
 };
 
@@ -35,14 +60,18 @@ const secretSchema = {
   type: 'object',
   required: ['secret', 'created_at'],
   properties: {
-    secret: { type: 'string', description: 'whsec_<base64 of 32 bytes>. Verify with any Standard Webhooks library (e.g. npm standardwebhooks).' },
+    secret: {
+      type: 'string',
+      description: 'whsec_<base64 of 32 bytes>. Verify with any Standard Webhooks library (e.g. npm standardwebhooks).',
+    },
     created_at: { type: 'string', format: 'date-time' },
     rotated_at: { type: 'string', format: 'date-time', 'x-nullable': true },
     previous_secret_valid_until: {
       type: 'string',
       format: 'date-time',
       'x-nullable': true,
-      description: 'Until then the previous secret also signs: webhook-signature carries two space-separated v1 signatures',
+      description:
+        'Until then the previous secret also signs: webhook-signature carries two space-separated v1 signatures',
     },
   },
 };
@@ -52,10 +81,14 @@ export const webhooksFeature: Feature = {
   tag: {
     name: 'webhooks',
     description:
-      'Events POSTed to a payment link\'s webhookUrl, signed per Standard Webhooks: headers webhook-id (msg_<link>_<sequence>, the same on every retry), ' +
-      'webhook-timestamp (unix seconds), webhook-signature ("v1,<base64 HMAC-SHA256 of id.timestamp.body>" with the merchant secret). ' +
-      'Body {"type", "timestamp", "data": {..., "sequence"}}; types payment_link.paid and payment_link.payment_denied; data.sequence increases per link so ' +
-      `receivers can ignore stale events. Any 2xx is success; 410 stops retries; redirects are not followed; others retry with exponential backoff and jitter, ${WEBHOOK_ATTEMPTS} attempts over about 3 days.`,
+      "Events POSTed to a payment link's webhookUrl, signed per Standard Webhooks: headers webhook-id " +
+      '(msg_<link>_<sequence>, the same on every retry), ' +
+      ('webhook-timestamp (unix seconds), webhook-signature ("v1,<base64 HMAC-SHA256 of id.timestamp.body>" ' +
+        'with the merchant secret). ') +
+      ('Body {"type", "timestamp", "data": {..., "sequence"}}; types payment_link.paid and ' +
+        'payment_link.payment_denied; data.sequence increases per link so ') +
+      (`receivers can ignore stale events. Any 2xx is success; 410 stops retries; redirects are not followed; ` +
+        `others retry with exponential backoff and jitter, ${WEBHOOK_ATTEMPTS} attempts over about 3 days.`),
   },
   definitions: {
     WebhookSecret: secretSchema,
@@ -64,7 +97,11 @@ export const webhooksFeature: Feature = {
       properties: {
         at: { type: 'string', format: 'date-time' },
         trigger: { type: 'string', enum: ['scheduled', 'redelivery'] },
-        status_code: { type: 'integer', 'x-nullable': true, description: 'Null when no HTTP answer came (timeout, refused connection, unsafe URL)' },
+        status_code: {
+          type: 'integer',
+          'x-nullable': true,
+          description: 'Null when no HTTP answer came (timeout, refused connection, unsafe URL)',
+        },
         duration_ms: { type: 'integer' },
         success: { type: 'boolean' },
         error: { type: 'string', 'x-nullable': true },
@@ -77,7 +114,11 @@ export const webhooksFeature: Feature = {
         type: { type: 'string', enum: ['payment_link.paid', 'payment_link.payment_denied'] },
         sequence: { type: 'integer' },
         url: { type: 'string' },
-        state: { type: 'string', enum: ['pending', 'delivered', 'failed', 'gone'], description: 'failed: every scheduled attempt failed; gone: the receiver answered 410' },
+        state: {
+          type: 'string',
+          enum: ['pending', 'delivered', 'failed', 'gone'],
+          description: 'failed: every scheduled attempt failed; gone: the receiver answered 410',
+        },
         created_at: { type: 'string', format: 'date-time' },
         delivered_at: { type: 'string', format: 'date-time', 'x-nullable': true },
         payload: { type: 'object', description: 'The exact JSON body sent' },
@@ -93,7 +134,11 @@ export const webhooksFeature: Feature = {
       handler: async (req, res) => {
         res.json(presentSecret(await getWebhookSecret(merchantIdOf(req))));
       },
-      doc: { operationId: 'getWebhookSecret', summary: 'Read the webhook signing secret (created on first read)', responses: { 200: { description: 'The secret', schema: { $ref: '#/definitions/WebhookSecret' } } } },
+      doc: {
+        operationId: 'getWebhookSecret',
+        summary: 'Read the webhook signing secret (created on first read)',
+        responses: { 200: { description: 'The secret', schema: { $ref: '#/definitions/WebhookSecret' } } },
+      },
     },
     {
       method: 'post',
@@ -103,8 +148,11 @@ export const webhooksFeature: Feature = {
         res.json(presentSecret(await rotateWebhookSecret(merchantIdOf(req))));
       },
       doc: {
-        operationId: 'rotateWebhookSecret', summary: 'Rotate the webhook signing secret',
-        description: 'The new secret signs at once; the previous one keeps signing beside it for 24 hours, so a receiver can switch without rejecting events.',
+        operationId: 'rotateWebhookSecret',
+        summary: 'Rotate the webhook signing secret',
+        description:
+          'The new secret signs at once; the previous one keeps signing beside it for 24 hours, so a receiver ' +
+          'can switch without rejecting events.',
         responses: { 200: { description: 'The new secret', schema: { $ref: '#/definitions/WebhookSecret' } } },
       },
     },
@@ -118,10 +166,17 @@ export const webhooksFeature: Feature = {
         res.json({ results: await listLinkEvents(link.merchantId, link._id) });
       },
       doc: {
-        operationId: 'listLinkWebhookEvents', summary: 'Webhook events of a link, each with every delivery attempt',
+        operationId: 'listLinkWebhookEvents',
+        summary: 'Webhook events of a link, each with every delivery attempt',
         parameters: [{ name: 'id', in: 'path', required: true, type: 'integer' }],
         responses: {
-          200: { description: 'Events, oldest first', schema: { type: 'object', properties: { results: { type: 'array', items: { $ref: '#/definitions/WebhookEvent' } } } } },
+          200: {
+            description: 'Events, oldest first',
+            schema: {
+              type: 'object',
+              properties: { results: { type: 'array', items: { $ref: '#/definitions/WebhookEvent' } } },
+            },
+          },
           400: errorResponses.fieldErrors,
           404: errorResponses.detail('No such link for this merchant'),
         },
@@ -139,19 +194,27 @@ export const webhooksFeature: Feature = {
         res.status(202).json({ detail: 'Redelivery queued.', id: event._id });
       },
       doc: {
-        operationId: 'redeliverWebhookEvent', summary: 'Deliver an event once more',
+        operationId: 'redeliverWebhookEvent',
+        summary: 'Deliver an event once more',
         description:
-          'One more attempt, queued now, with the same webhook-id and body (a fresh timestamp and signature); recorded with trigger redelivery. Works on any event, delivered or not. ' +
-          `At most ${REDELIVERY_LIMITS.perEvent.limit} per event per hour and ${REDELIVERY_LIMITS.perMerchant.limit} per merchant per 10 minutes (429 with Retry-After).`,
+          'One more attempt, queued now, with the same webhook-id and body (a fresh timestamp and signature); ' +
+          'recorded with trigger redelivery. Works on any event, delivered or not. ' +
+          (`At most ${REDELIVERY_LIMITS.perEvent.limit} per event per hour and ` +
+            `${REDELIVERY_LIMITS.perMerchant.limit} per merchant per 10 minutes (429 with Retry-After).`),
         parameters: [
           { name: 'id', in: 'path', required: true, type: 'integer' },
           { name: 'eventId', in: 'path', required: true, type: 'string' },
         ],
         responses: {
-          202: { description: 'Queued', schema: { type: 'object', properties: { detail: { type: 'string' }, id: { type: 'string' } } } },
+          202: {
+            description: 'Queued',
+            schema: { type: 'object', properties: { detail: { type: 'string' }, id: { type: 'string' } } },
+          },
           400: errorResponses.fieldErrors,
           404: errorResponses.detail('No such link or event for this merchant'),
-          429: errorResponses.detail('Too many redeliveries of this event or by this merchant; Retry-After says when to try again'),
+          429: errorResponses.detail(
+            'Too many redeliveries of this event or by this merchant; Retry-After says when to try again',
+          ),
         },
       },
     },

@@ -19,7 +19,13 @@ import { notFound } from '../http/errors';
 import { logger } from '../logger';
 import { getQueue } from '../queue';
 import { checkWebhookUrl, type ResolvedAddress, type Resolver } from './url-safety';
-import { WebhookAttemptModel, WebhookEventModel, WebhookSecretModel, type WebhookEvent, type WebhookSecret } from './model';
+import {
+  WebhookAttemptModel,
+  WebhookEventModel,
+  WebhookSecretModel,
+  type WebhookEvent,
+  type WebhookSecret,
+} from './model';
 
 export const LINK_WEBHOOK_QUEUE = 'link-webhook';
 export const WEBHOOK_BACKOFF_TYPE = 'webhook-exponential-jitter';
@@ -56,7 +62,9 @@ export async function getWebhookSecret(merchantId: number): Promise<WebhookSecre
   const existing = await WebhookSecretModel.findById(merchantId).lean();
   if (existing) return existing;
   try {
-    return (await WebhookSecretModel.create({ _id: merchantId, secret: newSecret(), createdAt: new Date() })).toObject();
+    return (
+      await WebhookSecretModel.create({ _id: merchantId, secret: newSecret(), createdAt: new Date() })
+    ).toObject();
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
     return (await WebhookSecretModel.findById(merchantId).lean())!;
@@ -90,10 +98,16 @@ export function signatureOf(secret: string, id: string, timestamp: number, body:
   return `v1,${crypto.createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
-export function signedHeaders(secret: WebhookSecret, id: string, body: string, now = new Date()): Record<string, string> {
+export function signedHeaders(
+  secret: WebhookSecret,
+  id: string,
+  body: string,
+  now = new Date(),
+): Record<string, string> {
   const timestamp = Math.floor(now.getTime() / 1000);
   const secrets = [secret.secret];
-  if (secret.previousSecret && secret.previousValidUntil && secret.previousValidUntil > now) secrets.push(secret.previousSecret);
+  if (secret.previousSecret && secret.previousValidUntil && secret.previousValidUntil > now)
+    secrets.push(secret.previousSecret);
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestamp),
@@ -130,7 +144,10 @@ async function unmarkUnqueued(event: Pick<WebhookEvent, '_id' | 'createdAt'>): P
     .catch(() => undefined);
   if (queued) return;
   await WebhookEventModel.updateOne({ _id: event._id }, { $set: { queuedAt: null } }).catch((err) => {
-    logger.warn({ err, eventId: event._id }, 'could not unmark a link webhook event whose delivery was not queued; the lost-job pass will queue it');
+    logger.warn(
+      { err, eventId: event._id },
+      'could not unmark a link webhook event whose delivery was not queued; the lost-job pass will queue it',
+    );
   });
 }
 
@@ -182,7 +199,9 @@ export function deliveryJobId(event: Pick<WebhookEvent, '_id' | 'createdAt'>): s
 }
 
 /** Queues the automatic delivery schedule of an event, then records that it is queued. */
-export async function enqueueScheduledDelivery(event: Pick<WebhookEvent, '_id' | 'createdAt' | 'merchantId'>): Promise<void> {
+export async function enqueueScheduledDelivery(
+  event: Pick<WebhookEvent, '_id' | 'createdAt' | 'merchantId'>,
+): Promise<void> {
   await enqueueDelivery(event, 'scheduled');
   try {
     await WebhookEventModel.updateOne({ _id: event._id, queuedAt: null }, { $set: { queuedAt: new Date() } });
@@ -198,9 +217,16 @@ export async function enqueueScheduledDelivery(event: Pick<WebhookEvent, '_id' |
  * UNQUEUED_EVENT_SWEEP_BATCH per tick, streamed from a cursor. Only pending events qualify, and a
  * scheduled job skips an event that is no longer pending, so a delivered event is never re-sent.
  */
-export async function sweepUnqueuedLinkEvents(now = new Date(), graceMs = UNQUEUED_EVENT_GRACE_MS, batch = UNQUEUED_EVENT_SWEEP_BATCH): Promise<number> {
+export async function sweepUnqueuedLinkEvents(
+  now = new Date(),
+  graceMs = UNQUEUED_EVENT_GRACE_MS,
+  batch = UNQUEUED_EVENT_SWEEP_BATCH,
+): Promise<number> {
   const cutoff = new Date(now.getTime() - graceMs);
-  const cursor = WebhookEventModel.find({ state: 'pending', queuedAt: null, createdAt: mongoose.trusted({ $lt: cutoff }) as { $lt: Date } }, { _id: 1, merchantId: 1, createdAt: 1 })
+  const cursor = WebhookEventModel.find(
+    { state: 'pending', queuedAt: null, createdAt: mongoose.trusted({ $lt: cutoff }) as { $lt: Date } },
+    { _id: 1, merchantId: 1, createdAt: 1 },
+  )
     .sort({ createdAt: 1 })
     .limit(batch)
     .lean()
@@ -227,7 +253,11 @@ export const LOST_JOB_GRACE_MS = 10 * 60_000;
  * waiting out a long retry delay still has its delayed job and is left alone); at most `batch` are
  * queued again per tick. A job that still exists, failed or not, is left to its own schedule.
  */
-export async function requeueLostLinkEventJobs(now = new Date(), graceMs = LOST_JOB_GRACE_MS, batch = UNQUEUED_EVENT_SWEEP_BATCH): Promise<number> {
+export async function requeueLostLinkEventJobs(
+  now = new Date(),
+  graceMs = LOST_JOB_GRACE_MS,
+  batch = UNQUEUED_EVENT_SWEEP_BATCH,
+): Promise<number> {
   const idleSince = new Date(now.getTime() - graceMs);
   const cursor = WebhookEventModel.find(
     { state: 'pending', queuedAt: mongoose.trusted({ $ne: null, $lt: idleSince }) as { $lt: Date } },
@@ -258,8 +288,14 @@ export async function requeueUndeliveredLinkEvents(now: Date): Promise<void> {
   await requeueLostLinkEventJobs(now);
 }
 
-async function enqueueDelivery(event: Pick<WebhookEvent, '_id' | 'createdAt' | 'merchantId'>, trigger: LinkWebhookJob['trigger']): Promise<void> {
-  const jobId = trigger === 'scheduled' ? deliveryJobId(event) : `redeliver-${event._id}-${Date.now()}-${crypto.randomBytes(3).toString('hex')}`;
+async function enqueueDelivery(
+  event: Pick<WebhookEvent, '_id' | 'createdAt' | 'merchantId'>,
+  trigger: LinkWebhookJob['trigger'],
+): Promise<void> {
+  const jobId =
+    trigger === 'scheduled'
+      ? deliveryJobId(event)
+      : `redeliver-${event._id}-${Date.now()}-${crypto.randomBytes(3).toString('hex')}`;
   await getQueue<LinkWebhookJob>(LINK_WEBHOOK_QUEUE).add(
     'deliver',
     { eventId: event._id, trigger, ...(event.merchantId === undefined ? {} : { merchantId: event.merchantId }) },
@@ -314,7 +350,13 @@ function pinnedAgent(addresses: ResolvedAddress[], timeoutMs: number): Agent {
   });
 }
 
-async function post(url: URL, addresses: ResolvedAddress[], headers: Record<string, string>, body: string, timeoutMs: number) {
+async function post(
+  url: URL,
+  addresses: ResolvedAddress[],
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+) {
   const agent = pinnedAgent(addresses, timeoutMs);
   try {
     const response = await request(url, {
@@ -340,7 +382,11 @@ async function post(url: URL, addresses: ResolvedAddress[], headers: Record<stri
  * write on FerretDB, which a concurrent write to the same event (its queuedAt mark, a
  * redelivery) can undo; an attempt kept inside the event could be lost that way.
  */
-export async function deliverEvent(eventId: string, trigger: LinkWebhookJob['trigger'], options: DeliveryOptions = {}): Promise<DeliveryOutcome> {
+export async function deliverEvent(
+  eventId: string,
+  trigger: LinkWebhookJob['trigger'],
+  options: DeliveryOptions = {},
+): Promise<DeliveryOutcome> {
   const config = getConfig();
   const now = options.now ?? (() => new Date());
   const [event, secretOfJob] = await Promise.all([
@@ -349,28 +395,53 @@ export async function deliverEvent(eventId: string, trigger: LinkWebhookJob['tri
   ]);
   if (!event) return { success: false, gone: true, statusCode: null, error: 'event no longer exists' };
   // A duplicate scheduled job (a sweep whose add came after the first job was removed) never re-sends.
-  if (trigger === 'scheduled' && event.state !== 'pending') return { success: true, gone: false, skipped: true, statusCode: null, error: null };
+  if (trigger === 'scheduled' && event.state !== 'pending')
+    return { success: true, gone: false, skipped: true, statusCode: null, error: null };
   const started = now();
   const startedMs = performance.now();
   let outcome: DeliveryOutcome;
-  const verdict = await checkWebhookUrl(event.url, { resolve: options.resolve, allowHosts: config.webhooks.testAllowHosts });
+  const verdict = await checkWebhookUrl(event.url, {
+    resolve: options.resolve,
+    allowHosts: config.webhooks.testAllowHosts,
+  });
   if (!verdict.safe) {
-    outcome = { success: false, gone: false, statusCode: null, error: `refused: the URL is no longer a safe public HTTPS URL (${verdict.reason})` };
+    outcome = {
+      success: false,
+      gone: false,
+      statusCode: null,
+      error: `refused: the URL is no longer a safe public HTTPS URL (${verdict.reason})`,
+    };
   } else {
     try {
-      const secret = secretOfJob && secretOfJob._id === event.merchantId ? secretOfJob : await getWebhookSecret(event.merchantId);
-      const statusCode = await post(verdict.url, verdict.addresses, signedHeaders(secret, event._id, event.body, started), event.body, config.webhooks.timeoutMs);
+      const secret =
+        secretOfJob && secretOfJob._id === event.merchantId ? secretOfJob : await getWebhookSecret(event.merchantId);
+      const statusCode = await post(
+        verdict.url,
+        verdict.addresses,
+        signedHeaders(secret, event._id, event.body, started),
+        event.body,
+        config.webhooks.timeoutMs,
+      );
       const success = statusCode >= 200 && statusCode < 300;
       outcome = {
         success,
         gone: statusCode === 410,
         statusCode,
-        error: success ? null : statusCode >= 300 && statusCode < 400 ? `redirect ${statusCode} not followed` : `receiver answered ${statusCode}`,
+        error: success
+          ? null
+          : statusCode >= 300 && statusCode < 400
+            ? `redirect ${statusCode} not followed`
+            : `receiver answered ${statusCode}`,
       };
     } catch (error) {
       const e = error as Error & { code?: string };
       const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || /timeout/i.test(e.code ?? '');
-      outcome = { success: false, gone: false, statusCode: null, error: timedOut ? `no answer within ${config.webhooks.timeoutMs} ms` : `${e.code ?? e.name}: ${e.message}` };
+      outcome = {
+        success: false,
+        gone: false,
+        statusCode: null,
+        error: timedOut ? `no answer within ${config.webhooks.timeoutMs} ms` : `${e.code ?? e.name}: ${e.message}`,
+      };
     }
   }
   const durationMs = Math.round(performance.now() - startedMs);
@@ -391,7 +462,10 @@ export async function deliverEvent(eventId: string, trigger: LinkWebhookJob['tri
     }),
     WebhookEventModel.updateOne({ _id: event._id }, { $set: update, $inc: { attemptCount: 1 } }),
   ]);
-  logger.info({ eventId: event._id, linkId: event.linkId, statusCode: outcome.statusCode, success: outcome.success, durationMs }, 'link webhook attempt');
+  logger.info(
+    { eventId: event._id, linkId: event.linkId, statusCode: outcome.statusCode, success: outcome.success, durationMs },
+    'link webhook attempt',
+  );
   return outcome;
 }
 
@@ -399,10 +473,23 @@ export async function deliverEvent(eventId: string, trigger: LinkWebhookJob['tri
 export async function markEventFailed(eventId: string): Promise<void> {
   // By _id alone; the state is checked after the lookup (an equality on it would let PostgreSQL, with
   // no statistics, intersect the state index: every pending event).
-  await WebhookEventModel.updateOne({ _id: eventId, state: mongoose.trusted({ $in: ['pending'] }) }, { $set: { state: 'failed' } });
+  await WebhookEventModel.updateOne(
+    { _id: eventId, state: mongoose.trusted({ $in: ['pending'] }) },
+    { $set: { state: 'failed' } },
+  );
 }
 
-export function presentEvent(event: WebhookEvent, attempts: { at: Date; durationMs: number; statusCode: number | null; success: boolean; error: string | null; trigger: string }[]) {
+export function presentEvent(
+  event: WebhookEvent,
+  attempts: {
+    at: Date;
+    durationMs: number;
+    statusCode: number | null;
+    success: boolean;
+    error: string | null;
+    trigger: string;
+  }[],
+) {
   return {
     id: event._id,
     type: event.type,
@@ -429,5 +516,10 @@ export async function listLinkEvents(merchantId: number, linkId: number) {
     WebhookEventModel.find({ linkId, merchantId }).sort({ sequence: 1 }).lean(),
     WebhookAttemptModel.find({ linkId, merchantId }).sort({ at: 1 }).lean(),
   ]);
-  return events.map((event) => presentEvent(event, attempts.filter((a) => a.eventId === event._id)));
+  return events.map((event) =>
+    presentEvent(
+      event,
+      attempts.filter((a) => a.eventId === event._id),
+    ),
+  );
 }

@@ -30,8 +30,7 @@ export const systemResolver: Resolver = async (hostname) => {
 };
 
 export type UrlVerdict =
-  | { safe: true; url: URL; addresses: ResolvedAddress[]; allowListed: boolean }
-  | { safe: false; reason: string };
+  { safe: true; url: URL; addresses: ResolvedAddress[]; allowListed: boolean } | { safe: false; reason: string };
 
 /** Every range a webhook must not reach (IANA special-purpose registries, IPv4 and IPv6). */
 // Two lists: node's BlockList matches IPv4 addresses against IPv6 rules through their mapped
@@ -136,7 +135,12 @@ export function isPublicAddress(address: string): boolean {
 
 function isLocalName(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/\.+$/, '');
-  return name === '' || name === 'localhost' || name.endsWith('.localhost') || ['localhost.localdomain', 'ip6-localhost', 'ip6-loopback'].includes(name);
+  return (
+    name === '' ||
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    ['localhost.localdomain', 'ip6-localhost', 'ip6-loopback'].includes(name)
+  );
 }
 
 function defaultPort(url: URL): string {
@@ -152,7 +156,8 @@ export interface CheckOptions {
 /** Decides whether our servers may call this URL, resolving its host. Never throws. */
 export async function checkWebhookUrl(raw: unknown, options: CheckOptions = {}): Promise<UrlVerdict> {
   const resolve = options.resolve ?? systemResolver;
-  if (typeof raw !== 'string' || raw.length > 2000) return { safe: false, reason: 'not a string of at most 2000 characters' };
+  if (typeof raw !== 'string' || raw.length > 2000)
+    return { safe: false, reason: 'not a string of at most 2000 characters' };
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -164,7 +169,9 @@ export async function checkWebhookUrl(raw: unknown, options: CheckOptions = {}):
   const hostPort = `${url.hostname.toLowerCase()}:${defaultPort(url)}`;
   if ((url.protocol === 'http:' || url.protocol === 'https:') && options.allowHosts?.includes(hostPort)) {
     const family = net.isIP(hostname);
-    const addresses = family ? [{ address: hostname, family: family as 4 | 6 }] : await resolve(hostname).catch(() => []);
+    const addresses = family
+      ? [{ address: hostname, family: family as 4 | 6 }]
+      : await resolve(hostname).catch(() => []);
     if (!addresses.length) return { safe: false, reason: 'host does not resolve' };
     return { safe: true, url, addresses, allowListed: true };
   }
@@ -185,6 +192,7 @@ export async function checkWebhookUrl(raw: unknown, options: CheckOptions = {}):
   if (!addresses.length) return { safe: false, reason: 'host does not resolve' };
   // Every address must be public: a name with one public and one internal address is refused,
   // since the connection could pick either.
-  if (!addresses.every((a) => isPublicAddress(a.address))) return { safe: false, reason: 'resolves to an internal address' };
+  if (!addresses.every((a) => isPublicAddress(a.address)))
+    return { safe: false, reason: 'resolves to an internal address' };
   return { safe: true, url, addresses, allowListed: false };
 }

@@ -28,7 +28,8 @@ test.before(async () => {
   process.env.ACQUIRER_BASE_URL = sandbox.url;
   process.env.ACQUIRER_QUERY_URL = sandbox.url;
   process.env.ACQUIRER_TIMEOUT_MS = '5000'; // generous: the machine is shared; hang tests wait this long
-  if (getConfig().acquirer.baseUrl !== sandbox.url) throw new Error('config was loaded before the test set the acquirer url');
+  if (getConfig().acquirer.baseUrl !== sandbox.url)
+    throw new Error('config was loaded before the test set the acquirer url');
 });
 test.after.always(async () => {
   await closeAcquirerClient();
@@ -52,7 +53,11 @@ function sale(overrides: Partial<CardSaleRequest> & { number?: string } = {}): C
 }
 
 async function fault(body: Record<string, unknown>) {
-  const res = await fetch(`${sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${sandbox.url}/sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (res.status !== 201) throw new Error(`fault not set: ${res.status}`);
 }
 
@@ -77,7 +82,15 @@ test('an approved card authorizes, captures and refunds', async (t) => {
 });
 
 test('a denied card is a result with its code, not an error', async (t) => {
-  const cases: [string, string][] = [['2', '05'], ['3', '57'], ['5', '78'], ['6', '99'], ['7', '77'], ['8', '70'], ['9', '51']];
+  const cases: [string, string][] = [
+    ['2', '05'],
+    ['3', '57'],
+    ['5', '78'],
+    ['6', '99'],
+    ['7', '77'],
+    ['8', '70'],
+    ['9', '51'],
+  ];
   for (const [digit, code] of cases) {
     const result = await createCardSale(sale({ number: `400000000000000${digit}` }));
     t.false(result.approved, digit);
@@ -120,17 +133,32 @@ test('authorize and capture at once', async (t) => {
 });
 
 test('a saved card token charges again', async (t) => {
-  const { cardToken } = await tokenizeCard({ number: '4111111111111111', holder: 'MARIA SILVA', expMonth: 1, expYear: 2030, brand: 'Visa' });
+  const { cardToken } = await tokenizeCard({
+    number: '4111111111111111',
+    holder: 'MARIA SILVA',
+    expMonth: 1,
+    expYear: 2030,
+    brand: 'Visa',
+  });
   t.truthy(cardToken);
   const result = await createCardSale(sale({ card: { cardToken, brand: 'Visa' }, recurrent: true, capture: true }));
   t.true(result.approved);
   const saved = await createCardSale(sale({ saveCard: true }));
   t.truthy(saved.cardToken);
-  await t.throwsAsync(tokenizeCard({ number: '4111111111111112', holder: 'X', expMonth: 1, expYear: 2030, brand: 'Visa' }), { instanceOf: AcquirerRejectedError });
+  await t.throwsAsync(
+    tokenizeCard({ number: '4111111111111112', holder: 'X', expMonth: 1, expYear: 2030, brand: 'Visa' }),
+    { instanceOf: AcquirerRejectedError },
+  );
 });
 
 test('pix charge is pending with a copy and paste code', async (t) => {
-  const pix = await createPixCharge({ idempotencyKey: `pix-${Date.now()}`, merchantOrderId: `pix${Date.now()}`, amountCents: 2590, customer: { name: 'Joao', identity: '52998224725' }, expiresInSeconds: 600 });
+  const pix = await createPixCharge({
+    idempotencyKey: `pix-${Date.now()}`,
+    merchantOrderId: `pix${Date.now()}`,
+    amountCents: 2590,
+    customer: { name: 'Joao', identity: '52998224725' },
+    expiresInSeconds: 600,
+  });
   t.is(pix.status, 12);
   t.regex(pix.qrCodeString, /^000201.*5802BR.*6304[0-9A-F]{4}$/);
   t.truthy(pix.expiresAt);
@@ -149,7 +177,9 @@ test('lookup by order id finds the newest sale, or null', async (t) => {
 });
 
 test('an acquirer 500 is unavailable with unknown outcome', async (t) => {
-  const error = await t.throwsAsync(createCardSale(sale({ amountCents: 990500 })), { instanceOf: AcquirerUnavailableError });
+  const error = await t.throwsAsync(createCardSale(sale({ amountCents: 990500 })), {
+    instanceOf: AcquirerUnavailableError,
+  });
   t.true(error!.outcomeUnknown);
 });
 
@@ -207,7 +237,9 @@ test.serial('a wrong merchant key is rejected, and calls are reported to listene
   const original = config.merchantKey;
   config.merchantKey = 'x'.repeat(40);
   try {
-    const error = await t.throwsAsync(getSale('00000000-0000-0000-0000-000000000000'), { instanceOf: AcquirerRejectedError });
+    const error = await t.throwsAsync(getSale('00000000-0000-0000-0000-000000000000'), {
+      instanceOf: AcquirerRejectedError,
+    });
     t.is((error as AcquirerRejectedError).httpStatus, 401);
   } finally {
     config.merchantKey = original;

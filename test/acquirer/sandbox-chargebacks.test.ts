@@ -33,23 +33,46 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (!res.headers.get('content-type')?.includes('json')) return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };
+  if (!res.headers.get('content-type')?.includes('json'))
+    return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
 const consult = (status: 'PENDING' | 'DONE', filter: Record<string, unknown>) => api('POST', `/${status}`, filter);
-const accept = (...items: { establishmentNumber: number; idChargeback: number }[]) => api('PUT', '/accept', { updateChargeback: items, userName: 'ops@example.com' });
+const accept = (...items: { establishmentNumber: number; idChargeback: number }[]) =>
+  api('PUT', '/accept', { updateChargeback: items, userName: 'ops@example.com' });
 const refuse = (establishmentNumber: number, idChargeback: number, extra: Record<string, unknown> = {}) =>
-  api('PUT', '/refuse', { establishmentNumber, idChargeback, reasonToRefuse: 'Entregue ao portador', file: PDF, fileName: 'defesa.pdf', ...extra });
+  api('PUT', '/refuse', {
+    establishmentNumber,
+    idChargeback,
+    reasonToRefuse: 'Entregue ao portador',
+    file: PDF,
+    fileName: 'defesa.pdf',
+    ...extra,
+  });
 const failed = { code: '901', message: 'Erro ao processar a solicitação, tente novamente mais tarde' };
-const period = () => ({ startNotificationPeriod: new Date(Date.now() - 90 * 86_400_000).toISOString().slice(0, 10), endNotificationPeriod: new Date().toISOString().slice(0, 10) });
+const period = () => ({
+  startNotificationPeriod: new Date(Date.now() - 90 * 86_400_000).toISOString().slice(0, 10),
+  endNotificationPeriod: new Date().toISOString().slice(0, 10),
+});
 
 test('1111111111 answers 901 (HTTP 500) to every operation that names it', async (t) => {
   t.deepEqual(await consult('PENDING', { establishmentNumber: [ALWAYS_FAILS] }), { status: 500, body: failed });
-  t.deepEqual(await consult('PENDING', { establishmentNumber: [GENERATED, ALWAYS_FAILS] }), { status: 500, body: failed }, 'even beside another establishment');
+  t.deepEqual(
+    await consult('PENDING', { establishmentNumber: [GENERATED, ALWAYS_FAILS] }),
+    { status: 500, body: failed },
+    'even beside another establishment',
+  );
   t.deepEqual(await accept({ establishmentNumber: ALWAYS_FAILS, idChargeback: 1 }), { status: 500, body: failed });
-  t.deepEqual(await accept({ establishmentNumber: GENERATED_OTHER, idChargeback: 77_000_001 }, { establishmentNumber: ALWAYS_FAILS, idChargeback: 1 }), { status: 500, body: failed }, 'the whole batch');
+  t.deepEqual(
+    await accept(
+      { establishmentNumber: GENERATED_OTHER, idChargeback: 77_000_001 },
+      { establishmentNumber: ALWAYS_FAILS, idChargeback: 1 },
+    ),
+    { status: 500, body: failed },
+    'the whole batch',
+  );
   t.deepEqual(await refuse(ALWAYS_FAILS, 1), { status: 500, body: failed });
   t.deepEqual(await api('GET', `/ListIssuerDocuments/${ALWAYS_FAILS}/1`), { status: 500, body: failed });
   t.deepEqual(await api('GET', `/DocumentIssuer/${ALWAYS_FAILS}/1`), { status: 500, body: failed });
@@ -67,20 +90,50 @@ test('2222222222 lists generated cases, and accept and refuse always succeed wit
   t.is(listed.status, 200);
   t.is(listed.body.content.length, 4);
   t.is((await consult('DONE', { establishmentNumber: [ALWAYS_SUCCEEDS], ...period() })).body.content.length, 3);
-  t.deepEqual((await consult('PENDING', { establishmentNumber: [ALWAYS_SUCCEEDS], idCase: '4000000' })).body.content, [], 'case 4000000 finds nothing');
+  t.deepEqual(
+    (await consult('PENDING', { establishmentNumber: [ALWAYS_SUCCEEDS], idCase: '4000000' })).body.content,
+    [],
+    'case 4000000 finds nothing',
+  );
 
   const pending = listed.body.content[0];
   for (let i = 0; i < 2; i++) {
-    t.deepEqual(await accept({ establishmentNumber: ALWAYS_SUCCEEDS, idChargeback: pending.idChargeback }), {
-      status: 200,
-      body: [{ establishmentNumber: ALWAYS_SUCCEEDS, idChargeback: pending.idChargeback, code: '101', message: 'Chargeback aceito com sucesso' }],
-    }, `accept ${i + 1}: never 931`);
-    t.deepEqual(await refuse(ALWAYS_SUCCEEDS, pending.idChargeback), { status: 200, body: { code: '102', message: 'Chargeback recusado com sucesso' } }, `refuse ${i + 1}`);
+    t.deepEqual(
+      await accept({ establishmentNumber: ALWAYS_SUCCEEDS, idChargeback: pending.idChargeback }),
+      {
+        status: 200,
+        body: [
+          {
+            establishmentNumber: ALWAYS_SUCCEEDS,
+            idChargeback: pending.idChargeback,
+            code: '101',
+            message: 'Chargeback aceito com sucesso',
+          },
+        ],
+      },
+      `accept ${i + 1}: never 931`,
+    );
+    t.deepEqual(
+      await refuse(ALWAYS_SUCCEEDS, pending.idChargeback),
+      { status: 200, body: { code: '102', message: 'Chargeback recusado com sucesso' } },
+      `refuse ${i + 1}`,
+    );
   }
-  t.is((await accept({ establishmentNumber: ALWAYS_SUCCEEDS, idChargeback: 123 })).status, 200, 'any chargeback id, known or not');
-  t.is((await refuse(ALWAYS_SUCCEEDS, 123, { IdCase: 999, fileName: '999.pdf' })).status, 200, 'no case or IdCase check');
+  t.is(
+    (await accept({ establishmentNumber: ALWAYS_SUCCEEDS, idChargeback: 123 })).status,
+    200,
+    'any chargeback id, known or not',
+  );
+  t.is(
+    (await refuse(ALWAYS_SUCCEEDS, 123, { IdCase: 999, fileName: '999.pdf' })).status,
+    200,
+    'no case or IdCase check',
+  );
   const after = await consult('PENDING', { establishmentNumber: [ALWAYS_SUCCEEDS] });
-  t.true(after.body.content.some((c: any) => c.idChargeback === pending.idChargeback), 'still pending: nothing was recorded');
+  t.true(
+    after.body.content.some((c: any) => c.idChargeback === pending.idChargeback),
+    'still pending: nothing was recorded',
+  );
 
   // Documents: its generated cases have issuer documents; support documents exist only for 20000.
   const issuer = await api('GET', `/ListIssuerDocuments/${ALWAYS_SUCCEEDS}/${pending.idChargeback}`);
@@ -92,7 +145,11 @@ test('2222222222 lists generated cases, and accept and refuse always succeed wit
   const sample = await api('GET', `/supportDocument/${ALWAYS_SUCCEEDS}/20000`);
   t.is(sample.status, 200);
   t.like(sample.body[0], { nameFile: '20000.pdf', codigo: 104 });
-  t.like(await api('GET', `/supportDocument/${ALWAYS_SUCCEEDS}/${pending.idChargeback}`), { status: 400, body: { code: '927' } }, 'refusals recorded no document');
+  t.like(
+    await api('GET', `/supportDocument/${ALWAYS_SUCCEEDS}/${pending.idChargeback}`),
+    { status: 400, body: { code: '927' } },
+    'refusals recorded no document',
+  );
 });
 
 test('any other establishment: generated cases and the acquirer rules (902, 931, 941, 938, 927)', async (t) => {
@@ -101,27 +158,64 @@ test('any other establishment: generated cases and the acquirer rules (902, 931,
   t.is((await consult('DONE', { establishmentNumber: [GENERATED], ...period() })).body.content.length, 3);
   const [first, second] = listed.body.content;
 
-  t.like(await accept({ establishmentNumber: GENERATED, idChargeback: first.idChargeback }), { status: 200, body: [{ code: '101' }] });
-  t.deepEqual(await accept({ establishmentNumber: GENERATED, idChargeback: first.idChargeback }), { status: 412, body: { code: '931', message: 'Chargeback já tratado' } }, 'a second accept');
-  t.like(await refuse(GENERATED, first.idChargeback), { status: 412, body: { code: '931' } }, 'refusing an accepted one');
-  t.like(await accept({ establishmentNumber: GENERATED_OTHER, idChargeback: second.idChargeback }), { status: 403, body: { code: '902' } }, 'another establishment\'s chargeback');
-  t.like(await refuse(GENERATED, second.idChargeback, { IdCase: second.idCase + 1, fileName: `${second.idCase + 1}.pdf` }), { status: 403, body: { code: '941' } }, 'IdCase of another case');
+  t.like(await accept({ establishmentNumber: GENERATED, idChargeback: first.idChargeback }), {
+    status: 200,
+    body: [{ code: '101' }],
+  });
+  t.deepEqual(
+    await accept({ establishmentNumber: GENERATED, idChargeback: first.idChargeback }),
+    { status: 412, body: { code: '931', message: 'Chargeback já tratado' } },
+    'a second accept',
+  );
+  t.like(
+    await refuse(GENERATED, first.idChargeback),
+    { status: 412, body: { code: '931' } },
+    'refusing an accepted one',
+  );
+  t.like(
+    await accept({ establishmentNumber: GENERATED_OTHER, idChargeback: second.idChargeback }),
+    { status: 403, body: { code: '902' } },
+    "another establishment's chargeback",
+  );
+  t.like(
+    await refuse(GENERATED, second.idChargeback, { IdCase: second.idCase + 1, fileName: `${second.idCase + 1}.pdf` }),
+    { status: 403, body: { code: '941' } },
+    'IdCase of another case',
+  );
 
-  t.like(await refuse(GENERATED, second.idChargeback, { IdCase: second.idCase, fileName: `${second.idCase}.pdf` }), { status: 200, body: { code: '102' } });
+  t.like(await refuse(GENERATED, second.idChargeback, { IdCase: second.idCase, fileName: `${second.idCase}.pdf` }), {
+    status: 200,
+    body: { code: '102' },
+  });
   t.like(await refuse(GENERATED, second.idChargeback), { status: 412, body: { code: '931' } }, 'a second refuse');
   const support = await api('GET', `/supportDocument/${GENERATED}/${second.idChargeback}`);
   t.like(support.body[0], { nameFile: `${second.idCase}.pdf`, file: PDF, codigo: 104 });
 
   const handled = await consult('DONE', { establishmentNumber: [GENERATED], ...period() });
-  t.deepEqual(handled.body.content.filter((c: any) => [first.idChargeback, second.idChargeback].includes(c.idChargeback)).map((c: any) => c.actionTakenCode).sort(), ['ACEITO', 'RECUSADO']);
+  t.deepEqual(
+    handled.body.content
+      .filter((c: any) => [first.idChargeback, second.idChargeback].includes(c.idChargeback))
+      .map((c: any) => c.actionTakenCode)
+      .sort(),
+    ['ACEITO', 'RECUSADO'],
+  );
   const lifecycle = await api('GET', `/lifecycle/${second.idCase}`);
   t.like(lifecycle.body.at(-1), { action: 'Em análise com o Emissor', caseId: second.idCase });
 
   // A chargeback id the establishment never had: created on the spot, then accepted.
-  t.like(await accept({ establishmentNumber: GENERATED, idChargeback: 88_000_001 }), { status: 200, body: [{ code: '101' }] });
+  t.like(await accept({ establishmentNumber: GENERATED, idChargeback: 88_000_001 }), {
+    status: 200,
+    body: [{ code: '101' }],
+  });
   t.like(await api('GET', `/ListIssuerDocuments/${GENERATED}/99000001`), { status: 400, body: { code: '938' } });
-  t.like(await api('GET', `/ListIssuerDocuments/${GENERATED_OTHER}/${first.idChargeback}`), { status: 403, body: { code: '902' } });
-  t.like(await api('GET', `/supportDocument/${GENERATED}/${listed.body.content[2].idChargeback}`), { status: 400, body: { code: '927' } });
+  t.like(await api('GET', `/ListIssuerDocuments/${GENERATED_OTHER}/${first.idChargeback}`), {
+    status: 403,
+    body: { code: '902' },
+  });
+  t.like(await api('GET', `/supportDocument/${GENERATED}/${listed.body.content[2].idChargeback}`), {
+    status: 400,
+    body: { code: '927' },
+  });
 });
 
 test('lifecycle: case 30000 answers 901, an unknown case an empty list', async (t) => {

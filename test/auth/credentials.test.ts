@@ -75,12 +75,15 @@ test.before(async () => {
     'system without x-merchant-id': () => bearer(systemToken()),
     'system with unknown x-merchant-id': () => bearer(systemToken(), { 'x-merchant-id': '987654321' }),
     'system with bad x-merchant-id': () => bearer(systemToken(), { 'x-merchant-id': '1; drop' }),
-    'refresh token': () => bearer(signToken('refresh', { _id: merchant.userId, role: 'merchant', merchantId: merchant.merchantId })),
+    'refresh token': () =>
+      bearer(signToken('refresh', { _id: merchant.userId, role: 'merchant', merchantId: merchant.merchantId })),
     'jwt of a deleted user': () => bearer(ghost.accessToken),
     'unknown merchant token': () => bearer('mt_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'),
     'a system token prefix': () => bearer(systemToken().slice(0, -1)),
     'no credential': () => ({}),
-    'basic auth': () => ({ authorization: `Basic ${Buffer.from(`${merchant.email}:${merchant.password}`).toString('base64')}` }),
+    'basic auth': () => ({
+      authorization: `Basic ${Buffer.from(`${merchant.email}:${merchant.password}`).toString('base64')}`,
+    }),
   });
 });
 test.after.always(() => app?.close());
@@ -88,18 +91,78 @@ test.after.always(() => app?.close());
 // Expected status per credential, per policy: 200 (acts for `merchant`, or `none`), 400, 401 or 403.
 type Outcome = 'merchant' | 'none' | 400 | 401 | 403;
 const MATRIX: Record<string, Record<string, Outcome>> = {
-  'merchant jwt': { merchant: 'merchant', 'any-merchant': 'merchant', staff: 403, 'system-or-merchant-token': 403, any: 'merchant' },
+  'merchant jwt': {
+    merchant: 'merchant',
+    'any-merchant': 'merchant',
+    staff: 403,
+    'system-or-merchant-token': 403,
+    any: 'merchant',
+  },
   'staff jwt': { merchant: 403, 'any-merchant': 403, staff: 'none', 'system-or-merchant-token': 403, any: 'none' },
-  'merchant token': { merchant: 'merchant', 'any-merchant': 'merchant', staff: 403, 'system-or-merchant-token': 'merchant', any: 'merchant' },
-  'revoked merchant token': { merchant: 401, 'any-merchant': 401, staff: 401, 'system-or-merchant-token': 401, any: 401 },
-  'system with x-merchant-id': { merchant: 403, 'any-merchant': 'merchant', staff: 'merchant', 'system-or-merchant-token': 'merchant', any: 'merchant' },
-  'system without x-merchant-id': { merchant: 403, 'any-merchant': 400, staff: 'none', 'system-or-merchant-token': 400, any: 'none' },
-  'system with unknown x-merchant-id': { merchant: 403, 'any-merchant': 400, staff: 400, 'system-or-merchant-token': 400, any: 400 },
-  'system with bad x-merchant-id': { merchant: 403, 'any-merchant': 400, staff: 400, 'system-or-merchant-token': 400, any: 400 },
+  'merchant token': {
+    merchant: 'merchant',
+    'any-merchant': 'merchant',
+    staff: 403,
+    'system-or-merchant-token': 'merchant',
+    any: 'merchant',
+  },
+  'revoked merchant token': {
+    merchant: 401,
+    'any-merchant': 401,
+    staff: 401,
+    'system-or-merchant-token': 401,
+    any: 401,
+  },
+  'system with x-merchant-id': {
+    merchant: 403,
+    'any-merchant': 'merchant',
+    staff: 'merchant',
+    'system-or-merchant-token': 'merchant',
+    any: 'merchant',
+  },
+  'system without x-merchant-id': {
+    merchant: 403,
+    'any-merchant': 400,
+    staff: 'none',
+    'system-or-merchant-token': 400,
+    any: 'none',
+  },
+  'system with unknown x-merchant-id': {
+    merchant: 403,
+    'any-merchant': 400,
+    staff: 400,
+    'system-or-merchant-token': 400,
+    any: 400,
+  },
+  'system with bad x-merchant-id': {
+    merchant: 403,
+    'any-merchant': 400,
+    staff: 400,
+    'system-or-merchant-token': 400,
+    any: 400,
+  },
   'refresh token': { merchant: 401, 'any-merchant': 401, staff: 401, 'system-or-merchant-token': 401, any: 401 },
-  'jwt of a deleted user': { merchant: 401, 'any-merchant': 401, staff: 401, 'system-or-merchant-token': 401, any: 401 },
-  'unknown merchant token': { merchant: 401, 'any-merchant': 401, staff: 401, 'system-or-merchant-token': 401, any: 401 },
-  'a system token prefix': { merchant: 401, 'any-merchant': 401, staff: 401, 'system-or-merchant-token': 401, any: 401 },
+  'jwt of a deleted user': {
+    merchant: 401,
+    'any-merchant': 401,
+    staff: 401,
+    'system-or-merchant-token': 401,
+    any: 401,
+  },
+  'unknown merchant token': {
+    merchant: 401,
+    'any-merchant': 401,
+    staff: 401,
+    'system-or-merchant-token': 401,
+    any: 401,
+  },
+  'a system token prefix': {
+    merchant: 401,
+    'any-merchant': 401,
+    staff: 401,
+    'system-or-merchant-token': 401,
+    any: 401,
+  },
   'no credential': { merchant: 401, 'any-merchant': 401, staff: 401, 'system-or-merchant-token': 401, any: 401 },
   'basic auth': { merchant: 401, 'any-merchant': 401, staff: 401, 'system-or-merchant-token': 401, any: 401 },
 };
@@ -128,7 +191,11 @@ test('every policy of the matrix is covered', (t) => {
 
 test('x-merchant-id does not move a merchant credential to another merchant', async (t) => {
   for (const token of [merchant.accessToken, merchant.merchantToken]) {
-    const body = await json(await fetch(`${app.url}/probe/merchant`, { headers: bearer(token, { 'x-merchant-id': String(other.merchantId) }) }));
+    const body = await json(
+      await fetch(`${app.url}/probe/merchant`, {
+        headers: bearer(token, { 'x-merchant-id': String(other.merchantId) }),
+      }),
+    );
     t.is(body.merchantId, merchant.merchantId);
   }
 });
@@ -136,7 +203,9 @@ test('x-merchant-id does not move a merchant credential to another merchant', as
 test('a staff route that asks for a merchant refuses without one', async (t) => {
   const res = await fetch(`${app.url}/probe/staff-asks-merchant`, { headers: bearer(systemToken()) });
   t.is(res.status, 403);
-  const named = await fetch(`${app.url}/probe/staff-asks-merchant`, { headers: bearer(systemToken(), { 'x-merchant-id': String(other.merchantId) }) });
+  const named = await fetch(`${app.url}/probe/staff-asks-merchant`, {
+    headers: bearer(systemToken(), { 'x-merchant-id': String(other.merchantId) }),
+  });
   t.deepEqual(await json(named), { merchantId: other.merchantId });
 });
 
@@ -144,14 +213,21 @@ test('revoking every token of a merchant leaves other merchants alone', async (t
   const mine = await newMerchant();
   const second = await issueMerchantToken(mine.merchantId);
   t.is(await revokeMerchantTokens(mine.merchantId, { all: true }), 2);
-  for (const token of [mine.merchantToken, second.token]) t.is((await fetch(`${app.url}/probe/merchant`, { headers: bearer(token) })).status, 401);
+  for (const token of [mine.merchantToken, second.token])
+    t.is((await fetch(`${app.url}/probe/merchant`, { headers: bearer(token) })).status, 401);
   t.is((await fetch(`${app.url}/probe/merchant`, { headers: bearer(other.merchantToken) })).status, 200);
-  t.is(await revokeMerchantTokens(other.merchantId, { prefix: mine.merchantToken.slice(0, 10) }), 0, 'a prefix only reaches its own merchant');
+  t.is(
+    await revokeMerchantTokens(other.merchantId, { prefix: mine.merchantToken.slice(0, 10) }),
+    0,
+    'a prefix only reaches its own merchant',
+  );
 });
 
 test('x-merchant-id is a strict decimal id: hex, exponent, signed and zero forms are refused', async (t) => {
   for (const value of [`0x${merchant.merchantId.toString(16)}`, `${merchant.merchantId}e0`, '0', '+1']) {
-    const res = await fetch(`${app.url}/probe/any-merchant`, { headers: bearer(systemToken(), { 'x-merchant-id': value }) });
+    const res = await fetch(`${app.url}/probe/any-merchant`, {
+      headers: bearer(systemToken(), { 'x-merchant-id': value }),
+    });
     t.is(res.status, 400, value);
     t.truthy((await json(res))['X-Merchant-Id'], value);
   }
@@ -161,7 +237,10 @@ test('a signed access token whose subject is not a user id is a 401, not a 500',
   const jwt = await import('jsonwebtoken');
   const { getConfig } = await import('../../config');
   for (const sub of ['abc', '', '1.5', '-3']) {
-    const token = jwt.default.sign({ sub, typ: 'access', role: 'staff', mid: null }, getConfig().jwt.secret, { algorithm: 'HS256', expiresIn: 60 });
+    const token = jwt.default.sign({ sub, typ: 'access', role: 'staff', mid: null }, getConfig().jwt.secret, {
+      algorithm: 'HS256',
+      expiresIn: 60,
+    });
     const res = await fetch(`${app.url}/probe/any`, { headers: bearer(token) });
     t.is(res.status, 401, `sub ${JSON.stringify(sub)}`);
   }

@@ -14,7 +14,9 @@ test.before(async () => {
 test.after.always(() => app?.close());
 
 const QUEUES = '/admin/queues/api/queues';
-const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
+const basic = (user: string, password: string) => ({
+  authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+});
 const get = (headers: Record<string, string>) => fetch(`${app.url}${QUEUES}`, { headers });
 
 test.serial('a staff e-mail and password open the queue dashboard; password checks are rate limited', async (t) => {
@@ -51,25 +53,37 @@ test('a staff jwt or the system token open it as bearer; merchant credentials ar
   t.is((await get({})).status, 401);
 });
 
-test.serial('the operator password cannot be guessed without limit; the right one is remembered, not counted', async (t) => {
-  const { user, password } = getConfig().dashboard;
-  t.is((await get(basic(user, password))).status, 200);
-  const answers: number[] = [];
-  for (let i = 0; i < 8; i++) answers.push((await fetch(`${app.url}/metrics`, { headers: basic(user, `guess-${i}`) })).status);
-  // low-token-limit: 4 checks per window; the operator's first, right, login was one of them
-  t.deepEqual(answers, [401, 401, 401, 429, 429, 429, 429, 429]);
-  const limited = await get(basic(user, 'one-more-guess'));
-  t.is(limited.status, 429);
-  t.truthy(limited.headers.get('retry-after'));
-  t.is((await get(basic(user, password))).status, 200, 'the remembered operator login still works');
-  t.is((await fetch(`${app.url}/metrics`, { headers: basic(user, password) })).status, 200);
-});
+test.serial(
+  'the operator password cannot be guessed without limit; the right one is remembered, not counted',
+  async (t) => {
+    const { user, password } = getConfig().dashboard;
+    t.is((await get(basic(user, password))).status, 200);
+    const answers: number[] = [];
+    for (let i = 0; i < 8; i++)
+      answers.push((await fetch(`${app.url}/metrics`, { headers: basic(user, `guess-${i}`) })).status);
+    // low-token-limit: 4 checks per window; the operator's first, right, login was one of them
+    t.deepEqual(answers, [401, 401, 401, 429, 429, 429, 429, 429]);
+    const limited = await get(basic(user, 'one-more-guess'));
+    t.is(limited.status, 429);
+    t.truthy(limited.headers.get('retry-after'));
+    t.is((await get(basic(user, password))).status, 200, 'the remembered operator login still works');
+    t.is((await fetch(`${app.url}/metrics`, { headers: basic(user, password) })).status, 200);
+  },
+);
 
-// Runs after the serial tests: the operator's login is then remembered, so this page's many requests count no password check.
+// Runs after the serial tests: the operator's login is then remembered, so this page's many requests count no password
+// check.
 test('the queue dashboard loads in Chromium with no Content-Security-Policy error and nothing from a third party', async (t) => {
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
   try {
     const { user, password } = getConfig().dashboard;
@@ -90,7 +104,10 @@ test('the queue dashboard loads in Chromium with no Content-Security-Policy erro
     // The app has rendered once the queue list (fetched from our API) shows a queue.
     await page.getByText(queueNames()[0]).first().waitFor({ timeout: 20_000 });
     await page.waitForLoadState('networkidle');
-    t.deepEqual(consoleErrors.filter((text) => /Content Security Policy|Content-Security-Policy/i.test(text)), []);
+    t.deepEqual(
+      consoleErrors.filter((text) => /Content Security Policy|Content-Security-Policy/i.test(text)),
+      [],
+    );
     t.deepEqual(consoleErrors, []);
     t.deepEqual(elsewhere, []);
     await context.close();

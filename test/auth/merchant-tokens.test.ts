@@ -34,7 +34,11 @@ test('a revoked token has no record left, is listed as revoked, and a merchant u
   t.is(await meStatus(merchant.merchantToken), 401);
 
   await updateMerchant(merchant.merchantId, { companyName: 'Renomeada LTDA' });
-  t.is(await MerchantTokenModel.findById(sha256Hex(merchant.merchantToken)).lean(), null, 'the copy update wrote no record');
+  t.is(
+    await MerchantTokenModel.findById(sha256Hex(merchant.merchantToken)).lean(),
+    null,
+    'the copy update wrote no record',
+  );
   t.is(await meStatus(merchant.merchantToken), 401);
   t.is(await meStatus(kept.token), 200);
 
@@ -46,28 +50,48 @@ test('a revoked token has no record left, is listed as revoked, and a merchant u
       [kept.prefix, false],
     ],
   );
-  t.is(await revokeMerchantTokens(merchant.merchantId, { prefix: merchant.merchantToken.slice(0, 10) }), 0, 'already revoked: nothing more');
+  t.is(
+    await revokeMerchantTokens(merchant.merchantId, { prefix: merchant.merchantToken.slice(0, 10) }),
+    0,
+    'already revoked: nothing more',
+  );
 });
 
 test('a revocation that stopped before its delete leaves the token live and listed live; revoking again finishes it', async (t) => {
   const merchant = await newMerchant();
   const record = (await MerchantTokenModel.findById(sha256Hex(merchant.merchantToken)).lean())!;
   const { _id, prefix, createdAt } = record;
-  await RevokedMerchantTokenModel.create({ _id, merchantId: merchant.merchantId, prefix, createdAt, revokedAt: new Date() });
+  await RevokedMerchantTokenModel.create({
+    _id,
+    merchantId: merchant.merchantId,
+    prefix,
+    createdAt,
+    revokedAt: new Date(),
+  });
   t.is(await meStatus(merchant.merchantToken), 200);
-  t.deepEqual((await listMerchantTokens(merchant.merchantId)).map((x) => x.revokedAt), [null]);
+  t.deepEqual(
+    (await listMerchantTokens(merchant.merchantId)).map((x) => x.revokedAt),
+    [null],
+  );
 
   t.is(await revokeMerchantTokens(merchant.merchantId, { all: true }), 1);
   t.is(await meStatus(merchant.merchantToken), 401);
   t.is((await listMerchantTokens(merchant.merchantId)).length, 1);
 });
 
-test('a token revoked the old way (revokedAt on its record) stays refused, listed as revoked, and is not counted again', async (t) => {
-  const merchant = await newMerchant();
-  const revokedAt = new Date(Date.now() - 60_000);
-  await MerchantTokenModel.updateOne({ _id: sha256Hex(merchant.merchantToken) }, { $set: { revokedAt } });
-  t.is(await meStatus(merchant.merchantToken), 401);
-  t.deepEqual((await listMerchantTokens(merchant.merchantId)).map((x) => x.revokedAt?.getTime()), [revokedAt.getTime()]);
-  t.is(await revokeMerchantTokens(merchant.merchantId, { all: true }), 0);
-  t.is(await meStatus(merchant.merchantToken), 401);
-});
+test(
+  'a token revoked the old way (revokedAt on its record) stays refused, listed as revoked, and is not counted ' +
+    'again',
+  async (t) => {
+    const merchant = await newMerchant();
+    const revokedAt = new Date(Date.now() - 60_000);
+    await MerchantTokenModel.updateOne({ _id: sha256Hex(merchant.merchantToken) }, { $set: { revokedAt } });
+    t.is(await meStatus(merchant.merchantToken), 401);
+    t.deepEqual(
+      (await listMerchantTokens(merchant.merchantId)).map((x) => x.revokedAt?.getTime()),
+      [revokedAt.getTime()],
+    );
+    t.is(await revokeMerchantTokens(merchant.merchantId, { all: true }), 0);
+    t.is(await meStatus(merchant.merchantToken), 401);
+  },
+);

@@ -9,7 +9,10 @@ import { clientBucket } from '../../src/http/rate-limit';
 
 // Each scenario counts under its own key prefix, so no scenario sees another's counts. They run
 // one after another only so that few processes start at once on a busy machine.
-const scenario = (name: string, env: Record<string, string>) => ({ QUEUE_PREFIX: `${TEST_QUEUE_PREFIX}${name}`, ...env });
+const scenario = (name: string, env: Record<string, string>) => ({
+  QUEUE_PREFIX: `${TEST_QUEUE_PREFIX}${name}`,
+  ...env,
+});
 const web = (env: Record<string, string>) => startProcess('web', env, undefined, 100_000);
 
 let merchant: TestMerchant;
@@ -23,7 +26,11 @@ test.after.always(async () => {
 });
 
 function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 const badLogin = { username: 'nobody@example.com', password: 'wrong-password' };
 
@@ -31,7 +38,8 @@ test.serial('429 after the threshold, and success again after the window', async
   const server = await web(scenario('window', { TOKEN_RATE_LIMIT: '3', TOKEN_RATE_WINDOW_SECONDS: '3' }));
   // A missing password fails without hashing, so the count is reached quickly. Should a busy
   // machine let the window slide meanwhile, more requests may pass: send until refused.
-  for (let i = 0; i < 3; i++) t.is((await post(server.url, '/api/token/', { username: 'nobody@example.com' })).status, 401, `request ${i + 1}`);
+  for (let i = 0; i < 3; i++)
+    t.is((await post(server.url, '/api/token/', { username: 'nobody@example.com' })).status, 401, `request ${i + 1}`);
   let limited: Response | undefined;
   for (let i = 0; i < 10 && !limited; i++) {
     const res = await post(server.url, '/api/token/', { username: merchant.email, password: merchant.password });
@@ -70,22 +78,41 @@ test.serial('two web processes share one limit', async (t) => {
 
 test.serial('x-forwarded-for is ignored unless a proxy is trusted', async (t) => {
   const plain = await web(scenario('xff', { TOKEN_RATE_LIMIT: '2', TOKEN_RATE_WINDOW_SECONDS: '60' }));
-  for (const ip of ['203.0.113.1', '203.0.113.2']) t.is((await post(plain.url, '/api/token/', badLogin, { 'x-forwarded-for': ip })).status, 401);
-  t.is((await post(plain.url, '/api/token/', badLogin, { 'x-forwarded-for': '203.0.113.3' })).status, 429, 'a new forwarded address does not reset the count');
+  for (const ip of ['203.0.113.1', '203.0.113.2'])
+    t.is((await post(plain.url, '/api/token/', badLogin, { 'x-forwarded-for': ip })).status, 401);
+  t.is(
+    (await post(plain.url, '/api/token/', badLogin, { 'x-forwarded-for': '203.0.113.3' })).status,
+    429,
+    'a new forwarded address does not reset the count',
+  );
 });
 
 for (const trustProxy of ['loopback', '1']) {
   test.serial(`behind a trusted proxy (${trustProxy}) each forwarded client has its own count`, async (t) => {
-    const proxied = await web(scenario(`proxied${trustProxy}`, { TOKEN_RATE_LIMIT: '2', TOKEN_RATE_WINDOW_SECONDS: '60', TRUST_PROXY: trustProxy }));
-    for (let i = 0; i < 2; i++) t.is((await post(proxied.url, '/api/token/', badLogin, { 'x-forwarded-for': '203.0.113.1' })).status, 401);
+    const proxied = await web(
+      scenario(`proxied${trustProxy}`, {
+        TOKEN_RATE_LIMIT: '2',
+        TOKEN_RATE_WINDOW_SECONDS: '60',
+        TRUST_PROXY: trustProxy,
+      }),
+    );
+    for (let i = 0; i < 2; i++)
+      t.is((await post(proxied.url, '/api/token/', badLogin, { 'x-forwarded-for': '203.0.113.1' })).status, 401);
     t.is((await post(proxied.url, '/api/token/', badLogin, { 'x-forwarded-for': '203.0.113.1' })).status, 429);
-    t.is((await post(proxied.url, '/api/token/', badLogin, { 'x-forwarded-for': '198.51.100.7, 203.0.113.2' })).status, 401, 'the address the proxy saw counts');
+    t.is(
+      (await post(proxied.url, '/api/token/', badLogin, { 'x-forwarded-for': '198.51.100.7, 203.0.113.2' })).status,
+      401,
+      'the address the proxy saw counts',
+    );
   });
 }
 
 test.serial('without redis the token endpoints answer 503 rather than run unlimited', async (t) => {
   const server = await web(scenario('noredis', { REDIS_URL: 'redis://127.0.0.1:1' }));
-  for (const [path, body] of [['/api/token/', badLogin], ['/api/token/refresh/', { refresh: 'x' }]] as const) {
+  for (const [path, body] of [
+    ['/api/token/', badLogin],
+    ['/api/token/refresh/', { refresh: 'x' }],
+  ] as const) {
     const res = await post(server.url, path, body);
     t.is(res.status, 503);
     t.is(typeof (await json(res)).detail, 'string');

@@ -78,23 +78,29 @@ test.serial('the system token alone: no read', async (t) => {
 
 // What the single read must not cost: freshness.
 
-test.serial("a merchant update reaches /me at once, still in one read (the JWT's user and the token carry copies)", async (t) => {
-  const changed = await newMerchant({ companyName: 'Antes LTDA', establishmentNumbers: ['1001'] });
-  await updateMerchant(changed.merchantId, {
-    companyName: 'Depois LTDA',
-    allowVoidOnConfirmed: true,
-    addEstablishmentNumbers: ['2002'],
-    removeEstablishmentNumbers: ['1001'],
-  });
-  for (const [credential, reads] of [[changed.accessToken, 1], [changed.merchantToken, 1]] as const) {
-    const { result, commands } = await me(bearer(credential));
-    t.is(result.status, 200);
-    t.is(result.body.company_name, 'Depois LTDA');
-    t.true(result.body.allow_void_on_confirmed);
-    t.deepEqual(result.body.establishment_numbers, ['2002']);
-    t.is(commands.total, reads, JSON.stringify(commands.by));
-  }
-});
+test.serial(
+  "a merchant update reaches /me at once, still in one read (the JWT's user and the token carry copies)",
+  async (t) => {
+    const changed = await newMerchant({ companyName: 'Antes LTDA', establishmentNumbers: ['1001'] });
+    await updateMerchant(changed.merchantId, {
+      companyName: 'Depois LTDA',
+      allowVoidOnConfirmed: true,
+      addEstablishmentNumbers: ['2002'],
+      removeEstablishmentNumbers: ['1001'],
+    });
+    for (const [credential, reads] of [
+      [changed.accessToken, 1],
+      [changed.merchantToken, 1],
+    ] as const) {
+      const { result, commands } = await me(bearer(credential));
+      t.is(result.status, 200);
+      t.is(result.body.company_name, 'Depois LTDA');
+      t.true(result.body.allow_void_on_confirmed);
+      t.deepEqual(result.body.establishment_numbers, ['2002']);
+      t.is(commands.total, reads, JSON.stringify(commands.by));
+    }
+  },
+);
 
 test.serial('a deleted user and a revoked token are refused on the very next request', async (t) => {
   const doomed = await newMerchant();
@@ -110,7 +116,10 @@ test.serial('records written before the copies existed still answer /me, with th
   const legacy = await newMerchant({ companyName: 'Antiga ME' });
   await UserModel.collection.updateOne({ _id: legacy.userId as never }, { $unset: { merchantProfile: '' } });
   await MerchantModel.collection.updateOne({ _id: legacy.merchantId as never }, { $unset: { owner: '' } });
-  await MerchantTokenModel.collection.updateOne({ _id: sha256Hex(legacy.merchantToken) as never }, { $unset: { merchantProfile: '', owner: '' } });
+  await MerchantTokenModel.collection.updateOne(
+    { _id: sha256Hex(legacy.merchantToken) as never },
+    { $unset: { merchantProfile: '', owner: '' } },
+  );
   const expected = { id: legacy.merchantId, company_name: 'Antiga ME', username: legacy.login, email: legacy.email };
 
   const jwt = await me(bearer(legacy.accessToken));

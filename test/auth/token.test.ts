@@ -20,10 +20,17 @@ test.before(async () => {
 test.after.always(() => app?.close());
 
 function post(path: string, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) {
-  return fetch(`${app.url}${path}`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return fetch(`${app.url}${path}`, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
-async function tokenPair(username = merchant.email, password = merchant.password): Promise<{ access: string; refresh: string }> {
+async function tokenPair(
+  username = merchant.email,
+  password = merchant.password,
+): Promise<{ access: string; refresh: string }> {
   const res = await post('/api/token/', { username, password });
   if (res.status !== 200) throw new Error(`token: ${res.status}`);
   return json(res);
@@ -99,7 +106,11 @@ const tokenFailures: [string, unknown, Record<string, string>?][] = [
 
 for (const [title, body, headers] of tokenFailures) {
   test(`token 401 with the fixed body: ${title}`, async (t) => {
-    const fill = (text: string) => text.replace('<email>', merchant.email).replace('<login>', merchant.login).replace('<password>', merchant.password);
+    const fill = (text: string) =>
+      text
+        .replace('<email>', merchant.email)
+        .replace('<login>', merchant.login)
+        .replace('<password>', merchant.password);
     const filled = typeof body === 'string' ? fill(body) : JSON.parse(fill(JSON.stringify(body)));
     const res = await post('/api/token/', filled, headers);
     t.is(res.status, 401);
@@ -121,12 +132,18 @@ test.serial('an unknown e-mail costs a password hash, like a wrong password', as
   let unknownMin = Infinity;
   for (let i = 0; i < 3; i++) {
     hashMin = Math.min(hashMin, await cpuMs(() => verifyPassword('whatever-123', UNMATCHABLE_PASSWORD_HASH)));
-    unknownMin = Math.min(unknownMin, await cpuMs(async () => {
-      const res = await post('/api/token/', { username: `nobody-${i}@example.com`, password: 'whatever-123' });
-      t.is(res.status, 401);
-    }));
+    unknownMin = Math.min(
+      unknownMin,
+      await cpuMs(async () => {
+        const res = await post('/api/token/', { username: `nobody-${i}@example.com`, password: 'whatever-123' });
+        t.is(res.status, 401);
+      }),
+    );
   }
-  t.true(unknownMin >= hashMin / 2, `an unknown user cost ${unknownMin.toFixed(1)} ms of CPU; one scrypt costs ${hashMin.toFixed(1)} ms`);
+  t.true(
+    unknownMin >= hashMin / 2,
+    `an unknown user cost ${unknownMin.toFixed(1)} ms of CPU; one scrypt costs ${hashMin.toFixed(1)} ms`,
+  );
 });
 
 test('refresh gives a new access token and is not rotated', async (t) => {
@@ -161,14 +178,39 @@ function refreshClaims() {
 }
 
 const refreshFailures: [string, () => unknown][] = [
-  ['expired', () => ({ refresh: jwt.sign({ ...refreshClaims(), iat: Math.floor(Date.now() / 1000) - 100, exp: Math.floor(Date.now() / 1000) - 10 }, getConfig().jwt.secret, { algorithm: 'HS256' }) })],
-  ['tampered payload', () => {
-    const [h, , s] = forge(refreshClaims(), 'HS256', getConfig().jwt.secret).split('.');
-    return { refresh: `${h}.${b64({ ...refreshClaims(), sub: '999999', exp: Math.floor(Date.now() / 1000) + 600 })}.${s}` };
-  }],
+  [
+    'expired',
+    () => ({
+      refresh: jwt.sign(
+        { ...refreshClaims(), iat: Math.floor(Date.now() / 1000) - 100, exp: Math.floor(Date.now() / 1000) - 10 },
+        getConfig().jwt.secret,
+        { algorithm: 'HS256' },
+      ),
+    }),
+  ],
+  [
+    'tampered payload',
+    () => {
+      const [h, , s] = forge(refreshClaims(), 'HS256', getConfig().jwt.secret).split('.');
+      return {
+        refresh: `${h}.${b64({ ...refreshClaims(), sub: '999999', exp: Math.floor(Date.now() / 1000) + 600 })}.${s}`,
+      };
+    },
+  ],
   ['alg none', () => ({ refresh: forge(refreshClaims(), 'none') })],
   ['hs512 with our secret', () => ({ refresh: forge(refreshClaims(), 'HS512', getConfig().jwt.secret) })],
-  ['rs256 with another key', () => ({ refresh: forge(refreshClaims(), 'RS256', crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string) })],
+  [
+    'rs256 with another key',
+    () => ({
+      refresh: forge(
+        refreshClaims(),
+        'RS256',
+        crypto
+          .generateKeyPairSync('rsa', { modulusLength: 2048 })
+          .privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+      ),
+    }),
+  ],
   ['hs256 with another secret', () => ({ refresh: forge(refreshClaims(), 'HS256', 'x'.repeat(40)) })],
   ['garbage', () => ({ refresh: 'not.a.jwt' })],
   ['missing field', () => ({})],
@@ -194,10 +236,44 @@ test('a valid refresh token of a deleted user is refused', async (t) => {
 });
 
 const accessFailures: [string, () => string][] = [
-  ['expired', () => jwt.sign({ sub: String(merchant.userId), typ: 'access', role: 'merchant', mid: merchant.merchantId, iat: Math.floor(Date.now() / 1000) - 100, exp: Math.floor(Date.now() / 1000) - 10 }, getConfig().jwt.secret, { algorithm: 'HS256' })],
-  ['alg none', () => forge({ sub: String(merchant.userId), typ: 'access', role: 'merchant', mid: merchant.merchantId }, 'none')],
-  ['hs512 with our secret', () => forge({ sub: String(merchant.userId), typ: 'access', role: 'merchant', mid: merchant.merchantId }, 'HS512', getConfig().jwt.secret)],
-  ['another secret', () => forge({ sub: String(merchant.userId), typ: 'access', role: 'merchant', mid: merchant.merchantId }, 'HS256', 'y'.repeat(40))],
+  [
+    'expired',
+    () =>
+      jwt.sign(
+        {
+          sub: String(merchant.userId),
+          typ: 'access',
+          role: 'merchant',
+          mid: merchant.merchantId,
+          iat: Math.floor(Date.now() / 1000) - 100,
+          exp: Math.floor(Date.now() / 1000) - 10,
+        },
+        getConfig().jwt.secret,
+        { algorithm: 'HS256' },
+      ),
+  ],
+  [
+    'alg none',
+    () => forge({ sub: String(merchant.userId), typ: 'access', role: 'merchant', mid: merchant.merchantId }, 'none'),
+  ],
+  [
+    'hs512 with our secret',
+    () =>
+      forge(
+        { sub: String(merchant.userId), typ: 'access', role: 'merchant', mid: merchant.merchantId },
+        'HS512',
+        getConfig().jwt.secret,
+      ),
+  ],
+  [
+    'another secret',
+    () =>
+      forge(
+        { sub: String(merchant.userId), typ: 'access', role: 'merchant', mid: merchant.merchantId },
+        'HS256',
+        'y'.repeat(40),
+      ),
+  ],
 ];
 
 for (const [title, token] of accessFailures) {
@@ -252,12 +328,24 @@ test('me is 401 without or with a bad credential', async (t) => {
   t.is(typeof (await json(none)).detail, 'string');
   t.is((await me('nonsense')).status, 401);
   t.is((await me('mt_unknown-token-value')).status, 401);
-  t.is((await fetch(`${app.url}/api/v1/me/`, { headers: { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` } })).status, 401);
+  t.is(
+    (
+      await fetch(`${app.url}/api/v1/me/`, {
+        headers: { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
+      })
+    ).status,
+    401,
+  );
 });
 
 test('a user created with a mixed-case e-mail logs in with any case', async (t) => {
   const tag = crypto.randomBytes(3).toString('hex');
-  await createMerchant({ companyName: 'Caixa Alta', email: `Mixed.Case-${tag}@Example.COM`, login: `mixed${tag}`, password: 'long-enough-pw' });
+  await createMerchant({
+    companyName: 'Caixa Alta',
+    email: `Mixed.Case-${tag}@Example.COM`,
+    login: `mixed${tag}`,
+    password: 'long-enough-pw',
+  });
   const res = await post('/api/token/', { username: `mixed.case-${tag}@example.com`, password: 'long-enough-pw' });
   t.is(res.status, 200);
 });

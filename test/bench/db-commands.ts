@@ -16,7 +16,20 @@ import { getConfig } from '../../config';
 import { registry } from '../../src/metrics/registry';
 
 /** Not per-operation work: schema and server chatter, sent at process start. */
-const NOT_WORK = new Set(['create', 'createIndexes', 'listCollections', 'listIndexes', 'buildInfo', 'ping', 'hello', 'isMaster', 'ismaster', 'endSessions', 'drop', 'dropDatabase']);
+const NOT_WORK = new Set([
+  'create',
+  'createIndexes',
+  'listCollections',
+  'listIndexes',
+  'buildInfo',
+  'ping',
+  'hello',
+  'isMaster',
+  'ismaster',
+  'endSessions',
+  'drop',
+  'dropDatabase',
+]);
 
 /**
  * What a reading holds, by key: "n <collection> <command>" commands, "s <collection> <command>"
@@ -49,7 +62,8 @@ export interface DbCommandFigure {
   msByCommand: Record<string, number>;
 }
 
-const SERIES = /^(db_commands_total|db_command_duration_seconds_sum|acquirer_request_duration_seconds_sum)\{([^}]*)\}\s+([0-9.eE+-]+)$/;
+const SERIES =
+  /^(db_commands_total|db_command_duration_seconds_sum|acquirer_request_duration_seconds_sum)\{([^}]*)\}\s+([0-9.eE+-]+)$/;
 
 function labelsOf(text: string): Record<string, string> {
   const labels: Record<string, string> = {};
@@ -57,7 +71,10 @@ function labelsOf(text: string): Record<string, string> {
   return labels;
 }
 
-/** Reads the database command counters and durations (outcomes summed) and acquirer call time out of a Prometheus text exposition. */
+/**
+ * Reads the database command counters and durations (outcomes summed) and acquirer call time out of a Prometheus text
+ * exposition.
+ */
 export function parseDbCommands(exposition: string): CommandCounts {
   const counts: CommandCounts = new Map();
   const add = (key: string, value: number) => counts.set(key, (counts.get(key) ?? 0) + value);
@@ -67,7 +84,8 @@ export function parseDbCommands(exposition: string): CommandCounts {
     const labels = labelsOf(match[2]);
     const value = Number(match[3]);
     if (match[1] === 'acquirer_request_duration_seconds_sum') add(`a ${labels.operation}`, value);
-    else if (!NOT_WORK.has(labels.command)) add(`${match[1] === 'db_commands_total' ? 'n' : 's'} ${labels.collection} ${labels.command}`, value);
+    else if (!NOT_WORK.has(labels.command))
+      add(`${match[1] === 'db_commands_total' ? 'n' : 's'} ${labels.collection} ${labels.command}`, value);
   }
   return counts;
 }
@@ -100,7 +118,8 @@ export async function completedJobs(processes: MeteredProcess[], queue: string):
     for (const line of text.split('\n')) {
       if (!line.startsWith('job_duration_seconds_count{')) continue;
       const labels = labelsOf(line.slice(line.indexOf('{') + 1, line.lastIndexOf('}')));
-      if (labels.queue === queue && labels.outcome === 'completed') done += Number(line.slice(line.lastIndexOf(' ') + 1));
+      if (labels.queue === queue && labels.outcome === 'completed')
+        done += Number(line.slice(line.lastIndexOf(' ') + 1));
     }
   }
   return done;
@@ -137,7 +156,11 @@ export async function snapshot(processes: MeteredProcess[]): Promise<DbSnapshot>
  * `before` (started since) counts from zero; one gone since is not counted (take the reading
  * before stopping a process).
  */
-export async function commandsSince(before: DbSnapshot, processes: MeteredProcess[], operations: number): Promise<DbCommandFigure> {
+export async function commandsSince(
+  before: DbSnapshot,
+  processes: MeteredProcess[],
+  operations: number,
+): Promise<DbCommandFigure> {
   const byProcess: Record<string, number> = {};
   const byCollection: Record<string, number> = {};
   const byCommand: Record<string, number> = {};
@@ -154,7 +177,8 @@ export async function commandsSince(before: DbSnapshot, processes: MeteredProces
       const [kind, rest] = [key.slice(0, 1), key.slice(2)];
       if (kind === 'a') acquirerSeconds += value;
       else if (kind === 's') {
-        // The scrape's own commands cancel out in the counts but not in their durations, which vary: time only commands counted.
+        // The scrape's own commands cancel out in the counts but not in their durations, which vary: time only commands
+        // counted.
         if (!((delta.get(`n ${rest}`) ?? 0) > 0)) continue;
         seconds += value;
         msByCommand[rest] = (msByCommand[rest] ?? 0) + value * 1000;
@@ -181,7 +205,8 @@ export async function commandsSince(before: DbSnapshot, processes: MeteredProces
   };
 }
 
-const perOperation = (amount: number, operations: number) => (operations > 0 ? Math.round((amount / operations) * 100) / 100 : NaN);
+const perOperation = (amount: number, operations: number) =>
+  operations > 0 ? Math.round((amount / operations) * 100) / 100 : NaN;
 
 /** Sums figures of parts of one operation (e.g. scheduling and charging of one charge). */
 export function addFigures(parts: DbCommandFigure[], operations: number): DbCommandFigure {
@@ -191,7 +216,11 @@ export function addFigures(parts: DbCommandFigure[], operations: number): DbComm
     return out;
   };
   const total = parts.reduce((n, p) => n + p.total, 0);
-  const weighted = (pick: (p: DbCommandFigure) => number) => perOperation(parts.reduce((n, p) => n + (pick(p) || 0) * p.operations, 0), operations);
+  const weighted = (pick: (p: DbCommandFigure) => number) =>
+    perOperation(
+      parts.reduce((n, p) => n + (pick(p) || 0) * p.operations, 0),
+      operations,
+    );
   return {
     perOperation: perOperation(total, operations),
     msPerOperation: weighted((p) => p.msPerOperation),
@@ -208,6 +237,8 @@ export function addFigures(parts: DbCommandFigure[], operations: number): DbComm
 /** "online_sales insert 1, users find 1" (per operation), largest first, for the table's detail. */
 export function describePerOperation(figure: DbCommandFigure, limit = 8): string {
   const entries = Object.entries(figure.byCommand).sort((a, b) => b[1] - a[1]);
-  const shown = entries.slice(0, limit).map(([key, n]) => `${key} ${Math.round((n / Math.max(figure.operations, 1)) * 100) / 100}`);
+  const shown = entries
+    .slice(0, limit)
+    .map(([key, n]) => `${key} ${Math.round((n / Math.max(figure.operations, 1)) * 100) / 100}`);
   return shown.join(', ') + (entries.length > limit ? ', ...' : '');
 }

@@ -20,7 +20,13 @@ import { hashPassword, sha256Hex } from '../../src/auth/crypto';
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { CommercialContactModel } from '../../src/contacts/model';
 import { LINK_PAID, LinkIdempotencyModel, PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/model';
-import { OnlineSaleModel, PaymentNoticeModel, SaleIdempotencyModel, SaleTransitionModel, SavedCardModel } from '../../src/sales/model';
+import {
+  OnlineSaleModel,
+  PaymentNoticeModel,
+  SaleIdempotencyModel,
+  SaleTransitionModel,
+  SavedCardModel,
+} from '../../src/sales/model';
 import {
   ChargeAttemptModel,
   ChargeRefundModel,
@@ -52,7 +58,16 @@ const uuidOf = (seed: string) => {
 };
 const dayString = (date: Date) => date.toISOString().slice(0, 10);
 const ecOf = (i: number) => `30${pad(i, 8)}`; // establishment numbers: 10 digits, never the cases' 4xxxxxxxxx
-const NAMES = ['Maria Silva', 'João Souza', 'Ana Oliveira', 'Pedro Santos', 'Carla Lima', 'Lucas Pereira', 'Fernanda Costa', 'Rafael Almeida'];
+const NAMES = [
+  'Maria Silva',
+  'João Souza',
+  'Ana Oliveira',
+  'Pedro Santos',
+  'Carla Lima',
+  'Lucas Pereira',
+  'Fernanda Costa',
+  'Rafael Almeida',
+];
 
 interface Fill {
   model: mongoose.Model<never>;
@@ -65,7 +80,8 @@ function fills(now: Date, passwordHash: string): Fill[] {
   const ago = (i: number, n: number) => new Date(now.getTime() - DAY - Math.floor((i / Math.max(n, 1)) * 180 * DAY)); // spread over the last 180 days
   const name = (i: number) => NAMES[i % NAMES.length];
   const all = (n: number) => n;
-  const saleStatus = (i: number) => (['CONFIRMED', 'CONFIRMED', 'CONFIRMED', 'PRE_CAPTURED', 'CANCELLED', 'REFUNDED', 'DENIED'] as const)[i % 7];
+  const saleStatus = (i: number) =>
+    (['CONFIRMED', 'CONFIRMED', 'CONFIRMED', 'PRE_CAPTURED', 'CANCELLED', 'REFUNDED', 'DENIED'] as const)[i % 7];
   const subscriptionCancelled = (i: number) => i % 10 === 0;
   const chargeRefunded = (i: number) => i % 20 === 5;
   const card = (i: number) => ({ brand: 'Visa', bin: '400000', last4: pad(i % 10_000, 4) });
@@ -73,17 +89,39 @@ function fills(now: Date, passwordHash: string): Fill[] {
     {
       model: MerchantModel as never,
       count: all,
-      doc: (i, n) => ({ _id: id(i), companyName: `Comércio Exemplo ${i} LTDA`, settings: { allowVoidOnConfirmed: false }, establishmentNumbers: [ecOf(i)], createdAt: ago(i, n), updatedAt: ago(i, n) }),
+      doc: (i, n) => ({
+        _id: id(i),
+        companyName: `Comércio Exemplo ${i} LTDA`,
+        settings: { allowVoidOnConfirmed: false },
+        establishmentNumbers: [ecOf(i)],
+        createdAt: ago(i, n),
+        updatedAt: ago(i, n),
+      }),
     },
     {
       model: UserModel as never,
       count: all,
-      doc: (i, n) => ({ _id: id(i), email: `fill-${i}@example.com`, login: `fill${i}`, passwordHash, role: 'merchant', merchantId: id(i), createdAt: ago(i, n), updatedAt: ago(i, n) }),
+      doc: (i, n) => ({
+        _id: id(i),
+        email: `fill-${i}@example.com`,
+        login: `fill${i}`,
+        passwordHash,
+        role: 'merchant',
+        merchantId: id(i),
+        createdAt: ago(i, n),
+        updatedAt: ago(i, n),
+      }),
     },
     {
       model: MerchantTokenModel as never,
       count: all,
-      doc: (i, n) => ({ _id: hex(`fill-token-${i}`), merchantId: id(i), prefix: `mt_${hex(`p${i}`).slice(0, 7)}`, createdAt: ago(i, n), revokedAt: i % 9 === 0 ? ago(i, n) : null }),
+      doc: (i, n) => ({
+        _id: hex(`fill-token-${i}`),
+        merchantId: id(i),
+        prefix: `mt_${hex(`p${i}`).slice(0, 7)}`,
+        createdAt: ago(i, n),
+        revokedAt: i % 9 === 0 ? ago(i, n) : null,
+      }),
     },
     {
       model: OnlineSaleModel as never,
@@ -105,7 +143,15 @@ function fills(now: Date, passwordHash: string): Fill[] {
           card: { ...card(i), fromToken: false },
           acquirer: {
             paymentId: uuidOf(`sale-${i}`),
-            status: approved ? (status === 'PRE_CAPTURED' ? 1 : status === 'CANCELLED' ? 10 : status === 'REFUNDED' ? 11 : 2) : 3,
+            status: approved
+              ? status === 'PRE_CAPTURED'
+                ? 1
+                : status === 'CANCELLED'
+                  ? 10
+                  : status === 'REFUNDED'
+                    ? 11
+                    : 2
+              : 3,
             returnCode: approved ? '6' : '57',
             returnMessage: approved ? 'Operation Successful' : 'Card Expired',
             tid: pad(i, 20),
@@ -130,7 +176,14 @@ function fills(now: Date, passwordHash: string): Fill[] {
       count: all,
       doc: (i, n) => {
         const status = saleStatus(i);
-        const [fromStatus, operation] = status === 'REFUNDED' ? ['CONFIRMED', 'refund'] : status === 'CANCELLED' ? ['PRE_CAPTURED', 'void'] : status === 'DENIED' ? ['PROCESSING', 'settle'] : ['PRE_CAPTURED', 'capture'];
+        const [fromStatus, operation] =
+          status === 'REFUNDED'
+            ? ['CONFIRMED', 'refund']
+            : status === 'CANCELLED'
+              ? ['PRE_CAPTURED', 'void']
+              : status === 'DENIED'
+                ? ['PROCESSING', 'settle']
+                : ['PRE_CAPTURED', 'capture'];
         return { _id: `${id(i)}:${fromStatus}`, saleId: id(i), fromStatus, operation, createdAt: ago(i, n) };
       },
     },
@@ -147,13 +200,25 @@ function fills(now: Date, passwordHash: string): Fill[] {
         createdAt: ago(i, n),
       }),
     },
-    { model: SavedCardModel as never, count: all, doc: (i, n) => ({ _id: hex(`card-token-${i}`), merchantId: id(i), ...card(i), createdAt: ago(i, n) }) },
+    {
+      model: SavedCardModel as never,
+      count: all,
+      doc: (i, n) => ({ _id: hex(`card-token-${i}`), merchantId: id(i), ...card(i), createdAt: ago(i, n) }),
+    },
     {
       model: PaymentNoticeModel as never,
       count: all,
       doc: (i, n) => {
         const raw = JSON.stringify({ PaymentId: uuidOf(`sale-${i}`), ChangeType: 1 });
-        return { _id: hex(raw), raw, paymentId: uuidOf(`sale-${i}`), changeType: 1, receivedAt: ago(i, n), appliedAt: ago(i, n), result: 'applied' };
+        return {
+          _id: hex(raw),
+          raw,
+          paymentId: uuidOf(`sale-${i}`),
+          changeType: 1,
+          receivedAt: ago(i, n),
+          appliedAt: ago(i, n),
+          result: 'applied',
+        };
       },
     },
     {
@@ -178,7 +243,14 @@ function fills(now: Date, passwordHash: string): Fill[] {
           webhookUrl: `https://loja${i}.example.com/webhooks`,
           status: LINK_PAID,
           address: null,
-          payment: { acquirerPaymentId: uuidOf(`link-pay-${i}`), tid: pad(i, 20), returnCode: '6', returnMessage: 'Operation Successful', ...card(i), installments: 1 },
+          payment: {
+            acquirerPaymentId: uuidOf(`link-pay-${i}`),
+            tid: pad(i, 20),
+            returnCode: '6',
+            returnMessage: 'Operation Successful',
+            ...card(i),
+            installments: 1,
+          },
           declinedAttempts: 0,
           paymentDate: at,
           expiresAt: new Date(at.getTime() + 2 * DAY),
@@ -196,7 +268,14 @@ function fills(now: Date, passwordHash: string): Fill[] {
         merchantOrderId: `link${pad(i, 10)}`,
         state: 'paid',
         startedAt: ago(i, n),
-        payment: { acquirerPaymentId: uuidOf(`link-pay-${i}`), tid: pad(i, 20), returnCode: '6', returnMessage: 'Operation Successful', ...card(i), installments: 1 },
+        payment: {
+          acquirerPaymentId: uuidOf(`link-pay-${i}`),
+          tid: pad(i, 20),
+          returnCode: '6',
+          returnMessage: 'Operation Successful',
+          ...card(i),
+          installments: 1,
+        },
         paymentDate: ago(i, n),
         notifiedAt: ago(i, n),
         checkedAt: null,
@@ -205,7 +284,13 @@ function fills(now: Date, passwordHash: string): Fill[] {
     {
       model: LinkIdempotencyModel as never,
       count: all,
-      doc: (i, n) => ({ _id: `${id(i)}:link-key-${i}`, requestHash: hex(`link-body-${i}`), state: 'done', linkId: id(i), createdAt: ago(i, n) }),
+      doc: (i, n) => ({
+        _id: `${id(i)}:link-key-${i}`,
+        requestHash: hex(`link-body-${i}`),
+        state: 'done',
+        linkId: id(i),
+        createdAt: ago(i, n),
+      }),
     },
     {
       // Active ones fall due after today (the charges case's scheduler must find only its own), the rest are cancelled.
@@ -226,7 +311,13 @@ function fills(now: Date, passwordHash: string): Fill[] {
           status: cancelled ? 'cancelled' : 'active',
           nextDueDate: cancelled ? null : dayString(new Date(now.getTime() + (1 + (i % 28)) * DAY)),
           nextCycle: 1 + (i % 6),
-          card: { token: uuidOf(`sub-card-${i}`), ...card(i), holder: name(i).toUpperCase(), expMonth: 12, expYear: now.getUTCFullYear() + 3 },
+          card: {
+            token: uuidOf(`sub-card-${i}`),
+            ...card(i),
+            holder: name(i).toUpperCase(),
+            expMonth: 12,
+            expYear: now.getUTCFullYear() + 3,
+          },
           customer: { name: name(i), email: `assinante${i}@example.com`, identity: '52998224725' },
           description: `Plano mensal ${i}`,
           cancelledAt: cancelled ? at : null,
@@ -235,7 +326,11 @@ function fills(now: Date, passwordHash: string): Fill[] {
         };
       },
     },
-    { model: SubscriptionCancellationModel as never, count: (n) => Math.ceil(n / 10), doc: (i, n) => ({ _id: id(i * 10), cancelledAt: ago(i * 10, n) }) },
+    {
+      model: SubscriptionCancellationModel as never,
+      count: (n) => Math.ceil(n / 10),
+      doc: (i, n) => ({ _id: id(i * 10), cancelledAt: ago(i * 10, n) }),
+    },
     {
       // Past cycles, settled: confirmed, refunded, or denied with no retry left.
       model: SubscriptionChargeModel as never,
@@ -293,19 +388,35 @@ function fills(now: Date, passwordHash: string): Fill[] {
     {
       model: ChargeRefundModel as never,
       count: (n) => Math.floor((n + 14) / 20),
-      doc: (i, n) => ({ _id: id(i * 20 + 5), subscriptionId: id(i * 20 + 5), requestedAt: ago(i * 20 + 5, n), completedAt: ago(i * 20 + 5, n) }),
+      doc: (i, n) => ({
+        _id: id(i * 20 + 5),
+        subscriptionId: id(i * 20 + 5),
+        requestedAt: ago(i * 20 + 5, n),
+        completedAt: ago(i * 20 + 5, n),
+      }),
     },
     {
       model: WebhookSecretModel as never,
       count: all,
-      doc: (i, n) => ({ _id: id(i), secret: `whsec_${Buffer.from(hex(`secret-${i}`), 'hex').toString('base64')}`, previousSecret: null, previousValidUntil: null, createdAt: ago(i, n), rotatedAt: null }),
+      doc: (i, n) => ({
+        _id: id(i),
+        secret: `whsec_${Buffer.from(hex(`secret-${i}`), 'hex').toString('base64')}`,
+        previousSecret: null,
+        previousValidUntil: null,
+        createdAt: ago(i, n),
+        rotatedAt: null,
+      }),
     },
     {
       model: WebhookEventModel as never,
       count: all,
       doc: (i, n) => {
         const at = ago(i, n);
-        const body = JSON.stringify({ type: 'payment_link.paid', timestamp: at.toISOString(), data: { payment_link_id: id(i), status: LINK_PAID } });
+        const body = JSON.stringify({
+          type: 'payment_link.paid',
+          timestamp: at.toISOString(),
+          data: { payment_link_id: id(i), status: LINK_PAID },
+        });
         return {
           _id: `msg_${id(i)}_1`,
           merchantId: id(i),
@@ -326,13 +437,28 @@ function fills(now: Date, passwordHash: string): Fill[] {
     {
       model: WebhookAttemptModel as never,
       count: all,
-      doc: (i, n) => ({ eventId: `msg_${id(i)}_1`, merchantId: id(i), linkId: id(i), trigger: 'scheduled', at: ago(i, n), durationMs: 40 + (i % 200), statusCode: 200, success: true, error: null }),
+      doc: (i, n) => ({
+        eventId: `msg_${id(i)}_1`,
+        merchantId: id(i),
+        linkId: id(i),
+        trigger: 'scheduled',
+        at: ago(i, n),
+        durationMs: 40 + (i % 200),
+        statusCode: 200,
+        success: true,
+        error: null,
+      }),
     },
     {
       model: ChargebackNoticeModel as never,
       count: all,
       doc: (i, n) => {
-        const raw = JSON.stringify({ idCase: 5_000_000 + i, idChargeback: 6_000_000 + i, establishmentNumber: Number(ecOf(i)), process: 'PRIMEIRO_CHARGEBACK' });
+        const raw = JSON.stringify({
+          idCase: 5_000_000 + i,
+          idChargeback: 6_000_000 + i,
+          establishmentNumber: Number(ecOf(i)),
+          process: 'PRIMEIRO_CHARGEBACK',
+        });
         return { _id: hex(raw), kind: 'new', raw, receivedAt: ago(i, n), appliedAt: ago(i, n) };
       },
     },
@@ -346,7 +472,12 @@ function fills(now: Date, passwordHash: string): Fill[] {
         idChargeback: String(6_000_000 + i),
         idCase: String(5_000_000 + i),
         at: ago(i, n),
-        data: JSON.stringify({ idCase: 5_000_000 + i, idChargeback: 6_000_000 + i, transactionAmount: 150.9, reasonCode: '4837' }),
+        data: JSON.stringify({
+          idCase: 5_000_000 + i,
+          idChargeback: 6_000_000 + i,
+          transactionAmount: 150.9,
+          reasonCode: '4837',
+        }),
         createdAt: ago(i, n),
       }),
     },
@@ -404,7 +535,10 @@ async function fillOne(fill: Fill, records: number): Promise<[string, number]> {
   if (count > 0) {
     const Model = fill.model as unknown as mongoose.Model<Record<string, unknown>>;
     const invalid = new Model(fill.doc(0, records)).validateSync();
-    if (invalid) throw new Error(`bench fill: a ${collection.collectionName} document does not pass its schema: ${invalid.message}`);
+    if (invalid)
+      throw new Error(
+        `bench fill: a ${collection.collectionName} document does not pass its schema: ${invalid.message}`,
+      );
   }
   for (let start = 0; start < count; start += BATCH) {
     const docs = Array.from({ length: Math.min(BATCH, count - start) }, (_, j) => fill.doc(start + j, records));
@@ -415,7 +549,8 @@ async function fillOne(fill: Fill, records: number): Promise<[string, number]> {
 
 /** Fills every business collection to `records` documents; returns what it wrote and how long it took. */
 export async function fillCollections(records = BENCH_RECORDS, now = new Date()): Promise<FillReport> {
-  if (!Number.isInteger(records) || records < 0 || records > MAX_RECORDS) throw new Error(`BENCH_RECORDS must be an integer from 0 to ${MAX_RECORDS} (the filled ids stay int32)`);
+  if (!Number.isInteger(records) || records < 0 || records > MAX_RECORDS)
+    throw new Error(`BENCH_RECORDS must be an integer from 0 to ${MAX_RECORDS} (the filled ids stay int32)`);
   const started = performance.now();
   const passwordHash = await hashPassword(crypto.randomBytes(12).toString('base64url')); // one scrypt hash for all: nobody logs in as them
   const queue = fills(now, passwordHash);

@@ -14,13 +14,20 @@ export async function noopJobsPerSecond(count: number, concurrency: number, queu
   let done = 0;
   let finished!: () => void;
   const allDone = new Promise<void>((resolve) => (finished = resolve));
-  const worker = new Worker(queueName, async () => undefined, { connection, prefix: getConfig().queuePrefix, concurrency, autorun: false });
+  const worker = new Worker(queueName, async () => undefined, {
+    connection,
+    prefix: getConfig().queuePrefix,
+    concurrency,
+    autorun: false,
+  });
   worker.on('completed', () => {
     if (++done === count) finished();
   });
   for (let i = 0; i < count; i += 1000) {
     const size = Math.min(1000, count - i);
-    await queue.addBulk(Array.from({ length: size }, (_, j) => ({ name: 'noop', data: { n: i + j }, opts: { removeOnComplete: true } })));
+    await queue.addBulk(
+      Array.from({ length: size }, (_, j) => ({ name: 'noop', data: { n: i + j }, opts: { removeOnComplete: true } })),
+    );
   }
   const started = performance.now();
   void worker.run();
@@ -29,5 +36,11 @@ export async function noopJobsPerSecond(count: number, concurrency: number, queu
   await worker.close();
   connection.disconnect();
   await queue.obliterate({ force: true });
-  return { requestsPerSecond: Math.round((count / seconds) * 10) / 10, requests: count, statusCodes: {}, errors: 0, valid: true };
+  return {
+    requestsPerSecond: Math.round((count / seconds) * 10) / 10,
+    requests: count,
+    statusCodes: {},
+    errors: 0,
+    valid: true,
+  };
 }

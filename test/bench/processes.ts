@@ -32,7 +32,13 @@ export async function freePort(): Promise<number> {
  * matches; when it is a URL, once that URL answers 200 (for a process whose log level hides its
  * "listening" line).
  */
-export async function startBenchProcess(name: string, entry: string, env: Record<string, string>, ready: RegExp | string, url = ''): Promise<BenchProcess> {
+export async function startBenchProcess(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  ready: RegExp | string,
+  url = '',
+): Promise<BenchProcess> {
   const script = entry in ENTRY_POINTS ? ENTRY_POINTS[entry as keyof typeof ENTRY_POINTS] : entry;
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
@@ -49,7 +55,8 @@ export async function startBenchProcess(name: string, entry: string, env: Record
   child.stderr!.on('data', onData);
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited before ready:\n${recent}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${name} exited before ready:\n${recent}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`${name} not ready after 60 s:\n${recent}`);
@@ -59,7 +66,14 @@ export async function startBenchProcess(name: string, entry: string, env: Record
       url = match[1]?.startsWith('http') ? match[1] : url;
       break;
     }
-    if (typeof ready === 'string' && (await fetch(ready).then((r) => r.status === 200, () => false))) break;
+    if (
+      typeof ready === 'string' &&
+      (await fetch(ready).then(
+        (r) => r.status === 200,
+        () => false,
+      ))
+    )
+      break;
     await new Promise((r) => setTimeout(r, 150));
   }
   return {

@@ -28,7 +28,13 @@ import { benchCases } from './cases';
 import { isThroughputCase, type BenchCase, type BenchContext, type BenchTarget, type Side } from './cases/types';
 import { LISTENING, memoryOf, startBenchProcess, startWebProcess, type BenchProcess } from './processes';
 import { BENCH_DB, BENCH_QUEUE_PREFIX } from './env';
-import { commandsSince, describePerOperation, snapshot, type DbCommandFigure, type MeteredProcess } from './db-commands';
+import {
+  commandsSince,
+  describePerOperation,
+  snapshot,
+  type DbCommandFigure,
+  type MeteredProcess,
+} from './db-commands';
 import { BENCH_RECORDS, fillCollections, type FillReport } from './fill';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
@@ -66,7 +72,9 @@ async function load(base: string, target: BenchTarget, seconds: number): Promise
     pipelining: 1,
     duration: seconds,
   });
-  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count ?? 0]));
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count ?? 0]),
+  );
   const unexpected = Object.keys(statusCodes).filter((code) => Number(code) !== target.expectStatus);
   return {
     requestsPerSecond: Math.round(result.requests.average * 10) / 10,
@@ -83,10 +91,21 @@ async function load(base: string, target: BenchTarget, seconds: number): Promise
 /** One request before the load, so a case set up wrong fails with the answer rather than with a table of errors. */
 async function probe(caseName: string, base: string, target: BenchTarget): Promise<void> {
   const started = performance.now();
-  const res = await fetch(`${base}${target.path}`, { method: target.method, headers: target.headers, body: target.body, signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(`${base}${target.path}`, {
+    method: target.method,
+    headers: target.headers,
+    body: target.body,
+    signal: AbortSignal.timeout(30_000),
+  });
   const text = await res.text();
-  if (res.status !== target.expectStatus) throw new Error(`case ${caseName}: ${target.method} ${target.path} answered ${res.status}, expected ${target.expectStatus}: ${text.slice(0, 300)}`);
-  process.stdout.write(`    probe ${target.method} ${target.path}: ${res.status} in ${Math.round(performance.now() - started)} ms\n`);
+  if (res.status !== target.expectStatus)
+    throw new Error(
+      `case ${caseName}: ${target.method} ${target.path} answered ${res.status}, expected ` +
+        `${target.expectStatus}: ${text.slice(0, 300)}`,
+    );
+  process.stdout.write(
+    `    probe ${target.method} ${target.path}: ${res.status} in ${Math.round(performance.now() - started)} ms\n`,
+  );
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -105,7 +124,14 @@ class Stack {
     await Promise.all(this.workers.map((w) => w.stop()));
     this.processes.splice(0, this.processes.length, ...this.processes.filter((p) => !this.workers.includes(p)));
     this.workers = await Promise.all(
-      Array.from({ length: count }, (_, i) => startBenchProcess(`worker${i + 1}`, 'worker', { ...this.env, ...extra, LOG_LEVEL: 'info', METRICS_PORT: '0', HOST: '127.0.0.1' }, /worker ready/)),
+      Array.from({ length: count }, (_, i) =>
+        startBenchProcess(
+          `worker${i + 1}`,
+          'worker',
+          { ...this.env, ...extra, LOG_LEVEL: 'info', METRICS_PORT: '0', HOST: '127.0.0.1' },
+          /worker ready/,
+        ),
+      ),
     );
     this.processes.push(...this.workers);
   }
@@ -114,7 +140,11 @@ class Stack {
   metered(web: BenchProcess): MeteredProcess[] {
     return [web, ...this.workers].map((p) => {
       if (p !== web && !p.metricsUrl) throw new Error(`${p.name} announced no metrics listener (METRICS_PORT)`);
-      return { name: `${p.name}[${p.child.pid}]`, metricsUrl: p === web ? p.url : p.metricsUrl, role: p === web ? ('web' as const) : ('worker' as const) };
+      return {
+        name: `${p.name}[${p.child.pid}]`,
+        metricsUrl: p === web ? p.url : p.metricsUrl,
+        role: p === web ? ('web' as const) : ('worker' as const),
+      };
     });
   }
 
@@ -135,7 +165,12 @@ const settle = () => new Promise((r) => setTimeout(r, 1000));
 /** The operations a load made the server do: every request sent (those cut off at the end were still worked on). */
 const operationsOf = (side: Side) => side.sent ?? Object.values(side.statusCodes).reduce((n, c) => n + c, 0);
 
-async function runCase(benchCase: BenchCase, stack: Stack, context: BenchContext, baselineServer: MeteredProcess): Promise<CaseResult> {
+async function runCase(
+  benchCase: BenchCase,
+  stack: Stack,
+  context: BenchContext,
+  baselineServer: MeteredProcess,
+): Promise<CaseResult> {
   const common = { name: benchCase.name, route: benchCase.route, baseline: benchCase.baseline, floor: benchCase.floor };
   if (isThroughputCase(benchCase)) {
     const { subject, baseline, floor, note, dbCommands, floorDbCommands } = await benchCase.measure(context);
@@ -147,8 +182,14 @@ async function runCase(benchCase: BenchCase, stack: Stack, context: BenchContext
       floorSide: floor,
       ratio: {
         rate: ratio(subject.requestsPerSecond, baseline.requestsPerSecond),
-        p50: subject.p50Ms !== undefined && baseline.p50Ms !== undefined ? ratio(subject.p50Ms, baseline.p50Ms) : undefined,
-        p99: subject.p99Ms !== undefined && baseline.p99Ms !== undefined ? ratio(subject.p99Ms, baseline.p99Ms) : undefined,
+        p50:
+          subject.p50Ms !== undefined && baseline.p50Ms !== undefined
+            ? ratio(subject.p50Ms, baseline.p50Ms)
+            : undefined,
+        p99:
+          subject.p99Ms !== undefined && baseline.p99Ms !== undefined
+            ? ratio(subject.p99Ms, baseline.p99Ms)
+            : undefined,
         rateVsFloor: floor ? ratio(subject.requestsPerSecond, floor.requestsPerSecond) : undefined,
       },
       dbCommands,
@@ -177,7 +218,10 @@ async function runCase(benchCase: BenchCase, stack: Stack, context: BenchContext
     const before = await snapshot([baselineServer]);
     const side = await load(urlOf(target, 'baseline'), target, SECONDS);
     await settle();
-    const figure = (target.on ?? 'baseline') === 'baseline' ? await commandsSince(before, [baselineServer], operationsOf(side)) : undefined;
+    const figure =
+      (target.on ?? 'baseline') === 'baseline'
+        ? await commandsSince(before, [baselineServer], operationsOf(side))
+        : undefined;
     return { side, figure };
   };
   const { side: baselineSide, figure: baselineDbCommands } = await measureOnBaselineServer(baseline);
@@ -225,11 +269,16 @@ const valid = (r: CaseResult) => r.subject.valid && r.baselineSide.valid && (r.f
 function markdown(results: CaseResult[], info: ReturnType<typeof machine>, fill: FillReport): string {
   const lines = [
     `Machine: ${info.cpu}, ${info.cores} cores, ${info.memoryGB} GB, Node ${info.node}; load average at start ${info.loadAverageAtStart.join(' / ')}.`,
-    `Collections pre-filled to ${fill.records.toLocaleString('en')} documents each (other merchants' data, ${Object.keys(fill.collections).length} collections) in ${fill.seconds} s.`,
-    `HTTP cases: autocannon, ${CONNECTIONS} connections, no pipelining, ${SECONDS} s per side after ${WARMUP_SECONDS} s warm-up; web at LOG_LEVEL=${LOG_LEVEL}. Rates are requests/s (HTTP) or items/s (throughput).`,
-    'db cmds/op: database commands (round trips) of the measured side per operation, from db_commands_total of every process doing the work.',
+    `Collections pre-filled to ${fill.records.toLocaleString('en')} documents each (other merchants' data, ` +
+      `${Object.keys(fill.collections).length} collections) in ${fill.seconds} s.`,
+    `HTTP cases: autocannon, ${CONNECTIONS} connections, no pipelining, ${SECONDS} s per side after ` +
+      `${WARMUP_SECONDS} s warm-up; web at LOG_LEVEL=${LOG_LEVEL}. Rates are requests/s (HTTP) or items/s (throughput).`,
+    'db cmds/op: database commands (round trips) of the measured side per operation, from db_commands_total of ' +
+      'every process doing the work.',
     '',
-    '| case | measures | rate/s | p50 ms | p99 ms | db cmds/op | baseline rate/s | baseline p50 | baseline p99 | baseline db cmds/op | ratio rate | ratio p50 | ratio p99 | floor rate/s | floor db cmds/op | ratio vs floor | baseline | floor | note |',
+    '| case | measures | rate/s | p50 ms | p99 ms | db cmds/op | baseline rate/s | baseline p50 | baseline p99 ' +
+      '| baseline db cmds/op | ratio rate | ratio p50 | ratio p99 | floor rate/s | floor db cmds/op | ratio vs ' +
+      'floor | baseline | floor | note |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|',
   ];
   for (const r of results) {
@@ -237,14 +286,19 @@ function markdown(results: CaseResult[], info: ReturnType<typeof machine>, fill:
       ? ''
       : ` (INVALID: ${JSON.stringify({ subject: r.subject.statusCodes, baseline: r.baselineSide.statusCodes, floor: r.floorSide?.statusCodes, errors: r.subject.errors + r.baselineSide.errors + (r.floorSide?.errors ?? 0) })})`;
     lines.push(
-      `| ${r.name}${flag} | \`${r.route}\` | ${r.subject.requestsPerSecond} | ${cell(r.subject.p50Ms)} | ${cell(r.subject.p99Ms)} | ${cell(r.dbCommands?.perOperation)} | ` +
-        `${r.baselineSide.requestsPerSecond} | ${cell(r.baselineSide.p50Ms)} | ${cell(r.baselineSide.p99Ms)} | ${cell(r.baselineDbCommands?.perOperation)} | ${r.ratio.rate} | ${cell(r.ratio.p50)} | ${cell(r.ratio.p99)} | ` +
-        `${cell(r.floorSide?.requestsPerSecond)} | ${cell(r.floorDbCommands?.perOperation)} | ${cell(r.ratio.rateVsFloor)} | ${r.baseline} | ${r.floor ?? '-'} | ${r.note ?? ''} |`,
+      `| ${r.name}${flag} | \`${r.route}\` | ${r.subject.requestsPerSecond} | ${cell(r.subject.p50Ms)} | ` +
+        `${cell(r.subject.p99Ms)} | ${cell(r.dbCommands?.perOperation)} | ` +
+        (`${r.baselineSide.requestsPerSecond} | ${cell(r.baselineSide.p50Ms)} | ${cell(r.baselineSide.p99Ms)} | ` +
+          `${cell(r.baselineDbCommands?.perOperation)} | ${r.ratio.rate} | ${cell(r.ratio.p50)} | ` +
+          `${cell(r.ratio.p99)} | `) +
+        (`${cell(r.floorSide?.requestsPerSecond)} | ${cell(r.floorDbCommands?.perOperation)} | ` +
+          `${cell(r.ratio.rateVsFloor)} | ${r.baseline} | ${r.floor ?? '-'} | ${r.note ?? ''} |`),
     );
   }
   lines.push(
     '',
-    'Per operation of the measured side: database commands and the time spent in them (latencies summed as the driver saw them, not wall time), acquirer call time.',
+    'Per operation of the measured side: database commands and the time spent in them (latencies summed as the ' +
+      'driver saw them, not wall time), acquirer call time.',
     '',
     '| case | db cmds/op | db ms/op | acquirer ms/op | by process (total) | per operation, by collection and command |',
     '|---|---:|---:|---:|---|---|',
@@ -252,12 +306,25 @@ function markdown(results: CaseResult[], info: ReturnType<typeof machine>, fill:
   for (const r of results) {
     if (!r.dbCommands) continue;
     const d = r.dbCommands;
-    const processes = Object.entries(d.byProcess).map(([name, n]) => `${name.replace(/\[\d+\]$/, '')} ${n}`).join(', ');
-    lines.push(`| ${r.name} | ${cell(d.perOperation)} | ${cell(d.msPerOperation)} | ${cell(d.acquirerMsPerOperation)} | ${processes} (${d.total} for ${d.operations} ops) | ${describePerOperation(d, 12)} |`);
+    const processes = Object.entries(d.byProcess)
+      .map(([name, n]) => `${name.replace(/\[\d+\]$/, '')} ${n}`)
+      .join(', ');
+    lines.push(
+      `| ${r.name} | ${cell(d.perOperation)} | ${cell(d.msPerOperation)} | ${cell(d.acquirerMsPerOperation)} | ` +
+        `${processes} (${d.total} for ${d.operations} ops) | ${describePerOperation(d, 12)} |`,
+    );
   }
   const names = [...new Set(results.flatMap((r) => Object.keys(r.memoryMB)))];
-  lines.push('', `| memory after case, MB: RSS (peak) | ${names.join(' | ')} |`, `|---|${names.map(() => '---:').join('|')}|`);
-  for (const r of results) lines.push(`| ${r.name} | ${names.map((n) => (r.memoryMB[n] ? `${r.memoryMB[n]!.rssMB} (${r.memoryMB[n]!.peakMB})` : '-')).join(' | ')} |`);
+  lines.push(
+    '',
+    `| memory after case, MB: RSS (peak) | ${names.join(' | ')} |`,
+    `|---|${names.map(() => '---:').join('|')}|`,
+  );
+  for (const r of results)
+    lines.push(
+      `| ${r.name} | ` +
+        `${names.map((n) => (r.memoryMB[n] ? `${r.memoryMB[n]!.rssMB} (${r.memoryMB[n]!.peakMB})` : '-')).join(' | ')} |`,
+    );
   return lines.join('\n');
 }
 
@@ -273,15 +340,27 @@ async function deleteQueueKeys(): Promise<void> {
 }
 
 async function main() {
-  const only = (process.env.BENCH_CASES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const only = (process.env.BENCH_CASES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const cases = benchCases.filter((c) => !only.length || only.includes(c.name));
-  if (!cases.length) throw new Error(`no bench case matches BENCH_CASES=${process.env.BENCH_CASES}; cases: ${benchCases.map((c) => c.name).join(', ')}`);
+  if (!cases.length)
+    throw new Error(
+      `no bench case matches BENCH_CASES=${process.env.BENCH_CASES}; cases: ${benchCases.map((c) => c.name).join(', ')}`,
+    );
   await ensureServices(true);
   await connectDatabase(process.env.MONGODB_URI!);
   await waitForRedis();
-  process.stdout.write(`bench: filling every business collection to ${BENCH_RECORDS.toLocaleString('en')} documents (BENCH_RECORDS)...\n`);
+  process.stdout.write(
+    `bench: filling every business collection to ${BENCH_RECORDS.toLocaleString('en')} documents (BENCH_RECORDS)...\n`,
+  );
   const fill = await fillCollections();
-  process.stdout.write(`  filled ${Object.values(fill.collections).reduce((a, b) => a + b, 0).toLocaleString('en')} documents in ${Object.keys(fill.collections).length} collections in ${fill.seconds} s\n`);
+  process.stdout.write(
+    `  filled ${Object.values(fill.collections)
+      .reduce((a, b) => a + b, 0)
+      .toLocaleString('en')} documents in ${Object.keys(fill.collections).length} collections in ${fill.seconds} s\n`,
+  );
 
   const needs = new Set(cases.flatMap((c) => c.needs ?? []));
   const env: Record<string, string> = Object.assign({}, ...cases.map((c) => c.env ?? {}));
@@ -289,7 +368,9 @@ async function main() {
   try {
     let sandbox: BenchProcess | undefined;
     if (needs.has('sandbox')) {
-      sandbox = stack.add(await startBenchProcess('sandbox', 'sandbox', { ...env, LOG_LEVEL: 'info', SANDBOX_PORT: '0' }, LISTENING));
+      sandbox = stack.add(
+        await startBenchProcess('sandbox', 'sandbox', { ...env, LOG_LEVEL: 'info', SANDBOX_PORT: '0' }, LISTENING),
+      );
       Object.assign(env, { ACQUIRER_BASE_URL: sandbox.url, ACQUIRER_QUERY_URL: sandbox.url });
     }
     const web = stack.add(await startWebProcess('web', { ...env, LOG_LEVEL }));
@@ -308,7 +389,9 @@ async function main() {
     const baselineServer: MeteredProcess = { name: 'baseline', metricsUrl: baseline.url };
 
     const info = machine();
-    process.stdout.write(`bench: ${cases.map((c) => c.name).join(', ')} (database ${BENCH_DB}, queue prefix ${BENCH_QUEUE_PREFIX})\n`);
+    process.stdout.write(
+      `bench: ${cases.map((c) => c.name).join(', ')} (database ${BENCH_DB}, queue prefix ${BENCH_QUEUE_PREFIX})\n`,
+    );
     const results: CaseResult[] = [];
     for (const benchCase of cases) {
       process.stdout.write(`  ${benchCase.name}...\n`);
@@ -320,7 +403,14 @@ async function main() {
     const record = {
       startedAt: new Date().toISOString(),
       machine: info,
-      settings: { connections: CONNECTIONS, pipelining: 1, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, logLevel: LOG_LEVEL, records: BENCH_RECORDS },
+      settings: {
+        connections: CONNECTIONS,
+        pipelining: 1,
+        seconds: SECONDS,
+        warmupSeconds: WARMUP_SECONDS,
+        logLevel: LOG_LEVEL,
+        records: BENCH_RECORDS,
+      },
       fill,
       cases: results,
       table,

@@ -33,12 +33,20 @@ async function deliver(job: Job<FloorDelivery>): Promise<number> {
   try {
     const response = await request(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': eventId, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': eventId,
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
       body,
       dispatcher: agent,
     });
     await response.body.dump();
-    await WebhookEventModel.updateOne({ _id: eventId }, { $set: { state: 'delivered', deliveredAt: now, lastAttemptAt: now }, $inc: { attemptCount: 1 } });
+    await WebhookEventModel.updateOne(
+      { _id: eventId },
+      { $set: { state: 'delivered', deliveredAt: now, lastAttemptAt: now }, $inc: { attemptCount: 1 } },
+    );
     return response.statusCode;
   } finally {
     agent.destroy().catch(() => undefined);

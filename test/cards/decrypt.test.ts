@@ -27,9 +27,18 @@ function encryptRaw(encoded: Buffer): Buffer {
  * 0x00 0x02 PS 0x00 M with the given padding length (PKCS#1 wants >= 8). M is space-padded to fill
  * k bytes, so a JSON M stays valid JSON: a decoder that accepted the padding would read the card.
  */
-function encode(message: Buffer, { first = 0x00, blockType = 0x02, paddingLength = k - 3 - message.length } = {}): Buffer {
+function encode(
+  message: Buffer,
+  { first = 0x00, blockType = 0x02, paddingLength = k - 3 - message.length } = {},
+): Buffer {
   const filler = Buffer.alloc(k - 3 - paddingLength - message.length, 0x20);
-  return Buffer.concat([Buffer.from([first, blockType]), nonZeroBytes(paddingLength), Buffer.from([0]), message, filler]);
+  return Buffer.concat([
+    Buffer.from([first, blockType]),
+    nonZeroBytes(paddingLength),
+    Buffer.from([0]),
+    message,
+    filler,
+  ]);
 }
 
 const cardJson = Buffer.from(JSON.stringify(card));
@@ -52,13 +61,24 @@ test('round trip with encryptCard', (t) => {
 
 test('the card fields have the documented types', (t) => {
   const accepted: [Record<string, unknown>, Partial<typeof card>][] = [
-    [{ expMonth: '05', expYear: '2035' }, { expMonth: 5, expYear: 2035 }],
-    [{ expMonth: '5', expYear: 35 }, { expMonth: 5, expYear: 2035 }],
+    [
+      { expMonth: '05', expYear: '2035' },
+      { expMonth: 5, expYear: 2035 },
+    ],
+    [
+      { expMonth: '5', expYear: 35 },
+      { expMonth: 5, expYear: 2035 },
+    ],
     [{ expYear: '35' }, { expYear: 2035 }],
     [{ number: '4111 1111-1111 1111' }, { number: '4111111111111111' }],
     [{ holder: '  Ana Souza ' }, { holder: 'Ana Souza' }],
   ];
-  for (const [overrides, expected] of accepted) t.deepEqual(decryptCard(encryptCard({ ...card, ...overrides })), { ...card, ...expected }, JSON.stringify(overrides));
+  for (const [overrides, expected] of accepted)
+    t.deepEqual(
+      decryptCard(encryptCard({ ...card, ...overrides })),
+      { ...card, ...expected },
+      JSON.stringify(overrides),
+    );
   const refused: [Record<string, unknown>, CardError['field']][] = [
     [{ number: 4111111111111111 }, 'number'],
     [{ number: '4111111111111112' }, 'number'],
@@ -79,7 +99,11 @@ test('the card fields have the documented types', (t) => {
     [{ holder: 'x'.repeat(26) }, 'holder'],
   ];
   for (const [overrides, field] of refused) {
-    const error = t.throws(() => decryptCard(encryptCard({ ...card, ...overrides })), { instanceOf: CardError }, JSON.stringify(overrides));
+    const error = t.throws(
+      () => decryptCard(encryptCard({ ...card, ...overrides })),
+      { instanceOf: CardError },
+      JSON.stringify(overrides),
+    );
     t.is(error?.field, field, JSON.stringify(overrides));
   }
 });
@@ -93,7 +117,12 @@ test('shortest padding and empty message decode', (t) => {
   t.deepEqual(rsaDecryptPkcs1(rsa, encryptRaw(encode(cardJson))), cardJson);
   const emptyMessage = encode(Buffer.alloc(0), { paddingLength: k - 3 });
   t.is(rsaDecryptPkcs1(rsa, encryptRaw(emptyMessage)).length, 0);
-  const minimalPadding = Buffer.concat([Buffer.from([0, 2]), nonZeroBytes(8), Buffer.from([0]), crypto.randomBytes(k - 11)]);
+  const minimalPadding = Buffer.concat([
+    Buffer.from([0, 2]),
+    nonZeroBytes(8),
+    Buffer.from([0]),
+    crypto.randomBytes(k - 11),
+  ]);
   t.deepEqual(rsaDecryptPkcs1(rsa, encryptRaw(minimalPadding)), minimalPadding.subarray(11));
 });
 
@@ -161,7 +190,13 @@ function referenceUnpad(encoded: Buffer): Buffer | undefined {
 
 test('agrees with the textbook unpadding on random blocks', (t) => {
   const block = fc
-    .tuple(fc.constantFrom(0, 1), fc.constantFrom(2, 1, 0), fc.uint8Array({ minLength: k - 2, maxLength: k - 2 }), fc.nat({ max: k - 3 }), fc.boolean())
+    .tuple(
+      fc.constantFrom(0, 1),
+      fc.constantFrom(2, 1, 0),
+      fc.uint8Array({ minLength: k - 2, maxLength: k - 2 }),
+      fc.nat({ max: k - 3 }),
+      fc.boolean(),
+    )
     .map(([first, blockType, rest, separatorAt, withSeparator]) => {
       const body = Buffer.from(rest);
       if (withSeparator) body[separatorAt] = 0;
@@ -194,6 +229,8 @@ test('micro-check: native raw rsa against node-forge', (t) => {
   };
   const forgeMs = time(5, () => forgeKey.decrypt(binary, 'RSAES-PKCS1-V1_5'));
   const nativeMs = time(50, () => decryptCard(encrypted));
-  t.log(`decryptCard ${nativeMs.toFixed(2)} ms/card, node-forge ${forgeMs.toFixed(2)} ms/card (${(forgeMs / nativeMs).toFixed(0)}x)`);
+  t.log(
+    `decryptCard ${nativeMs.toFixed(2)} ms/card, node-forge ${forgeMs.toFixed(2)} ms/card (${(forgeMs / nativeMs).toFixed(0)}x)`,
+  );
   t.deepEqual(decryptCard(encrypted), card);
 });

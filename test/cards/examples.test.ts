@@ -35,7 +35,6 @@ function example(name: string): string {
   return match[1];
 }
 
-
 /** The example's sale was decrypted and approved by the sandbox, and we kept no more than brand, BIN and last four. */
 async function assertApprovedSale(t: import('ava').ExecutionContext, answer: any) {
   t.is(answer.status, 'success', JSON.stringify(answer));
@@ -66,4 +65,7 @@ test('the openssl pkeyutl example makes an approved pre-capture', async (t) => {
 });
 
 const run = (command: string, args: string[]) =>
-  runCommand(command, args, { cwd: workDir, env: { PATH: process.env.PATH, BASE_URL: env.app.url, TOKEN: merchant.merchantToken } });
+  runCommand(command, args, {
+    cwd: workDir,
+    env: { PATH: process.env.PATH, BASE_URL: env.app.url, TOKEN: merchant.merchantToken },
+  });

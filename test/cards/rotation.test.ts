@@ -65,7 +65,11 @@ test('the route serves the current key, its kid and the previous key end', async
 test('cards encrypted with the current or the previous key are accepted during the overlap', (t) => {
   t.deepEqual(decryptCard(encryptCard(card, currentPair.publicKey)), card);
   t.deepEqual(decryptCard(encryptCard(card, previousPair.publicKey)), card);
-  t.deepEqual(decryptCard(encryptCard(card), new Date(PREVIOUS_UNTIL.getTime() - 1)), card, 'encryptCard uses the current key');
+  t.deepEqual(
+    decryptCard(encryptCard(card), new Date(PREVIOUS_UNTIL.getTime() - 1)),
+    card,
+    'encryptCard uses the current key',
+  );
 });
 
 test('after the overlap the previous key gets the same answer as any undecryptable card', (t) => {
@@ -85,15 +89,35 @@ test('after the overlap the previous key gets the same answer as any undecryptab
   t.is(during?.message, UNDECRYPTABLE_CARD);
 });
 
-test('the configuration refuses a public key that is not the private key\'s, and a previous key with no end', (t) => {
-  const base = { NODE_ENV: 'development', CARD_RSA_PRIVATE_KEY: currentPair.privateKey, CARD_RSA_PUBLIC_KEY: currentPair.publicKey };
+test("the configuration refuses a public key that is not the private key's, and a previous key with no end", (t) => {
+  const base = {
+    NODE_ENV: 'development',
+    CARD_RSA_PRIVATE_KEY: currentPair.privateKey,
+    CARD_RSA_PUBLIC_KEY: currentPair.publicKey,
+  };
   t.notThrows(() => loadConfig(base));
-  const mismatch = t.throws(() => loadConfig({ ...base, CARD_RSA_PUBLIC_KEY: previousPair.publicKey }), { instanceOf: ConfigError });
+  const mismatch = t.throws(() => loadConfig({ ...base, CARD_RSA_PUBLIC_KEY: previousPair.publicKey }), {
+    instanceOf: ConfigError,
+  });
   t.regex(mismatch!.message, /CARD_RSA_PUBLIC_KEY is not the public key of CARD_RSA_PRIVATE_KEY/);
-  const endless = t.throws(() => loadConfig({ ...base, CARD_RSA_PREVIOUS_PRIVATE_KEY: previousPair.privateKey }), { instanceOf: ConfigError });
+  const endless = t.throws(() => loadConfig({ ...base, CARD_RSA_PREVIOUS_PRIVATE_KEY: previousPair.privateKey }), {
+    instanceOf: ConfigError,
+  });
   t.regex(endless!.message, /CARD_RSA_PREVIOUS_KEY_UNTIL is required/);
-  const badDate = t.throws(() => loadConfig({ ...base, CARD_RSA_PREVIOUS_PRIVATE_KEY: previousPair.privateKey, CARD_RSA_PREVIOUS_KEY_UNTIL: 'next week' }), { instanceOf: ConfigError });
+  const badDate = t.throws(
+    () =>
+      loadConfig({
+        ...base,
+        CARD_RSA_PREVIOUS_PRIVATE_KEY: previousPair.privateKey,
+        CARD_RSA_PREVIOUS_KEY_UNTIL: 'next week',
+      }),
+    { instanceOf: ConfigError },
+  );
   t.regex(badDate!.message, /CARD_RSA_PREVIOUS_KEY_UNTIL is invalid/);
-  const loaded = loadConfig({ ...base, CARD_RSA_PREVIOUS_PRIVATE_KEY: previousPair.privateKey, CARD_RSA_PREVIOUS_KEY_UNTIL: '2031-01-02T03:04:05Z' });
+  const loaded = loadConfig({
+    ...base,
+    CARD_RSA_PREVIOUS_PRIVATE_KEY: previousPair.privateKey,
+    CARD_RSA_PREVIOUS_KEY_UNTIL: '2031-01-02T03:04:05Z',
+  });
   t.is(loaded.cardKeys.previous?.acceptedUntil.toISOString(), '2031-01-02T03:04:05.000Z');
 });

@@ -1,9 +1,16 @@
 import '../helpers/env';
 import test from 'ava';
-import { checkEvidence, pdfPageCount, tiffPageCount, sniffType, MAX_EVIDENCE_BYTES } from '../../src/chargebacks/evidence';
+import {
+  checkEvidence,
+  pdfPageCount,
+  tiffPageCount,
+  sniffType,
+  MAX_EVIDENCE_BYTES,
+} from '../../src/chargebacks/evidence';
 import { b64, jpeg, pdfWithPages, tiffWithPages } from './files';
 
-const check = (bytes: Buffer, fileName: string, IdCase = '5000123') => checkEvidence({ file: b64(bytes), fileName, IdCase });
+const check = (bytes: Buffer, fileName: string, IdCase = '5000123') =>
+  checkEvidence({ file: b64(bytes), fileName, IdCase });
 
 test('each allowed type passes with a matching name', (t) => {
   t.deepEqual(check(pdfWithPages(3), '5000123.pdf').evidence, { type: 'PDF', bytes: pdfWithPages(3).length, pages: 3 });
@@ -39,7 +46,9 @@ test('an extension outside the list is refused', (t) => {
 
 test('the name without its extension must equal IdCase', (t) => {
   const { errors } = check(pdfWithPages(1), 'defesa.pdf');
-  t.deepEqual(errors.fileName, ['Document name rule: the name without its extension must equal IdCase (expected 5000123.pdf).']);
+  t.deepEqual(errors.fileName, [
+    'Document name rule: the name without its extension must equal IdCase (expected 5000123.pdf).',
+  ]);
   t.regex(check(pdfWithPages(1), '5000124.pdf').errors.fileName[0], /Document name rule/);
 });
 
@@ -69,7 +78,10 @@ test('a tiff whose directory chain loops or leaves the file is refused', (t) => 
   t.is(tiffPageCount(tiffWithPages(3, 'II', true)), null);
   const truncated = tiffWithPages(3).subarray(0, 20);
   t.is(tiffPageCount(truncated), null);
-  t.regex(check(tiffWithPages(2, 'MM', true), '5000123.tif').errors.file[0], /Page rule: the pages of this TIFF could not be counted/);
+  t.regex(
+    check(tiffWithPages(2, 'MM', true), '5000123.tif').errors.file[0],
+    /Page rule: the pages of this TIFF could not be counted/,
+  );
 });
 
 test('not base64 is refused', (t) => {

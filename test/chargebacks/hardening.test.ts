@@ -8,7 +8,16 @@ import { bearer, newMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { eventually } from '../helpers/processes';
 import { startChargebackStack, type ChargebackStack } from './stack';
-import { applyNotice, CHARGEBACK_NOTICE_QUEUE, NOTICE_CONFIRMATION_WINDOW_MS, consultChargebacks, refuseChargeback, noticeFingerprint, receiveNotice, requeueUnappliedNotices } from '../../src/chargebacks/service';
+import {
+  applyNotice,
+  CHARGEBACK_NOTICE_QUEUE,
+  NOTICE_CONFIRMATION_WINDOW_MS,
+  consultChargebacks,
+  refuseChargeback,
+  noticeFingerprint,
+  receiveNotice,
+  requeueUnappliedNotices,
+} from '../../src/chargebacks/service';
 import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
 import { getQueue } from '../../src/queue';
 import { getConfig } from '../../config';
@@ -29,24 +38,36 @@ test.after.always(() => stack?.close());
 const newEstablishment = () => `4${crypto.randomInt(100_000_000, 999_999_999)}`;
 
 const call = (method: string, path: string, token: string, body?: unknown) =>
-  fetch(`${stack.url}${CB}${path}`, { method, headers: bearer(token), body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${stack.url}${CB}${path}`, {
+    method,
+    headers: bearer(token),
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 /** A notice the sandbox sends to our intake (its own case, so the acquirer knows it), once applied. */
 async function sandboxNotify(body: Record<string, unknown>) {
   const answer = await stack.control('/notify', body);
   if (answer.delivered?.status !== 202) throw new Error(`notice not delivered: ${JSON.stringify(answer)}`);
-  await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(answer.notice)).lean())?.appliedAt);
+  await eventually(
+    async () => (await ChargebackNoticeModel.findById(noticeFingerprint(answer.notice)).lean())?.appliedAt,
+  );
   return answer.notice;
 }
 
 // --- item 1: another merchant's lifecycle through a refusal naming its case -----------------------------
 
-test('a merchant cannot read another merchant\'s lifecycle by refusing with the other\'s IdCase', async (t) => {
+test("a merchant cannot read another merchant's lifecycle by refusing with the other's IdCase", async (t) => {
   const ecA = newEstablishment();
   const victim = await newMerchant({ establishmentNumbers: [ecA] });
   const attacker = await newMerchant({ establishmentNumbers: [ALWAYS_SUCCEEDS] });
   const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ecA });
-  await sandboxNotify({ kind: 'lifecycle', establishmentNumber: ecA, caseId: notice.idCase, message: 'Em análise com o Emissor', date: '2030-06-01' });
+  await sandboxNotify({
+    kind: 'lifecycle',
+    establishmentNumber: ecA,
+    caseId: notice.idCase,
+    message: 'Em análise com o Emissor',
+    date: '2030-06-01',
+  });
   t.is((await call('GET', `/lifecycle/${notice.idCase}/`, victim.accessToken)).status, 200, 'the owner reads its case');
   t.is((await call('GET', `/lifecycle/${notice.idCase}/`, attacker.accessToken)).status, 403);
 
@@ -63,14 +84,24 @@ test('a merchant cannot read another merchant\'s lifecycle by refusing with the 
   await json(refused);
 
   const after = await call('GET', `/lifecycle/${notice.idCase}/`, attacker.accessToken);
-  t.is(after.status, 403, 'the case named by the caller did not become the caller\'s');
+  t.is(after.status, 403, "the case named by the caller did not become the caller's");
   t.deepEqual(await json(after), { detail: `Case ${notice.idCase} is not a chargeback of this merchant.` });
-  t.is(await ChargebackEventModel.countDocuments({ establishmentNumber: ALWAYS_SUCCEEDS, idCase: String(notice.idCase) }), 0);
-  t.is(await ChargebackModel.countDocuments({ establishmentNumber: ALWAYS_SUCCEEDS, idCase: String(notice.idCase) }), 0);
-  t.is((await ChargebackModel.findById(`${ALWAYS_SUCCEEDS}:12345`).lean())?.status, 'REFUSED', 'the refusal itself is recorded, without a case');
+  t.is(
+    await ChargebackEventModel.countDocuments({ establishmentNumber: ALWAYS_SUCCEEDS, idCase: String(notice.idCase) }),
+    0,
+  );
+  t.is(
+    await ChargebackModel.countDocuments({ establishmentNumber: ALWAYS_SUCCEEDS, idCase: String(notice.idCase) }),
+    0,
+  );
+  t.is(
+    (await ChargebackModel.findById(`${ALWAYS_SUCCEEDS}:12345`).lean())?.status,
+    'REFUSED',
+    'the refusal itself is recorded, without a case',
+  );
 });
 
-test('a merchant\'s own refusal of a notified chargeback records the case of the stored record', async (t) => {
+test("a merchant's own refusal of a notified chargeback records the case of the stored record", async (t) => {
   const ec = newEstablishment();
   const owner = await newMerchant({ establishmentNumbers: [ec] });
   const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
@@ -83,7 +114,10 @@ test('a merchant\'s own refusal of a notified chargeback records the case of the
     fileName: `${notice.idCase}.pdf`,
   });
   t.is(res.status, 200);
-  t.is((await ChargebackEventModel.findById(`refused:${ec}:${notice.idChargeback}`).lean())?.idCase, String(notice.idCase));
+  t.is(
+    (await ChargebackEventModel.findById(`refused:${ec}:${notice.idChargeback}`).lean())?.idCase,
+    String(notice.idCase),
+  );
   const lifecycle = await call('GET', `/lifecycle/${notice.idCase}/`, owner.accessToken);
   t.is(lifecycle.status, 200);
   t.is((await json(lifecycle))[0].establishmentNumber, Number(ec));
@@ -91,11 +125,20 @@ test('a merchant\'s own refusal of a notified chargeback records the case of the
 
 // --- item 5: a notice lost to a job id ---------------------------------------------------------------
 
-const secretHeaders = () => ({ 'content-type': 'application/json', [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret });
+const secretHeaders = () => ({
+  'content-type': 'application/json',
+  [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret,
+});
 
 function newChargebackNotice(ec: string) {
   const idCase = crypto.randomInt(8_000_000, 9_000_000);
-  return { idCase, idChargeback: idCase + 10_000_000, establishmentNumber: Number(ec), treatmentDeadline: '2030-01-20', chargebackDetails: { receptionDate: '2030-01-05' } };
+  return {
+    idCase,
+    idChargeback: idCase + 10_000_000,
+    establishmentNumber: Number(ec),
+    treatmentDeadline: '2030-01-20',
+    chargebackDetails: { receptionDate: '2030-01-05' },
+  };
 }
 
 /** A job that completes without applying anything (it names no stored notice), under the given id. */
@@ -110,37 +153,77 @@ test.serial('a completed job left in Redis under the content-derived id does not
   const notice = newChargebackNotice(ec);
   // What another run (or an earlier record of the same content) left behind under the old id scheme.
   await completedJobUnder(`cbn-${noticeFingerprint(notice)}`);
-  const res = await fetch(`${stack.url}${CB}/notifications/`, { method: 'POST', headers: secretHeaders(), body: JSON.stringify(notice) });
+  const res = await fetch(`${stack.url}${CB}/notifications/`, {
+    method: 'POST',
+    headers: secretHeaders(),
+    body: JSON.stringify(notice),
+  });
   t.is(res.status, 202);
-  t.truthy(await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.appliedAt));
+  t.truthy(
+    await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.appliedAt),
+  );
   t.is(await ChargebackModel.countDocuments({ establishmentNumber: ec, status: 'PENDING' }), 1);
 });
 
-test.serial('the sweep queues again a stored unapplied notice whose job completed, and leaves a live job alone', async (t) => {
-  const ec = newEstablishment();
-  const notice = newChargebackNotice(ec);
-  const oldJobId = `cbn-${noticeFingerprint(notice)}-old`;
-  await completedJobUnder(oldJobId);
-  await ChargebackNoticeModel.create({ _id: noticeFingerprint(notice), kind: 'new', raw: JSON.stringify(notice), receivedAt: new Date(Date.now() - 3_600_000), appliedAt: null, jobId: oldJobId });
-  t.is(await requeueUnappliedNotices(new Date(), 60_000), 1);
-  t.truthy(await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.appliedAt));
-  t.not((await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.jobId, oldJobId);
+test.serial(
+  'the sweep queues again a stored unapplied notice whose job completed, and leaves a live job alone',
+  async (t) => {
+    const ec = newEstablishment();
+    const notice = newChargebackNotice(ec);
+    const oldJobId = `cbn-${noticeFingerprint(notice)}-old`;
+    await completedJobUnder(oldJobId);
+    await ChargebackNoticeModel.create({
+      _id: noticeFingerprint(notice),
+      kind: 'new',
+      raw: JSON.stringify(notice),
+      receivedAt: new Date(Date.now() - 3_600_000),
+      appliedAt: null,
+      jobId: oldJobId,
+    });
+    t.is(await requeueUnappliedNotices(new Date(), 60_000), 1);
+    t.truthy(
+      await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.appliedAt),
+    );
+    t.not((await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.jobId, oldJobId);
 
-  // A notice whose job is still waiting (delayed here) is not queued twice.
-  const waiting = newChargebackNotice(ec);
-  const waitingJobId = `cbn-${noticeFingerprint(waiting)}-waiting`;
-  await getQueue(CHARGEBACK_NOTICE_QUEUE).add('apply', { noticeId: noticeFingerprint(waiting) }, { jobId: waitingJobId, delay: 60_000 });
-  await ChargebackNoticeModel.create({ _id: noticeFingerprint(waiting), kind: 'new', raw: JSON.stringify(waiting), receivedAt: new Date(Date.now() - 3_600_000), appliedAt: null, jobId: waitingJobId });
-  t.is(await requeueUnappliedNotices(new Date(), 60_000), 0);
-  await (await getQueue(CHARGEBACK_NOTICE_QUEUE).getJob(waitingJobId))?.remove();
-  t.is(await requeueUnappliedNotices(new Date(), 60_000), 1, 'once that job is gone, the record is queued again');
-  t.truthy(await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(waiting)).lean())?.appliedAt));
-});
+    // A notice whose job is still waiting (delayed here) is not queued twice.
+    const waiting = newChargebackNotice(ec);
+    const waitingJobId = `cbn-${noticeFingerprint(waiting)}-waiting`;
+    await getQueue(CHARGEBACK_NOTICE_QUEUE).add(
+      'apply',
+      { noticeId: noticeFingerprint(waiting) },
+      { jobId: waitingJobId, delay: 60_000 },
+    );
+    await ChargebackNoticeModel.create({
+      _id: noticeFingerprint(waiting),
+      kind: 'new',
+      raw: JSON.stringify(waiting),
+      receivedAt: new Date(Date.now() - 3_600_000),
+      appliedAt: null,
+      jobId: waitingJobId,
+    });
+    t.is(await requeueUnappliedNotices(new Date(), 60_000), 0);
+    await (await getQueue(CHARGEBACK_NOTICE_QUEUE).getJob(waitingJobId))?.remove();
+    t.is(await requeueUnappliedNotices(new Date(), 60_000), 1, 'once that job is gone, the record is queued again');
+    t.truthy(
+      await eventually(
+        async () => (await ChargebackNoticeModel.findById(noticeFingerprint(waiting)).lean())?.appliedAt,
+      ),
+    );
+  },
+);
 
 // --- item 4: an outcome on the word of the static header alone --------------------------------------
 
-const post = (body: unknown) => fetch(`${stack.url}${CB}/notifications/`, { method: 'POST', headers: secretHeaders(), body: JSON.stringify(body) });
-const lifecycleNotice = (ec: string, caseId: number, message: string, date: string) => ({ establishmentNumber: Number(ec), caseId, message, executionDate: date, ActionCicleDate: date });
+const post = (body: unknown) =>
+  fetch(`${stack.url}${CB}/notifications/`, { method: 'POST', headers: secretHeaders(), body: JSON.stringify(body) });
+const lifecycleNotice = (ec: string, caseId: number, message: string, date: string) => ({
+  establishmentNumber: Number(ec),
+  caseId,
+  message,
+  executionDate: date,
+  ActionCicleDate: date,
+});
 
 test('a win the acquirer never decided, posted with the secret, changes no outcome', async (t) => {
   const ec = newEstablishment();
@@ -177,7 +260,12 @@ test('a step the acquirer shows for another establishment is not applied to this
   const ecVictim = newEstablishment();
   const ecOther = newEstablishment();
   const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ecVictim });
-  await stack.control('/lifecycle-step', { establishmentNumber: ecVictim, caseId: notice.idCase, message: 'A favor do Emissor', date: '2030-08-02' });
+  await stack.control('/lifecycle-step', {
+    establishmentNumber: ecVictim,
+    caseId: notice.idCase,
+    message: 'A favor do Emissor',
+    date: '2030-08-02',
+  });
   const elsewhere = lifecycleNotice(ecOther, notice.idCase, 'A favor do Emissor', '2030-08-02');
   const { noticeId } = await receiveNotice(elsewhere);
   t.is(await applyNotice(noticeId), 'unconfirmed');
@@ -189,46 +277,88 @@ test('an outcome the acquirer shows is applied by the worker', async (t) => {
   const owner = await newMerchant({ establishmentNumbers: [ec] });
   const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
   await sandboxNotify({ kind: 'win', establishmentNumber: ec, caseId: notice.idCase, date: '2030-08-03' });
-  const [item] = (await json(await fetch(`${stack.url}${CB}/contested/history/`, { headers: bearer(owner.accessToken) }))).results;
+  const [item] = (
+    await json(await fetch(`${stack.url}${CB}/contested/history/`, { headers: bearer(owner.accessToken) }))
+  ).results;
   t.like(item, { idCase: String(notice.idCase), outcome: 'WIN' });
-  t.is((await ChargebackNoticeModel.findOne({ _id: noticeFingerprint(lifecycleNotice(ec, notice.idCase, 'A favor do Estabelecimento', '2030-08-03')) }).lean())?.result, 'applied');
+  t.is(
+    (
+      await ChargebackNoticeModel.findOne({
+        _id: noticeFingerprint(lifecycleNotice(ec, notice.idCase, 'A favor do Estabelecimento', '2030-08-03')),
+      }).lean()
+    )?.result,
+    'applied',
+  );
 });
 
 // --- items 9 and 10: what reaches the acquirer, and whose failure a body we cannot send is ------------
 
 const apiCalls = async (): Promise<number> => (await stack.control('/stats')).apiCalls;
 
-test.serial('keys the acquirer does not document are refused before any acquirer call, and never forwarded', async (t) => {
-  const ec = newEstablishment();
-  const owner = await newMerchant({ establishmentNumbers: [ec] });
-  const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
-  const before = await apiCalls();
-  const accept = await call('PUT', '/accept/', owner.accessToken, { updateChargeback: [{ establishmentNumber: Number(ec), idChargeback: notice.idChargeback, EstablishmentNumber: 2222222222 }], EstablishmentNumber: 1 });
-  t.is(accept.status, 400);
-  t.deepEqual(Object.keys(await json(accept)).sort(), ['EstablishmentNumber', 'updateChargeback.0.EstablishmentNumber']);
-  const refusal = { establishmentNumber: Number(ec), idChargeback: notice.idChargeback, IdCase: String(notice.idCase), reasonToRefuse: 'Entregue', file: b64(pdfWithPages(1)), fileName: `${notice.idCase}.pdf` };
-  const refuse = await call('PUT', '/refuse/', owner.accessToken, { ...refusal, EstablishmentNumber: 2222222222 });
-  t.is(refuse.status, 400);
-  t.deepEqual(await json(refuse), { EstablishmentNumber: ['Not a field the acquirer accepts; only its documented fields are forwarded.'] });
-  const consult = await call('POST', '/consult/?status=PENDING', owner.accessToken, { mainCustomer: 1 });
-  t.is(consult.status, 400);
-  t.is(await apiCalls(), before, 'the acquirer was not called');
-  // The service forwards only documented fields whoever calls it.
-  await refuseChargeback([ec], { ...refusal, EstablishmentNumber: 2222222222, internalNote: 'ours' });
-  t.deepEqual(Object.keys((await stack.control('/stats')).lastRefuse).sort(), ['IdCase', 'establishmentNumber', 'file', 'fileName', 'idChargeback', 'reasonToRefuse']);
-});
+test.serial(
+  'keys the acquirer does not document are refused before any acquirer call, and never forwarded',
+  async (t) => {
+    const ec = newEstablishment();
+    const owner = await newMerchant({ establishmentNumbers: [ec] });
+    const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
+    const before = await apiCalls();
+    const accept = await call('PUT', '/accept/', owner.accessToken, {
+      updateChargeback: [
+        { establishmentNumber: Number(ec), idChargeback: notice.idChargeback, EstablishmentNumber: 2222222222 },
+      ],
+      EstablishmentNumber: 1,
+    });
+    t.is(accept.status, 400);
+    t.deepEqual(Object.keys(await json(accept)).sort(), [
+      'EstablishmentNumber',
+      'updateChargeback.0.EstablishmentNumber',
+    ]);
+    const refusal = {
+      establishmentNumber: Number(ec),
+      idChargeback: notice.idChargeback,
+      IdCase: String(notice.idCase),
+      reasonToRefuse: 'Entregue',
+      file: b64(pdfWithPages(1)),
+      fileName: `${notice.idCase}.pdf`,
+    };
+    const refuse = await call('PUT', '/refuse/', owner.accessToken, { ...refusal, EstablishmentNumber: 2222222222 });
+    t.is(refuse.status, 400);
+    t.deepEqual(await json(refuse), {
+      EstablishmentNumber: ['Not a field the acquirer accepts; only its documented fields are forwarded.'],
+    });
+    const consult = await call('POST', '/consult/?status=PENDING', owner.accessToken, { mainCustomer: 1 });
+    t.is(consult.status, 400);
+    t.is(await apiCalls(), before, 'the acquirer was not called');
+    // The service forwards only documented fields whoever calls it.
+    await refuseChargeback([ec], { ...refusal, EstablishmentNumber: 2222222222, internalNote: 'ours' });
+    t.deepEqual(Object.keys((await stack.control('/stats')).lastRefuse).sort(), [
+      'IdCase',
+      'establishmentNumber',
+      'file',
+      'fileName',
+      'idChargeback',
+      'reasonToRefuse',
+    ]);
+  },
+);
 
-test('a filter nested too deeply to serialize is our 400, not the acquirer\'s 502', async (t) => {
+test("a filter nested too deeply to serialize is our 400, not the acquirer's 502", async (t) => {
   const owner = await newMerchant({ establishmentNumbers: [newEstablishment()] });
   const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
   for (const body of [`{"reason": ${deep}}`, `{"other": ${deep}}`]) {
-    const res = await fetch(`${stack.url}${CB}/consult/?status=PENDING`, { method: 'POST', headers: bearer(owner.accessToken), body });
+    const res = await fetch(`${stack.url}${CB}/consult/?status=PENDING`, {
+      method: 'POST',
+      headers: bearer(owner.accessToken),
+      body,
+    });
     t.true([400, 413].includes(res.status), `${res.status}`); // over the route's body limit, or refused as unknown or malformed
   }
   const nested: unknown[] = [];
   let inner = nested;
   for (let i = 0; i < 100_000; i++) inner.push((inner = []));
-  const error = await t.throwsAsync(consultChargebacks(null, { status: 'PENDING', page: 0, pageSize: 10 }, { process: nested }));
+  const error = await t.throwsAsync(
+    consultChargebacks(null, { status: 'PENDING', page: 0, pageSize: 10 }, { process: nested }),
+  );
   t.is((error as { status?: number }).status, 400);
 });
 
@@ -238,12 +368,25 @@ test.serial('an outcome the acquirer shows only after the job gave up is applied
   const step = lifecycleNotice(ec, notice.idCase, 'A favor do Emissor', '2030-08-04');
   // Stored, and its job gone after every attempt (here: never queued, so no worker races this test).
   const noticeId = noticeFingerprint(step);
-  await ChargebackNoticeModel.create({ _id: noticeId, kind: 'lifecycle', raw: JSON.stringify(step), receivedAt: new Date(Date.now() - 3_600_000), appliedAt: null });
+  await ChargebackNoticeModel.create({
+    _id: noticeId,
+    kind: 'lifecycle',
+    raw: JSON.stringify(step),
+    receivedAt: new Date(Date.now() - 3_600_000),
+    appliedAt: null,
+  });
   t.is(await applyNotice(noticeId, { lastAttempt: true }), 'unconfirmed', 'the acquirer does not show it yet');
-  await stack.control('/lifecycle-step', { establishmentNumber: ec, caseId: notice.idCase, message: step.message, date: step.ActionCicleDate });
+  await stack.control('/lifecycle-step', {
+    establishmentNumber: ec,
+    caseId: notice.idCase,
+    message: step.message,
+    date: step.ActionCicleDate,
+  });
   // The sweep queues it again, with one attempt, and the acquirer now confirms it.
   t.is(await requeueUnappliedNotices(new Date(), 60_000), 1);
-  const job = await getQueue(CHARGEBACK_NOTICE_QUEUE).getJob((await ChargebackNoticeModel.findById(noticeId).lean())!.jobId!);
+  const job = await getQueue(CHARGEBACK_NOTICE_QUEUE).getJob(
+    (await ChargebackNoticeModel.findById(noticeId).lean())!.jobId!,
+  );
   t.is(job?.opts.attempts, 1);
   t.truthy(await eventually(async () => (await ChargebackNoticeModel.findById(noticeId).lean())?.appliedAt));
   t.is((await ChargebackNoticeModel.findById(noticeId).lean())?.result, 'applied');
@@ -254,7 +397,13 @@ test.serial('a notice stored before the applied flag existed is marked by the ba
   const notice = newChargebackNotice(newEstablishment());
   const noticeId = noticeFingerprint(notice);
   // As an older version stored it: no `applied` field, no job id.
-  await ChargebackNoticeModel.collection.insertOne({ _id: noticeId as never, kind: 'new', raw: JSON.stringify(notice), receivedAt: new Date(Date.now() - 3_600_000), appliedAt: null });
+  await ChargebackNoticeModel.collection.insertOne({
+    _id: noticeId as never,
+    kind: 'new',
+    raw: JSON.stringify(notice),
+    receivedAt: new Date(Date.now() - 3_600_000),
+    appliedAt: null,
+  });
   t.is(await requeueUnappliedNotices(new Date(), 60_000), 0, 'the sweep reads by the flag only');
   await runBackfills(BACKFILLS.filter((b) => b.name.startsWith('chargeback notices')));
   t.is((await ChargebackNoticeModel.findById(noticeId).lean())?.applied, false);
@@ -266,7 +415,14 @@ test('a notice whose date carries a time is confirmed by the step of that day', 
   const ec = newEstablishment();
   await newMerchant({ establishmentNumbers: [ec] });
   const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
-  await stack.control('/lifecycle-step', { establishmentNumber: ec, caseId: notice.idCase, message: 'A favor do Emissor', date: '2030-08-04' });
-  const { noticeId } = await receiveNotice(lifecycleNotice(ec, notice.idCase, 'A favor do Emissor', '2030-08-04T13:45:00-03:00'));
+  await stack.control('/lifecycle-step', {
+    establishmentNumber: ec,
+    caseId: notice.idCase,
+    message: 'A favor do Emissor',
+    date: '2030-08-04',
+  });
+  const { noticeId } = await receiveNotice(
+    lifecycleNotice(ec, notice.idCase, 'A favor do Emissor', '2030-08-04T13:45:00-03:00'),
+  );
   t.is(await applyNotice(noticeId), 'applied');
 });

@@ -27,7 +27,11 @@ const newIds = () => {
   return { idCase: nextId, idChargeback: nextId + 10_000_000 };
 };
 
-function newChargebackNotice(ec: string, ids: { idCase: number; idChargeback: number }, extra: { treatmentDeadline?: string; receptionDate?: string } = {}) {
+function newChargebackNotice(
+  ec: string,
+  ids: { idCase: number; idChargeback: number },
+  extra: { treatmentDeadline?: string; receptionDate?: string } = {},
+) {
   return {
     idCase: ids.idCase,
     idChargeback: ids.idChargeback,
@@ -37,8 +41,18 @@ function newChargebackNotice(ec: string, ids: { idCase: number; idChargeback: nu
     remainingDaysToTreat: 10,
     lifecycle: {},
     transactionAmount: 150.9,
-    transactionDetails: { tid: '00000000000000012345', nsu: '000123', truncatedCard: '401200******1112', cardAssociationName: 'VISA' },
-    chargebackDetails: { reasonCode: '4837', reasonDescription: 'Transação não reconhecida', receptionDate: extra.receptionDate ?? '2030-01-05', issuerDocument: [] },
+    transactionDetails: {
+      tid: '00000000000000012345',
+      nsu: '000123',
+      truncatedCard: '401200******1112',
+      cardAssociationName: 'VISA',
+    },
+    chargebackDetails: {
+      reasonCode: '4837',
+      reasonDescription: 'Transação não reconhecida',
+      receptionDate: extra.receptionDate ?? '2030-01-05',
+      issuerDocument: [],
+    },
   };
 }
 
@@ -51,7 +65,11 @@ const lifecycleNotice = (ec: string, caseId: number, message: string, date: stri
 });
 
 const post = (body: unknown, secret = getConfig().acquirer.chargeback.notificationSecret) =>
-  fetch(`${stack.url}${CB}/notifications/`, { method: 'POST', headers: { 'content-type': 'application/json', [CHARGEBACK_NOTICE_SECRET_HEADER]: secret }, body: JSON.stringify(body) });
+  fetch(`${stack.url}${CB}/notifications/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [CHARGEBACK_NOTICE_SECRET_HEADER]: secret },
+    body: JSON.stringify(body),
+  });
 
 const get = async (path: string, token: string, headers: Record<string, string> = {}) => {
   const res = await fetch(`${stack.url}${CB}${path}`, { headers: bearer(token, headers) });
@@ -61,7 +79,12 @@ const get = async (path: string, token: string, headers: Record<string, string> 
 /** The acquirer decides a lifecycle step (its own lifecycle of the case shows it), as it does before notifying us. */
 async function acquirerDecides(notice: any): Promise<void> {
   if (notice.caseId === undefined) return;
-  await stack.control('/lifecycle-step', { establishmentNumber: String(notice.establishmentNumber), caseId: notice.caseId, message: notice.message, date: notice.ActionCicleDate });
+  await stack.control('/lifecycle-step', {
+    establishmentNumber: String(notice.establishmentNumber),
+    caseId: notice.caseId,
+    message: notice.message,
+    date: notice.ActionCicleDate,
+  });
 }
 
 /** Stores and applies notices through the service, in the given order (the worker path is tested separately). */
@@ -73,7 +96,8 @@ async function deliver(...notices: unknown[]): Promise<void> {
   }
 }
 
-const statusOf = async (ec: string, idChargeback: number) => (await ChargebackModel.findById(`${ec}:${idChargeback}`).lean())?.status;
+const statusOf = async (ec: string, idChargeback: number) =>
+  (await ChargebackModel.findById(`${ec}:${idChargeback}`).lean())?.status;
 
 // --- intake ----------------------------------------------------------------------------------------
 
@@ -83,28 +107,54 @@ test('a notice without the right secret is 401 and is not stored', async (t) => 
   const wrong = await post(notice, 'not-the-secret-at-all-000000');
   t.is(wrong.status, 401);
   t.deepEqual(await json(wrong), { detail: 'Missing or wrong notification secret.' });
-  const none = await fetch(`${stack.url}${CB}/notifications/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(notice) });
+  const none = await fetch(`${stack.url}${CB}/notifications/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(notice),
+  });
   t.is(none.status, 401);
   t.is(await ChargebackNoticeModel.countDocuments({ _id: noticeFingerprint(notice) }), 0);
 });
 
-test('a notice keeps the exact bytes received as evidence, is applied from its JSON, and the same content reformatted is a duplicate', async (t) => {
-  const ec = newEstablishment();
-  const owner = await newMerchant({ establishmentNumbers: [ec] });
-  const notice = newChargebackNotice(ec, newIds());
-  const asSent = `\uFEFF{\n  ${Object.entries(notice).reverse().map(([key, value]) => `"${key}" : ${JSON.stringify(value)}`).join(',\n  ')}\n}`;
-  const send = (body: string) =>
-    fetch(`${stack.url}${CB}/notifications/`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret }, body });
-  t.deepEqual(await json(await send(asSent)), { received: true, duplicate: false });
-  const stored = (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())!;
-  t.is(Buffer.from(stored.receivedBody!, 'base64').toString('utf8'), asSent, 'byte for byte, the byte order mark included');
-  t.is(stored.receivedContentType, 'application/json; charset=utf-8');
-  t.deepEqual(JSON.parse(stored.raw), notice);
-  await eventually(async () => (await ChargebackNoticeModel.findById(stored._id).lean())?.appliedAt);
-  t.is((await get('/contested/', owner.accessToken)).body.results.length, 1);
-  t.deepEqual(await json(await send(JSON.stringify(notice))), { received: true, duplicate: true });
-  t.is((await ChargebackNoticeModel.findById(stored._id).lean())!.receivedBody, stored.receivedBody, 'the first bytes are kept');
-});
+test(
+  'a notice keeps the exact bytes received as evidence, is applied from its JSON, and the same content ' +
+    'reformatted is a duplicate',
+  async (t) => {
+    const ec = newEstablishment();
+    const owner = await newMerchant({ establishmentNumbers: [ec] });
+    const notice = newChargebackNotice(ec, newIds());
+    const asSent = `\uFEFF{\n  ${Object.entries(notice)
+      .reverse()
+      .map(([key, value]) => `"${key}" : ${JSON.stringify(value)}`)
+      .join(',\n  ')}\n}`;
+    const send = (body: string) =>
+      fetch(`${stack.url}${CB}/notifications/`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret,
+        },
+        body,
+      });
+    t.deepEqual(await json(await send(asSent)), { received: true, duplicate: false });
+    const stored = (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())!;
+    t.is(
+      Buffer.from(stored.receivedBody!, 'base64').toString('utf8'),
+      asSent,
+      'byte for byte, the byte order mark included',
+    );
+    t.is(stored.receivedContentType, 'application/json; charset=utf-8');
+    t.deepEqual(JSON.parse(stored.raw), notice);
+    await eventually(async () => (await ChargebackNoticeModel.findById(stored._id).lean())?.appliedAt);
+    t.is((await get('/contested/', owner.accessToken)).body.results.length, 1);
+    t.deepEqual(await json(await send(JSON.stringify(notice))), { received: true, duplicate: true });
+    t.is(
+      (await ChargebackNoticeModel.findById(stored._id).lean())!.receivedBody,
+      stored.receivedBody,
+      'the first bytes are kept',
+    );
+  },
+);
 
 test('a notice is stored, answered 202, and applied by the worker', async (t) => {
   const ec = newEstablishment();
@@ -120,7 +170,13 @@ test('a notice is stored, answered 202, and applied by the worker', async (t) =>
   const pending = await get('/contested/', owner.accessToken);
   t.is(pending.status, 200);
   t.is(pending.body.results.length, 1);
-  t.like(pending.body.results[0], { idCase: String(ids.idCase), idChargeback: String(ids.idChargeback), establishmentNumber: Number(ec), transactionAmount: 150.9, status: 'PENDING' });
+  t.like(pending.body.results[0], {
+    idCase: String(ids.idCase),
+    idChargeback: String(ids.idChargeback),
+    establishmentNumber: Number(ec),
+    transactionAmount: 150.9,
+    status: 'PENDING',
+  });
   t.deepEqual((await get('/pending-count/', owner.merchantToken)).body, { count: 1 });
 });
 
@@ -146,7 +202,10 @@ test('a notice of neither kind is 400 and not stored', async (t) => {
   t.deepEqual(Object.keys(await json(res)).sort(), ['idCase', 'idChargeback']);
   const badDate = await post(lifecycleNotice(newEstablishment(), 1, 'Em análise com o Emissor', '05/01/2030'));
   t.is(badDate.status, 400);
-  t.deepEqual(await json(badDate), { executionDate: ['Must be a date yyyy-MM-dd.'], ActionCicleDate: ['Must be a date yyyy-MM-dd.'] });
+  t.deepEqual(await json(badDate), {
+    executionDate: ['Must be a date yyyy-MM-dd.'],
+    ActionCicleDate: ['Must be a date yyyy-MM-dd.'],
+  });
   t.is((await post([1, 2])).status, 400);
 });
 
@@ -155,7 +214,10 @@ test('a notice of neither kind is 400 and not stored', async (t) => {
 test('lifecycle steps never roll state back, whatever the arrival order', async (t) => {
   const ec = newEstablishment();
   const ids = newIds();
-  await deliver(newChargebackNotice(ec, ids), lifecycleNotice(ec, ids.idCase, 'Em análise com o Emissor', '2030-01-10'));
+  await deliver(
+    newChargebackNotice(ec, ids),
+    lifecycleNotice(ec, ids.idCase, 'Em análise com o Emissor', '2030-01-10'),
+  );
   t.is(await statusOf(ec, ids.idChargeback), 'REFUSED');
   // An older step arriving late changes nothing.
   await deliver(lifecycleNotice(ec, ids.idCase, 'Em análise com o Cliente', '2030-01-06'));
@@ -165,7 +227,10 @@ test('lifecycle steps never roll state back, whatever the arrival order', async 
   await deliver(lifecycleNotice(ec, ids.idCase, 'Em análise com a Adquirente', '2030-01-20'));
   t.is(await statusOf(ec, ids.idChargeback), 'WON');
   const chargeback = await ChargebackModel.findById(`${ec}:${ids.idChargeback}`).lean();
-  t.deepEqual(JSON.parse(chargeback!.lifecycle).map((s: any) => s.actionDate), ['2030-01-06', '2030-01-10', '2030-01-20', '2030-01-30']);
+  t.deepEqual(
+    JSON.parse(chargeback!.lifecycle).map((s: any) => s.actionDate),
+    ['2030-01-06', '2030-01-10', '2030-01-20', '2030-01-30'],
+  );
   t.is(chargeback!.outcomeAt?.toISOString(), '2030-01-30T00:00:00.000Z');
 });
 
@@ -180,7 +245,12 @@ test('an outcome that arrives before its chargeback still completes its history'
   t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 0 });
   const history = (await get('/contested/history/', owner.accessToken)).body.results;
   t.is(history.length, 1);
-  t.like(history[0], { idCase: String(ids.idCase), outcome: 'LOSS', outcomeDate: '2030-02-01T00:00:00.000Z', handling: null });
+  t.like(history[0], {
+    idCase: String(ids.idCase),
+    outcome: 'LOSS',
+    outcomeDate: '2030-02-01T00:00:00.000Z',
+    handling: null,
+  });
 });
 
 test('concurrent deliveries of one chargeback end in the state of all its notices', async (t) => {
@@ -220,7 +290,10 @@ test('pending view: shape, nearest deadline first, scoped to the merchant', asyn
   );
   const pending = await get('/contested/', owner.accessToken);
   t.deepEqual(Object.keys(pending.body), ['results']);
-  t.deepEqual(pending.body.results.map((r: any) => r.idCase), [b, c, a].map((x) => String(x.idCase)));
+  t.deepEqual(
+    pending.body.results.map((r: any) => r.idCase),
+    [b, c, a].map((x) => String(x.idCase)),
+  );
   t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 3 });
   t.deepEqual((await get('/contested/', stranger.accessToken)).body, { results: [] });
   t.deepEqual((await get('/pending-count/', stranger.accessToken)).body, { count: 0 });
@@ -234,22 +307,37 @@ test('history: most recent outcome first, one item per chargeback, limit and off
   const ec = newEstablishment();
   const owner = await newMerchant({ establishmentNumbers: [ec] });
   const cases = [newIds(), newIds(), newIds(), newIds()];
-  const outcomes: [string, string][] = [['A favor do Emissor', '2030-04-03'], ['A favor do Estabelecimento', '2030-04-09'], ['A favor do Emissor', '2030-04-01'], ['Em análise com o Emissor', '2030-04-10']];
+  const outcomes: [string, string][] = [
+    ['A favor do Emissor', '2030-04-03'],
+    ['A favor do Estabelecimento', '2030-04-09'],
+    ['A favor do Emissor', '2030-04-01'],
+    ['Em análise com o Emissor', '2030-04-10'],
+  ];
   for (const [i, ids] of cases.entries()) {
-    await deliver(newChargebackNotice(ec, ids), lifecycleNotice(ec, ids.idCase, 'Em análise com o Emissor', '2030-03-28'), lifecycleNotice(ec, ids.idCase, ...outcomes[i]));
+    await deliver(
+      newChargebackNotice(ec, ids),
+      lifecycleNotice(ec, ids.idCase, 'Em análise com o Emissor', '2030-03-28'),
+      lifecycleNotice(ec, ids.idCase, ...outcomes[i]),
+    );
   }
   const all = await get('/contested/history/', owner.accessToken);
   t.is(all.status, 200);
   t.deepEqual(Object.keys(all.body), ['results']);
   // the fourth is refused without an outcome yet: not in history, not pending
-  t.deepEqual(all.body.results.map((r: any) => [r.idCase, r.outcome]), [
-    [String(cases[1].idCase), 'WIN'],
-    [String(cases[0].idCase), 'LOSS'],
-    [String(cases[2].idCase), 'LOSS'],
-  ]);
+  t.deepEqual(
+    all.body.results.map((r: any) => [r.idCase, r.outcome]),
+    [
+      [String(cases[1].idCase), 'WIN'],
+      [String(cases[0].idCase), 'LOSS'],
+      [String(cases[2].idCase), 'LOSS'],
+    ],
+  );
   t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 0 });
   const page = await get('/contested/history/?limit=1&offset=1', owner.accessToken);
-  t.deepEqual(page.body.results.map((r: any) => r.idCase), [String(cases[0].idCase)]);
+  t.deepEqual(
+    page.body.results.map((r: any) => r.idCase),
+    [String(cases[0].idCase)],
+  );
   t.deepEqual((await get('/contested/history/?offset=3', owner.accessToken)).body, { results: [] });
   const tooMany = await get('/contested/history/?limit=201&offset=-1', owner.accessToken);
   t.is(tooMany.status, 400);
@@ -268,7 +356,9 @@ test('views need a credential', async (t) => {
 async function sandboxNotify(body: Record<string, unknown>) {
   const answer = await stack.control('/notify', body);
   if (answer.delivered?.status !== 202) throw new Error(`notice not delivered: ${JSON.stringify(answer)}`);
-  await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(answer.notice)).lean())?.appliedAt);
+  await eventually(
+    async () => (await ChargebackNoticeModel.findById(noticeFingerprint(answer.notice)).lean())?.appliedAt,
+  );
   return answer.notice;
 }
 
@@ -281,14 +371,23 @@ test('accepting through our api takes the chargeback out of pending at once and 
   const res = await fetch(`${stack.url}${CB}/accept/`, {
     method: 'PUT',
     headers: bearer(owner.accessToken),
-    body: JSON.stringify({ updateChargeback: [{ establishmentNumber: Number(ec), idChargeback: notice.idChargeback }], userName: 'ops@loja.com.br' }),
+    body: JSON.stringify({
+      updateChargeback: [{ establishmentNumber: Number(ec), idChargeback: notice.idChargeback }],
+      userName: 'ops@loja.com.br',
+    }),
   });
   t.is(res.status, 200);
   t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 1 });
   const [item] = (await get('/contested/history/', owner.accessToken)).body.results;
   t.like(item, { idChargeback: String(notice.idChargeback), outcome: 'ACCEPTED', handling: 'ACCEPTED' });
   // a refused accept (412) changes nothing more
-  const again = await fetch(`${stack.url}${CB}/accept/`, { method: 'PUT', headers: bearer(owner.accessToken), body: JSON.stringify({ updateChargeback: [{ establishmentNumber: Number(ec), idChargeback: notice.idChargeback }] }) });
+  const again = await fetch(`${stack.url}${CB}/accept/`, {
+    method: 'PUT',
+    headers: bearer(owner.accessToken),
+    body: JSON.stringify({
+      updateChargeback: [{ establishmentNumber: Number(ec), idChargeback: notice.idChargeback }],
+    }),
+  });
   t.is(again.status, 412);
   t.is((await get('/contested/history/', owner.accessToken)).body.results.length, 1);
 });
@@ -300,7 +399,14 @@ test('refusing through our api takes it out of pending; the win notice from the 
   const res = await fetch(`${stack.url}${CB}/refuse/`, {
     method: 'PUT',
     headers: bearer(owner.accessToken),
-    body: JSON.stringify({ establishmentNumber: Number(ec), idChargeback: notice.idChargeback, IdCase: String(notice.idCase), reasonToRefuse: 'Entregue', file: b64(pdfWithPages(1)), fileName: `${notice.idCase}.pdf` }),
+    body: JSON.stringify({
+      establishmentNumber: Number(ec),
+      idChargeback: notice.idChargeback,
+      IdCase: String(notice.idCase),
+      reasonToRefuse: 'Entregue',
+      file: b64(pdfWithPages(1)),
+      fileName: `${notice.idCase}.pdf`,
+    }),
   });
   t.is(res.status, 200);
   t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 0 });
@@ -309,11 +415,25 @@ test('refusing through our api takes it out of pending; the win notice from the 
   const lifecycle = await get(`/lifecycle/${notice.idCase}/`, owner.accessToken);
   t.is(lifecycle.status, 200);
   t.is(lifecycle.body[0].action, 'Em análise com o Emissor');
-  await sandboxNotify({ kind: 'lifecycle', establishmentNumber: ec, caseId: notice.idCase, message: 'Em análise com o Emissor', date: '2030-06-01' });
+  await sandboxNotify({
+    kind: 'lifecycle',
+    establishmentNumber: ec,
+    caseId: notice.idCase,
+    message: 'Em análise com o Emissor',
+    date: '2030-06-01',
+  });
   await sandboxNotify({ kind: 'win', establishmentNumber: ec, caseId: notice.idCase, date: '2030-06-10' });
   const [item] = (await get('/contested/history/', owner.accessToken)).body.results;
-  t.like(item, { idCase: String(notice.idCase), outcome: 'WIN', handling: 'REFUSED', outcomeDate: '2030-06-10T00:00:00.000Z' });
-  t.deepEqual(item.lifecycle.slice(-2), [{ action: 'Em análise com o Emissor', actionDate: '2030-06-01' }, { action: 'A favor do Estabelecimento', actionDate: '2030-06-10' }]);
+  t.like(item, {
+    idCase: String(notice.idCase),
+    outcome: 'WIN',
+    handling: 'REFUSED',
+    outcomeDate: '2030-06-10T00:00:00.000Z',
+  });
+  t.deepEqual(item.lifecycle.slice(-2), [
+    { action: 'Em análise com o Emissor', actionDate: '2030-06-01' },
+    { action: 'A favor do Estabelecimento', actionDate: '2030-06-10' },
+  ]);
 });
 
 test('the sandbox sends a loss notice, and one with a wrong secret is refused', async (t) => {
@@ -322,7 +442,12 @@ test('the sandbox sends a loss notice, and one with a wrong secret is refused', 
   const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
   await sandboxNotify({ kind: 'loss', establishmentNumber: ec, caseId: notice.idCase, date: '2030-07-01' });
   t.like((await get('/contested/history/', owner.accessToken)).body.results[0], { outcome: 'LOSS', handling: null });
-  const refused = await stack.control('/notify', { kind: 'lifecycle', establishmentNumber: ec, caseId: notice.idCase, secret: 'wrong-secret-wrong-secret' });
+  const refused = await stack.control('/notify', {
+    kind: 'lifecycle',
+    establishmentNumber: ec,
+    caseId: notice.idCase,
+    secret: 'wrong-secret-wrong-secret',
+  });
   t.is(refused.delivered.status, 401);
 });
 
@@ -330,7 +455,13 @@ test('a stored notice whose job was lost is queued again by the safety net', asy
   const ec = newEstablishment();
   const notice = newChargebackNotice(ec, newIds());
   const receivedAt = new Date(Date.now() - 3_600_000);
-  await ChargebackNoticeModel.create({ _id: noticeFingerprint(notice), kind: 'new', raw: JSON.stringify(notice), receivedAt, appliedAt: null });
+  await ChargebackNoticeModel.create({
+    _id: noticeFingerprint(notice),
+    kind: 'new',
+    raw: JSON.stringify(notice),
+    receivedAt,
+    appliedAt: null,
+  });
   t.true((await requeueUnappliedNotices(new Date(), 60_000)) >= 1);
   await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.appliedAt);
   t.is(await ChargebackModel.countDocuments({ establishmentNumber: ec, status: 'PENDING' }), 1);

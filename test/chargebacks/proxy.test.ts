@@ -26,7 +26,11 @@ test.before(async () => {
 test.after.always(() => stack?.close());
 
 const call = (method: string, path: string, token: string, body?: unknown) =>
-  fetch(`${stack.url}${CB}${path}`, { method, headers: bearer(token), body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(`${stack.url}${CB}${path}`, {
+    method,
+    headers: bearer(token),
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 async function apiCalls(): Promise<number> {
   return (await stack.control('/stats')).apiCalls;
@@ -39,7 +43,12 @@ async function casesOf(ec: string): Promise<any[]> {
 // --- consult ---------------------------------------------------------------------------------------
 
 test('consult returns the acquirer envelope with items in content', async (t) => {
-  const res = await call('POST', '/consult/?status=PENDING&pageSize=2&orderBy=treatmentDeadline&Order=desc', merchant.accessToken, { establishmentNumber: [Number(EC_A)] });
+  const res = await call(
+    'POST',
+    '/consult/?status=PENDING&pageSize=2&orderBy=treatmentDeadline&Order=desc',
+    merchant.accessToken,
+    { establishmentNumber: [Number(EC_A)] },
+  );
   t.is(res.status, 200);
   const body = await json(res);
   t.is(body.content.length, 2);
@@ -67,7 +76,12 @@ test.serial('consult query rules are 400 naming each field, before any acquirer 
   const missing = await call('POST', '/consult/', merchant.accessToken, {});
   t.is(missing.status, 400);
   t.deepEqual(await json(missing), { status: ['This field is required.'] });
-  const bad = await call('POST', '/consult/?status=OPEN&page=-1&pageSize=201&orderBy=amount&Order=up', merchant.accessToken, {});
+  const bad = await call(
+    'POST',
+    '/consult/?status=OPEN&page=-1&pageSize=201&orderBy=amount&Order=up',
+    merchant.accessToken,
+    {},
+  );
   t.is(bad.status, 400);
   t.deepEqual(await json(bad), {
     status: ['Must be PENDING or DONE.'],
@@ -77,7 +91,10 @@ test.serial('consult query rules are 400 naming each field, before any acquirer 
     Order: ['Must be asc or desc.'],
   });
   const notInteger = await call('POST', '/consult/?status=DONE&page=x&pageSize=0', merchant.accessToken, {});
-  t.deepEqual(await json(notInteger), { page: ['A valid integer is required.'], pageSize: ['Must be between 1 and 200.'] });
+  t.deepEqual(await json(notInteger), {
+    page: ['A valid integer is required.'],
+    pageSize: ['Must be between 1 and 200.'],
+  });
   const malformed = await call('POST', '/consult/?status=PENDING', merchant.accessToken, '{"establishmentNumber": [');
   t.is(malformed.status, 400);
   t.deepEqual(await json(malformed), { detail: 'Malformed JSON in request body.' });
@@ -87,10 +104,16 @@ test.serial('consult query rules are 400 naming each field, before any acquirer 
 });
 
 test('consult passes the acquirer 400 through as received', async (t) => {
-  const res = await call('POST', '/consult/?status=DONE', merchant.accessToken, { establishmentNumber: [Number(EC_A)], startNotificationPeriod: '2025-01-01', endNotificationPeriod: '2025-12-31' });
+  const res = await call('POST', '/consult/?status=DONE', merchant.accessToken, {
+    establishmentNumber: [Number(EC_A)],
+    startNotificationPeriod: '2025-01-01',
+    endNotificationPeriod: '2025-12-31',
+  });
   t.is(res.status, 400);
   t.deepEqual(await json(res), { code: '906', message: 'Período maior que 180 dias' });
-  const noPeriod = await call('POST', '/consult/?status=DONE', merchant.accessToken, { establishmentNumber: [Number(EC_A)] });
+  const noPeriod = await call('POST', '/consult/?status=DONE', merchant.accessToken, {
+    establishmentNumber: [Number(EC_A)],
+  });
   t.is(noPeriod.status, 400);
   t.is((await json(noPeriod)).code, '920');
 });
@@ -98,7 +121,11 @@ test('consult passes the acquirer 400 through as received', async (t) => {
 test('consult of handled chargebacks in a period', async (t) => {
   const today = new Date();
   const start = new Date(today.getTime() - 90 * 86_400_000).toISOString().slice(0, 10);
-  const res = await call('POST', '/consult/?status=DONE', merchant.accessToken, { establishmentNumber: [Number(EC_A)], startNotificationPeriod: start, endNotificationPeriod: today.toISOString().slice(0, 10) });
+  const res = await call('POST', '/consult/?status=DONE', merchant.accessToken, {
+    establishmentNumber: [Number(EC_A)],
+    startNotificationPeriod: start,
+    endNotificationPeriod: today.toISOString().slice(0, 10),
+  });
   t.is(res.status, 200);
   const body = await json(res);
   t.is(body.totalElements, 3);
@@ -106,13 +133,18 @@ test('consult of handled chargebacks in a period', async (t) => {
 });
 
 test('consult of the always-failing establishment passes the acquirer 500 through', async (t) => {
-  const res = await call('POST', '/consult/?status=PENDING', merchant.accessToken, { establishmentNumber: [1111111111] });
+  const res = await call('POST', '/consult/?status=PENDING', merchant.accessToken, {
+    establishmentNumber: [1111111111],
+  });
   t.is(res.status, 500);
   t.deepEqual(await json(res), { code: '901', message: 'Erro ao processar a solicitação, tente novamente mais tarde' });
 });
 
 test('case 4000000 of the always-succeeding establishment finds nothing', async (t) => {
-  const res = await call('POST', '/consult/?status=PENDING', merchant.accessToken, { establishmentNumber: [2222222222], idCase: '4000000' });
+  const res = await call('POST', '/consult/?status=PENDING', merchant.accessToken, {
+    establishmentNumber: [2222222222],
+    idCase: '4000000',
+  });
   t.is(res.status, 200);
   t.deepEqual((await json(res)).content, []);
 });
@@ -121,18 +153,33 @@ test('case 4000000 of the always-succeeding establishment finds nothing', async 
 
 test.serial('a foreign establishment is 403 before any acquirer call', async (t) => {
   const before = await apiCalls();
-  const consult = await call('POST', '/consult/?status=PENDING', merchant.accessToken, { establishmentNumber: [Number(EC_A), Number(EC_B)] });
+  const consult = await call('POST', '/consult/?status=PENDING', merchant.accessToken, {
+    establishmentNumber: [Number(EC_A), Number(EC_B)],
+  });
   t.is(consult.status, 403);
   t.deepEqual(await json(consult), { detail: `Establishment number ${EC_B} does not belong to this merchant.` });
   const [theirs] = await casesOf(EC_B);
-  t.is((await call('PUT', '/accept/', merchant.accessToken, { updateChargeback: [{ establishmentNumber: Number(EC_B), idChargeback: theirs.idChargeback }], userName: 'a@b.c' })).status, 403);
+  t.is(
+    (
+      await call('PUT', '/accept/', merchant.accessToken, {
+        updateChargeback: [{ establishmentNumber: Number(EC_B), idChargeback: theirs.idChargeback }],
+        userName: 'a@b.c',
+      })
+    ).status,
+    403,
+  );
   t.is((await call('GET', `/list-issuer-documents/${EC_B}/${theirs.idChargeback}/`, merchant.accessToken)).status, 403);
   const idDocumento = theirs.chargebackDetails.issuerDocument[0].idDocumento;
   t.is((await call('GET', `/document-issuer/${EC_B}/${idDocumento}/`, merchant.accessToken)).status, 403);
   t.is((await call('GET', `/support-document/${EC_B}/${theirs.idChargeback}/`, merchant.accessToken)).status, 403);
   t.is((await call('GET', `/lifecycle/${theirs.idCase}/`, merchant.accessToken)).status, 403);
   const refuse = await call('PUT', '/refuse/', merchant.accessToken, {
-    establishmentNumber: Number(EC_B), idChargeback: theirs.idChargeback, IdCase: String(theirs.idCase), reasonToRefuse: 'x', file: b64(jpeg()), fileName: `${theirs.idCase}.jpeg`,
+    establishmentNumber: Number(EC_B),
+    idChargeback: theirs.idChargeback,
+    IdCase: String(theirs.idCase),
+    reasonToRefuse: 'x',
+    file: b64(jpeg()),
+    fileName: `${theirs.idCase}.jpeg`,
   });
   t.is(refuse.status, 403);
   t.is(await apiCalls(), before);
@@ -158,15 +205,32 @@ test('no or bad credential is 401', async (t) => {
 test('accept passes 200, then 412 for an already handled chargeback, then 403 for a mismatch', async (t) => {
   const cases = await casesOf(EC_A2);
   const pending = cases.filter((c) => !c.handled);
-  const first = await call('PUT', '/accept/', merchant.accessToken, { updateChargeback: [{ establishmentNumber: Number(EC_A2), idChargeback: pending[0].idChargeback }], userName: 'ops@loja.com.br' });
+  const first = await call('PUT', '/accept/', merchant.accessToken, {
+    updateChargeback: [{ establishmentNumber: Number(EC_A2), idChargeback: pending[0].idChargeback }],
+    userName: 'ops@loja.com.br',
+  });
   t.is(first.status, 200);
-  t.deepEqual(await json(first), [{ establishmentNumber: Number(EC_A2), idChargeback: pending[0].idChargeback, code: '101', message: 'Chargeback aceito com sucesso' }]);
-  const again = await call('PUT', '/accept/', merchant.accessToken, { updateChargeback: [{ establishmentNumber: Number(EC_A2), idChargeback: pending[0].idChargeback }], userName: 'ops@loja.com.br' });
+  t.deepEqual(await json(first), [
+    {
+      establishmentNumber: Number(EC_A2),
+      idChargeback: pending[0].idChargeback,
+      code: '101',
+      message: 'Chargeback aceito com sucesso',
+    },
+  ]);
+  const again = await call('PUT', '/accept/', merchant.accessToken, {
+    updateChargeback: [{ establishmentNumber: Number(EC_A2), idChargeback: pending[0].idChargeback }],
+    userName: 'ops@loja.com.br',
+  });
   t.is(again.status, 412);
   t.deepEqual(await json(again), { code: '931', message: 'Chargeback já tratado' });
-  // A chargeback of EC_A named under EC_A2: both the merchant's, so it reaches the acquirer, which refuses the mismatch.
+  // A chargeback of EC_A named under EC_A2: both the merchant's, so it reaches the acquirer, which refuses the
+  // mismatch.
   const [ofA] = (await casesOf(EC_A)).filter((c) => !c.handled);
-  const mismatch = await call('PUT', '/accept/', merchant.accessToken, { updateChargeback: [{ establishmentNumber: Number(EC_A2), idChargeback: ofA.idChargeback }], userName: 'ops@loja.com.br' });
+  const mismatch = await call('PUT', '/accept/', merchant.accessToken, {
+    updateChargeback: [{ establishmentNumber: Number(EC_A2), idChargeback: ofA.idChargeback }],
+    userName: 'ops@loja.com.br',
+  });
   t.is(mismatch.status, 403);
   t.is((await json(mismatch)).code, '902');
 });
@@ -176,17 +240,28 @@ test.serial('accept validates its body before any acquirer call', async (t) => {
   const empty = await call('PUT', '/accept/', merchant.accessToken, { updateChargeback: [] });
   t.is(empty.status, 400);
   t.deepEqual(await json(empty), { updateChargeback: ['List at least one chargeback.'] });
-  const bad = await call('PUT', '/accept/', merchant.accessToken, { updateChargeback: [{ establishmentNumber: 'abc' }] });
-  t.deepEqual(await json(bad), { 'updateChargeback.0.establishmentNumber': ['Must be an establishment number: 1 to 20 digits.'], 'updateChargeback.0.idChargeback': ['This field is required.'] });
+  const bad = await call('PUT', '/accept/', merchant.accessToken, {
+    updateChargeback: [{ establishmentNumber: 'abc' }],
+  });
+  t.deepEqual(await json(bad), {
+    'updateChargeback.0.establishmentNumber': ['Must be an establishment number: 1 to 20 digits.'],
+    'updateChargeback.0.idChargeback': ['This field is required.'],
+  });
   t.is((await call('PUT', '/accept/', merchant.accessToken)).status, 400);
   t.is(await apiCalls(), before);
 });
 
 test('accept on the always-failing establishment passes 500 through, the always-succeeding one 101', async (t) => {
-  const failing = await call('PUT', '/accept/', merchant.accessToken, { updateChargeback: [{ establishmentNumber: 1111111111, idChargeback: 40000 }], userName: 'a@b.c' });
+  const failing = await call('PUT', '/accept/', merchant.accessToken, {
+    updateChargeback: [{ establishmentNumber: 1111111111, idChargeback: 40000 }],
+    userName: 'a@b.c',
+  });
   t.is(failing.status, 500);
   t.is((await json(failing)).code, '901');
-  const ok = await call('PUT', '/accept/', merchant.accessToken, { updateChargeback: [{ establishmentNumber: 2222222222, idChargeback: 40000 }], userName: 'a@b.c' });
+  const ok = await call('PUT', '/accept/', merchant.accessToken, {
+    updateChargeback: [{ establishmentNumber: 2222222222, idChargeback: 40000 }],
+    userName: 'a@b.c',
+  });
   t.is(ok.status, 200);
   t.is((await json(ok))[0].code, '101');
 });
@@ -198,11 +273,25 @@ async function pendingCaseOf(ec: string, index: number) {
 }
 
 function refusal(c: any, file: Buffer, extension: string, extra: Record<string, unknown> = {}) {
-  return { establishmentNumber: Number(c.establishmentNumber), idChargeback: c.idChargeback, IdCase: String(c.idCase), reasonToRefuse: 'Produto entregue, comprovante anexo', file: b64(file), fileName: `${c.idCase}.${extension}`, userName: 'ops@loja.com.br', ...extra };
+  return {
+    establishmentNumber: Number(c.establishmentNumber),
+    idChargeback: c.idChargeback,
+    IdCase: String(c.idCase),
+    reasonToRefuse: 'Produto entregue, comprovante anexo',
+    file: b64(file),
+    fileName: `${c.idCase}.${extension}`,
+    userName: 'ops@loja.com.br',
+    ...extra,
+  };
 }
 
 test('a refusal with a file of each allowed type reaches the acquirer and is answered 102', async (t) => {
-  const files: [Buffer, string][] = [[pdfWithPages(2), 'pdf'], [tiffWithPages(3, 'MM'), 'tiff'], [jpeg(), 'jpeg'], [tiffWithPages(1), 'TIF']];
+  const files: [Buffer, string][] = [
+    [pdfWithPages(2), 'pdf'],
+    [tiffWithPages(3, 'MM'), 'tiff'],
+    [jpeg(), 'jpeg'],
+    [tiffWithPages(1), 'TIF'],
+  ];
   const ec = '3100000005';
   const owner = await newMerchant({ establishmentNumbers: [ec] });
   for (const [index, [file, extension]] of files.entries()) {
@@ -211,7 +300,11 @@ test('a refusal with a file of each allowed type reaches the acquirer and is ans
     t.is(res.status, 200, extension);
     t.deepEqual(await json(res), { code: '102', message: 'Chargeback recusado com sucesso' });
   }
-  const support = await call('GET', `/support-document/${ec}/${(await casesOf(ec))[2].idChargeback}/`, owner.accessToken);
+  const support = await call(
+    'GET',
+    `/support-document/${ec}/${(await casesOf(ec))[2].idChargeback}/`,
+    owner.accessToken,
+  );
   t.is(support.status, 200);
   const [document] = await json(support);
   t.is(document.codigo, 104);
@@ -222,13 +315,21 @@ test.serial('each refusal file violation is a 400 naming the rule, before any ac
   const c = await pendingCaseOf(EC_A, 1);
   const before = await apiCalls();
   const cases: [Record<string, unknown>, string, RegExp][] = [
-    [refusal(c, Buffer.from('GIF89a....'), 'pdf'), 'file', /Document type rule: the content is not a TIFF, PDF or JPEG/],
+    [
+      refusal(c, Buffer.from('GIF89a....'), 'pdf'),
+      'file',
+      /Document type rule: the content is not a TIFF, PDF or JPEG/,
+    ],
     [refusal(c, jpeg(), 'pdf'), 'fileName', /extension \.pdf does not match the content, which is JPEG/],
     [refusal(c, jpeg(), 'png'), 'fileName', /must end in \.tif, \.tiff, \.pdf, \.jpeg/],
     [refusal(c, Buffer.concat([jpeg(), Buffer.alloc(8 * 1024 * 1024)]), 'jpeg'), 'file', /Size rule/],
     [refusal(c, pdfWithPages(11), 'pdf'), 'file', /Page rule: the document has 11 pages/],
     [refusal(c, tiffWithPages(12), 'tif'), 'file', /Page rule: the document has more than 10 pages/],
-    [refusal(c, pdfWithPages(1), 'pdf', { fileName: 'defesa.pdf' }), 'fileName', /Document name rule: the name without its extension must equal IdCase/],
+    [
+      refusal(c, pdfWithPages(1), 'pdf', { fileName: 'defesa.pdf' }),
+      'fileName',
+      /Document name rule: the name without its extension must equal IdCase/,
+    ],
     [refusal(c, pdfWithPages(1), 'pdf', { file: '***' }), 'file', /Encoding rule/],
   ];
   for (const [body, field, message] of cases) {
@@ -244,10 +345,20 @@ test.serial('each refusal file violation is a 400 naming the rule, before any ac
 
 test('refuse passes the acquirer 400, 403 and 412 through', async (t) => {
   const c = await pendingCaseOf(EC_A, 2);
-  const long = await call('PUT', '/refuse/', merchant.accessToken, refusal(c, pdfWithPages(1), 'pdf', { reasonToRefuse: 'x'.repeat(101) }));
+  const long = await call(
+    'PUT',
+    '/refuse/',
+    merchant.accessToken,
+    refusal(c, pdfWithPages(1), 'pdf', { reasonToRefuse: 'x'.repeat(101) }),
+  );
   t.is(long.status, 400);
   t.deepEqual(await json(long), { code: '905', message: 'Motivo da recusa maior que 100 caracteres' });
-  const wrongCase = await call('PUT', '/refuse/', merchant.accessToken, refusal({ ...c, idCase: '42' }, pdfWithPages(1), 'pdf'));
+  const wrongCase = await call(
+    'PUT',
+    '/refuse/',
+    merchant.accessToken,
+    refusal({ ...c, idCase: '42' }, pdfWithPages(1), 'pdf'),
+  );
   t.is(wrongCase.status, 403);
   t.is((await json(wrongCase)).code, '941');
   t.is((await call('PUT', '/refuse/', merchant.accessToken, refusal(c, pdfWithPages(1), 'pdf'))).status, 200);
@@ -318,7 +429,11 @@ test('documents: bad path parameters are 400; acquirer 400 and 500 pass through'
   const unknown = await call('GET', `/document-issuer/${EC_A}/1/`, merchant.accessToken);
   t.is(unknown.status, 400);
   t.is((await json(unknown)).code, '938');
-  const noDefense = await call('GET', `/support-document/${EC_A}/${(await casesOf(EC_A))[0].idChargeback}/`, merchant.accessToken);
+  const noDefense = await call(
+    'GET',
+    `/support-document/${EC_A}/${(await casesOf(EC_A))[0].idChargeback}/`,
+    merchant.accessToken,
+  );
   t.is(noDefense.status, 400);
   t.is((await json(noDefense)).code, '927');
   const failing = await call('GET', '/support-document/1111111111/20000/', merchant.accessToken);
@@ -334,7 +449,11 @@ test.serial('the token is cached across calls and fetched again once after the a
   await call('POST', '/consult/?status=PENDING', plain.accessToken, {});
   const before = await stack.control('/stats');
   await call('POST', '/consult/?status=PENDING', plain.accessToken, {});
-  await call('GET', `/list-issuer-documents/${EC_PLAIN}/${(await casesOf(EC_PLAIN))[0].idChargeback}/`, plain.accessToken);
+  await call(
+    'GET',
+    `/list-issuer-documents/${EC_PLAIN}/${(await casesOf(EC_PLAIN))[0].idChargeback}/`,
+    plain.accessToken,
+  );
   t.is((await stack.control('/stats')).tokensIssued, before.tokensIssued);
   await stack.control('/revoke-tokens', {});
   const res = await call('POST', '/consult/?status=PENDING', plain.accessToken, {});
@@ -345,9 +464,13 @@ test.serial('the token is cached across calls and fetched again once after the a
 
 test('an acquirer that does not answer in time is 502', async (t) => {
   await stack.control('/fault', { mode: 'hang', establishmentNumber: EC_HANG });
-  const res = await call('POST', '/consult/?status=PENDING', merchant.accessToken, { establishmentNumber: [Number(EC_HANG)] });
+  const res = await call('POST', '/consult/?status=PENDING', merchant.accessToken, {
+    establishmentNumber: [Number(EC_HANG)],
+  });
   t.is(res.status, 502);
-  t.deepEqual(await json(res), { detail: 'Payment gateway error: the acquirer could not be reached or did not answer in time.' });
+  t.deepEqual(await json(res), {
+    detail: 'Payment gateway error: the acquirer could not be reached or did not answer in time.',
+  });
 });
 
 test('a connection the acquirer drops is 502', async (t) => {

@@ -48,7 +48,10 @@ function newChargebackNotice(ec: string) {
 const post = (body: unknown) =>
   fetch(`${stack.url}${CB}/notifications/`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret },
+    headers: {
+      'content-type': 'application/json',
+      [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret,
+    },
     body: JSON.stringify(body),
   });
 
@@ -77,12 +80,29 @@ test.serial('applying a new chargeback takes 7 commands; a lifecycle step 8 and 
   const newJob = await jobOf(noticeFingerprint(notice));
   const applyNew = await countDbCommands(async () => processChargebackNotice(newJob));
   t.is(applyNew.result, 'applied');
-  // event insert; chargeback refresh: events of the chargeback and of its case, write, the same two again; notice marked applied
-  t.deepEqual(applyNew.commands.by, { 'chargeback_events insert': 1, 'chargeback_events find': 4, 'chargebacks update': 1, 'chargeback_notices update': 1 });
+  // event insert; chargeback refresh: events of the chargeback and of its case, write, the same two again; notice
+  // marked applied
+  t.deepEqual(applyNew.commands.by, {
+    'chargeback_events insert': 1,
+    'chargeback_events find': 4,
+    'chargebacks update': 1,
+    'chargeback_notices update': 1,
+  });
   t.is((await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean())?.status, 'PENDING');
 
-  const step = { establishmentNumber: Number(ec), caseId: notice.idCase, message: 'A favor do Emissor', executionDate: '2030-02-01', ActionCicleDate: '2030-02-01' };
-  await stack.control('/lifecycle-step', { establishmentNumber: ec, caseId: notice.idCase, message: step.message, date: step.ActionCicleDate });
+  const step = {
+    establishmentNumber: Number(ec),
+    caseId: notice.idCase,
+    message: 'A favor do Emissor',
+    executionDate: '2030-02-01',
+    ActionCicleDate: '2030-02-01',
+  };
+  await stack.control('/lifecycle-step', {
+    establishmentNumber: ec,
+    caseId: notice.idCase,
+    message: step.message,
+    date: step.ActionCicleDate,
+  });
   t.is((await post(step)).status, 202);
   const apiCallsBefore = (await stack.control('/stats')).apiCalls;
   const stepJob = await jobOf(noticeFingerprint(step));

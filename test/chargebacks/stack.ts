@@ -43,7 +43,9 @@ export function pointAtSandbox(sandboxUrl: string): Record<string, string> {
   };
 }
 
-export async function startChargebackStack(options: { env?: Record<string, string>; noticeWorker?: boolean } = {}): Promise<ChargebackStack> {
+export async function startChargebackStack(
+  options: { env?: Record<string, string>; noticeWorker?: boolean } = {},
+): Promise<ChargebackStack> {
   const server = http.createServer();
   const url = await listenOnFreePort(server);
   const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0', SANDBOX_NOTIFY_URL: url });

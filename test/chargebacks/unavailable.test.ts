@@ -20,7 +20,10 @@ test.before(async () => {
   const port = await closedPort();
   [unreachable, unconfigured] = await Promise.all([
     // the token endpoint answers (the sandbox), the chargeback API's port is closed
-    startProcess('web', { ...pointAtSandbox(sandbox.url), ACQUIRER_CHARGEBACK_BASE_URL: `http://127.0.0.1:${port}/chargeback/v1` }),
+    startProcess('web', {
+      ...pointAtSandbox(sandbox.url),
+      ACQUIRER_CHARGEBACK_BASE_URL: `http://127.0.0.1:${port}/chargeback/v1`,
+    }),
     startProcess('web', { ...pointAtSandbox(sandbox.url), ACQUIRER_CHARGEBACK_CLIENT_ID: '' }),
   ]);
 });
@@ -30,7 +33,11 @@ test.after.always(async () => {
 });
 
 const call = (web: RunningProcess, method: string, path: string, body?: unknown) =>
-  fetch(`${web.url}${CB}${path}`, { method, headers: bearer(merchant.accessToken), body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${web.url}${CB}${path}`, {
+    method,
+    headers: bearer(merchant.accessToken),
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 test('a refused connection is 502 on every proxy operation', async (t) => {
   const answers = await Promise.all([
@@ -42,7 +49,9 @@ test('a refused connection is 502 on every proxy operation', async (t) => {
   ]);
   for (const res of answers) {
     t.is(res.status, 502);
-    t.deepEqual(await json(res), { detail: 'Payment gateway error: the acquirer could not be reached or did not answer in time.' });
+    t.deepEqual(await json(res), {
+      detail: 'Payment gateway error: the acquirer could not be reached or did not answer in time.',
+    });
   }
 });
 

@@ -62,7 +62,8 @@ useServices({
     // Before anything loads the config: this process and every process it starts use the cluster.
     process.env.REDIS_CLUSTER_NODES = cluster.seedNodes;
     process.env.QUEUE_PREFIX = QUEUE_PREFIX;
-    if (!onRedisCluster() || getConfig().queuePrefix !== QUEUE_PREFIX) throw new Error('config was loaded before the cluster was set');
+    if (!onRedisCluster() || getConfig().queuePrefix !== QUEUE_PREFIX)
+      throw new Error('config was loaded before the cluster was set');
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const hookHost = `127.0.0.1:${(receiver.address() as AddressInfo).port}`;
     hookUrl = `http://${hookHost}/hook`;
@@ -91,8 +92,11 @@ useServices({
   },
 });
 
-const basicAuth = () => ({ authorization: `Basic ${Buffer.from(`${getConfig().dashboard.user}:${getConfig().dashboard.password}`).toString('base64')}` });
-const sandboxSales = async () => ((await (await fetch(`${sandbox.url}/sandbox/stats`)).json()) as { salesCreated: number }).salesCreated;
+const basicAuth = () => ({
+  authorization: `Basic ${Buffer.from(`${getConfig().dashboard.user}:${getConfig().dashboard.password}`).toString('base64')}`,
+});
+const sandboxSales = async () =>
+  ((await (await fetch(`${sandbox.url}/sandbox/stats`)).json()) as { salesCreated: number }).salesCreated;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits, then checks every delivery counted so far arrived exactly once. */
@@ -105,20 +109,38 @@ async function assertEachDeliveredOnce(t: import('ava').ExecutionContext, ids: s
   );
 }
 
-test.serial('the cluster runs our processes: readyz, and the two web processes share one token rate limit', async (t) => {
-  for (const web of webs) t.like(await json(await fetch(`${web.url}/readyz`)), { status: 'ready', redis: true, mongodb: true });
-  t.deepEqual(await tokenStatusesAcross(webs.map((web) => web.url), merchant, 6), [200, 200, 200, 200, 429, 429]);
-});
+test.serial(
+  'the cluster runs our processes: readyz, and the two web processes share one token rate limit',
+  async (t) => {
+    for (const web of webs)
+      t.like(await json(await fetch(`${web.url}/readyz`)), { status: 'ready', redis: true, mongodb: true });
+    t.deepEqual(
+      await tokenStatusesAcross(
+        webs.map((web) => web.url),
+        merchant,
+        6,
+      ),
+      [200, 200, 200, 200, 429, 429],
+    );
+  },
+);
 
-test.serial('a link paid through both web processes at once is charged once and its webhook delivered once', async (t) => {
-  const { id, guid } = await readyLink(webs[0].url, merchant, { webhookUrl: hookUrl });
-  const pays = await Promise.all(webs.map((web) => call(web.url, 'PUT', `/api/v1/checkout-links/${guid}/pay`, { encrypted_card: encryptedCard(APPROVED_CARD) })));
-  t.deepEqual(pays.map((p) => p.status).sort(), [200, 409]);
-  const eventIds = () => [...deliveries.keys()].filter((key) => key.startsWith(`msg_${id}_`));
-  await eventually(() => eventIds().length >= 1, 60_000, 200);
-  await assertEachDeliveredOnce(t, eventIds());
-  t.is(eventIds().length, 1, 'one paid event');
-});
+test.serial(
+  'a link paid through both web processes at once is charged once and its webhook delivered once',
+  async (t) => {
+    const { id, guid } = await readyLink(webs[0].url, merchant, { webhookUrl: hookUrl });
+    const pays = await Promise.all(
+      webs.map((web) =>
+        call(web.url, 'PUT', `/api/v1/checkout-links/${guid}/pay`, { encrypted_card: encryptedCard(APPROVED_CARD) }),
+      ),
+    );
+    t.deepEqual(pays.map((p) => p.status).sort(), [200, 409]);
+    const eventIds = () => [...deliveries.keys()].filter((key) => key.startsWith(`msg_${id}_`));
+    await eventually(() => eventIds().length >= 1, 60_000, 200);
+    await assertEachDeliveredOnce(t, eventIds());
+    t.is(eventIds().length, 1, 'one paid event');
+  },
+);
 
 test.serial('a scheduler on the cluster charges each due subscription once', async (t) => {
   const ids = Array.from({ length: 10 }, (_, i) => 710_000_000 + i);
@@ -126,10 +148,19 @@ test.serial('a scheduler on the cluster charges each due subscription once', asy
   const salesBefore = await sandboxSales();
   scheduler = await startProcess('scheduler'); // its first tick runs as it starts, and it keeps running for the failover
   const mine = { subscriptionId: mongoose.trusted({ $in: ids }) };
-  await eventually(async () => (await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED })) === ids.length, 90_000, 250);
+  await eventually(
+    async () =>
+      (await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED })) === ids.length,
+    90_000,
+    250,
+  );
   t.is(await SubscriptionChargeModel.countDocuments(mine), ids.length, 'one charge per subscription');
   const charges = await SubscriptionChargeModel.find(mine, { _id: 1 }).lean();
-  t.is(await ChargeAttemptModel.countDocuments({ chargeId: mongoose.trusted({ $in: charges.map((c) => c._id) }) }), ids.length, 'one attempt per charge');
+  t.is(
+    await ChargeAttemptModel.countDocuments({ chargeId: mongoose.trusted({ $in: charges.map((c) => c._id) }) }),
+    ids.length,
+    'one attempt per charge',
+  );
   t.is((await sandboxSales()) - salesBefore, ids.length, 'one sale at the acquirer per charge');
 });
 
@@ -144,16 +175,33 @@ test.serial('a chargeback notice received by a web process is applied by the wor
     remainingDaysToTreat: 10,
     lifecycle: {},
     transactionAmount: 150.9,
-    transactionDetails: { tid: '00000000000000012345', nsu: '000123', truncatedCard: '401200******1112', cardAssociationName: 'VISA' },
-    chargebackDetails: { reasonCode: '4837', reasonDescription: 'Transação não reconhecida', receptionDate: '2030-01-05', issuerDocument: [] },
+    transactionDetails: {
+      tid: '00000000000000012345',
+      nsu: '000123',
+      truncatedCard: '401200******1112',
+      cardAssociationName: 'VISA',
+    },
+    chargebackDetails: {
+      reasonCode: '4837',
+      reasonDescription: 'Transação não reconhecida',
+      receptionDate: '2030-01-05',
+      issuerDocument: [],
+    },
   };
   const res = await fetch(`${webs[1].url}/api/v1/acquirer/chargeback/notifications/`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret },
+    headers: {
+      'content-type': 'application/json',
+      [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret,
+    },
     body: JSON.stringify(notice),
   });
   t.is(res.status, 202);
-  const applied = await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.appliedAt, 30_000, 200);
+  const applied = await eventually(
+    async () => (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.appliedAt,
+    30_000,
+    200,
+  );
   t.truthy(applied);
 });
 
@@ -167,107 +215,175 @@ test.serial('the dashboard lists every queue and /metrics reads their depth from
   t.regex(metrics, new RegExp(`^queue_jobs\\{queue="${LINK_WEBHOOK_QUEUE}",state="waiting"\\} \\d+$`, 'm'));
 });
 
-test.serial('failover: the master of the queues slot is SIGKILLed mid-stream; its replica takes over and every job completes, each effect once', async (t) => {
-  const slot = await cluster.keyslot(QUEUE_PREFIX);
-  const master = await cluster.masterOf(slot);
+test.serial(
+  'failover: the master of the queues slot is SIGKILLed mid-stream; its replica takes over and every job ' +
+    'completes, each effect once',
+  async (t) => {
+    const slot = await cluster.keyslot(QUEUE_PREFIX);
+    const master = await cluster.masterOf(slot);
 
-  // The stream: webhook deliveries the receiver answers slowly, and due subscription charges.
-  receiverDelayMs = 300;
-  const linkBase = 820_000_000 + Math.floor(Math.random() * 1000) * 1000;
-  const eventIds: string[] = [];
-  for (let i = 0; i < 60; i++) {
-    const event = await emitLinkEvent({ merchantId: merchant.merchantId, linkId: linkBase + i, url: hookUrl, type: 'payment_link.paid', data: { n: i } });
-    eventIds.push(event._id);
-  }
-  const subscriptionIds = Array.from({ length: 40 }, (_, i) => 720_000_000 + i);
-  await insertDueSubscriptions(merchant.merchantId, subscriptionIds, await sandboxCardToken(sandbox.url), dayOf(new Date()));
-  const salesBefore = await sandboxSales();
-  await enqueueDueSubscriptionWork(new Date());
-  const delivered = () => eventIds.filter((id) => deliveries.has(id)).length;
-  await eventually(() => delivered() >= 5, 60_000, 20);
-
-  const readiness: { at: number; status: number; redis?: boolean }[] = [];
-  let watching = true;
-  const watcher = (async () => {
-    while (watching) {
-      const { status, redis } = await fetch(`${webs[0].url}/readyz`)
-        .then(async (r) => ({ status: r.status, redis: (await json(r)).redis as boolean | undefined }))
-        .catch(() => ({ status: 0, redis: undefined }));
-      readiness.push({ at: Date.now(), status, redis });
-      await sleep(100);
+    // The stream: webhook deliveries the receiver answers slowly, and due subscription charges.
+    receiverDelayMs = 300;
+    const linkBase = 820_000_000 + Math.floor(Math.random() * 1000) * 1000;
+    const eventIds: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const event = await emitLinkEvent({
+        merchantId: merchant.merchantId,
+        linkId: linkBase + i,
+        url: hookUrl,
+        type: 'payment_link.paid',
+        data: { n: i },
+      });
+      eventIds.push(event._id);
     }
-  })();
-
-  const charged = await SubscriptionChargeModel.countDocuments({ subscriptionId: mongoose.trusted({ $in: subscriptionIds }), status: ChargeStatus.CONFIRMED });
-  const inFlight = { delivered: delivered(), charged };
-  const mine = { subscriptionId: mongoose.trusted({ $in: subscriptionIds }) };
-  // A job whose completion the dead master never passed on is still active on the new one: once its lock
-  // expires the worker takes it again, finds its effect done, and completes it.
-  const queuesAt = async () => Promise.all([LINK_WEBHOOK_QUEUE, CHARGE_QUEUE].map((name) => getQueue(name).getJobCounts('waiting', 'active', 'delayed', 'failed')));
-  const settled = (counts: Awaited<ReturnType<typeof queuesAt>>) => counts.every((c) => c.waiting + c.active + c.delayed === 0);
-  /** Where the stream stands, for the message of a wait that runs out. */
-  const state = async () =>
-    JSON.stringify({
-      delivered: delivered(),
-      charged: await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED }),
-      queues: await queuesAt().catch((error: Error) => error.message),
-      readiness: readiness.slice(-3),
-    });
-  const waitFor = async <T>(what: string, check: () => Promise<T> | T, timeoutMs: number, intervalMs = 250): Promise<T> => {
-    try {
-      return await eventually(check, timeoutMs, intervalMs);
-    } catch (error) {
-      throw new Error(`${what}: ${(error as Error).message}; ${await state()}`);
-    }
-  };
-
-  const killedAt = Date.now();
-  let promoted: number, readyAgain: number, effectsDone: number, jobsDone: number;
-  try {
-    await cluster.kill(master);
-    promoted = await waitFor('replica promoted', async () => ((await cluster.masterOf(slot)) !== master ? Date.now() : 0), 60_000, 100);
-    readyAgain = (await waitFor('/readyz 200 again', () => readiness.find((r) => r.at > promoted && r.status === 200)?.at, 60_000, 100)) as number;
-    await waitFor(
-      'every effect done',
-      async () => delivered() === eventIds.length && (await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED })) === subscriptionIds.length,
-      90_000,
+    const subscriptionIds = Array.from({ length: 40 }, (_, i) => 720_000_000 + i);
+    await insertDueSubscriptions(
+      merchant.merchantId,
+      subscriptionIds,
+      await sandboxCardToken(sandbox.url),
+      dayOf(new Date()),
     );
-    effectsDone = Date.now();
-    await waitFor('every job completed', async () => settled(await queuesAt()), 4 * WORKER_LOCK_DURATION_MS + 30_000);
-    jobsDone = Date.now();
-  } finally {
-    watching = false;
-    await watcher;
-  }
+    const salesBefore = await sandboxSales();
+    await enqueueDueSubscriptionWork(new Date());
+    const delivered = () => eventIds.filter((id) => deliveries.has(id)).length;
+    await eventually(() => delivered() >= 5, 60_000, 20);
 
-  t.log(
-    `in flight at the kill: ${eventIds.length - inFlight.delivered} of ${eventIds.length} deliveries, ${subscriptionIds.length - inFlight.charged} of ${subscriptionIds.length} charges; ` +
-      `replica promoted ${promoted - killedAt} ms after the SIGKILL (cluster-node-timeout ${CLUSTER_NODE_TIMEOUT_MS} ms), /readyz 200 again after ${readyAgain - killedAt} ms, ` +
-      `every effect done after ${effectsDone - killedAt} ms, every job completed after ${jobsDone - killedAt} ms (worker lock ${WORKER_LOCK_DURATION_MS} ms)`,
-  );
-  t.true(eventIds.length - inFlight.delivered > 0, 'deliveries were still in flight when the master died');
-  const outage = readiness.filter((r) => r.at > killedAt && r.at < readyAgain);
-  t.true(outage.some((r) => r.status === 503 && r.redis === false), '/readyz reported the outage: 503, redis false');
-  t.true(readiness.filter((r) => r.at >= readyAgain).every((r) => r.status === 200), '/readyz stays ready once recovered');
+    const readiness: { at: number; status: number; redis?: boolean }[] = [];
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const { status, redis } = await fetch(`${webs[0].url}/readyz`)
+          .then(async (r) => ({ status: r.status, redis: (await json(r)).redis as boolean | undefined }))
+          .catch(() => ({ status: 0, redis: undefined }));
+        readiness.push({ at: Date.now(), status, redis });
+        await sleep(100);
+      }
+    })();
 
-  await assertEachDeliveredOnce(t, eventIds);
-  t.is(await WebhookEventModel.countDocuments({ _id: mongoose.trusted({ $in: eventIds }), state: 'delivered' }), eventIds.length, 'every event stored as delivered');
-  t.is(await SubscriptionChargeModel.countDocuments(mine), subscriptionIds.length, 'one charge per subscription');
-  const charges = await SubscriptionChargeModel.find(mine, { _id: 1 }).lean();
-  t.is(await ChargeAttemptModel.countDocuments({ chargeId: mongoose.trusted({ $in: charges.map((c) => c._id) }) }), subscriptionIds.length, 'one attempt per charge');
-  t.is((await sandboxSales()) - salesBefore, subscriptionIds.length, 'one sale at the acquirer per charge: zero lost, zero duplicated');
-  for (const counts of await queuesAt()) t.is(counts.failed, 0, 'no job failed');
-  const streamJobs = [
-    ...(await getQueue<{ eventId: string }>(LINK_WEBHOOK_QUEUE).getJobs(['completed'])).filter((job) => eventIds.includes(job.data.eventId)),
-    ...(await getQueue<{ subscriptionId: number }>(CHARGE_QUEUE).getJobs(['completed'])).filter((job) => subscriptionIds.includes(job.data.subscriptionId)),
-  ];
-  t.is(streamJobs.length, eventIds.length + subscriptionIds.length, 'every job of the stream completed');
-  t.deepEqual(
-    streamJobs.filter((job) => job.attemptsMade !== 1).map((job) => `${job.id}: ${job.attemptsMade} attempts`),
-    [],
-    'no attempt failed: the workers waited the failover out',
-  );
-  for (const process of [...webs, worker, scheduler!]) t.is(process.child.exitCode, null, `${process.name} was never restarted`);
-  // Not asserted: a graceful SIGTERM right after the failover. Once, under a full suite's load, the
-  // worker did not exit within 20 s of it (docs/operations.md, scale-out: left to investigate).
-});
+    const charged = await SubscriptionChargeModel.countDocuments({
+      subscriptionId: mongoose.trusted({ $in: subscriptionIds }),
+      status: ChargeStatus.CONFIRMED,
+    });
+    const inFlight = { delivered: delivered(), charged };
+    const mine = { subscriptionId: mongoose.trusted({ $in: subscriptionIds }) };
+    // A job whose completion the dead master never passed on is still active on the new one: once its lock
+    // expires the worker takes it again, finds its effect done, and completes it.
+    const queuesAt = async () =>
+      Promise.all(
+        [LINK_WEBHOOK_QUEUE, CHARGE_QUEUE].map((name) =>
+          getQueue(name).getJobCounts('waiting', 'active', 'delayed', 'failed'),
+        ),
+      );
+    const settled = (counts: Awaited<ReturnType<typeof queuesAt>>) =>
+      counts.every((c) => c.waiting + c.active + c.delayed === 0);
+    /** Where the stream stands, for the message of a wait that runs out. */
+    const state = async () =>
+      JSON.stringify({
+        delivered: delivered(),
+        charged: await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED }),
+        queues: await queuesAt().catch((error: Error) => error.message),
+        readiness: readiness.slice(-3),
+      });
+    const waitFor = async <T>(
+      what: string,
+      check: () => Promise<T> | T,
+      timeoutMs: number,
+      intervalMs = 250,
+    ): Promise<T> => {
+      try {
+        return await eventually(check, timeoutMs, intervalMs);
+      } catch (error) {
+        throw new Error(`${what}: ${(error as Error).message}; ${await state()}`);
+      }
+    };
+
+    const killedAt = Date.now();
+    let promoted: number, readyAgain: number, effectsDone: number, jobsDone: number;
+    try {
+      await cluster.kill(master);
+      promoted = await waitFor(
+        'replica promoted',
+        async () => ((await cluster.masterOf(slot)) !== master ? Date.now() : 0),
+        60_000,
+        100,
+      );
+      readyAgain = (await waitFor(
+        '/readyz 200 again',
+        () => readiness.find((r) => r.at > promoted && r.status === 200)?.at,
+        60_000,
+        100,
+      )) as number;
+      await waitFor(
+        'every effect done',
+        async () =>
+          delivered() === eventIds.length &&
+          (await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED })) ===
+            subscriptionIds.length,
+        90_000,
+      );
+      effectsDone = Date.now();
+      await waitFor('every job completed', async () => settled(await queuesAt()), 4 * WORKER_LOCK_DURATION_MS + 30_000);
+      jobsDone = Date.now();
+    } finally {
+      watching = false;
+      await watcher;
+    }
+
+    t.log(
+      `in flight at the kill: ${eventIds.length - inFlight.delivered} of ${eventIds.length} deliveries, ` +
+        `${subscriptionIds.length - inFlight.charged} of ${subscriptionIds.length} charges; ` +
+        (`replica promoted ${promoted - killedAt} ms after the SIGKILL (cluster-node-timeout ` +
+          `${CLUSTER_NODE_TIMEOUT_MS} ms), /readyz 200 again after ${readyAgain - killedAt} ms, `) +
+        (`every effect done after ${effectsDone - killedAt} ms, every job completed after ` +
+          `${jobsDone - killedAt} ms (worker lock ${WORKER_LOCK_DURATION_MS} ms)`),
+    );
+    t.true(eventIds.length - inFlight.delivered > 0, 'deliveries were still in flight when the master died');
+    const outage = readiness.filter((r) => r.at > killedAt && r.at < readyAgain);
+    t.true(
+      outage.some((r) => r.status === 503 && r.redis === false),
+      '/readyz reported the outage: 503, redis false',
+    );
+    t.true(
+      readiness.filter((r) => r.at >= readyAgain).every((r) => r.status === 200),
+      '/readyz stays ready once recovered',
+    );
+
+    await assertEachDeliveredOnce(t, eventIds);
+    t.is(
+      await WebhookEventModel.countDocuments({ _id: mongoose.trusted({ $in: eventIds }), state: 'delivered' }),
+      eventIds.length,
+      'every event stored as delivered',
+    );
+    t.is(await SubscriptionChargeModel.countDocuments(mine), subscriptionIds.length, 'one charge per subscription');
+    const charges = await SubscriptionChargeModel.find(mine, { _id: 1 }).lean();
+    t.is(
+      await ChargeAttemptModel.countDocuments({ chargeId: mongoose.trusted({ $in: charges.map((c) => c._id) }) }),
+      subscriptionIds.length,
+      'one attempt per charge',
+    );
+    t.is(
+      (await sandboxSales()) - salesBefore,
+      subscriptionIds.length,
+      'one sale at the acquirer per charge: zero lost, zero duplicated',
+    );
+    for (const counts of await queuesAt()) t.is(counts.failed, 0, 'no job failed');
+    const streamJobs = [
+      ...(await getQueue<{ eventId: string }>(LINK_WEBHOOK_QUEUE).getJobs(['completed'])).filter((job) =>
+        eventIds.includes(job.data.eventId),
+      ),
+      ...(await getQueue<{ subscriptionId: number }>(CHARGE_QUEUE).getJobs(['completed'])).filter((job) =>
+        subscriptionIds.includes(job.data.subscriptionId),
+      ),
+    ];
+    t.is(streamJobs.length, eventIds.length + subscriptionIds.length, 'every job of the stream completed');
+    t.deepEqual(
+      streamJobs.filter((job) => job.attemptsMade !== 1).map((job) => `${job.id}: ${job.attemptsMade} attempts`),
+      [],
+      'no attempt failed: the workers waited the failover out',
+    );
+    for (const process of [...webs, worker, scheduler!])
+      t.is(process.child.exitCode, null, `${process.name} was never restarted`);
+    // Not asserted: a graceful SIGTERM right after the failover. Once, under a full suite's load, the
+    // worker did not exit within 20 s of it (docs/operations.md, scale-out: left to investigate).
+  },
+);

@@ -80,8 +80,14 @@ export class OwnedRedisCluster {
     }
     const cluster = new OwnedRedisCluster(nodes);
     try {
-      await Promise.all(nodes.map((n) => eventually(async () => (await redisCli(n.port, 'ping')) === 'PONG', 20_000, 100)));
-      await run('redis-cli', ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: 60_000 });
+      await Promise.all(
+        nodes.map((n) => eventually(async () => (await redisCli(n.port, 'ping')) === 'PONG', 20_000, 100)),
+      );
+      await run(
+        'redis-cli',
+        ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '1', '--cluster-yes'],
+        { timeout: 60_000 },
+      );
       await cluster.waitUntilHealthy();
     } catch (error) {
       await cluster.destroy();

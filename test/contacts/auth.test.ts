@@ -49,7 +49,13 @@ async function send(route: (typeof ROUTES)[number], headers: Record<string, stri
 
 test('no or invalid credential is 401 on every route', async (t) => {
   for (const route of ROUTES) {
-    const variants: Record<string, string>[] = [{}, { authorization: 'Bearer nonsense' }, { authorization: 'Bearer mt_unknown' }, { authorization: `Bearer ${staffRefresh}` }, { authorization: `Basic ${staffJwt}` }];
+    const variants: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer nonsense' },
+      { authorization: 'Bearer mt_unknown' },
+      { authorization: `Bearer ${staffRefresh}` },
+      { authorization: `Basic ${staffJwt}` },
+    ];
     for (const headers of variants) {
       const res = await send(route, headers);
       t.is(res.status, 401, `${route.method} ${route.path()} ${JSON.stringify(headers).slice(0, 40)}`);
@@ -89,7 +95,11 @@ test('the staff role is read from the user, not from the token', async (t) => {
   const list = ROUTES[0];
   // a merchant user's id under a staff role claim, signed with our own secret
   const merchant = await newMerchant();
-  const forged = jwt.sign({ sub: String(merchant.userId), typ: 'access', role: 'staff', mid: null }, getConfig().jwt.secret, { algorithm: 'HS256', expiresIn: 60 });
+  const forged = jwt.sign(
+    { sub: String(merchant.userId), typ: 'access', role: 'staff', mid: null },
+    getConfig().jwt.secret,
+    { algorithm: 'HS256', expiresIn: 60 },
+  );
   t.is((await send(list, bearer(forged))).status, 403);
   // staff demoted after the token was issued, and staff deleted
   const demoted = await newStaff();
@@ -103,15 +113,25 @@ test('the staff role is read from the user, not from the token', async (t) => {
 test('an expired or unsigned staff token is 401', async (t) => {
   const staff = await newStaff();
   const claims = { sub: String(staff.userId), typ: 'access', role: 'staff', mid: null };
-  const expired = jwt.sign({ ...claims, exp: Math.floor(Date.now() / 1000) - 10 }, getConfig().jwt.secret, { algorithm: 'HS256' });
+  const expired = jwt.sign({ ...claims, exp: Math.floor(Date.now() / 1000) - 10 }, getConfig().jwt.secret, {
+    algorithm: 'HS256',
+  });
   const unsigned = jwt.sign(claims, '', { algorithm: 'none' } as jwt.SignOptions);
   for (const token of [expired, unsigned]) t.is((await send(ROUTES[0], bearer(token))).status, 401);
 });
 
 test('credentials are checked before the body', async (t) => {
-  const anonymous = await fetch(`${app.url}/api/v1/commercial-contacts/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"bad": true}' });
+  const anonymous = await fetch(`${app.url}/api/v1/commercial-contacts/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"bad": true}',
+  });
   t.is(anonymous.status, 401);
-  const merchant = await fetch(`${app.url}/api/v1/commercial-contacts/`, { method: 'POST', headers: bearer(merchantToken), body: '{"bad": true}' });
+  const merchant = await fetch(`${app.url}/api/v1/commercial-contacts/`, {
+    method: 'POST',
+    headers: bearer(merchantToken),
+    body: '{"bad": true}',
+  });
   t.is(merchant.status, 403);
 });
 
@@ -126,5 +146,12 @@ test('every route is in the swagger document with its error bodies', async (t) =
   }
   t.is(doc.paths['/api/v1/commercial-contacts/'].post.responses['400'].schema.$ref, '#/definitions/FieldErrors');
   t.is(doc.paths['/api/v1/commercial-contacts/{pk}/'].patch.responses['404'].schema.$ref, '#/definitions/ErrorDetail');
-  for (const name of ['CommercialContact', 'CommercialContactCreate', 'CommercialContactPatch', 'GlobalCeo', 'GlobalCeoPut']) t.truthy(doc.definitions[name], name);
+  for (const name of [
+    'CommercialContact',
+    'CommercialContactCreate',
+    'CommercialContactPatch',
+    'GlobalCeo',
+    'GlobalCeoPut',
+  ])
+    t.truthy(doc.definitions[name], name);
 });

@@ -18,7 +18,11 @@ test.after.always(() => app?.close());
 const URL_LIST = '/api/v1/commercial-contacts/';
 
 async function call(method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(`${app.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${app.url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: await json(res) };
 }
 
@@ -77,7 +81,8 @@ test('the list is alphabetical ignoring accents and case', async (t) => {
   t.deepEqual(mine, ['alberto', 'Alvaro', 'Álvaro', 'Ana', 'Ângela', 'bruno', 'Çaio', 'carla', 'ébano', 'Eva', 'Zé']);
   // the same order a Portuguese collator gives at primary strength
   const collator = new Intl.Collator('pt-BR', { sensitivity: 'base' });
-  for (let i = 1; i < mine.length; i++) t.true(collator.compare(mine[i - 1], mine[i]) <= 0, `${mine[i - 1]} before ${mine[i]}`);
+  for (let i = 1; i < mine.length; i++)
+    t.true(collator.compare(mine[i - 1], mine[i]) <= 0, `${mine[i - 1]} before ${mine[i]}`);
 });
 
 test('the whole list is in order, and equal names keep the id order', async (t) => {
@@ -113,14 +118,33 @@ test('the active filter', async (t) => {
 
 test('patch changes only the fields sent', async (t) => {
   const other = await newMerchant();
-  const created = await createContact({ name: 'Paula Prado', phone: '+551133334444', title: 'Gerente', merchant_ids: [merchant.merchantId] });
+  const created = await createContact({
+    name: 'Paula Prado',
+    phone: '+551133334444',
+    title: 'Gerente',
+    merchant_ids: [merchant.merchantId],
+  });
   const res = await call('PATCH', `${URL_LIST}${created.id}/`, staff, { title: 'Diretora comercial' });
   t.is(res.status, 200);
-  t.deepEqual({ ...res.body, updated_at: undefined }, { ...created, title: 'Diretora comercial', updated_at: undefined });
+  t.deepEqual(
+    { ...res.body, updated_at: undefined },
+    { ...created, title: 'Diretora comercial', updated_at: undefined },
+  );
 
-  const renamed = await call('PATCH', `${URL_LIST}${created.id}/`, staff, { name: 'Ágata Prado', active: false, merchant_ids: [other.merchantId] });
+  const renamed = await call('PATCH', `${URL_LIST}${created.id}/`, staff, {
+    name: 'Ágata Prado',
+    active: false,
+    merchant_ids: [other.merchantId],
+  });
   t.is(renamed.status, 200);
-  t.like(renamed.body, { name: 'Ágata Prado', email: created.email, phone: '+551133334444', title: 'Diretora comercial', active: false, merchant_ids: [other.merchantId] });
+  t.like(renamed.body, {
+    name: 'Ágata Prado',
+    email: created.email,
+    phone: '+551133334444',
+    title: 'Diretora comercial',
+    active: false,
+    merchant_ids: [other.merchantId],
+  });
 
   // null clears an optional field; an empty body changes nothing
   const cleared = await call('PATCH', `${URL_LIST}${created.id}/`, staff, { phone: null });
@@ -156,16 +180,25 @@ test('a contact links to several merchants and each merchant reads it back', asy
 
   const ofA = await call('GET', `/api/v1/merchants/${a.merchantId}/commercial-contacts/`, staff);
   t.is(ofA.status, 200);
-  t.deepEqual(ofA.body.map((c: { id: number }) => c.id), [zeca.id]);
+  t.deepEqual(
+    ofA.body.map((c: { id: number }) => c.id),
+    [zeca.id],
+  );
   const ofB = await call('GET', `/api/v1/merchants/${b.merchantId}/commercial-contacts/`, staff);
-  t.deepEqual(ofB.body.map((c: { name: string }) => c.name), ['Beto', 'Zeca']);
+  t.deepEqual(
+    ofB.body.map((c: { name: string }) => c.name),
+    ['Beto', 'Zeca'],
+  );
   const none = await call('GET', `/api/v1/merchants/${lonely.merchantId}/commercial-contacts/`, staff);
   t.deepEqual(none.body, []);
 
   // unlinking through patch: the merchant no longer reads it back
   await call('PATCH', `${URL_LIST}${beto.id}/`, staff, { merchant_ids: [] });
   const ofBAfter = await call('GET', `/api/v1/merchants/${b.merchantId}/commercial-contacts/`, staff);
-  t.deepEqual(ofBAfter.body.map((c: { name: string }) => c.name), ['Zeca']);
+  t.deepEqual(
+    ofBAfter.body.map((c: { name: string }) => c.name),
+    ['Zeca'],
+  );
   const inactiveOfB = await call('GET', `/api/v1/merchants/${b.merchantId}/commercial-contacts/?active=false`, staff);
   t.deepEqual(inactiveOfB.body, []);
 });
@@ -179,9 +212,15 @@ test('reading the contacts of an unknown merchant is 404', async (t) => {
 });
 
 test('linking a merchant that does not exist is a 400 naming it', async (t) => {
-  const created = await call('POST', URL_LIST, staff, { name: 'Fantasma', email: uniqueEmail('g'), merchant_ids: [merchant.merchantId, 999999991, 999999992] });
+  const created = await call('POST', URL_LIST, staff, {
+    name: 'Fantasma',
+    email: uniqueEmail('g'),
+    merchant_ids: [merchant.merchantId, 999999991, 999999992],
+  });
   t.is(created.status, 400);
-  t.deepEqual(created.body, { merchant_ids: ['No merchant has the id 999999991.', 'No merchant has the id 999999992.'] });
+  t.deepEqual(created.body, {
+    merchant_ids: ['No merchant has the id 999999991.', 'No merchant has the id 999999992.'],
+  });
   const list = await call('GET', URL_LIST, staff);
   t.false(list.body.some((c: { name: string }) => c.name === 'Fantasma'));
 
@@ -190,7 +229,10 @@ test('linking a merchant that does not exist is a 400 naming it', async (t) => {
   t.is(patched.status, 400);
   t.deepEqual(patched.body, { merchant_ids: ['No merchant has the id 999999993.'] });
   const after = await call('GET', `/api/v1/merchants/${merchant.merchantId}/commercial-contacts/`, staff);
-  t.like(after.body.find((c: { id: number }) => c.id === existing.id), { title: null, merchant_ids: [merchant.merchantId] });
+  t.like(
+    after.body.find((c: { id: number }) => c.id === existing.id),
+    { title: null, merchant_ids: [merchant.merchantId] },
+  );
 });
 
 test('validation names every bad field at once', async (t) => {
@@ -203,10 +245,21 @@ test('validation names every bad field at once', async (t) => {
     nickname: 'Al',
   });
   t.is(res.status, 400);
-  t.deepEqual(Object.keys(res.body).sort(), ['active', 'email', 'merchant_ids.0', 'merchant_ids.1', 'name', 'nickname', 'phone', 'title']);
+  t.deepEqual(Object.keys(res.body).sort(), [
+    'active',
+    'email',
+    'merchant_ids.0',
+    'merchant_ids.1',
+    'name',
+    'nickname',
+    'phone',
+    'title',
+  ]);
   t.deepEqual(res.body.name, ['This field is required.']);
   t.deepEqual(res.body.email, ['Enter a valid e-mail address.']);
-  t.deepEqual(res.body.phone, ['Enter a valid Brazilian phone number with its area code, e.g. (11) 98765-4321 or +5511987654321.']);
+  t.deepEqual(res.body.phone, [
+    'Enter a valid Brazilian phone number with its area code, e.g. (11) 98765-4321 or +5511987654321.',
+  ]);
   t.deepEqual(res.body.title, ['Ensure this field has no more than 100 characters.']);
   t.deepEqual(res.body.nickname, ['Unknown field.']);
   t.deepEqual(res.body['merchant_ids.0'], ['A valid integer is required.']);
@@ -227,8 +280,17 @@ test('phone formats', async (t) => {
     t.is(res.status, 201, sent);
     t.is(res.body.phone, stored, sent);
   }
-  // another country, a 0 in the area code, a mobile without the leading 9, a landline starting with 6, too long, letters
-  for (const bad of ['+1 212 555 0100', '+5501987654321', '+5511887654321', '+551163334444', '+55119876543210', '+55 11 9abc-4321', '']) {
+  // another country, a 0 in the area code, a mobile without the leading 9, a landline starting with 6, too long,
+  // letters
+  for (const bad of [
+    '+1 212 555 0100',
+    '+5501987654321',
+    '+5511887654321',
+    '+551163334444',
+    '+55119876543210',
+    '+55 11 9abc-4321',
+    '',
+  ]) {
     const res = await call('POST', URL_LIST, staff, { name: 'Fone', email: uniqueEmail('p'), phone: bad });
     t.is(res.status, 400, bad);
     t.deepEqual(Object.keys(res.body), ['phone'], bad);
@@ -236,9 +298,15 @@ test('phone formats', async (t) => {
 });
 
 test('lengths and blanks', async (t) => {
-  const longName = await call('POST', URL_LIST, staff, { name: 'n'.repeat(121), email: `e@${'d'.repeat(50)}.${'d'.repeat(45)}.io` });
+  const longName = await call('POST', URL_LIST, staff, {
+    name: 'n'.repeat(121),
+    email: `e@${'d'.repeat(50)}.${'d'.repeat(45)}.io`,
+  });
   t.is(longName.status, 400);
-  t.deepEqual(longName.body, { name: ['Ensure this field has no more than 120 characters.'], email: ['Ensure this field has no more than 100 characters.'] });
+  t.deepEqual(longName.body, {
+    name: ['Ensure this field has no more than 120 characters.'],
+    email: ['Ensure this field has no more than 100 characters.'],
+  });
   const okName = await call('POST', URL_LIST, staff, { name: 'n'.repeat(120), email: uniqueEmail('len') });
   t.is(okName.status, 201);
   const blank = await call('POST', URL_LIST, staff, { name: '   ', email: '' });
@@ -252,7 +320,10 @@ test('lengths and blanks', async (t) => {
 test('a body that is not an object is a 400', async (t) => {
   const list = await call('POST', URL_LIST, staff, [{ name: 'x' }]);
   t.is(list.status, 400);
-  const none = await fetch(`${app.url}${URL_LIST}`, { method: 'POST', headers: { authorization: staff.authorization } });
+  const none = await fetch(`${app.url}${URL_LIST}`, {
+    method: 'POST',
+    headers: { authorization: staff.authorization },
+  });
   // No body at all reads as an empty object (src/app.ts), so the answer names the required fields.
   t.is(none.status, 400);
   t.deepEqual(Object.keys(await json(none)).sort(), ['email', 'name']);
@@ -264,6 +335,10 @@ test('a contact linked to many merchants checks them all in one read, naming the
   t.is(created.status, 400);
   t.is(created.body.merchant_ids.length, 59);
   t.is(created.body.merchant_ids[0], 'No merchant has the id 999990000.');
-  const real = await call('POST', URL_LIST, staff, { name: 'Muitos', email: uniqueEmail('m'), merchant_ids: Array(60).fill(merchant.merchantId) });
+  const real = await call('POST', URL_LIST, staff, {
+    name: 'Muitos',
+    email: uniqueEmail('m'),
+    merchant_ids: Array(60).fill(merchant.merchantId),
+  });
   t.is(real.status, 201);
 });

@@ -16,7 +16,11 @@ test.after.always(() => app?.close());
 const CEO = '/api/v1/global-ceo/';
 
 async function call(method: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(`${app.url}${CEO}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${app.url}${CEO}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: await json(res) };
 }
 
@@ -27,7 +31,12 @@ test.serial('reads null before a ceo is registered, then the object', async (t) 
   t.regex(before.headers.get('content-type') ?? '', /application\/json/);
   t.is(await before.text(), 'null');
 
-  const put = await call('PUT', staff, { name: 'Helena Duarte', email: 'Helena@Example.com', phone: '+55 11 3222-1000', title: 'CEO' });
+  const put = await call('PUT', staff, {
+    name: 'Helena Duarte',
+    email: 'Helena@Example.com',
+    phone: '+55 11 3222-1000',
+    title: 'CEO',
+  });
   t.is(put.status, 200);
   t.like(put.body, { name: 'Helena Duarte', email: 'helena@example.com', phone: '+551132221000', title: 'CEO' });
   t.false('_id' in put.body);
@@ -38,10 +47,21 @@ test.serial('reads null before a ceo is registered, then the object', async (t) 
 });
 
 test.serial('put replaces the whole contact and keeps the creation time', async (t) => {
-  const first = await call('PUT', staff, { name: 'Primeira', email: 'primeira@example.com', phone: '+5511987654321', title: 'CEO' });
+  const first = await call('PUT', staff, {
+    name: 'Primeira',
+    email: 'primeira@example.com',
+    phone: '+5511987654321',
+    title: 'CEO',
+  });
   const second = await call('PUT', bearer(systemToken()), { name: 'Segunda', email: 'segunda@example.com' });
   t.is(second.status, 200);
-  t.like(second.body, { name: 'Segunda', email: 'segunda@example.com', phone: null, title: null, created_at: first.body.created_at });
+  t.like(second.body, {
+    name: 'Segunda',
+    email: 'segunda@example.com',
+    phone: null,
+    title: null,
+    created_at: first.body.created_at,
+  });
   t.true(second.body.updated_at >= first.body.updated_at);
   t.deepEqual((await call('GET', staff)).body, second.body);
   t.is(await GlobalCeoModel.countDocuments({}), 1);
@@ -51,9 +71,16 @@ test.serial('concurrent puts leave exactly one record, equal to one of them', as
   // Several rounds from an empty collection: the race is in creating the record, not replacing it.
   for (let round = 0; round < 3; round++) {
     await GlobalCeoModel.deleteMany({});
-    const bodies = Array.from({ length: 20 }, (_, i) => ({ name: `CEO ${round}-${i}`, email: `ceo${round}-${i}@example.com`, title: `t${i}` }));
+    const bodies = Array.from({ length: 20 }, (_, i) => ({
+      name: `CEO ${round}-${i}`,
+      email: `ceo${round}-${i}@example.com`,
+      title: `t${i}`,
+    }));
     const answers = await Promise.all(bodies.map((body) => call('PUT', staff, body)));
-    t.deepEqual(answers.map((a) => a.status), bodies.map(() => 200));
+    t.deepEqual(
+      answers.map((a) => a.status),
+      bodies.map(() => 200),
+    );
     t.is(await GlobalCeoModel.countDocuments({}), 1);
     const stored = (await call('GET', staff)).body;
     const match = bodies.find((b) => b.name === stored.name);
@@ -64,7 +91,13 @@ test.serial('concurrent puts leave exactly one record, equal to one of them', as
 });
 
 test.serial('put validates the contact', async (t) => {
-  const res = await call('PUT', staff, { email: 'nope', phone: '12345', portfolio: 3, merchant_ids: [1], active: true });
+  const res = await call('PUT', staff, {
+    email: 'nope',
+    phone: '12345',
+    portfolio: 3,
+    merchant_ids: [1],
+    active: true,
+  });
   t.is(res.status, 400);
   t.deepEqual(Object.keys(res.body).sort(), ['active', 'email', 'merchant_ids', 'name', 'phone', 'portfolio']);
   t.deepEqual(res.body.portfolio, ['Unknown field.']);

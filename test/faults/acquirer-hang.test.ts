@@ -54,15 +54,26 @@ const acquirerEnv: Record<string, string> = {};
 useServices({
   setUp: async () => {
     const url = await acquirer.listen();
-    Object.assign(acquirerEnv, { ACQUIRER_BASE_URL: url, ACQUIRER_QUERY_URL: url, ACQUIRER_TIMEOUT_MS: String(TIMEOUT_MS), ACQUIRER_CONNECT_TIMEOUT_MS: '1000' });
+    Object.assign(acquirerEnv, {
+      ACQUIRER_BASE_URL: url,
+      ACQUIRER_QUERY_URL: url,
+      ACQUIRER_TIMEOUT_MS: String(TIMEOUT_MS),
+      ACQUIRER_CONNECT_TIMEOUT_MS: '1000',
+    });
     Object.assign(process.env, acquirerEnv);
   },
   ready: async () => {
-    [web, worker] = await Promise.all([startProcess('web', acquirerEnv), startProcess('worker', { ...acquirerEnv, WORKER_LOCK_DURATION_MS: '5000' })]);
+    [web, worker] = await Promise.all([
+      startProcess('web', acquirerEnv),
+      startProcess('worker', { ...acquirerEnv, WORKER_LOCK_DURATION_MS: '5000' }),
+    ]);
     merchant = await newMerchant();
   },
   cleanUp: async () => {
-    for (const queue of [RECONCILE_QUEUE, HEARTBEAT_QUEUE]) await getQueue(queue).obliterate({ force: true }).catch(() => undefined);
+    for (const queue of [RECONCILE_QUEUE, HEARTBEAT_QUEUE])
+      await getQueue(queue)
+        .obliterate({ force: true })
+        .catch(() => undefined);
   },
   tearDown: async () => {
     await acquirer.close();
@@ -70,8 +81,20 @@ useServices({
 });
 
 function cardSale(value: number) {
-  const card = { number: '4000000000000010', holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123' };
-  return { payment_method: 'card', value, installments: 1, encrypted_card: encryptCard(card), payer: { name: 'Maria Silva', document: '529.982.247-25' } };
+  const card = {
+    number: '4000000000000010',
+    holder: 'MARIA SILVA',
+    expMonth: 12,
+    expYear: new Date().getUTCFullYear() + 3,
+    cvv: '123',
+  };
+  return {
+    payment_method: 'card',
+    value,
+    installments: 1,
+    encrypted_card: encryptCard(card),
+    payer: { name: 'Maria Silva', document: '529.982.247-25' },
+  };
 }
 
 async function preCapture(value: number) {
@@ -81,34 +104,46 @@ async function preCapture(value: number) {
     headers: bearer(merchant.merchantToken),
     body: JSON.stringify(cardSale(value)),
   });
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await json(res), ms: Date.now() - started };
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? '',
+    body: await json(res),
+    ms: Date.now() - started,
+  };
 }
 
 // Generous on purpose (the machine is shared): what matters is that the answer is bounded by the
 // configured timeout rather than by the acquirer, which here never answers at all.
 const BOUND_MS = TIMEOUT_MS + 10_000;
 
-test.serial('a hanging acquirer: 502 json within the configured timeout, and no worker stays stuck on it', async (t) => {
-  acquirer.mode = 'hang';
-  const answers = await Promise.all([1001, 1002, 1003, 1004, 1005, 1006].map((value) => preCapture(value)));
-  for (const answer of answers) {
-    t.is(answer.status, 502);
-    t.regex(answer.contentType, /application\/json/);
-    t.truthy(answer.body.detail);
-    t.true(answer.ms < BOUND_MS, `answered after ${answer.ms} ms`);
-  }
-  // More reconciliations than the worker runs at once: each asks the hanging acquirer, gives up at
-  // the timeout and is retried later, so the worker keeps taking other work.
-  const reconcile = getQueue(RECONCILE_QUEUE);
-  await eventually(async () => {
-    const jobs = await reconcile.getJobs(['active', 'waiting', 'delayed', 'failed', 'completed']);
-    return jobs.length >= answers.length && jobs.every((job) => job.attemptsMade >= 1);
-  }, 60_000, 250);
-  await getQueue(HEARTBEAT_QUEUE).add('heartbeat', { enqueuedAt: new Date().toISOString() }, { jobId: 'after-hang' });
-  await eventually(async () => (await HeartbeatModel.countDocuments({ _id: 'after-hang' })) === 1, 30_000, 250);
-  t.is(web.child.exitCode, null);
-  t.is(worker.child.exitCode, null);
-});
+test.serial(
+  'a hanging acquirer: 502 json within the configured timeout, and no worker stays stuck on it',
+  async (t) => {
+    acquirer.mode = 'hang';
+    const answers = await Promise.all([1001, 1002, 1003, 1004, 1005, 1006].map((value) => preCapture(value)));
+    for (const answer of answers) {
+      t.is(answer.status, 502);
+      t.regex(answer.contentType, /application\/json/);
+      t.truthy(answer.body.detail);
+      t.true(answer.ms < BOUND_MS, `answered after ${answer.ms} ms`);
+    }
+    // More reconciliations than the worker runs at once: each asks the hanging acquirer, gives up at
+    // the timeout and is retried later, so the worker keeps taking other work.
+    const reconcile = getQueue(RECONCILE_QUEUE);
+    await eventually(
+      async () => {
+        const jobs = await reconcile.getJobs(['active', 'waiting', 'delayed', 'failed', 'completed']);
+        return jobs.length >= answers.length && jobs.every((job) => job.attemptsMade >= 1);
+      },
+      60_000,
+      250,
+    );
+    await getQueue(HEARTBEAT_QUEUE).add('heartbeat', { enqueuedAt: new Date().toISOString() }, { jobId: 'after-hang' });
+    await eventually(async () => (await HeartbeatModel.countDocuments({ _id: 'after-hang' })) === 1, 30_000, 250);
+    t.is(web.child.exitCode, null);
+    t.is(worker.child.exitCode, null);
+  },
+);
 
 test.serial('a resetting acquirer: 502 json at once', async (t) => {
   acquirer.mode = 'reset';
@@ -121,9 +156,20 @@ test.serial('a resetting acquirer: 502 json at once', async (t) => {
 
 test.serial('acquirer failures show in the web process metrics', async (t) => {
   const { user, password } = getConfig().dashboard;
-  const res = await fetch(`${web.url}/metrics`, { headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } });
+  const res = await fetch(`${web.url}/metrics`, {
+    headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` },
+  });
   const text = await res.text();
   const unavailable = /^acquirer_errors_total\{operation="createCardSale",kind="unavailable"\} (\d+)$/m.exec(text);
-  t.true(Number(unavailable?.[1]) >= 7, text.split('\n').filter((l) => l.startsWith('acquirer')).join('\n'));
-  t.regex(text, /^http_requests_total\{method="POST",route="\/api\/v1\/online\/sales\/pre-capture\/",status="502"\} \d+$/m);
+  t.true(
+    Number(unavailable?.[1]) >= 7,
+    text
+      .split('\n')
+      .filter((l) => l.startsWith('acquirer'))
+      .join('\n'),
+  );
+  t.regex(
+    text,
+    /^http_requests_total\{method="POST",route="\/api\/v1\/online\/sales\/pre-capture\/",status="502"\} \d+$/m,
+  );
 });

@@ -21,7 +21,9 @@ useServices({
     process.env.MONGODB_URI = ferret.uri(TEST_DB);
   },
   cleanUp: async () => {
-    await getQueue(HEARTBEAT_QUEUE).obliterate({ force: true }).catch(() => undefined);
+    await getQueue(HEARTBEAT_QUEUE)
+      .obliterate({ force: true })
+      .catch(() => undefined);
   },
   tearDown: async () => {
     await ferret?.destroy();
@@ -47,7 +49,11 @@ test.serial('database stopped and started: readyz 503 and api 503 json while dow
   t.false(JSON.stringify(body).includes('Mongo'), 'no driver internals in the answer');
   // A job that needs the database fails its attempt and is retried, not lost.
   const queue = getQueue<HeartbeatPayload>(HEARTBEAT_QUEUE);
-  await queue.add('heartbeat', { enqueuedAt: new Date().toISOString() }, { jobId: 'during-outage', backoff: { type: 'fixed', delay: 1000 }, attempts: 30 });
+  await queue.add(
+    'heartbeat',
+    { enqueuedAt: new Date().toISOString() },
+    { jobId: 'during-outage', backoff: { type: 'fixed', delay: 1000 }, attempts: 30 },
+  );
 
   await ferret.start();
   await eventually(async () => (await fetch(`${web.url}/readyz`)).status === 200, 60_000, 250);

@@ -34,7 +34,12 @@ test.before(async () => {
   const hookHost = `127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   hookUrl = `http://${hookHost}/hook`;
   sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
-  const env = { ACQUIRER_BASE_URL: sandbox.url, ACQUIRER_QUERY_URL: sandbox.url, WEBHOOK_TEST_ALLOW_HOSTS: hookHost, TOKEN_RATE_LIMIT: '4' };
+  const env = {
+    ACQUIRER_BASE_URL: sandbox.url,
+    ACQUIRER_QUERY_URL: sandbox.url,
+    WEBHOOK_TEST_ALLOW_HOSTS: hookHost,
+    TOKEN_RATE_LIMIT: '4',
+  };
   Object.assign(process.env, env);
   await connectDatabase(process.env.MONGODB_URI!);
   await waitForRedis();
@@ -51,11 +56,24 @@ test.after.always(async () => {
 });
 
 test.serial('two web processes share one token rate limit', async (t) => {
-  t.deepEqual(await tokenStatusesAcross(webs.map((web) => web.url), merchant, 6), [200, 200, 200, 200, 429, 429]);
+  t.deepEqual(
+    await tokenStatusesAcross(
+      webs.map((web) => web.url),
+      merchant,
+      6,
+    ),
+    [200, 200, 200, 200, 429, 429],
+  );
 });
 
 test.serial('links paid through either web process: every webhook delivered once by one of two workers', async (t) => {
-  const card = encryptCard({ number: '4000000000000010', holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123' });
+  const card = encryptCard({
+    number: '4000000000000010',
+    holder: 'MARIA SILVA',
+    expMonth: 12,
+    expYear: new Date().getUTCFullYear() + 3,
+    cvv: '123',
+  });
   const linkIds: number[] = [];
   await Promise.all(
     Array.from({ length: 6 }, async (_, i) => {
@@ -76,7 +94,13 @@ test.serial('links paid through either web process: every webhook delivered once
       });
       // Both web processes try to charge the same link at once: one charge, one paid event.
       const pays = await Promise.all(
-        webs.map((w) => fetch(`${w.url}/api/v1/checkout-links/${link.payment_link_guid}/pay`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ encrypted_card: card }) })),
+        webs.map((w) =>
+          fetch(`${w.url}/api/v1/checkout-links/${link.payment_link_guid}/pay`, {
+            method: 'PUT',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ encrypted_card: card }),
+          }),
+        ),
       );
       t.deepEqual(pays.map((p) => p.status).sort(), [200, 409]);
     }),
@@ -97,11 +121,20 @@ test.serial('two schedulers at once, two workers: every due charge charged once'
   // Each scheduler runs a tick as it starts: two ticks at the same moment.
   const schedulers = await Promise.all([startProcess('scheduler'), startProcess('scheduler')]);
   const mine = { subscriptionId: mongoose.trusted({ $in: ids }) };
-  await eventually(async () => (await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED })) === ids.length, 90_000, 250);
+  await eventually(
+    async () =>
+      (await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED })) === ids.length,
+    90_000,
+    250,
+  );
   await Promise.all(schedulers.map((s) => s.stop()));
   t.is(await SubscriptionChargeModel.countDocuments(mine), ids.length, 'one charge per subscription');
   const charges = await SubscriptionChargeModel.find(mine, { _id: 1 }).lean();
-  t.is(await ChargeAttemptModel.countDocuments({ chargeId: mongoose.trusted({ $in: charges.map((c) => c._id) }) }), ids.length, 'one attempt per charge');
+  t.is(
+    await ChargeAttemptModel.countDocuments({ chargeId: mongoose.trusted({ $in: charges.map((c) => c._id) }) }),
+    ids.length,
+    'one attempt per charge',
+  );
   const after = (await (await fetch(`${sandbox.url}/sandbox/stats`)).json()) as { salesCreated: number };
   t.is(after.salesCreated - before.salesCreated, ids.length, 'one sale at the acquirer per charge');
 });

@@ -72,7 +72,22 @@ export class OwnedRedis extends OwnedService {
   protected command(): [string, string[]] {
     return [
       'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', this.dir, '--maxmemory-policy', 'noeviction'],
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--dir',
+        this.dir,
+        '--maxmemory-policy',
+        'noeviction',
+      ],
     ];
   }
 
@@ -97,7 +112,15 @@ export class OwnedFerretDB extends OwnedService {
     fs.mkdirSync(state, { recursive: true });
     return [
       ensureFerretBinary(),
-      ['--handler=sqlite', `--sqlite-url=file:${sqlite}`, `--listen-addr=127.0.0.1:${this.port}`, `--state-dir=${state}`, '--telemetry=disable', '--log-level=warn', '--debug-addr=-'],
+      [
+        '--handler=sqlite',
+        `--sqlite-url=file:${sqlite}`,
+        `--listen-addr=127.0.0.1:${this.port}`,
+        `--state-dir=${state}`,
+        '--telemetry=disable',
+        '--log-level=warn',
+        '--debug-addr=-',
+      ],
     ];
   }
 

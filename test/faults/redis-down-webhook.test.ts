@@ -62,7 +62,13 @@ test('a link paid while redis is down gets its webhook delivered exactly once wh
   });
 
   await redis.stop();
-  const card = encryptCard({ number: '4000000000000010', holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123' });
+  const card = encryptCard({
+    number: '4000000000000010',
+    holder: 'MARIA SILVA',
+    expMonth: 12,
+    expYear: new Date().getUTCFullYear() + 3,
+    cvv: '123',
+  });
   const paid = await fetch(`${web.url}/api/v1/checkout-links/${link.payment_link_guid}/pay`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },

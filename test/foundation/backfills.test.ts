@@ -12,7 +12,12 @@ test.after.always(() => disconnectDatabase());
 test.serial('documents stored before a sweep flag existed are marked once, and only those', async (t) => {
   const since = new Date(Date.now() - 3600_000);
   await OnlineSaleModel.collection.insertMany([
-    { _id: 91 as never, paymentMethod: 'card', status: 'PRE_CAPTURED', reconciliation: { operation: 'capture', fromStatus: 'PRE_CAPTURED', since, reason: 'old' } },
+    {
+      _id: 91 as never,
+      paymentMethod: 'card',
+      status: 'PRE_CAPTURED',
+      reconciliation: { operation: 'capture', fromStatus: 'PRE_CAPTURED', since, reason: 'old' },
+    },
     { _id: 92 as never, paymentMethod: 'card', status: 'PRE_CAPTURED', reconciliation: null },
   ]);
   await PaymentNoticeModel.collection.insertMany([
@@ -24,9 +29,16 @@ test.serial('documents stored before a sweep flag existed are marked once, and o
   t.is(first[BACKFILLS[0].name], 1);
   t.is(first[BACKFILLS[1].name], 1);
   t.true((await OnlineSaleModel.findById(91).lean())!.reconciling === true);
-  t.is((await OnlineSaleModel.findById(92).lean())!.reconciling, undefined, 'a sale not under reconciliation is left as it was');
+  t.is(
+    (await OnlineSaleModel.findById(92).lean())!.reconciling,
+    undefined,
+    'a sale not under reconciliation is left as it was',
+  );
   t.is((await PaymentNoticeModel.findById('old-unapplied').lean())!.applied, false);
   t.is((await PaymentNoticeModel.findById('old-applied').lean())!.applied, undefined);
   const second = await runBackfills();
-  t.true(Object.values(second).every((count) => count === 0), 'a second run marks nothing');
+  t.true(
+    Object.values(second).every((count) => count === 0),
+    'a second run marks nothing',
+  );
 });

@@ -15,7 +15,9 @@ test('local defaults load with no .env', (t) => {
 });
 
 test('a bad variable is named with what is expected', (t) => {
-  const error = t.throws(() => loadConfig({ NODE_ENV: 'development', PORT: 'eighty', REDIS_URL: 'http://nope' }), { instanceOf: ConfigError });
+  const error = t.throws(() => loadConfig({ NODE_ENV: 'development', PORT: 'eighty', REDIS_URL: 'http://nope' }), {
+    instanceOf: ConfigError,
+  });
   t.regex(error!.message, /PORT is invalid/);
   t.regex(error!.message, /REDIS_URL is invalid/);
 });
@@ -43,6 +45,12 @@ test('the configuration table of the docs lists every variable, and no other', a
   const { CONFIG_TABLE } = await import('../../config');
   const table = readFileSync(`${ROOT}/docs/configuration.md`, 'utf8');
   const documented = [...table.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
-  t.deepEqual(Object.keys(CONFIG_TABLE).filter((name) => !documented.includes(name)), []);
-  t.deepEqual(documented.filter((name) => !(name in CONFIG_TABLE)), []);
+  t.deepEqual(
+    Object.keys(CONFIG_TABLE).filter((name) => !documented.includes(name)),
+    [],
+  );
+  t.deepEqual(
+    documented.filter((name) => !(name in CONFIG_TABLE)),
+    [],
+  );
 });

@@ -19,7 +19,15 @@ function markdownFiles(): string[] {
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to dashes. */
 function anchorsOf(text: string): Set<string> {
-  return new Set([...text.matchAll(/^#+ (.+)$/gm)].map((m) => m[1].trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-')));
+  return new Set(
+    [...text.matchAll(/^#+ (.+)$/gm)].map((m) =>
+      m[1]
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /g, '-'),
+    ),
+  );
 }
 
 test('every relative link of the README and docs/ resolves in a clone, anchors included', (t) => {
@@ -33,7 +41,8 @@ test('every relative link of the README and docs/ resolves in a clone, anchors i
       const [where, anchor] = target.split('#');
       const resolved = where ? path.resolve(ROOT, path.dirname(file), where) : path.join(ROOT, file);
       if (!resolved.startsWith(ROOT + path.sep) || !fs.existsSync(resolved)) broken.push(`${file}: ${target}`);
-      else if (anchor && resolved.endsWith('.md') && !anchorsOf(fs.readFileSync(resolved, 'utf8')).has(anchor)) broken.push(`${file}: ${target} (no such heading)`);
+      else if (anchor && resolved.endsWith('.md') && !anchorsOf(fs.readFileSync(resolved, 'utf8')).has(anchor))
+        broken.push(`${file}: ${target} (no such heading)`);
     }
   }
   t.true(links > 10, `only ${links} links found`);
@@ -42,6 +51,9 @@ test('every relative link of the README and docs/ resolves in a clone, anchors i
 
 test('nothing in the README or docs/ points at the folder beside the repository', (t) => {
   // docs/api-spec.md is the contract as we were given it, word for word.
-  const outside = markdownFiles().filter((file) => file !== path.join('docs', 'api-spec.md') && fs.readFileSync(path.join(ROOT, file), 'utf8').includes('../shared'));
+  const outside = markdownFiles().filter(
+    (file) =>
+      file !== path.join('docs', 'api-spec.md') && fs.readFileSync(path.join(ROOT, file), 'utf8').includes('../shared'),
+  );
   t.deepEqual(outside, []);
 });

@@ -21,7 +21,12 @@ const probe: Feature = {
       method: 'post',
       path: '/probe/validate',
       bodyLimit: 'max', // reads up to BODY_LIMIT, as the routes that carry documents do
-      before: [celebrate({ [Segments.BODY]: Joi.object({ value: Joi.number().integer().required(), name: Joi.string().max(3) }) }, { abortEarly: false })],
+      before: [
+        celebrate(
+          { [Segments.BODY]: Joi.object({ value: Joi.number().integer().required(), name: Joi.string().max(3) }) },
+          { abortEarly: false },
+        ),
+      ],
       handler: (req, res) => {
         res.json({ ok: true, body: req.body });
       },
@@ -37,7 +42,11 @@ test.before(async () => {
 test.after.always(() => app?.close());
 
 test('malformed json is a 400 json error', async (t) => {
-  const res = await fetch(`${app.url}/probe/validate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"value": 1,' });
+  const res = await fetch(`${app.url}/probe/validate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"value": 1,',
+  });
   t.is(res.status, 400);
   t.deepEqual(await json(res), { detail: 'Malformed JSON in request body.' });
 });
@@ -50,14 +59,22 @@ test('unknown path is a 404 json error', async (t) => {
 
 test('a body over the limit is a 413 json error', async (t) => {
   const big = JSON.stringify({ value: 1, pad: 'x'.repeat(13 * 1024 * 1024) });
-  const res = await fetch(`${app.url}/probe/validate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+  const res = await fetch(`${app.url}/probe/validate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: big,
+  });
   t.is(res.status, 413);
   t.deepEqual(await json(res), { detail: 'Request body too large.' });
 });
 
 test('an 8 MB file in base64 fits under the limit', async (t) => {
   const body = JSON.stringify({ value: 1, file: Buffer.alloc(8 * 1024 * 1024, 7).toString('base64') });
-  const res = await fetch(`${app.url}/probe/validate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const res = await fetch(`${app.url}/probe/validate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   // the probe schema rejects the unknown field, which proves the body was parsed rather than refused for size
   t.is(res.status, 400);
   t.deepEqual(Object.keys(await json(res)), ['file']);
@@ -72,7 +89,11 @@ test('a thrown error is a 500 without stack or internals', async (t) => {
 });
 
 test('validation failures are a field map naming every bad field', async (t) => {
-  const res = await fetch(`${app.url}/probe/validate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ value: 1.5, name: 'toolong' }) });
+  const res = await fetch(`${app.url}/probe/validate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ value: 1.5, name: 'toolong' }),
+  });
   t.is(res.status, 400);
   const body = await json(res);
   t.deepEqual(Object.keys(body).sort(), ['name', 'value']);
@@ -105,10 +126,14 @@ test('the queue dashboard needs its basic-auth credentials', async (t) => {
   const { getConfig } = await import('../../config');
   const anonymous = await fetch(`${app.url}/admin/queues`);
   t.is(anonymous.status, 401);
-  const wrong = await fetch(`${app.url}/admin/queues`, { headers: { authorization: `Basic ${Buffer.from('ops:nope').toString('base64')}` } });
+  const wrong = await fetch(`${app.url}/admin/queues`, {
+    headers: { authorization: `Basic ${Buffer.from('ops:nope').toString('base64')}` },
+  });
   t.is(wrong.status, 401);
   const { user, password } = getConfig().dashboard;
-  const ok = await fetch(`${app.url}/admin/queues/api/queues`, { headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } });
+  const ok = await fetch(`${app.url}/admin/queues/api/queues`, {
+    headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` },
+  });
   t.is(ok.status, 200);
   const body = await json(ok);
   t.true(body.queues.some((q: { name: string }) => q.name === 'heartbeat'));

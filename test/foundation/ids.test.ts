@@ -11,7 +11,10 @@ test.after.always(() => disconnectDatabase());
 test.serial('ids from many concurrent callers in one process are unique', async (t) => {
   const ids = await Promise.all(Array.from({ length: 200 }, () => nextId('concurrency')));
   t.is(new Set(ids).size, ids.length);
-  t.deepEqual([...ids].sort((a, b) => a - b), Array.from({ length: 200 }, (_, i) => i + 1));
+  t.deepEqual(
+    [...ids].sort((a, b) => a - b),
+    Array.from({ length: 200 }, (_, i) => i + 1),
+  );
 });
 
 test.serial('concurrent block claims never hand out the same block', async (t) => {
@@ -39,7 +42,10 @@ test.serial('ids from several processes at once are unique', async (t) => {
     })();`;
   const runOne = () =>
     new Promise<number[]>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { cwd: ROOT, env: { ...process.env, ID_BLOCK_SIZE: '5' } });
+      const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
+        cwd: ROOT,
+        env: { ...process.env, ID_BLOCK_SIZE: '5' },
+      });
       let out = '';
       child.stdout.on('data', (c) => (out += c));
       child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`exit ${code}`))));

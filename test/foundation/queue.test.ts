@@ -10,7 +10,9 @@ import { useServices } from '../helpers/services';
 
 useServices({
   cleanUp: async () => {
-    await getQueue(HEARTBEAT_QUEUE).obliterate({ force: true }).catch(() => undefined);
+    await getQueue(HEARTBEAT_QUEUE)
+      .obliterate({ force: true })
+      .catch(() => undefined);
   },
 });
 

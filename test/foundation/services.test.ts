@@ -4,7 +4,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { ROOT, eventually } from '../helpers/processes';
 
 test('the services script is idempotent: a second run only confirms', (t) => {
-  const run = () => spawnSync(process.execPath, ['--import', 'tsx', 'src/devstack/services.ts'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  const run = () =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'src/devstack/services.ts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
   run();
   const second = run();
   t.is(second.status, 0, second.stderr);
@@ -34,7 +39,13 @@ test('a dead redis url on loopback gets a redis-server started there', async (t)
 async function startDevStack(port: number) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/devstack/start.ts'], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), SANDBOX_PORT: String(port + 1), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'info',
+      PORT: String(port),
+      SANDBOX_PORT: String(port + 1),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stack = { child, output: '', pids: [] as number[] };
@@ -60,7 +71,13 @@ test.serial('npm start brings every procfile process up and ctrl-c leaves none b
   const port = 21000 + Math.floor(Math.random() * 10000);
   const stack = await startDevStack(port);
   try {
-    await eventually(() => /worker\s+\|.*worker ready/.test(stack.output) && /scheduler\s+\|.*scheduler ready/.test(stack.output) && /sandbox\s+\|.*listening/.test(stack.output), 30_000);
+    await eventually(
+      () =>
+        /worker\s+\|.*worker ready/.test(stack.output) &&
+        /scheduler\s+\|.*scheduler ready/.test(stack.output) &&
+        /sandbox\s+\|.*listening/.test(stack.output),
+      30_000,
+    );
     const sandbox = await fetch(`http://127.0.0.1:${port + 1}/health`);
     t.is(sandbox.status, 200);
     t.is(stack.pids.length, 4, stack.output);

@@ -6,7 +6,10 @@ import pg from 'pg';
 import { ensureCompanionIndexes } from '../../src/db/companion-indexes';
 
 // A model of this file only, declared like ours: one compound and one unique index.
-const probeSchema = new Schema({ _id: Number, merchantId: Number, orderId: String, createdAt: Date, note: String }, { versionKey: false, collection: 'store_index_probes' });
+const probeSchema = new Schema(
+  { _id: Number, merchantId: Number, orderId: String, createdAt: Date, note: String },
+  { versionKey: false, collection: 'store_index_probes' },
+);
 probeSchema.index({ merchantId: 1, createdAt: -1 });
 probeSchema.index({ orderId: 1 }, { unique: true });
 const Probe = mongoose.model('StoreIndexProbe', probeSchema);
@@ -16,7 +19,8 @@ test.after.always(() => disconnectDatabase());
 
 async function fill(from: number, to: number): Promise<void> {
   const docs = [];
-  for (let i = from; i < to; i++) docs.push({ _id: i, merchantId: i % 500, orderId: `order-${i}`, createdAt: new Date(), note: `n${i % 7}` });
+  for (let i = from; i < to; i++)
+    docs.push({ _id: i, merchantId: i % 500, orderId: `order-${i}`, createdAt: new Date(), note: `n${i % 7}` });
   for (let i = 0; i < docs.length; i += 1000) await Probe.collection.insertMany(docs.slice(i, i + 1000) as never[]);
 }
 
@@ -39,18 +43,24 @@ const LOOKUPS: [string, Record<string, unknown>][] = [
   ['orderId', { orderId: 'order-321' }],
 ];
 
-test.serial('lookups by _id and by each indexed field read their index, at 1,000 and at 20,000 documents', async (t) => {
-  t.deepEqual(declaredIndexFields().get('store_index_probes'), ['_id', 'merchantId', 'createdAt', 'orderId']);
-  for (const size of [1_000, 20_000]) {
-    await fill(await Probe.estimatedDocumentCount(), size);
-    for (const [field, filter] of LOOKUPS) {
-      const read = await indexesRead(filter);
-      t.true(read.some((name) => name.endsWith(`_gin_${field}`)), `${field} at ${size}: ${read.join(', ') || 'no index (a scan)'}`);
+test.serial(
+  'lookups by _id and by each indexed field read their index, at 1,000 and at 20,000 documents',
+  async (t) => {
+    t.deepEqual(declaredIndexFields().get('store_index_probes'), ['_id', 'merchantId', 'createdAt', 'orderId']);
+    for (const size of [1_000, 20_000]) {
+      await fill(await Probe.estimatedDocumentCount(), size);
+      for (const [field, filter] of LOOKUPS) {
+        const read = await indexesRead(filter);
+        t.true(
+          read.some((name) => name.endsWith(`_gin_${field}`)),
+          `${field} at ${size}: ${read.join(', ') || 'no index (a scan)'}`,
+        );
+      }
+      // The check can fail: a field no index declares is a scan.
+      t.deepEqual(await indexesRead({ note: 'n3' }), [], `an undeclared field reads no index at ${size}`);
     }
-    // The check can fail: a field no index declares is a scan.
-    t.deepEqual(await indexesRead({ note: 'n3' }), [], `an undeclared field reads no index at ${size}`);
-  }
-});
+  },
+);
 
 test.serial('a collection dropped and created again gets its indexes back', async (t) => {
   await Probe.collection.drop();
@@ -61,14 +71,26 @@ test.serial('a collection dropped and created again gets its indexes back', asyn
 });
 
 test.serial('a PostgreSQL that does not hold this store is left alone', async (t) => {
-  const outcome = await ensureCompanionIndexes(mongoose.connection.db!, 'postgres://postgres@127.0.0.1:5432/postgres', declaredIndexFields());
+  const outcome = await ensureCompanionIndexes(
+    mongoose.connection.db!,
+    'postgres://postgres@127.0.0.1:5432/postgres',
+    declaredIndexFields(),
+  );
   t.is(outcome.status, 'not-this-postgresql');
-  const unreachable = await ensureCompanionIndexes(mongoose.connection.db!, 'postgres://postgres@127.0.0.1:1/payments', declaredIndexFields());
+  const unreachable = await ensureCompanionIndexes(
+    mongoose.connection.db!,
+    'postgres://postgres@127.0.0.1:1/payments',
+    declaredIndexFields(),
+  );
   t.is(unreachable.status, 'not-this-postgresql');
 });
 
 test.serial('a second run finds every index present and creates none', async (t) => {
-  const outcome = await ensureCompanionIndexes(mongoose.connection.db!, process.env.FERRETDB_POSTGRESQL_URL || 'postgres://postgres@127.0.0.1:5432/payments', declaredIndexFields());
+  const outcome = await ensureCompanionIndexes(
+    mongoose.connection.db!,
+    process.env.FERRETDB_POSTGRESQL_URL || 'postgres://postgres@127.0.0.1:5432/payments',
+    declaredIndexFields(),
+  );
   t.is(outcome.status, 'ensured');
   if (outcome.status !== 'ensured') return;
   t.deepEqual(outcome.created, []);
@@ -78,7 +100,9 @@ test.serial('a second run finds every index present and creates none', async (t)
 test.serial('companion indexes keep no pending list: every insert goes into the index itself', async (t) => {
   // With fastupdate on (PostgreSQL's default) new entries wait in a list that every lookup reads
   // through until a VACUUM, and autovacuum is off on this machine: a findOne by _id took 11 ms at 100,000.
-  const client = new pg.Client({ connectionString: process.env.FERRETDB_POSTGRESQL_URL || 'postgres://postgres@127.0.0.1:5432/payments' });
+  const client = new pg.Client({
+    connectionString: process.env.FERRETDB_POSTGRESQL_URL || 'postgres://postgres@127.0.0.1:5432/payments',
+  });
   await client.connect();
   try {
     const { rows } = await client.query<{ indexname: string; options: string[] | null }>(
@@ -87,7 +111,10 @@ test.serial('companion indexes keep no pending list: every insert goes into the 
       [mongoose.connection.db!.databaseName],
     );
     t.true(rows.length >= 4, `companion indexes found: ${rows.length}`);
-    t.deepEqual(rows.filter((r) => !(r.options ?? []).includes('fastupdate=off')).map((r) => r.indexname), []);
+    t.deepEqual(
+      rows.filter((r) => !(r.options ?? []).includes('fastupdate=off')).map((r) => r.indexname),
+      [],
+    );
   } finally {
     await client.end();
   }
@@ -96,10 +123,15 @@ test.serial('companion indexes keep no pending list: every insert goes into the 
 test.serial('the store database plans every lookup with its field, so expression indexes stay in use', async (t) => {
   // FerretDB's lookups are prepared statements with the field as a parameter; a generic plan
   // matches no expression index (src/devstack/services.ts sets this when it prepares the database).
-  const client = new pg.Client({ connectionString: process.env.FERRETDB_POSTGRESQL_URL || 'postgres://postgres@127.0.0.1:5432/payments' });
+  const client = new pg.Client({
+    connectionString: process.env.FERRETDB_POSTGRESQL_URL || 'postgres://postgres@127.0.0.1:5432/payments',
+  });
   await client.connect();
   try {
-    t.is((await client.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0].plan_cache_mode, 'force_custom_plan');
+    t.is(
+      (await client.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0].plan_cache_mode,
+      'force_custom_plan',
+    );
   } finally {
     await client.end();
   }

@@ -21,10 +21,14 @@ test('the served description is valid swagger 2.0, version 1.0, with BearerAuth'
 
 test('every route registered in express is described', async (t) => {
   const doc = await json(await fetch(`${app.url}/api/docs/swagger.json`));
-  const express = buildApp() as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } };
-  const registered = express.router.stack.filter((layer) => layer.route).flatMap((layer) =>
-    Object.keys(layer.route!.methods).map((method) => `${method} ${swaggerPath(layer.route!.path)}`),
-  );
+  const express = buildApp() as unknown as {
+    router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] };
+  };
+  const registered = express.router.stack
+    .filter((layer) => layer.route)
+    .flatMap((layer) =>
+      Object.keys(layer.route!.methods).map((method) => `${method} ${swaggerPath(layer.route!.path)}`),
+    );
   t.true(registered.length >= 3);
   const missing = registered.filter((entry) => {
     const [method, path] = entry.split(' ');

@@ -12,7 +12,13 @@ export async function sandboxCardToken(sandboxUrl: string): Promise<string> {
   const res = await fetch(`${sandboxUrl}/1/card`, {
     method: 'POST',
     headers: { MerchantId: merchantId, MerchantKey: merchantKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ CustomerName: 'Maria Silva', CardNumber: '4000000000000010', Holder: 'MARIA SILVA', ExpirationDate: `12/${new Date().getUTCFullYear() + 3}`, Brand: 'Visa' }),
+    body: JSON.stringify({
+      CustomerName: 'Maria Silva',
+      CardNumber: '4000000000000010',
+      Holder: 'MARIA SILVA',
+      ExpirationDate: `12/${new Date().getUTCFullYear() + 3}`,
+      Brand: 'Visa',
+    }),
   });
   const body = (await res.json()) as { CardToken?: string };
   if (!body.CardToken) throw new Error(`the sandbox gave no card token (${res.status})`);
@@ -20,7 +26,12 @@ export async function sandboxCardToken(sandboxUrl: string): Promise<string> {
 }
 
 /** Inserts active monthly subscriptions with these ids, first due `today`, charging `cardToken`; 1,000 per insert. */
-export async function insertDueSubscriptions(merchantId: number, ids: number[], cardToken: string, today: string): Promise<void> {
+export async function insertDueSubscriptions(
+  merchantId: number,
+  ids: number[],
+  cardToken: string,
+  today: string,
+): Promise<void> {
   const expYear = new Date().getUTCFullYear() + 3;
   for (let i = 0; i < ids.length; i += 1000) {
     await SubscriptionModel.insertMany(
@@ -34,7 +45,15 @@ export async function insertDueSubscriptions(merchantId: number, ids: number[], 
         status: 'active',
         nextDueDate: today,
         nextCycle: 0,
-        card: { token: cardToken, brand: 'Visa', bin: '400000', last4: '0010', holder: 'MARIA SILVA', expMonth: 12, expYear },
+        card: {
+          token: cardToken,
+          brand: 'Visa',
+          bin: '400000',
+          last4: '0010',
+          holder: 'MARIA SILVA',
+          expMonth: 12,
+          expYear,
+        },
         customer: { name: 'Maria Silva' },
       })),
     );

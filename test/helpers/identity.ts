@@ -16,7 +16,9 @@ export interface TestMerchant {
   merchantToken: string;
 }
 
-export async function newMerchant(options: { companyName?: string; establishmentNumbers?: string[] } = {}): Promise<TestMerchant> {
+export async function newMerchant(
+  options: { companyName?: string; establishmentNumbers?: string[] } = {},
+): Promise<TestMerchant> {
   const tag = crypto.randomBytes(4).toString('hex');
   const password = `pw-${tag}-Secret!`;
   const { merchant, user } = await createMerchant({
@@ -54,7 +56,11 @@ export function bearer(token: string, extra: Record<string, string> = {}): Recor
 }
 
 /** Token requests with the merchant's credentials, sent to each web process in turn: their statuses, in order. */
-export async function tokenStatusesAcross(webUrls: string[], merchant: Pick<TestMerchant, 'email' | 'password'>, count: number): Promise<number[]> {
+export async function tokenStatusesAcross(
+  webUrls: string[],
+  merchant: Pick<TestMerchant, 'email' | 'password'>,
+  count: number,
+): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < count; i++) {
     const res = await fetch(`${webUrls[i % webUrls.length]}/api/token/`, {

@@ -34,7 +34,9 @@ const running = new Set<RunningProcess>();
 export async function startProcess(
   kind: keyof typeof ENTRY_POINTS,
   env: Record<string, string> = {},
-  readyPattern = kind === 'web' || kind === 'sandbox' ? /listening on (http:\/\/[0-9.:]+)/ : /(worker ready|scheduler ready)/,
+  readyPattern = kind === 'web' || kind === 'sandbox'
+    ? /listening on (http:\/\/[0-9.:]+)/
+    : /(worker ready|scheduler ready)/,
   timeoutMs = 30_000,
 ): Promise<RunningProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', ENTRY_POINTS[kind]], {
@@ -57,7 +59,10 @@ export async function startProcess(
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${kind} not ready after ${timeoutMs} ms:\n${logs.join('')}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${kind} not ready after ${timeoutMs} ms:\n${logs.join('')}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       const text = chunk.toString('utf8');
       logs.push(text);
@@ -122,9 +127,17 @@ export interface CommandResult {
 }
 
 /** Runs a command to its end and collects its output; stdin is written and closed. */
-export function runCommand(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; stdin?: string } = {}): Promise<CommandResult> {
+export function runCommand(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; stdin?: string } = {},
+): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? ROOT,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -137,6 +150,9 @@ export function runCommand(command: string, args: string[], options: { cwd?: str
 }
 
 /** Runs `npm run cli -- ...` the way an operator does (node + tsx on src/cli.ts), against this file's database. */
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; stdin?: string } = {}): Promise<CommandResult> {
+export function runCli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; stdin?: string } = {},
+): Promise<CommandResult> {
   return runCommand(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], options);
 }

@@ -29,7 +29,10 @@ const MAX_PRINTED_BYTES = 64 * 1024;
 /** The log files of this test file's processes, the in-process one first. */
 const logFiles = new Set<string>();
 
-/** "test/payment-links/checkout.test.ts" -> "payment-links-checkout" (a fixture: "test/foundation/test-logs-fixture.ts" -> "foundation-test-logs-fixture"). */
+/**
+ * "test/payment-links/checkout.test.ts" -> "payment-links-checkout" (a fixture: "test/foundation/test-logs-fixture.ts"
+ * -> "foundation-test-logs-fixture").
+ */
 function testFileLabel(): string {
   const test = avaTest();
   if (!test) return path.basename(process.argv[1] ?? 'process').replace(/\.[cm]?[jt]s$/, '');
@@ -70,7 +73,10 @@ function readFrom(file: string, start: number): string {
   return (from > start ? `[... ${from - start} bytes before, in ${file}]\n` : '') + buffer.toString('utf8');
 }
 
-/** Hooks of every test file (installed by test/helpers/env.ts): note where each log was when a test started, print what it gained if it failed. */
+/**
+ * Hooks of every test file (installed by test/helpers/env.ts): note where each log was when a test started, print what
+ * it gained if it failed.
+ */
 export function printLogsOfFailedTests(): void {
   const test = avaTest();
   if (!test) return;

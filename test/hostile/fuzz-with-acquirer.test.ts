@@ -30,7 +30,12 @@ const CB = '/api/v1/acquirer/chargeback';
  * Operations that call the acquirer (sales, checkout pay, subscription card charges and refunds,
  * the chargeback proxy): the only ones that may answer 502/503, or pass an acquirer 5xx through.
  */
-const ACQUIRER_BACKED = [/^\/api\/v1\/online\/sales\//, /^\/api\/v1\/checkout-links\/\{guid\}\/pay$/, /^\/api\/v1\/subscriptions\//, new RegExp(`^${CB}/`)];
+const ACQUIRER_BACKED = [
+  /^\/api\/v1\/online\/sales\//,
+  /^\/api\/v1\/checkout-links\/\{guid\}\/pay$/,
+  /^\/api\/v1\/subscriptions\//,
+  new RegExp(`^${CB}/`),
+];
 const reachesAcquirer = (op: Operation) => ACQUIRER_BACKED.some((pattern) => pattern.test(op.path));
 
 /** Object.prototype's own names before any request (a pollution adds to them). */
@@ -45,17 +50,29 @@ const acquirerCalls: number[] = [];
 /** 5xx answers the checker allowed (the acquirer was reached), reported in the test log. */
 const allowedFailures: string[] = [];
 let proxy: http.Server;
-const ids: Record<string, string[]> = { id: [], guid: [], chargeId: ['1'], pk: ['1'], establishmentNumber: [CHARGEBACK_EC], eventId: ['1'], idCase: [], idChargeback: [] };
+const ids: Record<string, string[]> = {
+  id: [],
+  guid: [],
+  chargeId: ['1'],
+  pk: ['1'],
+  establishmentNumber: [CHARGEBACK_EC],
+  eventId: ['1'],
+  idCase: [],
+  idChargeback: [],
+};
 
 /** Forwards to the sandbox, counting each call: proves whether a given request reached the acquirer. */
 async function countingProxy(target: string): Promise<string> {
   const { hostname, port } = new URL(target);
   proxy = http.createServer((req, res) => {
-    const upstream = http.request({ hostname, port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      acquirerCalls.push(answer.statusCode ?? 0);
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = http.request(
+      { hostname, port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        acquirerCalls.push(answer.statusCode ?? 0);
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => {
       acquirerCalls.push(0);
       res.destroy();
@@ -67,7 +84,8 @@ async function countingProxy(target: string): Promise<string> {
   return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 }
 
-const card = (number = '4000000000000010') => encryptCard({ number, holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123' });
+const card = (number = '4000000000000010') =>
+  encryptCard({ number, holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123' });
 
 test.before(async () => {
   const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
@@ -80,23 +98,46 @@ test.before(async () => {
     ACQUIRER_TIMEOUT_MS: '10000', // a loaded machine must not turn a slow sandbox into a 502
     BODY_LIMIT: `${BODY_LIMIT_BYTES / 1024}kb`,
   });
-  if (getConfig().acquirer.baseUrl !== acquirer) throw new Error('the config was loaded before the test pointed it at the sandbox');
+  if (getConfig().acquirer.baseUrl !== acquirer)
+    throw new Error('the config was loaded before the test pointed it at the sandbox');
   app = await startTestApp();
   merchant = await newMerchant({ establishmentNumbers: [CHARGEBACK_EC] });
   staff = await newStaff();
   operations = await operationsOf(app.url);
 
   // Real objects of the merchant, so fuzzed path values sometimes name something that exists.
-  const post = async (path: string, body: unknown) => json(await fetch(`${app.url}${path}`, { method: 'POST', headers: bearer(merchant.merchantToken), body: JSON.stringify(body) }));
-  const sale = await post('/api/v1/online/sales/pre-capture/', { payment_method: 'card', value: 1990, installments: 1, encrypted_card: card(), payer: { name: 'Maria Silva', document: '529.982.247-25' } });
+  const post = async (path: string, body: unknown) =>
+    json(
+      await fetch(`${app.url}${path}`, {
+        method: 'POST',
+        headers: bearer(merchant.merchantToken),
+        body: JSON.stringify(body),
+      }),
+    );
+  const sale = await post('/api/v1/online/sales/pre-capture/', {
+    payment_method: 'card',
+    value: 1990,
+    installments: 1,
+    encrypted_card: card(),
+    payer: { name: 'Maria Silva', document: '529.982.247-25' },
+  });
   const link = await post('/api/v1/payment-links/', { value: 2590, description: 'fuzz' });
-  const subscription = await post('/api/v1/subscriptions/', { value: 4990, billingCycle: 'monthly', firstDueDate: '2030-01-10', encryptedCard: card() });
+  const subscription = await post('/api/v1/subscriptions/', {
+    value: 4990,
+    billingCycle: 'monthly',
+    firstDueDate: '2030-01-10',
+    encryptedCard: card(),
+  });
   ids.id.push(String(sale.data?.id), String(link.id), String(subscription.data?.id));
   ids.guid.push(String(link.payment_link_guid));
-  const cases = (await (await fetch(`${sandbox.url}/sandbox-cb/_test/cases/${CHARGEBACK_EC}`)).json()) as { idCase: number; idChargeback: number }[];
+  const cases = (await (await fetch(`${sandbox.url}/sandbox-cb/_test/cases/${CHARGEBACK_EC}`)).json()) as {
+    idCase: number;
+    idChargeback: number;
+  }[];
   ids.idCase.push(...cases.slice(0, 2).map((c) => String(c.idCase)));
   ids.idChargeback.push(...cases.slice(0, 2).map((c) => String(c.idChargeback)));
-  if (ids.id.includes('undefined') || ids.guid.includes('undefined')) throw new Error(`setup failed: ${JSON.stringify({ sale, link, subscription })}`);
+  if (ids.id.includes('undefined') || ids.guid.includes('undefined'))
+    throw new Error(`setup failed: ${JSON.stringify({ sale, link, subscription })}`);
 });
 test.after.always(async () => {
   await closeAcquirerClient();
@@ -109,16 +150,58 @@ test.after.always(async () => {
 
 const printable = (max: number) => fc.stringMatching(new RegExp(`^[ -~]{0,${max}}$`));
 const deeplyNested = fc.integer({ min: 50, max: 3000 }).chain((depth) =>
-  fc.constantFrom('array', 'object').map((kind) => ({ __raw: kind === 'array' ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}` })),
+  fc.constantFrom('array', 'object').map((kind) => ({
+    __raw:
+      kind === 'array' ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`,
+  })),
 );
 /** A value that looks right for some field, so validation passes further. */
 const plausible = fc.constantFrom<unknown>(
-  1990, 1, 0, -1, 2, 12, 1.5, 2 ** 53, 'card', 'pix', 'monthly', 'weekly', '2030-01-10', '2020-02-30', '529.982.247-25', '11.222.333/0001-81',
-  'Maria Silva', 'maria@example.com', 'https://example.com/hook', 'http://127.0.0.1/hook', 'PENDING', 'DONE', Number(CHARGEBACK_EC), CHARGEBACK_EC, 'x.pdf', 'JVBERi0xLjQK', true, false, null,
+  1990,
+  1,
+  0,
+  -1,
+  2,
+  12,
+  1.5,
+  2 ** 53,
+  'card',
+  'pix',
+  'monthly',
+  'weekly',
+  '2030-01-10',
+  '2020-02-30',
+  '529.982.247-25',
+  '11.222.333/0001-81',
+  'Maria Silva',
+  'maria@example.com',
+  'https://example.com/hook',
+  'http://127.0.0.1/hook',
+  'PENDING',
+  'DONE',
+  Number(CHARGEBACK_EC),
+  CHARGEBACK_EC,
+  'x.pdf',
+  'JVBERi0xLjQK',
+  true,
+  false,
+  null,
 );
-const wrongType = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }), fc.constant({}), fc.constant([]));
-const largeString = fc.integer({ min: 1024, max: BODY_LIMIT_BYTES - 4096 }).map((size) => ({ __raw: JSON.stringify('é'.repeat(size / 2)) }));
-const operatorObject = fc.constantFrom<unknown>({ $gt: '' }, { $ne: null }, { $where: 'sleep(100) || true' }, { $regex: '.*' });
+const wrongType = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
+  fc.constant({}),
+  fc.constant([]),
+);
+const largeString = fc
+  .integer({ min: 1024, max: BODY_LIMIT_BYTES - 4096 })
+  .map((size) => ({ __raw: JSON.stringify('é'.repeat(size / 2)) }));
+const operatorObject = fc.constantFrom<unknown>(
+  { $gt: '' },
+  { $ne: null },
+  { $where: 'sleep(100) || true' },
+  { $regex: '.*' },
+);
 const fieldValue = fc.oneof(
   { weight: 4, arbitrary: plausible },
   { weight: 1, arbitrary: fc.constant('ENCRYPTED_CARD').map(() => card()) },
@@ -144,13 +227,32 @@ function serialize(value: unknown): string {
 
 function bodyFor(op: Operation): fc.Arbitrary<string | undefined> {
   const fields = op.bodyFields.length ? op.bodyFields : ['value', 'name'];
-  const object = fc.dictionary(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...fields) }, { weight: 1, arbitrary: printable(12) }), fieldValue, { maxKeys: fields.length + 1 });
+  const object = fc.dictionary(
+    fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...fields) }, { weight: 1, arbitrary: printable(12) }),
+    fieldValue,
+    { maxKeys: fields.length + 1 },
+  );
   return fc.oneof(
     { weight: 6, arbitrary: object.map(serialize) },
     { weight: 1, arbitrary: fc.array(object, { minLength: 1, maxLength: 3 }).map(serialize) }, // an array where an object belongs
     { weight: 1, arbitrary: fieldValue.map(serialize) }, // a bare value
     { weight: 1, arbitrary: deeplyNested.map(serialize) },
-    { weight: 1, arbitrary: fc.constantFrom('{', '{"value": 1,}', '[1,2', "{'a':1}", '{"a":1}{"b":2}', '\uFEFF{}', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"admin":true}}}', 'null', '"x"', '1e999') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '{',
+        '{"value": 1,}',
+        '[1,2',
+        "{'a':1}",
+        '{"a":1}{"b":2}',
+        '\uFEFF{}',
+        '{"__proto__":{"admin":true}}',
+        '{"constructor":{"prototype":{"admin":true}}}',
+        'null',
+        '"x"',
+        '1e999',
+      ),
+    },
     { weight: 1, arbitrary: fc.constant(undefined) },
   );
 }
@@ -159,21 +261,56 @@ const pathValue = (name: string) =>
   fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...(ids[name]?.length ? ids[name] : ['1'])) },
     { weight: 1, arbitrary: fc.integer({ min: -5, max: 2 ** 31 }).map(String) },
-    { weight: 1, arbitrary: fc.constantFrom('0', '1.0', '1e3', '0x10', '-0', '9007199254740993', 'null', '%00', '%2e%2e%2f', encodeURIComponent('{"$gt":""}'), encodeURIComponent('é'), 'a'.repeat(300)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '0',
+        '1.0',
+        '1e3',
+        '0x10',
+        '-0',
+        '9007199254740993',
+        'null',
+        '%00',
+        '%2e%2e%2f',
+        encodeURIComponent('{"$gt":""}'),
+        encodeURIComponent('é'),
+        'a'.repeat(300),
+      ),
+    },
   );
 
 /** Query pairs: a name may repeat (?page=1&page=2 arrives as an array). */
 const queryArb = (op: Operation) =>
   fc.array(
     fc.tuple(
-      fc.oneof(fc.constantFrom(...op.queryParams, 'page', 'status'), fc.constantFrom('page[$gt]', 'status[$ne]', 'a[b][c]', 'x[]', '__proto__[admin]', 'limit')),
+      fc.oneof(
+        fc.constantFrom(...op.queryParams, 'page', 'status'),
+        fc.constantFrom('page[$gt]', 'status[$ne]', 'a[b][c]', 'x[]', '__proto__[admin]', 'limit'),
+      ),
       fc.oneof(printable(12), fc.constantFrom('0', '-1', '999999999999', 'PENDING', 'true', '2030-01-10', '')),
     ),
     { maxLength: 5 },
   );
 
-type Credential = 'merchant-token' | 'merchant-jwt' | 'staff-jwt' | 'system-for-merchant' | 'system' | 'dashboard' | 'notice-secret' | 'none';
-const CREDENTIALS: Credential[] = ['merchant-token', 'merchant-jwt', 'staff-jwt', 'system-for-merchant', 'system', 'dashboard', 'notice-secret'];
+type Credential =
+  | 'merchant-token'
+  | 'merchant-jwt'
+  | 'staff-jwt'
+  | 'system-for-merchant'
+  | 'system'
+  | 'dashboard'
+  | 'notice-secret'
+  | 'none';
+const CREDENTIALS: Credential[] = [
+  'merchant-token',
+  'merchant-jwt',
+  'staff-jwt',
+  'system-for-merchant',
+  'system',
+  'dashboard',
+  'notice-secret',
+];
 
 function credentialHeaders(kind: Credential): [string, string][] {
   const { user, password } = getConfig().dashboard;
@@ -185,7 +322,10 @@ function credentialHeaders(kind: Credential): [string, string][] {
     case 'staff-jwt':
       return [['authorization', `Bearer ${staff.accessToken}`]];
     case 'system-for-merchant':
-      return [['authorization', `Bearer ${systemToken()}`], ['x-merchant-id', String(merchant.merchantId)]];
+      return [
+        ['authorization', `Bearer ${systemToken()}`],
+        ['x-merchant-id', String(merchant.merchantId)],
+      ];
     case 'system':
       return [['authorization', `Bearer ${systemToken()}`]];
     case 'dashboard':
@@ -200,10 +340,43 @@ function credentialHeaders(kind: Credential): [string, string][] {
 /** Header oddities on top of the credential: duplicates, odd schemes, idempotency keys, content types. */
 const oddHeaders = fc.array(
   fc.oneof(
-    fc.tuple(fc.constant('x-merchant-id'), fc.constantFrom('1', '0', '-1', '01', '1.0', '1e0', '0x1', ' 1', '1,1', '99999999999999999999', '')),
-    fc.tuple(fc.constant('idempotency-key'), fc.oneof(printable(40), fc.constantFrom('', ' ', 'fixed-key', 'fixed-key', 'a'.repeat(2000), 'a:b', '../x'))),
-    fc.tuple(fc.constant('authorization'), fc.constantFrom('Bearer', 'Bearer ', 'Bearer  x', 'bearer mt_', 'Bearer mt_x', 'Basic', 'Basic !!!', 'Basic Og==', 'Token abc', 'Bearer a.b.c', 'Bearer ..', 'Bearer eyJhbGciOiJub25lIn0.e30.')),
-    fc.tuple(fc.constant('content-type'), fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/json; charset=bogus', 'application/merge-patch+json', '')),
+    fc.tuple(
+      fc.constant('x-merchant-id'),
+      fc.constantFrom('1', '0', '-1', '01', '1.0', '1e0', '0x1', ' 1', '1,1', '99999999999999999999', ''),
+    ),
+    fc.tuple(
+      fc.constant('idempotency-key'),
+      fc.oneof(printable(40), fc.constantFrom('', ' ', 'fixed-key', 'fixed-key', 'a'.repeat(2000), 'a:b', '../x')),
+    ),
+    fc.tuple(
+      fc.constant('authorization'),
+      fc.constantFrom(
+        'Bearer',
+        'Bearer ',
+        'Bearer  x',
+        'bearer mt_',
+        'Bearer mt_x',
+        'Basic',
+        'Basic !!!',
+        'Basic Og==',
+        'Token abc',
+        'Bearer a.b.c',
+        'Bearer ..',
+        'Bearer eyJhbGciOiJub25lIn0.e30.',
+      ),
+    ),
+    fc.tuple(
+      fc.constant('content-type'),
+      fc.constantFrom(
+        'text/plain',
+        'application/xml',
+        'multipart/form-data; boundary=x',
+        'application/json; charset=utf-16',
+        'application/json; charset=bogus',
+        'application/merge-patch+json',
+        '',
+      ),
+    ),
     fc.tuple(fc.constant('content-encoding'), fc.constantFrom('identity', 'br', 'bogus')),
     fc.tuple(fc.constant('accept'), fc.constantFrom('text/html', 'application/xml', '*/*')),
   ),
@@ -242,102 +415,155 @@ function problemWith(op: Operation, answer: Answer, acquirerStatuses: number[]):
   } catch {
     return 'answered unparseable JSON';
   }
-  if (status >= 400 && (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))) return 'error body is not a JSON object';
+  if (status >= 400 && (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)))
+    return 'error body is not a JSON object';
   return null;
 }
 
-async function send(op: Operation, url: string, headers: [string, string][], body: string | undefined): Promise<{ answer: Answer; acquirerStatuses: number[] }> {
+async function send(
+  op: Operation,
+  url: string,
+  headers: [string, string][],
+  body: string | undefined,
+): Promise<{ answer: Answer; acquirerStatuses: number[] }> {
   const before = acquirerCalls.length;
   const h = new Headers();
   for (const [name, value] of headers) h.append(name, value); // append: a repeated name is sent twice
-  const res = await fetch(url, { method: op.method, headers: h, body: op.method === 'GET' || op.method === 'HEAD' ? undefined : body, redirect: 'manual' });
+  const res = await fetch(url, {
+    method: op.method,
+    headers: h,
+    body: op.method === 'GET' || op.method === 'HEAD' ? undefined : body,
+    redirect: 'manual',
+  });
   const text = await res.text();
-  return { answer: { status: res.status, type: res.headers.get('content-type') ?? '', text }, acquirerStatuses: acquirerCalls.slice(before) };
+  return {
+    answer: { status: res.status, type: res.headers.get('content-type') ?? '', text },
+    acquirerStatuses: acquirerCalls.slice(before),
+  };
 }
 
-/** The credential kinds this operation accepts: public ones (no Swagger security) take none; others are probed (anything but 401/403). */
+/**
+ * The credential kinds this operation accepts: public ones (no Swagger security) take none; others are probed (anything
+ * but 401/403).
+ */
 async function acceptedCredentials(op: Operation): Promise<Credential[]> {
   if (!op.secured) return ['none', 'merchant-token'];
   const accepted: Credential[] = [];
   for (const kind of CREDENTIALS) {
-    const { answer } = await send(op, `${app.url}${fillPath(op.path, { guid: ids.guid[0] })}`, credentialHeaders(kind), undefined);
+    const { answer } = await send(
+      op,
+      `${app.url}${fillPath(op.path, { guid: ids.guid[0] })}`,
+      credentialHeaders(kind),
+      undefined,
+    );
     if (answer.status !== 401 && answer.status !== 403) accepted.push(kind);
   }
   return accepted;
 }
 
 async function fuzz(op: Operation, credentials: Credential[], numRuns: number): Promise<void> {
-  const params = fc.record(Object.fromEntries(op.pathParams.map((name) => [name, pathValue(name)])) as Record<string, fc.Arbitrary<string>>);
+  const params = fc.record(
+    Object.fromEntries(op.pathParams.map((name) => [name, pathValue(name)])) as Record<string, fc.Arbitrary<string>>,
+  );
   await fc.assert(
-    fc.asyncProperty(params, queryArb(op), bodyFor(op), oddHeaders, fc.constantFrom(...credentials), async (values, query, body, odd, credential) => {
-      const search = new URLSearchParams(query).toString();
-      const url = `${app.url}${fillPath(op.path, values)}${search ? `?${search}` : ''}`;
-      const headers: [string, string][] = [['content-type', 'application/json'], ...credentialHeaders(credential)];
-      for (const [name, value] of odd) {
-        // A repeated content-type or authorization replaces ours half the time, else is sent twice.
-        if (name === 'content-type' || (name === 'authorization' && value.length % 2 === 0)) {
-          const at = headers.findIndex(([n]) => n === name);
-          if (at >= 0) headers.splice(at, 1);
+    fc.asyncProperty(
+      params,
+      queryArb(op),
+      bodyFor(op),
+      oddHeaders,
+      fc.constantFrom(...credentials),
+      async (values, query, body, odd, credential) => {
+        const search = new URLSearchParams(query).toString();
+        const url = `${app.url}${fillPath(op.path, values)}${search ? `?${search}` : ''}`;
+        const headers: [string, string][] = [['content-type', 'application/json'], ...credentialHeaders(credential)];
+        for (const [name, value] of odd) {
+          // A repeated content-type or authorization replaces ours half the time, else is sent twice.
+          if (name === 'content-type' || (name === 'authorization' && value.length % 2 === 0)) {
+            const at = headers.findIndex(([n]) => n === name);
+            if (at >= 0) headers.splice(at, 1);
+          }
+          headers.push([name, value]);
         }
-        headers.push([name, value]);
-      }
-      const { answer, acquirerStatuses } = await send(op, url, headers, body);
-      const problem = problemWith(op, answer, acquirerStatuses);
-      if (answer.status >= 500) allowedFailures.push(`${op.method} ${op.path} ${answer.status} (acquirer ${acquirerStatuses.join(',')})`);
-      // The failure report names the credential kind, never the token.
-      if (problem) throw new Error(`${op.method} ${url.slice(0, 200)} [${credential}] ${problem}: ${answer.text.slice(0, 300)}`);
-    }),
+        const { answer, acquirerStatuses } = await send(op, url, headers, body);
+        const problem = problemWith(op, answer, acquirerStatuses);
+        if (answer.status >= 500)
+          allowedFailures.push(`${op.method} ${op.path} ${answer.status} (acquirer ${acquirerStatuses.join(',')})`);
+        // The failure report names the credential kind, never the token.
+        if (problem)
+          throw new Error(`${op.method} ${url.slice(0, 200)} [${credential}] ${problem}: ${answer.text.slice(0, 300)}`);
+      },
+    ),
     { numRuns, includeErrorInReport: true },
   );
 }
 
-test.serial('every route, with a credential it accepts: no 5xx unless the acquirer was reached, no internals, json errors', async (t) => {
-  let deepCalls = 0;
-  for (const op of operations) {
-    const accepted = await acceptedCredentials(op);
-    t.true(accepted.length > 0, `${op.method} ${op.path} accepts some credential`);
-    const before = acquirerCalls.length;
-    await fuzz(op, accepted.length ? accepted : ['none'], RUNS_WITH_CREDENTIAL);
-    deepCalls += acquirerCalls.length - before;
-  }
-  t.log(`${operations.length} operations, ${deepCalls} acquirer calls reached by fuzzed requests; allowed 5xx: ${allowedFailures.join('; ') || 'none'}`);
-});
+test.serial(
+  'every route, with a credential it accepts: no 5xx unless the acquirer was reached, no internals, json errors',
+  async (t) => {
+    let deepCalls = 0;
+    for (const op of operations) {
+      const accepted = await acceptedCredentials(op);
+      t.true(accepted.length > 0, `${op.method} ${op.path} accepts some credential`);
+      const before = acquirerCalls.length;
+      await fuzz(op, accepted.length ? accepted : ['none'], RUNS_WITH_CREDENTIAL);
+      deepCalls += acquirerCalls.length - before;
+    }
+    t.log(
+      `${operations.length} operations, ${deepCalls} acquirer calls reached by fuzzed requests; allowed 5xx: ${allowedFailures.join('; ') || 'none'}`,
+    );
+  },
+);
 
 test.serial('every route without a credential: no 5xx, no internals, json errors', async (t) => {
-  for (const op of operations) await t.notThrowsAsync(fuzz(op, ['none'], RUNS_WITHOUT_CREDENTIAL), `${op.method} ${op.path}`);
+  for (const op of operations)
+    await t.notThrowsAsync(fuzz(op, ['none'], RUNS_WITHOUT_CREDENTIAL), `${op.method} ${op.path}`);
 });
 
-test.serial('a body nested 50 000 levels deep in a known or an unknown field is never a 5xx, with or without an idempotency key', async (t) => {
-  // Regression: POST /api/v1/payment-links/ with an Idempotency-Key hashed the raw body
-  // recursively before validating it, and a deep unknown field overflowed the stack (500).
-  const deep = (open: string, close: string) => ({ __raw: `${open.repeat(50_000)}${close.repeat(50_000)}` });
-  const seen: string[] = [];
-  for (const op of operations.filter((o) => o.takesBody && o.method !== 'GET')) {
-    const credential = (await acceptedCredentials(op))[0] ?? 'none';
-    const bodies = [
-      ...op.bodyFields.map((field) => ({ value: 1990, description: 'deep', [field]: deep('[', ']') })),
-      { value: 1990, description: 'deep', unknownField: deep('{"a":', '}') },
-      { value: 1990, description: 'deep', unknownField: deep('[', ']') },
-    ];
-    for (const [index, body] of bodies.entries()) {
-      for (const key of [undefined, `deep-${index}-${op.method}-${op.path}`.replace(/[^\x21-\x7e]/g, '')]) {
-        const headers: [string, string][] = [['content-type', 'application/json'], ...credentialHeaders(credential)];
-        if (key) headers.push(['idempotency-key', key.slice(0, 200)]);
-        const { answer, acquirerStatuses } = await send(op, `${app.url}${fillPath(op.path, { guid: ids.guid[0], establishmentNumber: CHARGEBACK_EC })}`, headers, serialize(body));
-        const problem = problemWith(op, answer, acquirerStatuses);
-        if (problem) seen.push(`${op.method} ${op.path} [${credential}${key ? ', idempotency key' : ''}] ${problem}: ${answer.text.slice(0, 150)}`);
+test.serial(
+  'a body nested 50 000 levels deep in a known or an unknown field is never a 5xx, with or without an idempotency key',
+  async (t) => {
+    // Regression: POST /api/v1/payment-links/ with an Idempotency-Key hashed the raw body
+    // recursively before validating it, and a deep unknown field overflowed the stack (500).
+    const deep = (open: string, close: string) => ({ __raw: `${open.repeat(50_000)}${close.repeat(50_000)}` });
+    const seen: string[] = [];
+    for (const op of operations.filter((o) => o.takesBody && o.method !== 'GET')) {
+      const credential = (await acceptedCredentials(op))[0] ?? 'none';
+      const bodies = [
+        ...op.bodyFields.map((field) => ({ value: 1990, description: 'deep', [field]: deep('[', ']') })),
+        { value: 1990, description: 'deep', unknownField: deep('{"a":', '}') },
+        { value: 1990, description: 'deep', unknownField: deep('[', ']') },
+      ];
+      for (const [index, body] of bodies.entries()) {
+        for (const key of [undefined, `deep-${index}-${op.method}-${op.path}`.replace(/[^\x21-\x7e]/g, '')]) {
+          const headers: [string, string][] = [['content-type', 'application/json'], ...credentialHeaders(credential)];
+          if (key) headers.push(['idempotency-key', key.slice(0, 200)]);
+          const { answer, acquirerStatuses } = await send(
+            op,
+            `${app.url}${fillPath(op.path, { guid: ids.guid[0], establishmentNumber: CHARGEBACK_EC })}`,
+            headers,
+            serialize(body),
+          );
+          const problem = problemWith(op, answer, acquirerStatuses);
+          if (problem)
+            seen.push(
+              `${op.method} ${op.path} [${credential}${key ? ', idempotency key' : ''}] ${problem}: ${answer.text.slice(0, 150)}`,
+            );
+        }
       }
     }
-  }
-  t.deepEqual(seen, []);
-});
+    t.deepEqual(seen, []);
+  },
+);
 
 test.serial('no fuzzed body or query polluted the prototypes of this process', (t) => {
   const probe = {} as Record<string, unknown>;
   t.deepEqual(Object.keys(Object.prototype), []);
   t.is(probe.admin, undefined);
   t.is(probe.polluted, undefined);
-  t.deepEqual(Object.getOwnPropertyNames(Object.prototype).filter((name) => !PROTOTYPE_NAMES.has(name)), []);
+  t.deepEqual(
+    Object.getOwnPropertyNames(Object.prototype).filter((name) => !PROTOTYPE_NAMES.has(name)),
+    [],
+  );
 });
 
 test('the checker refuses what it must', (t) => {
@@ -352,7 +578,10 @@ test('the checker refuses what it must', (t) => {
   t.is(problemWith(sales, { ...json400, status: 502 }, [0]), null);
   t.regex(problemWith(sales, { ...json400, status: 500 }, [200])!, /answered 500/);
   t.is(problemWith(sales, { ...json400, status: 500 }, [500]), null);
-  t.regex(problemWith(links, { ...json400, text: '{"detail":"at handler (/work/main/src/x.ts:1:2)"}' }, [])!, /internals/);
+  t.regex(
+    problemWith(links, { ...json400, text: '{"detail":"at handler (/work/main/src/x.ts:1:2)"}' }, [])!,
+    /internals/,
+  );
   t.regex(problemWith(links, { ...json400, type: 'text/html' }, [])!, /text\/html/);
   t.regex(problemWith(links, { ...json400, text: '["x"]' }, [])!, /not a JSON object/);
   t.regex(problemWith(page, { ...json400, type: 'text/html' }, [])!, /text\/html/);
@@ -372,7 +601,15 @@ const OVERSIZED_ON: [method: string, path: string, protectedRoute: boolean][] = 
   ['POST', '/api/v1/subscriptions/', true],
 ];
 
-async function expect413(t: import('ava').ExecutionContext, method: string, path: string, headers: Record<string, string>, body: RequestInit['body'], what: string, status = 413) {
+async function expect413(
+  t: import('ava').ExecutionContext,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: RequestInit['body'],
+  what: string,
+  status = 413,
+) {
   const url = `${app.url}${fillPath(path, { guid: ids.guid[0] })}`;
   const res = await fetch(url, { method, headers, body, duplex: 'half' } as RequestInit);
   const text = await res.text();
@@ -381,41 +618,69 @@ async function expect413(t: import('ava').ExecutionContext, method: string, path
   t.is(typeof (JSON.parse(text) as { detail?: unknown }).detail, 'string', `${what} ${method} ${path}`);
 }
 
-test('a body over the limit is 413 json on public routes and, with a credential, protected ones; without one a protected route is 401 unread', async (t) => {
-  const oversized = serialize({ value: 1, description: { __raw: JSON.stringify('x'.repeat(BODY_LIMIT_BYTES + 1)) } });
-  for (const [method, path, protectedRoute] of OVERSIZED_ON) {
-    for (const auth of [{}, { authorization: `Bearer ${merchant.merchantToken}` }] as Record<string, string>[]) {
-      const credential = Object.keys(auth).length > 0;
-      await expect413(t, method, path, { 'content-type': 'application/json', ...auth }, oversized, credential ? 'credential' : 'no credential', protectedRoute && !credential ? 401 : 413);
+test(
+  'a body over the limit is 413 json on public routes and, with a credential, protected ones; without one a ' +
+    'protected route is 401 unread',
+  async (t) => {
+    const oversized = serialize({ value: 1, description: { __raw: JSON.stringify('x'.repeat(BODY_LIMIT_BYTES + 1)) } });
+    for (const [method, path, protectedRoute] of OVERSIZED_ON) {
+      for (const auth of [{}, { authorization: `Bearer ${merchant.merchantToken}` }] as Record<string, string>[]) {
+        const credential = Object.keys(auth).length > 0;
+        await expect413(
+          t,
+          method,
+          path,
+          { 'content-type': 'application/json', ...auth },
+          oversized,
+          credential ? 'credential' : 'no credential',
+          protectedRoute && !credential ? 401 : 413,
+        );
+      }
     }
-  }
-});
+  },
+);
 
-test('a body over the limit is 413 json when streamed without a length and when it only grows that large once inflated', async (t) => {
-  const oversized = serialize({ value: 1, description: { __raw: JSON.stringify('x'.repeat(BODY_LIMIT_BYTES + 1)) } });
-  const gzipped = zlib.gzipSync(oversized); // a few hundred bytes on the wire
-  t.true(gzipped.length < 4096);
-  for (const [method, path] of [OVERSIZED_ON[0], OVERSIZED_ON[2], OVERSIZED_ON[3]]) {
-    const headers = { 'content-type': 'application/json', authorization: `Bearer ${merchant.merchantToken}` };
-    const chunks = new ReadableStream({
-      start(controller) {
-        for (let at = 0; at < oversized.length; at += 64 * 1024) controller.enqueue(new TextEncoder().encode(oversized.slice(at, at + 64 * 1024)));
-        controller.close();
-      },
-    });
-    await expect413(t, method, path, headers, chunks, 'chunked');
-    await expect413(t, method, path, { ...headers, 'content-encoding': 'gzip' }, gzipped, 'gzip');
-  }
-});
+test(
+  'a body over the limit is 413 json when streamed without a length and when it only grows that large once ' +
+    'inflated',
+  async (t) => {
+    const oversized = serialize({ value: 1, description: { __raw: JSON.stringify('x'.repeat(BODY_LIMIT_BYTES + 1)) } });
+    const gzipped = zlib.gzipSync(oversized); // a few hundred bytes on the wire
+    t.true(gzipped.length < 4096);
+    for (const [method, path] of [OVERSIZED_ON[0], OVERSIZED_ON[2], OVERSIZED_ON[3]]) {
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${merchant.merchantToken}` };
+      const chunks = new ReadableStream({
+        start(controller) {
+          for (let at = 0; at < oversized.length; at += 64 * 1024)
+            controller.enqueue(new TextEncoder().encode(oversized.slice(at, at + 64 * 1024)));
+          controller.close();
+        },
+      });
+      await expect413(t, method, path, headers, chunks, 'chunked');
+      await expect413(t, method, path, { ...headers, 'content-encoding': 'gzip' }, gzipped, 'gzip');
+    }
+  },
+);
 
 test('a body just under the limit is not refused for its size', async (t) => {
   // The refusal carries documents: it reads up to BODY_LIMIT. An ordinary route reads up to its own 100 KB default.
   const under = serialize({ value: 1, description: { __raw: JSON.stringify('x'.repeat(BODY_LIMIT_BYTES - 1024)) } });
-  const res = await fetch(`${app.url}${CB}/refuse/`, { method: 'PUT', headers: bearer(merchant.merchantToken), body: under });
+  const res = await fetch(`${app.url}${CB}/refuse/`, {
+    method: 'PUT',
+    headers: bearer(merchant.merchantToken),
+    body: under,
+  });
   t.not(res.status, 413);
   t.true(res.status < 500);
-  const underDefault = serialize({ value: 1, description: { __raw: JSON.stringify('x'.repeat(DEFAULT_BODY_LIMIT_BYTES - 1024)) } });
-  const link = await fetch(`${app.url}/api/v1/payment-links/`, { method: 'POST', headers: bearer(merchant.merchantToken), body: underDefault });
+  const underDefault = serialize({
+    value: 1,
+    description: { __raw: JSON.stringify('x'.repeat(DEFAULT_BODY_LIMIT_BYTES - 1024)) },
+  });
+  const link = await fetch(`${app.url}/api/v1/payment-links/`, {
+    method: 'POST',
+    headers: bearer(merchant.merchantToken),
+    body: underDefault,
+  });
   t.not(link.status, 413);
   t.true(link.status < 500);
 });

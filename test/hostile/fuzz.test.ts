@@ -31,7 +31,25 @@ test.after.always(() => app?.close());
 const printable = (max: number) => fc.stringMatching(new RegExp(`^[ -~]{0,${max}}$`));
 const hostileText = fc.oneof(
   printable(30),
-  fc.constantFrom('0', '-1', '1.5', '1e309', 'NaN', '99999999999999999999', '__proto__', 'constructor', '$gt', '{"$gt":""}', '../../etc/passwd', '%00', '<script>', "' OR 1=1 --", 'null', 'true', ''),
+  fc.constantFrom(
+    '0',
+    '-1',
+    '1.5',
+    '1e309',
+    'NaN',
+    '99999999999999999999',
+    '__proto__',
+    'constructor',
+    '$gt',
+    '{"$gt":""}',
+    '../../etc/passwd',
+    '%00',
+    '<script>',
+    "' OR 1=1 --",
+    'null',
+    'true',
+    '',
+  ),
 );
 const pathValue = fc.oneof(
   fc.integer().map(String),
@@ -46,7 +64,15 @@ const anyJson = fc.jsonValue({ maxDepth: 3 });
  */
 function credential(): fc.Arbitrary<{ label: string; junk: string }> {
   return fc.record({
-    label: fc.constantFrom('none', 'merchant-token', 'merchant-jwt', 'system-for-merchant', 'system', 'junk-bearer', 'junk'),
+    label: fc.constantFrom(
+      'none',
+      'merchant-token',
+      'merchant-jwt',
+      'system-for-merchant',
+      'system',
+      'junk-bearer',
+      'junk',
+    ),
     junk: printable(60),
   });
 }
@@ -72,21 +98,46 @@ function credentialHeaders({ label, junk }: { label: string; junk: string }): Re
 
 function bodyFor(op: Operation): fc.Arbitrary<{ text: string | undefined; contentType: string | undefined }> {
   const fieldsObject = op.bodyFields.length
-    ? fc.dictionary(fc.constantFrom(...op.bodyFields), fc.oneof(anyJson, hostileText), { maxKeys: op.bodyFields.length })
+    ? fc.dictionary(fc.constantFrom(...op.bodyFields), fc.oneof(anyJson, hostileText), {
+        maxKeys: op.bodyFields.length,
+      })
     : fc.dictionary(printable(10), anyJson, { maxKeys: 4 });
   return fc.record({
     text: fc.oneof(
       fieldsObject.map((o) => JSON.stringify(o)),
       anyJson.map((v) => JSON.stringify(v)),
       printable(80), // malformed JSON
-      fc.constantFrom('{', '{"a":', '[1,2', '{"a":1}}', 'null', '""', '\u0000', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"x":1}}}'),
+      fc.constantFrom(
+        '{',
+        '{"a":',
+        '[1,2',
+        '{"a":1}}',
+        'null',
+        '""',
+        '\u0000',
+        '{"__proto__":{"polluted":1}}',
+        '{"constructor":{"prototype":{"x":1}}}',
+      ),
       fc.constant(undefined),
     ),
-    contentType: fc.constantFrom('application/json', 'application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin9', undefined),
+    contentType: fc.constantFrom(
+      'application/json',
+      'application/json',
+      'application/json; charset=utf-8',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=latin9',
+      undefined,
+    ),
   });
 }
 
-async function callAndCheck(t: { log(...v: unknown[]): void }, op: Operation, url: string, init: RequestInit): Promise<void> {
+async function callAndCheck(
+  t: { log(...v: unknown[]): void },
+  op: Operation,
+  url: string,
+  init: RequestInit,
+): Promise<void> {
   const res = await fetch(url, { ...init, redirect: 'manual' });
   const text = await res.text();
   const where = `${op.method} ${url} -> ${res.status}`;
@@ -95,10 +146,12 @@ async function callAndCheck(t: { log(...v: unknown[]): void }, op: Operation, ur
   // Pages for people (the checkout page, its assets) answer their errors as pages too.
   if (op.answersJson || (res.status >= 400 && res.status !== 404)) {
     const type = res.headers.get('content-type') ?? '';
-    if (!/application\/json/.test(type)) throw new Error(`${where} answered ${type || 'no content type'}: ${text.slice(0, 200)}`);
+    if (!/application\/json/.test(type))
+      throw new Error(`${where} answered ${type || 'no content type'}: ${text.slice(0, 200)}`);
     if (text) {
       const parsed = JSON.parse(text) as unknown;
-      if (res.status >= 400 && (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))) throw new Error(`${where}: error body is not a JSON object: ${text.slice(0, 200)}`);
+      if (res.status >= 400 && (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)))
+        throw new Error(`${where}: error body is not a JSON object: ${text.slice(0, 200)}`);
     }
   }
   void t;
@@ -108,37 +161,55 @@ const RUNS = Number(process.env.HOSTILE_RUNS || 12);
 
 test('random path values, query strings and headers on every route: no 500, no internals, json errors', async (t) => {
   for (const op of operations) {
-    const values = fc.record(Object.fromEntries(op.pathParams.map((name) => [name, pathValue])) as Record<string, fc.Arbitrary<string>>);
-    const query = fc.dictionary(fc.oneof(fc.constantFrom(...(op.queryParams.length ? op.queryParams : ['page']), 'page[$gt]', 'limit', '__proto__'), printable(8)), hostileText, { maxKeys: 4 });
+    const values = fc.record(
+      Object.fromEntries(op.pathParams.map((name) => [name, pathValue])) as Record<string, fc.Arbitrary<string>>,
+    );
+    const query = fc.dictionary(
+      fc.oneof(
+        fc.constantFrom(...(op.queryParams.length ? op.queryParams : ['page']), 'page[$gt]', 'limit', '__proto__'),
+        printable(8),
+      ),
+      hostileText,
+      { maxKeys: 4 },
+    );
     const headers = fc.record({
       'idempotency-key': fc.option(printable(300), { nil: undefined }),
       'x-merchant-id': fc.option(hostileText, { nil: undefined }),
       'x-request-id': fc.option(printable(120), { nil: undefined }),
       'x-forwarded-for': fc.option(printable(40), { nil: undefined }),
     });
-    await t.notThrowsAsync(fc.assert(
-      fc.asyncProperty(values, query, headers, credential(), async (params, q, extra, auth) => {
-        const search = new URLSearchParams(q).toString();
-        const url = `${app.url}${fillPath(op.path, params)}${search ? `?${search}` : ''}`;
-        const cleanExtra = Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== undefined)) as Record<string, string>;
-        await callAndCheck(t, op, url, { method: op.method, headers: { ...cleanExtra, ...credentialHeaders(auth) } });
-      }),
-      { numRuns: RUNS, includeErrorInReport: true },
-    ), `${op.method} ${op.path}`);
+    await t.notThrowsAsync(
+      fc.assert(
+        fc.asyncProperty(values, query, headers, credential(), async (params, q, extra, auth) => {
+          const search = new URLSearchParams(q).toString();
+          const url = `${app.url}${fillPath(op.path, params)}${search ? `?${search}` : ''}`;
+          const cleanExtra = Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== undefined)) as Record<
+            string,
+            string
+          >;
+          await callAndCheck(t, op, url, { method: op.method, headers: { ...cleanExtra, ...credentialHeaders(auth) } });
+        }),
+        { numRuns: RUNS, includeErrorInReport: true },
+      ),
+      `${op.method} ${op.path}`,
+    );
   }
 });
 
 test('random and malformed bodies on every route that takes one: no 500, no internals, json errors', async (t) => {
   for (const op of operations.filter((o) => o.takesBody)) {
-    await t.notThrowsAsync(fc.assert(
-      fc.asyncProperty(bodyFor(op), credential(), async (body, auth) => {
-        const url = `${app.url}${fillPath(op.path, {})}`;
-        const headers: Record<string, string> = credentialHeaders(auth);
-        if (body.contentType) headers['content-type'] = body.contentType;
-        await callAndCheck(t, op, url, { method: op.method, headers, body: body.text });
-      }),
-      { numRuns: RUNS, includeErrorInReport: true },
-    ), `${op.method} ${op.path}`);
+    await t.notThrowsAsync(
+      fc.assert(
+        fc.asyncProperty(bodyFor(op), credential(), async (body, auth) => {
+          const url = `${app.url}${fillPath(op.path, {})}`;
+          const headers: Record<string, string> = credentialHeaders(auth);
+          if (body.contentType) headers['content-type'] = body.contentType;
+          await callAndCheck(t, op, url, { method: op.method, headers, body: body.text });
+        }),
+        { numRuns: RUNS, includeErrorInReport: true },
+      ),
+      `${op.method} ${op.path}`,
+    );
   }
 });
 
@@ -147,8 +218,13 @@ test('a body over the limit is 413 json on every route that takes one (or refuse
   for (const op of operations.filter((o) => o.takesBody)) {
     const res = await fetch(`${app.url}${fillPath(op.path, {})}`, {
       method: op.method,
-      // Every route's own credential: a merchant token, and the chargeback notice intake's secret (checked before the body is read).
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${merchant.merchantToken}`, [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret },
+      // Every route's own credential: a merchant token, and the chargeback notice intake's secret (checked before the
+      // body is read).
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${merchant.merchantToken}`,
+        [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret,
+      },
       body: oversized,
     });
     // 413, or refused for its credential before the body is read (a route that takes no merchant token).
@@ -159,13 +235,16 @@ test('a body over the limit is 413 json on every route that takes one (or refuse
 });
 
 test('unknown paths and methods are 404 json', async (t) => {
-  await t.notThrowsAsync(fc.assert(
-    fc.asyncProperty(printable(40), fc.constantFrom('GET', 'POST', 'DELETE', 'OPTIONS'), async (junk, method) => {
-      const res = await fetch(`${app.url}/no-such/${encodeURIComponent(junk)}`, { method });
-      const text = await res.text();
-      if (method !== 'OPTIONS' && res.status !== 404) throw new Error(`${method} answered ${res.status}`);
-      if (res.status >= 400 && !/application\/json/.test(res.headers.get('content-type') ?? '')) throw new Error(`not json: ${text}`);
-    }),
-    { numRuns: 30, includeErrorInReport: true },
-  ));
+  await t.notThrowsAsync(
+    fc.assert(
+      fc.asyncProperty(printable(40), fc.constantFrom('GET', 'POST', 'DELETE', 'OPTIONS'), async (junk, method) => {
+        const res = await fetch(`${app.url}/no-such/${encodeURIComponent(junk)}`, { method });
+        const text = await res.text();
+        if (method !== 'OPTIONS' && res.status !== 404) throw new Error(`${method} answered ${res.status}`);
+        if (res.status >= 400 && !/application\/json/.test(res.headers.get('content-type') ?? ''))
+          throw new Error(`not json: ${text}`);
+      }),
+      { numRuns: 30, includeErrorInReport: true },
+    ),
+  );
 });

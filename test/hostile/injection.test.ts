@@ -7,7 +7,13 @@ import { fillPath, LEAKS_INTERNALS, operationsOf, type Operation } from './swagg
 
 const MARKER = 'injected-marker';
 /** Operator objects a caller might smuggle in; each is recognisable by its value. */
-const INJECTIONS = [{ $gt: '' }, { $ne: MARKER }, { $regex: MARKER }, { $in: [MARKER] }, { $exists: true, $ne: MARKER }];
+const INJECTIONS = [
+  { $gt: '' },
+  { $ne: MARKER },
+  { $regex: MARKER },
+  { $in: [MARKER] },
+  { $exists: true, $ne: MARKER },
+];
 
 let app: TestApp;
 let merchant: TestMerchant;
@@ -17,7 +23,12 @@ const filters: { collection: string; method: string; filter: unknown }[] = [];
 
 test.before(async () => {
   const nowhere = 'http://127.0.0.1:9';
-  Object.assign(process.env, { ACQUIRER_BASE_URL: nowhere, ACQUIRER_QUERY_URL: nowhere, ACQUIRER_CHARGEBACK_BASE_URL: nowhere, ACQUIRER_CHARGEBACK_AUTH_URL: `${nowhere}/token` });
+  Object.assign(process.env, {
+    ACQUIRER_BASE_URL: nowhere,
+    ACQUIRER_QUERY_URL: nowhere,
+    ACQUIRER_CHARGEBACK_BASE_URL: nowhere,
+    ACQUIRER_CHARGEBACK_AUTH_URL: `${nowhere}/token`,
+  });
   app = await startTestApp();
   merchant = await newMerchant({ establishmentNumbers: ['1234567890'] });
   staffToken = (await newStaff()).accessToken;
@@ -25,7 +36,8 @@ test.before(async () => {
   // Every command mongoose sends, as sent (after sanitizeFilter and casting): the first argument
   // of a find, update, delete or count is its filter.
   mongoose.set('debug', (collection: string, method: string, ...args: unknown[]) => {
-    if (/^(find|update|delete|count|distinct|replace)/i.test(method)) filters.push({ collection, method, filter: args[0] });
+    if (/^(find|update|delete|count|distinct|replace)/i.test(method))
+      filters.push({ collection, method, filter: args[0] });
   });
 });
 test.after.always(async () => {
@@ -38,7 +50,11 @@ function liveOperators(value: unknown, path = '', parentKey = ''): string[] {
   if (!value || typeof value !== 'object') return [];
   const found: string[] = [];
   for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-    const injectedValue = inner === '' || inner === MARKER || (Array.isArray(inner) && inner.includes(MARKER)) || (key === '$exists' && inner === true);
+    const injectedValue =
+      inner === '' ||
+      inner === MARKER ||
+      (Array.isArray(inner) && inner.includes(MARKER)) ||
+      (key === '$exists' && inner === true);
     if (key.startsWith('$') && parentKey !== '$eq' && injectedValue && key !== '$eq') found.push(`${path}.${key}`);
     found.push(...liveOperators(inner, `${path}.${key}`, key));
   }
@@ -55,34 +71,48 @@ async function send(op: Operation, path: string, body: unknown, token: string) {
   return { status: res.status, text };
 }
 
-test.serial('operator objects in any body field, query value or path value never reach a query as operators', async (t) => {
-  filters.length = 0;
-  const problems: string[] = [];
-  for (const op of operations) {
-    for (const token of [merchant.merchantToken, staffToken]) {
-      const attempts: { path: string; body?: unknown }[] = [];
-      for (const injection of INJECTIONS) {
-        if (op.takesBody) {
-          attempts.push({ path: fillPath(op.path, {}), body: Object.fromEntries(op.bodyFields.map((f) => [f, injection])) });
-          for (const field of op.bodyFields) attempts.push({ path: fillPath(op.path, {}), body: { [field]: injection } });
-          attempts.push({ path: fillPath(op.path, {}), body: injection });
+test.serial(
+  'operator objects in any body field, query value or path value never reach a query as operators',
+  async (t) => {
+    filters.length = 0;
+    const problems: string[] = [];
+    for (const op of operations) {
+      for (const token of [merchant.merchantToken, staffToken]) {
+        const attempts: { path: string; body?: unknown }[] = [];
+        for (const injection of INJECTIONS) {
+          if (op.takesBody) {
+            attempts.push({
+              path: fillPath(op.path, {}),
+              body: Object.fromEntries(op.bodyFields.map((f) => [f, injection])),
+            });
+            for (const field of op.bodyFields)
+              attempts.push({ path: fillPath(op.path, {}), body: { [field]: injection } });
+            attempts.push({ path: fillPath(op.path, {}), body: injection });
+          }
+          const asText = encodeURIComponent(JSON.stringify(injection));
+          attempts.push({ path: fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p, asText]))) });
+          const query = op.queryParams
+            .map((q) => `${encodeURIComponent(q)}=${asText}&${encodeURIComponent(q)}[$gt]=`)
+            .join('&');
+          if (query) attempts.push({ path: `${fillPath(op.path, {})}?${query}` });
         }
-        const asText = encodeURIComponent(JSON.stringify(injection));
-        attempts.push({ path: fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p, asText]))) });
-        const query = op.queryParams.map((q) => `${encodeURIComponent(q)}=${asText}&${encodeURIComponent(q)}[$gt]=`).join('&');
-        if (query) attempts.push({ path: `${fillPath(op.path, {})}?${query}` });
-      }
-      for (const attempt of attempts) {
-        const res = await send(op, attempt.path, attempt.body, token);
-        if (res.status === 500 || LEAKS_INTERNALS.test(res.text)) problems.push(`${op.method} ${attempt.path} ${JSON.stringify(attempt.body)} -> ${res.status} ${res.text.slice(0, 200)}`);
+        for (const attempt of attempts) {
+          const res = await send(op, attempt.path, attempt.body, token);
+          if (res.status === 500 || LEAKS_INTERNALS.test(res.text))
+            problems.push(
+              `${op.method} ${attempt.path} ${JSON.stringify(attempt.body)} -> ${res.status} ${res.text.slice(0, 200)}`,
+            );
+        }
       }
     }
-  }
-  const leaks = filters.flatMap((f) => liveOperators(f.filter).map((where) => `${f.collection}.${f.method} filter${where}: ${JSON.stringify(f.filter)}`));
-  t.deepEqual(problems, []);
-  t.deepEqual(leaks, []);
-  t.true(filters.length > 50, 'the requests did reach the database');
-});
+    const leaks = filters.flatMap((f) =>
+      liveOperators(f.filter).map((where) => `${f.collection}.${f.method} filter${where}: ${JSON.stringify(f.filter)}`),
+    );
+    t.deepEqual(problems, []);
+    t.deepEqual(leaks, []);
+    t.true(filters.length > 50, 'the requests did reach the database');
+  },
+);
 
 test.serial('operator objects as login credentials are refused like any wrong password', async (t) => {
   for (const injection of INJECTIONS) {

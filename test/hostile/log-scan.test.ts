@@ -13,7 +13,13 @@ const WRONG_PASSWORD = 'Wr0ng-But-Secret-Passw0rd!';
 
 useServices();
 
-async function call(web: RunningProcess, method: string, path: string, headers: Record<string, string>, body?: unknown) {
+async function call(
+  web: RunningProcess,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+) {
   const res = await fetch(`${web.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
@@ -27,7 +33,13 @@ test('a full run at debug level never logs a card number, cvv, password, token o
   const env = { ACQUIRER_BASE_URL: sandbox.url, ACQUIRER_QUERY_URL: sandbox.url, LOG_LEVEL: 'debug' };
   const [web, worker] = await Promise.all([startProcess('web', env), startProcess('worker', env)]);
   const merchant = await newMerchant();
-  const card = encryptCard({ number: CARD, holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: CVV });
+  const card = encryptCard({
+    number: CARD,
+    holder: 'MARIA SILVA',
+    expMonth: 12,
+    expYear: new Date().getUTCFullYear() + 3,
+    cvv: CVV,
+  });
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
   // Logins, good and bad; every credential kind used.
@@ -44,27 +56,62 @@ test('a full run at debug level never logs a card number, cvv, password, token o
 
   // Card sales (approved and with the card sent in the clear by mistake), and bodies that fail to parse.
   const sale = await call(web, 'POST', '/api/v1/online/sales/pre-capture/', bearer(merchant.merchantToken), {
-    payment_method: 'card', value: 1990, installments: 1, encrypted_card: card, payer: { name: 'Maria Silva', document: '529.982.247-25' },
+    payment_method: 'card',
+    value: 1990,
+    installments: 1,
+    encrypted_card: card,
+    payer: { name: 'Maria Silva', document: '529.982.247-25' },
   });
   t.is(sale.status, 200, sale.body);
-  await call(web, 'POST', '/api/v1/online/sales/pre-capture/', bearer(merchant.merchantToken), { payment_method: 'card', value: 1990, card_number: CARD, cvv: CVV, password: WRONG_PASSWORD });
-  await call(web, 'POST', '/api/v1/online/sales/pre-capture/', bearer(merchant.merchantToken), `{"card_number": ${CARD}, "cvv": "${CVV}" oops`);
+  await call(web, 'POST', '/api/v1/online/sales/pre-capture/', bearer(merchant.merchantToken), {
+    payment_method: 'card',
+    value: 1990,
+    card_number: CARD,
+    cvv: CVV,
+    password: WRONG_PASSWORD,
+  });
+  await call(
+    web,
+    'POST',
+    '/api/v1/online/sales/pre-capture/',
+    bearer(merchant.merchantToken),
+    `{"card_number": ${CARD}, "cvv": "${CVV}" oops`,
+  );
   await call(web, 'POST', '/api/token/', {}, `{"username": "${merchant.email}", "password": "${WRONG_PASSWORD}"`);
 
   // A payment link paid through the checkout.
-  const link = await call(web, 'POST', '/api/v1/payment-links/', bearer(merchant.merchantToken), { value: 2590, description: 'Log scan' });
+  const link = await call(web, 'POST', '/api/v1/payment-links/', bearer(merchant.merchantToken), {
+    value: 2590,
+    description: 'Log scan',
+  });
   const guid = (JSON.parse(link.body) as { payment_link_guid: string }).payment_link_guid;
-  await call(web, 'PATCH', `/api/v1/checkout-links/${guid}/payer`, {}, { payer_name: 'Maria Silva', document: '529.982.247-25' });
+  await call(
+    web,
+    'PATCH',
+    `/api/v1/checkout-links/${guid}/payer`,
+    {},
+    { payer_name: 'Maria Silva', document: '529.982.247-25' },
+  );
   const paid = await call(web, 'PUT', `/api/v1/checkout-links/${guid}/pay`, {}, { encrypted_card: card });
   t.is(paid.status, 200, paid.body);
 
   // Shared secrets: chargeback notices and the metrics endpoint.
   const secret = getConfig().acquirer.chargeback.notificationSecret;
-  await call(web, 'POST', CHARGEBACK_NOTICE_PATH, { [CHARGEBACK_NOTICE_SECRET_HEADER]: secret }, { establishmentNumber: 1234567890, caseId: 1, message: 'Em análise', ActionCicleDate: '2030-01-05' });
+  await call(
+    web,
+    'POST',
+    CHARGEBACK_NOTICE_PATH,
+    { [CHARGEBACK_NOTICE_SECRET_HEADER]: secret },
+    { establishmentNumber: 1234567890, caseId: 1, message: 'Em análise', ActionCicleDate: '2030-01-05' },
+  );
   await call(web, 'POST', CHARGEBACK_NOTICE_PATH, { [CHARGEBACK_NOTICE_SECRET_HEADER]: `${secret}-wrong` }, {});
   const { user, password } = getConfig().dashboard;
-  await call(web, 'GET', '/metrics', { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
-  await call(web, 'GET', '/metrics', { authorization: `Basic ${Buffer.from(`${user}:${WRONG_PASSWORD}`).toString('base64')}` });
+  await call(web, 'GET', '/metrics', {
+    authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+  });
+  await call(web, 'GET', '/metrics', {
+    authorization: `Basic ${Buffer.from(`${user}:${WRONG_PASSWORD}`).toString('base64')}`,
+  });
 
   await Promise.all([web.stop(), worker.stop(), sandbox.stop()]);
   const logs = { web: web.logs.join(''), worker: worker.logs.join(''), sandbox: sandbox.logs.join('') };
@@ -85,7 +132,8 @@ test('a full run at debug level never logs a card number, cvv, password, token o
   };
   const found: string[] = [];
   for (const [processName, text] of Object.entries(logs)) {
-    for (const [what, value] of Object.entries(secrets)) if (value && text.includes(value)) found.push(`${processName}: ${what}`);
+    for (const [what, value] of Object.entries(secrets))
+      if (value && text.includes(value)) found.push(`${processName}: ${what}`);
     if (new RegExp(CARD.split('').join('[ .-]?')).test(text)) found.push(`${processName}: card number`);
     if (new RegExp(`(cvv|securitycode|security_code)\\W{0,6}${CVV}`, 'i').test(text)) found.push(`${processName}: cvv`);
   }

@@ -18,8 +18,17 @@ test.before(async () => {
 });
 test.after.always(() => app?.close());
 
-const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) => {
-  const res = await fetch(`${app.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+const call = async (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+) => {
+  const res = await fetch(`${app.url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: await json(res) };
 };
 
@@ -37,7 +46,12 @@ test('a NUL in a path or a query string is a 400, not a 500 from the store', asy
 
 test('a NUL in a body is a 400 naming the field, and nothing is written', async (t) => {
   const before = await PaymentLinkModel.countDocuments({ merchantId: merchant.merchantId });
-  const res = await call('POST', '/api/v1/payment-links/', { value: 1000, description: 'caf\u0000e' }, bearer(merchant.merchantToken));
+  const res = await call(
+    'POST',
+    '/api/v1/payment-links/',
+    { value: 1000, description: 'caf\u0000e' },
+    bearer(merchant.merchantToken),
+  );
   t.is(res.status, 400);
   t.deepEqual(res.body, { description: ['Must not contain the NUL character (U+0000).'] });
   t.is(await PaymentLinkModel.countDocuments({ merchantId: merchant.merchantId }), before);

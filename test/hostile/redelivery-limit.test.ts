@@ -17,30 +17,54 @@ test.before(async () => {
 test.after.always(() => app?.close());
 
 async function linkWithEvents(merchant: TestMerchant, count: number): Promise<{ linkId: number; eventIds: string[] }> {
-  const res = await fetch(`${app.url}/api/v1/payment-links/`, { method: 'POST', headers: bearer(merchant.merchantToken), body: JSON.stringify({ value: 2590, description: 'redelivery limit' }) });
+  const res = await fetch(`${app.url}/api/v1/payment-links/`, {
+    method: 'POST',
+    headers: bearer(merchant.merchantToken),
+    body: JSON.stringify({ value: 2590, description: 'redelivery limit' }),
+  });
   const link = await json(res);
   if (res.status !== 201) throw new Error(`link not created: ${JSON.stringify(link)}`);
   const eventIds: string[] = [];
   for (let i = 0; i < count; i++) {
-    eventIds.push((await emitLinkEvent({ merchantId: merchant.merchantId, linkId: link.id, url: 'https://hooks.example.com/x', type: 'payment_link.test', data: { n: i } }))._id);
+    eventIds.push(
+      (
+        await emitLinkEvent({
+          merchantId: merchant.merchantId,
+          linkId: link.id,
+          url: 'https://hooks.example.com/x',
+          type: 'payment_link.test',
+          data: { n: i },
+        })
+      )._id,
+    );
   }
   return { linkId: link.id, eventIds };
 }
 
 const redeliver = (merchant: TestMerchant, linkId: number, eventId: string) =>
-  fetch(`${app.url}/api/v1/payment-links/${linkId}/webhooks/${eventId}/redeliver/`, { method: 'POST', headers: bearer(merchant.merchantToken) });
+  fetch(`${app.url}/api/v1/payment-links/${linkId}/webhooks/${eventId}/redeliver/`, {
+    method: 'POST',
+    headers: bearer(merchant.merchantToken),
+  });
 
 test.serial('one event is redelivered at most its limit, then 429 with Retry-After', async (t) => {
   const merchant = await newMerchant();
   const { linkId, eventIds } = await linkWithEvents(merchant, 2);
   const statuses: number[] = [];
   for (let i = 0; i < 20; i++) statuses.push((await redeliver(merchant, linkId, eventIds[0])).status);
-  t.deepEqual(statuses, [...Array(REDELIVERY_LIMITS.perEvent.limit).fill(202), ...Array(20 - REDELIVERY_LIMITS.perEvent.limit).fill(429)]);
+  t.deepEqual(statuses, [
+    ...Array(REDELIVERY_LIMITS.perEvent.limit).fill(202),
+    ...Array(20 - REDELIVERY_LIMITS.perEvent.limit).fill(429),
+  ]);
   const limited = await redeliver(merchant, linkId, eventIds[0]);
   t.is(limited.status, 429);
   t.true(Number(limited.headers.get('retry-after')) > 0);
   t.is((await redeliver(merchant, linkId, eventIds[1])).status, 202, 'another event of the merchant still goes');
-  t.is((await redeliver(await newMerchant(), linkId, eventIds[1])).status, 404, 'another merchant still gets 404, not a count');
+  t.is(
+    (await redeliver(await newMerchant(), linkId, eventIds[1])).status,
+    404,
+    'another merchant still gets 404, not a count',
+  );
 });
 
 test.serial('a merchant is limited across its events', async (t) => {
@@ -50,7 +74,8 @@ test.serial('a merchant is limited across its events', async (t) => {
   const merchant = await newMerchant();
   const { linkId, eventIds } = await linkWithEvents(merchant, 4);
   const statuses: number[] = [];
-  for (const eventId of eventIds) for (let i = 0; i < 2; i++) statuses.push((await redeliver(merchant, linkId, eventId)).status);
+  for (const eventId of eventIds)
+    for (let i = 0; i < 2; i++) statuses.push((await redeliver(merchant, linkId, eventId)).status);
   t.deepEqual(statuses, [202, 202, 202, 202, 202, 202, 202, 429]);
   const other = await newMerchant();
   const theirs = await linkWithEvents(other, 1);

@@ -48,4 +48,5 @@ export function fillPath(path: string, values: Record<string, string>): string {
 }
 
 /** A body that shows internals: a stack frame, a source file, a module path. */
-export const LEAKS_INTERNALS = /\bat [^\n]+\([^)]*:\d+:\d+\)|node_modules|\.ts:\d+|\/work\/|Mongo[A-Z]\w*Error|ValidationError:|CastError/;
+export const LEAKS_INTERNALS =
+  /\bat [^\n]+\([^)]*:\d+:\d+\)|node_modules|\.ts:\d+|\/work\/|Mongo[A-Z]\w*Error|ValidationError:|CastError/;

@@ -28,11 +28,18 @@ const FIRST_BYTES = 1024;
  * within 3 s (a server that waits for the whole body would otherwise never answer). Returns the
  * status and how many body bytes had been sent when the answer arrived.
  */
-function answerToPartialBody(path: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; sentWhenAnswered: number }> {
+function answerToPartialBody(
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ status: number; sentWhenAnswered: number }> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
-    const req = http.request(`${app.url}${path}`, { method: 'POST', headers: { ...headers, 'content-length': String(body.length) } });
+    const req = http.request(`${app.url}${path}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(body.length) },
+    });
     req.on('response', (res) => {
       answered = true;
       resolve({ status: res.statusCode!, sentWhenAnswered: sent });
@@ -56,18 +63,33 @@ const gzipJson = { 'content-type': 'application/json', 'content-encoding': 'gzip
 
 test('without a credential, a protected route answers 401 before reading the body', async (t) => {
   t.true(bomb.length > 4 * FIRST_BYTES, 'the body is well beyond what is sent first');
-  for (const path of ['/api/v1/me/', '/api/v1/acquirer/chargeback/consult/?status=PENDING', '/api/v1/online/sales/pre-capture/', '/api/v1/payment-links/']) {
+  for (const path of [
+    '/api/v1/me/',
+    '/api/v1/acquirer/chargeback/consult/?status=PENDING',
+    '/api/v1/online/sales/pre-capture/',
+    '/api/v1/payment-links/',
+  ]) {
     const { status, sentWhenAnswered } = await answerToPartialBody(path, gzipJson, bomb);
     t.true(status === 401 || status === 404 || status === 405, `${path}: ${status}`);
     t.is(sentWhenAnswered, FIRST_BYTES, `${path} answered before the rest of the body was sent`);
   }
-  const wrongCredential = await answerToPartialBody('/api/v1/acquirer/chargeback/consult/?status=PENDING', { ...gzipJson, authorization: 'Bearer nonsense' }, bomb);
+  const wrongCredential = await answerToPartialBody(
+    '/api/v1/acquirer/chargeback/consult/?status=PENDING',
+    { ...gzipJson, authorization: 'Bearer nonsense' },
+    bomb,
+  );
   t.deepEqual(wrongCredential, { status: 401, sentWhenAnswered: FIRST_BYTES });
 });
 
 test('the chargeback notice intake checks its secret before reading the body', async (t) => {
-  t.deepEqual(await answerToPartialBody(CHARGEBACK_NOTICE_PATH, gzipJson, bomb), { status: 401, sentWhenAnswered: FIRST_BYTES });
-  t.deepEqual(await answerToPartialBody(CHARGEBACK_NOTICE_PATH, { ...gzipJson, 'x-notification-secret': 'wrong' }, bomb), { status: 401, sentWhenAnswered: FIRST_BYTES });
+  t.deepEqual(await answerToPartialBody(CHARGEBACK_NOTICE_PATH, gzipJson, bomb), {
+    status: 401,
+    sentWhenAnswered: FIRST_BYTES,
+  });
+  t.deepEqual(
+    await answerToPartialBody(CHARGEBACK_NOTICE_PATH, { ...gzipJson, 'x-notification-secret': 'wrong' }, bomb),
+    { status: 401, sentWhenAnswered: FIRST_BYTES },
+  );
 });
 
 test('with a credential, a kilobyte route stops inflating at its own limit: 413, not a parsed 11.8 MB', async (t) => {
@@ -78,9 +100,23 @@ test('with a credential, a kilobyte route stops inflating at its own limit: 413,
   });
   t.is(res.status, 413);
   // 200 KB of JSON: over the 100 KB default of an ordinary route, under the refusal's document limit.
-  const medium = JSON.stringify({ establishmentNumber: 3200000001, idChargeback: 1, IdCase: '1', file: 'A'.repeat(200 * 1024), fileName: '1.pdf' });
-  const consult = await fetch(`${app.url}/api/v1/acquirer/chargeback/consult/?status=PENDING`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${merchant.merchantToken}` }, body: medium });
+  const medium = JSON.stringify({
+    establishmentNumber: 3200000001,
+    idChargeback: 1,
+    IdCase: '1',
+    file: 'A'.repeat(200 * 1024),
+    fileName: '1.pdf',
+  });
+  const consult = await fetch(`${app.url}/api/v1/acquirer/chargeback/consult/?status=PENDING`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${merchant.merchantToken}` },
+    body: medium,
+  });
   t.is(consult.status, 413);
-  const refuse = await fetch(`${app.url}/api/v1/acquirer/chargeback/refuse/`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${merchant.merchantToken}` }, body: medium });
+  const refuse = await fetch(`${app.url}/api/v1/acquirer/chargeback/refuse/`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${merchant.merchantToken}` },
+    body: medium,
+  });
   t.is(refuse.status, 400, 'read and judged by its evidence rules, not refused for its size');
 });

@@ -34,7 +34,8 @@ test('every IPv6 form that embeds an internal IPv4 is refused', (t) => {
 });
 
 test('public IPv6, and ISATAP or Teredo-looking ones carrying public IPv4, still pass', (t) => {
-  for (const address of ['2a00:1450:4001:81c::200e', '2606:4700:4700::1111', '2a00:1450:4001:81c::5efe:8.8.8.8']) t.true(isPublicAddress(address), address);
+  for (const address of ['2a00:1450:4001:81c::200e', '2606:4700:4700::1111', '2a00:1450:4001:81c::5efe:8.8.8.8'])
+    t.true(isPublicAddress(address), address);
   t.deepEqual(embeddedIpv4('2002:0808:0808::1'), ['8.8.8.8']);
   t.deepEqual(embeddedIpv4('::ffff:0:7f00:1'), ['127.0.0.1']);
 });

@@ -23,7 +23,9 @@ test.before(async () => {
 });
 test.after.always(async () => {
   await stopAll();
-  await getQueue(HEARTBEAT_QUEUE).obliterate({ force: true }).catch(() => undefined);
+  await getQueue(HEARTBEAT_QUEUE)
+    .obliterate({ force: true })
+    .catch(() => undefined);
   await app?.close();
 });
 
@@ -62,7 +64,9 @@ test('requests are counted by route template and status, never by raw path', asy
   const text = await scrape(app.url);
   t.true(sample(text, 'http_requests_total{method="GET",route="/healthz",status="200"}')! >= 2);
   t.true(sample(text, 'http_requests_total{method="GET",route="unmatched",status="404"}')! >= 1);
-  t.true(sample(text, 'http_request_duration_seconds_count{method="GET",route="/api/docs/swagger.json",status="200"}')! >= 1);
+  t.true(
+    sample(text, 'http_request_duration_seconds_count{method="GET",route="/api/docs/swagger.json",status="200"}')! >= 1,
+  );
   t.false(text.includes('48213'));
   t.regex(text, /process_resident_memory_bytes \d+/);
 });
@@ -122,7 +126,10 @@ test.serial('the queue dashboard lists every queue and retries a failed job', as
   await eventually(async () => (await (await queue.getJob('dashboard-retry'))?.getState()) === 'failed');
   // The operator fixes what made it fail, then retries it from the dashboard.
   await (await queue.getJob('dashboard-retry'))!.updateData({ enqueuedAt: new Date().toISOString() });
-  const retried = await fetch(`${app.url}/admin/queues/api/queues/${HEARTBEAT_QUEUE}/dashboard-retry/retry`, { method: 'PUT', headers });
+  const retried = await fetch(`${app.url}/admin/queues/api/queues/${HEARTBEAT_QUEUE}/dashboard-retry/retry`, {
+    method: 'PUT',
+    headers,
+  });
   t.is(retried.status, 204);
   await eventually(async () => (await (await queue.getJob('dashboard-retry'))?.getState()) === 'completed');
   await worker.close();
@@ -143,14 +150,54 @@ test('needs_attention counts what the sweeps could not settle, and not what is m
 
   const reconciliation = (since: Date) => ({ operation: 'capture', fromStatus: 'PRE_CAPTURED', since, reason: 'test' });
   await OnlineSaleModel.collection.insertMany([
-    { _id: 7001 as never, paymentMethod: 'card', status: 'PRE_CAPTURED', reconciling: true, reconciliation: reconciliation(minutesAgo(11)) },
-    { _id: 7002 as never, paymentMethod: 'card', status: 'PRE_CAPTURED', reconciling: true, reconciliation: reconciliation(minutesAgo(1)) },
-    { _id: 7003 as never, paymentMethod: 'pix', status: 'PENDING', reconciliation: null, pix: { expiresAt: minutesAgo(3 * 24 * 60) } },
-    { _id: 7004 as never, paymentMethod: 'pix', status: 'PENDING', reconciliation: null, pix: { expiresAt: minutesAgo(30) } },
+    {
+      _id: 7001 as never,
+      paymentMethod: 'card',
+      status: 'PRE_CAPTURED',
+      reconciling: true,
+      reconciliation: reconciliation(minutesAgo(11)),
+    },
+    {
+      _id: 7002 as never,
+      paymentMethod: 'card',
+      status: 'PRE_CAPTURED',
+      reconciling: true,
+      reconciliation: reconciliation(minutesAgo(1)),
+    },
+    {
+      _id: 7003 as never,
+      paymentMethod: 'pix',
+      status: 'PENDING',
+      reconciliation: null,
+      pix: { expiresAt: minutesAgo(3 * 24 * 60) },
+    },
+    {
+      _id: 7004 as never,
+      paymentMethod: 'pix',
+      status: 'PENDING',
+      reconciliation: null,
+      pix: { expiresAt: minutesAgo(30) },
+    },
   ]);
   await PaymentNoticeModel.collection.insertMany([
-    { _id: 'old-notice' as never, raw: '{}', paymentId: 'p1', changeType: 1, receivedAt: minutesAgo(16), appliedAt: null, applied: false },
-    { _id: 'new-notice' as never, raw: '{}', paymentId: 'p2', changeType: 1, receivedAt: minutesAgo(1), appliedAt: null, applied: false },
+    {
+      _id: 'old-notice' as never,
+      raw: '{}',
+      paymentId: 'p1',
+      changeType: 1,
+      receivedAt: minutesAgo(16),
+      appliedAt: null,
+      applied: false,
+    },
+    {
+      _id: 'new-notice' as never,
+      raw: '{}',
+      paymentId: 'p2',
+      changeType: 1,
+      receivedAt: minutesAgo(1),
+      appliedAt: null,
+      applied: false,
+    },
   ]);
   await SubscriptionChargeModel.collection.insertMany([
     { _id: 7001 as never, status: 0, createdAt: minutesAgo(61) },
@@ -158,11 +205,25 @@ test('needs_attention counts what the sweeps could not settle, and not what is m
   ]);
   await ChargebackNoticeModel.collection.insertMany([
     { _id: 'old-cb' as never, kind: 'new', raw: '{}', receivedAt: minutesAgo(16), appliedAt: null, applied: false },
-    { _id: 'applied-cb' as never, kind: 'new', raw: '{}', receivedAt: minutesAgo(60), appliedAt: minutesAgo(59), applied: true },
+    {
+      _id: 'applied-cb' as never,
+      kind: 'new',
+      raw: '{}',
+      receivedAt: minutesAgo(60),
+      appliedAt: minutesAgo(59),
+      applied: true,
+    },
   ]);
   await PaymentClaimModel.collection.insertMany([
     { _id: 7001 as never, attemptKey: 'a', merchantOrderId: 'PL7001Ta', state: 'charging', startedAt: minutesAgo(11) },
-    { _id: 7002 as never, attemptKey: 'b', merchantOrderId: 'PL7002Tb', state: 'paid', startedAt: minutesAgo(60), notifiedAt: minutesAgo(59) },
+    {
+      _id: 7002 as never,
+      attemptKey: 'b',
+      merchantOrderId: 'PL7002Tb',
+      state: 'paid',
+      startedAt: minutesAgo(60),
+      notifiedAt: minutesAgo(59),
+    },
     { _id: 7003 as never, attemptKey: 'c', merchantOrderId: 'PL7003Tc', state: 'charging', startedAt: minutesAgo(1) },
   ]);
   const after = await scrape(app.url);

@@ -23,10 +23,18 @@ test.before(async () => {
   process.env.ACQUIRER_BASE_URL = sandbox.url;
   process.env.ACQUIRER_QUERY_URL = sandbox.url;
   app = await startTestApp();
-  if (getConfig().acquirer.baseUrl !== sandbox.url) throw new Error('config was loaded before the test set the acquirer url');
+  if (getConfig().acquirer.baseUrl !== sandbox.url)
+    throw new Error('config was loaded before the test set the acquirer url');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
   merchant = await newMerchant({ companyName: 'Floricultura Ipê LTDA' });
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
@@ -44,9 +52,19 @@ function pageUrl(link: { payment_link_url: string }): string {
 }
 
 test('a payer goes through the three steps to a paid link, and a second visit shows it paid', async (t) => {
-  const { body: link } = await createLink(app.url, merchant, { value: 15990, description: 'Buquê de rosas', payer_name: 'Carla', number_of_installments: 2 });
+  const { body: link } = await createLink(app.url, merchant, {
+    value: 15990,
+    description: 'Buquê de rosas',
+    payer_name: 'Carla',
+    number_of_installments: 2,
+  });
   // A phone-sized screen.
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 1,
+    isMobile: true,
+    hasTouch: true,
+  });
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   page.on('console', (msg) => {
@@ -92,7 +110,10 @@ test('a payer goes through the three steps to a paid link, and a second visit sh
   await page.getByLabel('Validade (MM/AA)').fill(`12/${String(nextYear()).slice(2)}`);
   await page.getByLabel('CVV').fill('123');
   await page.getByRole('button', { name: /Pagar/ }).click();
-  await page.locator('#card-number-error').filter({ hasText: /inválido/ }).waitFor();
+  await page
+    .locator('#card-number-error')
+    .filter({ hasText: /inválido/ })
+    .waitFor();
   await page.getByLabel('Número do cartão').fill('4000 0000 0000 0010');
   await page.getByLabel('CVV').press('Enter');
 
@@ -105,7 +126,8 @@ test('a payer goes through the three steps to a paid link, and a second visit sh
   const stored = await PaymentLinkModel.findById(link.id).lean();
   t.is(stored!.status, 2);
   t.like(stored!.address, { cep: '01310100', city: 'São Paulo', reference: 'Perto do MASP' });
-  // The receipt shows the issuer's authorization code, on one line; the 20-digit transaction id does not fit a phone and is left out there.
+  // The receipt shows the issuer's authorization code, on one line; the 20-digit transaction id does not fit a phone
+  // and is left out there.
   const { authorizationCode, tid } = stored!.payment!;
   t.regex(authorizationCode!, /^\d{6}$/);
   t.is(await page.locator('#receipt-authorization').textContent(), authorizationCode!);
@@ -141,14 +163,24 @@ async function lineCount(locator: Locator): Promise<number> {
   return locator.evaluate((element: any) => {
     const range = element.ownerDocument.createRange();
     range.selectNodeContents(element);
-    return new Set(Array.from(range.getClientRects() as ArrayLike<{ top: number }>, (rect) => Math.round(rect.top))).size;
+    return new Set(Array.from(range.getClientRects() as ArrayLike<{ top: number }>, (rect) => Math.round(rect.top)))
+      .size;
   });
 }
 
 test('a denied card shows the denial in Portuguese and lets the payer try again', async (t) => {
   // The merchant sent a valid CNPJ at create: the page shows it masked and the payer keeps it.
-  const { body: link } = await createLink(app.url, merchant, { value: 500, payer_name: 'Davi', document: '11.222.333/0001-81' });
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+  const { body: link } = await createLink(app.url, merchant, {
+    value: 500,
+    payer_name: 'Davi',
+    document: '11.222.333/0001-81',
+  });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 1,
+    isMobile: true,
+    hasTouch: true,
+  });
   const page = await context.newPage();
   await page.goto(pageUrl(link));
   await page.getByRole('heading', { name: 'Quem está pagando?' }).waitFor();
@@ -173,7 +205,10 @@ test('a denied card shows the denial in Portuguese and lets the payer try again'
   await page.getByLabel('Número do cartão').fill('4000000000000002');
   await page.getByRole('button', { name: /Pagar/ }).click();
   await formError.filter({ hasText: /não autorizou/ }).waitFor();
-  t.is(await formError.textContent(), 'Pagamento recusado. O banco emissor não autorizou o pagamento. Confira os dados ou use outro cartão.');
+  t.is(
+    await formError.textContent(),
+    'Pagamento recusado. O banco emissor não autorizou o pagamento. Confira os dados ou use outro cartão.',
+  );
   t.notRegex(await page.locator('body').innerText(), /Insufficient|Not Authorized|Funds/i);
   await context.close();
 });
@@ -183,13 +218,19 @@ test('unknown and expired links show a clear state', async (t) => {
   const page = await context.newPage();
   const missing = await page.goto(`${app.url}/checkout/00000000-0000-4000-8000-000000000000`);
   t.is(missing!.status(), 404);
-  await page.locator('#status-text').filter({ hasText: /não encontrado/ }).waitFor();
+  await page
+    .locator('#status-text')
+    .filter({ hasText: /não encontrado/ })
+    .waitFor();
   t.false(await page.locator('#payer-form').isVisible());
 
   const { body: link } = await createLink(app.url, merchant, { value: 100 });
   await PaymentLinkModel.updateOne({ _id: link.id }, { $set: { expiresAt: new Date(Date.now() - 60_000) } });
   await page.goto(pageUrl(link));
-  await page.locator('#status-text').filter({ hasText: /expirou/ }).waitFor();
+  await page
+    .locator('#status-text')
+    .filter({ hasText: /expirou/ })
+    .waitFor();
   t.false(await page.locator('#payer-form').isVisible());
   await page.screenshot({ path: path.join(SCREENSHOTS, 'checkout-expired.png'), fullPage: true });
   await context.close();

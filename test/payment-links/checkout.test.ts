@@ -35,7 +35,8 @@ test.before(async () => {
   // Links of the stale-payment tests carry a webhook: its events are stored (nothing delivers them here).
   process.env.WEBHOOK_TEST_ALLOW_HOSTS = '127.0.0.1:9';
   app = await startTestApp();
-  if (getConfig().acquirer.baseUrl !== sandbox.url) throw new Error('config was loaded before the test set the acquirer url');
+  if (getConfig().acquirer.baseUrl !== sandbox.url)
+    throw new Error('config was loaded before the test set the acquirer url');
   merchant = await newMerchant({ companyName: 'Doces da Vila ME' });
 });
 test.after.always(async () => {
@@ -47,147 +48,269 @@ test.after.always(async () => {
 const checkoutPath = (guid: string, step = '') => `/api/v1/checkout-links/${guid}${step ? `/${step}` : ''}`;
 
 // Serial (before the concurrent tests): the sweep settles every stale claim of this database.
-test.serial('a pay whose process died after the acquirer approved is finished by the sweep: link paid, event stored once', async (t) => {
-  const { guid, id } = await readyLink(app.url, merchant, { value: 3100, webhookUrl: 'http://127.0.0.1:9/hook' });
-  const merchantOrderId = `PL${id}Tdead`;
-  const sale = await createCardSale({
-    idempotencyKey: 'the-dead-pay',
-    merchantOrderId,
-    amountCents: 3100,
-    installments: 1,
-    capture: true,
-    customer: { name: 'Maria Silva' },
-    card: { number: APPROVED_CARD, holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123', brand: 'Visa' },
-  });
-  await PaymentClaimModel.create({ _id: id, attemptKey: 'the-dead-pay', merchantOrderId, state: 'charging', startedAt: new Date(Date.now() - 3600_000) });
-  t.is((await PaymentLinkModel.findById(id).lean())!.status, 1, 'the charge went through, the link does not know');
+test.serial(
+  'a pay whose process died after the acquirer approved is finished by the sweep: link paid, event stored once',
+  async (t) => {
+    const { guid, id } = await readyLink(app.url, merchant, { value: 3100, webhookUrl: 'http://127.0.0.1:9/hook' });
+    const merchantOrderId = `PL${id}Tdead`;
+    const sale = await createCardSale({
+      idempotencyKey: 'the-dead-pay',
+      merchantOrderId,
+      amountCents: 3100,
+      installments: 1,
+      capture: true,
+      customer: { name: 'Maria Silva' },
+      card: {
+        number: APPROVED_CARD,
+        holder: 'MARIA SILVA',
+        expMonth: 12,
+        expYear: new Date().getUTCFullYear() + 3,
+        cvv: '123',
+        brand: 'Visa',
+      },
+    });
+    await PaymentClaimModel.create({
+      _id: id,
+      attemptKey: 'the-dead-pay',
+      merchantOrderId,
+      state: 'charging',
+      startedAt: new Date(Date.now() - 3600_000),
+    });
+    t.is((await PaymentLinkModel.findById(id).lean())!.status, 1, 'the charge went through, the link does not know');
 
-  t.true((await settleStalePayments()) >= 1);
-  const link = (await PaymentLinkModel.findById(id).lean())!;
-  t.is(link.status, 2);
-  t.is(link.payment?.acquirerPaymentId, sale.paymentId);
-  t.is(link.payment?.last4, '0010');
-  t.is(link.payment?.authorizationCode, sale.authorizationCode, 'the receipt has the authorization code of a sale settled by the sweep too');
-  const claim = (await PaymentClaimModel.findById(id).lean())!;
-  t.is(claim.state, 'paid');
-  t.truthy(claim.notifiedAt);
-  t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid' }), 1);
-  await settleStalePayments();
-  t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid' }), 1, 'a second sweep stores nothing more');
-  t.is((await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status, 409);
-});
+    t.true((await settleStalePayments()) >= 1);
+    const link = (await PaymentLinkModel.findById(id).lean())!;
+    t.is(link.status, 2);
+    t.is(link.payment?.acquirerPaymentId, sale.paymentId);
+    t.is(link.payment?.last4, '0010');
+    t.is(
+      link.payment?.authorizationCode,
+      sale.authorizationCode,
+      'the receipt has the authorization code of a sale settled by the sweep too',
+    );
+    const claim = (await PaymentClaimModel.findById(id).lean())!;
+    t.is(claim.state, 'paid');
+    t.truthy(claim.notifiedAt);
+    t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid' }), 1);
+    await settleStalePayments();
+    t.is(
+      await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid' }),
+      1,
+      'a second sweep stores nothing more',
+    );
+    t.is(
+      (await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status,
+      409,
+    );
+  },
+);
 
-test.serial('a pay that died after recording the link paid and its event, before its one claim write, is finished by the sweep: no second event', async (t) => {
-  const { guid, id } = await readyLink(app.url, merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
-  t.is((await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status, 200);
-  const paidLink = (await PaymentLinkModel.findById(id).lean())!;
-  // Back to what the pay had written when it died: the link paid, the event stored, the claim still charging.
-  await PaymentClaimModel.collection.updateOne(
-    { _id: id as never },
-    { $set: { state: 'charging', payment: null, paymentDate: null, notifiedAt: null, startedAt: new Date(Date.now() - 3600_000) } },
-  );
-  t.is((await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status, 409, 'the link is paid');
-  t.is((await call(app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'Ana', document: VALID_CPF })).status, 409);
+test.serial(
+  'a pay that died after recording the link paid and its event, before its one claim write, is finished by the ' +
+    'sweep: no second event',
+  async (t) => {
+    const { guid, id } = await readyLink(app.url, merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
+    t.is(
+      (await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status,
+      200,
+    );
+    const paidLink = (await PaymentLinkModel.findById(id).lean())!;
+    // Back to what the pay had written when it died: the link paid, the event stored, the claim still charging.
+    await PaymentClaimModel.collection.updateOne(
+      { _id: id as never },
+      {
+        $set: {
+          state: 'charging',
+          payment: null,
+          paymentDate: null,
+          notifiedAt: null,
+          startedAt: new Date(Date.now() - 3600_000),
+        },
+      },
+    );
+    t.is(
+      (await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status,
+      409,
+      'the link is paid',
+    );
+    t.is(
+      (await call(app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'Ana', document: VALID_CPF })).status,
+      409,
+    );
 
-  t.true((await settleStalePayments()) >= 1);
-  const claim = (await PaymentClaimModel.findById(id).lean())!;
-  t.is(claim.state, 'paid');
-  t.is(claim.payment?.acquirerPaymentId, paidLink.payment?.acquirerPaymentId, 'the same sale, asked of the acquirer by the order id');
-  t.truthy(claim.notifiedAt);
-  t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid' }), 1, 'the event was already stored: not again');
-});
+    t.true((await settleStalePayments()) >= 1);
+    const claim = (await PaymentClaimModel.findById(id).lean())!;
+    t.is(claim.state, 'paid');
+    t.is(
+      claim.payment?.acquirerPaymentId,
+      paidLink.payment?.acquirerPaymentId,
+      'the same sale, asked of the acquirer by the order id',
+    );
+    t.truthy(claim.notifiedAt);
+    t.is(
+      await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid' }),
+      1,
+      'the event was already stored: not again',
+    );
+  },
+);
 
-test.serial('a paid link that lost its payment gets it back from the claim; a stale claim with no sale is released only once no call can be in flight', async (t) => {
-  const paidLink = await readyLink(app.url, merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
-  t.is((await call(app.url, 'PUT', checkoutPath(paidLink.guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status, 200);
-  const before = (await PaymentLinkModel.findById(paidLink.id).lean())!;
-  // A concurrent write-back undid the payment on the link, and the event was still owed.
-  await PaymentLinkModel.updateOne({ _id: paidLink.id }, { $set: { status: 1, payment: null, paymentDate: null } });
-  await PaymentClaimModel.collection.updateOne(
-    { _id: paidLink.id as never },
-    { $set: { notifiedAt: null, eventOwed: true, startedAt: new Date(Date.now() - 3600_000) } },
-  );
+test.serial(
+  'a paid link that lost its payment gets it back from the claim; a stale claim with no sale is released only ' +
+    'once no call can be in flight',
+  async (t) => {
+    const paidLink = await readyLink(app.url, merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
+    t.is(
+      (await call(app.url, 'PUT', checkoutPath(paidLink.guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) }))
+        .status,
+      200,
+    );
+    const before = (await PaymentLinkModel.findById(paidLink.id).lean())!;
+    // A concurrent write-back undid the payment on the link, and the event was still owed.
+    await PaymentLinkModel.updateOne({ _id: paidLink.id }, { $set: { status: 1, payment: null, paymentDate: null } });
+    await PaymentClaimModel.collection.updateOne(
+      { _id: paidLink.id as never },
+      { $set: { notifiedAt: null, eventOwed: true, startedAt: new Date(Date.now() - 3600_000) } },
+    );
 
-  const deadNoSale = await readyLink(app.url, merchant);
-  await PaymentClaimModel.create({ _id: deadNoSale.id, attemptKey: 'no-sale', merchantOrderId: `PL${deadNoSale.id}Tnone`, state: 'charging', startedAt: new Date(Date.now() - 3600_000) });
-  const maybeInFlight = await readyLink(app.url, merchant);
-  await PaymentClaimModel.create({ _id: maybeInFlight.id, attemptKey: 'in-flight', merchantOrderId: `PL${maybeInFlight.id}Tflight`, state: 'charging', startedAt: new Date(Date.now() - 40_000) });
-  // While a pay holds a link, its payer and address steps are refused: their write-back could undo a payment.
-  t.is((await call(app.url, 'PATCH', checkoutPath(maybeInFlight.guid, 'payer'), { payer_name: 'Ana', document: VALID_CPF })).status, 409);
+    const deadNoSale = await readyLink(app.url, merchant);
+    await PaymentClaimModel.create({
+      _id: deadNoSale.id,
+      attemptKey: 'no-sale',
+      merchantOrderId: `PL${deadNoSale.id}Tnone`,
+      state: 'charging',
+      startedAt: new Date(Date.now() - 3600_000),
+    });
+    const maybeInFlight = await readyLink(app.url, merchant);
+    await PaymentClaimModel.create({
+      _id: maybeInFlight.id,
+      attemptKey: 'in-flight',
+      merchantOrderId: `PL${maybeInFlight.id}Tflight`,
+      state: 'charging',
+      startedAt: new Date(Date.now() - 40_000),
+    });
+    // While a pay holds a link, its payer and address steps are refused: their write-back could undo a payment.
+    t.is(
+      (
+        await call(app.url, 'PATCH', checkoutPath(maybeInFlight.guid, 'payer'), {
+          payer_name: 'Ana',
+          document: VALID_CPF,
+        })
+      ).status,
+      409,
+    );
 
-  await settleStalePayments();
-  const restored = (await PaymentLinkModel.findById(paidLink.id).lean())!;
-  t.is(restored.status, 2);
-  t.is(restored.payment?.acquirerPaymentId, before.payment?.acquirerPaymentId);
-  t.is(await WebhookEventModel.countDocuments({ linkId: paidLink.id, type: 'payment_link.paid' }), 1, 'the event was already stored: not again');
-  t.like((await PaymentClaimModel.findById(paidLink.id).lean())!, { eventOwed: false });
-  t.truthy((await PaymentClaimModel.findById(paidLink.id).lean())!.notifiedAt);
-  t.is(await PaymentClaimModel.findById(deadNoSale.id).lean(), null, 'no sale and no call in flight: released, the link payable again');
-  t.truthy(await PaymentClaimModel.findById(maybeInFlight.id).lean(), 'a call may still be in flight: kept');
-  await PaymentClaimModel.deleteOne({ _id: maybeInFlight.id });
-});
+    await settleStalePayments();
+    const restored = (await PaymentLinkModel.findById(paidLink.id).lean())!;
+    t.is(restored.status, 2);
+    t.is(restored.payment?.acquirerPaymentId, before.payment?.acquirerPaymentId);
+    t.is(
+      await WebhookEventModel.countDocuments({ linkId: paidLink.id, type: 'payment_link.paid' }),
+      1,
+      'the event was already stored: not again',
+    );
+    t.like((await PaymentClaimModel.findById(paidLink.id).lean())!, { eventOwed: false });
+    t.truthy((await PaymentClaimModel.findById(paidLink.id).lean())!.notifiedAt);
+    t.is(
+      await PaymentClaimModel.findById(deadNoSale.id).lean(),
+      null,
+      'no sale and no call in flight: released, the link payable again',
+    );
+    t.truthy(await PaymentClaimModel.findById(maybeInFlight.id).lean(), 'a call may still be in flight: kept');
+    await PaymentClaimModel.deleteOne({ _id: maybeInFlight.id });
+  },
+);
 
-test.serial('a claim stored before eventOwed existed, its event owed, is marked once and settled by the sweep', async (t) => {
-  const { id } = await readyLink(app.url, merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
-  await PaymentClaimModel.collection.insertOne({
-    _id: id as never,
-    attemptKey: 'older-claim',
-    merchantOrderId: `PL${id}Tolder`,
-    state: 'paid',
-    startedAt: new Date(Date.now() - 3600_000),
-    payment: { acquirerPaymentId: 'older-payment', tid: null, returnCode: '4', returnMessage: 'ok', brand: 'Visa', bin: '400000', last4: '0010', installments: 1 },
-    paymentDate: new Date(Date.now() - 3600_000),
-    notifiedAt: null,
-    checkedAt: null,
-  });
-  const unsettled = async () => (await paymentsNeedingAttention()).link_payment_unsettled_over_10m;
-  const before = await unsettled();
-  const marked = await runBackfills();
-  t.true(Object.entries(marked).some(([name, count]) => name.startsWith('paid link claims') && count >= 1));
-  t.is(await unsettled(), before + 1, 'seen once marked');
-  await settleStalePayments();
-  const claim = (await PaymentClaimModel.findById(id).lean())!;
-  t.truthy(claim.notifiedAt);
-  t.false(claim.eventOwed);
-  t.is((await PaymentLinkModel.findById(id).lean())!.status, 2, 'the link written paid from the claim');
-  t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid' }), 1);
-  t.is(await unsettled(), before);
-});
+test.serial(
+  'a claim stored before eventOwed existed, its event owed, is marked once and settled by the sweep',
+  async (t) => {
+    const { id } = await readyLink(app.url, merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
+    await PaymentClaimModel.collection.insertOne({
+      _id: id as never,
+      attemptKey: 'older-claim',
+      merchantOrderId: `PL${id}Tolder`,
+      state: 'paid',
+      startedAt: new Date(Date.now() - 3600_000),
+      payment: {
+        acquirerPaymentId: 'older-payment',
+        tid: null,
+        returnCode: '4',
+        returnMessage: 'ok',
+        brand: 'Visa',
+        bin: '400000',
+        last4: '0010',
+        installments: 1,
+      },
+      paymentDate: new Date(Date.now() - 3600_000),
+      notifiedAt: null,
+      checkedAt: null,
+    });
+    const unsettled = async () => (await paymentsNeedingAttention()).link_payment_unsettled_over_10m;
+    const before = await unsettled();
+    const marked = await runBackfills();
+    t.true(Object.entries(marked).some(([name, count]) => name.startsWith('paid link claims') && count >= 1));
+    t.is(await unsettled(), before + 1, 'seen once marked');
+    await settleStalePayments();
+    const claim = (await PaymentClaimModel.findById(id).lean())!;
+    t.truthy(claim.notifiedAt);
+    t.false(claim.eventOwed);
+    t.is((await PaymentLinkModel.findById(id).lean())!.status, 2, 'the link written paid from the claim');
+    t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid' }), 1);
+    t.is(await unsettled(), before);
+  },
+);
 
-test.serial('one address is limited across links on pay, before anything is charged, and not on the other steps', async (t) => {
-  const limits = getConfig().checkoutPayRateLimit;
-  const saved = { ...limits };
-  const key = rateLimitKey('checkout-pay', { ip: '127.0.0.1' } as Request);
-  const sales: AcquirerCallEvent[] = [];
-  const listener = (event: AcquirerCallEvent) => {
-    if (event.operation === 'createCardSale') sales.push(event);
-  };
-  await getProducerConnection().del(key);
-  limits.limit = 3;
-  limits.windowSeconds = 600;
-  acquirerEvents.on('call', listener);
-  try {
-    const first = await readyLink(app.url, merchant);
-    const second = await readyLink(app.url, merchant);
-    // Malformed pays count: a card tester's garbage is not free.
-    t.is((await call(app.url, 'PUT', checkoutPath(first.guid, 'pay'), {})).status, 400);
-    t.is((await call(app.url, 'PUT', checkoutPath(first.guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) })).status, 200);
-    t.is((await call(app.url, 'PUT', checkoutPath(second.guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) })).status, 200);
-    const refused = await call(app.url, 'PUT', checkoutPath(second.guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
-    t.is(refused.status, 429);
-    t.regex(refused.body.detail, /throttled/);
-    t.true(Number(refused.headers.get('retry-after')) > 0);
-    t.is(sales.length, 2, 'the refused pay never reached the acquirer');
-    t.is((await PaymentLinkModel.findById(second.id).lean())!.status, 1, 'the link stays payable');
-    // The other steps are not card attempts and stay open.
-    t.is((await call(app.url, 'GET', checkoutPath(second.guid))).status, 200);
-    t.is((await call(app.url, 'PATCH', checkoutPath(second.guid, 'payer'), { payer_name: 'Ana', document: VALID_CPF })).status, 200);
-  } finally {
-    acquirerEvents.off('call', listener);
-    Object.assign(limits, saved);
+test.serial(
+  'one address is limited across links on pay, before anything is charged, and not on the other steps',
+  async (t) => {
+    const limits = getConfig().checkoutPayRateLimit;
+    const saved = { ...limits };
+    const key = rateLimitKey('checkout-pay', { ip: '127.0.0.1' } as Request);
+    const sales: AcquirerCallEvent[] = [];
+    const listener = (event: AcquirerCallEvent) => {
+      if (event.operation === 'createCardSale') sales.push(event);
+    };
     await getProducerConnection().del(key);
-  }
-});
+    limits.limit = 3;
+    limits.windowSeconds = 600;
+    acquirerEvents.on('call', listener);
+    try {
+      const first = await readyLink(app.url, merchant);
+      const second = await readyLink(app.url, merchant);
+      // Malformed pays count: a card tester's garbage is not free.
+      t.is((await call(app.url, 'PUT', checkoutPath(first.guid, 'pay'), {})).status, 400);
+      t.is(
+        (await call(app.url, 'PUT', checkoutPath(first.guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) }))
+          .status,
+        200,
+      );
+      t.is(
+        (await call(app.url, 'PUT', checkoutPath(second.guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) }))
+          .status,
+        200,
+      );
+      const refused = await call(app.url, 'PUT', checkoutPath(second.guid, 'pay'), {
+        encrypted_card: encryptedCard(APPROVED_CARD),
+      });
+      t.is(refused.status, 429);
+      t.regex(refused.body.detail, /throttled/);
+      t.true(Number(refused.headers.get('retry-after')) > 0);
+      t.is(sales.length, 2, 'the refused pay never reached the acquirer');
+      t.is((await PaymentLinkModel.findById(second.id).lean())!.status, 1, 'the link stays payable');
+      // The other steps are not card attempts and stay open.
+      t.is((await call(app.url, 'GET', checkoutPath(second.guid))).status, 200);
+      t.is(
+        (await call(app.url, 'PATCH', checkoutPath(second.guid, 'payer'), { payer_name: 'Ana', document: VALID_CPF }))
+          .status,
+        200,
+      );
+    } finally {
+      acquirerEvents.off('call', listener);
+      Object.assign(limits, saved);
+      await getProducerConnection().del(key);
+    }
+  },
+);
 
 test.serial('of many concurrent pays exactly one charges', async (t) => {
   const { guid, id } = await readyLink(app.url, merchant, { value: 4200 });
@@ -198,7 +321,9 @@ test.serial('of many concurrent pays exactly one charges', async (t) => {
   acquirerEvents.on('call', listener);
   try {
     const card = encryptedCard(APPROVED_CARD);
-    const results = await Promise.all(Array.from({ length: 12 }, () => call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: card })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: card })),
+    );
     const statuses = results.map((r) => r.status);
     t.is(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses));
     t.is(statuses.filter((s) => s === 409).length, 11, JSON.stringify(statuses));
@@ -213,7 +338,14 @@ test.serial('of many concurrent pays exactly one charges', async (t) => {
 });
 
 test('load shows what the page needs and never the full document', async (t) => {
-  const created = await createLink(app.url, merchant, { value: 12345, description: 'Torta', payer_name: 'João', document: VALID_CPF, email: 'joao@example.com', number_of_installments: 2 });
+  const created = await createLink(app.url, merchant, {
+    value: 12345,
+    description: 'Torta',
+    payer_name: 'João',
+    document: VALID_CPF,
+    email: 'joao@example.com',
+    number_of_installments: 2,
+  });
   const { status, body } = await call(app.url, 'GET', checkoutPath(created.body.payment_link_guid));
   t.is(status, 200);
   t.is(body.payerName, 'João');
@@ -240,21 +372,42 @@ test('load shows what the page needs and never the full document', async (t) => 
 test('unknown guid is 404 on every checkout route and on the page', async (t) => {
   const guid = '00000000-0000-4000-8000-000000000000';
   t.is((await call(app.url, 'GET', checkoutPath(guid))).status, 404);
-  t.is((await call(app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'A', document: VALID_CPF })).status, 404);
+  t.is(
+    (await call(app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'A', document: VALID_CPF })).status,
+    404,
+  );
   t.is((await call(app.url, 'PATCH', checkoutPath(guid, 'address'), { cep: '01310100' })).status, 404);
-  t.is((await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status, 404);
+  t.is(
+    (await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status,
+    404,
+  );
   t.is((await fetch(`${app.url}/checkout/${guid}`)).status, 404);
 });
 
 test('payer step checks cpf and cnpj check digits, alphanumeric cnpj included', async (t) => {
   const { body: link } = await createLink(app.url, merchant);
   const path = checkoutPath(link.payment_link_guid, 'payer');
-  for (const document of [VALID_CPF, '52998224725', VALID_CNPJ, '11222333000181', VALID_ALPHANUMERIC_CNPJ, '12abc34501de35']) {
+  for (const document of [
+    VALID_CPF,
+    '52998224725',
+    VALID_CNPJ,
+    '11222333000181',
+    VALID_ALPHANUMERIC_CNPJ,
+    '12abc34501de35',
+  ]) {
     const res = await call(app.url, 'PATCH', path, { payer_name: 'Cliente', document });
     t.is(res.status, 200, document);
     t.true(res.body.payerDocumentSaved);
   }
-  for (const document of ['529.982.247-24', '111.111.111-11', '11.222.333/0001-82', '12.ABC.345/01DE-36', '00000000000000', '123', 'ABCDEFGHIJKLMN']) {
+  for (const document of [
+    '529.982.247-24',
+    '111.111.111-11',
+    '11.222.333/0001-82',
+    '12.ABC.345/01DE-36',
+    '00000000000000',
+    '123',
+    'ABCDEFGHIJKLMN',
+  ]) {
     const res = await call(app.url, 'PATCH', path, { payer_name: 'Cliente', document });
     t.is(res.status, 400, document);
     t.deepEqual(Object.keys(res.body), ['document']);
@@ -280,7 +433,15 @@ test('payer step: alias, name saved, required fields, limits', async (t) => {
 test('address step: cep of 8 digits, optional lines saved', async (t) => {
   const { body: link } = await createLink(app.url, merchant);
   const path = checkoutPath(link.payment_link_guid, 'address');
-  const ok = await call(app.url, 'PATCH', path, { cep: '01310-100', complement: 'apto 12', reference: 'perto do metrô', street: 'Av. Paulista', number: '1000', city: 'São Paulo', state: 'sp' });
+  const ok = await call(app.url, 'PATCH', path, {
+    cep: '01310-100',
+    complement: 'apto 12',
+    reference: 'perto do metrô',
+    street: 'Av. Paulista',
+    number: '1000',
+    city: 'São Paulo',
+    state: 'sp',
+  });
   t.is(ok.status, 200);
   t.like(ok.body.address, { cep: '01310100', complement: 'apto 12', reference: 'perto do metrô', state: 'SP' });
   t.is((await call(app.url, 'PATCH', path, { cep: '01310100' })).status, 200);
@@ -312,12 +473,17 @@ test('pay approves, marks the link paid, and a second pay is 409', async (t) => 
   const again = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
   t.is(again.status, 409);
   t.regex(again.body.detail, /already paid/);
-  t.is((await call(app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'X', document: VALID_CPF })).status, 409);
+  t.is(
+    (await call(app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'X', document: VALID_CPF })).status,
+    409,
+  );
   t.is((await call(app.url, 'PATCH', checkoutPath(guid, 'address'), { cep: '01310100' })).status, 409);
   const loaded = await call(app.url, 'GET', checkoutPath(guid));
   t.true(loaded.body.paid);
   t.truthy(loaded.body.receipt.paymentDate);
-  const merchantView = await fetch(`${app.url}/api/v1/payment-links/${id}/`, { headers: { authorization: `Bearer ${merchant.merchantToken}` } });
+  const merchantView = await fetch(`${app.url}/api/v1/payment-links/${id}/`, {
+    headers: { authorization: `Bearer ${merchant.merchantToken}` },
+  });
   const view = await json(merchantView);
   t.is(view.status, 2);
   t.is(view.status_label, 'Pago');
@@ -345,9 +511,14 @@ test('a denied card leaves the link payable', async (t) => {
 test('a link stops taking cards after ten declines', async (t) => {
   const { guid, id } = await readyLink(app.url, merchant);
   await PaymentLinkModel.updateOne({ _id: id }, { $set: { declinedAttempts: 9 } });
-  t.false((await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) })).body.approved);
+  t.false(
+    (await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) })).body
+      .approved,
+  );
   t.is((await PaymentLinkModel.findById(id).lean())!.declinedAttempts, 10);
-  const refused = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  const refused = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), {
+    encrypted_card: encryptedCard(APPROVED_CARD),
+  });
   t.is(refused.status, 409);
   t.regex(refused.body.detail, /declined cards/);
 });
@@ -378,7 +549,9 @@ test('pay checks luhn, expiry and cvv shape', async (t) => {
 
 test('pay needs the payer step', async (t) => {
   const { body: link } = await createLink(app.url, merchant);
-  const res = await call(app.url, 'PUT', checkoutPath(link.payment_link_guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  const res = await call(app.url, 'PUT', checkoutPath(link.payment_link_guid, 'pay'), {
+    encrypted_card: encryptedCard(APPROVED_CARD),
+  });
   t.is(res.status, 400);
   t.deepEqual(Object.keys(res.body).sort(), ['document', 'payer_name']);
 });
@@ -421,7 +594,13 @@ test('a reset after the acquirer charged still settles the link as paid', async 
 
 test('a claim of a crashed pay is taken over with the same acquirer key', async (t) => {
   const { guid, id } = await readyLink(app.url, merchant);
-  await PaymentClaimModel.create({ _id: id, attemptKey: 'stale-key', merchantOrderId: `PL${id}Tstale`, state: 'charging', startedAt: new Date(Date.now() - 3600_000) });
+  await PaymentClaimModel.create({
+    _id: id,
+    attemptKey: 'stale-key',
+    merchantOrderId: `PL${id}Tstale`,
+    state: 'charging',
+    startedAt: new Date(Date.now() - 3600_000),
+  });
   const res = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
   t.is(res.status, 200);
   t.true(res.body.approved);
@@ -432,14 +611,24 @@ test('a claim of a crashed pay is taken over with the same acquirer key', async 
 
 test('a fresh claim held by another pay is 409', async (t) => {
   const { guid, id } = await readyLink(app.url, merchant);
-  await PaymentClaimModel.create({ _id: id, attemptKey: 'running', merchantOrderId: `PL${id}Trun`, state: 'charging', startedAt: new Date() });
+  await PaymentClaimModel.create({
+    _id: id,
+    attemptKey: 'running',
+    merchantOrderId: `PL${id}Trun`,
+    state: 'charging',
+    startedAt: new Date(),
+  });
   const res = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
   t.is(res.status, 409);
   t.regex(res.body.detail, /in progress/);
 });
 
 test('page assets come from our origin', async (t) => {
-  for (const [file, type] of [['checkout.js', /javascript/], ['checkout.css', /css/], ['forge.min.js', /javascript/]] as const) {
+  for (const [file, type] of [
+    ['checkout.js', /javascript/],
+    ['checkout.css', /css/],
+    ['forge.min.js', /javascript/],
+  ] as const) {
     const res = await fetch(`${app.url}/checkout/assets/${file}`);
     t.is(res.status, 200, file);
     t.regex(res.headers.get('content-type')!, type);
@@ -451,31 +640,46 @@ test('page assets come from our origin', async (t) => {
   t.is(slash.headers.get('location'), '/checkout/some-guid');
 });
 
-test.serial('a pay that timed out keeps its claim even when the acquirer has no sale yet: a retry cannot charge twice', async (t) => {
-  const { guid, id } = await readyLink(app.url, merchant, { value: 4100 });
-  // The acquirer takes the authorization and never answers in time: for now it shows no sale.
-  const faulted = await fetch(`${getConfig().acquirer.baseUrl}/sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ mode: 'hang', operation: 'create' }),
-  });
-  t.is(faulted.status, 201);
-  const first = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
-  t.is(first.status, 502);
-  const claim = (await PaymentClaimModel.findById(id).lean())!;
-  t.is(claim?.state, 'charging', 'the claim is kept while the call may still be running');
-  t.is((await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status, 409);
-  // The acquirer completes the first authorization late; the sweep, once no call can still run, records it.
-  await createCardSale({
-    idempotencyKey: `${claim.attemptKey}-late`,
-    merchantOrderId: claim.merchantOrderId,
-    amountCents: 4100,
-    installments: 1,
-    capture: true,
-    customer: { name: 'Maria Silva' },
-    card: { number: APPROVED_CARD, holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123', brand: 'Visa' },
-  });
-  await settleStalePayments(new Date(Date.now() + 10 * 60_000));
-  t.is((await PaymentLinkModel.findById(id).lean())!.status, 2, 'paid by the one authorization');
-  t.is((await PaymentClaimModel.findById(id).lean())!.merchantOrderId, claim.merchantOrderId);
-});
+test.serial(
+  'a pay that timed out keeps its claim even when the acquirer has no sale yet: a retry cannot charge twice',
+  async (t) => {
+    const { guid, id } = await readyLink(app.url, merchant, { value: 4100 });
+    // The acquirer takes the authorization and never answers in time: for now it shows no sale.
+    const faulted = await fetch(`${getConfig().acquirer.baseUrl}/sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'hang', operation: 'create' }),
+    });
+    t.is(faulted.status, 201);
+    const first = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), {
+      encrypted_card: encryptedCard(APPROVED_CARD),
+    });
+    t.is(first.status, 502);
+    const claim = (await PaymentClaimModel.findById(id).lean())!;
+    t.is(claim?.state, 'charging', 'the claim is kept while the call may still be running');
+    t.is(
+      (await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status,
+      409,
+    );
+    // The acquirer completes the first authorization late; the sweep, once no call can still run, records it.
+    await createCardSale({
+      idempotencyKey: `${claim.attemptKey}-late`,
+      merchantOrderId: claim.merchantOrderId,
+      amountCents: 4100,
+      installments: 1,
+      capture: true,
+      customer: { name: 'Maria Silva' },
+      card: {
+        number: APPROVED_CARD,
+        holder: 'MARIA SILVA',
+        expMonth: 12,
+        expYear: new Date().getUTCFullYear() + 3,
+        cvv: '123',
+        brand: 'Visa',
+      },
+    });
+    await settleStalePayments(new Date(Date.now() + 10 * 60_000));
+    t.is((await PaymentLinkModel.findById(id).lean())!.status, 2, 'paid by the one authorization');
+    t.is((await PaymentClaimModel.findById(id).lean())!.merchantOrderId, claim.merchantOrderId);
+  },
+);

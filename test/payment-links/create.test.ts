@@ -87,11 +87,19 @@ test('a fractional value is not a valid integer', async (t) => {
 });
 
 test('value is required, an integer and at least one', async (t) => {
-  const missing = await fetch(`${app.url}/api/v1/payment-links/`, { method: 'POST', headers: bearer(merchant.merchantToken), body: '{}' });
+  const missing = await fetch(`${app.url}/api/v1/payment-links/`, {
+    method: 'POST',
+    headers: bearer(merchant.merchantToken),
+    body: '{}',
+  });
   t.is(missing.status, 400);
   t.deepEqual(await json(missing), { value: ['This field is required.'] });
-  t.deepEqual((await createLink(app.url, merchant, { value: 'abc' })).body, { value: ['A valid integer is required.'] });
-  t.deepEqual((await createLink(app.url, merchant, { value: 0 })).body, { value: ['Ensure this value is greater than or equal to 1.'] });
+  t.deepEqual((await createLink(app.url, merchant, { value: 'abc' })).body, {
+    value: ['A valid integer is required.'],
+  });
+  t.deepEqual((await createLink(app.url, merchant, { value: 0 })).body, {
+    value: ['Ensure this value is greater than or equal to 1.'],
+  });
   const fromString = await createLink(app.url, merchant, { value: '700' });
   t.is(fromString.status, 201);
   t.is(fromString.body.value, 700);
@@ -110,7 +118,17 @@ test('every bad field is reported at once', async (t) => {
     webhookUrl: 'http://example.com/hook',
   });
   t.is(status, 400);
-  t.deepEqual(Object.keys(body).sort(), ['description', 'document', 'email', 'link_exp_period', 'mobile', 'number_of_installments', 'payer_name', 'value', 'webhookUrl']);
+  t.deepEqual(Object.keys(body).sort(), [
+    'description',
+    'document',
+    'email',
+    'link_exp_period',
+    'mobile',
+    'number_of_installments',
+    'payer_name',
+    'value',
+    'webhookUrl',
+  ]);
   t.deepEqual(body.value, ['A valid integer is required.']);
   t.deepEqual(body.description, ['Ensure this field has no more than 100 characters.']);
   t.deepEqual(body.payer_name, ['Ensure this field has no more than 20 characters.']);
@@ -134,9 +152,15 @@ test('limits are inclusive', async (t) => {
   });
   t.is(status, 201, JSON.stringify(body));
   t.is(body.number_of_installments, 12);
-  t.deepEqual((await createLink(app.url, merchant, { email: `${'e'.repeat(60)}@${'d'.repeat(36)}.com` })).body, { email: ['Ensure this field has no more than 100 characters.'] });
-  t.deepEqual((await createLink(app.url, merchant, { number_of_installments: 0 })).body, { number_of_installments: ['Ensure this value is greater than or equal to 1.'] });
-  t.deepEqual((await createLink(app.url, merchant, { number_of_installments: 2.5 })).body, { number_of_installments: ['A valid integer is required.'] });
+  t.deepEqual((await createLink(app.url, merchant, { email: `${'e'.repeat(60)}@${'d'.repeat(36)}.com` })).body, {
+    email: ['Ensure this field has no more than 100 characters.'],
+  });
+  t.deepEqual((await createLink(app.url, merchant, { number_of_installments: 0 })).body, {
+    number_of_installments: ['Ensure this value is greater than or equal to 1.'],
+  });
+  t.deepEqual((await createLink(app.url, merchant, { number_of_installments: 2.5 })).body, {
+    number_of_installments: ['A valid integer is required.'],
+  });
 });
 
 test('mobile: phones as Brazilians type them are stored as E.164; other numbers are a field error', async (t) => {
@@ -160,11 +184,24 @@ test('mobile: phones as Brazilians type them are stored as E.164; other numbers 
     t.is((await PaymentLinkModel.findById(body.id).lean())!.mobile, stored, sent);
   }
   t.is((await createLink(app.url, merchant, { mobile: '' })).body.mobile, '', 'mobile stays optional');
-  // Another country, a 0 area code, a mobile without its leading 9, a landline starting with 6, a digit too many, letters, a + inside.
-  for (const bad of ['+1 212 555 0100', '(01) 98765-4321', '(11) 8765-43210', '(11) 6333-4444', '(11) 98765-43210', '(11) 9abc-4321', '11 +98765-4321']) {
+  // Another country, a 0 area code, a mobile without its leading 9, a landline starting with 6, a digit too many,
+  // letters, a + inside.
+  for (const bad of [
+    '+1 212 555 0100',
+    '(01) 98765-4321',
+    '(11) 8765-43210',
+    '(11) 6333-4444',
+    '(11) 98765-43210',
+    '(11) 9abc-4321',
+    '11 +98765-4321',
+  ]) {
     const { status, body } = await createLink(app.url, merchant, { mobile: bad });
     t.is(status, 400, bad);
-    t.deepEqual(body, { mobile: ['Enter a valid Brazilian phone number with its area code, e.g. (11) 98765-4321 or +5511987654321.'] }, bad);
+    t.deepEqual(
+      body,
+      { mobile: ['Enter a valid Brazilian phone number with its area code, e.g. (11) 98765-4321 or +5511987654321.'] },
+      bad,
+    );
   }
   // The spec's limit is on what is sent: 21 characters are refused even when the number inside is good.
   const long = await createLink(app.url, merchant, { mobile: '+55  (11)  98765-4321' });
@@ -188,7 +225,10 @@ test('webhook url aliases', async (t) => {
     const refused = await createLink(app.url, merchant, { [name]: 'https://localhost/hook' });
     t.deepEqual(refused.body, { webhookUrl: ['Enter a safe public HTTPS URL'] }, name);
   }
-  const both = await createLink(app.url, merchant, { webhookUrl: 'https://1.1.1.1/main', callback_url: 'https://9.9.9.9/alias' });
+  const both = await createLink(app.url, merchant, {
+    webhookUrl: 'https://1.1.1.1/main',
+    callback_url: 'https://9.9.9.9/alias',
+  });
   t.is(both.body.webhookUrl, 'https://1.1.1.1/main');
 });
 
@@ -222,21 +262,37 @@ test('the merchant comes from the credential, never the body', async (t) => {
   const { status, body } = await createLink(app.url, merchant, { merchant: other.merchantId });
   t.is(status, 201);
   t.is(body.merchant_id, merchant.merchantId);
-  const viaJwt = await fetch(`${app.url}/api/v1/payment-links/`, { method: 'POST', headers: bearer(other.accessToken), body: JSON.stringify({ value: 5 }) });
+  const viaJwt = await fetch(`${app.url}/api/v1/payment-links/`, {
+    method: 'POST',
+    headers: bearer(other.accessToken),
+    body: JSON.stringify({ value: 5 }),
+  });
   t.is(viaJwt.status, 201);
   t.is((await json(viaJwt)).merchant_id, other.merchantId);
 });
 
 test('credentials: none is 401, staff is 403', async (t) => {
-  const none = await fetch(`${app.url}/api/v1/payment-links/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"value": 1}' });
+  const none = await fetch(`${app.url}/api/v1/payment-links/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"value": 1}',
+  });
   t.is(none.status, 401);
   const staff = await newStaff();
-  const forbidden = await fetch(`${app.url}/api/v1/payment-links/`, { method: 'POST', headers: bearer(staff.accessToken), body: '{"value": 1}' });
+  const forbidden = await fetch(`${app.url}/api/v1/payment-links/`, {
+    method: 'POST',
+    headers: bearer(staff.accessToken),
+    body: '{"value": 1}',
+  });
   t.is(forbidden.status, 403);
 });
 
 test('a body that is not an object is a field map', async (t) => {
-  const res = await fetch(`${app.url}/api/v1/payment-links/`, { method: 'POST', headers: bearer(merchant.merchantToken), body: '[1, 2]' });
+  const res = await fetch(`${app.url}/api/v1/payment-links/`, {
+    method: 'POST',
+    headers: bearer(merchant.merchantToken),
+    body: '[1, 2]',
+  });
   t.is(res.status, 400);
   t.deepEqual(Object.keys(await json(res)), ['non_field_errors']);
 });
@@ -278,10 +334,17 @@ test('a refused create frees its idempotency-key', async (t) => {
 
 test('concurrent creates with one idempotency-key make one link', async (t) => {
   const key = `race-${Date.now()}`;
-  const results = await Promise.all(Array.from({ length: 8 }, () => createLink(app.url, merchant, { value: 777, description: key }, { 'idempotency-key': key })));
+  const results = await Promise.all(
+    Array.from({ length: 8 }, () =>
+      createLink(app.url, merchant, { value: 777, description: key }, { 'idempotency-key': key }),
+    ),
+  );
   const created = results.filter((r) => r.status === 201);
   t.true(created.length >= 1);
-  t.true(results.every((r) => r.status === 201 || r.status === 409), JSON.stringify(results.map((r) => r.status)));
+  t.true(
+    results.every((r) => r.status === 201 || r.status === 409),
+    JSON.stringify(results.map((r) => r.status)),
+  );
   t.is(new Set(created.map((r) => r.body.id)).size, 1);
   t.is(await PaymentLinkModel.countDocuments({ merchantId: merchant.merchantId, description: key }), 1);
 });
@@ -292,7 +355,7 @@ test('a malformed idempotency-key is a field error', async (t) => {
   t.truthy(body['Idempotency-Key']);
 });
 
-test('the merchant reads its link and not another merchant\'s', async (t) => {
+test("the merchant reads its link and not another merchant's", async (t) => {
   const { body } = await createLink(app.url, merchant, { value: 999 });
   const mine = await fetch(`${app.url}/api/v1/payment-links/${body.id}/`, { headers: bearer(merchant.merchantToken) });
   t.is(mine.status, 200);

@@ -19,7 +19,12 @@ export function encryptedCard(number: string, overrides: Record<string, unknown>
   return encryptCard({ number, holder: 'MARIA SILVA', expMonth: 12, expYear: nextYear(), cvv: '123', ...overrides });
 }
 
-export async function createLink(baseUrl: string, merchant: TestMerchant, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+export async function createLink(
+  baseUrl: string,
+  merchant: TestMerchant,
+  body: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(`${baseUrl}/api/v1/payment-links/`, {
     method: 'POST',
     headers: bearer(merchant.merchantToken, headers),
@@ -42,7 +47,10 @@ export async function readyLink(baseUrl: string, merchant: TestMerchant, body: R
   const created = await createLink(baseUrl, merchant, { payer_name: 'Maria Silva', ...body });
   if (created.status !== 201) throw new Error(`create failed: ${JSON.stringify(created.body)}`);
   const guid = created.body.payment_link_guid as string;
-  const payer = await call(baseUrl, 'PATCH', `/api/v1/checkout-links/${guid}/payer`, { payer_name: 'Maria Silva', document: VALID_CPF });
+  const payer = await call(baseUrl, 'PATCH', `/api/v1/checkout-links/${guid}/payer`, {
+    payer_name: 'Maria Silva',
+    document: VALID_CPF,
+  });
   if (payer.status !== 200) throw new Error(`payer step failed: ${JSON.stringify(payer.body)}`);
   return { id: created.body.id as number, guid, link: created.body };
 }

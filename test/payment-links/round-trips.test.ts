@@ -50,7 +50,10 @@ test.serial('checkout load: one read', async (t) => {
 
 test.serial('payer step: the link, the pay-in-progress guard, one update', async (t) => {
   const { guid } = await readyLink(app.url, merchant);
-  const { result, commands } = await counted('PATCH', checkoutPath(guid, 'payer'), { payer_name: 'Ana Souza', document: VALID_CPF });
+  const { result, commands } = await counted('PATCH', checkoutPath(guid, 'payer'), {
+    payer_name: 'Ana Souza',
+    document: VALID_CPF,
+  });
   t.is(result.status, 200);
   t.log(commands);
   t.deepEqual(commands.by, { 'payment_links find': 1, 'payment_link_claims find': 1, 'payment_links update': 1 });
@@ -58,7 +61,11 @@ test.serial('payer step: the link, the pay-in-progress guard, one update', async
 
 test.serial('address step: the link, the pay-in-progress guard, one update', async (t) => {
   const { guid } = await readyLink(app.url, merchant);
-  const { result, commands } = await counted('PATCH', checkoutPath(guid, 'address'), { cep: '01310-100', street: 'Avenida Paulista', number: '1000' });
+  const { result, commands } = await counted('PATCH', checkoutPath(guid, 'address'), {
+    cep: '01310-100',
+    street: 'Avenida Paulista',
+    number: '1000',
+  });
   t.is(result.status, 200);
   t.log(commands);
   t.deepEqual(commands.by, { 'payment_links find': 1, 'payment_link_claims find': 1, 'payment_links update': 1 });
@@ -66,7 +73,10 @@ test.serial('address step: the link, the pay-in-progress guard, one update', asy
 
 test.serial('an invalid document in the payer step costs the link read only', async (t) => {
   const { guid } = await readyLink(app.url, merchant);
-  const { result, commands } = await counted('PATCH', checkoutPath(guid, 'payer'), { payer_name: 'Ana Souza', document: '123.456.789-00' });
+  const { result, commands } = await counted('PATCH', checkoutPath(guid, 'payer'), {
+    payer_name: 'Ana Souza',
+    document: '123.456.789-00',
+  });
   t.is(result.status, 400);
   t.log(commands);
   t.deepEqual(commands.by, { 'payment_links find': 1 });
@@ -74,11 +84,18 @@ test.serial('an invalid document in the payer step costs the link read only', as
 
 test.serial('pay, approved, no webhook: link read, claim insert, link paid, claim paid', async (t) => {
   const { guid, id } = await readyLink(app.url, merchant);
-  const { result, commands } = await counted('PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  const { result, commands } = await counted('PUT', checkoutPath(guid, 'pay'), {
+    encrypted_card: encryptedCard(APPROVED_CARD),
+  });
   t.is(result.status, 200);
   t.true(result.body.approved);
   t.log(commands);
-  t.deepEqual(commands.by, { 'payment_links find': 1, 'payment_link_claims insert': 1, 'payment_links update': 1, 'payment_link_claims update': 1 });
+  t.deepEqual(commands.by, {
+    'payment_links find': 1,
+    'payment_link_claims insert': 1,
+    'payment_links update': 1,
+    'payment_link_claims update': 1,
+  });
   // What the counts must not cost: the link paid once, and the claim records the payment with nothing owed.
   const claim = (await PaymentClaimModel.findById(id).lean())!;
   t.is(claim.state, 'paid');
@@ -89,12 +106,24 @@ test.serial('pay, approved, no webhook: link read, claim insert, link paid, clai
 
 test.serial('pay, approved, with a webhook: the same plus the stored and queued paid event', async (t) => {
   const { guid, id } = await readyLink(app.url, merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
-  const { result, commands } = await counted('PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  const { result, commands } = await counted('PUT', checkoutPath(guid, 'pay'), {
+    encrypted_card: encryptedCard(APPROVED_CARD),
+  });
   t.is(result.status, 200);
   t.true(result.body.approved);
   t.log(commands);
-  const { 'webhook_events find': eventReads, 'webhook_events insert': eventInserts, 'webhook_events update': eventUpdates, ...ours } = commands.by;
-  t.deepEqual(ours, { 'payment_links find': 1, 'payment_link_claims insert': 1, 'payment_links update': 1, 'payment_link_claims update': 1 });
+  const {
+    'webhook_events find': eventReads,
+    'webhook_events insert': eventInserts,
+    'webhook_events update': eventUpdates,
+    ...ours
+  } = commands.by;
+  t.deepEqual(ours, {
+    'payment_links find': 1,
+    'payment_link_claims insert': 1,
+    'payment_links update': 1,
+    'payment_link_claims update': 1,
+  });
   t.is(eventInserts, 1, 'the paid event is stored once');
   t.log(`webhook event commands (src/webhooks): ${(eventReads ?? 0) + eventInserts + (eventUpdates ?? 0)}`);
   const claim = (await PaymentClaimModel.findById(id).lean())!;
@@ -105,10 +134,17 @@ test.serial('pay, approved, with a webhook: the same plus the stored and queued 
 
 test.serial('pay, declined: link read, claim insert, declined count, claim released', async (t) => {
   const { guid, id } = await readyLink(app.url, merchant);
-  const { result, commands } = await counted('PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) });
+  const { result, commands } = await counted('PUT', checkoutPath(guid, 'pay'), {
+    encrypted_card: encryptedCard(DENIED_CARD),
+  });
   t.is(result.status, 200);
   t.false(result.body.approved);
   t.log(commands);
-  t.deepEqual(commands.by, { 'payment_links find': 1, 'payment_link_claims insert': 1, 'payment_links update': 1, 'payment_link_claims delete': 1 });
+  t.deepEqual(commands.by, {
+    'payment_links find': 1,
+    'payment_link_claims insert': 1,
+    'payment_links update': 1,
+    'payment_link_claims delete': 1,
+  });
   t.is(await PaymentClaimModel.countDocuments({ _id: id }), 0, 'the link stays payable');
 });

@@ -89,7 +89,10 @@ test('accepts a public https name whose every address is public', async (t) => {
   const verdict = await checkWebhookUrl('https://hooks.example.com:8443/payments?x=1', { resolve: resolver });
   t.true(verdict.safe);
   if (verdict.safe) {
-    t.deepEqual(verdict.addresses.map((a) => a.address), [PUBLIC_V4, PUBLIC_V6]);
+    t.deepEqual(
+      verdict.addresses.map((a) => a.address),
+      [PUBLIC_V4, PUBLIC_V6],
+    );
     t.false(verdict.allowListed);
   }
 });
@@ -100,7 +103,12 @@ test('accepts public ip literals', async (t) => {
 });
 
 test('real lookups: localhost names and unresolvable hosts are refused', async (t) => {
-  for (const url of ['https://localhost/x', 'https://localhost.localdomain/x', 'https://does-not-exist.invalid/x', 'https://ip6-localhost/x']) {
+  for (const url of [
+    'https://localhost/x',
+    'https://localhost.localdomain/x',
+    'https://does-not-exist.invalid/x',
+    'https://ip6-localhost/x',
+  ]) {
     const verdict = await checkWebhookUrl(url);
     t.false(verdict.safe, url);
   }
@@ -117,6 +125,18 @@ test('the test allow-list admits exactly its host:port pairs, http included', as
 });
 
 test('address classification', (t) => {
-  for (const address of ['8.8.8.8', '1.1.1.1', PUBLIC_V4, PUBLIC_V6, '2606:4700:4700::1111']) t.true(isPublicAddress(address), address);
-  for (const address of ['127.0.0.1', '10.0.0.1', '100.64.0.1', '169.254.1.1', '::1', '::ffff:1.1.1.1', 'fe80::1', 'not-an-ip', '']) t.false(isPublicAddress(address), address);
+  for (const address of ['8.8.8.8', '1.1.1.1', PUBLIC_V4, PUBLIC_V6, '2606:4700:4700::1111'])
+    t.true(isPublicAddress(address), address);
+  for (const address of [
+    '127.0.0.1',
+    '10.0.0.1',
+    '100.64.0.1',
+    '169.254.1.1',
+    '::1',
+    '::ffff:1.1.1.1',
+    'fe80::1',
+    'not-an-ip',
+    '',
+  ])
+    t.false(isPublicAddress(address), address);
 });

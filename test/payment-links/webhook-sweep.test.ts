@@ -57,8 +57,21 @@ const queue = () => getQueue<LinkWebhookJob>(LINK_WEBHOOK_QUEUE);
 /** An event stored while Redis was down: saved, never queued. */
 async function storeUnqueuedEvent(createdAt: Date) {
   const linkId = nextLinkId++;
-  const body = JSON.stringify({ type: 'payment_link.paid', timestamp: createdAt.toISOString(), data: { id: linkId, sequence: 1 } });
-  const event = await WebhookEventModel.create({ _id: `msg_${linkId}_1`, merchantId, linkId, sequence: 1, type: 'payment_link.paid', url: hookUrl, body, createdAt });
+  const body = JSON.stringify({
+    type: 'payment_link.paid',
+    timestamp: createdAt.toISOString(),
+    data: { id: linkId, sequence: 1 },
+  });
+  const event = await WebhookEventModel.create({
+    _id: `msg_${linkId}_1`,
+    merchantId,
+    linkId,
+    sequence: 1,
+    type: 'payment_link.paid',
+    url: hookUrl,
+    body,
+    createdAt,
+  });
   return event._id;
 }
 
@@ -73,7 +86,13 @@ async function deliveredOnce(eventId: string) {
 }
 
 test.serial('the sweep never re-sends a delivered event', async (t) => {
-  const event = await emitLinkEvent({ merchantId, linkId: nextLinkId++, url: hookUrl, type: 'payment_link.paid', data: {} });
+  const event = await emitLinkEvent({
+    merchantId,
+    linkId: nextLinkId++,
+    url: hookUrl,
+    type: 'payment_link.paid',
+    data: {},
+  });
   await deliveredOnce(event._id);
   t.truthy((await WebhookEventModel.findById(event._id).lean())!.queuedAt, 'the normal path marks the event queued');
 
@@ -86,7 +105,10 @@ test.serial('the sweep never re-sends a delivered event', async (t) => {
   // Even a duplicate scheduled job that does get through sends nothing.
   await enqueueScheduledDelivery(event);
   await eventually(async () => (await jobsOf(event._id)).some((job) => job.finishedOn), 30_000, 100);
-  t.deepEqual(received.filter((id) => id === event._id), [event._id]);
+  t.deepEqual(
+    received.filter((id) => id === event._id),
+    [event._id],
+  );
   t.is(await WebhookAttemptModel.countDocuments({ eventId: event._id }), 1);
 });
 
@@ -94,12 +116,20 @@ test.serial('a sweep racing the normal enqueue queues one delivery', async (t) =
   const now = new Date();
   const eventId = await storeUnqueuedEvent(new Date(now.getTime() - 2 * UNQUEUED_EVENT_GRACE_MS));
   const stored0 = (await WebhookEventModel.findById(eventId).lean())!;
-  await Promise.all([sweepUnqueuedLinkEvents(now), enqueueScheduledDelivery(stored0), sweepUnqueuedLinkEvents(now), enqueueScheduledDelivery(stored0)]);
+  await Promise.all([
+    sweepUnqueuedLinkEvents(now),
+    enqueueScheduledDelivery(stored0),
+    sweepUnqueuedLinkEvents(now),
+    enqueueScheduledDelivery(stored0),
+  ]);
   t.is((await jobsOf(eventId)).length, 1);
   await deliveredOnce(eventId);
   t.is(await sweepUnqueuedLinkEvents(new Date(now.getTime() + 3600_000)), 0);
   t.is((await jobsOf(eventId)).length, 1);
-  t.deepEqual(received.filter((id) => id === eventId), [eventId]);
+  t.deepEqual(
+    received.filter((id) => id === eventId),
+    [eventId],
+  );
   const stored = await WebhookEventModel.findById(eventId).lean();
   t.is(stored!.attemptCount, 1);
   t.truthy(stored!.queuedAt);
@@ -126,43 +156,71 @@ test.serial('the sweep waits out the grace period and queues a bounded batch per
   await WebhookEventModel.deleteOne({ _id: fresh });
 });
 
-test.serial('a queued event whose job Redis lost is queued again once; events whose job exists or that were just attempted are left alone', async (t) => {
-  const now = new Date();
-  const longAgo = new Date(now.getTime() - 2 * LOST_JOB_GRACE_MS);
-  const lost = await storeUnqueuedEvent(longAgo);
-  const waiting = await storeUnqueuedEvent(longAgo);
-  const justTried = await storeUnqueuedEvent(longAgo);
-  for (const id of [lost, waiting, justTried]) await WebhookEventModel.updateOne({ _id: id }, { $set: { queuedAt: longAgo } });
-  await WebhookEventModel.updateOne({ _id: justTried }, { $set: { lastAttemptAt: now, attemptCount: 1 } });
-  // The waiting one has its job, delayed as a retry far in the future would be.
-  await queue().add('deliver', { eventId: waiting, trigger: 'scheduled' }, { jobId: deliveryJobId({ _id: waiting, createdAt: longAgo }), delay: 3600_000 });
+test.serial(
+  'a queued event whose job Redis lost is queued again once; events whose job exists or that were just ' +
+    'attempted are left alone',
+  async (t) => {
+    const now = new Date();
+    const longAgo = new Date(now.getTime() - 2 * LOST_JOB_GRACE_MS);
+    const lost = await storeUnqueuedEvent(longAgo);
+    const waiting = await storeUnqueuedEvent(longAgo);
+    const justTried = await storeUnqueuedEvent(longAgo);
+    for (const id of [lost, waiting, justTried])
+      await WebhookEventModel.updateOne({ _id: id }, { $set: { queuedAt: longAgo } });
+    await WebhookEventModel.updateOne({ _id: justTried }, { $set: { lastAttemptAt: now, attemptCount: 1 } });
+    // The waiting one has its job, delayed as a retry far in the future would be.
+    await queue().add(
+      'deliver',
+      { eventId: waiting, trigger: 'scheduled' },
+      { jobId: deliveryJobId({ _id: waiting, createdAt: longAgo }), delay: 3600_000 },
+    );
 
-  t.is(await requeueLostLinkEventJobs(now), 1);
-  await deliveredOnce(lost);
-  t.deepEqual(received.filter((id) => id === lost), [lost]);
-  t.is((await jobsOf(waiting)).length, 1, 'an existing job is not doubled');
-  t.deepEqual(await jobsOf(justTried), [], 'an event attempted within the grace is not looked at');
-  t.is(await requeueLostLinkEventJobs(new Date(now.getTime() + 3600_000)), 1, 'only the just-tried one, once it has been idle (its job is gone too)');
-  t.is(await requeueLostLinkEventJobs(new Date(now.getTime() + 3600_000)), 0, 'a second sweep finds every job in place');
-  await deliveredOnce(justTried);
-  for (const id of [waiting]) {
-    await (await queue().getJob(deliveryJobId({ _id: id, createdAt: longAgo })))?.remove();
-    await WebhookEventModel.deleteOne({ _id: id });
-  }
-});
+    t.is(await requeueLostLinkEventJobs(now), 1);
+    await deliveredOnce(lost);
+    t.deepEqual(
+      received.filter((id) => id === lost),
+      [lost],
+    );
+    t.is((await jobsOf(waiting)).length, 1, 'an existing job is not doubled');
+    t.deepEqual(await jobsOf(justTried), [], 'an event attempted within the grace is not looked at');
+    t.is(
+      await requeueLostLinkEventJobs(new Date(now.getTime() + 3600_000)),
+      1,
+      'only the just-tried one, once it has been idle (its job is gone too)',
+    );
+    t.is(
+      await requeueLostLinkEventJobs(new Date(now.getTime() + 3600_000)),
+      0,
+      'a second sweep finds every job in place',
+    );
+    await deliveredOnce(justTried);
+    for (const id of [waiting]) {
+      await (await queue().getJob(deliveryJobId({ _id: id, createdAt: longAgo })))?.remove();
+      await WebhookEventModel.deleteOne({ _id: id });
+    }
+  },
+);
 
-const ONE_DELIVERY = { 'webhook_events find': 1, 'webhook_secrets find': 1, 'webhook_attempts insert': 1, 'webhook_events update': 1 };
+const ONE_DELIVERY = {
+  'webhook_events find': 1,
+  'webhook_secrets find': 1,
+  'webhook_attempts insert': 1,
+  'webhook_events update': 1,
+};
 
-test.serial('one webhook delivery: the event and the secret read, the attempt inserted, the event updated', async (t) => {
-  const eventId = await storeUnqueuedEvent(new Date());
-  await getWebhookSecret(merchantId); // the merchant's secret exists, as it does after its first event
-  const { result, commands } = await countDbCommands(() => deliverEvent(eventId, 'scheduled', { merchantId }));
-  t.true(result.success, JSON.stringify(result));
-  t.deepEqual(commands.by, ONE_DELIVERY);
-  const event = (await WebhookEventModel.findById(eventId).lean())!;
-  t.is(event.state, 'delivered');
-  t.is(await WebhookAttemptModel.countDocuments({ eventId }), 1);
-});
+test.serial(
+  'one webhook delivery: the event and the secret read, the attempt inserted, the event updated',
+  async (t) => {
+    const eventId = await storeUnqueuedEvent(new Date());
+    await getWebhookSecret(merchantId); // the merchant's secret exists, as it does after its first event
+    const { result, commands } = await countDbCommands(() => deliverEvent(eventId, 'scheduled', { merchantId }));
+    t.true(result.success, JSON.stringify(result));
+    t.deepEqual(commands.by, ONE_DELIVERY);
+    const event = (await WebhookEventModel.findById(eventId).lean())!;
+    t.is(event.state, 'delivered');
+    t.is(await WebhookAttemptModel.countDocuments({ eventId }), 1);
+  },
+);
 
 test.serial('an event queued and delivered by the worker: its mark as queued and one delivery', async (t) => {
   const storedAt = new Date();
@@ -183,7 +241,9 @@ test.serial('an event stored and queued: the sequence read and one insert, alrea
   await queue().pause();
   try {
     const linkId = nextLinkId++;
-    const { result: event, commands } = await countDbCommands(() => emitLinkEvent({ merchantId, linkId, url: hookUrl, type: 'payment_link.paid', data: {} }));
+    const { result: event, commands } = await countDbCommands(() =>
+      emitLinkEvent({ merchantId, linkId, url: hookUrl, type: 'payment_link.paid', data: {} }),
+    );
     t.deepEqual(commands.by, { 'webhook_events find': 1, 'webhook_events insert': 1 });
     t.truthy((await WebhookEventModel.findById(event._id).lean())!.queuedAt);
     const [job] = await jobsOf(event._id);
@@ -195,14 +255,24 @@ test.serial('an event stored and queued: the sequence read and one insert, alrea
   }
 });
 
-test.serial('a finished job Redis keeps under a repeated event id does not swallow a new event of that id', async (t) => {
-  // Event ids (msg_<link>_<n>) repeat across databases sharing one Redis, or after a database reset:
-  // a finished delivery of such an earlier event is still kept under its job id.
-  const linkId = nextLinkId++;
-  const earlier = await queue().add('deliver', { eventId: `msg_${linkId}_1`, trigger: 'scheduled' }, { jobId: `deliver-msg_${linkId}_1` });
-  await eventually(async () => Boolean((await queue().getJob(earlier.id!))?.finishedOn), 30_000, 50);
-  const event = await emitLinkEvent({ merchantId, linkId, url: hookUrl, type: 'payment_link.paid', data: {} });
-  await deliveredOnce(event._id);
-  t.deepEqual(received.filter((id) => id === event._id), [event._id]);
-  t.not(deliveryJobId(event), earlier.id);
-});
+test.serial(
+  'a finished job Redis keeps under a repeated event id does not swallow a new event of that id',
+  async (t) => {
+    // Event ids (msg_<link>_<n>) repeat across databases sharing one Redis, or after a database reset:
+    // a finished delivery of such an earlier event is still kept under its job id.
+    const linkId = nextLinkId++;
+    const earlier = await queue().add(
+      'deliver',
+      { eventId: `msg_${linkId}_1`, trigger: 'scheduled' },
+      { jobId: `deliver-msg_${linkId}_1` },
+    );
+    await eventually(async () => Boolean((await queue().getJob(earlier.id!))?.finishedOn), 30_000, 50);
+    const event = await emitLinkEvent({ merchantId, linkId, url: hookUrl, type: 'payment_link.paid', data: {} });
+    await deliveredOnce(event._id);
+    t.deepEqual(
+      received.filter((id) => id === event._id),
+      [event._id],
+    );
+    t.not(deliveryJobId(event), earlier.id);
+  },
+);

@@ -11,7 +11,15 @@ import { closeAcquirerClient } from '../../src/acquirer/client';
 import { getQueue, startWorker } from '../../src/queue';
 import { linkWebhookJob } from '../../jobs/link-webhook';
 import { WebhookEventModel } from '../../src/webhooks/model';
-import { deliverEvent, deliveryJobId, emitLinkEvent, signedHeaders, LINK_WEBHOOK_QUEUE, WEBHOOK_ATTEMPTS, webhookRetryDelay } from '../../src/webhooks/service';
+import {
+  deliverEvent,
+  deliveryJobId,
+  emitLinkEvent,
+  signedHeaders,
+  LINK_WEBHOOK_QUEUE,
+  WEBHOOK_ATTEMPTS,
+  webhookRetryDelay,
+} from '../../src/webhooks/service';
 import { APPROVED_CARD, DENIED_CARD, call, encryptedCard, readyLink } from './helpers';
 
 interface Received {
@@ -29,7 +37,11 @@ class Receiver {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const path = req.url ?? '/';
-      this.received.push({ path, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
+      this.received.push({
+        path,
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       const script = this.scripts.get(path) ?? [200];
       const status = script.length > 1 ? script.shift()! : script[0];
       if (status === 0) return; // hang: never answer
@@ -61,7 +73,9 @@ class Receiver {
 }
 
 /** eventually(), typed by the truthy value the check finally returns. */
-async function until<T>(check: () => Promise<T | false | 0 | undefined | null> | T | false | 0 | undefined | null): Promise<T> {
+async function until<T>(
+  check: () => Promise<T | false | 0 | undefined | null> | T | false | 0 | undefined | null,
+): Promise<T> {
   return (await eventually(check, 30_000)) as T;
 }
 
@@ -80,7 +94,8 @@ test.before(async () => {
   // Generous, so a busy machine never turns an answered attempt into a timeout.
   process.env.WEBHOOK_TIMEOUT_MS = '4000';
   app = await startTestApp();
-  if (getConfig().webhooks.testAllowHosts[0] !== `127.0.0.1:${receiver.port}`) throw new Error('config was loaded before the test set the allow-list');
+  if (getConfig().webhooks.testAllowHosts[0] !== `127.0.0.1:${receiver.port}`)
+    throw new Error('config was loaded before the test set the allow-list');
   startWorker(linkWebhookJob.queue, linkWebhookJob.process, linkWebhookJob.worker);
   merchant = await newMerchant();
 });
@@ -115,7 +130,9 @@ test('a paid link sends an event that standardwebhooks verifies', async (t) => {
   t.like(verified.data, { id, payment_link_guid: guid, status: 2, value: 2500, sequence: 1 });
   t.is(delivery.headers['webhook-id'], `msg_${id}_1`);
   t.regex(delivery.headers['webhook-signature'], /^v1,[A-Za-z0-9+/=]+$/);
-  t.throws(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(delivery.body, delivery.headers));
+  t.throws(() =>
+    new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(delivery.body, delivery.headers),
+  );
   const [event] = await until(async () => {
     const events = await eventsOf(merchant, id);
     return events[0]?.state === 'delivered' && events;
@@ -133,8 +150,14 @@ test('a delivery that fails twice succeeds on the third attempt', async (t) => {
     const events = await eventsOf(merchant, id);
     return events[0]?.state === 'delivered' && events;
   });
-  t.deepEqual(event.attempts.map((a: any) => a.status_code), [503, 500, 204]);
-  t.deepEqual(event.attempts.map((a: any) => a.success), [false, false, true]);
+  t.deepEqual(
+    event.attempts.map((a: any) => a.status_code),
+    [503, 500, 204],
+  );
+  t.deepEqual(
+    event.attempts.map((a: any) => a.success),
+    [false, false, true],
+  );
   t.is(event.attempts[0].error, 'receiver answered 503');
   const deliveries = receiver.at('/flaky');
   t.is(deliveries.length, 3);
@@ -198,10 +221,13 @@ test('each event of a link carries the next sequence number', async (t) => {
     const list = await eventsOf(merchant, id);
     return list.length === 2 && list.every((e) => e.state === 'delivered') && list;
   });
-  t.deepEqual(events.map((e) => [e.type, e.sequence, e.id]), [
-    ['payment_link.payment_denied', 1, `msg_${id}_1`],
-    ['payment_link.paid', 2, `msg_${id}_2`],
-  ]);
+  t.deepEqual(
+    events.map((e) => [e.type, e.sequence, e.id]),
+    [
+      ['payment_link.payment_denied', 1, `msg_${id}_1`],
+      ['payment_link.paid', 2, `msg_${id}_2`],
+    ],
+  );
   t.is(events[0].payload.data.denial.return_code, '05');
   t.is(events[1].payload.data.sequence, 2);
 });
@@ -210,9 +236,14 @@ test('concurrent events of one link never share a sequence number', async (t) =>
   const { id } = await readyLink(app.url, merchant);
   const url = receiver.url('/burst');
   const events = await Promise.all(
-    Array.from({ length: 6 }, (_, i) => emitLinkEvent({ merchantId: merchant.merchantId, linkId: id, url, type: 'payment_link.test', data: { n: i } })),
+    Array.from({ length: 6 }, (_, i) =>
+      emitLinkEvent({ merchantId: merchant.merchantId, linkId: id, url, type: 'payment_link.test', data: { n: i } }),
+    ),
   );
-  t.deepEqual(events.map((e) => e.sequence).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6]);
+  t.deepEqual(
+    events.map((e) => e.sequence).sort((a, b) => a - b),
+    [1, 2, 3, 4, 5, 6],
+  );
 });
 
 test('a merchant can ask for a redelivery', async (t) => {
@@ -223,7 +254,10 @@ test('a merchant can ask for a redelivery', async (t) => {
     const events = await eventsOf(merchant, id);
     return events[0]?.state === 'delivered' && events;
   });
-  const res = await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/${event.id}/redeliver/`, { method: 'POST', headers: bearer(merchant.merchantToken) });
+  const res = await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/${event.id}/redeliver/`, {
+    method: 'POST',
+    headers: bearer(merchant.merchantToken),
+  });
   t.is(res.status, 202);
   await until(() => receiver.at('/again').length === 2);
   const [first, second] = receiver.at('/again');
@@ -235,9 +269,15 @@ test('a merchant can ask for a redelivery', async (t) => {
   });
   t.is(after.attempts[1].trigger, 'redelivery');
   const other = await newMerchant();
-  const foreign = await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/${event.id}/redeliver/`, { method: 'POST', headers: bearer(other.merchantToken) });
+  const foreign = await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/${event.id}/redeliver/`, {
+    method: 'POST',
+    headers: bearer(other.merchantToken),
+  });
   t.is(foreign.status, 404);
-  const unknown = await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/msg_${id}_99/redeliver/`, { method: 'POST', headers: bearer(merchant.merchantToken) });
+  const unknown = await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/msg_${id}_99/redeliver/`, {
+    method: 'POST',
+    headers: bearer(merchant.merchantToken),
+  });
   t.is(unknown.status, 404);
 });
 
@@ -246,7 +286,9 @@ test('a rotated secret signs at once and the old one still verifies during the g
   const before = await secretOf(owner);
   t.regex(before, /^whsec_[A-Za-z0-9+/]+=*$/);
   t.is(await secretOf(owner), before);
-  const rotated = await json(await fetch(`${app.url}/api/v1/webhooks/secret/rotate/`, { method: 'POST', headers: bearer(owner.merchantToken) }));
+  const rotated = await json(
+    await fetch(`${app.url}/api/v1/webhooks/secret/rotate/`, { method: 'POST', headers: bearer(owner.merchantToken) }),
+  );
   t.not(rotated.secret, before);
   t.truthy(rotated.previous_secret_valid_until);
   t.is(await secretOf(owner), rotated.secret);
@@ -262,7 +304,13 @@ test('a rotated secret signs at once and the old one still verifies during the g
 test('the url is checked again before every delivery', async (t) => {
   const { id } = await readyLink(app.url, merchant);
   // An address outside the allow-list (another port): refused at delivery, nothing sent.
-  const event = await emitLinkEvent({ merchantId: merchant.merchantId, linkId: id, url: `http://127.0.0.1:${receiver.port + 1}/x`, type: 'payment_link.test', data: {} });
+  const event = await emitLinkEvent({
+    merchantId: merchant.merchantId,
+    linkId: id,
+    url: `http://127.0.0.1:${receiver.port + 1}/x`,
+    type: 'payment_link.test',
+    data: {},
+  });
   const stored = await until(async () => {
     const list = await eventsOf(merchant, id);
     const found = list.find((e) => e.id === event._id);
@@ -275,14 +323,22 @@ test('the url is checked again before every delivery', async (t) => {
 test('a delivery connects to the addresses the check resolved, not to a fresh lookup', async (t) => {
   const { id } = await readyLink(app.url, merchant);
   receiver.url('/pinned');
-  const event = await emitLinkEvent({ merchantId: merchant.merchantId, linkId: id, url: `http://pinned.test:${receiver.port}/pinned`, type: 'payment_link.test', data: {} });
-  const outcome = await deliverEvent(event._id, 'redelivery', { resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+  const event = await emitLinkEvent({
+    merchantId: merchant.merchantId,
+    linkId: id,
+    url: `http://pinned.test:${receiver.port}/pinned`,
+    type: 'payment_link.test',
+    data: {},
+  });
+  const outcome = await deliverEvent(event._id, 'redelivery', {
+    resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+  });
   t.true(outcome.success, JSON.stringify(outcome));
   const [delivery] = receiver.at('/pinned');
   t.is(delivery.headers.host, `pinned.test:${receiver.port}`);
 });
 
-test('the webhook log is the merchant\'s own', async (t) => {
+test("the webhook log is the merchant's own", async (t) => {
   const { id } = await readyLink(app.url, merchant);
   const other = await newMerchant();
   const res = await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/`, { headers: bearer(other.merchantToken) });
@@ -292,11 +348,26 @@ test('the webhook log is the merchant\'s own', async (t) => {
 
 test('the retry schedule doubles with jitter and spans about three days', (t) => {
   const base = 60_000;
-  t.is(webhookRetryDelay(1, base, () => 0.5), 60_000);
-  t.is(webhookRetryDelay(2, base, () => 0.5), 120_000);
-  t.is(webhookRetryDelay(3, base, () => 0), 0.8 * 240_000);
-  t.is(webhookRetryDelay(3, base, () => 1), 1.2 * 240_000);
-  t.is(webhookRetryDelay(14, base, () => 0.5), 12 * 3600_000);
+  t.is(
+    webhookRetryDelay(1, base, () => 0.5),
+    60_000,
+  );
+  t.is(
+    webhookRetryDelay(2, base, () => 0.5),
+    120_000,
+  );
+  t.is(
+    webhookRetryDelay(3, base, () => 0),
+    0.8 * 240_000,
+  );
+  t.is(
+    webhookRetryDelay(3, base, () => 1),
+    1.2 * 240_000,
+  );
+  t.is(
+    webhookRetryDelay(14, base, () => 0.5),
+    12 * 3600_000,
+  );
   let total = 0;
   for (let retry = 1; retry < WEBHOOK_ATTEMPTS; retry++) total += webhookRetryDelay(retry, base, () => 0.5);
   const days = total / 86_400_000;

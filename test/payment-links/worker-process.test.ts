@@ -32,7 +32,8 @@ test.before(async () => {
   process.env.WEBHOOK_TEST_ALLOW_HOSTS = allow;
   process.env.WEBHOOK_RETRY_BASE_MS = '200';
   app = await startTestApp();
-  if (getConfig().webhooks.testAllowHosts[0] !== allow) throw new Error('config was loaded before the test set the allow-list');
+  if (getConfig().webhooks.testAllowHosts[0] !== allow)
+    throw new Error('config was loaded before the test set the allow-list');
   // The real worker process (Procfile `worker`), limited to the webhook queue.
   await startProcess('worker', { WORKER_QUEUES: 'link-webhook' });
 });
@@ -49,14 +50,25 @@ test('the worker process delivers a paid link event, retrying a failure', async 
   const merchant = await newMerchant();
   const port = (receiver.address() as AddressInfo).port;
   const { id, guid } = await readyLink(app.url, merchant, { webhookUrl: `http://127.0.0.1:${port}/hook` });
-  const paid = await call(app.url, 'PUT', `/api/v1/checkout-links/${guid}/pay`, { encrypted_card: encryptedCard(APPROVED_CARD) });
+  const paid = await call(app.url, 'PUT', `/api/v1/checkout-links/${guid}/pay`, {
+    encrypted_card: encryptedCard(APPROVED_CARD),
+  });
   t.true(paid.body.approved);
   await eventually(() => received.length === 2, 30_000);
-  const secret = (await json(await fetch(`${app.url}/api/v1/webhooks/secret/`, { headers: bearer(merchant.merchantToken) }))).secret;
+  const secret = (
+    await json(await fetch(`${app.url}/api/v1/webhooks/secret/`, { headers: bearer(merchant.merchantToken) }))
+  ).secret;
   for (const delivery of received) t.notThrows(() => new Webhook(secret).verify(delivery.body, delivery.headers));
   const events = await eventually(async () => {
-    const list = (await json(await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/`, { headers: bearer(merchant.merchantToken) }))).results;
+    const list = (
+      await json(
+        await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/`, { headers: bearer(merchant.merchantToken) }),
+      )
+    ).results;
     return list[0]?.state === 'delivered' && list;
   });
-  t.deepEqual(events[0].attempts.map((a: { status_code: number }) => a.status_code), [500, 200]);
+  t.deepEqual(
+    events[0].attempts.map((a: { status_code: number }) => a.status_code),
+    [500, 200],
+  );
 });

@@ -21,21 +21,27 @@ export const ALLOWED_SCANS: readonly AllowedScan[] = [
     from: 'src/auth/service.ts',
     equality: [],
     other: [],
-    why: 'npm start seeds the demo merchant when no user exists at all: one findOne({}) at start-up, whose limit FerretDB pushes down (one row read)',
+    why:
+      'npm start seeds the demo merchant when no user exists at all: one findOne({}) at start-up, whose limit ' +
+      'FerretDB pushes down (one row read)',
   },
   {
     collection: 'commercial_contacts',
     from: 'src/contacts/service.ts',
     equality: [],
     other: [],
-    why: 'GET /api/v1/commercial-contacts/ answers the whole list: reading every contact is the work (sorted by the declared nameKey index on MongoDB)',
+    why:
+      'GET /api/v1/commercial-contacts/ answers the whole list: reading every contact is the work (sorted by the ' +
+      'declared nameKey index on MongoDB)',
   },
   {
     collection: 'merchants',
     from: 'src/contacts/service.ts',
     equality: [],
     other: ['_id'],
-    why: 'a contact linked to more than 50 merchants checks them with one $in read instead of hundreds of lookups (an index read on MongoDB)',
+    why:
+      'a contact linked to more than 50 merchants checks them with one $in read instead of hundreds of lookups ' +
+      '(an index read on MongoDB)',
   },
   // Each backfill marks documents stored before a sweep flag existed: one read of its collection at scheduler start.
   ...BACKFILLS.map((backfill) => ({

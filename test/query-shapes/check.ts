@@ -14,8 +14,12 @@ if (!dir) throw new Error('usage: check.ts <dir of recorded filter shapes>');
 const shapes = readShapes(dir);
 const verdict = checkShapes(shapes);
 const unused = ALLOWED_SCANS.filter((a) => !verdict.allowedUsed.has(a));
-process.stdout.write(`query shapes: ${verdict.checked} filter shapes of service code checked, ${verdict.allowedUsed.size} allowed scans seen\n`);
-for (const a of unused) process.stdout.write(`  note: allowed scan not seen in this run: ${a.collection} from ${a.from}\n`);
+process.stdout.write(
+  `query shapes: ${verdict.checked} filter shapes of service code checked, ${verdict.allowedUsed.size} allowed ` +
+    `scans seen\n`,
+);
+for (const a of unused)
+  process.stdout.write(`  note: allowed scan not seen in this run: ${a.collection} from ${a.from}\n`);
 if (verdict.uncovered.length) {
   process.stdout.write(`query shapes: ${verdict.uncovered.length} filters no declared index serves:\n`);
   for (const shape of verdict.uncovered) process.stdout.write(`  ${describe(shape)}\n`);

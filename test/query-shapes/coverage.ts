@@ -45,7 +45,10 @@ function fileOf(from: string): string {
   return from.replace(/:\d+$/, '');
 }
 
-export function isAllowed(shape: RecordedShape, allowed: readonly AllowedScan[] = ALLOWED_SCANS): AllowedScan | undefined {
+export function isAllowed(
+  shape: RecordedShape,
+  allowed: readonly AllowedScan[] = ALLOWED_SCANS,
+): AllowedScan | undefined {
   return allowed.find(
     (a) =>
       a.collection === shape.collection &&
@@ -61,13 +64,18 @@ export interface Verdict {
   allowedUsed: Set<AllowedScan>;
 }
 
-export function checkShapes(shapes: RecordedShape[], leaders = indexLeaders(), allowed: readonly AllowedScan[] = ALLOWED_SCANS): Verdict {
+export function checkShapes(
+  shapes: RecordedShape[],
+  leaders = indexLeaders(),
+  allowed: readonly AllowedScan[] = ALLOWED_SCANS,
+): Verdict {
   const uncovered: RecordedShape[] = [];
   const allowedUsed = new Set<AllowedScan>();
   let checked = 0;
   for (const shape of shapes) {
     const indexed = leaders.get(shape.collection);
-    // Test code, and collections that are no model of ours (the bench's, BullMQ keeps none here), are not service paths.
+    // Test code, and collections that are no model of ours (the bench's, BullMQ keeps none here), are not service
+    // paths.
     if (!indexed || shape.from.startsWith('test/')) continue;
     checked++;
     if (shape.equality.some((field) => indexed.has(field))) continue;

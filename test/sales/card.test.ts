@@ -21,8 +21,10 @@ test.after.always(async () => {
 });
 
 const PRE = '/api/v1/online/sales/pre-capture/';
-const capture = (id: number, token = merchant.merchantToken) => call(env, 'PUT', `/api/v1/online/sales/${id}/capture/`, token);
-const cancel = (id: number, token = merchant.merchantToken) => call(env, 'PUT', `/api/v1/online/sales/${id}/cancel-capture/`, token);
+const capture = (id: number, token = merchant.merchantToken) =>
+  call(env, 'PUT', `/api/v1/online/sales/${id}/capture/`, token);
+const cancel = (id: number, token = merchant.merchantToken) =>
+  call(env, 'PUT', `/api/v1/online/sales/${id}/cancel-capture/`, token);
 
 test('an approved card is pre-captured and keeps only brand, bin and last four', async (t) => {
   const res = await call(env, 'POST', PRE, merchant.accessToken, cardSale());
@@ -107,7 +109,9 @@ test("another merchant's sale is 404, like an unknown id", async (t) => {
   const stored = await OnlineSaleModel.findById(sale.id).lean();
   t.is(stored?.status, 'PRE_CAPTURED');
   // The system token acts for the merchant it names.
-  const bySystem = await call(env, 'PUT', `/api/v1/online/sales/${sale.id}/capture/`, systemToken(), undefined, { 'x-merchant-id': String(merchant.merchantId) });
+  const bySystem = await call(env, 'PUT', `/api/v1/online/sales/${sale.id}/capture/`, systemToken(), undefined, {
+    'x-merchant-id': String(merchant.merchantId),
+  });
   t.is(bySystem.status, 200);
 });
 
@@ -120,7 +124,11 @@ test('the system token pre-captures for the merchant it names', async (t) => {
 });
 
 test('no credential is 401', async (t) => {
-  const res = await fetch(`${env.app.url}${PRE}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(cardSale()) });
+  const res = await fetch(`${env.app.url}${PRE}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(cardSale()),
+  });
   t.is(res.status, 401);
   t.is((await fetch(`${env.app.url}/api/v1/online/sales/1/capture/`, { method: 'PUT' })).status, 401);
 });
@@ -138,35 +146,74 @@ test('bad input is a field map naming every bad field', async (t) => {
   t.deepEqual(res.body.value, ['A valid integer is required.']);
   t.truthy(res.body.installments);
   t.truthy(res.body.encrypted_card);
-  const doc = await call(env, 'POST', PRE, merchant.merchantToken, cardSale({ payer: { name: 'X', document: '111.111.111-12' } }));
+  const doc = await call(
+    env,
+    'POST',
+    PRE,
+    merchant.merchantToken,
+    cardSale({ payer: { name: 'X', document: '111.111.111-12' } }),
+  );
   t.is(doc.status, 400);
   t.truthy(doc.body['payer.document']);
-  const pix = await call(env, 'POST', PRE, merchant.merchantToken, { payment_method: 'pix', value: 100, installments: 2, payer: { name: 'X' } });
+  const pix = await call(env, 'POST', PRE, merchant.merchantToken, {
+    payment_method: 'pix',
+    value: 100,
+    installments: 2,
+    payer: { name: 'X' },
+  });
   t.is(pix.status, 400);
   t.truthy(pix.body.installments);
   t.truthy(pix.body['payer.document']);
-  const undecryptable = await call(env, 'POST', PRE, merchant.merchantToken, cardSale({ encrypted_card: 'bm90IGEgY2FyZA==' }));
+  const undecryptable = await call(
+    env,
+    'POST',
+    PRE,
+    merchant.merchantToken,
+    cardSale({ encrypted_card: 'bm90IGEgY2FyZA==' }),
+  );
   t.is(undecryptable.status, 400);
   t.truthy(undecryptable.body.encrypted_card);
   const both = await call(env, 'POST', PRE, merchant.merchantToken, cardSale({ card_token: 'abc' }));
   t.is(both.status, 400);
   t.truthy(both.body.encrypted_card);
-  const expiredCard = await call(env, 'POST', PRE, merchant.merchantToken, cardSale({ encrypted_card: encrypted(CARDS.approved, { expYear: 2020 }) }));
+  const expiredCard = await call(
+    env,
+    'POST',
+    PRE,
+    merchant.merchantToken,
+    cardSale({ encrypted_card: encrypted(CARDS.approved, { expYear: 2020 }) }),
+  );
   t.is(expiredCard.status, 400);
   t.is((await call(env, 'PUT', '/api/v1/online/sales/abc/capture/', merchant.merchantToken)).status, 400);
   t.is(await OnlineSaleModel.countDocuments({ merchantId: merchant.merchantId, status: 'PROCESSING' }), 0);
 });
 
 test('a saved card token charges again, for its merchant only', async (t) => {
-  const first = await call(env, 'POST', PRE, merchant.merchantToken, cardSale({ save_card: true, encrypted_card: encrypted(CARDS.luhnApproved) }));
+  const first = await call(
+    env,
+    'POST',
+    PRE,
+    merchant.merchantToken,
+    cardSale({ save_card: true, encrypted_card: encrypted(CARDS.luhnApproved) }),
+  );
   t.is(first.status, 200);
   const token = first.body.data.card_token;
   t.truthy(token);
-  const again = await call(env, 'POST', PRE, merchant.merchantToken, { payment_method: 'card', value: 500, card_token: token, payer: { name: 'Maria' } });
+  const again = await call(env, 'POST', PRE, merchant.merchantToken, {
+    payment_method: 'card',
+    value: 500,
+    card_token: token,
+    payer: { name: 'Maria' },
+  });
   t.is(again.status, 200);
   t.true(again.body.data.approved);
   t.deepEqual(again.body.data.card, { brand: 'Visa', bin: '411111', last4: '1111' });
-  const stolen = await call(env, 'POST', PRE, other.merchantToken, { payment_method: 'card', value: 500, card_token: token, payer: { name: 'Eve' } });
+  const stolen = await call(env, 'POST', PRE, other.merchantToken, {
+    payment_method: 'card',
+    value: 500,
+    card_token: token,
+    payer: { name: 'Eve' },
+  });
   t.is(stolen.status, 400);
   t.truthy(stolen.body.card_token);
 });

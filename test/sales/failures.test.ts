@@ -4,9 +4,21 @@ import test from 'ava';
 import { getConfig } from '../../config';
 import { eventually, stopAll } from '../helpers/processes';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
-import { OnlineSaleModel, SaleIdempotencyModel, SaleTransitionModel, SavedCardModel, type OnlineSale } from '../../src/sales/model';
+import {
+  OnlineSaleModel,
+  SaleIdempotencyModel,
+  SaleTransitionModel,
+  SavedCardModel,
+  type OnlineSale,
+} from '../../src/sales/model';
 import mongoose from 'mongoose';
-import { captureSale as captureAtAcquirer, createCardSale, getSale, getSaleByOrderId, PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
+import {
+  captureSale as captureAtAcquirer,
+  createCardSale,
+  getSale,
+  getSaleByOrderId,
+  PAYMENT_NOTIFICATION_PATH,
+} from '../../src/acquirer/client';
 import { reconcileSale, sweepUnsettledSales } from '../../src/sales/service';
 import { nextId } from '../../src/db/ids';
 import { CARDS, call, cardSale, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
@@ -24,7 +36,8 @@ test.after.always(async () => {
 });
 
 const PRE = '/api/v1/online/sales/pre-capture/';
-const preCapture = (body: unknown, headers: Record<string, string> = {}, who: TestMerchant = merchant) => call(env, 'POST', PRE, who.merchantToken, body, headers);
+const preCapture = (body: unknown, headers: Record<string, string> = {}, who: TestMerchant = merchant) =>
+  call(env, 'POST', PRE, who.merchantToken, body, headers);
 const capture = (id: number) => call(env, 'PUT', `/api/v1/online/sales/${id}/capture/`, merchant.merchantToken);
 const cancel = (id: number) => call(env, 'PUT', `/api/v1/online/sales/${id}/cancel-capture/`, merchant.merchantToken);
 const stored = (id: number) => OnlineSaleModel.findById(id).lean();
@@ -127,7 +140,9 @@ test('a payment notice arriving while a capture call is in flight waits for it, 
   const capturing = capture(sale.id);
   await new Promise((r) => setTimeout(r, 300));
   // The acquirer's notice about this sale, applied while our capture call is still running.
-  const notified = await sandboxPost(env, `/sandbox/notify/${sale.acquirer.payment_id}`, { notifyUrl: `${env.app.url}${PAYMENT_NOTIFICATION_PATH}` });
+  const notified = await sandboxPost(env, `/sandbox/notify/${sale.acquirer.payment_id}`, {
+    notifyUrl: `${env.app.url}${PAYMENT_NOTIFICATION_PATH}`,
+  });
   t.is(notified.body.notification.status, 200);
   const captured = await capturing;
   t.is(captured.status, 200);
@@ -168,7 +183,10 @@ test('concurrent captures capture once', async (t) => {
   const results = await Promise.all(Array.from({ length: 5 }, () => capture(sale.id)));
   const statuses = results.map((r) => r.status).sort();
   t.is(statuses.filter((s) => s === 200).length, 1, statuses.join(','));
-  t.true(statuses.every((s) => s === 200 || s === 409 || s === 400), statuses.join(','));
+  t.true(
+    statuses.every((s) => s === 200 || s === 409 || s === 400),
+    statuses.join(','),
+  );
   t.is((await stored(sale.id))?.status, 'CONFIRMED');
 });
 
@@ -198,7 +216,10 @@ test('a key used again after its 24 hours replays the new sale, not the one its 
   t.is(old.status, 200);
   // A day and an hour later.
   const dayAgo = new Date(Date.now() - 25 * 3600_000);
-  await SaleIdempotencyModel.collection.updateOne({ _id: `${owner.merchantId}:${key['idempotency-key']}` as never }, { $set: { createdAt: dayAgo } });
+  await SaleIdempotencyModel.collection.updateOne(
+    { _id: `${owner.merchantId}:${key['idempotency-key']}` as never },
+    { $set: { createdAt: dayAgo } },
+  );
   await OnlineSaleModel.collection.updateOne({ _id: old.body.data.id }, { $set: { createdAt: dayAgo } });
   const body = cardSale({ value: 3400 });
   const fresh = await preCapture(body, key, owner);
@@ -215,7 +236,10 @@ test('the same idempotency key sent at once authorizes once', async (t) => {
   const key = { 'idempotency-key': `burst-${Date.now()}` };
   const results = await Promise.all(Array.from({ length: 5 }, () => preCapture(body, key, owner)));
   const statuses = results.map((r) => r.status);
-  t.true(statuses.every((s) => s === 200 || s === 409), statuses.join(','));
+  t.true(
+    statuses.every((s) => s === 200 || s === 409),
+    statuses.join(','),
+  );
   t.true(statuses.includes(200));
   t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1);
   const ids = new Set(results.filter((r) => r.status === 200).map((r) => r.body.data.id));
@@ -253,103 +277,166 @@ test('a timed-out request with an idempotency key answers 409 until settled, the
 });
 
 // Serial: its fault catches the next authorization sent to the sandbox, whoever sends it.
-test.serial('a timed-out authorization the acquirer has not made yet is not failed early: made late, it is recorded', async (t) => {
-  await fault({ mode: 'hang', operation: 'create' });
-  const res = await preCapture(cardSale());
-  t.is(res.status, 502);
-  t.true(res.body.reconciling);
-  const saleId = res.body.sale_id as number;
-  // The reconciliation job has asked (after 1 s) and found nothing: the call might still be running there.
-  await new Promise((r) => setTimeout(r, 3000));
-  const waiting = (await stored(saleId))!;
-  t.is(waiting.status, 'PROCESSING', 'not FAILED while the call may still be running at the acquirer');
-  t.truthy(waiting.reconciliation?.inFlight);
-  // The acquirer finishes the authorization late.
-  const late = await createCardSale({
-    idempotencyKey: `${waiting.merchantOrderId}-late`,
-    merchantOrderId: waiting.merchantOrderId,
-    amountCents: waiting.amountCents,
-    installments: 1,
-    capture: false,
-    customer: { name: 'Maria Silva' },
-    card: { number: CARDS.approved, holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123', brand: 'Visa' },
-  });
-  const after = await settled(saleId);
-  t.is(after.status, 'PRE_CAPTURED');
-  t.is(after.acquirer.paymentId, late.paymentId);
-});
+test.serial(
+  'a timed-out authorization the acquirer has not made yet is not failed early: made late, it is recorded',
+  async (t) => {
+    await fault({ mode: 'hang', operation: 'create' });
+    const res = await preCapture(cardSale());
+    t.is(res.status, 502);
+    t.true(res.body.reconciling);
+    const saleId = res.body.sale_id as number;
+    // The reconciliation job has asked (after 1 s) and found nothing: the call might still be running there.
+    await new Promise((r) => setTimeout(r, 3000));
+    const waiting = (await stored(saleId))!;
+    t.is(waiting.status, 'PROCESSING', 'not FAILED while the call may still be running at the acquirer');
+    t.truthy(waiting.reconciliation?.inFlight);
+    // The acquirer finishes the authorization late.
+    const late = await createCardSale({
+      idempotencyKey: `${waiting.merchantOrderId}-late`,
+      merchantOrderId: waiting.merchantOrderId,
+      amountCents: waiting.amountCents,
+      installments: 1,
+      capture: false,
+      customer: { name: 'Maria Silva' },
+      card: {
+        number: CARDS.approved,
+        holder: 'MARIA SILVA',
+        expMonth: 12,
+        expYear: new Date().getUTCFullYear() + 3,
+        cvv: '123',
+        brand: 'Visa',
+      },
+    });
+    const after = await settled(saleId);
+    t.is(after.status, 'PRE_CAPTURED');
+    t.is(after.acquirer.paymentId, late.paymentId);
+  },
+);
 
-test.serial('a timed-out authorization the acquirer never made is failed once no call could still be running', async (t) => {
-  await fault({ mode: 'hang', operation: 'create' });
-  const res = await preCapture(cardSale());
-  t.is(res.status, 502);
-  const saleId = res.body.sale_id as number;
-  t.is((await stored(saleId))!.status, 'PROCESSING');
-  // As if the in-flight window (2 x ACQUIRER_TIMEOUT_MS + 60 s) had passed.
-  await OnlineSaleModel.collection.updateOne({ _id: saleId as never }, { $set: { createdAt: new Date(Date.now() - 10 * 60_000) } });
-  const after = await settled(saleId);
-  t.is(after.status, 'FAILED');
-});
+test.serial(
+  'a timed-out authorization the acquirer never made is failed once no call could still be running',
+  async (t) => {
+    await fault({ mode: 'hang', operation: 'create' });
+    const res = await preCapture(cardSale());
+    t.is(res.status, 502);
+    const saleId = res.body.sale_id as number;
+    t.is((await stored(saleId))!.status, 'PROCESSING');
+    // As if the in-flight window (2 x ACQUIRER_TIMEOUT_MS + 60 s) had passed.
+    await OnlineSaleModel.collection.updateOne(
+      { _id: saleId as never },
+      { $set: { createdAt: new Date(Date.now() - 10 * 60_000) } },
+    );
+    const after = await settled(saleId);
+    t.is(after.status, 'FAILED');
+  },
+);
 
 // Serial: it adds a unique index to this file's saved cards, so a recording write fails on purpose.
-test.serial('a key whose sale was authorized but not recorded is never freed: the retry gets the first sale, not a second charge', async (t) => {
-  const owner = await newMerchant();
-  // Recording the approved sale fails after the acquirer acted: the saved card's insert hits a duplicate.
-  await SavedCardModel.collection.createIndex({ merchantId: 1, brand: 1 }, { unique: true, name: 'test_one_card_per_merchant' });
-  await SavedCardModel.collection.insertOne({ _id: `existing-${owner.merchantId}` as never, merchantId: owner.merchantId, brand: 'Visa', bin: '400000', last4: '0010' });
-  try {
-    const body = cardSale({ save_card: true });
-    const key = { 'idempotency-key': `unrecorded-${Date.now()}` };
-    const first = await preCapture(body, key, owner);
-    t.true(first.status >= 500, `got ${first.status}`);
-    const sale = (await OnlineSaleModel.findOne({ merchantId: owner.merchantId }).lean())!;
-    t.truthy(await getSaleByOrderId(sale.merchantOrderId), 'the acquirer authorized it');
-    const during = await preCapture(body, key, owner);
-    t.true(during.status === 409 || during.status === 200, `got ${during.status}`);
-    const replay = await eventually(async () => {
-      const res = await preCapture(body, key, owner);
-      return res.status === 200 ? res : null;
-    }, 30_000);
-    t.is(replay!.body.data.id, sale._id, 'the first sale, replayed');
-    t.is(replay!.body.data.sale_status, 'PRE_CAPTURED');
-    t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1, 'no second authorization');
-  } finally {
-    await SavedCardModel.collection.dropIndex('test_one_card_per_merchant');
-  }
-});
+test.serial(
+  'a key whose sale was authorized but not recorded is never freed: the retry gets the first sale, not a second charge',
+  async (t) => {
+    const owner = await newMerchant();
+    // Recording the approved sale fails after the acquirer acted: the saved card's insert hits a duplicate.
+    await SavedCardModel.collection.createIndex(
+      { merchantId: 1, brand: 1 },
+      { unique: true, name: 'test_one_card_per_merchant' },
+    );
+    await SavedCardModel.collection.insertOne({
+      _id: `existing-${owner.merchantId}` as never,
+      merchantId: owner.merchantId,
+      brand: 'Visa',
+      bin: '400000',
+      last4: '0010',
+    });
+    try {
+      const body = cardSale({ save_card: true });
+      const key = { 'idempotency-key': `unrecorded-${Date.now()}` };
+      const first = await preCapture(body, key, owner);
+      t.true(first.status >= 500, `got ${first.status}`);
+      const sale = (await OnlineSaleModel.findOne({ merchantId: owner.merchantId }).lean())!;
+      t.truthy(await getSaleByOrderId(sale.merchantOrderId), 'the acquirer authorized it');
+      const during = await preCapture(body, key, owner);
+      t.true(during.status === 409 || during.status === 200, `got ${during.status}`);
+      const replay = await eventually(async () => {
+        const res = await preCapture(body, key, owner);
+        return res.status === 200 ? res : null;
+      }, 30_000);
+      t.is(replay!.body.data.id, sale._id, 'the first sale, replayed');
+      t.is(replay!.body.data.sale_status, 'PRE_CAPTURED');
+      t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1, 'no second authorization');
+    } finally {
+      await SavedCardModel.collection.dropIndex('test_one_card_per_merchant');
+    }
+  },
+);
 
 // Serial: its sweep runs with a clock an hour ahead and would settle the other tests' sales early.
-test.serial('a capture whose process died mid-call is released by the stuck-reconciliation sweep; a dead settlement claim is taken over', async (t) => {
-  const sale = (await preCapture(cardSale())).body.data;
-  // What a web process killed during the acquirer call leaves: the claim and the in-flight flag.
-  await SaleTransitionModel.create({ _id: `${sale.id}:PRE_CAPTURED`, saleId: sale.id, fromStatus: 'PRE_CAPTURED', operation: 'capture' });
-  const elevenMinutesAgo = new Date(Date.now() - 11 * 60_000);
-  const inFlight = { operation: 'capture', fromStatus: 'PRE_CAPTURED', since: elevenMinutesAgo, reason: 'acquirer call in flight', inFlight: true } as const;
-  await OnlineSaleModel.updateOne({ _id: sale.id }, { $set: { reconciliation: inFlight, reconciling: true } });
-  const blocked = await capture(sale.id);
-  t.is(blocked.status, 409);
-  await sweepUnsettledSales(new Date());
-  const after = await settled(sale.id);
-  t.is(after.status, 'PRE_CAPTURED', 'the acquirer never got the capture');
-  t.is(await SaleTransitionModel.countDocuments({ _id: `${sale.id}:PRE_CAPTURED` }), 0);
-  t.is((await capture(sale.id)).body.data?.sale_status, 'CONFIRMED');
+test.serial(
+  'a capture whose process died mid-call is released by the stuck-reconciliation sweep; a dead settlement ' +
+    'claim is taken over',
+  async (t) => {
+    const sale = (await preCapture(cardSale())).body.data;
+    // What a web process killed during the acquirer call leaves: the claim and the in-flight flag.
+    await SaleTransitionModel.create({
+      _id: `${sale.id}:PRE_CAPTURED`,
+      saleId: sale.id,
+      fromStatus: 'PRE_CAPTURED',
+      operation: 'capture',
+    });
+    const elevenMinutesAgo = new Date(Date.now() - 11 * 60_000);
+    const inFlight = {
+      operation: 'capture',
+      fromStatus: 'PRE_CAPTURED',
+      since: elevenMinutesAgo,
+      reason: 'acquirer call in flight',
+      inFlight: true,
+    } as const;
+    await OnlineSaleModel.updateOne({ _id: sale.id }, { $set: { reconciliation: inFlight, reconciling: true } });
+    const blocked = await capture(sale.id);
+    t.is(blocked.status, 409);
+    await sweepUnsettledSales(new Date());
+    const after = await settled(sale.id);
+    t.is(after.status, 'PRE_CAPTURED', 'the acquirer never got the capture');
+    t.is(await SaleTransitionModel.countDocuments({ _id: `${sale.id}:PRE_CAPTURED` }), 0);
+    t.is((await capture(sale.id)).body.data?.sale_status, 'CONFIRMED');
 
-  const other = (await preCapture(cardSale())).body.data;
-  await SaleTransitionModel.collection.insertOne({ _id: `${other.id}:PRE_CAPTURED` as never, saleId: other.id, fromStatus: 'PRE_CAPTURED', operation: 'settle', createdAt: new Date(Date.now() - 3 * 60_000) });
-  t.is((await capture(other.id)).body.data?.sale_status, 'CONFIRMED', 'a settlement claim past its lease does not block a capture');
-});
+    const other = (await preCapture(cardSale())).body.data;
+    await SaleTransitionModel.collection.insertOne({
+      _id: `${other.id}:PRE_CAPTURED` as never,
+      saleId: other.id,
+      fromStatus: 'PRE_CAPTURED',
+      operation: 'settle',
+      createdAt: new Date(Date.now() - 3 * 60_000),
+    });
+    t.is(
+      (await capture(other.id)).body.data?.sale_status,
+      'CONFIRMED',
+      'a settlement claim past its lease does not block a capture',
+    );
+  },
+);
 
 test('a capture claim whose process died before marking the sale is reconciled once stale, not held for good', async (t) => {
   const claimOnly = async (createdAt: Date) => {
     const sale = (await preCapture(cardSale())).body.data;
     // What a web process killed between the claim and the in-flight mark leaves: the claim alone.
-    const claim = { _id: `${sale.id}:PRE_CAPTURED` as never, saleId: sale.id, fromStatus: 'PRE_CAPTURED', operation: 'capture', createdAt };
+    const claim = {
+      _id: `${sale.id}:PRE_CAPTURED` as never,
+      saleId: sale.id,
+      fromStatus: 'PRE_CAPTURED',
+      operation: 'capture',
+      createdAt,
+    };
     await SaleTransitionModel.collection.insertOne(claim);
     return sale;
   };
   const recent = await claimOnly(new Date());
   t.is((await capture(recent.id)).status, 409);
-  t.is((await stored(recent.id))?.reconciliation, null, 'a recent claim may be a live process between its two writes: left alone');
+  t.is(
+    (await stored(recent.id))?.reconciliation,
+    null,
+    'a recent claim may be a live process between its two writes: left alone',
+  );
 
   const stale = await claimOnly(new Date(Date.now() - 11 * 60_000));
   t.is((await capture(stale.id)).status, 409);
@@ -364,25 +451,53 @@ test('a capture claim whose process died before marking the sale is reconciled o
  * A sale the acquirer authorized while ours was left PROCESSING (the process that sent it died),
  * optionally already marked for reconciliation.
  */
-async function saleLeftProcessing(tag: string, amountCents: number, reconciliation: OnlineSale['reconciliation'] = null) {
+async function saleLeftProcessing(
+  tag: string,
+  amountCents: number,
+  reconciliation: OnlineSale['reconciliation'] = null,
+) {
   const orderId = `S9${Date.now()}${tag}`;
   const made = await createCardSale({
-    idempotencyKey: orderId, merchantOrderId: orderId, amountCents, installments: 1, capture: false,
-    customer: { name: 'Maria' }, card: { number: CARDS.approved, holder: 'MARIA', expMonth: 12, expYear: 2040, cvv: '123', brand: 'Visa' },
+    idempotencyKey: orderId,
+    merchantOrderId: orderId,
+    amountCents,
+    installments: 1,
+    capture: false,
+    customer: { name: 'Maria' },
+    card: { number: CARDS.approved, holder: 'MARIA', expMonth: 12, expYear: 2040, cvv: '123', brand: 'Visa' },
   });
   const id = await nextId('online_sale');
   await OnlineSaleModel.create({
-    _id: id, merchantId: merchant.merchantId, merchantOrderId: orderId, paymentMethod: 'card', amountCents, installments: 1,
-    status: 'PROCESSING', payer: { name: 'Maria' }, card: { brand: 'Visa', bin: '400000', last4: '0010', fromToken: false },
-    reconciliation, reconciling: Boolean(reconciliation),
+    _id: id,
+    merchantId: merchant.merchantId,
+    merchantOrderId: orderId,
+    paymentMethod: 'card',
+    amountCents,
+    installments: 1,
+    status: 'PROCESSING',
+    payer: { name: 'Maria' },
+    card: { brand: 'Visa', bin: '400000', last4: '0010', fromToken: false },
+    reconciliation,
+    reconciling: Boolean(reconciliation),
   });
   return { id, made };
 }
 
 test.serial('a settlement claim left by a reconciliation that died does not block the sale for good', async (t) => {
-  const { id, made } = await saleLeftProcessing('dead', 800, { operation: 'authorize', fromStatus: 'PROCESSING', since: new Date(), reason: 'test', inFlight: false });
+  const { id, made } = await saleLeftProcessing('dead', 800, {
+    operation: 'authorize',
+    fromStatus: 'PROCESSING',
+    since: new Date(),
+    reason: 'test',
+    inFlight: false,
+  });
   // A reconciliation claimed the settlement, then its worker was killed before writing it.
-  await SaleTransitionModel.create({ _id: `${id}:PROCESSING`, saleId: id, fromStatus: 'PROCESSING', operation: 'settle' });
+  await SaleTransitionModel.create({
+    _id: `${id}:PROCESSING`,
+    saleId: id,
+    fromStatus: 'PROCESSING',
+    operation: 'settle',
+  });
   t.regex(await reconcileSale(id), /authorization settled as PRE_CAPTURED/);
   const sale = (await stored(id))!;
   t.is(sale.status, 'PRE_CAPTURED');
@@ -433,8 +548,20 @@ test('a key left in progress by a crashed process that made no sale is freed aft
   const owner = await newMerchant();
   const stale = `crashed-${Date.now()}`;
   const fresh = `running-${Date.now()}`;
-  await SaleIdempotencyModel.create({ _id: `${owner.merchantId}:${stale}`, merchantId: owner.merchantId, bodyHash: 'x', state: 'in_progress', createdAt: new Date(Date.now() - 3600_000) });
-  await SaleIdempotencyModel.create({ _id: `${owner.merchantId}:${fresh}`, merchantId: owner.merchantId, bodyHash: 'x', state: 'in_progress', createdAt: new Date() });
+  await SaleIdempotencyModel.create({
+    _id: `${owner.merchantId}:${stale}`,
+    merchantId: owner.merchantId,
+    bodyHash: 'x',
+    state: 'in_progress',
+    createdAt: new Date(Date.now() - 3600_000),
+  });
+  await SaleIdempotencyModel.create({
+    _id: `${owner.merchantId}:${fresh}`,
+    merchantId: owner.merchantId,
+    bodyHash: 'x',
+    state: 'in_progress',
+    createdAt: new Date(),
+  });
   // A recent record is still held (here its body differs, so 422).
   const running = await preCapture(cardSale(), { 'idempotency-key': fresh }, owner);
   t.is(running.status, 422);
@@ -443,33 +570,46 @@ test('a key left in progress by a crashed process that made no sale is freed aft
   t.true(freed.body.data.approved);
 });
 
-test.serial('a key freed after a failed use, taken again by a request still running, is not freed by a third: one authorization', async (t) => {
-  const owner = await newMerchant();
-  const body = cardSale();
-  const key = { 'idempotency-key': `reuse-${Date.now()}` };
-  const recordId = `${owner.merchantId}:${key['idempotency-key']}`;
-  const config = getConfig().acquirer;
-  const original = config.baseUrl;
-  const closed = net.createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const { port } = closed.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => closed.close(() => resolve()));
-  config.baseUrl = `http://127.0.0.1:${port}`;
-  let failed: Awaited<ReturnType<typeof preCapture>>;
-  try {
-    failed = await preCapture(body, key, owner);
-  } finally {
-    config.baseUrl = original;
-  }
-  t.is(failed.status, 502);
-  t.is(await SaleIdempotencyModel.findById(recordId).lean(), null, 'nothing was charged: the key is free');
-  // The merchant's retry took the key again and is still preparing its sale (no sale yet):
-  const firstSale = (await stored(failed.body.sale_id))!;
-  const retryStarted = new Date();
-  await SaleIdempotencyModel.create({ _id: recordId, merchantId: owner.merchantId, bodyHash: firstSale.idempotencyBodyHash, state: 'in_progress', createdAt: retryStarted });
-  // A third request with the key must not take the failed first use's sale for the retry's and free its record.
-  const third = await preCapture(body, key, owner);
-  t.is(third.status, 409);
-  t.like(await SaleIdempotencyModel.findById(recordId).lean(), { state: 'in_progress', createdAt: retryStarted });
-  t.is(await OnlineSaleModel.countDocuments({ idempotencyRecordId: recordId }), 1, 'only the failed first use made a sale');
-});
+test.serial(
+  'a key freed after a failed use, taken again by a request still running, is not freed by a third: one authorization',
+  async (t) => {
+    const owner = await newMerchant();
+    const body = cardSale();
+    const key = { 'idempotency-key': `reuse-${Date.now()}` };
+    const recordId = `${owner.merchantId}:${key['idempotency-key']}`;
+    const config = getConfig().acquirer;
+    const original = config.baseUrl;
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as net.AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    config.baseUrl = `http://127.0.0.1:${port}`;
+    let failed: Awaited<ReturnType<typeof preCapture>>;
+    try {
+      failed = await preCapture(body, key, owner);
+    } finally {
+      config.baseUrl = original;
+    }
+    t.is(failed.status, 502);
+    t.is(await SaleIdempotencyModel.findById(recordId).lean(), null, 'nothing was charged: the key is free');
+    // The merchant's retry took the key again and is still preparing its sale (no sale yet):
+    const firstSale = (await stored(failed.body.sale_id))!;
+    const retryStarted = new Date();
+    await SaleIdempotencyModel.create({
+      _id: recordId,
+      merchantId: owner.merchantId,
+      bodyHash: firstSale.idempotencyBodyHash,
+      state: 'in_progress',
+      createdAt: retryStarted,
+    });
+    // A third request with the key must not take the failed first use's sale for the retry's and free its record.
+    const third = await preCapture(body, key, owner);
+    t.is(third.status, 409);
+    t.like(await SaleIdempotencyModel.findById(recordId).lean(), { state: 'in_progress', createdAt: retryStarted });
+    t.is(
+      await OnlineSaleModel.countDocuments({ idempotencyRecordId: recordId }),
+      1,
+      'only the failed first use made a sale',
+    );
+  },
+);

@@ -15,11 +15,15 @@ test.after.always(async () => {
 
 test('pix status answers from stored data with the acquirer down', async (t) => {
   const merchant = await newMerchant();
-  const sale = (await call(env, 'POST', '/api/v1/online/sales/pre-capture/', merchant.merchantToken, pixSale())).body.data;
-  const pending = (await call(env, 'POST', '/api/v1/online/sales/pre-capture/', merchant.merchantToken, pixSale())).body.data;
+  const sale = (await call(env, 'POST', '/api/v1/online/sales/pre-capture/', merchant.merchantToken, pixSale())).body
+    .data;
+  const pending = (await call(env, 'POST', '/api/v1/online/sales/pre-capture/', merchant.merchantToken, pixSale())).body
+    .data;
   await payPix(env, sale.acquirer.payment_id);
   const path = `/api/v1/online/sales/${sale.id}/pix/status/`;
-  await eventually(async () => (await call(env, 'GET', path, merchant.merchantToken)).body.data.sale_status === 'CONFIRMED');
+  await eventually(
+    async () => (await call(env, 'GET', path, merchant.merchantToken)).body.data.sale_status === 'CONFIRMED',
+  );
 
   const stopped = await env.sandbox.stop();
   t.is(stopped.code, 0);

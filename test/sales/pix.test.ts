@@ -5,7 +5,13 @@ import { eventually, stopAll } from '../helpers/processes';
 import { newMerchant, systemToken, type TestMerchant } from '../helpers/identity';
 import { OnlineSaleModel, PaymentNoticeModel } from '../../src/sales/model';
 import { PAYMENT_NOTIFICATION_PATH, NOTIFICATION_SIGNATURE_HEADER } from '../../src/acquirer/client';
-import { NOTICE_QUEUE, RECONCILE_QUEUE, requeueUnappliedPaymentNotices, signNotice, sweepUnsettledSales } from '../../src/sales/service';
+import {
+  NOTICE_QUEUE,
+  RECONCILE_QUEUE,
+  requeueUnappliedPaymentNotices,
+  signNotice,
+  sweepUnsettledSales,
+} from '../../src/sales/service';
 import { getQueue } from '../../src/queue';
 import { getSaleByOrderId } from '../../src/acquirer/client';
 import { call, payPix, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
@@ -23,12 +29,16 @@ test.after.always(async () => {
 });
 
 const PRE = '/api/v1/online/sales/pre-capture/';
-const status = (id: number, token = merchant.merchantToken) => call(env, 'GET', `/api/v1/online/sales/${id}/pix/status/`, token);
+const status = (id: number, token = merchant.merchantToken) =>
+  call(env, 'GET', `/api/v1/online/sales/${id}/pix/status/`, token);
 
 function postNotice(body: string, signature?: string) {
   return fetch(`${env.app.url}${PAYMENT_NOTIFICATION_PATH}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(signature ? { [NOTIFICATION_SIGNATURE_HEADER]: signature } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      ...(signature ? { [NOTIFICATION_SIGNATURE_HEADER]: signature } : {}),
+    },
     body,
   });
 }
@@ -132,10 +142,20 @@ test('a payment notice racing the reconciliation of its timed-out pix sale ends 
 test('the system token reads any pix status; a merchant JWT is not accepted', async (t) => {
   const sale = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale())).body.data;
   t.is((await status(sale.id, systemToken())).status, 200);
-  t.is((await call(env, 'GET', `/api/v1/online/sales/${sale.id}/pix/status/`, systemToken(), undefined, { 'x-merchant-id': String(merchant.merchantId) })).status, 200);
+  t.is(
+    (
+      await call(env, 'GET', `/api/v1/online/sales/${sale.id}/pix/status/`, systemToken(), undefined, {
+        'x-merchant-id': String(merchant.merchantId),
+      })
+    ).status,
+    200,
+  );
   t.is((await status(sale.id, merchant.accessToken)).status, 403);
   const card = await call(env, 'POST', PRE, merchant.merchantToken, {
-    payment_method: 'card', value: 100, card_token: 'nope', payer: { name: 'x' },
+    payment_method: 'card',
+    value: 100,
+    card_token: 'nope',
+    payer: { name: 'x' },
   });
   t.is(card.status, 400);
 });
@@ -146,50 +166,61 @@ test('an unpaid pix past its expiry reads expired', async (t) => {
   const read = await status(sale.id);
   t.is(read.body.data.sale_status, 'EXPIRED');
   t.false(read.body.data.paid);
-  const sandboxSide = await sandboxPost(env, `/sandbox/notify/${sale.acquirer.payment_id}`, { notifyUrl: `${env.app.url}${PAYMENT_NOTIFICATION_PATH}` });
+  const sandboxSide = await sandboxPost(env, `/sandbox/notify/${sale.acquirer.payment_id}`, {
+    notifyUrl: `${env.app.url}${PAYMENT_NOTIFICATION_PATH}`,
+  });
   t.is(sandboxSide.body.notification.status, 200);
 });
 
-test.serial('a paid pix whose notice never came is confirmed by the sweep after its expiry; an unpaid one is recorded expired', async (t) => {
-  const paidSale = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale({ pix_expires_in: 60 }))).body.data;
-  const unpaidSale = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale({ pix_expires_in: 60 }))).body.data;
-  // The payer pays; the acquirer's notice is lost on the way.
-  t.is((await sandboxPost(env, `/sandbox/pix/${paidSale.acquirer.payment_id}/pay`, { notify: false })).status, 200);
-  t.is((await OnlineSaleModel.findById(paidSale.id).lean())!.status, 'PENDING');
+test.serial(
+  'a paid pix whose notice never came is confirmed by the sweep after its expiry; an unpaid one is recorded expired',
+  async (t) => {
+    const paidSale = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale({ pix_expires_in: 60 }))).body.data;
+    const unpaidSale = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale({ pix_expires_in: 60 }))).body
+      .data;
+    // The payer pays; the acquirer's notice is lost on the way.
+    t.is((await sandboxPost(env, `/sandbox/pix/${paidSale.acquirer.payment_id}/pay`, { notify: false })).status, 200);
+    t.is((await OnlineSaleModel.findById(paidSale.id).lean())!.status, 'PENDING');
 
-  // Before expiry plus the grace nothing is asked.
-  const reconcileJobOf = (saleId: number, at: Date) => getQueue(RECONCILE_QUEUE).getJob(`reconcile-${saleId}-sweep-${Math.floor(at.getTime() / 600_000)}`);
-  const early = new Date();
-  await sweepUnsettledSales(early);
-  t.is(await reconcileJobOf(paidSale.id, early), undefined);
+    // Before expiry plus the grace nothing is asked.
+    const reconcileJobOf = (saleId: number, at: Date) =>
+      getQueue(RECONCILE_QUEUE).getJob(`reconcile-${saleId}-sweep-${Math.floor(at.getTime() / 600_000)}`);
+    const early = new Date();
+    await sweepUnsettledSales(early);
+    t.is(await reconcileJobOf(paidSale.id, early), undefined);
 
-  // Three minutes after both expired (the sandbox expires the unpaid one on its side too).
-  for (const id of [paidSale.id, unpaidSale.id]) await OnlineSaleModel.updateOne({ _id: id }, { $set: { 'pix.expiresAt': new Date(Date.now() - 1000) } });
-  t.is((await sandboxPost(env, `/sandbox/pix/${unpaidSale.acquirer.payment_id}/expire`)).body.Status, 13);
-  const later = new Date(Date.now() + 3 * 60_000);
-  await sweepUnsettledSales(later);
-  t.truthy(await reconcileJobOf(paidSale.id, later));
-  const paid = await eventually(async () => {
-    const sale = await OnlineSaleModel.findById(paidSale.id).lean();
-    return sale?.status === 'CONFIRMED' ? sale : null;
-  });
-  t.truthy(paid!.pix?.paidAt);
-  const read = await status(paidSale.id);
-  t.is(read.body.data.sale_status, 'CONFIRMED');
-  t.true(read.body.data.paid);
-  const unpaid = await eventually(async () => {
-    const sale = await OnlineSaleModel.findById(unpaidSale.id).lean();
-    return sale?.status === 'EXPIRED' ? sale : null;
-  });
-  t.is(unpaid!.status, 'EXPIRED');
+    // Three minutes after both expired (the sandbox expires the unpaid one on its side too).
+    for (const id of [paidSale.id, unpaidSale.id])
+      await OnlineSaleModel.updateOne({ _id: id }, { $set: { 'pix.expiresAt': new Date(Date.now() - 1000) } });
+    t.is((await sandboxPost(env, `/sandbox/pix/${unpaidSale.acquirer.payment_id}/expire`)).body.Status, 13);
+    const later = new Date(Date.now() + 3 * 60_000);
+    await sweepUnsettledSales(later);
+    t.truthy(await reconcileJobOf(paidSale.id, later));
+    const paid = await eventually(async () => {
+      const sale = await OnlineSaleModel.findById(paidSale.id).lean();
+      return sale?.status === 'CONFIRMED' ? sale : null;
+    });
+    t.truthy(paid!.pix?.paidAt);
+    const read = await status(paidSale.id);
+    t.is(read.body.data.sale_status, 'CONFIRMED');
+    t.true(read.body.data.paid);
+    const unpaid = await eventually(async () => {
+      const sale = await OnlineSaleModel.findById(unpaidSale.id).lean();
+      return sale?.status === 'EXPIRED' ? sale : null;
+    });
+    t.is(unpaid!.status, 'EXPIRED');
 
-  // One that expired days ago, never settled, is no longer asked: it is left for an operator.
-  const forgotten = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale({ pix_expires_in: 60 }))).body.data;
-  await OnlineSaleModel.updateOne({ _id: forgotten.id }, { $set: { 'pix.expiresAt': new Date(Date.now() - 3 * 24 * 3600_000) } });
-  const now = new Date();
-  await sweepUnsettledSales(now);
-  t.is(await reconcileJobOf(forgotten.id, now), undefined);
-});
+    // One that expired days ago, never settled, is no longer asked: it is left for an operator.
+    const forgotten = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale({ pix_expires_in: 60 }))).body.data;
+    await OnlineSaleModel.updateOne(
+      { _id: forgotten.id },
+      { $set: { 'pix.expiresAt': new Date(Date.now() - 3 * 24 * 3600_000) } },
+    );
+    const now = new Date();
+    await sweepUnsettledSales(now);
+    t.is(await reconcileJobOf(forgotten.id, now), undefined);
+  },
+);
 
 test.serial('a stored payment notice whose job was lost is queued again by the sweep and applied once', async (t) => {
   const sale = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale())).body.data;
@@ -197,7 +228,13 @@ test.serial('a stored payment notice whose job was lost is queued again by the s
   // The notice was stored, but its job is gone (as if Redis had lost its data).
   const raw = JSON.stringify({ PaymentId: sale.acquirer.payment_id, ChangeType: 1 });
   const noticeId = crypto.createHash('sha256').update(raw).digest('hex');
-  await PaymentNoticeModel.create({ _id: noticeId, raw, paymentId: sale.acquirer.payment_id, changeType: 1, receivedAt: new Date() });
+  await PaymentNoticeModel.create({
+    _id: noticeId,
+    raw,
+    paymentId: sale.acquirer.payment_id,
+    changeType: 1,
+    receivedAt: new Date(),
+  });
   t.is((await PaymentNoticeModel.findById(noticeId).lean())!.jobId, undefined, 'no job was ever queued for it');
 
   t.is(await requeueUnappliedPaymentNotices(new Date()), 0, 'a fresh notice is left to its own job');
@@ -207,29 +244,52 @@ test.serial('a stored payment notice whose job was lost is queued again by the s
     return read.body.data.sale_status === 'CONFIRMED' && read.body.data;
   });
   t.true(confirmed.paid);
-  const notice = await eventually(async () => (await PaymentNoticeModel.findById(noticeId).lean())?.appliedAt && PaymentNoticeModel.findById(noticeId).lean());
+  const notice = await eventually(
+    async () =>
+      (await PaymentNoticeModel.findById(noticeId).lean())?.appliedAt && PaymentNoticeModel.findById(noticeId).lean(),
+  );
   t.regex(notice!.result ?? '', /PENDING -> CONFIRMED/);
-  t.is(await requeueUnappliedPaymentNotices(new Date(Date.now() + 6 * 60_000)), 0, 'an applied notice is not queued again');
+  t.is(
+    await requeueUnappliedPaymentNotices(new Date(Date.now() + 6 * 60_000)),
+    0,
+    'an applied notice is not queued again',
+  );
 });
 
-test.serial('a notice whose content-derived job id Redis still holds as finished is applied all the same', async (t) => {
-  const sale = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale())).body.data;
-  t.is((await sandboxPost(env, `/sandbox/pix/${sale.acquirer.payment_id}/pay`, { notify: false })).status, 200);
-  const body = JSON.stringify({ PaymentId: sale.acquirer.payment_id, ChangeType: 1 });
-  const noticeId = crypto.createHash('sha256').update(body).digest('hex');
-  // Redis still holds a completed job under the id the content alone would give (an earlier run, or
-  // another database on the same Redis): BullMQ ignores an add under it, so the notice must get its own.
-  const finished = await getQueue(NOTICE_QUEUE).add('apply-payment-notice', { noticeId: 'not-a-notice' }, { jobId: `notice-${noticeId}` });
-  await eventually(async () => (await finished.getState()) === 'completed');
+test.serial(
+  'a notice whose content-derived job id Redis still holds as finished is applied all the same',
+  async (t) => {
+    const sale = (await call(env, 'POST', PRE, merchant.merchantToken, pixSale())).body.data;
+    t.is((await sandboxPost(env, `/sandbox/pix/${sale.acquirer.payment_id}/pay`, { notify: false })).status, 200);
+    const body = JSON.stringify({ PaymentId: sale.acquirer.payment_id, ChangeType: 1 });
+    const noticeId = crypto.createHash('sha256').update(body).digest('hex');
+    // Redis still holds a completed job under the id the content alone would give (an earlier run, or
+    // another database on the same Redis): BullMQ ignores an add under it, so the notice must get its own.
+    const finished = await getQueue(NOTICE_QUEUE).add(
+      'apply-payment-notice',
+      { noticeId: 'not-a-notice' },
+      { jobId: `notice-${noticeId}` },
+    );
+    await eventually(async () => (await finished.getState()) === 'completed');
 
-  t.is((await postNotice(body, signNotice(body))).status, 200);
-  const notice = await eventually(async () => (await PaymentNoticeModel.findById(noticeId).lean())?.appliedAt && PaymentNoticeModel.findById(noticeId).lean());
-  t.regex(notice!.result ?? '', /PENDING -> CONFIRMED/);
-  t.not(notice!.jobId, finished.id);
+    t.is((await postNotice(body, signNotice(body))).status, 200);
+    const notice = await eventually(
+      async () =>
+        (await PaymentNoticeModel.findById(noticeId).lean())?.appliedAt && PaymentNoticeModel.findById(noticeId).lean(),
+    );
+    t.regex(notice!.result ?? '', /PENDING -> CONFIRMED/);
+    t.not(notice!.jobId, finished.id);
 
-  // A record whose own job finished without applying it (or failed for good) is queued again by the sweep.
-  await PaymentNoticeModel.updateOne({ _id: noticeId }, { $set: { appliedAt: null, applied: false, result: null, jobId: finished.id } });
-  t.is(await requeueUnappliedPaymentNotices(new Date(Date.now() + 6 * 60_000)), 1);
-  const again = await eventually(async () => (await PaymentNoticeModel.findById(noticeId).lean())?.appliedAt && PaymentNoticeModel.findById(noticeId).lean());
-  t.not(again!.jobId, finished.id);
-});
+    // A record whose own job finished without applying it (or failed for good) is queued again by the sweep.
+    await PaymentNoticeModel.updateOne(
+      { _id: noticeId },
+      { $set: { appliedAt: null, applied: false, result: null, jobId: finished.id } },
+    );
+    t.is(await requeueUnappliedPaymentNotices(new Date(Date.now() + 6 * 60_000)), 1);
+    const again = await eventually(
+      async () =>
+        (await PaymentNoticeModel.findById(noticeId).lean())?.appliedAt && PaymentNoticeModel.findById(noticeId).lean(),
+    );
+    t.not(again!.jobId, finished.id);
+  },
+);

@@ -25,7 +25,11 @@ test.after.always(async () => {
 });
 
 async function call(method: string, path: string, token: string, body?: unknown) {
-  const res = await fetch(`${web.url}${path}`, { method, headers: bearer(token), body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${web.url}${path}`, {
+    method,
+    headers: bearer(token),
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: await json(res) };
 }
 
@@ -44,9 +48,19 @@ test('card sale, pix payment and reconciliation across the web, worker and sandb
     body: JSON.stringify({ notifyUrl: `${web.url}${PAYMENT_NOTIFICATION_PATH}` }),
   });
   t.is((await json(pay)).notification.status, 200);
-  await eventually(async () => (await call('GET', `/api/v1/online/sales/${pix.id}/pix/status/`, merchant.merchantToken)).body.data.sale_status === 'CONFIRMED', 30_000);
+  await eventually(
+    async () =>
+      (await call('GET', `/api/v1/online/sales/${pix.id}/pix/status/`, merchant.merchantToken)).body.data
+        .sale_status === 'CONFIRMED',
+    30_000,
+  );
 
-  const slow = await call('POST', '/api/v1/online/sales/pre-capture/', merchant.merchantToken, cardSale({ value: 990408 }));
+  const slow = await call(
+    'POST',
+    '/api/v1/online/sales/pre-capture/',
+    merchant.merchantToken,
+    cardSale({ value: 990408 }),
+  );
   t.is(slow.status, 502);
   t.true(slow.body.reconciling);
   // Settled by the worker process: the sale can then be cancelled.

@@ -36,16 +36,23 @@ test.after.always(async () => {
 });
 
 /** The commands `work` sends, by "collection command", without the id block claim (at most one). */
-async function commandsOf<T>(t: ExecutionContext, work: () => Promise<T>): Promise<{ result: T; by: Record<string, number> }> {
+async function commandsOf<T>(
+  t: ExecutionContext,
+  work: () => Promise<T>,
+): Promise<{ result: T; by: Record<string, number> }> {
   const { result, commands } = await countDbCommands(work);
   const by: Record<string, number> = {};
   for (const [key, count] of Object.entries(commands.by)) if (!key.startsWith('id_sequences ')) by[key] = count;
   t.true((commands.by['id_sequences insert'] ?? 0) <= 1, 'at most one id block claim');
-  t.false('id_sequences find' in commands.by, 'no sorted read of the id blocks: this process claims the block after its last');
+  t.false(
+    'id_sequences find' in commands.by,
+    'no sorted read of the id blocks: this process claims the block after its last',
+  );
   return { result, by };
 }
 
-const preCapture = (body: unknown, headers: Record<string, string> = {}) => call(env, 'POST', PRE, merchant.merchantToken, body, headers);
+const preCapture = (body: unknown, headers: Record<string, string> = {}) =>
+  call(env, 'POST', PRE, merchant.merchantToken, body, headers);
 
 test.serial('a card pre-capture: the credential, the sale before the acquirer call, its answer after', async (t) => {
   const { result, by } = await commandsOf(t, () => preCapture(cardSale()));
@@ -53,23 +60,32 @@ test.serial('a card pre-capture: the credential, the sale before the acquirer ca
   t.deepEqual(by, { ...CREDENTIAL, 'online_sales insert': 1, 'online_sales findAndModify': 1 });
 });
 
-test.serial('with an Idempotency-Key: the key record too, and the answer kept by the same write as the sale; a replay reads the sale', async (t) => {
-  const body = cardSale();
-  const key = { 'idempotency-key': `rt-${crypto.randomUUID()}` };
-  const first = await commandsOf(t, () => preCapture(body, key));
-  t.is(first.result.body.data.sale_status, 'PRE_CAPTURED');
-  t.deepEqual(first.by, { ...CREDENTIAL, 'online_sale_idempotency insert': 1, 'online_sales insert': 1, 'online_sales findAndModify': 1 });
+test.serial(
+  'with an Idempotency-Key: the key record too, and the answer kept by the same write as the sale; a replay ' +
+    'reads the sale',
+  async (t) => {
+    const body = cardSale();
+    const key = { 'idempotency-key': `rt-${crypto.randomUUID()}` };
+    const first = await commandsOf(t, () => preCapture(body, key));
+    t.is(first.result.body.data.sale_status, 'PRE_CAPTURED');
+    t.deepEqual(first.by, {
+      ...CREDENTIAL,
+      'online_sale_idempotency insert': 1,
+      'online_sales insert': 1,
+      'online_sales findAndModify': 1,
+    });
 
-  const replay = await commandsOf(t, () => preCapture(body, key));
-  t.is(replay.result.headers.get('idempotent-replayed'), 'true');
-  t.deepEqual(replay.result.body, first.result.body);
-  // The insert that finds the key taken, and the sale holding the answer and the body hash.
-  t.deepEqual(replay.by, { ...CREDENTIAL, 'online_sale_idempotency insert': 1, 'online_sales find': 1 });
+    const replay = await commandsOf(t, () => preCapture(body, key));
+    t.is(replay.result.headers.get('idempotent-replayed'), 'true');
+    t.deepEqual(replay.result.body, first.result.body);
+    // The insert that finds the key taken, and the sale holding the answer and the body hash.
+    t.deepEqual(replay.by, { ...CREDENTIAL, 'online_sale_idempotency insert': 1, 'online_sales find': 1 });
 
-  const otherBody = await commandsOf(t, () => preCapture({ ...body, value: 1 }, key));
-  t.is(otherBody.result.status, 422);
-  t.deepEqual(otherBody.by, { ...CREDENTIAL, 'online_sale_idempotency insert': 1, 'online_sales find': 1 });
-});
+    const otherBody = await commandsOf(t, () => preCapture({ ...body, value: 1 }, key));
+    t.is(otherBody.result.status, 422);
+    t.deepEqual(otherBody.by, { ...CREDENTIAL, 'online_sale_idempotency insert': 1, 'online_sales find': 1 });
+  },
+);
 
 test.serial('a PIX pre-capture costs what a card one does', async (t) => {
   const { result, by } = await commandsOf(t, () => preCapture(pixSale()));
@@ -79,42 +95,71 @@ test.serial('a PIX pre-capture costs what a card one does', async (t) => {
 
 test.serial('a saved card token adds the read of its card', async (t) => {
   const saved = await preCapture(cardSale({ save_card: true }));
-  const byToken = { payment_method: 'card', value: 500, card_token: saved.body.data.card_token, payer: { name: 'Maria' } };
+  const byToken = {
+    payment_method: 'card',
+    value: 500,
+    card_token: saved.body.data.card_token,
+    payer: { name: 'Maria' },
+  };
   const { result, by } = await commandsOf(t, () => preCapture(byToken));
   t.is(result.body.data.sale_status, 'PRE_CAPTURED');
-  t.deepEqual(by, { ...CREDENTIAL, 'online_sale_cards find': 1, 'online_sales insert': 1, 'online_sales findAndModify': 1 });
-});
-
-test.serial('capture and cancel: the sale read, the transition claim, the in-flight mark before the call, the move after', async (t) => {
-  const operation = { ...CREDENTIAL, 'online_sales find': 1, 'online_sale_transitions insert': 1, 'online_sales update': 1, 'online_sales findAndModify': 1 };
-  const toCapture = (await preCapture(cardSale())).body.data;
-  const captured = await commandsOf(t, () => call(env, 'PUT', `/api/v1/online/sales/${toCapture.id}/capture/`, merchant.merchantToken));
-  t.is(captured.result.body.data.sale_status, 'CONFIRMED');
-  t.deepEqual(captured.by, operation);
-
-  const toCancel = (await preCapture(cardSale())).body.data;
-  const cancelled = await commandsOf(t, () => call(env, 'PUT', `/api/v1/online/sales/${toCancel.id}/cancel-capture/`, merchant.merchantToken));
-  t.is(cancelled.result.body.data.sale_status, 'CANCELLED');
-  t.deepEqual(cancelled.by, operation);
-});
-
-test.serial('a payment notice: one insert at intake; applied: the notice, the sale by its indexed PaymentId, the claim, the move, the notice', async (t) => {
-  const sale = (await preCapture(pixSale())).body.data;
-  t.is((await sandboxPost(env, `/sandbox/pix/${sale.acquirer.payment_id}/pay`, { notify: false })).status, 200);
-  const raw = JSON.stringify({ PaymentId: sale.acquirer.payment_id, ChangeType: 1 });
-  const headers = { 'content-type': 'application/json', [NOTIFICATION_SIGNATURE_HEADER]: signNotice(raw) };
-  const intake = await commandsOf(t, () => fetch(`${env.app.url}${PAYMENT_NOTIFICATION_PATH}`, { method: 'POST', headers, body: raw }));
-  t.is(intake.result.status, 200);
-  t.deepEqual(intake.by, { 'acquirer_payment_notices insert': 1 });
-
-  const noticeId = crypto.createHash('sha256').update(raw).digest('hex');
-  const applied = await commandsOf(t, () => applyPaymentNotice(noticeId));
-  t.regex(applied.result, /PENDING -> CONFIRMED/);
-  t.deepEqual(applied.by, {
-    'acquirer_payment_notices find': 1,
-    'online_sales find': 1,
-    'online_sale_transitions insert': 1,
+  t.deepEqual(by, {
+    ...CREDENTIAL,
+    'online_sale_cards find': 1,
+    'online_sales insert': 1,
     'online_sales findAndModify': 1,
-    'acquirer_payment_notices update': 1,
   });
 });
+
+test.serial(
+  'capture and cancel: the sale read, the transition claim, the in-flight mark before the call, the move after',
+  async (t) => {
+    const operation = {
+      ...CREDENTIAL,
+      'online_sales find': 1,
+      'online_sale_transitions insert': 1,
+      'online_sales update': 1,
+      'online_sales findAndModify': 1,
+    };
+    const toCapture = (await preCapture(cardSale())).body.data;
+    const captured = await commandsOf(t, () =>
+      call(env, 'PUT', `/api/v1/online/sales/${toCapture.id}/capture/`, merchant.merchantToken),
+    );
+    t.is(captured.result.body.data.sale_status, 'CONFIRMED');
+    t.deepEqual(captured.by, operation);
+
+    const toCancel = (await preCapture(cardSale())).body.data;
+    const cancelled = await commandsOf(t, () =>
+      call(env, 'PUT', `/api/v1/online/sales/${toCancel.id}/cancel-capture/`, merchant.merchantToken),
+    );
+    t.is(cancelled.result.body.data.sale_status, 'CANCELLED');
+    t.deepEqual(cancelled.by, operation);
+  },
+);
+
+test.serial(
+  'a payment notice: one insert at intake; applied: the notice, the sale by its indexed PaymentId, the claim, ' +
+    'the move, the notice',
+  async (t) => {
+    const sale = (await preCapture(pixSale())).body.data;
+    t.is((await sandboxPost(env, `/sandbox/pix/${sale.acquirer.payment_id}/pay`, { notify: false })).status, 200);
+    const raw = JSON.stringify({ PaymentId: sale.acquirer.payment_id, ChangeType: 1 });
+    const headers = { 'content-type': 'application/json', [NOTIFICATION_SIGNATURE_HEADER]: signNotice(raw) };
+    const intake = await commandsOf(t, () =>
+      fetch(`${env.app.url}${PAYMENT_NOTIFICATION_PATH}`, { method: 'POST', headers, body: raw }),
+    );
+    t.is(intake.result.status, 200);
+    t.deepEqual(intake.by, { 'acquirer_payment_notices insert': 1 });
+
+    const noticeId = crypto.createHash('sha256').update(raw).digest('hex');
+    const applied = await commandsOf(t, () => applyPaymentNotice(noticeId));
+    t.regex(applied.result, /PENDING -> CONFIRMED/);
+    t.deepEqual(applied.by, {
+      'acquirer_payment_notices find': 1,
+      'online_sales find': 1,
+      'online_sale_transitions insert': 1,
+      'online_sales findAndModify': 1,
+      'acquirer_payment_notices update': 1,
+    });
+  },
+);

@@ -12,7 +12,15 @@ import { CHARGE_QUEUE } from '../../src/subscriptions/scheduling';
 import { SubscriptionChargeModel, SubscriptionModel } from '../../src/subscriptions/model';
 import { runSchedulerTick } from '../../workers/scheduler';
 import { countDbCommands } from '../helpers/db-commands';
-import { chargeAfterAttempt, createSubscription, listCharges, newSubscriptionId, salesForOrder, testCardNumber, useSubscriptionStack } from './support';
+import {
+  chargeAfterAttempt,
+  createSubscription,
+  listCharges,
+  newSubscriptionId,
+  salesForOrder,
+  testCardNumber,
+  useSubscriptionStack,
+} from './support';
 
 // Ticks with a chosen `now` touch every subscription of this file's database: run one at a time.
 let app: TestApp;
@@ -27,12 +35,28 @@ useSubscriptionStack(async (stack) => {
 });
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
-const FIELDS = ['id', 'subscriptionId', 'status', 'value', 'amount', 'dueDate', 'acquirerPaymentId', 'denialCode', 'denialMessage', 'attempts', 'nextRetryAt', 'paymentTransactionId', 'createdAt', 'updatedAt'];
+const FIELDS = [
+  'id',
+  'subscriptionId',
+  'status',
+  'value',
+  'amount',
+  'dueDate',
+  'acquirerPaymentId',
+  'denialCode',
+  'denialMessage',
+  'attempts',
+  'nextRetryAt',
+  'paymentTransactionId',
+  'createdAt',
+  'updatedAt',
+];
 const at = (day: string) => new Date(`${day}T09:00:00Z`);
 
 async function onlyCharge(subscriptionId: number, who = merchant) {
   const { status, body } = await listCharges(app.url, who, subscriptionId);
-  if (status !== 200 || body.status !== 'success' || body.data.length !== 1) throw new Error(`unexpected list: ${status} ${JSON.stringify(body)}`);
+  if (status !== 200 || body.status !== 'success' || body.data.length !== 1)
+    throw new Error(`unexpected list: ${status} ${JSON.stringify(body)}`);
   return body.data[0];
 }
 
@@ -88,7 +112,12 @@ test.serial('a pending charge: status 0, attempts 1, empty denial and payment id
   const sent = new Promise<void>((resolve) => (answered = resolve));
   const run = runChargeAttempt(
     { subscriptionId: id, dueDate: '2030-04-10', attempt: 1, today: '2030-04-10' },
-    { afterAcquirerAnswer: async () => { answered(); await gate; } },
+    {
+      afterAcquirerAnswer: async () => {
+        answered();
+        await gate;
+      },
+    },
   );
   await sent;
   const charge = await onlyCharge(id);
@@ -120,7 +149,10 @@ test.serial('a cancelled subscription: next retry null, no retry and no new char
   const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2030-06-10', cardLastDigit: 2 });
   await runSchedulerTick(at('2030-06-10'));
   t.is((await chargeAfterAttempt(id, '2030-06-10', 1)).nextRetryAt, '2030-06-11');
-  const cancel = await fetch(`${app.url}/api/v1/subscriptions/${id}/cancel/`, { method: 'PUT', headers: bearer(merchant.merchantToken) });
+  const cancel = await fetch(`${app.url}/api/v1/subscriptions/${id}/cancel/`, {
+    method: 'PUT',
+    headers: bearer(merchant.merchantToken),
+  });
   t.is(cancel.status, 200);
   t.is((await json(cancel)).data.status, 'cancelled');
   t.is((await onlyCharge(id)).nextRetryAt, null);
@@ -145,7 +177,9 @@ test.serial('an expired subscription: its last charge settled, next retry null',
   t.is(charge.nextRetryAt, null);
   // The worker expires it right after recording the last charge.
   const sub = await eventually(async () => {
-    const read = await json(await fetch(`${app.url}/api/v1/subscriptions/${id}/`, { headers: bearer(merchant.merchantToken) }));
+    const read = await json(
+      await fetch(`${app.url}/api/v1/subscriptions/${id}/`, { headers: bearer(merchant.merchantToken) }),
+    );
     return read.data.status === 'expired' ? read : undefined;
   });
   t.is(sub.data.status, 'expired');
@@ -176,9 +210,15 @@ test.serial('only a confirmed charge can be refunded', async (t) => {
   const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2030-10-10', cardLastDigit: 2 });
   await runSchedulerTick(at('2030-10-10'));
   const denied = await chargeAfterAttempt(id, '2030-10-10', 1);
-  const res = await fetch(`${app.url}/api/v1/subscriptions/${id}/charges/${denied._id}/refund/`, { method: 'PUT', headers: bearer(merchant.merchantToken) });
+  const res = await fetch(`${app.url}/api/v1/subscriptions/${id}/charges/${denied._id}/refund/`, {
+    method: 'PUT',
+    headers: bearer(merchant.merchantToken),
+  });
   t.is(res.status, 409);
-  const unknown = await fetch(`${app.url}/api/v1/subscriptions/${id}/charges/99999999/refund/`, { method: 'PUT', headers: bearer(merchant.merchantToken) });
+  const unknown = await fetch(`${app.url}/api/v1/subscriptions/${id}/charges/99999999/refund/`, {
+    method: 'PUT',
+    headers: bearer(merchant.merchantToken),
+  });
   t.is(unknown.status, 404);
 });
 
@@ -189,7 +229,10 @@ test.serial("another merchant's subscription, an unknown id and a non-integer id
   t.is((await listCharges(app.url, merchant, 'abc')).status, 404);
   const read = await fetch(`${app.url}/api/v1/subscriptions/${id}/`, { headers: bearer(other.merchantToken) });
   t.is(read.status, 404);
-  const cancel = await fetch(`${app.url}/api/v1/subscriptions/${id}/cancel/`, { method: 'PUT', headers: bearer(other.merchantToken) });
+  const cancel = await fetch(`${app.url}/api/v1/subscriptions/${id}/cancel/`, {
+    method: 'PUT',
+    headers: bearer(other.merchantToken),
+  });
   t.is(cancel.status, 404);
   t.is((await SubscriptionModel.findById(id).lean())!.status, 'active');
 });
@@ -197,7 +240,9 @@ test.serial("another merchant's subscription, an unknown id and a non-integer id
 test.serial('no credential is 401; the system token acts for the merchant it names', async (t) => {
   const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2030-11-11' });
   t.is((await fetch(`${app.url}/api/v1/subscriptions/${id}/charges/`)).status, 401);
-  const asSystem = await fetch(`${app.url}/api/v1/subscriptions/${id}/charges/`, { headers: bearer(systemToken(), { 'x-merchant-id': String(merchant.merchantId) }) });
+  const asSystem = await fetch(`${app.url}/api/v1/subscriptions/${id}/charges/`, {
+    headers: bearer(systemToken(), { 'x-merchant-id': String(merchant.merchantId) }),
+  });
   t.is(asSystem.status, 200);
 });
 
@@ -205,7 +250,12 @@ test.serial('create: validation names every bad field; the card token is never s
   const bad = await fetch(`${app.url}/api/v1/subscriptions/`, {
     method: 'POST',
     headers: bearer(merchant.merchantToken),
-    body: JSON.stringify({ value: 10.5, billingCycle: 'daily', firstDueDate: '2030-13-01', encryptedCard: 'bm90IGEgY2FyZA==' }),
+    body: JSON.stringify({
+      value: 10.5,
+      billingCycle: 'daily',
+      firstDueDate: '2030-13-01',
+      encryptedCard: 'bm90IGEgY2FyZA==',
+    }),
   });
   t.is(bad.status, 400);
   const fields = await json(bad);
@@ -217,13 +267,27 @@ test.serial('create: validation names every bad field; the card token is never s
   t.truthy(badCard.body.encryptedCard);
   // A Luhn-valid number of no brand the acquirer accepts: refused at tokenization.
   const unknownBrand = Array.from({ length: 10 }, (_, digit) => `900000000000000${digit}`).find(luhnValid)!;
-  const refused = await createSubscription(app.url, merchant, { encryptedCard: encryptCard({ number: unknownBrand, holder: 'MARIA SILVA', expMonth: 12, expYear: 2035, cvv: '123' }) });
+  const refused = await createSubscription(app.url, merchant, {
+    encryptedCard: encryptCard({
+      number: unknownBrand,
+      holder: 'MARIA SILVA',
+      expMonth: 12,
+      expYear: 2035,
+      cvv: '123',
+    }),
+  });
   t.is(refused.status, 400);
   t.regex(refused.body.encryptedCard[0], /acquirer refused this card/);
   const past = await createSubscription(app.url, merchant, { firstDueDate: '2020-01-01' });
   t.deepEqual(past.body, { firstDueDate: ['The first due date cannot be in the past.'] });
 
-  const created = await createSubscription(app.url, merchant, { firstDueDate: '2030-12-31', billingCycle: 'quarterly', retry: false, maxCycles: 4, cardLastDigit: 1 });
+  const created = await createSubscription(app.url, merchant, {
+    firstDueDate: '2030-12-31',
+    billingCycle: 'quarterly',
+    retry: false,
+    maxCycles: 4,
+    cardLastDigit: 1,
+  });
   t.is(created.status, 201);
   const sub = created.body.data;
   t.is(sub.status, 'active');
@@ -250,7 +314,10 @@ async function chargeCommands(cardLastDigit: number, firstDueDate: string) {
   return { id, result, by, idBlocks };
 }
 
-/** One charge run, approved or denied: the cancellation check, the charge inserted, the subscription moved on, the outcome inserted and applied. */
+/**
+ * One charge run, approved or denied: the cancellation check, the charge inserted, the subscription moved on, the
+ * outcome inserted and applied.
+ */
 const ONE_CHARGE = {
   'subscription_cancellations find': 1,
   'subscription_charges insert': 1,
@@ -259,16 +326,20 @@ const ONE_CHARGE = {
   'subscription_charges update': 1,
 };
 
-test.serial('one approved charge: a cancellation check, the charge inserted, the subscription moved on, the outcome inserted and applied', async (t) => {
-  const { id, result, by, idBlocks } = await chargeCommands(1, '2031-01-10');
-  t.is(result, 'confirmed');
-  t.deepEqual(by, ONE_CHARGE);
-  t.true(idBlocks <= 2, `${idBlocks} id blocks claimed (charge and payment transaction sequences)`);
-  const sub = (await SubscriptionModel.findById(id).lean())!;
-  t.is(sub.nextDueDate, '2031-02-10');
-  t.is(sub.nextCycle, 1);
-  t.is((await SubscriptionChargeModel.findOne({ subscriptionId: id }).lean())!.status, 1);
-});
+test.serial(
+  'one approved charge: a cancellation check, the charge inserted, the subscription moved on, the outcome ' +
+    'inserted and applied',
+  async (t) => {
+    const { id, result, by, idBlocks } = await chargeCommands(1, '2031-01-10');
+    t.is(result, 'confirmed');
+    t.deepEqual(by, ONE_CHARGE);
+    t.true(idBlocks <= 2, `${idBlocks} id blocks claimed (charge and payment transaction sequences)`);
+    const sub = (await SubscriptionModel.findById(id).lean())!;
+    t.is(sub.nextDueDate, '2031-02-10');
+    t.is(sub.nextCycle, 1);
+    t.is((await SubscriptionChargeModel.findOne({ subscriptionId: id }).lean())!.status, 1);
+  },
+);
 
 test.serial('one denied charge with a retry scheduled: the same round trips', async (t) => {
   const { id, result, by, idBlocks } = await chargeCommands(2, '2031-02-10');
@@ -281,9 +352,15 @@ test.serial('one denied charge with a retry scheduled: the same round trips', as
 test.serial('a job with the cycle for a subscription cancelled before it ran makes no charge', async (t) => {
   const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2031-03-10' });
   const cycle = dueCycleOf((await SubscriptionModel.findById(id).lean())!);
-  const cancel = await fetch(`${app.url}/api/v1/subscriptions/${id}/cancel/`, { method: 'PUT', headers: bearer(merchant.merchantToken) });
+  const cancel = await fetch(`${app.url}/api/v1/subscriptions/${id}/cancel/`, {
+    method: 'PUT',
+    headers: bearer(merchant.merchantToken),
+  });
   t.is(cancel.status, 200);
-  t.is(await runChargeAttempt({ subscriptionId: id, dueDate: '2031-03-10', attempt: 1, today: '2031-03-10', cycle }), 'not-due');
+  t.is(
+    await runChargeAttempt({ subscriptionId: id, dueDate: '2031-03-10', attempt: 1, today: '2031-03-10', cycle }),
+    'not-due',
+  );
   t.is(await SubscriptionChargeModel.countDocuments({ subscriptionId: id }), 0);
   t.is((await SubscriptionModel.findById(id).lean())!.status, 'cancelled');
 });
@@ -300,27 +377,31 @@ test.serial('a job with the cycle run again after its charge exists sends nothin
   t.is((await SubscriptionModel.findById(id).lean())!.nextDueDate, '2031-05-10');
 });
 
-test.serial('a job with the cycle whose run died between the charge insert and moving the subscription on: the next run does both, one sale', async (t) => {
-  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2031-05-10' });
-  const cycle = dueCycleOf((await SubscriptionModel.findById(id).lean())!);
-  // What the dead run left: the charge inserted, PENDING; the subscription still at this due date.
-  const left = await SubscriptionChargeModel.create({
-    _id: 990_000_000 + id,
-    subscriptionId: id,
-    merchantId: merchant.merchantId,
-    dueDate: '2031-05-10',
-    cycle: 0,
-    status: 0,
-    value: 4990,
-    attempts: 1,
-  });
-  const data = { subscriptionId: id, dueDate: '2031-05-10', attempt: 1, today: '2031-05-10', cycle };
-  t.is(await runChargeAttempt(data, { rerun: true }), 'confirmed');
-  const charge = (await SubscriptionChargeModel.findById(left._id).lean())!;
-  t.is(charge.status, 1);
-  t.is(await SubscriptionChargeModel.countDocuments({ subscriptionId: id }), 1);
-  t.deepEqual(await salesForOrder(sandbox, `SUB${id}C${charge._id}A1`), [charge.acquirerPaymentId]);
-  const sub = (await SubscriptionModel.findById(id).lean())!;
-  t.is(sub.nextDueDate, '2031-06-10');
-  t.is(sub.nextCycle, 1);
-});
+test.serial(
+  'a job with the cycle whose run died between the charge insert and moving the subscription on: the next run ' +
+    'does both, one sale',
+  async (t) => {
+    const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2031-05-10' });
+    const cycle = dueCycleOf((await SubscriptionModel.findById(id).lean())!);
+    // What the dead run left: the charge inserted, PENDING; the subscription still at this due date.
+    const left = await SubscriptionChargeModel.create({
+      _id: 990_000_000 + id,
+      subscriptionId: id,
+      merchantId: merchant.merchantId,
+      dueDate: '2031-05-10',
+      cycle: 0,
+      status: 0,
+      value: 4990,
+      attempts: 1,
+    });
+    const data = { subscriptionId: id, dueDate: '2031-05-10', attempt: 1, today: '2031-05-10', cycle };
+    t.is(await runChargeAttempt(data, { rerun: true }), 'confirmed');
+    const charge = (await SubscriptionChargeModel.findById(left._id).lean())!;
+    t.is(charge.status, 1);
+    t.is(await SubscriptionChargeModel.countDocuments({ subscriptionId: id }), 1);
+    t.deepEqual(await salesForOrder(sandbox, `SUB${id}C${charge._id}A1`), [charge.acquirerPaymentId]);
+    const sub = (await SubscriptionModel.findById(id).lean())!;
+    t.is(sub.nextDueDate, '2031-06-10');
+    t.is(sub.nextCycle, 1);
+  },
+);

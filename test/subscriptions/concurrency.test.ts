@@ -8,7 +8,12 @@ import { getQueue } from '../../src/queue';
 import { dayOf } from '../../src/subscriptions/clock';
 import { chargeJobId, dueCycleOf, runChargeAttempt, type ChargeJobData } from '../../src/subscriptions/charging';
 import { CHARGE_JOB_NAME, CHARGE_QUEUE } from '../../src/subscriptions/scheduling';
-import { ChargeAttemptModel, SubscriptionChargeModel, SubscriptionModel, type SubscriptionCharge } from '../../src/subscriptions/model';
+import {
+  ChargeAttemptModel,
+  SubscriptionChargeModel,
+  SubscriptionModel,
+  type SubscriptionCharge,
+} from '../../src/subscriptions/model';
 import type { ChargeSubscriptionPayload } from '../../jobs/charge-subscription';
 import { runSchedulerTick } from '../../workers/scheduler';
 import { chargeAfterAttempt, newSubscriptionId, salesForOrder, useSubscriptionStack } from './support';
@@ -30,14 +35,19 @@ test.serial('two scheduler processes at once, and two workers, make one charge a
   await Promise.all([runSchedulerTick(), runSchedulerTick()]);
   const queue = getQueue(CHARGE_QUEUE);
   await eventually(async () => queue.getJob(chargeJobId({ subscriptionId: id, dueDate: today, attempt: 1 })));
-  const workers = await Promise.all([startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE }), startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE })]);
+  const workers = await Promise.all([
+    startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE }),
+    startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE }),
+  ]);
   const charge = await chargeAfterAttempt(id, today, 1);
   await Promise.all([schedulerA.stop(), schedulerB.stop(), runSchedulerTick()]);
   t.is(charge.status, 1);
   t.is(await SubscriptionChargeModel.countDocuments({ subscriptionId: id }), 1);
   t.is(await ChargeAttemptModel.countDocuments({ chargeId: charge._id }), 1);
   t.deepEqual(await salesForOrder(sandbox, `SUB${id}C${charge._id}A1`), [charge.acquirerPaymentId]);
-  const jobs = (await queue.getJobs(['waiting', 'active', 'completed', 'delayed', 'failed'])).filter((job) => (job?.data as ChargeJobData).subscriptionId === id);
+  const jobs = (await queue.getJobs(['waiting', 'active', 'completed', 'delayed', 'failed'])).filter(
+    (job) => (job?.data as ChargeJobData).subscriptionId === id,
+  );
   t.is(jobs.length, 1);
   await Promise.all(workers.map((w) => w.stop()));
 });
@@ -52,7 +62,10 @@ for (const [form, firstDueDate] of JOB_FORMS) {
     const data: ChargeJobData = { subscriptionId: id, dueDate: firstDueDate, attempt: 1, today: firstDueDate };
     if (form.includes('scheduler')) data.cycle = dueCycleOf((await SubscriptionModel.findById(id).lean())!);
     const results = await Promise.all(Array.from({ length: 5 }, () => runChargeAttempt(data)));
-    t.true(results.every((r) => r === 'confirmed' || r === 'already-recorded' || r === 'not-due'), results.join());
+    t.true(
+      results.every((r) => r === 'confirmed' || r === 'already-recorded' || r === 'not-due'),
+      results.join(),
+    );
     const charges = await SubscriptionChargeModel.find({ subscriptionId: id }).lean();
     t.is(charges.length, 1);
     t.is(charges[0].status, 1);
@@ -69,10 +82,20 @@ test.serial('a worker killed between the acquirer answer and our write does not 
   const env = { WORKER_QUEUES: CHARGE_QUEUE, WORKER_LOCK_DURATION_MS: '2000' };
   const doomed = await startProcess('worker', env);
   const cycle = dueCycleOf((await SubscriptionModel.findById(id).lean())!); // as the scheduler queues it
-  const data: ChargeSubscriptionPayload = { subscriptionId: id, dueDate: '2032-03-10', attempt: 1, today: '2032-03-10', cycle, holdAfterAcquirerMs: 60_000 };
+  const data: ChargeSubscriptionPayload = {
+    subscriptionId: id,
+    dueDate: '2032-03-10',
+    attempt: 1,
+    today: '2032-03-10',
+    cycle,
+    holdAfterAcquirerMs: 60_000,
+  };
   // Same job id as the scheduler's, so its ticks below find this job rather than add another.
   await getQueue(CHARGE_QUEUE).add(CHARGE_JOB_NAME, data, { jobId: chargeJobId(data) });
-  await eventually(() => doomed.logs.join('').includes('charge answered by acquirer; holding before recording'), 45_000);
+  await eventually(
+    () => doomed.logs.join('').includes('charge answered by acquirer; holding before recording'),
+    45_000,
+  );
   const pending = (await SubscriptionChargeModel.findOne({ subscriptionId: id }).lean<SubscriptionCharge>())!;
   t.is(pending.status, 0);
   const orderId = `SUB${id}C${pending._id}A1`;

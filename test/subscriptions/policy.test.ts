@@ -5,7 +5,15 @@ import { isHardDecline, nextRetryDay } from '../../src/subscriptions/retry-polic
 import { cycleDueDate } from '../../src/subscriptions/service';
 
 const ask = (over: Partial<Parameters<typeof nextRetryDay>[0]> = {}) =>
-  nextRetryDay({ retryEnabled: true, denialCode: '05', attemptsMade: 1, firstDeniedOn: '2030-01-10', today: '2030-01-10', retryDays: [1, 3, 5, 7], ...over });
+  nextRetryDay({
+    retryEnabled: true,
+    denialCode: '05',
+    attemptsMade: 1,
+    firstDeniedOn: '2030-01-10',
+    today: '2030-01-10',
+    retryDays: [1, 3, 5, 7],
+    ...over,
+  });
 
 test('retries fall 1, 3, 5 and 7 days after the first denial, then stop', (t) => {
   t.is(ask({ attemptsMade: 1, today: '2030-01-10' }), '2030-01-11');
@@ -36,7 +44,10 @@ test('retry off never schedules a retry', (t) => {
 
 test('months count from the first due date and clamp to the month end', (t) => {
   const sub = { firstDueDate: '2030-01-31', billingCycle: 'monthly' as const, endDate: null, maxCycles: null };
-  t.deepEqual([0, 1, 2, 3].map((c) => cycleDueDate(sub, c)), ['2030-01-31', '2030-02-28', '2030-03-31', '2030-04-30']);
+  t.deepEqual(
+    [0, 1, 2, 3].map((c) => cycleDueDate(sub, c)),
+    ['2030-01-31', '2030-02-28', '2030-03-31', '2030-04-30'],
+  );
   t.is(cycleDueDate({ ...sub, billingCycle: 'weekly' }, 2), '2030-02-14');
   t.is(cycleDueDate({ ...sub, billingCycle: 'annual' }, 2), '2032-01-31');
   t.is(cycleDueDate({ ...sub, maxCycles: 2 }, 2), null);

@@ -9,7 +9,15 @@ import { createCardSale } from '../../src/acquirer/client';
 import { cancelSubscription } from '../../src/subscriptions/service';
 import { createRedisConnection, getQueue } from '../../src/queue';
 import { attemptOrderId, chargeJobId, type ChargeJobData } from '../../src/subscriptions/charging';
-import { CHARGE_JOB_NAME, CHARGE_QUEUE, enqueueDueSubscriptionCharges, FAILED_CHARGE_JOB_RETRY_MS, MAX_RECOVERED_CHARGE_AGE_MS, recoverStalledCharges, STALE_PENDING_CHARGE_MS } from '../../src/subscriptions/scheduling';
+import {
+  CHARGE_JOB_NAME,
+  CHARGE_QUEUE,
+  enqueueDueSubscriptionCharges,
+  FAILED_CHARGE_JOB_RETRY_MS,
+  MAX_RECOVERED_CHARGE_AGE_MS,
+  recoverStalledCharges,
+  STALE_PENDING_CHARGE_MS,
+} from '../../src/subscriptions/scheduling';
 import { ChargeStatus, SubscriptionChargeModel, SubscriptionModel } from '../../src/subscriptions/model';
 import { newSubscriptionId, salesForOrder, useSubscriptionStack } from './support';
 
@@ -31,9 +39,13 @@ test.serial('a charge job that failed for good is run again by the scheduler pas
   const data: ChargeJobData = { subscriptionId, dueDate, attempt: 1, today: dueDate };
   // The job fails through its only attempt (as if the database had been down through all of them).
   await queue().add(CHARGE_JOB_NAME, data, { jobId: chargeJobId(data), attempts: 1 });
-  const failing = new Worker(CHARGE_QUEUE, async () => {
-    throw new Error('database unavailable');
-  }, { connection: createRedisConnection({ maxRetriesPerRequest: null }), prefix: getConfig().queuePrefix });
+  const failing = new Worker(
+    CHARGE_QUEUE,
+    async () => {
+      throw new Error('database unavailable');
+    },
+    { connection: createRedisConnection({ maxRetriesPerRequest: null }), prefix: getConfig().queuePrefix },
+  );
   await eventually(async () => (await queue().getJob(chargeJobId(data)))?.isFailed());
   await failing.close();
   // The scheduler's add of the same id is ignored while BullMQ keeps the failed job: stuck without the pass.
@@ -42,9 +54,16 @@ test.serial('a charge job that failed for good is run again by the scheduler pas
 
   const worker = await startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE });
   try {
-    t.deepEqual(await recoverStalledCharges(Date.now()), { retried: 0, requeued: 0, tooOld: 0 }, 'a job failed moments ago is left for an operator to see');
+    t.deepEqual(
+      await recoverStalledCharges(Date.now()),
+      { retried: 0, requeued: 0, tooOld: 0 },
+      'a job failed moments ago is left for an operator to see',
+    );
     // Two schedulers at once: the job is run again once, and neither pass fails.
-    const passes = await Promise.all([recoverStalledCharges(Date.now() + FAILED_CHARGE_JOB_RETRY_MS + 1000), recoverStalledCharges(Date.now() + FAILED_CHARGE_JOB_RETRY_MS + 1000)]);
+    const passes = await Promise.all([
+      recoverStalledCharges(Date.now() + FAILED_CHARGE_JOB_RETRY_MS + 1000),
+      recoverStalledCharges(Date.now() + FAILED_CHARGE_JOB_RETRY_MS + 1000),
+    ]);
     t.is(passes[0].retried + passes[1].retried, 1);
     const charge = await eventually(async () => {
       const found = await SubscriptionChargeModel.findOne({ subscriptionId, dueDate }).lean();
@@ -71,92 +90,147 @@ async function insertLostPendingCharge(id: number, subscriptionId: number, dueDa
   });
 }
 
-test.serial('a charge left PENDING whose job Redis lost is completed from the sale its lost job made, never sent twice', async (t) => {
-  const dueDate = '2032-06-10';
-  const subscriptionId = await newSubscriptionId(app.url, merchant, { firstDueDate: dueDate, cardLastDigit: 1 });
-  // The charge was inserted, the subscription moved on, the lost job had even made the sale; then
-  // the job vanished with Redis's data before the outcome was recorded.
-  await insertLostPendingCharge(990_001, subscriptionId, dueDate, new Date(Date.now() - STALE_PENDING_CHARGE_MS - 60_000));
-  await SubscriptionModel.updateOne({ _id: subscriptionId }, { $set: { nextDueDate: '2032-07-10', nextCycle: 1 } });
-  const sub = (await SubscriptionModel.findById(subscriptionId).lean())!;
-  const madeByLostJob = await createCardSale({
-    idempotencyKey: 'the-lost-run',
-    merchantOrderId: attemptOrderId(subscriptionId, 990_001, 1),
-    amountCents: 4990,
-    installments: 1,
-    capture: true,
-    recurrent: true,
-    customer: { name: sub.customer.name },
-    card: { cardToken: sub.card.token, brand: sub.card.brand },
-  });
-  t.true(madeByLostJob.approved);
-  const recent = await newSubscriptionId(app.url, merchant, { firstDueDate: '2032-06-11', cardLastDigit: 1 });
-  await SubscriptionChargeModel.create({ _id: 990_002, subscriptionId: recent, merchantId: merchant.merchantId, dueDate: '2032-06-11', cycle: 0, status: ChargeStatus.PENDING, value: 4990, attempts: 1 });
-
-  const worker = await startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE });
-  try {
-    t.deepEqual(await recoverStalledCharges(Date.now()), { retried: 0, requeued: 1, tooOld: 0 }, 'only the charge pending for longer than a send takes');
-    const charge = await eventually(async () => {
-      const found = await SubscriptionChargeModel.findById(990_001).lean();
-      return found?.status === ChargeStatus.CONFIRMED ? found : null;
+test.serial(
+  'a charge left PENDING whose job Redis lost is completed from the sale its lost job made, never sent twice',
+  async (t) => {
+    const dueDate = '2032-06-10';
+    const subscriptionId = await newSubscriptionId(app.url, merchant, { firstDueDate: dueDate, cardLastDigit: 1 });
+    // The charge was inserted, the subscription moved on, the lost job had even made the sale; then
+    // the job vanished with Redis's data before the outcome was recorded.
+    await insertLostPendingCharge(
+      990_001,
+      subscriptionId,
+      dueDate,
+      new Date(Date.now() - STALE_PENDING_CHARGE_MS - 60_000),
+    );
+    await SubscriptionModel.updateOne({ _id: subscriptionId }, { $set: { nextDueDate: '2032-07-10', nextCycle: 1 } });
+    const sub = (await SubscriptionModel.findById(subscriptionId).lean())!;
+    const madeByLostJob = await createCardSale({
+      idempotencyKey: 'the-lost-run',
+      merchantOrderId: attemptOrderId(subscriptionId, 990_001, 1),
+      amountCents: 4990,
+      installments: 1,
+      capture: true,
+      recurrent: true,
+      customer: { name: sub.customer.name },
+      card: { cardToken: sub.card.token, brand: sub.card.brand },
     });
-    t.is(charge!.attempts, 1);
-    t.is(charge!.acquirerPaymentId, madeByLostJob.paymentId, 'the earlier sale is taken, not a new one made');
-    t.deepEqual(await salesForOrder(sandbox, attemptOrderId(subscriptionId, 990_001, 1)), [madeByLostJob.paymentId]);
-    t.deepEqual(await recoverStalledCharges(Date.now()), { retried: 0, requeued: 0, tooOld: 0 }, 'nothing is sent twice');
-    t.is((await SubscriptionChargeModel.findById(990_002).lean())!.status, ChargeStatus.PENDING);
-    await SubscriptionChargeModel.deleteOne({ _id: 990_002 });
-  } finally {
-    await worker.stop();
-  }
-});
-
-test.serial('a lost PENDING charge of a cancelled subscription is closed, not sent; one lost for days is left for an operator', async (t) => {
-  const cancelledSub = await newSubscriptionId(app.url, merchant, { firstDueDate: '2032-08-10', cardLastDigit: 1 });
-  await insertLostPendingCharge(990_003, cancelledSub, '2032-08-10', new Date(Date.now() - STALE_PENDING_CHARGE_MS - 60_000));
-  await cancelSubscription(merchant.merchantId, cancelledSub);
-  const forgottenSub = await newSubscriptionId(app.url, merchant, { firstDueDate: '2032-09-10', cardLastDigit: 1 });
-  await SubscriptionModel.updateOne({ _id: forgottenSub }, { $set: { nextDueDate: '2032-10-10', nextCycle: 1 } });
-  await insertLostPendingCharge(990_004, forgottenSub, '2032-09-10', new Date(Date.now() - MAX_RECOVERED_CHARGE_AGE_MS - 60_000));
-
-  const worker = await startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE });
-  try {
-    t.deepEqual(await recoverStalledCharges(Date.now()), { retried: 0, requeued: 1, tooOld: 1 });
-    const closed = await eventually(async () => {
-      const found = await SubscriptionChargeModel.findById(990_003).lean();
-      return found?.status === ChargeStatus.DENIED ? found : null;
+    t.true(madeByLostJob.approved);
+    const recent = await newSubscriptionId(app.url, merchant, { firstDueDate: '2032-06-11', cardLastDigit: 1 });
+    await SubscriptionChargeModel.create({
+      _id: 990_002,
+      subscriptionId: recent,
+      merchantId: merchant.merchantId,
+      dueDate: '2032-06-11',
+      cycle: 0,
+      status: ChargeStatus.PENDING,
+      value: 4990,
+      attempts: 1,
     });
-    t.is(closed!.denialCode, 'subscription_cancelled');
-    t.is(closed!.nextRetryAt, null);
-    t.deepEqual(await salesForOrder(sandbox, attemptOrderId(cancelledSub, 990_003, 1)), [], 'nothing was sent to the acquirer');
-    t.is((await SubscriptionChargeModel.findById(990_004).lean())!.status, ChargeStatus.PENDING, 'too old to send on its own');
-    t.deepEqual(await salesForOrder(sandbox, attemptOrderId(forgottenSub, 990_004, 1)), []);
-  } finally {
-    await worker.stop();
-  }
-});
 
-test.serial('a cancellation undone by a concurrent whole-document write still stops charging, and the status is restored', async (t) => {
-  const dueDate = '2032-11-10';
-  const subscriptionId = await newSubscriptionId(app.url, merchant, { firstDueDate: dueDate, cardLastDigit: 1 });
-  await cancelSubscription(merchant.merchantId, subscriptionId);
-  // A charge run advancing the subscription wrote its stale copy back over the cancellation.
-  await SubscriptionModel.updateOne({ _id: subscriptionId }, { $set: { status: 'active', nextDueDate: dueDate } });
-  // Read through the API, it is cancelled (and the stored status is put back).
-  const read = await fetch(`${app.url}/api/v1/subscriptions/${subscriptionId}/`, { headers: { authorization: `Bearer ${merchant.merchantToken}` } });
-  t.is(((await read.json()) as { data: { status: string } }).data.status, 'cancelled');
-  await SubscriptionModel.updateOne({ _id: subscriptionId }, { $set: { status: 'active', nextDueDate: dueDate } });
+    const worker = await startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE });
+    try {
+      t.deepEqual(
+        await recoverStalledCharges(Date.now()),
+        { retried: 0, requeued: 1, tooOld: 0 },
+        'only the charge pending for longer than a send takes',
+      );
+      const charge = await eventually(async () => {
+        const found = await SubscriptionChargeModel.findById(990_001).lean();
+        return found?.status === ChargeStatus.CONFIRMED ? found : null;
+      });
+      t.is(charge!.attempts, 1);
+      t.is(charge!.acquirerPaymentId, madeByLostJob.paymentId, 'the earlier sale is taken, not a new one made');
+      t.deepEqual(await salesForOrder(sandbox, attemptOrderId(subscriptionId, 990_001, 1)), [madeByLostJob.paymentId]);
+      t.deepEqual(
+        await recoverStalledCharges(Date.now()),
+        { retried: 0, requeued: 0, tooOld: 0 },
+        'nothing is sent twice',
+      );
+      t.is((await SubscriptionChargeModel.findById(990_002).lean())!.status, ChargeStatus.PENDING);
+      await SubscriptionChargeModel.deleteOne({ _id: 990_002 });
+    } finally {
+      await worker.stop();
+    }
+  },
+);
 
-  const worker = await startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE });
-  try {
-    t.true((await enqueueDueSubscriptionCharges(new Date(`${dueDate}T06:00:00Z`))) >= 1);
-    const restored = await eventually(async () => {
-      const sub = await SubscriptionModel.findById(subscriptionId).lean();
-      return sub?.status === 'cancelled' ? sub : null;
+test.serial(
+  'a lost PENDING charge of a cancelled subscription is closed, not sent; one lost for days is left for an operator',
+  async (t) => {
+    const cancelledSub = await newSubscriptionId(app.url, merchant, { firstDueDate: '2032-08-10', cardLastDigit: 1 });
+    await insertLostPendingCharge(
+      990_003,
+      cancelledSub,
+      '2032-08-10',
+      new Date(Date.now() - STALE_PENDING_CHARGE_MS - 60_000),
+    );
+    await cancelSubscription(merchant.merchantId, cancelledSub);
+    const forgottenSub = await newSubscriptionId(app.url, merchant, { firstDueDate: '2032-09-10', cardLastDigit: 1 });
+    await SubscriptionModel.updateOne({ _id: forgottenSub }, { $set: { nextDueDate: '2032-10-10', nextCycle: 1 } });
+    await insertLostPendingCharge(
+      990_004,
+      forgottenSub,
+      '2032-09-10',
+      new Date(Date.now() - MAX_RECOVERED_CHARGE_AGE_MS - 60_000),
+    );
+
+    const worker = await startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE });
+    try {
+      t.deepEqual(await recoverStalledCharges(Date.now()), { retried: 0, requeued: 1, tooOld: 1 });
+      const closed = await eventually(async () => {
+        const found = await SubscriptionChargeModel.findById(990_003).lean();
+        return found?.status === ChargeStatus.DENIED ? found : null;
+      });
+      t.is(closed!.denialCode, 'subscription_cancelled');
+      t.is(closed!.nextRetryAt, null);
+      t.deepEqual(
+        await salesForOrder(sandbox, attemptOrderId(cancelledSub, 990_003, 1)),
+        [],
+        'nothing was sent to the acquirer',
+      );
+      t.is(
+        (await SubscriptionChargeModel.findById(990_004).lean())!.status,
+        ChargeStatus.PENDING,
+        'too old to send on its own',
+      );
+      t.deepEqual(await salesForOrder(sandbox, attemptOrderId(forgottenSub, 990_004, 1)), []);
+    } finally {
+      await worker.stop();
+    }
+  },
+);
+
+test.serial(
+  'a cancellation undone by a concurrent whole-document write still stops charging, and the status is restored',
+  async (t) => {
+    const dueDate = '2032-11-10';
+    const subscriptionId = await newSubscriptionId(app.url, merchant, { firstDueDate: dueDate, cardLastDigit: 1 });
+    await cancelSubscription(merchant.merchantId, subscriptionId);
+    // A charge run advancing the subscription wrote its stale copy back over the cancellation.
+    await SubscriptionModel.updateOne({ _id: subscriptionId }, { $set: { status: 'active', nextDueDate: dueDate } });
+    // Read through the API, it is cancelled (and the stored status is put back).
+    const read = await fetch(`${app.url}/api/v1/subscriptions/${subscriptionId}/`, {
+      headers: { authorization: `Bearer ${merchant.merchantToken}` },
     });
-    t.is(restored!.nextDueDate, null);
-    t.is(await SubscriptionChargeModel.countDocuments({ subscriptionId }), 0, 'no charge for a cancelled subscription');
-  } finally {
-    await worker.stop();
-  }
-});
+    t.is(((await read.json()) as { data: { status: string } }).data.status, 'cancelled');
+    await SubscriptionModel.updateOne({ _id: subscriptionId }, { $set: { status: 'active', nextDueDate: dueDate } });
+
+    const worker = await startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE });
+    try {
+      t.true((await enqueueDueSubscriptionCharges(new Date(`${dueDate}T06:00:00Z`))) >= 1);
+      const restored = await eventually(async () => {
+        const sub = await SubscriptionModel.findById(subscriptionId).lean();
+        return sub?.status === 'cancelled' ? sub : null;
+      });
+      t.is(restored!.nextDueDate, null);
+      t.is(
+        await SubscriptionChargeModel.countDocuments({ subscriptionId }),
+        0,
+        'no charge for a cancelled subscription',
+      );
+    } finally {
+      await worker.stop();
+    }
+  },
+);

@@ -11,7 +11,14 @@ import { chargeJobId } from '../../src/subscriptions/charging';
 import { CHARGE_QUEUE } from '../../src/subscriptions/scheduling';
 import { SubscriptionChargeModel, SubscriptionModel, type SubscriptionCharge } from '../../src/subscriptions/model';
 import { runSchedulerTick } from '../../workers/scheduler';
-import { chargeAfterAttempt, clearFaults, newSubscriptionId, salesForOrder, setFault, useSubscriptionStack } from './support';
+import {
+  chargeAfterAttempt,
+  clearFaults,
+  newSubscriptionId,
+  salesForOrder,
+  setFault,
+  useSubscriptionStack,
+} from './support';
 
 // Whole retry schedules, days apart, run in seconds: the scheduler tick gets a chosen `now` and a
 // worker process charges the sandbox. Serial: a tick sees every subscription of this database,
@@ -33,7 +40,12 @@ useSubscriptionStack(async (stack) => {
 
 const at = (day: string) => new Date(`${day}T06:30:00Z`);
 
-async function tickAndWait(subscriptionId: number, dueDate: string, day: string, attempts: number): Promise<SubscriptionCharge> {
+async function tickAndWait(
+  subscriptionId: number,
+  dueDate: string,
+  day: string,
+  attempts: number,
+): Promise<SubscriptionCharge> {
   await runSchedulerTick(at(day));
   return chargeAfterAttempt(subscriptionId, dueDate, attempts);
 }
@@ -83,7 +95,11 @@ test.serial('a full retry schedule ending in success: retried 1, 3, 5 and 7 days
 test.serial('soft declines, then the issuer approves on a later retry', async (t) => {
   // An approving card at a sandbox amount that soft-declines its first two sales: the same stored
   // card is declined twice, then the issuer says yes.
-  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2031-02-10', cardLastDigit: 1, value: 990702 });
+  const id = await newSubscriptionId(app.url, merchant, {
+    firstDueDate: '2031-02-10',
+    cardLastDigit: 1,
+    value: 990702,
+  });
   const due = '2031-02-10';
   t.is((await tickAndWait(id, due, '2031-02-10', 1)).denialCode, '05');
   const second = await tickAndWait(id, due, '2031-02-11', 2);
@@ -151,7 +167,11 @@ test.serial('an acquirer on a closed port: transport_error, retried with the sam
 
 test.serial('a sale made before the connection broke is found by the next attempt, not repeated', async (t) => {
   // This amount makes the sandbox approve the sale, then reset the connection without an answer.
-  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2031-09-10', cardLastDigit: 1, value: FAULT_AMOUNTS.resetAfterProcessing });
+  const id = await newSubscriptionId(app.url, merchant, {
+    firstDueDate: '2031-09-10',
+    cardLastDigit: 1,
+    value: FAULT_AMOUNTS.resetAfterProcessing,
+  });
   const denied = await tickAndWait(id, '2031-09-10', '2031-09-10', 1);
   t.is(denied.denialCode, 'transport_error');
   const sales = await salesForOrder(sandbox, `SUB${id}C${denied._id}A1`);
@@ -172,7 +192,10 @@ test.serial('each cycle is one charge; the last cycle expires the subscription',
   t.is((await chargeAfterAttempt(id, '2031-11-30', 1)).status, 1);
   await runSchedulerTick(at('2031-12-31'));
   const charges = await SubscriptionChargeModel.find({ subscriptionId: id }).sort({ dueDate: 1 }).lean();
-  t.deepEqual(charges.map((c) => c.dueDate), ['2031-10-31', '2031-11-30']);
+  t.deepEqual(
+    charges.map((c) => c.dueDate),
+    ['2031-10-31', '2031-11-30'],
+  );
   // The worker expires it right after recording the last charge.
   t.truthy(await eventually(async () => (await SubscriptionModel.findById(id).lean())!.status === 'expired'));
 });

@@ -39,7 +39,8 @@ export async function startSandbox(): Promise<RunningProcess> {
   process.env.ACQUIRER_BASE_URL = sandbox.url;
   process.env.ACQUIRER_QUERY_URL = sandbox.url;
   process.env.ACQUIRER_TIMEOUT_MS = '3000';
-  if (getConfig().acquirer.baseUrl !== sandbox.url) throw new Error('config was loaded before the test set the acquirer url');
+  if (getConfig().acquirer.baseUrl !== sandbox.url)
+    throw new Error('config was loaded before the test set the acquirer url');
   return sandbox;
 }
 
@@ -56,11 +57,21 @@ export function testCardNumber(lastDigit: number): string {
 }
 
 export function encryptedTestCard(lastDigit: number): string {
-  return encryptCard({ number: testCardNumber(lastDigit), holder: 'MARIA SILVA', expMonth: 12, expYear: 2035, cvv: '123' });
+  return encryptCard({
+    number: testCardNumber(lastDigit),
+    holder: 'MARIA SILVA',
+    expMonth: 12,
+    expYear: 2035,
+    cvv: '123',
+  });
 }
 
 export async function setFault(sandbox: RunningProcess, body: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${sandbox.url}/sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (res.status !== 201) throw new Error(`fault not set: ${res.status}`);
 }
 
@@ -71,7 +82,9 @@ export async function clearFaults(sandbox: RunningProcess): Promise<void> {
 /** Sales the sandbox holds for one merchant order id (0 when none). */
 export async function salesForOrder(sandbox: RunningProcess, merchantOrderId: string): Promise<string[]> {
   const { merchantId, merchantKey } = getConfig().acquirer;
-  const res = await fetch(`${sandbox.url}/1/sales?merchantOrderId=${merchantOrderId}`, { headers: { MerchantId: merchantId, MerchantKey: merchantKey } });
+  const res = await fetch(`${sandbox.url}/1/sales?merchantOrderId=${merchantOrderId}`, {
+    headers: { MerchantId: merchantId, MerchantKey: merchantKey },
+  });
   if (res.status === 404) return [];
   const body = await json(res);
   return (body.Payments as { PaymentId: string }[]).map((p) => p.PaymentId);
@@ -86,24 +99,46 @@ export async function createSubscription(
   const res = await fetch(`${url}/api/v1/subscriptions/`, {
     method: 'POST',
     headers: bearer(merchant.merchantToken),
-    body: JSON.stringify({ value: 4990, billingCycle: 'monthly', firstDueDate: '2030-01-10', encryptedCard: encryptedTestCard(cardLastDigit), ...rest }),
+    body: JSON.stringify({
+      value: 4990,
+      billingCycle: 'monthly',
+      firstDueDate: '2030-01-10',
+      encryptedCard: encryptedTestCard(cardLastDigit),
+      ...rest,
+    }),
   });
   return { status: res.status, body: await json(res) };
 }
 
-export async function newSubscriptionId(url: string, merchant: TestMerchant, body: Record<string, unknown> & { cardLastDigit?: number } = {}): Promise<number> {
+export async function newSubscriptionId(
+  url: string,
+  merchant: TestMerchant,
+  body: Record<string, unknown> & { cardLastDigit?: number } = {},
+): Promise<number> {
   const created = await createSubscription(url, merchant, body);
-  if (created.status !== 201) throw new Error(`subscription not created: ${created.status} ${JSON.stringify(created.body)}`);
+  if (created.status !== 201)
+    throw new Error(`subscription not created: ${created.status} ${JSON.stringify(created.body)}`);
   return created.body.data.id;
 }
 
-export async function listCharges(url: string, merchant: TestMerchant, subscriptionId: number | string): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${url}/api/v1/subscriptions/${subscriptionId}/charges/`, { headers: bearer(merchant.merchantToken) });
+export async function listCharges(
+  url: string,
+  merchant: TestMerchant,
+  subscriptionId: number | string,
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${url}/api/v1/subscriptions/${subscriptionId}/charges/`, {
+    headers: bearer(merchant.merchantToken),
+  });
   return { status: res.status, body: await json(res) };
 }
 
 /** Waits until the charge of that cycle has recorded `attempts` sends (status no longer PENDING). */
-export async function chargeAfterAttempt(subscriptionId: number, dueDate: string, attempts: number, timeoutMs = 45_000): Promise<SubscriptionCharge> {
+export async function chargeAfterAttempt(
+  subscriptionId: number,
+  dueDate: string,
+  attempts: number,
+  timeoutMs = 45_000,
+): Promise<SubscriptionCharge> {
   const found = await eventually(async () => {
     const charge = await SubscriptionChargeModel.findOne({ subscriptionId, dueDate }).lean<SubscriptionCharge>();
     return charge && charge.status !== 0 && charge.attempts >= attempts ? charge : undefined;

@@ -11,7 +11,4 @@ export interface SandboxArea {
   router: () => Router;
 }
 
-export const sandboxAreas: SandboxArea[] = [
-  salesSandboxArea,
-  chargebackSandboxArea,
-];
+export const sandboxAreas: SandboxArea[] = [salesSandboxArea, chargebackSandboxArea];

@@ -83,9 +83,16 @@ function prng(seed: string): () => number {
   };
 }
 
-const day = (offsetDays: number, from = new Date()) => new Date(from.getTime() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+const day = (offsetDays: number, from = new Date()) =>
+  new Date(from.getTime() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
-const BRANDS: [number, string][] = [[1, 'VISA'], [2, 'MASTERCARD'], [3, 'AMEX'], [7, 'ELO'], [40, 'HIPERCARD']];
+const BRANDS: [number, string][] = [
+  [1, 'VISA'],
+  [2, 'MASTERCARD'],
+  [3, 'AMEX'],
+  [7, 'ELO'],
+  [40, 'HIPERCARD'],
+];
 const REASONS: [string, string, string][] = [
   ['4837', 'Transação não reconhecida pelo portador', 'FRAUDE'],
   ['4853', 'Mercadoria não recebida', 'DESACORDO_COMERCIAL'],
@@ -96,7 +103,13 @@ const PROCESSES = ['PRIMEIRO_CHARGEBACK', 'PRIMEIRO_CHARGEBACK', 'PRE_ARBITRAGEM
 
 /** A small PDF whose bytes cover every value 0-255 and span several network chunks. */
 function issuerPdf(random: () => number, size: number): Buffer {
-  const head = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n3 0 obj << /Type /Page /Parent 2 0 R >> endobj\n4 0 obj << /Length ' + size + ' >>\nstream\n', 'latin1');
+  const head = Buffer.from(
+    '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages ' +
+      '/Kids [3 0 R] /Count 1 >> endobj\n3 0 obj << /Type /Page /Parent 2 0 R >> endobj\n4 0 obj << /Length ' +
+      size +
+      ' >>\nstream\n',
+    'latin1',
+  );
   const body = Buffer.alloc(size);
   for (let i = 0; i < size; i++) body[i] = i < 256 ? i : Math.floor(random() * 256);
   return Buffer.concat([head, body, Buffer.from('\nendstream endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1')]);
@@ -137,10 +150,20 @@ function newCase(establishmentNumber: string, random: () => number, receivedDays
     issuerDocuments: [],
     supportDocuments: [],
   };
-  const pdf: IssuerDocument = { idDocumento: nextDocument++, nameFile: `carta_emissor_${idCase}.pdf`, contentType: 'application/pdf', bytes: issuerPdf(random, 150_000 + Math.floor(random() * 100_000)) };
+  const pdf: IssuerDocument = {
+    idDocumento: nextDocument++,
+    nameFile: `carta_emissor_${idCase}.pdf`,
+    contentType: 'application/pdf',
+    bytes: issuerPdf(random, 150_000 + Math.floor(random() * 100_000)),
+  };
   owner.issuerDocuments.push(pdf);
   if (random() < 0.5) {
-    owner.issuerDocuments.push({ idDocumento: nextDocument++, nameFile: `comprovante_${idCase}.jpeg`, contentType: 'image/jpeg', bytes: issuerJpeg(random, 40_000) });
+    owner.issuerDocuments.push({
+      idDocumento: nextDocument++,
+      nameFile: `comprovante_${idCase}.jpeg`,
+      contentType: 'image/jpeg',
+      bytes: issuerJpeg(random, 40_000),
+    });
   }
   for (const document of owner.issuerDocuments) documents.set(document.idDocumento, { document, owner });
   cases.set(idChargeback, owner);
@@ -224,10 +247,12 @@ class AcquirerAnswer extends Error {
 
 const invalid = (code: string, message: string) => new AcquirerAnswer(400, code, message);
 const retryLater = () => new AcquirerAnswer(500, '901', 'Erro ao processar a solicitação, tente novamente mais tarde');
-const mismatch = (code = '902') => new AcquirerAnswer(403, code, 'Caso ou chargeback não pertence ao estabelecimento informado');
+const mismatch = (code = '902') =>
+  new AcquirerAnswer(403, code, 'Caso ou chargeback não pertence ao estabelecimento informado');
 const alreadyHandled = () => new AcquirerAnswer(412, '931', 'Chargeback já tratado');
 
-const numeric = (value: unknown) => (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && /^\d+$/.test(value));
+const numeric = (value: unknown) =>
+  (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && /^\d+$/.test(value));
 
 function handler(fn: (req: Request, res: Response) => unknown) {
   return async (req: Request, res: Response) => {
@@ -256,20 +281,28 @@ function consult(req: Request): Record<string, unknown> {
   const order = q.Order ?? 'asc';
   if (order !== 'asc' && order !== 'desc') throw invalid('934', 'Order inválido');
   const filter = (req.body ?? {}) as Record<string, any>;
-  const establishments: unknown[] = Array.isArray(filter.establishmentNumber) ? filter.establishmentNumber : filter.establishmentNumber !== undefined ? [filter.establishmentNumber] : [];
+  const establishments: unknown[] = Array.isArray(filter.establishmentNumber)
+    ? filter.establishmentNumber
+    : filter.establishmentNumber !== undefined
+      ? [filter.establishmentNumber]
+      : [];
   if (establishments.some((ec) => !numeric(ec))) throw invalid('910', 'establishmentNumber deve ser numérico');
-  if (!establishments.length && filter.mainCustomer === undefined) throw invalid('909', 'Estabelecimento ou cliente principal obrigatório');
+  if (!establishments.length && filter.mainCustomer === undefined)
+    throw invalid('909', 'Estabelecimento ou cliente principal obrigatório');
   const ecs = establishments.map(String);
   if (ecs.includes(ALWAYS_FAILS)) throw retryLater();
   if (filter.tid !== undefined && String(filter.tid).length > 20) throw invalid('914', 'TID inválido');
-  if (filter.cardAssociationCode !== undefined && !BRANDS.some(([code]) => code === Number(filter.cardAssociationCode))) throw invalid('932', 'Bandeira inválida');
+  if (filter.cardAssociationCode !== undefined && !BRANDS.some(([code]) => code === Number(filter.cardAssociationCode)))
+    throw invalid('932', 'Bandeira inválida');
   const start = filter.startNotificationPeriod;
   const end = filter.endNotificationPeriod;
   if (status === 'DONE') {
     if (start === undefined) throw invalid('920', 'startNotificationPeriod obrigatório para DONE');
     if (end === undefined) throw invalid('921', 'endNotificationPeriod obrigatório para DONE');
   }
-  for (const date of [start, end]) if (date !== undefined && (typeof date !== 'string' || !DATE.test(date) || Number.isNaN(Date.parse(date)))) throw invalid('907', 'Data inválida (yyyy-MM-dd)');
+  for (const date of [start, end])
+    if (date !== undefined && (typeof date !== 'string' || !DATE.test(date) || Number.isNaN(Date.parse(date))))
+      throw invalid('907', 'Data inválida (yyyy-MM-dd)');
   if (start && end) {
     if (start > end) throw invalid('922', 'Período inválido');
     if ((Date.parse(end) - Date.parse(start)) / 86_400_000 > 180) throw invalid('906', 'Período maior que 180 dias');
@@ -281,8 +314,10 @@ function consult(req: Request): Record<string, unknown> {
   if (filter.idCase !== undefined) found = found.filter((c) => String(c.idCase) === String(filter.idCase));
   if (filter.tid !== undefined) found = found.filter((c) => c.tid === String(filter.tid));
   if (filter.nsu !== undefined) found = found.filter((c) => c.nsu === String(filter.nsu));
-  if (filter.cardAssociationCode !== undefined) found = found.filter((c) => c.cardAssociationCode === Number(filter.cardAssociationCode));
-  if (Array.isArray(filter.reason) && filter.reason.length) found = found.filter((c) => filter.reason.map(String).includes(c.reasonCode));
+  if (filter.cardAssociationCode !== undefined)
+    found = found.filter((c) => c.cardAssociationCode === Number(filter.cardAssociationCode));
+  if (Array.isArray(filter.reason) && filter.reason.length)
+    found = found.filter((c) => filter.reason.map(String).includes(c.reasonCode));
   found.sort((a, b) => (order === 'asc' ? 1 : -1) * (a[orderBy].localeCompare(b[orderBy]) || a.idCase - b.idCase));
   const content = found.slice(page * pageSize, (page + 1) * pageSize).map(consultItem);
   const totalPages = Math.ceil(found.length / pageSize);
@@ -327,20 +362,36 @@ function accept(req: Request): unknown {
     if (!numeric(item.idChargeback)) throw invalid('911', 'idChargeback deve ser numérico');
   }
   if (items.some((item: any) => String(item.establishmentNumber) === ALWAYS_FAILS)) throw retryLater();
-  const targets = items.map((item: any) => ({ item, c: String(item.establishmentNumber) === ALWAYS_SUCCEEDS ? null : caseFor(String(item.establishmentNumber), item.idChargeback) }));
+  const targets = items.map((item: any) => ({
+    item,
+    c:
+      String(item.establishmentNumber) === ALWAYS_SUCCEEDS
+        ? null
+        : caseFor(String(item.establishmentNumber), item.idChargeback),
+  }));
   for (const { c } of targets) if (c?.handled) throw alreadyHandled();
   return targets.map(({ item, c }: { item: any; c: SandboxCase | null }) => {
     if (c) {
       c.handled = { actionTakenCode: 'ACEITO', replyDate: day(0) };
       c.lifecycle.push({ action: 'Em análise com o Emissor', actionDate: day(0) });
     }
-    return { establishmentNumber: Number(item.establishmentNumber), idChargeback: item.idChargeback, code: '101', message: 'Chargeback aceito com sucesso' };
+    return {
+      establishmentNumber: Number(item.establishmentNumber),
+      idChargeback: item.idChargeback,
+      code: '101',
+      message: 'Chargeback aceito com sucesso',
+    };
   });
 }
 
 function sniff(bytes: Buffer): boolean {
   const head = bytes.subarray(0, 5).toString('latin1');
-  return head.startsWith('II*\0') || head.startsWith('MM\0*') || head === '%PDF-' || (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff);
+  return (
+    head.startsWith('II*\0') ||
+    head.startsWith('MM\0*') ||
+    head === '%PDF-' ||
+    (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
+  );
 }
 
 function refuse(req: Request): unknown {
@@ -349,12 +400,17 @@ function refuse(req: Request): unknown {
   if (body.establishmentNumber === undefined) throw invalid('909', 'Estabelecimento obrigatório');
   if (!numeric(body.establishmentNumber)) throw invalid('910', 'establishmentNumber deve ser numérico');
   if (body.idChargeback === undefined || body.idChargeback === '') throw invalid('926', 'idChargeback obrigatório');
-  if (typeof body.reasonToRefuse !== 'string' || !body.reasonToRefuse.trim()) throw invalid('930', 'Motivo da recusa obrigatório');
+  if (typeof body.reasonToRefuse !== 'string' || !body.reasonToRefuse.trim())
+    throw invalid('930', 'Motivo da recusa obrigatório');
   if (body.reasonToRefuse.length > 100) throw invalid('905', 'Motivo da recusa maior que 100 caracteres');
   if (typeof body.file !== 'string' || !body.file) throw invalid('904', 'Documento obrigatório');
   const bytes = Buffer.from(body.file, 'base64');
   if (!sniff(bytes) || bytes.length > 8 * 1024 * 1024) throw invalid('903', 'Documento inválido');
-  if (body.IdCase !== undefined && typeof body.fileName === 'string' && body.fileName.replace(/\.[^.]*$/, '') !== String(body.IdCase)) {
+  if (
+    body.IdCase !== undefined &&
+    typeof body.fileName === 'string' &&
+    body.fileName.replace(/\.[^.]*$/, '') !== String(body.IdCase)
+  ) {
     throw invalid('929', 'Nome do arquivo diferente do número do caso');
   }
   const ec = String(body.establishmentNumber);
@@ -365,7 +421,11 @@ function refuse(req: Request): unknown {
     if (c.handled) throw alreadyHandled();
     c.handled = { actionTakenCode: 'RECUSADO', replyDate: day(0) };
     c.lifecycle.push({ action: 'Em análise com o Emissor', actionDate: day(0) });
-    c.supportDocuments.push({ dateInclusion: day(0), nameFile: String(body.fileName ?? `${c.idCase}.pdf`), file: body.file });
+    c.supportDocuments.push({
+      dateInclusion: day(0),
+      nameFile: String(body.fileName ?? `${c.idCase}.pdf`),
+      file: body.file,
+    });
   }
   return { code: '102', message: 'Chargeback recusado com sucesso' };
 }
@@ -404,7 +464,11 @@ async function downloadDocument(req: Request, res: Response): Promise<void> {
   if (!found) throw invalid('938', 'Documento do emissor não encontrado');
   if (found.owner.establishmentNumber !== ec) throw mismatch();
   const { bytes, contentType, nameFile } = found.document;
-  res.status(200).set({ 'Content-Type': contentType, 'Content-Disposition': `attachment; filename="${nameFile}"`, 'Content-Length': String(bytes.length) });
+  res.status(200).set({
+    'Content-Type': contentType,
+    'Content-Disposition': `attachment; filename="${nameFile}"`,
+    'Content-Length': String(bytes.length),
+  });
   const gate = gates.get(found.document.idDocumento);
   if (gate) {
     // Held: the first part goes out now, the rest when the test opens the gate (proves we stream).
@@ -419,7 +483,15 @@ async function downloadDocument(req: Request, res: Response): Promise<void> {
 
 function supportDocumentOf(req: Request): unknown {
   if (String(req.params.establishmentNumber) === ALWAYS_SUCCEEDS && String(req.params.idChargeback) === '20000') {
-    return [{ dateInclusion: day(0), nameFile: '20000.pdf', codigo: 104, mensagem: 'Documento de defesa', file: issuerPdf(prng('20000'), 1000).toString('base64') }];
+    return [
+      {
+        dateInclusion: day(0),
+        nameFile: '20000.pdf',
+        codigo: 104,
+        mensagem: 'Documento de defesa',
+        file: issuerPdf(prng('20000'), 1000).toString('base64'),
+      },
+    ];
   }
   const c = ownedCase(req);
   if (!c.supportDocuments.length) throw invalid('927', 'Documento de defesa não encontrado');
@@ -435,12 +507,17 @@ function establishmentsIn(req: Request): string[] {
   if (path) found.push(path[1]);
   const body = (req.body ?? {}) as Record<string, any>;
   for (const ec of [body.establishmentNumber].flat()) if (ec !== undefined) found.push(String(ec));
-  if (Array.isArray(body.updateChargeback)) for (const item of body.updateChargeback) found.push(String(item?.establishmentNumber));
+  if (Array.isArray(body.updateChargeback))
+    for (const item of body.updateChargeback) found.push(String(item?.establishmentNumber));
   return found;
 }
 
 function applyFault(req: Request, res: Response): boolean {
-  const mode = faults.get('*') ?? establishmentsIn(req).map((ec) => faults.get(ec)).find(Boolean);
+  const mode =
+    faults.get('*') ??
+    establishmentsIn(req)
+      .map((ec) => faults.get(ec))
+      .find(Boolean);
   if (mode === 'reset') {
     req.socket.destroy();
     return true;
@@ -472,7 +549,8 @@ function issueToken(req: Request, res: Response): void {
     res.status(400).json({ error: 'unsupported_grant_type' });
     return;
   }
-  const same = (a: unknown, b: string) => typeof a === 'string' && a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  const same = (a: unknown, b: string) =>
+    typeof a === 'string' && a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
   if (!clientId || !clientSecret || !same(body.client_id, clientId) || !same(body.client_secret, clientSecret)) {
     res.status(401).json({ error: 'invalid_client', error_description: 'Invalid client credentials' });
     return;
@@ -480,7 +558,14 @@ function issueToken(req: Request, res: Response): void {
   const token = crypto.randomBytes(24).toString('base64url');
   tokens.set(token, Date.now() + TOKEN_LIFETIME_SECONDS * 1000);
   stats.tokensIssued++;
-  res.json({ access_token: token, expires_in: TOKEN_LIFETIME_SECONDS, refresh_expires_in: 0, token_type: 'Bearer', 'not-before-policy': 0, scope: 'chargeback' });
+  res.json({
+    access_token: token,
+    expires_in: TOKEN_LIFETIME_SECONDS,
+    refresh_expires_in: 0,
+    token_type: 'Bearer',
+    'not-before-policy': 0,
+    scope: 'chargeback',
+  });
 }
 
 // --- notifications to us -----------------------------------------------------------------------------
@@ -503,13 +588,23 @@ async function notify(req: Request): Promise<unknown> {
     const date = typeof body.date === 'string' ? body.date : day(0);
     const message = kind === 'lifecycle' ? String(body.message ?? 'Em análise com o Emissor') : FINAL[kind];
     c?.lifecycle.push({ action: message, actionDate: date });
-    notice = { establishmentNumber: Number(ec), caseId: Number(body.caseId), message, executionDate: date, ActionCicleDate: date };
+    notice = {
+      establishmentNumber: Number(ec),
+      caseId: Number(body.caseId),
+      message,
+      executionDate: date,
+      ActionCicleDate: date,
+    };
   } else {
     throw invalid('919', 'kind must be new, lifecycle, win or loss');
   }
   const target = `${getConfig().sandbox.notifyUrl}${CHARGEBACK_NOTICE_PATH}`;
   const secret = typeof body.secret === 'string' ? body.secret : getConfig().acquirer.chargeback.notificationSecret;
-  const response = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json', [CHARGEBACK_NOTICE_SECRET_HEADER]: secret }, body: JSON.stringify(notice) });
+  const response = await fetch(target, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [CHARGEBACK_NOTICE_SECRET_HEADER]: secret },
+    body: JSON.stringify(notice),
+  });
   return { notice, delivered: { status: response.status, body: await response.text() } };
 }
 
@@ -521,16 +616,37 @@ function chargebackRouter(): Router {
 
   const api = Router();
   api.use(requireToken);
-  api.put('/accept', handler((req, res) => res.json(accept(req))));
-  api.put('/laccept', handler((req, res) => res.json(accept(req)))); // the overview's typo, kept as an alias
-  api.put('/refuse', handler((req, res) => res.json(refuse(req))));
-  api.get('/lifecycle/:idCase', handler((req, res) => res.json(lifecycleOf(req))));
-  api.get('/ListIssuerDocuments/:establishmentNumber/:idChargeback', handler((req, res) => {
-    res.json(ownedCase(req).issuerDocuments.map(({ idDocumento, nameFile }) => ({ idDocumento, nameFile })));
-  }));
+  api.put(
+    '/accept',
+    handler((req, res) => res.json(accept(req))),
+  );
+  api.put(
+    '/laccept',
+    handler((req, res) => res.json(accept(req))),
+  ); // the overview's typo, kept as an alias
+  api.put(
+    '/refuse',
+    handler((req, res) => res.json(refuse(req))),
+  );
+  api.get(
+    '/lifecycle/:idCase',
+    handler((req, res) => res.json(lifecycleOf(req))),
+  );
+  api.get(
+    '/ListIssuerDocuments/:establishmentNumber/:idChargeback',
+    handler((req, res) => {
+      res.json(ownedCase(req).issuerDocuments.map(({ idDocumento, nameFile }) => ({ idDocumento, nameFile })));
+    }),
+  );
   api.get('/DocumentIssuer/:establishmentNumber/:idDocumento', handler(downloadDocument));
-  api.get('/supportDocument/:establishmentNumber/:idChargeback', handler((req, res) => res.json(supportDocumentOf(req))));
-  api.post('/:status', handler((req, res) => res.json(consult(req))));
+  api.get(
+    '/supportDocument/:establishmentNumber/:idChargeback',
+    handler((req, res) => res.json(supportDocumentOf(req))),
+  );
+  api.post(
+    '/:status',
+    handler((req, res) => res.json(consult(req))),
+  );
   router.use(API, api);
 
   const control = Router();
@@ -538,7 +654,8 @@ function chargebackRouter(): Router {
     const { mode, establishmentNumber } = (req.body ?? {}) as { mode?: string; establishmentNumber?: string };
     const key = establishmentNumber ? String(establishmentNumber) : '*';
     if (mode === 'hang' || mode === 'reset') faults.set(key, mode);
-    else if (mode === 'refuse') faults.set(key, 'reset'); // the closest a listening server gets to refusing a connection
+    else if (mode === 'refuse')
+      faults.set(key, 'reset'); // the closest a listening server gets to refusing a connection
     else faults.delete(key);
     res.json({ faults: Object.fromEntries(faults) });
   });
@@ -551,12 +668,23 @@ function chargebackRouter(): Router {
     res.json(stats);
   });
   control.get('/cases/:establishmentNumber', (req, res) => {
-    res.json(casesOf(String(req.params.establishmentNumber)).map((c) => ({ ...consultItem(c), handled: c.handled, lifecycleSteps: c.lifecycle })));
+    res.json(
+      casesOf(String(req.params.establishmentNumber)).map((c) => ({
+        ...consultItem(c),
+        handled: c.handled,
+        lifecycleSteps: c.lifecycle,
+      })),
+    );
   });
   control.get('/documents/:idDocumento', (req, res) => {
     const found = documents.get(Number(req.params.idDocumento));
     if (!found) res.status(404).end();
-    else res.json({ nameFile: found.document.nameFile, contentType: found.document.contentType, base64: found.document.bytes.toString('base64') });
+    else
+      res.json({
+        nameFile: found.document.nameFile,
+        contentType: found.document.contentType,
+        base64: found.document.bytes.toString('base64'),
+      });
   });
   control.post('/gate', (req, res) => {
     const idDocumento = Number(req.body?.idDocumento);
@@ -571,7 +699,10 @@ function chargebackRouter(): Router {
     gates.delete(idDocumento);
     res.json({ opened: idDocumento });
   });
-  control.post('/notify', handler(async (req, res) => res.json(await notify(req))));
+  control.post(
+    '/notify',
+    handler(async (req, res) => res.json(await notify(req))),
+  );
   // A lifecycle step the acquirer decided, without notifying us (tests post the notice themselves).
   // An unknown case is created for the establishment under the given case and chargeback ids.
   control.post('/lifecycle-step', (req, res) => {

@@ -9,8 +9,10 @@ import express, { type Request, type Response, type NextFunction, type Router } 
 import { getConfig } from '../../../config';
 import { luhnValid } from '../../cards';
 import type { SandboxArea } from './areas';
-import { NOTIFICATION_SIGNATURE_HEADER as SIGNATURE_HEADER, PAYMENT_NOTIFICATION_PATH as NOTIFICATION_PATH } from '../client';
-
+import {
+  NOTIFICATION_SIGNATURE_HEADER as SIGNATURE_HEADER,
+  PAYMENT_NOTIFICATION_PATH as NOTIFICATION_PATH,
+} from '../client';
 
 /** Magic amounts (cents) that make POST /1/sales/ fail at the transport level. */
 export const FAULT_AMOUNTS = {
@@ -87,7 +89,14 @@ interface SandboxSale {
   capturedDate?: string;
   voidedAmount: number;
   voidedDate?: string;
-  card?: { masked: string; holder: string; expirationDate: string; brand: string; cardToken?: string; saveCard: boolean };
+  card?: {
+    masked: string;
+    holder: string;
+    expirationDate: string;
+    brand: string;
+    cardToken?: string;
+    saveCard: boolean;
+  };
   pix?: { qrCodeString: string; expiresAt: Date; acquirerTransactionId: string; paidAt?: Date };
 }
 
@@ -126,7 +135,8 @@ export function resetSandboxSales(): void {
 
 const acquirerDate = (date = new Date()) => date.toISOString().replace('T', ' ').slice(0, 19);
 const digits = (n: number) => String(crypto.randomInt(10 ** (n - 1), 10 ** n));
-const maskCard = (number: string) => `${number.slice(0, 6)}${'*'.repeat(Math.max(number.length - 10, 0))}${number.slice(-4)}`;
+const maskCard = (number: string) =>
+  `${number.slice(0, 6)}${'*'.repeat(Math.max(number.length - 10, 0))}${number.slice(-4)}`;
 
 function fail(res: Response, status: number, errors: { Code: number; Message: string }[]): void {
   res.status(status).json(errors);
@@ -135,7 +145,8 @@ function fail(res: Response, status: number, errors: { Code: number; Message: st
 function linksOf(sale: SandboxSale): Json[] {
   const base = `/1/sales/${sale.paymentId}`;
   const links: Json[] = [{ Method: 'GET', Rel: 'self', Href: base }];
-  if (sale.type === 'CreditCard' && sale.status === 1) links.push({ Method: 'PUT', Rel: 'capture', Href: `${base}/capture` });
+  if (sale.type === 'CreditCard' && sale.status === 1)
+    links.push({ Method: 'PUT', Rel: 'capture', Href: `${base}/capture` });
   if (sale.status === 1 || sale.status === 2) links.push({ Method: 'PUT', Rel: 'void', Href: `${base}/void` });
   return links;
 }
@@ -269,16 +280,22 @@ function validateSale(body: Json): { Code: number; Message: string }[] {
   const errors: { Code: number; Message: string }[] = [];
   const orderId = body?.MerchantOrderId;
   if (typeof orderId !== 'string' || !orderId) errors.push({ Code: 122, Message: 'MerchantOrderId is required' });
-  else if (!/^[A-Za-z0-9]{1,50}$/.test(orderId)) errors.push({ Code: 123, Message: 'MerchantOrderId must be alphanumeric, up to 50 characters' });
+  else if (!/^[A-Za-z0-9]{1,50}$/.test(orderId))
+    errors.push({ Code: 123, Message: 'MerchantOrderId must be alphanumeric, up to 50 characters' });
   const payment = body?.Payment;
   if (!payment || typeof payment !== 'object') return [...errors, { Code: 104, Message: 'Payment is required' }];
-  if (!['CreditCard', 'Pix'].includes(payment.Type)) errors.push({ Code: 105, Message: 'Payment Type is invalid (CreditCard or Pix)' });
-  if (!Number.isInteger(payment.Amount) || payment.Amount <= 0) errors.push({ Code: 108, Message: 'Amount must be greater or equal to zero' });
+  if (!['CreditCard', 'Pix'].includes(payment.Type))
+    errors.push({ Code: 105, Message: 'Payment Type is invalid (CreditCard or Pix)' });
+  if (!Number.isInteger(payment.Amount) || payment.Amount <= 0)
+    errors.push({ Code: 108, Message: 'Amount must be greater or equal to zero' });
   if (payment.Type === 'Pix') {
     if (!body.Customer?.Name) errors.push({ Code: 156, Message: 'Customer Name is required' });
     if (!body.Customer?.Identity) errors.push({ Code: 157, Message: 'Customer Identity is required' });
     const expiration = payment.QrCode?.Expiration;
-    if (expiration !== undefined && (!Number.isInteger(expiration) || expiration < 1 || expiration > PIX_MAX_EXPIRY_SECONDS)) {
+    if (
+      expiration !== undefined &&
+      (!Number.isInteger(expiration) || expiration < 1 || expiration > PIX_MAX_EXPIRY_SECONDS)
+    ) {
       errors.push({ Code: 191, Message: `QrCode Expiration must be 1 to ${PIX_MAX_EXPIRY_SECONDS} seconds` });
     }
     return errors;
@@ -294,11 +311,15 @@ function validateSale(body: Json): { Code: number; Message: string }[] {
   if (card.CardToken !== undefined) {
     if (!state.cards.has(String(card.CardToken))) errors.push({ Code: 129, Message: 'CardToken not found' });
   } else {
-    if (typeof card.CardNumber !== 'string' || !/^\d{12,19}$/.test(card.CardNumber)) errors.push({ Code: 127, Message: 'CardNumber is required (12 to 19 digits)' });
-    if (typeof card.Holder !== 'string' || !card.Holder || card.Holder.length > 25) errors.push({ Code: 128, Message: 'Holder is required (up to 25 characters)' });
-    if (typeof card.ExpirationDate !== 'string' || !/^(0[1-9]|1[0-2])\/\d{4}$/.test(card.ExpirationDate)) errors.push({ Code: 126, Message: 'Credit Card Expiration Date is invalid' });
+    if (typeof card.CardNumber !== 'string' || !/^\d{12,19}$/.test(card.CardNumber))
+      errors.push({ Code: 127, Message: 'CardNumber is required (12 to 19 digits)' });
+    if (typeof card.Holder !== 'string' || !card.Holder || card.Holder.length > 25)
+      errors.push({ Code: 128, Message: 'Holder is required (up to 25 characters)' });
+    if (typeof card.ExpirationDate !== 'string' || !/^(0[1-9]|1[0-2])\/\d{4}$/.test(card.ExpirationDate))
+      errors.push({ Code: 126, Message: 'Credit Card Expiration Date is invalid' });
   }
-  if (card.SecurityCode !== undefined && !/^\d{3,4}$/.test(String(card.SecurityCode))) errors.push({ Code: 131, Message: 'SecurityCode is invalid' });
+  if (card.SecurityCode !== undefined && !/^\d{3,4}$/.test(String(card.SecurityCode)))
+    errors.push({ Code: 131, Message: 'SecurityCode is invalid' });
   return errors;
 }
 
@@ -317,7 +338,10 @@ function operationOf(req: Request): Fault['operation'] {
 function takeFault(req: Request): Fault | undefined {
   const operation = operationOf(req);
   const index = state.faults.findIndex(
-    (f) => (f.operation === 'any' || f.operation === operation) && (!f.paymentId || req.path.includes(f.paymentId)) && f.remaining > 0,
+    (f) =>
+      (f.operation === 'any' || f.operation === operation) &&
+      (!f.paymentId || req.path.includes(f.paymentId)) &&
+      f.remaining > 0,
   );
   if (index < 0) return undefined;
   const fault = state.faults[index];
@@ -368,7 +392,13 @@ function authenticate(req: Request, res: Response, next: NextFunction): void {
   const key = req.header('MerchantKey');
   if (!id) return fail(res, 401, [{ Code: 101, Message: 'MerchantId is required' }]);
   if (!key) return fail(res, 401, [{ Code: 131, Message: 'MerchantKey is required' }]);
-  if (id !== merchantId || !crypto.timingSafeEqual(crypto.createHash('sha256').update(key).digest(), crypto.createHash('sha256').update(merchantKey).digest())) {
+  if (
+    id !== merchantId ||
+    !crypto.timingSafeEqual(
+      crypto.createHash('sha256').update(key).digest(),
+      crypto.createHash('sha256').update(merchantKey).digest(),
+    )
+  ) {
     return fail(res, 401, [{ Code: 132, Message: 'MerchantKey is invalid' }]);
   }
   next();
@@ -419,7 +449,11 @@ function createSale(req: Request): Answer {
     const sale = newSale(body, 'Pix');
     const expiresIn = payment.QrCode?.Expiration ?? PIX_DEFAULT_EXPIRY_SECONDS;
     const txid = crypto.randomBytes(13).toString('hex');
-    sale.pix = { qrCodeString: pixCopyPaste(sale, txid), expiresAt: new Date(Date.now() + expiresIn * 1000), acquirerTransactionId: txid };
+    sale.pix = {
+      qrCodeString: pixCopyPaste(sale, txid),
+      expiresAt: new Date(Date.now() + expiresIn * 1000),
+      acquirerTransactionId: txid,
+    };
     sale.status = 12;
     sale.returnCode = '0';
     sale.returnMessage = 'Pix created';
@@ -432,7 +466,13 @@ function createSale(req: Request): Answer {
   const sale = newSale(body, 'CreditCard');
   state.stats.authorizations++;
   const outcome = recoveringOutcome(stored.number, sale.amount) ?? cardOutcome(stored.number);
-  sale.card = { masked: maskCard(stored.number), holder: stored.holder, expirationDate: stored.expirationDate, brand: card.Brand ?? stored.brand, saveCard: Boolean(card.SaveCard) };
+  sale.card = {
+    masked: maskCard(stored.number),
+    holder: stored.holder,
+    expirationDate: stored.expirationDate,
+    brand: card.Brand ?? stored.brand,
+    saveCard: Boolean(card.SaveCard),
+  };
   if (card.CardToken) sale.card.cardToken = String(card.CardToken);
   sale.returnCode = outcome.returnCode;
   sale.returnMessage = outcome.returnMessage;
@@ -471,9 +511,11 @@ function recoveringOutcome(cardNumber: string, amount: number): CardOutcome | nu
 function captureSale(req: Request): Answer {
   const sale = state.sales.get(String(req.params.paymentId));
   if (!sale) return { status: 404, body: [{ Code: 307, Message: 'Transaction not found' }] };
-  if (sale.type !== 'CreditCard' || sale.status !== 1) return { status: 400, body: [{ Code: 308, Message: 'Transaction not available to capture' }] };
+  if (sale.type !== 'CreditCard' || sale.status !== 1)
+    return { status: 400, body: [{ Code: 308, Message: 'Transaction not available to capture' }] };
   const amount = req.query.amount === undefined ? sale.amount : Number(req.query.amount);
-  if (!Number.isInteger(amount) || amount <= 0 || amount > sale.amount) return { status: 400, body: [{ Code: 108, Message: 'Amount is invalid' }] };
+  if (!Number.isInteger(amount) || amount <= 0 || amount > sale.amount)
+    return { status: 400, body: [{ Code: 108, Message: 'Amount is invalid' }] };
   sale.status = 2;
   sale.capturedAmount = amount;
   sale.capturedDate = acquirerDate();
@@ -482,18 +524,31 @@ function captureSale(req: Request): Answer {
   state.stats.captures++;
   return {
     status: 200,
-    body: { Status: 2, Tid: sale.tid, ProofOfSale: sale.proofOfSale, AuthorizationCode: sale.authorizationCode, ReturnCode: '6', ReturnMessage: 'Operation Successful', ReasonCode: 0, ReasonMessage: 'Successful', Links: linksOf(sale) },
+    body: {
+      Status: 2,
+      Tid: sale.tid,
+      ProofOfSale: sale.proofOfSale,
+      AuthorizationCode: sale.authorizationCode,
+      ReturnCode: '6',
+      ReturnMessage: 'Operation Successful',
+      ReasonCode: 0,
+      ReasonMessage: 'Successful',
+      Links: linksOf(sale),
+    },
   };
 }
 
 function voidOne(sale: SandboxSale | undefined, amountParam: unknown): Answer {
   if (!sale) return { status: 404, body: [{ Code: 307, Message: 'Transaction not found' }] };
   refreshExpiry(sale);
-  if (sale.status !== 1 && sale.status !== 2) return { status: 400, body: [{ Code: 309, Message: 'Transaction not available to void' }] };
+  if (sale.status !== 1 && sale.status !== 2)
+    return { status: 400, body: [{ Code: 309, Message: 'Transaction not available to void' }] };
   const voidable = sale.status === 1 ? sale.amount : sale.capturedAmount - sale.voidedAmount;
   const amount = amountParam === undefined ? voidable : Number(amountParam);
-  if (!Number.isInteger(amount) || amount <= 0 || amount > voidable) return { status: 400, body: [{ Code: 51, Message: 'Amount above the original' }] };
-  if (sale.status === 1 && amount !== voidable) return { status: 400, body: [{ Code: 41, Message: 'Partial void only on captured sales' }] };
+  if (!Number.isInteger(amount) || amount <= 0 || amount > voidable)
+    return { status: 400, body: [{ Code: 51, Message: 'Amount above the original' }] };
+  if (sale.status === 1 && amount !== voidable)
+    return { status: 400, body: [{ Code: 41, Message: 'Partial void only on captured sales' }] };
   sale.voidedAmount += amount;
   sale.voidedDate = acquirerDate();
   state.stats.voids++;
@@ -517,7 +572,11 @@ function voidOne(sale: SandboxSale | undefined, amountParam: unknown): Answer {
   };
 }
 
-async function notify(sale: SandboxSale, changeType: number, notifyUrl?: string): Promise<{ url: string; status: number | null }> {
+async function notify(
+  sale: SandboxSale,
+  changeType: number,
+  notifyUrl?: string,
+): Promise<{ url: string; status: number | null }> {
   const url = notifyUrl || `${getConfig().sandbox.notifyUrl}${NOTIFICATION_PATH}`;
   const body = JSON.stringify({ PaymentId: sale.paymentId, ChangeType: changeType });
   const signature = crypto.createHmac('sha256', getConfig().acquirer.notificationSecret).update(body).digest('hex');
@@ -552,7 +611,8 @@ function router(): Router {
 
   r.post('/1/sales', (req, res, next) => {
     const amount = (req.body as Json)?.Payment?.Amount;
-    if (amount === FAULT_AMOUNTS.serverError) return fail(res, 500, [{ Code: 500, Message: 'Internal error (sandbox test amount)' }]);
+    if (amount === FAULT_AMOUNTS.serverError)
+      return fail(res, 500, [{ Code: 500, Message: 'Internal error (sandbox test amount)' }]);
     if (amount === FAULT_AMOUNTS.hangAfterProcessing || amount === FAULT_AMOUNTS.resetAfterProcessing) {
       // The acquirer made the sale, but the answer is lost: the caller must reconcile.
       answerOnce(req, createSale);
@@ -564,7 +624,10 @@ function router(): Router {
   });
   r.post('/1/sales', idempotent(createSale));
   r.put('/1/sales/:paymentId/capture', idempotent(captureSale));
-  r.put('/1/sales/:paymentId/void', idempotent((req) => voidOne(state.sales.get(String(req.params.paymentId)), req.query.amount)));
+  r.put(
+    '/1/sales/:paymentId/void',
+    idempotent((req) => voidOne(state.sales.get(String(req.params.paymentId)), req.query.amount)),
+  );
   r.put(
     '/1/sales/OrderId/:merchantOrderId/void',
     idempotent((req) => {
@@ -573,7 +636,9 @@ function router(): Router {
     }),
   );
   r.get('/1/sales', (req, res) => {
-    const ids = (state.byOrderId.get(String(req.query.merchantOrderId ?? '')) ?? []).filter((id) => state.sales.has(id));
+    const ids = (state.byOrderId.get(String(req.query.merchantOrderId ?? '')) ?? []).filter((id) =>
+      state.sales.has(id),
+    );
     if (!ids.length) return fail(res, 404, [{ Code: 307, Message: 'Transaction not found' }]);
     res.json({ Payments: ids.map((id) => ({ PaymentId: id, ReceivedDate: state.sales.get(id)!.receivedDate })) });
   });
@@ -588,14 +653,25 @@ function router(): Router {
     idempotent((req) => {
       const body = req.body as Json;
       const errors: { Code: number; Message: string }[] = [];
-      if (typeof body?.CardNumber !== 'string' || !luhnValid(body.CardNumber)) errors.push({ Code: 127, Message: 'CardNumber is invalid' });
-      if (typeof body?.Holder !== 'string' || !body.Holder || body.Holder.length > 25) errors.push({ Code: 128, Message: 'Holder is required (up to 25 characters)' });
-      if (typeof body?.ExpirationDate !== 'string' || !/^(0[1-9]|1[0-2])\/\d{4}$/.test(body.ExpirationDate)) errors.push({ Code: 126, Message: 'Credit Card Expiration Date is invalid' });
+      if (typeof body?.CardNumber !== 'string' || !luhnValid(body.CardNumber))
+        errors.push({ Code: 127, Message: 'CardNumber is invalid' });
+      if (typeof body?.Holder !== 'string' || !body.Holder || body.Holder.length > 25)
+        errors.push({ Code: 128, Message: 'Holder is required (up to 25 characters)' });
+      if (typeof body?.ExpirationDate !== 'string' || !/^(0[1-9]|1[0-2])\/\d{4}$/.test(body.ExpirationDate))
+        errors.push({ Code: 126, Message: 'Credit Card Expiration Date is invalid' });
       if (!BRANDS.has(body?.Brand)) errors.push({ Code: 130, Message: 'Brand is invalid' });
       if (errors.length) return { status: 400, body: errors };
       const token = crypto.randomUUID();
-      state.cards.set(token, { number: body.CardNumber, holder: body.Holder, expirationDate: body.ExpirationDate, brand: body.Brand });
-      return { status: 201, body: { CardToken: token, Links: { Method: 'GET', Rel: 'self', Href: `/1/card/${token}` } } };
+      state.cards.set(token, {
+        number: body.CardNumber,
+        holder: body.Holder,
+        expirationDate: body.ExpirationDate,
+        brand: body.Brand,
+      });
+      return {
+        status: 201,
+        body: { CardToken: token, Links: { Method: 'GET', Rel: 'self', Href: `/1/card/${token}` } },
+      };
     }),
   );
   r.get('/1/card/:cardToken', (req, res) => {
@@ -640,7 +716,13 @@ function router(): Router {
     const sale = state.sales.get(String(req.params.paymentId));
     if (!sale) return fail(res, 404, [{ Code: 307, Message: 'Transaction not found' }]);
     const changeType = Number(req.body?.changeType ?? 1);
-    res.json({ notification: await notify(sale, changeType, typeof req.body?.notifyUrl === 'string' ? req.body.notifyUrl : undefined) });
+    res.json({
+      notification: await notify(
+        sale,
+        changeType,
+        typeof req.body?.notifyUrl === 'string' ? req.body.notifyUrl : undefined,
+      ),
+    });
   });
 
   /** Injects faults into the next acquirer calls: {mode, count, latencyMs, operation, paymentId}. */
@@ -649,11 +731,13 @@ function router(): Router {
     const modes = ['latency', 'error', 'drop', 'hang', 'malformed', 'lose'];
     const operations = ['create', 'capture', 'void', 'query', 'card', 'any'];
     if (!modes.includes(body.mode)) return res.status(400).json({ detail: `mode must be one of ${modes.join(', ')}` });
-    if (body.operation !== undefined && !operations.includes(body.operation)) return res.status(400).json({ detail: `operation must be one of ${operations.join(', ')}` });
+    if (body.operation !== undefined && !operations.includes(body.operation))
+      return res.status(400).json({ detail: `operation must be one of ${operations.join(', ')}` });
     const fault: Fault = {
       mode: body.mode,
       remaining: Number.isInteger(body.count) && body.count > 0 ? body.count : 1,
-      latencyMs: Number.isInteger(body.latencyMs) && body.latencyMs >= 0 ? Math.min(body.latencyMs, HANG_LIMIT_MS) : 1000,
+      latencyMs:
+        Number.isInteger(body.latencyMs) && body.latencyMs >= 0 ? Math.min(body.latencyMs, HANG_LIMIT_MS) : 1000,
       operation: body.operation ?? 'any',
       paymentId: typeof body.paymentId === 'string' ? body.paymentId : undefined,
     };

@@ -14,7 +14,9 @@
   var checkout = null;
   var STEPS = ['payer', 'address', 'card'];
 
-  function $(id) { return document.getElementById(id); }
+  function $(id) {
+    return document.getElementById(id);
+  }
 
   function money(cents) {
     return (cents / 100).toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
@@ -33,13 +35,19 @@
   function request(method, path, body) {
     return fetch(api + path, {
       method: method,
-      headers: body ? { 'content-type': 'application/json', accept: 'application/json' } : { accept: 'application/json' },
+      headers: body
+        ? { 'content-type': 'application/json', accept: 'application/json' }
+        : { accept: 'application/json' },
       body: body ? JSON.stringify(body) : undefined,
       credentials: 'omit',
     }).then(function (res) {
       return res.text().then(function (text) {
         var data = null;
-        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
+        try {
+          data = text ? JSON.parse(text) : null;
+        } catch (e) {
+          data = null;
+        }
         return { status: res.status, data: data, retryAfter: res.headers.get('retry-after') };
       });
     });
@@ -50,14 +58,20 @@
     $('merchant-name').textContent = checkout.merchantCompanyName;
     $('amount').textContent = money(checkout.amount);
     $('description').textContent = checkout.description || '';
-    var installments = checkout.installments > 1 ? checkout.installments + 'x de ' + money(Math.round(checkout.amount / checkout.installments)) + ' · ' : 'À vista · ';
+    var installments =
+      checkout.installments > 1
+        ? checkout.installments + 'x de ' + money(Math.round(checkout.amount / checkout.installments)) + ' · '
+        : 'À vista · ';
     $('meta').textContent = installments + 'Válido até ' + dateTime(checkout.expiresAt);
-    $('installments-note').textContent = checkout.installments > 1 ? 'Cobrança em ' + checkout.installments + ' parcelas.' : 'Cobrança à vista.';
+    $('installments-note').textContent =
+      checkout.installments > 1 ? 'Cobrança em ' + checkout.installments + ' parcelas.' : 'Cobrança à vista.';
     $('pay-button').textContent = 'Pagar ' + money(checkout.amount);
   }
 
   function hideAll() {
-    STEPS.forEach(function (step) { document.querySelector('form[data-step="' + step + '"]').hidden = true; });
+    STEPS.forEach(function (step) {
+      document.querySelector('form[data-step="' + step + '"]').hidden = true;
+    });
     $('receipt').hidden = true;
     $('steps').hidden = true;
   }
@@ -69,7 +83,8 @@
     var index = STEPS.indexOf(step);
     Array.prototype.forEach.call(document.querySelectorAll('#steps li'), function (li, i) {
       li.className = i === index ? 'current' : i < index ? 'done' : '';
-      if (i === index) li.setAttribute('aria-current', 'step'); else li.removeAttribute('aria-current');
+      if (i === index) li.setAttribute('aria-current', 'step');
+      else li.removeAttribute('aria-current');
     });
     var form = document.querySelector('form[data-step="' + step + '"]');
     form.hidden = false;
@@ -77,8 +92,12 @@
   }
 
   function clearErrors(form) {
-    Array.prototype.forEach.call(form.querySelectorAll('[data-error]'), function (el) { el.textContent = ''; });
-    Array.prototype.forEach.call(form.querySelectorAll('input'), function (input) { input.removeAttribute('aria-invalid'); });
+    Array.prototype.forEach.call(form.querySelectorAll('[data-error]'), function (el) {
+      el.textContent = '';
+    });
+    Array.prototype.forEach.call(form.querySelectorAll('input'), function (input) {
+      input.removeAttribute('aria-invalid');
+    });
   }
 
   /** The payer reads Portuguese: each field the API can name gets a Portuguese message, never the API's English. */
@@ -125,7 +144,9 @@
   }
 
   function busy(form, on) {
-    Array.prototype.forEach.call(form.querySelectorAll('button'), function (b) { b.disabled = on; });
+    Array.prototype.forEach.call(form.querySelectorAll('button'), function (b) {
+      b.disabled = on;
+    });
     form.setAttribute('aria-busy', on ? 'true' : 'false');
   }
 
@@ -169,7 +190,10 @@
     }
     if (checkout.expired) {
       hideAll();
-      setStatus('Este link de pagamento expirou em ' + dateTime(checkout.expiresAt) + '. Peça um novo link à loja.', 'bad');
+      setStatus(
+        'Este link de pagamento expirou em ' + dateTime(checkout.expiresAt) + '. Peça um novo link à loja.',
+        'bad',
+      );
       return;
     }
     $('payer_name').value = checkout.payerName || '';
@@ -191,9 +215,12 @@
   function handleConflict(form, res) {
     return load().then(function () {
       if (checkout.paid || checkout.expired) return;
-      formError(form, res.retryAfter
-        ? 'Um pagamento deste link já está em andamento. Aguarde alguns segundos e tente novamente.'
-        : 'Este link não aceita mais cartões depois de várias recusas. Peça um novo link à loja.');
+      formError(
+        form,
+        res.retryAfter
+          ? 'Um pagamento deste link já está em andamento. Aguarde alguns segundos e tente novamente.'
+          : 'Este link não aceita mais cartões depois de várias recusas. Peça um novo link à loja.',
+      );
     });
   }
 
@@ -206,8 +233,13 @@
     if (res.status === 400 && res.data && !res.data.detail) return showErrors(form, res.data);
     if (res.status === 409) return handleConflict(form, res);
     if (res.status === 404) return load();
-    if (res.status === 429) return formError(form, 'Muitas tentativas a partir desta conexão. Tente novamente em ' + minutes(res.retryAfter) + '.');
-    if (res.status === 502) return formError(form, 'Não conseguimos falar com a operadora do cartão. Nada foi cobrado; tente novamente.');
+    if (res.status === 429)
+      return formError(
+        form,
+        'Muitas tentativas a partir desta conexão. Tente novamente em ' + minutes(res.retryAfter) + '.',
+      );
+    if (res.status === 502)
+      return formError(form, 'Não conseguimos falar com a operadora do cartão. Nada foi cobrado; tente novamente.');
     formError(form, 'Algo deu errado. Tente novamente em instantes.');
   }
 
@@ -229,13 +261,18 @@
       });
   }
 
-  function value(id) { return $(id).value.trim(); }
+  function value(id) {
+    return $(id).value.trim();
+  }
 
   function luhn(number) {
     var sum = 0;
     for (var i = 0; i < number.length; i++) {
       var d = Number(number[number.length - 1 - i]);
-      if (i % 2 === 1) { d *= 2; if (d > 9) d -= 9; }
+      if (i % 2 === 1) {
+        d *= 2;
+        if (d > 9) d -= 9;
+      }
       sum += d;
     }
     return sum % 10 === 0;
@@ -254,7 +291,15 @@
     if (!/^\d{3,4}$/.test(cvv)) errors.cvv = ['O CVV tem 3 ou 4 dígitos.'];
     if (Object.keys(errors).length) return { errors: errors };
     var year = Number(expiry[2]);
-    return { card: { number: number, holder: holder, expMonth: Number(expiry[1]), expYear: year < 100 ? 2000 + year : year, cvv: cvv } };
+    return {
+      card: {
+        number: number,
+        holder: holder,
+        expMonth: Number(expiry[1]),
+        expYear: year < 100 ? 2000 + year : year,
+        cvv: cvv,
+      },
+    };
   }
 
   function encryptCard(card) {
@@ -264,38 +309,58 @@
   }
 
   function load() {
-    return request('GET', '').then(function (res) {
-      if (res.status === 404) {
-        hideAll();
-        $('summary').hidden = true;
-        setStatus('Link de pagamento não encontrado. Confira o endereço recebido da loja.', 'bad');
-        return;
-      }
-      if (res.status !== 200) {
-        setStatus('Não foi possível carregar o pagamento. Tente novamente em instantes.', 'bad');
-        return;
-      }
-      checkout = res.data;
-      render();
-    }, function () {
-      setStatus('Sem conexão. Verifique sua internet e recarregue a página.', 'bad');
-    });
+    return request('GET', '').then(
+      function (res) {
+        if (res.status === 404) {
+          hideAll();
+          $('summary').hidden = true;
+          setStatus('Link de pagamento não encontrado. Confira o endereço recebido da loja.', 'bad');
+          return;
+        }
+        if (res.status !== 200) {
+          setStatus('Não foi possível carregar o pagamento. Tente novamente em instantes.', 'bad');
+          return;
+        }
+        checkout = res.data;
+        render();
+      },
+      function () {
+        setStatus('Sem conexão. Verifique sua internet e recarregue a página.', 'bad');
+      },
+    );
   }
 
   function wire() {
     $('payer-form').addEventListener('submit', function (event) {
       event.preventDefault();
-      if (!value('document') && checkout.payerDocumentSaved && value('payer_name') === checkout.payerName && checkout.payerName) {
+      if (
+        !value('document') &&
+        checkout.payerDocumentSaved &&
+        value('payer_name') === checkout.payerName &&
+        checkout.payerName
+      ) {
         clearErrors(this);
         return showStep('address');
       }
-      submitStep(this, 'PATCH', '/payer', { payer_name: value('payer_name'), document: value('document') }, function () { showStep('address'); });
+      submitStep(
+        this,
+        'PATCH',
+        '/payer',
+        { payer_name: value('payer_name'), document: value('document') },
+        function () {
+          showStep('address');
+        },
+      );
     });
     $('address-form').addEventListener('submit', function (event) {
       event.preventDefault();
       var body = {};
-      ['cep', 'street', 'number', 'complement', 'neighborhood', 'city', 'state', 'reference'].forEach(function (name) { body[name] = value(name); });
-      submitStep(this, 'PATCH', '/address', body, function () { showStep('card'); });
+      ['cep', 'street', 'number', 'complement', 'neighborhood', 'city', 'state', 'reference'].forEach(function (name) {
+        body[name] = value(name);
+      });
+      submitStep(this, 'PATCH', '/address', body, function () {
+        showStep('card');
+      });
     });
     $('card-form').addEventListener('submit', function (event) {
       event.preventDefault();
@@ -311,7 +376,9 @@
       }
       submitStep(form, 'PUT', '/pay', { encrypted_card: encrypted }, function (result) {
         if (result.approved) {
-          ['card-number', 'card-cvv'].forEach(function (id) { $(id).value = ''; });
+          ['card-number', 'card-cvv'].forEach(function (id) {
+            $(id).value = '';
+          });
           showReceipt();
         } else {
           // payerMessage is Portuguese; the acquirer's own message (English) is for the merchant, never shown here.
@@ -321,7 +388,9 @@
       });
     });
     Array.prototype.forEach.call(document.querySelectorAll('[data-back]'), function (button) {
-      button.addEventListener('click', function () { showStep(button.getAttribute('data-back')); });
+      button.addEventListener('click', function () {
+        showStep(button.getAttribute('data-back'));
+      });
     });
   }
 

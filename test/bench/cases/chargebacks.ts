@@ -30,7 +30,11 @@ function notice() {
     process: 'PRIMEIRO_CHARGEBACK',
     treatmentDeadline: '2030-01-20',
     transactionAmount: 150.9,
-    chargebackDetails: { reasonCode: '4837', reasonDescription: 'Transação não reconhecida', receptionDate: '2030-01-05' },
+    chargebackDetails: {
+      reasonCode: '4837',
+      reasonDescription: 'Transação não reconhecida',
+      receptionDate: '2030-01-05',
+    },
   });
 }
 
@@ -43,7 +47,9 @@ export const chargebacksCase: HttpCase = {
   mountBaseline(router) {
     router.post('/notices', async (req, res) => {
       const _id = crypto.randomUUID();
-      await mongoose.connection.collection('bench_baseline_notices').insertOne({ _id: _id as never, raw: JSON.stringify(req.body), receivedAt: new Date() });
+      await mongoose.connection
+        .collection('bench_baseline_notices')
+        .insertOne({ _id: _id as never, raw: JSON.stringify(req.body), receivedAt: new Date() });
       await getQueue('bench-baseline-notices').add('apply', { _id }, { jobId: _id });
       res.status(202).json({ received: true });
     });
@@ -51,7 +57,10 @@ export const chargebacksCase: HttpCase = {
   async prepare(context) {
     // Before the probe: every notice of this case (the probe included) completes one job after this.
     completedBefore = await completedJobs(context.metered(), CHARGEBACK_NOTICE_QUEUE);
-    const headers = { 'content-type': 'application/json', [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret };
+    const headers = {
+      'content-type': 'application/json',
+      [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret,
+    };
     return {
       subject: {
         method: 'POST',
@@ -64,7 +73,13 @@ export const chargebacksCase: HttpCase = {
         },
         expectStatus: 202,
       },
-      baseline: { method: 'POST', path: '/baseline/chargebacks/notices', headers: { 'content-type': 'application/json' }, body: notice(), expectStatus: 202 },
+      baseline: {
+        method: 'POST',
+        path: '/baseline/chargebacks/notices',
+        headers: { 'content-type': 'application/json' },
+        body: notice(),
+        expectStatus: 202,
+      },
     };
   },
   async verify(context, subject) {
@@ -75,17 +90,28 @@ export const chargebacksCase: HttpCase = {
     // completed jobs, from their /metrics. Requests cut off at the end of the load have landed by now.
     const started = performance.now();
     const stored = await ChargebackNoticeModel.countDocuments(ours);
-    while (performance.now() - started < 300_000 && (await completedJobs(context.metered(), CHARGEBACK_NOTICE_QUEUE)) - completedBefore < stored) {
+    while (
+      performance.now() - started < 300_000 &&
+      (await completedJobs(context.metered(), CHARGEBACK_NOTICE_QUEUE)) - completedBefore < stored
+    ) {
       await new Promise((r) => setTimeout(r, 250));
     }
     const applied = await ChargebackNoticeModel.countDocuments({ ...ours, appliedAt: mongoose.trusted({ $ne: null }) });
     if (stored < accepted) throw new Error(`chargebacks: ${accepted} notices acknowledged but only ${stored} stored`);
-    if (applied !== stored) throw new Error(`chargebacks: ${stored} notices stored but only ${applied} applied after 300 s`);
+    if (applied !== stored)
+      throw new Error(`chargebacks: ${stored} notices stored but only ${applied} applied after 300 s`);
     const drainSeconds = (performance.now() - started) / 1000;
-    const noop = await noopJobsPerSecond(stored, Number(process.env.WORKER_CONCURRENCY || getConfig().worker.concurrency));
+    const noop = await noopJobsPerSecond(
+      stored,
+      Number(process.env.WORKER_CONCURRENCY || getConfig().worker.concurrency),
+    );
     return {
-      note: `${accepted} acknowledged (of ${sent + 1} sent), ${stored} stored, ${applied} applied (zero lost; worker drained the rest ${drainSeconds.toFixed(1)} s after the load); BullMQ no-op jobs, same count and concurrency: ${noop.requestsPerSecond}/s`,
-      // Commands per notice: intake (web) and apply (worker), for every notice stored during the load (the probe came before).
+      note:
+        `${accepted} acknowledged (of ${sent + 1} sent), ${stored} stored, ${applied} applied (zero lost; worker ` +
+        `drained the rest ${drainSeconds.toFixed(1)} s after the load); BullMQ no-op jobs, same count and ` +
+        `concurrency: ${noop.requestsPerSecond}/s`,
+      // Commands per notice: intake (web) and apply (worker), for every notice stored during the load (the probe came
+      // before).
       operations: stored - 1,
     };
   },

@@ -19,7 +19,10 @@ import { noopJobsPerSecond } from '../noop-jobs';
 import type { ThroughputCase } from './types';
 
 const CHARGES = Number(process.env.BENCH_CHARGES || 2000);
-/** How long charging may run before the case stops and reports what it reached (default: 900 s, or 0.1 s a charge when more). */
+/**
+ * How long charging may run before the case stops and reports what it reached (default: 900 s, or 0.1 s a charge when
+ * more).
+ */
 const CHARGE_SECONDS = Number(process.env.BENCH_CHARGE_SECONDS || Math.max(900, CHARGES * 0.1));
 
 const SEED_STREAMS = 4;
@@ -46,12 +49,17 @@ export const chargesCase: ThroughputCase = {
     // insertMany of 1,000 a command, SEED_STREAMS streams at once (the store has cores to spare while one waits).
     const ids = Array.from({ length: CHARGES }, (_, i) => base + i);
     const slice = Math.ceil(CHARGES / SEED_STREAMS / 1000) * 1000;
-    await Promise.all(Array.from({ length: SEED_STREAMS }, (_, k) => insertDueSubscriptions(merchant.merchantId, ids.slice(k * slice, (k + 1) * slice), token, today)));
+    await Promise.all(
+      Array.from({ length: SEED_STREAMS }, (_, k) =>
+        insertDueSubscriptions(merchant.merchantId, ids.slice(k * slice, (k + 1) * slice), token, today),
+      ),
+    );
     const seedSeconds = (performance.now() - seedStarted) / 1000;
 
     await context.setWorkers(0);
     // Memory of the scheduling code: peak heap in use, and what stays in use after a full GC every
-    // 250 ms (npm run bench passes --expose-gc; the GCs slow scheduling a little). Flat means the second figure does not grow with N;
+    // 250 ms (npm run bench passes --expose-gc; the GCs slow scheduling a little). Flat means the second figure does
+    // not grow with N;
     // RSS is not the measure, V8 grows it under allocation churn and keeps it.
     const collect = (globalThis as { gc?: () => void }).gc;
     collect?.();
@@ -89,7 +97,12 @@ export const chargesCase: ThroughputCase = {
     }
     const chargeSeconds = (performance.now() - chargeStarted) / 1000;
     const chargingCommands = await commandsSince(beforeCharging, context.metered(), CHARGES);
-    const confirmedAt = (await SubscriptionChargeModel.find({ merchantId: merchant.merchantId, status: ChargeStatus.CONFIRMED }, { updatedAt: 1 }).lean())
+    const confirmedAt = (
+      await SubscriptionChargeModel.find(
+        { merchantId: merchant.merchantId, status: ChargeStatus.CONFIRMED },
+        { updatedAt: 1 },
+      ).lean()
+    )
       .map((c) => c.updatedAt.getTime())
       .sort((a, b) => a - b);
     const done = confirmedAt.length;
@@ -110,10 +123,12 @@ export const chargesCase: ThroughputCase = {
       baseline,
       dbCommands: addFigures([schedulingCommands, chargingCommands], CHARGES),
       note:
-        `seeded ${CHARGES} due subscriptions in ${seedSeconds.toFixed(1)} s; scheduled ${enqueued} in ${scheduleSeconds.toFixed(2)} s (${Math.round(enqueued / scheduleSeconds)}/s, ` +
+        `seeded ${CHARGES} due subscriptions in ${seedSeconds.toFixed(1)} s; scheduled ${enqueued} in ` +
+        `${scheduleSeconds.toFixed(2)} s (${Math.round(enqueued / scheduleSeconds)}/s, ` +
         `${schedulingCommands.perOperation} db cmds each; ${memory}); ` +
         `${done === CHARGES ? `charged ${done} in ${chargeSeconds.toFixed(1)} s` : `charged ${done} of ${CHARGES} in ${chargeSeconds.toFixed(1)} s, then stopped (BENCH_CHARGE_SECONDS)`} ` +
-        `(${chargingCommands.perOperation} db cmds each); ${tenthsNote}; total, scheduling and charging: ${(scheduleSeconds + chargeSeconds).toFixed(1)} s`,
+        (`(${chargingCommands.perOperation} db cmds each); ${tenthsNote}; total, scheduling and charging: ` +
+          `${(scheduleSeconds + chargeSeconds).toFixed(1)} s`),
     };
   },
 };

@@ -26,7 +26,8 @@ export const checkoutCase: HttpCase = {
     });
     const link = (await res.json()) as { payment_link_guid?: string };
     const guid = link.payment_link_guid;
-    if (res.status !== 201 || !guid) throw new Error(`checkout case: could not create a link (${res.status}): ${JSON.stringify(link)}`);
+    if (res.status !== 201 || !guid)
+      throw new Error(`checkout case: could not create a link (${res.status}): ${JSON.stringify(link)}`);
     return {
       subject: { method: 'GET', path: `/api/v1/checkout-links/${guid}`, expectStatus: 200 },
       baseline: { method: 'GET', path: `/baseline/checkout/links/${guid}`, expectStatus: 200 },

@@ -45,7 +45,12 @@ async function fill(name: string, count: number): Promise<Filled> {
   for (let i = 0; i < count; i += BATCH) {
     const size = Math.min(BATCH, count - i);
     await collection.insertMany(
-      Array.from({ length: size }, (_, j) => ({ _id: i + j + 1, ref: `ref-${i + j + 1}`, status: 'active', padding: PADDING })),
+      Array.from({ length: size }, (_, j) => ({
+        _id: i + j + 1,
+        ref: `ref-${i + j + 1}`,
+        status: 'active',
+        padding: PADDING,
+      })),
       { ordered: false },
     );
   }
@@ -62,7 +67,15 @@ async function fill(name: string, count: number): Promise<Filled> {
 function sideOf(latencies: number[], seconds: number, found: number): Side {
   const sorted = [...latencies].sort((a, b) => a - b);
   const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 100) / 100;
-  return { requestsPerSecond: Math.round((sorted.length / seconds) * 10) / 10, p50Ms: at(0.5), p99Ms: at(0.99), requests: sorted.length, statusCodes: {}, errors: sorted.length - found, valid: found === sorted.length };
+  return {
+    requestsPerSecond: Math.round((sorted.length / seconds) * 10) / 10,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    requests: sorted.length,
+    statusCodes: {},
+    errors: sorted.length - found,
+    valid: found === sorted.length,
+  };
 }
 
 /**
@@ -107,8 +120,11 @@ export const lookupsCase: ThroughputCase = {
       baseline,
       dbCommands,
       note:
-        `median latency ${LARGE.toLocaleString('en')}/${SMALL.toLocaleString('en')} documents: by _id ${ratio(subject, baseline)}x (${subject.p50Ms} / ${baseline.p50Ms} ms), ` +
-        `by an indexed secondary field ${ratio(byRef.large, byRef.small)}x (${byRef.large.p50Ms} / ${byRef.small.p50Ms} ms); goal at most 1.3x (an index keeps it near 1x, a scan near ${LARGE / SMALL}x); ${large.indexes}`,
+        `median latency ${LARGE.toLocaleString('en')}/${SMALL.toLocaleString('en')} documents: by _id ` +
+        `${ratio(subject, baseline)}x (${subject.p50Ms} / ${baseline.p50Ms} ms), ` +
+        (`by an indexed secondary field ${ratio(byRef.large, byRef.small)}x (${byRef.large.p50Ms} / ` +
+          `${byRef.small.p50Ms} ms); goal at most 1.3x (an index keeps it near 1x, a scan near ` +
+          `${LARGE / SMALL}x); ${large.indexes}`),
     };
   },
 };

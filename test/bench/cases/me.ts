@@ -20,7 +20,12 @@ export const meCase: BenchCase = {
   async prepare() {
     const merchant = await newMerchant();
     return {
-      subject: { method: 'GET', path: '/api/v1/me/', headers: { authorization: `Bearer ${merchant.accessToken}` }, expectStatus: 200 },
+      subject: {
+        method: 'GET',
+        path: '/api/v1/me/',
+        headers: { authorization: `Bearer ${merchant.accessToken}` },
+        expectStatus: 200,
+      },
       baseline: { method: 'GET', path: `/baseline/me/user/${merchant.userId}`, expectStatus: 200 },
     };
   },

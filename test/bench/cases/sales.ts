@@ -24,7 +24,9 @@ export const salesCase: HttpCase = {
   route: 'POST /api/v1/online/sales/pre-capture/',
   needs: ['sandbox'],
   baseline: 'the same card authorization POSTed straight to the sandbox acquirer (/1/sales/)',
-  floor: 'bare Express: decrypt the card (RSA) + one insert into online_sales + the same authorization through the same acquirer client',
+  floor:
+    'bare Express: decrypt the card (RSA) + one insert into online_sales + the same authorization through the ' +
+    'same acquirer client',
   mountBaseline(router) {
     router.post('/floor', async (req, res) => {
       const card = decryptCard(req.body?.encrypted_card);
@@ -53,9 +55,18 @@ export const salesCase: HttpCase = {
         installments: Number(req.body?.installments),
         capture: false,
         customer: { name: String(req.body?.payer?.name), identity: '52998224725', identityType: 'CPF' },
-        card: { number: card.number, holder: card.holder, expMonth: card.expMonth, expYear: card.expYear, cvv: card.cvv, brand: summary.brand },
+        card: {
+          number: card.number,
+          holder: card.holder,
+          expMonth: card.expMonth,
+          expYear: card.expYear,
+          cvv: card.cvv,
+          brand: summary.brand,
+        },
       });
-      res.status(result.approved ? 200 : 402).json({ sale_id: _id, payment_id: result.paymentId, status: result.status });
+      res
+        .status(result.approved ? 200 : 402)
+        .json({ sale_id: _id, payment_id: result.paymentId, status: result.status });
     });
   },
   async prepare() {
@@ -80,7 +91,13 @@ export const salesCase: HttpCase = {
         Country: 'BRA',
         Installments: 1,
         Capture: false,
-        CreditCard: { CardNumber: APPROVED_CARD, Holder: card.holder, ExpirationDate: `12/${expYear}`, SecurityCode: '123', Brand: 'Visa' },
+        CreditCard: {
+          CardNumber: APPROVED_CARD,
+          Holder: card.holder,
+          ExpirationDate: `12/${expYear}`,
+          SecurityCode: '123',
+          Brand: 'Visa',
+        },
       },
     };
     return {

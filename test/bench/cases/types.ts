@@ -37,7 +37,9 @@ export interface BenchContext {
   seconds: number;
   /** (Re)starts the worker processes with this count; throughput cases measure 1 and 2. */
   setWorkers(count: number, env?: Record<string, string>): Promise<void>;
-  /** The processes whose database commands a case's figure counts now: web and the running workers (see db-commands.ts). */
+  /**
+   * The processes whose database commands a case's figure counts now: web and the running workers (see db-commands.ts).
+   */
   metered(): MeteredProcess[];
 }
 
@@ -89,7 +91,14 @@ export interface HttpCase extends CaseBase {
 
 export interface ThroughputCase extends CaseBase {
   /** Measures both sides itself; `note` lands in the table (e.g. figures with 1 and 2 workers). */
-  measure(context: BenchContext): Promise<{ subject: Side; baseline: Side; floor?: Side; note?: string; dbCommands?: DbCommandFigure; floorDbCommands?: DbCommandFigure }>;
+  measure(context: BenchContext): Promise<{
+    subject: Side;
+    baseline: Side;
+    floor?: Side;
+    note?: string;
+    dbCommands?: DbCommandFigure;
+    floorDbCommands?: DbCommandFigure;
+  }>;
 }
 
 export type BenchCase = HttpCase | ThroughputCase;

@@ -29,14 +29,21 @@ export const webhooksClusterCase: ThroughputCase = {
   baseline: 'BullMQ no-op jobs on the same cluster, same count, one Worker at WORKER_CONCURRENCY',
   async measure(context) {
     const cluster = await OwnedRedisCluster.start();
-    const clusterEnv = { REDIS_CLUSTER_NODES: cluster.seedNodes, QUEUE_PREFIX: `{${getConfig().queuePrefix.replace(/[{}]/g, '')}}` };
+    const clusterEnv = {
+      REDIS_CLUSTER_NODES: cluster.seedNodes,
+      QUEUE_PREFIX: `{${getConfig().queuePrefix.replace(/[{}]/g, '')}}`,
+    };
     await context.setWorkers(0);
     await closeQueues();
     const previous = setEnvironment(clusterEnv);
     try {
       reloadConfig();
       await waitForRedis();
-      const onCluster = { ...context, setWorkers: (count: number, extra: Record<string, string> = {}) => context.setWorkers(count, { ...clusterEnv, ...extra }) };
+      const onCluster = {
+        ...context,
+        setWorkers: (count: number, extra: Record<string, string> = {}) =>
+          context.setWorkers(count, { ...clusterEnv, ...extra }),
+      };
       const base = 950_000_000 + Math.floor(Math.random() * 1_000_000) * 1000;
       const one = await deliveriesPerSecond(onCluster, 1, base);
       const two = await deliveriesPerSecond(onCluster, 2, base + 500_000);
@@ -46,7 +53,10 @@ export const webhooksClusterCase: ThroughputCase = {
         subject: one.side,
         baseline,
         dbCommands: one.dbCommands,
-        note: `two worker processes: ${two.side.requestsPerSecond} deliveries/s (${two.side.valid ? 'all delivered' : `${two.side.requests}/${EVENTS} delivered`}); compare the webhooks row (one Redis)`,
+        note:
+          `two worker processes: ${two.side.requestsPerSecond} deliveries/s ` +
+          `(${two.side.valid ? 'all delivered' : `${two.side.requests}/${EVENTS} delivered`}); compare the ` +
+          `webhooks row (one Redis)`,
       };
     } finally {
       await context.setWorkers(0);

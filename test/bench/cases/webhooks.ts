@@ -53,7 +53,9 @@ async function receiver(): Promise<Receiver> {
   };
 }
 
-/** Waits for every delivery to arrive and every job to complete (its update done), then rates arrivals first to last. */
+/**
+ * Waits for every delivery to arrive and every job to complete (its update done), then rates arrivals first to last.
+ */
 async function awaitDeliveries(target: Receiver, workers: () => MeteredProcess[], queue: string): Promise<Side> {
   const deadline = performance.now() + DEADLINE_MS;
   while (target.arrivals.length < EVENTS && performance.now() < deadline) await sleep(100);
@@ -70,13 +72,23 @@ async function awaitDeliveries(target: Receiver, workers: () => MeteredProcess[]
   };
 }
 
-export async function deliveriesPerSecond(context: BenchContext, workers: number, linkBase: number): Promise<{ side: Side; dbCommands: DbCommandFigure }> {
+export async function deliveriesPerSecond(
+  context: BenchContext,
+  workers: number,
+  linkBase: number,
+): Promise<{ side: Side; dbCommands: DbCommandFigure }> {
   const target = await receiver();
   try {
     await context.setWorkers(0);
     const merchant = await newMerchant();
     for (let i = 0; i < EVENTS; i++) {
-      await emitLinkEvent({ merchantId: merchant.merchantId, linkId: linkBase + i, url: `http://${target.host}/hook`, type: 'payment_link.paid', data: { n: i } });
+      await emitLinkEvent({
+        merchantId: merchant.merchantId,
+        linkId: linkBase + i,
+        url: `http://${target.host}/hook`,
+        type: 'payment_link.paid',
+        data: { n: i },
+      });
     }
     const before = await snapshot(context.metered());
     await context.setWorkers(workers, { WEBHOOK_TEST_ALLOW_HOSTS: target.host });
@@ -88,7 +100,10 @@ export async function deliveriesPerSecond(context: BenchContext, workers: number
 }
 
 /** The floor: the same count of signed POSTs by one floor worker process, each followed by one update. */
-async function floorDeliveriesPerSecond(context: BenchContext, linkBase: number): Promise<{ side: Side; dbCommands: DbCommandFigure }> {
+async function floorDeliveriesPerSecond(
+  context: BenchContext,
+  linkBase: number,
+): Promise<{ side: Side; dbCommands: DbCommandFigure }> {
   const target = await receiver();
   const secret = `whsec_${crypto.randomBytes(32).toString('base64')}`;
   const merchant = await newMerchant();
@@ -96,15 +111,42 @@ async function floorDeliveriesPerSecond(context: BenchContext, linkBase: number)
   const url = `http://${target.host}/hook`;
   const events = Array.from({ length: EVENTS }, (_, i) => {
     const linkId = linkBase + i;
-    const body = JSON.stringify({ type: 'payment_link.paid', timestamp: now.toISOString(), data: { payment_link_id: linkId, n: i } });
-    return { _id: `msg_${linkId}_1`, merchantId: merchant.merchantId, linkId, sequence: 1, type: 'payment_link.paid', url, body, state: 'pending', attemptCount: 0, queuedAt: now, createdAt: now };
+    const body = JSON.stringify({
+      type: 'payment_link.paid',
+      timestamp: now.toISOString(),
+      data: { payment_link_id: linkId, n: i },
+    });
+    return {
+      _id: `msg_${linkId}_1`,
+      merchantId: merchant.merchantId,
+      linkId,
+      sequence: 1,
+      type: 'payment_link.paid',
+      url,
+      body,
+      state: 'pending',
+      attemptCount: 0,
+      queuedAt: now,
+      createdAt: now,
+    };
   });
   await WebhookEventModel.insertMany(events);
   const queue = getQueue<FloorDelivery>(WEBHOOK_FLOOR_QUEUE);
   for (let i = 0; i < EVENTS; i += 1000) {
-    await queue.addBulk(events.slice(i, i + 1000).map((e) => ({ name: 'deliver', data: { eventId: e._id, url, body: e.body, secret }, opts: { removeOnComplete: true } })));
+    await queue.addBulk(
+      events.slice(i, i + 1000).map((e) => ({
+        name: 'deliver',
+        data: { eventId: e._id, url, body: e.body, secret },
+        opts: { removeOnComplete: true },
+      })),
+    );
   }
-  const worker = await startBenchProcess('webhook-floor', 'test/bench/webhook-floor-worker.ts', { METRICS_PORT: '0', LOG_LEVEL: 'info' }, /webhook floor worker ready/);
+  const worker = await startBenchProcess(
+    'webhook-floor',
+    'test/bench/webhook-floor-worker.ts',
+    { METRICS_PORT: '0', LOG_LEVEL: 'info' },
+    /webhook floor worker ready/,
+  );
   try {
     const metered = [{ name: `webhook-floor[${worker.child.pid}]`, metricsUrl: worker.metricsUrl }];
     const side = await awaitDeliveries(target, () => metered, WEBHOOK_FLOOR_QUEUE);
@@ -121,7 +163,9 @@ export const webhooksCase: ThroughputCase = {
   route: `${EVENTS} link webhook deliveries, 1 worker process`,
   needs: ['worker'],
   baseline: `BullMQ no-op jobs, same count, one Worker at WORKER_CONCURRENCY`,
-  floor: 'one worker process, same concurrency: a BullMQ job making the same signed POST (standardwebhooks) to the same receiver + one update',
+  floor:
+    'one worker process, same concurrency: a BullMQ job making the same signed POST (standardwebhooks) to the ' +
+    'same receiver + one update',
   async measure(context) {
     const base = 900_000_000 + Math.floor(Math.random() * 1_000_000) * 1000;
     const one = await deliveriesPerSecond(context, 1, base);
