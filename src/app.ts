@@ -16,6 +16,7 @@ import { queueNames } from '../jobs';
 import { httpMetricsMiddleware } from './metrics/http';
 import { reportQueues } from './metrics/queues';
 import { reportAttention } from './metrics/attention';
+import { answerRecorder } from './http/response-check';
 
 const SYNTHETIC_ERROR = /^failed with status code \d+$/;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -128,9 +129,12 @@ export function buildApp(options: AppOptions = {}): Express {
     return reader;
   };
 
+  // Under npm test (RESPONSE_SCHEMAS_DIR), each route's answers are recorded for the schema check.
+  const recordAnswers = answerRecorder();
   for (const feature of features) {
     for (const route of feature.routes) {
       const chain = [
+        ...(recordAnswers ? [recordAnswers(route)] : []),
         ...(route.auth ? [requireCredential(route.auth)] : []),
         ...(route.beforeBody ?? []),
         bodyReader(route),
