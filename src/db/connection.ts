@@ -111,8 +111,8 @@ export async function disconnectDatabase(): Promise<void> {
   await mongoose.disconnect();
 }
 
-/** Duplicate key on insert. FerretDB gives code 11000 without keyValue, so only the code is checked. */
-export function isDuplicateKey(error: unknown): boolean {
-  const e = error as { code?: number; writeErrors?: { code?: number }[] };
-  return e?.code === 11000 || Boolean(e?.writeErrors?.some((w) => w.code === 11000));
-}
+/**
+ * Moved to src/db/claims.ts (the one module that reads a duplicate key); re-exported until every
+ * caller uses the claim module's helpers instead, then this line goes.
+ */
+export { isDuplicateKey } from './claims';

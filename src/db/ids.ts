@@ -10,7 +10,7 @@
  * Also correct on MongoDB.
  */
 import mongoose, { Schema } from 'mongoose';
-import { isDuplicateKey } from './connection';
+import { insertOnce } from './claims';
 
 interface SequenceBlock {
   _id: string;
@@ -48,14 +48,12 @@ export async function claimBlock(sequence: string): Promise<number> {
       mine !== undefined
         ? mine + 1
         : ((await SequenceBlockModel.findOne({ sequence }).sort({ block: -1 }).lean())?.block ?? -1) + 1;
-    try {
-      await SequenceBlockModel.create({ _id: `${sequence}:${block}`, sequence, block, claimedAt: new Date() });
+    const doc = { _id: `${sequence}:${block}`, sequence, block, claimedAt: new Date() };
+    if ((await insertOnce(SequenceBlockModel, doc)) === 'inserted') {
       lastClaimed.set(sequence, block);
       return block;
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-      if (mine === undefined) await new Promise((r) => setTimeout(r, Math.random() * 20)); // lost the race: spread the retries
     }
+    if (mine === undefined) await new Promise((r) => setTimeout(r, Math.random() * 20)); // lost the race: spread the retries
   }
   throw new Error(`could not claim an id block in sequence ${sequence} after ${MAX_ATTEMPTS} attempts`);
 }
