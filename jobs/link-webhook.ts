@@ -5,14 +5,13 @@
  */
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { JobKind } from './types';
+import { deliverEvent, markEventFailed } from '../src/webhooks/delivery';
 import {
-  deliverEvent,
   LINK_WEBHOOK_QUEUE,
-  markEventFailed,
   WEBHOOK_BACKOFF_TYPE,
   webhookRetryDelay,
   type LinkWebhookJob,
-} from '../src/webhooks/service';
+} from '../src/webhooks/delivery-jobs';
 
 export default async function deliverLinkWebhook(job: Job<LinkWebhookJob>) {
   const outcome = await deliverEvent(job.data.eventId, job.data.trigger, { merchantId: job.data.merchantId });

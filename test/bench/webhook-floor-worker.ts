@@ -2,7 +2,7 @@
  * The floor of one webhook delivery, as its own worker process (like the worker it is compared
  * with): a BullMQ job on the same Redis, at the same WORKER_CONCURRENCY, that makes the same
  * signed POST (Standard Webhooks signature from the `standardwebhooks` package, a fresh pinned
- * connection per POST as src/webhooks/service.ts does) to the same receiver, then ONE update of
+ * connection per POST as src/webhooks/delivery.ts does) to the same receiver, then ONE update of
  * the event. The secret comes with the job: the floor reads nothing. Serves its /metrics on
  * METRICS_PORT so the bench counts its database commands as it counts the worker's.
  */

@@ -6,19 +6,17 @@ import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues, getQueue, startWorker, waitForRedis } from '../../src/queue';
 import { linkWebhookJob } from '../../jobs/link-webhook';
 import { WebhookAttemptModel, WebhookEventModel } from '../../src/webhooks/model';
+import { deliverEvent } from '../../src/webhooks/delivery';
+import { deliveryJobId, LINK_WEBHOOK_QUEUE, type LinkWebhookJob } from '../../src/webhooks/delivery-jobs';
 import {
-  deliverEvent,
   emitLinkEvent,
-  getWebhookSecret,
-  deliveryJobId,
   enqueueScheduledDelivery,
-  LINK_WEBHOOK_QUEUE,
   LOST_JOB_GRACE_MS,
   requeueLostLinkEventJobs,
   sweepUnqueuedLinkEvents,
   UNQUEUED_EVENT_GRACE_MS,
-  type LinkWebhookJob,
-} from '../../src/webhooks/service';
+} from '../../src/webhooks/outbox';
+import { getWebhookSecret } from '../../src/webhooks/secrets';
 import { countDbCommands } from '../helpers/db-commands';
 import { eventually } from '../helpers/processes';
 

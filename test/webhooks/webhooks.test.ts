@@ -11,16 +11,16 @@ import { closeAcquirerClient } from '../../src/acquirer/client';
 import { getQueue, startWorker } from '../../src/queue';
 import { linkWebhookJob } from '../../jobs/link-webhook';
 import { WebhookEventModel } from '../../src/webhooks/model';
+import { deliverEvent } from '../../src/webhooks/delivery';
 import {
-  deliverEvent,
   deliveryJobId,
-  emitLinkEvent,
-  signedHeaders,
   LINK_WEBHOOK_QUEUE,
   WEBHOOK_ATTEMPTS,
   webhookRetryDelay,
-} from '../../src/webhooks/service';
-import { APPROVED_CARD, DENIED_CARD, call, encryptedCard, readyLink } from './helpers';
+} from '../../src/webhooks/delivery-jobs';
+import { emitLinkEvent } from '../../src/webhooks/outbox';
+import { signedHeaders } from '../../src/webhooks/secrets';
+import { APPROVED_CARD, DENIED_CARD, call, encryptedCard, readyLink } from '../payment-links/helpers';
 
 interface Received {
   path: string;

@@ -1,0 +1,177 @@
+/**
+ * One delivery attempt of a link webhook event: a POST of the stored body, signed with the
+ * merchant's secrets (secrets.ts), a timeout of WEBHOOK_TIMEOUT_MS, redirects not followed, any
+ * 2xx is success, 410 Gone stops retries; every attempt is recorded. The URL is checked again
+ * before every attempt (DNS can change) and the connection is pinned to the addresses checked.
+ */
+import mongoose from 'mongoose';
+import { Agent, request } from 'undici';
+import { getConfig } from '../../config';
+import { logger } from '../logger';
+import type { LinkWebhookJob } from './delivery-jobs';
+import { WebhookAttemptModel, WebhookEventModel } from './model';
+import { getWebhookSecret, signedHeaders } from './secrets';
+import { checkWebhookUrl, type ResolvedAddress, type Resolver } from './url-safety';
+
+export interface DeliveryOutcome {
+  success: boolean;
+  /** 410 Gone: the receiver asks us to stop. */
+  gone: boolean;
+  /** Nothing was sent: a scheduled job found its event no longer pending (delivered, failed or gone). */
+  skipped?: boolean;
+  statusCode: number | null;
+  error: string | null;
+}
+
+export interface DeliveryOptions {
+  resolve?: Resolver;
+  now?: () => Date;
+  /** The event's merchant when the job names it: its secret is read beside the event. */
+  merchantId?: number;
+}
+
+/** Connects only to the addresses the safety check approved, whatever DNS says a moment later. */
+function pinnedAgent(addresses: ResolvedAddress[], timeoutMs: number): Agent {
+  return new Agent({
+    connect: {
+      timeout: timeoutMs,
+      lookup: ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+        if (options?.all) callback(null, addresses);
+        else callback(null, addresses[0].address, addresses[0].family);
+      }) as never,
+    },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connections: 1,
+    pipelining: 0,
+  });
+}
+
+async function post(
+  url: URL,
+  addresses: ResolvedAddress[],
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+) {
+  const agent = pinnedAgent(addresses, timeoutMs);
+  try {
+    const response = await request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'payments-platform-webhooks/1', ...headers },
+      body,
+      dispatcher: agent,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    // Read at most a little of the answer: we only need the status, and the connection closes anyway.
+    await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+    return response.statusCode;
+  } finally {
+    agent.destroy().catch(() => undefined);
+  }
+}
+
+/**
+ * One delivery attempt of a stored event, recorded whatever happens. Never throws for receiver
+ * faults. Round trips: the event and the merchant's secret read at once (when the job names the
+ * merchant), the POST, then the attempt record and the event's state written at once. They stay
+ * two writes: the attempt is an insert, never lost, while the event is updated by read-modify-
+ * write on FerretDB, which a concurrent write to the same event (its queuedAt mark, a
+ * redelivery) can undo; an attempt kept inside the event could be lost that way.
+ */
+export async function deliverEvent(
+  eventId: string,
+  trigger: LinkWebhookJob['trigger'],
+  options: DeliveryOptions = {},
+): Promise<DeliveryOutcome> {
+  const config = getConfig();
+  const now = options.now ?? (() => new Date());
+  const [event, secretOfJob] = await Promise.all([
+    WebhookEventModel.findById(eventId).lean(),
+    options.merchantId === undefined ? undefined : getWebhookSecret(options.merchantId),
+  ]);
+  if (!event) return { success: false, gone: true, statusCode: null, error: 'event no longer exists' };
+  // A duplicate scheduled job (a sweep whose add came after the first job was removed) never re-sends.
+  if (trigger === 'scheduled' && event.state !== 'pending')
+    return { success: true, gone: false, skipped: true, statusCode: null, error: null };
+  const started = now();
+  const startedMs = performance.now();
+  let outcome: DeliveryOutcome;
+  const verdict = await checkWebhookUrl(event.url, {
+    resolve: options.resolve,
+    allowHosts: config.webhooks.testAllowHosts,
+  });
+  if (!verdict.safe) {
+    outcome = {
+      success: false,
+      gone: false,
+      statusCode: null,
+      error: `refused: the URL is no longer a safe public HTTPS URL (${verdict.reason})`,
+    };
+  } else {
+    try {
+      const secret =
+        secretOfJob && secretOfJob._id === event.merchantId ? secretOfJob : await getWebhookSecret(event.merchantId);
+      const statusCode = await post(
+        verdict.url,
+        verdict.addresses,
+        signedHeaders(secret, event._id, event.body, started),
+        event.body,
+        config.webhooks.timeoutMs,
+      );
+      const success = statusCode >= 200 && statusCode < 300;
+      outcome = {
+        success,
+        gone: statusCode === 410,
+        statusCode,
+        error: success
+          ? null
+          : statusCode >= 300 && statusCode < 400
+            ? `redirect ${statusCode} not followed`
+            : `receiver answered ${statusCode}`,
+      };
+    } catch (error) {
+      const e = error as Error & { code?: string };
+      const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || /timeout/i.test(e.code ?? '');
+      outcome = {
+        success: false,
+        gone: false,
+        statusCode: null,
+        error: timedOut ? `no answer within ${config.webhooks.timeoutMs} ms` : `${e.code ?? e.name}: ${e.message}`,
+      };
+    }
+  }
+  const durationMs = Math.round(performance.now() - startedMs);
+  const update: Record<string, unknown> = { lastAttemptAt: started };
+  if (outcome.success) Object.assign(update, { state: 'delivered', deliveredAt: started });
+  else if (outcome.gone && event.state !== 'delivered') update.state = 'gone';
+  await Promise.all([
+    WebhookAttemptModel.create({
+      eventId: event._id,
+      merchantId: event.merchantId,
+      linkId: event.linkId,
+      trigger,
+      at: started,
+      durationMs,
+      statusCode: outcome.statusCode,
+      success: outcome.success,
+      error: outcome.error,
+    }),
+    WebhookEventModel.updateOne({ _id: event._id }, { $set: update, $inc: { attemptCount: 1 } }),
+  ]);
+  logger.info(
+    { eventId: event._id, linkId: event.linkId, statusCode: outcome.statusCode, success: outcome.success, durationMs },
+    'link webhook attempt',
+  );
+  return outcome;
+}
+
+/** The automatic schedule ran out without a success. */
+export async function markEventFailed(eventId: string): Promise<void> {
+  // By _id alone; the state is checked after the lookup (an equality on it would let PostgreSQL, with
+  // no statistics, intersect the state index: every pending event).
+  await WebhookEventModel.updateOne(
+    { _id: eventId, state: mongoose.trusted({ $in: ['pending'] }) },
+    { $set: { state: 'failed' } },
+  );
+}
