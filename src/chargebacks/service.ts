@@ -7,13 +7,20 @@ import { Joi } from 'celebrate';
 import mongoose from 'mongoose';
 import { callChargebackApi, readChargebackText, type ChargebackResponse } from '../acquirer/chargebacks';
 import { MerchantModel } from '../auth/model';
-import { isDuplicateKey } from '../db/connection';
+import { insertOnce } from '../db/claims';
 import { ApiError, badRequest, forbidden } from '../http/errors';
 import { logger } from '../logger';
 import { getQueue, jobWillRun, recordJobId } from '../queue';
 import { checkEvidence } from './evidence';
 import {
-  ChargebackEventModel,
+  eventsOfCase,
+  insertEvent,
+  lifecycleEventId,
+  normalise,
+  projectReceived,
+  refreshChargeback,
+} from './projection';
+import {
   ChargebackModel,
   ChargebackNoticeModel,
   type Chargeback,
@@ -303,7 +310,7 @@ async function recordOwnAction(
         at: now,
         data: '{}',
       });
-      await refreshChargeback(item.establishmentNumber, item.idChargeback);
+      await refreshChargeback(item.establishmentNumber, item.idChargeback, idCase);
     } catch (error) {
       // The acquirer has acted and cannot be undone: answer with its result; its notices will catch us up.
       logger.error(
@@ -393,19 +400,17 @@ export async function receiveNotice(
     ? { receivedBody: received.body.toString('base64'), receivedContentType: received.contentType ?? '' }
     : {};
   let jobId = newNoticeJobId(noticeId);
-  try {
-    await ChargebackNoticeModel.create({
-      _id: noticeId,
-      kind,
-      raw: JSON.stringify(payload),
-      ...evidence,
-      receivedAt: new Date(),
-      appliedAt: null,
-      applied: false,
-      jobId,
-    });
-  } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
+  const inserted = await insertOnce(ChargebackNoticeModel, {
+    _id: noticeId,
+    kind,
+    raw: JSON.stringify(payload),
+    ...evidence,
+    receivedAt: new Date(),
+    appliedAt: null,
+    applied: false,
+    jobId,
+  });
+  if (inserted === 'exists') {
     const stored = await ChargebackNoticeModel.findById(noticeId, { appliedAt: 1, jobId: 1 }).lean();
     if (stored?.appliedAt) return { noticeId, duplicate: true };
     // Same record, same job: the add is a no-op while that job exists. A record stored before job ids
@@ -528,7 +533,7 @@ export async function applyNotice(
       at: dateOf(String(details.receptionDate ?? '')),
       data: notice.raw,
     });
-    await refreshChargeback(establishmentNumber, idChargeback);
+    await projectReceived(establishmentNumber, idChargeback, String(payload.idCase));
   } else {
     const idCase = String(payload.caseId);
     const message = String(payload.message).trim();
@@ -556,7 +561,7 @@ export async function applyNotice(
       return 'unconfirmed';
     }
     await insertEvent({
-      _id: `lifecycle:${establishmentNumber}:${idCase}:${date}:${crypto.createHash('sha256').update(normalise(message)).digest('hex').slice(0, 16)}`,
+      _id: lifecycleEventId(establishmentNumber, idCase, date, message),
       kind: 'lifecycle',
       establishmentNumber,
       idChargeback: null,
@@ -564,12 +569,11 @@ export async function applyNotice(
       at: dateOf(date),
       data: JSON.stringify({ message, executionDate: payload.executionDate ?? null, ActionCicleDate: date }),
     });
-    const chargebacks = await ChargebackEventModel.distinct('idChargeback', {
-      establishmentNumber,
-      idCase,
-      idChargeback: trusted({ $ne: null }),
-    });
-    for (const idChargeback of chargebacks) await refreshChargeback(establishmentNumber, String(idChargeback));
+    // The case's events name its chargebacks, and are the first read of each one's refresh.
+    const caseEvents = await eventsOfCase(establishmentNumber, idCase);
+    const chargebacks = new Set(caseEvents.map((e) => e.idChargeback).filter((c): c is string => c !== null));
+    for (const idChargeback of chargebacks)
+      await refreshChargeback(establishmentNumber, idChargeback, idCase, caseEvents);
   }
   await ChargebackNoticeModel.updateOne(
     { _id: noticeId, appliedAt: null },
@@ -616,151 +620,6 @@ async function acquirerShowsStep(
         step.establishmentNumber === null ||
         String(step.establishmentNumber) === establishmentNumber),
   );
-}
-
-async function insertEvent(event: Omit<ChargebackEvent, 'createdAt'>): Promise<boolean> {
-  try {
-    await ChargebackEventModel.create({ ...event, createdAt: new Date() });
-    return true;
-  } catch (error) {
-    if (isDuplicateKey(error)) return false;
-    throw error;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Projection: one chargeback document computed from the set of its events, whatever their order.
-
-function normalise(message: string): string {
-  return message
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-type StepKind = 'client' | 'intermediate' | 'win' | 'loss';
-
-export function lifecycleStepKind(message: string): StepKind {
-  const text = normalise(message);
-  if (text === 'a favor do estabelecimento') return 'win';
-  if (text === 'a favor do emissor') return 'loss';
-  if (text.startsWith('em analise com o cliente')) return 'client';
-  return 'intermediate';
-}
-
-const STEP_RANK: Record<StepKind, number> = { client: 0, intermediate: 1, win: 2, loss: 2 };
-
-interface Step {
-  action: string;
-  actionDate: string;
-  at: Date;
-  kind: StepKind;
-}
-
-async function gatherEvents(establishmentNumber: string, idChargeback: string): Promise<ChargebackEvent[]> {
-  const own = await ChargebackEventModel.find({ establishmentNumber, idChargeback }).lean();
-  const cases = [...new Set(own.map((e) => e.idCase).filter((c): c is string => Boolean(c)))];
-  const lifecycle = cases.length
-    ? await ChargebackEventModel.find({
-        establishmentNumber,
-        idCase: trusted({ $in: cases }),
-        kind: 'lifecycle',
-      }).lean()
-    : [];
-  return [...own, ...lifecycle];
-}
-
-export function projectChargeback(
-  establishmentNumber: string,
-  idChargeback: string,
-  events: ChargebackEvent[],
-): Omit<Chargeback, 'updatedAt'> {
-  const received = events.find((e) => e.kind === 'received');
-  const accepted = events.find((e) => e.kind === 'accepted');
-  const refused = events.find((e) => e.kind === 'refused');
-  const item = received ? (JSON.parse(received.data) as Record<string, any>) : null;
-  const steps: Step[] = events
-    .filter((e) => e.kind === 'lifecycle')
-    .map((e) => {
-      const data = JSON.parse(e.data) as { message: string; ActionCicleDate: string };
-      return {
-        action: data.message,
-        actionDate: data.ActionCicleDate,
-        at: e.at,
-        kind: lifecycleStepKind(data.message),
-      };
-    })
-    .sort(
-      (a, b) =>
-        a.at.getTime() - b.at.getTime() || STEP_RANK[a.kind] - STEP_RANK[b.kind] || a.action.localeCompare(b.action),
-    );
-  const finals = steps.filter((s) => s.kind === 'win' || s.kind === 'loss');
-  const final = finals[finals.length - 1];
-  const latest = steps[steps.length - 1];
-
-  let status: ChargebackStatus;
-  let outcomeAt: Date | null = null;
-  if (accepted) {
-    status = 'ACCEPTED';
-    outcomeAt = accepted.at;
-  } else if (final) {
-    status = final.kind === 'win' ? 'WON' : 'LOST';
-    outcomeAt = final.at;
-  } else if (refused || (latest && latest.kind !== 'client')) {
-    // Lifecycle past the merchant (with the issuer or the acquirer): it was answered elsewhere.
-    status = 'REFUSED';
-  } else if (received) {
-    status = 'PENDING';
-  } else {
-    status = 'UNRECEIVED';
-  }
-  const idCase =
-    (item?.idCase !== undefined ? String(item.idCase) : null) ??
-    refused?.idCase ??
-    events.find((e) => e.idCase)?.idCase ??
-    null;
-  return {
-    _id: `${establishmentNumber}:${idChargeback}`,
-    establishmentNumber,
-    idChargeback,
-    idCase,
-    status,
-    item: received ? received.data : '',
-    lifecycle: JSON.stringify(steps.map(({ action, actionDate }) => ({ action, actionDate }))),
-    receptionDate: item?.chargebackDetails?.receptionDate ?? null,
-    treatmentDeadline: item?.treatmentDeadline ?? null,
-    acceptedAt: accepted?.at ?? null,
-    refusedAt: refused?.at ?? null,
-    outcomeAt,
-    eventCount: events.length,
-  };
-}
-
-const MAX_REFRESH_ROUNDS = 20;
-
-/**
- * Recomputes one chargeback from its events until a re-read after the write shows no new event.
- * Whoever writes last has therefore seen every event inserted before its write, so concurrent
- * refreshes (which FerretDB may both apply) still end in the projection of all events.
- */
-export async function refreshChargeback(establishmentNumber: string, idChargeback: string): Promise<void> {
-  for (let round = 0; round < MAX_REFRESH_ROUNDS; round++) {
-    const events = await gatherEvents(establishmentNumber, idChargeback);
-    const projection = projectChargeback(establishmentNumber, idChargeback, events);
-    await ChargebackModel.replaceOne(
-      { _id: projection._id },
-      { ...projection, updatedAt: new Date() },
-      { upsert: true },
-    ).catch((error) => {
-      // Two first writers racing on the upsert: the loser re-reads and rewrites on the next round.
-      if (!isDuplicateKey(error)) throw error;
-    });
-    const after = await gatherEvents(establishmentNumber, idChargeback);
-    if (after.length === events.length) return;
-  }
-  throw new Error(`chargeback ${establishmentNumber}:${idChargeback} kept changing while being recomputed`);
 }
 
 // ---------------------------------------------------------------------------------------------

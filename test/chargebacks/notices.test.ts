@@ -6,7 +6,13 @@ import { bearer, newMerchant, systemToken } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { eventually } from '../helpers/processes';
 import { startChargebackStack, type ChargebackStack } from './stack';
-import { applyNotice, noticeFingerprint, receiveNotice, requeueUnappliedNotices } from '../../src/chargebacks/service';
+import {
+  acceptChargebacks,
+  applyNotice,
+  noticeFingerprint,
+  receiveNotice,
+  requeueUnappliedNotices,
+} from '../../src/chargebacks/service';
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
 import { b64, pdfWithPages } from './files';
@@ -273,6 +279,40 @@ test('concurrent deliveries of one chargeback end in the state of all its notice
   const history = (await get('/contested/history/', owner.accessToken)).body.results;
   t.is(history.length, 1);
   t.is(history[0].lifecycle.length, 4);
+});
+
+/** The sandbox's establishment whose accept always succeeds, whatever chargeback it names. */
+const ALWAYS_SUCCEEDS = '2222222222';
+
+test('an acceptance recorded before its notice (its case unknown then) counts, in any order and at once', async (t) => {
+  const ec = ALWAYS_SUCCEEDS;
+  const accept = async (idChargeback: number) =>
+    t.is(
+      (await acceptChargebacks(null, { updateChargeback: [{ establishmentNumber: ec, idChargeback }] })).status,
+      200,
+    );
+  const expectAccepted = async (ids: { idCase: number; idChargeback: number }) => {
+    const chargeback = await ChargebackModel.findById(`${ec}:${ids.idChargeback}`).lean();
+    t.like(chargeback, { status: 'ACCEPTED', idCase: String(ids.idCase), eventCount: 3 });
+    t.is(JSON.parse(chargeback!.item).idCase, ids.idCase, 'the notice is in it');
+    t.is(JSON.parse(chargeback!.lifecycle).length, 1, 'the step is in it');
+  };
+  const step = (ids: { idCase: number }) => lifecycleNotice(ec, ids.idCase, 'Em análise com o Emissor', '2030-03-05');
+
+  // One after the other: the acceptance first, recorded with no case (no notice yet), then the step and the notice.
+  const first = newIds();
+  await accept(first.idChargeback);
+  t.is((await ChargebackEventModel.findById(`accepted:${ec}:${first.idChargeback}`).lean())?.idCase, null);
+  await deliver(step(first), newChargebackNotice(ec, first));
+  await expectAccepted(first);
+
+  // At once, for several chargebacks: whichever write lands last, each ends in the state of its three facts.
+  const all = Array.from({ length: 6 }, newIds);
+  for (const ids of all) await acquirerDecides(step(ids));
+  await Promise.all(
+    all.flatMap((ids) => [accept(ids.idChargeback), deliver(newChargebackNotice(ec, ids)), deliver(step(ids))]),
+  );
+  for (const ids of all) await expectAccepted(ids);
 });
 
 // --- views -----------------------------------------------------------------------------------------

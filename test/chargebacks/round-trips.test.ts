@@ -6,8 +6,12 @@
  *
  * Before -> after (issue 12): intake 1 insert + 1 queue add -> the same (nothing redundant: the
  * unique _id is the duplicate guard); apply of a new chargeback 8 -> 7 (the job carries the notice,
- * checked against its fingerprint, instead of reading it back); apply of a lifecycle step 9 -> 8,
- * plus one acquirer call (issue 15 item 4: the step is confirmed before it is applied).
+ * checked against its fingerprint, instead of reading it back) -> 4 (the case's events in one read,
+ * and the first projection of a chargeback inserted with no re-read: see projectReceived); apply of
+ * a lifecycle step 9 -> 8 -> 7, plus one acquirer call (issue 15 item 4: the step is confirmed
+ * before it is applied): the case's read names its chargebacks and is the first read of their
+ * refresh. The notice's applied mark stays a write of its own, after the chargeback's: another
+ * collection, and a mark written before the projection would hide a crash between them from the sweep.
  */
 import '../helpers/env';
 import crypto from 'node:crypto';
@@ -73,19 +77,18 @@ test.serial('the intake of a notice is one insert (and one queue add); a duplica
   t.deepEqual(again.commands.by, { 'chargeback_notices insert': 1, 'chargeback_notices find': 1 });
 });
 
-test.serial('applying a new chargeback takes 7 commands; a lifecycle step 8 and one acquirer call', async (t) => {
+test.serial('applying a new chargeback takes 4 commands; a lifecycle step 7 and one acquirer call', async (t) => {
   const ec = newEstablishment();
   const notice = newChargebackNotice(ec);
   t.is((await post(notice)).status, 202);
   const newJob = await jobOf(noticeFingerprint(notice));
   const applyNew = await countDbCommands(async () => processChargebackNotice(newJob));
   t.is(applyNew.result, 'applied');
-  // event insert; chargeback refresh: events of the chargeback and of its case, write, the same two again; notice
-  // marked applied
+  // event insert; the events of its case; the chargeback's first projection inserted; notice marked applied
   t.deepEqual(applyNew.commands.by, {
     'chargeback_events insert': 1,
-    'chargeback_events find': 4,
-    'chargebacks update': 1,
+    'chargeback_events find': 1,
+    'chargebacks insert': 1,
     'chargeback_notices update': 1,
   });
   t.is((await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean())?.status, 'PENDING');
@@ -109,9 +112,9 @@ test.serial('applying a new chargeback takes 7 commands; a lifecycle step 8 and 
   const applyStep = await countDbCommands(async () => processChargebackNotice(stepJob));
   t.is(applyStep.result, 'applied');
   t.is((await stack.control('/stats')).apiCalls - apiCallsBefore, 1, 'one lifecycle call to the acquirer');
+  // event insert; the case's events (naming its chargeback), that chargeback's own; write; both again; notice mark
   t.deepEqual(applyStep.commands.by, {
     'chargeback_events insert': 1,
-    'chargeback_events distinct': 1,
     'chargeback_events find': 4,
     'chargebacks update': 1,
     'chargeback_notices update': 1,
