@@ -1,9 +1,10 @@
 /**
  * `npm test`: starts the services the suite needs (FerretDB on PostgreSQL, Redis) unless they
- * answer already, runs ava with every process recording the filters it sends, checks those
- * filters against the declared indexes (test/query-shapes/check.ts), drops the databases of this
- * run (one per test file: a PostgreSQL schema of some 30 tables each) and stops the services it
- * started, whatever the outcome. Arguments go to ava.
+ * answer already, runs ava with every process recording the filters it sends and the answers it
+ * gives, checks those filters against the declared indexes (test/query-shapes/check.ts) and those
+ * answers against the served Swagger document (test/response-schemas/check.ts), drops the
+ * databases of this run (one per test file: a PostgreSQL schema of some 30 tables each) and stops
+ * the services it started, whatever the outcome. Arguments go to ava.
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -14,6 +15,7 @@ import { DEFAULT_MONGODB_URI, ensureServices, stopService } from '../src/devstac
 
 const root = path.resolve(__dirname, '..');
 const shapes = path.join(root, '.data', 'query-shapes');
+const answers = path.join(root, '.data', 'response-schemas');
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {
@@ -41,23 +43,22 @@ async function main(): Promise<number> {
   const started = await ensureServices(false);
   const runId = crypto.randomBytes(3).toString('hex');
   try {
-    fs.rmSync(shapes, { recursive: true, force: true });
-    fs.mkdirSync(shapes, { recursive: true });
-    const env = { ...process.env, DB_QUERY_SHAPES_DIR: shapes, TEST_RUN_ID: runId };
+    for (const dir of [shapes, answers]) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.mkdirSync(dir, { recursive: true });
+    }
+    // Processes the tests start inherit both variables, so their filters and answers are checked too.
+    const env = { ...process.env, DB_QUERY_SHAPES_DIR: shapes, RESPONSE_SCHEMAS_DIR: answers, TEST_RUN_ID: runId };
     const ava = await run(path.join(root, 'node_modules', '.bin', 'ava'), process.argv.slice(2), env);
     if (ava !== 0) return ava;
-    // A partial run (arguments given) checks the filters of what it ran.
-    return await run(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(root, 'test', 'query-shapes', 'check.ts'),
-        shapes,
-        ...(process.argv.length > 2 ? [] : ['full']),
-      ],
-      env,
-    );
+    // A partial run (arguments given) checks what it ran; a full run also that nothing was left out.
+    const scope = process.argv.length > 2 ? [] : ['full'];
+    const check = (script: string, dir: string) =>
+      run(process.execPath, ['--import', 'tsx', path.join(root, 'test', script), dir, ...scope], env);
+    // Both checks run, so one failing run names the findings of both.
+    const queryShapes = await check(path.join('query-shapes', 'check.ts'), shapes);
+    const responseSchemas = await check(path.join('response-schemas', 'check.ts'), answers);
+    return queryShapes || responseSchemas;
   } finally {
     const dropped = await dropDatabasesOfRun(runId).catch(
       (error: Error) => (process.stderr.write(`[test] could not drop this run's databases: ${error.message}\n`), 0),

@@ -517,7 +517,8 @@ export const checkoutFeature: Feature = {
       doc: {
         operationId: 'getCheckoutAsset',
         summary: 'Static assets of the checkout page (checkout.js, checkout.css, forge.min.js)',
-        produces: ['text/javascript', 'text/css'],
+        // An unknown file is the JSON error body every route answers.
+        produces: ['text/javascript', 'text/css', 'application/json'],
         parameters: [{ name: 'file', in: 'path', required: true, type: 'string', enum: Object.keys(ASSETS) }],
         responses: { 200: { description: 'The file' }, 404: errorResponses.detail('No such asset') },
       },

@@ -6,6 +6,22 @@ import { redisAnswers } from '../queue';
 export const healthFeature: Feature = {
   name: 'health',
   tag: { name: 'health', description: 'Process liveness and readiness probes' },
+  definitions: {
+    Liveness: {
+      type: 'object',
+      required: ['status'],
+      properties: { status: { type: 'string', enum: ['ok'] } },
+    },
+    Readiness: {
+      type: 'object',
+      required: ['status', 'mongodb', 'redis'],
+      properties: {
+        status: { type: 'string', enum: ['ready', 'unavailable'] },
+        mongodb: { type: 'boolean', description: 'MongoDB answered a ping' },
+        redis: { type: 'boolean', description: 'Redis answered a ping' },
+      },
+    },
+  },
   routes: [
     {
       method: 'get',
@@ -17,7 +33,7 @@ export const healthFeature: Feature = {
         operationId: 'getLiveness',
         summary: 'Process is alive',
         tags: ['health'],
-        responses: { 200: { description: 'Alive' } },
+        responses: { 200: { description: 'Alive', schema: { $ref: '#/definitions/Liveness' } } },
       },
     },
     {
@@ -33,8 +49,11 @@ export const healthFeature: Feature = {
         summary: 'MongoDB and Redis answer',
         tags: ['health'],
         responses: {
-          200: { description: 'Ready' },
-          503: { description: 'A backing service does not answer; body says which' },
+          200: { description: 'Ready', schema: { $ref: '#/definitions/Readiness' } },
+          503: {
+            description: 'A backing service does not answer; body says which',
+            schema: { $ref: '#/definitions/Readiness' },
+          },
         },
       },
     },

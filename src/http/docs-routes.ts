@@ -21,7 +21,12 @@ export const docsFeature: Feature = {
         operationId: 'getSwagger',
         summary: 'Swagger 2.0 description of this API (version 1.0)',
         tags: ['docs'],
-        responses: { 200: { description: 'The description' } },
+        responses: {
+          200: {
+            description: 'The description',
+            schema: { type: 'object', description: 'A Swagger 2.0 document', required: ['swagger', 'paths'] },
+          },
+        },
       },
     },
   ],

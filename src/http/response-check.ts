@@ -1,10 +1,274 @@
 /**
- * npm test checks every answer the service gives against the Swagger document (RESPONSE_SCHEMAS_DIR).
- * Implementation in progress (session 4): returns undefined, so nothing is recorded yet.
+ * npm test checks every answer the service gives against the Swagger document it serves: with
+ * RESPONSE_SCHEMAS_DIR set (test/suite.ts sets it for the whole run, child processes inherit it),
+ * each route's answers are validated against that route's documented response for their status,
+ * and one line per distinct verdict is appended to <dir>/<pid>.jsonl. test/response-schemas/check.ts
+ * reads them after the suite. A record names the operation, status, content type and either
+ * "valid" or the schema errors with the JSON path of the offending value: never the body itself,
+ * which may hold tokens.
+ *
+ * Without the variable nothing is wrapped and the validator (ajv, a devDependency) is never loaded.
  */
-import type { RequestHandler } from 'express';
-import type { RouteSpec } from './routes';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RequestHandler, Response } from 'express';
+import type { Feature, RouteSpec } from './routes';
+import { swaggerPath } from './routes';
+import { buildSwagger } from './docs';
+
+type Schema = Record<string, unknown>;
+type Document = {
+  produces?: string[];
+  definitions?: Record<string, Schema>;
+  paths: Record<string, Record<string, Operation>>;
+};
+interface Operation {
+  operationId?: string;
+  produces?: string[];
+  responses: Record<string, { description?: string; schema?: Schema }>;
+}
+
+export interface SchemaError {
+  /** JSON pointer into the answer's body ('' for the answer as a whole). */
+  path: string;
+  message: string;
+}
+
+export interface AnswerRecord {
+  operationId: string;
+  method: string;
+  path: string;
+  status: number;
+  contentType: string;
+  verdict: 'valid' | SchemaError[];
+}
+
+/** The answer as it left: what the checks read. */
+export interface Answer {
+  status: number;
+  /** Media type without parameters, '' when the answer had no Content-Type. */
+  contentType: string;
+  /** The body as sent when it was text or bytes, undefined when nothing was sent. */
+  body: string | undefined;
+}
+
+const DEFINITIONS_ID = 'swagger-definitions';
+/** The ids of the document a validator was built for, so a document is compiled once. */
+const validators = new WeakMap<Document, SchemaValidator>();
+
+/**
+ * Swagger 2.0 schema to JSON Schema (draft-07, what ajv reads by default): `x-nullable` becomes
+ * "or null", `type: file` (a download) checks nothing, refs point at the shared definitions, and the
+ * Swagger-only annotations are dropped. `readOnly` stays (draft-07 knows it): a read-only property
+ * is sent in answers, so it is checked like any other, `required` included.
+ */
+export function toJsonSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toJsonSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  const source = schema as Schema;
+  if (source.type === 'file') return {};
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (key.startsWith('x-') || key === 'example' || key === 'discriminator') continue;
+    if (key === '$ref' && typeof value === 'string' && value.startsWith('#/definitions/')) {
+      out.$ref = `${DEFINITIONS_ID}${value}`;
+    } else if (key === 'properties' && value && typeof value === 'object') {
+      out.properties = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, toJsonSchema(s)]));
+    } else if (['items', 'additionalProperties', 'allOf', 'anyOf', 'oneOf', 'not'].includes(key)) {
+      out[key] = toJsonSchema(value);
+    } else {
+      out[key] = value;
+    }
+  }
+  return source['x-nullable'] === true ? { anyOf: [out, { type: 'null' }] } : out;
+}
+
+/** The formats the document uses; ajv knows none without a plugin, and strict mode refuses unknown ones. */
+const FORMATS: Record<string, RegExp | true> = {
+  date: /^\d{4}-\d{2}-\d{2}$/,
+  'date-time': /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i,
+  email: /^[^\s@]+@[^\s@]+$/,
+  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+  uri: /^[a-z][a-z0-9+.-]*:[^\s]*$/i,
+  byte: /^[A-Za-z0-9+/]*={0,2}$/,
+  password: true,
+  int32: true,
+  int64: true,
+};
+
+type CompiledCheck = (body: unknown) => SchemaError[];
+
+class SchemaValidator {
+  private readonly ajv;
+  private readonly compiled = new Map<string, CompiledCheck>();
+
+  constructor(document: Document) {
+    // Loaded here only: production never builds a validator, so it never needs the package.
+    const Ajv = (require('ajv') as typeof import('ajv')).default;
+    this.ajv = new Ajv({ allErrors: true, strictTypes: false, strictTuples: false, logger: false });
+    for (const [name, format] of Object.entries(FORMATS)) this.ajv.addFormat(name, format);
+    const definitions = Object.entries(document.definitions ?? {}).map(([name, schema]) => [
+      name,
+      toJsonSchema(schema),
+    ]);
+    this.ajv.addSchema({ $id: DEFINITIONS_ID, definitions: Object.fromEntries(definitions) });
+  }
+
+  /** Errors of `body` against `schema` (compiled once per key); a schema that does not compile is one. */
+  check(key: string, schema: Schema, body: unknown): SchemaError[] {
+    let compiled = this.compiled.get(key);
+    if (!compiled) {
+      try {
+        const validate = this.ajv.compile(toJsonSchema(schema) as Schema);
+        compiled = (value) =>
+          validate(value)
+            ? []
+            : (validate.errors ?? []).map((e) => ({
+                path: e.instancePath,
+                // The message and the keyword's parameters (an allowed list, a missing property): never the value.
+                message: `${e.message ?? e.keyword}${describeParams(e.params)}`,
+              }));
+      } catch (error) {
+        const message = `the documented schema does not compile: ${(error as Error).message}`;
+        compiled = () => [{ path: '', message }];
+      }
+      this.compiled.set(key, compiled);
+    }
+    return compiled(body);
+  }
+}
+
+function describeParams(params: Record<string, unknown>): string {
+  if (params.allowedValues) return ` (${(params.allowedValues as unknown[]).join(', ')})`;
+  if (params.additionalProperty) return ` (${String(params.additionalProperty)})`;
+  return '';
+}
+
+function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+
+const isJson = (type: string) => type === 'application/json' || type.endsWith('+json');
+
+/**
+ * The verdict on one answer of `operation`: the status must be documented (or a `default`), the
+ * content type one the operation produces, and a JSON body must match the status's schema. A body
+ * sent where no schema is documented is a finding too: a client cannot know what it holds.
+ */
+export function checkAnswer(document: Document, operation: Operation, key: string, answer: Answer): SchemaError[] {
+  const documented = operation.responses[String(answer.status)] ?? operation.responses.default;
+  if (!documented) return [{ path: '', message: `status ${answer.status} is not documented` }];
+  // A redirect's body is Express's courtesy text; the status and its Location are the answer.
+  if (answer.status >= 300 && answer.status < 400) return [];
+  const hasBody = answer.body !== undefined && answer.body.length > 0;
+  if (!hasBody) {
+    return documented.schema && documented.schema.type !== 'file'
+      ? [{ path: '', message: 'no body, where the document gives a schema' }]
+      : [];
+  }
+  const errors: SchemaError[] = [];
+  const produces = operation.produces ?? document.produces ?? ['application/json'];
+  if (!produces.includes(answer.contentType)) {
+    errors.push({
+      path: '',
+      message:
+        `content type ${answer.contentType || '(none)'} is not one the operation produces ` +
+        `(${produces.join(', ')})`,
+    });
+  }
+  if (!isJson(answer.contentType)) return errors;
+  if (!documented.schema) return [...errors, { path: '', message: 'a JSON body, where the document gives no schema' }];
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.body!);
+  } catch {
+    return [...errors, { path: '', message: 'the body is not JSON, though its content type says so' }];
+  }
+  const validator = validators.get(document) ?? new SchemaValidator(document);
+  validators.set(document, validator);
+  return [...errors, ...validator.check(`${key} ${answer.status}`, documented.schema, body)];
+}
+
+/**
+ * The body a route sends, as text: res.json ends in res.send with a string, files and pages in
+ * bytes, and a relayed answer may go straight to res.end.
+ */
+function captureBody(res: Response): () => string | undefined {
+  let body: string | undefined;
+  const keep = (chunk: unknown) => {
+    if (body !== undefined) return;
+    if (typeof chunk === 'string') body = chunk;
+    else if (Buffer.isBuffer(chunk)) body = chunk.toString('utf8');
+  };
+  const send = res.send.bind(res);
+  res.send = (chunk?: unknown) => {
+    keep(chunk);
+    return send(chunk);
+  };
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.end = ((...args: unknown[]) => {
+    if (typeof args[0] !== 'function') keep(args[0]);
+    return end(...args);
+  }) as Response['end'];
+  return () => body;
+}
+
+/**
+ * The operation of the served document this route is, or undefined for a route outside the served
+ * table (a test's own probe route, whose description is the test's business).
+ */
+function operationOf(route: RouteSpec, document: Document): Operation | undefined {
+  const served = document.paths[swaggerPath(route.path)]?.[route.method];
+  return served?.operationId === route.doc.operationId ? served : undefined;
+}
 
 export function answerRecorder(): ((route: RouteSpec) => RequestHandler) | undefined {
-  return undefined;
+  const dir = process.env.RESPONSE_SCHEMAS_DIR;
+  if (!dir) return undefined;
+  let document: Document | undefined;
+  const documentOf = () => {
+    // Required lazily: features.ts lists the feature modules, which import this table's types.
+    const { features } = require('../features') as { features: Feature[] };
+    return (document ??= buildSwagger(features, 'http://localhost') as unknown as Document);
+  };
+  const file = path.join(dir, `${process.pid}.jsonl`);
+  const written = new Set<string>();
+  const write = (record: AnswerRecord) => {
+    const line = JSON.stringify(record);
+    if (written.has(line)) return;
+    written.add(line);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.appendFileSync(file, `${line}\n`);
+  };
+  return (route) => {
+    let operation: Operation | undefined | null = null;
+    return (_req, res, next) => {
+      operation = operation === null ? operationOf(route, documentOf()) : operation;
+      if (!operation) return next();
+      const served = operation;
+      const bodyOf = captureBody(res);
+      res.once('finish', () => {
+        const answer: Answer = {
+          status: res.statusCode,
+          contentType: mediaType(res.getHeader('content-type') as string | undefined),
+          body: bodyOf(),
+        };
+        let verdict: SchemaError[];
+        try {
+          verdict = checkAnswer(documentOf(), served, `${route.method} ${route.path}`, answer);
+        } catch (error) {
+          verdict = [{ path: '', message: `the check itself failed: ${(error as Error).message}` }];
+        }
+        write({
+          operationId: route.doc.operationId,
+          method: route.method,
+          path: swaggerPath(route.path),
+          status: answer.status,
+          contentType: answer.contentType,
+          verdict: verdict.length ? verdict : 'valid',
+        });
+      });
+      next();
+    };
+  };
 }

@@ -31,10 +31,23 @@ export const metricsFeature: Feature = {
             'process figures. ') +
           'Worker processes serve their job figures on their own METRICS_PORT.',
         tags: ['metrics'],
-        produces: ['text/plain'],
+        // The figures are text; a refusal is the JSON error body every route answers.
+        produces: ['text/plain', 'application/json'],
         responses: {
           200: { description: 'Prometheus text exposition format 0.0.4' },
           401: { description: 'No or wrong basic-auth credentials', schema: { $ref: '#/definitions/ErrorDetail' } },
+          403: {
+            description: 'A bearer credential that is not staff',
+            schema: { $ref: '#/definitions/ErrorDetail' },
+          },
+          429: {
+            description: 'Too many staff logins from this address; Retry-After says when to try again',
+            schema: { $ref: '#/definitions/ErrorDetail' },
+          },
+          503: {
+            description: 'The credential could not be checked (a backing service does not answer)',
+            schema: { $ref: '#/definitions/ErrorDetail' },
+          },
         },
       },
     },
