@@ -68,3 +68,20 @@ export const errorResponses = {
   },
   detail: (description: string) => ({ description, schema: { $ref: '#/definitions/ErrorDetail' } }),
 };
+
+/** What a route table row gives besides its method, path and operation. */
+export type RouteOptions = Pick<RouteSpec, 'auth' | 'beforeBody' | 'bodyLimit' | 'nulInBody' | 'before'>;
+
+/**
+ * A feature's route table reads one row per route: method, path, the operationId that names both its
+ * Swagger operation (the area's swagger.ts) and its handler, then credential and checks.
+ */
+export function routeTable<Id extends string>(
+  docs: Record<Id, SwaggerOperation>,
+  handlers: Record<Id, RequestHandler>,
+): (method: HttpMethod, path: string, id: Id, options?: RouteOptions) => RouteSpec {
+  return (method, path, id, options = {}) => {
+    if (docs[id].operationId !== id) throw new Error(`the operation of ${id} is named ${docs[id].operationId}`);
+    return { method, path, ...options, handler: handlers[id], doc: docs[id] };
+  };
+}
