@@ -1972,7 +1972,10 @@ export class SubscriptionsApi extends ApiGroup {
    * Create a subscription
    *
    * The card is tokenized at the acquirer at once (502 when the acquirer cannot be reached). The
-   * scheduler creates a charge on each due date (UTC day) and sends it to the acquirer.
+   * scheduler creates a charge on each due date (UTC day) and sends it to the acquirer. When
+   * firstDueDate is today (UTC), the first charge is created and queued with the subscription: it is
+   * listed at once, status 0 PENDING until the acquirer answers, with no wait for the next scheduler
+   * tick.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
    * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
