@@ -25,7 +25,10 @@ const GROUP_BASES: Record<string, { name: string; from: string }> = {
   cards: { name: 'CardEncryption', from: './cards' },
 };
 
-/** Options every method takes already (transport.ts RequestOptions): a header parameter of the same name is left to them. */
+/**
+ * Options every method takes already (transport.ts RequestOptions): a header parameter of the same name
+ * is left to them.
+ */
 const COMMON_OPTIONS = new Set(['signal', 'headers', 'merchantId']);
 
 interface Schema {
@@ -384,7 +387,8 @@ export async function generateClientSource(document: SwaggerDocument): Promise<s
 
   const source = [
     '/**',
-    ` * GENERATED from the Swagger document (version ${document.info.version}) by clients/typescript/scripts/generate.ts`,
+    ` * GENERATED from the Swagger document (version ${document.info.version}) by ` +
+      'clients/typescript/scripts/generate.ts',
     ' * (npm run client:generate). Do not edit: regenerate.',
     ' */',
     '/* eslint-disable */',
@@ -396,7 +400,8 @@ export async function generateClientSource(document: SwaggerDocument): Promise<s
     '// Types of the operations (inline bodies, queries, answers and header options)',
     ...operations.flatMap((o) => o.aliases),
     '/** Every operation, by operationId: what the transport sends. */',
-    `export const operations = {\n${operations.map((o) => o.spec).join('\n')}\n} satisfies Record<string, OperationSpec>;`,
+    `export const operations = {\n${operations.map((o) => o.spec).join('\n')}\n}` +
+      ' satisfies Record<string, OperationSpec>;',
     '',
     'export type OperationId = keyof typeof operations;',
     '',
