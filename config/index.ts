@@ -281,8 +281,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!switchedOff && (value === undefined || value === ''))
       value = (secrets as Record<string, string>)[name] ?? fallback;
     if (value === undefined && name !== 'ACQUIRER_CHARGEBACK_CLIENT_SECRET') {
+      const neverGenerated = SECRET_NAMES.includes(name) && nodeEnv === 'production';
       problems.push(
-        `${name} is required: ${meaning}${SECRET_NAMES.includes(name) && nodeEnv === 'production' ? ' (production never uses generated secrets)' : ''}`,
+        `${name} is required: ${meaning}` + (neverGenerated ? ' (production never uses generated secrets)' : ''),
       );
       continue;
     }
@@ -378,10 +379,10 @@ export function hashTagOf(key: string): string | undefined {
  */
 function clusterPrefixProblem(prefix: string): string | undefined {
   if (hashTagOf(prefix) !== undefined) return undefined;
+  const example = `QUEUE_PREFIX={${prefix.replace(/[{}]/g, '') || 'pay'}}`;
   return (
     `QUEUE_PREFIX is invalid with REDIS_CLUSTER_NODES: '${prefix}' has no hash tag; on Redis Cluster every key ` +
-    `of a BullMQ queue must hash ` +
-    `to one slot, so wrap the prefix (or part of it) in braces, e.g. QUEUE_PREFIX={${prefix.replace(/[{}]/g, '') || 'pay'}}`
+    `of a BullMQ queue must hash to one slot, so wrap the prefix (or part of it) in braces, e.g. ${example}`
   );
 }
 

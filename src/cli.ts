@@ -10,14 +10,18 @@ import { parseArgs } from 'node:util';
 process.env.LOG_LEVEL = 'silent';
 
 const USAGE = `usage: npm run cli -- <command> [options]
-  merchant:create --name <company> --email <e-mail> --login <short name> (--password <pw> | --password-stdin) [--establishment <number>]...
+  merchant:create --name <company> --email <e-mail> --login <short name> (--password <pw> | --password-stdin)
+      [--establishment <number>]...
   merchant:token --merchant <id>
   merchant:tokens --merchant <id>
   merchant:revoke-token --merchant <id> (--prefix <token prefix> | --all)
-  merchant:set --merchant <id> [--allow-void-on-confirmed true|false] [--name <company>] [--establishment <number>]... [--remove-establishment <number>]...
+  merchant:set --merchant <id> [--allow-void-on-confirmed true|false] [--name <company>]
+      [--establishment <number>]... [--remove-establishment <number>]...
   staff:create --email <e-mail> --login <short name> (--password <pw> | --password-stdin)
-  card:encrypt --number <digits> --exp-month <1-12> --exp-year <yyyy> --cvv <digits> [--holder <name>] [--public-key-file <pem>]
-      prints {"encrypted_card","kid"}: the card encrypted with this environment's public key (or the given PEM), for tests
+  card:encrypt --number <digits> --exp-month <1-12> --exp-year <yyyy> --cvv <digits>
+      [--holder <name>] [--public-key-file <pem>]
+      prints {"encrypted_card","kid"}: the card encrypted with this environment's public key
+      (or the given PEM), for tests
   help, --help, -h: this text`;
 
 class UsageError extends Error {}
@@ -202,9 +206,8 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${JSON.stringify(await LOCAL_COMMANDS[name](options))}\n`);
       return 0;
     } catch (error) {
-      process.stderr.write(
-        `${JSON.stringify({ error: (error as Error).message, ...(error instanceof UsageError ? { usage: USAGE } : {}) })}\n`,
-      );
+      const usage = error instanceof UsageError ? { usage: USAGE } : {};
+      process.stderr.write(`${JSON.stringify({ error: (error as Error).message, ...usage })}\n`);
       return error instanceof UsageError ? 2 : 1;
     }
   }

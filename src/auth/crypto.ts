@@ -17,7 +17,8 @@ export async function hashPassword(password: string): Promise<string> {
 }
 
 /** A hash that matches no password: verified against when the user is unknown, so timing does not tell. */
-export const UNMATCHABLE_PASSWORD_HASH = `scrypt$16384$8$1$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`;
+export const UNMATCHABLE_PASSWORD_HASH =
+  `scrypt$16384$8$1$${Buffer.alloc(16).toString('base64')}` + `$${Buffer.alloc(32).toString('base64')}`;
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, saltB64, hashB64] = stored.split('$');

@@ -88,7 +88,9 @@ export async function ensureCompanionIndexes(
   } catch (error) {
     return {
       status: 'not-this-postgresql',
-      reason: `PostgreSQL at ${postgresqlUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')} does not answer: ${(error as Error).message}`,
+      reason:
+        `PostgreSQL at ${postgresqlUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')} ` +
+        `does not answer: ${(error as Error).message}`,
     };
   }
   try {
@@ -124,8 +126,10 @@ export async function ensureCompanionIndexes(
     // flushes it: findOne by _id took 11 ms at 100,000 documents, 0.1 ms once flushed. Indexes
     // made before this setting are switched and flushed here.
     const pending = await client.query<{ indexname: string }>(
-      `SELECT c.relname AS indexname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_am a ON a.oid = c.relam
-        WHERE n.nspname = $1 AND c.relkind = 'i' AND a.amname = 'gin' AND NOT coalesce(c.reloptions @> ARRAY['fastupdate=off'], false)`,
+      `SELECT c.relname AS indexname FROM pg_class c
+        JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_am a ON a.oid = c.relam
+        WHERE n.nspname = $1 AND c.relkind = 'i' AND a.amname = 'gin'
+          AND NOT coalesce(c.reloptions @> ARRAY['fastupdate=off'], false)`,
       [schema],
     );
     for (const { indexname } of pending.rows) {

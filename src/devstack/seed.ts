@@ -48,16 +48,18 @@ export async function seedIfEmpty(): Promise<DemoCredentials | null> {
 }
 
 export function describeDemo(demo: DemoCredentials, baseUrl: string): string {
+  const login = JSON.stringify({ username: demo.email, password: demo.password });
+  const establishments = JSON.stringify({ establishmentNumber: demo.establishment_numbers.map(Number) });
   return [
     '[seed] empty database: created a demo merchant (shown once; `npm run cli` manages merchants):',
     `[seed] ${JSON.stringify(demo)}`,
-    `[seed]   curl -s -X POST ${baseUrl}/api/token/ -H 'content-type: application/json' -d '{"username":"${demo.email}","password":"${demo.password}"}'`,
+    `[seed]   curl -s -X POST ${baseUrl}/api/token/ -H 'content-type: application/json' -d '${login}'`,
     `[seed]   curl -s ${baseUrl}/api/v1/me/ -H 'authorization: Bearer ${demo.merchant_token}'`,
     `[seed]   a test card to sell with (docs/cards.md): npm run cli -- card:encrypt --number 4000000000000010 ` +
       `--exp-month 12 --exp-year ${new Date().getUTCFullYear() + 3} --cvv 123`,
     `[seed]   chargebacks of its sandbox establishment ${demo.establishment_numbers.join(', ')}: curl -s -X ` +
       `POST '${baseUrl}/api/v1/acquirer/chargeback/consult/?status=PENDING' ` +
-      `-H 'authorization: Bearer ${demo.merchant_token}' -H 'content-type: application/json' -d '{"establishmentNumber":[${demo.establishment_numbers.join(',')}]}'`,
+      `-H 'authorization: Bearer ${demo.merchant_token}' -H 'content-type: application/json' -d '${establishments}'`,
     '',
   ].join('\n');
 }

@@ -295,9 +295,13 @@ export async function ensureFerretDB(uri: string, detached: boolean): Promise<St
   const child = spawn(binary, args, { detached, stdio: ['ignore', log, log] });
   const started = remember('ferretdb', child, detached);
   await waitFor('FerretDB', () => mongoAnswers(uri), 30_000, child);
+  const storage =
+    backend === 'postgresql'
+      ? `PostgreSQL backend, ${redactPassword(ferretPostgresUrl())}`
+      : 'SQLite backend: every lookup scans, see docs';
   say(
-    `MongoDB protocol: FerretDB ${FERRETDB_VERSION} ` +
-      `(${backend === 'postgresql' ? `PostgreSQL backend, ${redactPassword(ferretPostgresUrl())}` : 'SQLite backend: every lookup scans, see docs'}) started at ${uri} (pid ${child.pid}, log .data/ferretdb.log)`,
+    `MongoDB protocol: FerretDB ${FERRETDB_VERSION} (${storage}) started at ${uri} ` +
+      `(pid ${child.pid}, log .data/ferretdb.log)`,
   );
   return started;
 }

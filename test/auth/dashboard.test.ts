@@ -73,7 +73,7 @@ test.serial(
 
 // Runs after the serial tests: the operator's login is then remembered, so this page's many requests count no password
 // check.
-test('the queue dashboard loads in Chromium with no Content-Security-Policy error and nothing from a third party', async (t) => {
+test('the queue dashboard loads in Chromium with no CSP error and nothing from a third party', async (t) => {
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [

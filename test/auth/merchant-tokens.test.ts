@@ -26,7 +26,7 @@ async function meStatus(token: string): Promise<number> {
   return res.status;
 }
 
-test('a revoked token has no record left, is listed as revoked, and a merchant update cannot bring it back', async (t) => {
+test('a revoked token has no record left, is listed as revoked, and no merchant update brings it back', async (t) => {
   const merchant = await newMerchant();
   const kept = await issueMerchantToken(merchant.merchantId);
   t.is(await revokeMerchantTokens(merchant.merchantId, { prefix: merchant.merchantToken.slice(0, 10) }), 1);
@@ -57,7 +57,7 @@ test('a revoked token has no record left, is listed as revoked, and a merchant u
   );
 });
 
-test('a revocation that stopped before its delete leaves the token live and listed live; revoking again finishes it', async (t) => {
+test('a revocation stopped before its delete leaves the token live and listed; revoking again ends it', async (t) => {
   const merchant = await newMerchant();
   const record = (await MerchantTokenModel.findById(sha256Hex(merchant.merchantToken)).lean())!;
   const { _id, prefix, createdAt } = record;

@@ -62,8 +62,9 @@ export interface DbCommandFigure {
   msByCommand: Record<string, number>;
 }
 
-const SERIES =
-  /^(db_commands_total|db_command_duration_seconds_sum|acquirer_request_duration_seconds_sum)\{([^}]*)\}\s+([0-9.eE+-]+)$/;
+const SERIES_NAMES = ['db_commands_total', 'db_command_duration_seconds_sum', 'acquirer_request_duration_seconds_sum'];
+/** One sample line: name{labels} value. */
+const SERIES = new RegExp(`^(${SERIES_NAMES.join('|')})\\{([^}]*)\\}\\s+([0-9.eE+-]+)$`);
 
 function labelsOf(text: string): Record<string, string> {
   const labels: Record<string, string> = {};

@@ -77,7 +77,8 @@ interface Fill {
 }
 
 function fills(now: Date, passwordHash: string): Fill[] {
-  const ago = (i: number, n: number) => new Date(now.getTime() - DAY - Math.floor((i / Math.max(n, 1)) * 180 * DAY)); // spread over the last 180 days
+  // Spread over the last 180 days.
+  const ago = (i: number, n: number) => new Date(now.getTime() - DAY - Math.floor((i / Math.max(n, 1)) * 180 * DAY));
   const name = (i: number) => NAMES[i % NAMES.length];
   const all = (n: number) => n;
   const saleStatus = (i: number) =>
@@ -552,7 +553,8 @@ export async function fillCollections(records = BENCH_RECORDS, now = new Date())
   if (!Number.isInteger(records) || records < 0 || records > MAX_RECORDS)
     throw new Error(`BENCH_RECORDS must be an integer from 0 to ${MAX_RECORDS} (the filled ids stay int32)`);
   const started = performance.now();
-  const passwordHash = await hashPassword(crypto.randomBytes(12).toString('base64url')); // one scrypt hash for all: nobody logs in as them
+  // One scrypt hash for all: nobody logs in as them.
+  const passwordHash = await hashPassword(crypto.randomBytes(12).toString('base64url'));
   const queue = fills(now, passwordHash);
   const collections: Record<string, number> = {};
   await Promise.all(

@@ -268,11 +268,13 @@ const valid = (r: CaseResult) => r.subject.valid && r.baselineSide.valid && (r.f
 
 function markdown(results: CaseResult[], info: ReturnType<typeof machine>, fill: FillReport): string {
   const lines = [
-    `Machine: ${info.cpu}, ${info.cores} cores, ${info.memoryGB} GB, Node ${info.node}; load average at start ${info.loadAverageAtStart.join(' / ')}.`,
+    `Machine: ${info.cpu}, ${info.cores} cores, ${info.memoryGB} GB, Node ${info.node}; ` +
+      `load average at start ${info.loadAverageAtStart.join(' / ')}.`,
     `Collections pre-filled to ${fill.records.toLocaleString('en')} documents each (other merchants' data, ` +
       `${Object.keys(fill.collections).length} collections) in ${fill.seconds} s.`,
     `HTTP cases: autocannon, ${CONNECTIONS} connections, no pipelining, ${SECONDS} s per side after ` +
-      `${WARMUP_SECONDS} s warm-up; web at LOG_LEVEL=${LOG_LEVEL}. Rates are requests/s (HTTP) or items/s (throughput).`,
+      `${WARMUP_SECONDS} s warm-up; web at LOG_LEVEL=${LOG_LEVEL}. ` +
+      'Rates are requests/s (HTTP) or items/s (throughput).',
     'db cmds/op: database commands (round trips) of the measured side per operation, from db_commands_total of ' +
       'every process doing the work.',
     '',
@@ -282,9 +284,13 @@ function markdown(results: CaseResult[], info: ReturnType<typeof machine>, fill:
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|',
   ];
   for (const r of results) {
-    const flag = valid(r)
-      ? ''
-      : ` (INVALID: ${JSON.stringify({ subject: r.subject.statusCodes, baseline: r.baselineSide.statusCodes, floor: r.floorSide?.statusCodes, errors: r.subject.errors + r.baselineSide.errors + (r.floorSide?.errors ?? 0) })})`;
+    const invalidity = {
+      subject: r.subject.statusCodes,
+      baseline: r.baselineSide.statusCodes,
+      floor: r.floorSide?.statusCodes,
+      errors: r.subject.errors + r.baselineSide.errors + (r.floorSide?.errors ?? 0),
+    };
+    const flag = valid(r) ? '' : ` (INVALID: ${JSON.stringify(invalidity)})`;
     lines.push(
       `| ${r.name}${flag} | \`${r.route}\` | ${r.subject.requestsPerSecond} | ${cell(r.subject.p50Ms)} | ` +
         `${cell(r.subject.p99Ms)} | ${cell(r.dbCommands?.perOperation)} | ` +
@@ -320,11 +326,8 @@ function markdown(results: CaseResult[], info: ReturnType<typeof machine>, fill:
     `| memory after case, MB: RSS (peak) | ${names.join(' | ')} |`,
     `|---|${names.map(() => '---:').join('|')}|`,
   );
-  for (const r of results)
-    lines.push(
-      `| ${r.name} | ` +
-        `${names.map((n) => (r.memoryMB[n] ? `${r.memoryMB[n]!.rssMB} (${r.memoryMB[n]!.peakMB})` : '-')).join(' | ')} |`,
-    );
+  const memoryCell = (used: CaseResult['memoryMB'][string]) => (used ? `${used.rssMB} (${used.peakMB})` : '-');
+  for (const r of results) lines.push(`| ${r.name} | ${names.map((n) => memoryCell(r.memoryMB[n])).join(' | ')} |`);
   return lines.join('\n');
 }
 
@@ -347,7 +350,8 @@ async function main() {
   const cases = benchCases.filter((c) => !only.length || only.includes(c.name));
   if (!cases.length)
     throw new Error(
-      `no bench case matches BENCH_CASES=${process.env.BENCH_CASES}; cases: ${benchCases.map((c) => c.name).join(', ')}`,
+      `no bench case matches BENCH_CASES=${process.env.BENCH_CASES}; ` +
+        `cases: ${benchCases.map((c) => c.name).join(', ')}`,
     );
   await ensureServices(true);
   await connectDatabase(process.env.MONGODB_URI!);

@@ -230,7 +230,8 @@ test('micro-check: native raw rsa against node-forge', (t) => {
   const forgeMs = time(5, () => forgeKey.decrypt(binary, 'RSAES-PKCS1-V1_5'));
   const nativeMs = time(50, () => decryptCard(encrypted));
   t.log(
-    `decryptCard ${nativeMs.toFixed(2)} ms/card, node-forge ${forgeMs.toFixed(2)} ms/card (${(forgeMs / nativeMs).toFixed(0)}x)`,
+    `decryptCard ${nativeMs.toFixed(2)} ms/card, ` +
+      `node-forge ${forgeMs.toFixed(2)} ms/card (${(forgeMs / nativeMs).toFixed(0)}x)`,
   );
   t.deepEqual(decryptCard(encrypted), card);
 });

@@ -92,9 +92,10 @@ useServices({
   },
 });
 
-const basicAuth = () => ({
-  authorization: `Basic ${Buffer.from(`${getConfig().dashboard.user}:${getConfig().dashboard.password}`).toString('base64')}`,
-});
+const basicAuth = () => {
+  const { user, password } = getConfig().dashboard;
+  return { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
+};
 const sandboxSales = async () =>
   ((await (await fetch(`${sandbox.url}/sandbox/stats`)).json()) as { salesCreated: number }).salesCreated;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -146,7 +147,8 @@ test.serial('a scheduler on the cluster charges each due subscription once', asy
   const ids = Array.from({ length: 10 }, (_, i) => 710_000_000 + i);
   await insertDueSubscriptions(merchant.merchantId, ids, await sandboxCardToken(sandbox.url), dayOf(new Date()));
   const salesBefore = await sandboxSales();
-  scheduler = await startProcess('scheduler'); // its first tick runs as it starts, and it keeps running for the failover
+  // Its first tick runs as it starts, and it keeps running for the failover.
+  scheduler = await startProcess('scheduler');
   const mine = { subscriptionId: mongoose.trusted({ $in: ids }) };
   await eventually(
     async () =>

@@ -70,7 +70,8 @@ export class OwnedRedisCluster {
       // prettier-ignore
       const child = spawn('redis-server', [
         '--port', String(port), '--bind', '127.0.0.1', '--dir', dir,
-        '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(CLUSTER_NODE_TIMEOUT_MS),
+        '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf',
+        '--cluster-node-timeout', String(CLUSTER_NODE_TIMEOUT_MS),
         '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--maxmemory-policy', 'noeviction',
       ], { stdio: ['ignore', log, log] });
       fs.closeSync(log);

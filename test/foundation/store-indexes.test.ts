@@ -106,7 +106,8 @@ test.serial('companion indexes keep no pending list: every insert goes into the 
   await client.connect();
   try {
     const { rows } = await client.query<{ indexname: string; options: string[] | null }>(
-      `SELECT c.relname AS indexname, c.reloptions AS options FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      `SELECT c.relname AS indexname, c.reloptions AS options
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = $1 AND c.relkind = 'i' AND c.relname LIKE '%\\_gin\\_%'`,
       [mongoose.connection.db!.databaseName],
     );

@@ -23,7 +23,7 @@ function runFixture(): Promise<{ code: number | null; output: string }> {
   });
 }
 
-test('a passing test prints only its result; a failing one prints the logs of the processes while it ran', async (t) => {
+test('a passing test prints only its result; a failing one prints what its processes logged', async (t) => {
   const { code, output } = await runFixture();
   t.is(code, 1, output);
   const [passing, failing] = output.split(/✘ \[fail\]: fails after its process and this one logged/);

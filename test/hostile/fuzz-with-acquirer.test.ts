@@ -234,7 +234,8 @@ function bodyFor(op: Operation): fc.Arbitrary<string | undefined> {
   );
   return fc.oneof(
     { weight: 6, arbitrary: object.map(serialize) },
-    { weight: 1, arbitrary: fc.array(object, { minLength: 1, maxLength: 3 }).map(serialize) }, // an array where an object belongs
+    // An array where an object belongs.
+    { weight: 1, arbitrary: fc.array(object, { minLength: 1, maxLength: 3 }).map(serialize) },
     { weight: 1, arbitrary: fieldValue.map(serialize) }, // a bare value
     { weight: 1, arbitrary: deeplyNested.map(serialize) },
     {
@@ -509,7 +510,8 @@ test.serial(
       deepCalls += acquirerCalls.length - before;
     }
     t.log(
-      `${operations.length} operations, ${deepCalls} acquirer calls reached by fuzzed requests; allowed 5xx: ${allowedFailures.join('; ') || 'none'}`,
+      `${operations.length} operations, ${deepCalls} acquirer calls reached by fuzzed requests; ` +
+        `allowed 5xx: ${allowedFailures.join('; ') || 'none'}`,
     );
   },
 );
@@ -546,7 +548,8 @@ test.serial(
           const problem = problemWith(op, answer, acquirerStatuses);
           if (problem)
             seen.push(
-              `${op.method} ${op.path} [${credential}${key ? ', idempotency key' : ''}] ${problem}: ${answer.text.slice(0, 150)}`,
+              `${op.method} ${op.path} [${credential}${key ? ', idempotency key' : ''}] ` +
+                `${problem}: ${answer.text.slice(0, 150)}`,
             );
         }
       }

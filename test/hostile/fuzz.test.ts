@@ -213,7 +213,7 @@ test('random and malformed bodies on every route that takes one: no 500, no inte
   }
 });
 
-test('a body over the limit is 413 json on every route that takes one (or refused unread for its credential)', async (t) => {
+test('a body over the limit is 413 json on each route taking one (or refused unread for its credential)', async (t) => {
   const oversized = JSON.stringify({ description: 'x'.repeat(70 * 1024) });
   for (const op of operations.filter((o) => o.takesBody)) {
     const res = await fetch(`${app.url}${fillPath(op.path, {})}`, {

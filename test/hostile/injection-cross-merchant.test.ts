@@ -163,7 +163,8 @@ test.serial(
       for (const attempt of attempts) {
         const res = await send(op, attempt.path, token, attempt.body);
         sent++;
-        const where = `${op.method} ${attempt.path.slice(0, 120)} ${JSON.stringify(attempt.body)?.slice(0, 120)} -> ${res.status}`;
+        const sentBody = JSON.stringify(attempt.body)?.slice(0, 120);
+        const where = `${op.method} ${attempt.path.slice(0, 120)} ${sentBody} -> ${res.status}`;
         if (res.status >= 500 || LEAKS_INTERNALS.test(res.text)) problems.push(`${where}: ${res.text.slice(0, 200)}`);
         // An operator object where a value belongs is refused; public pages and endpoints without a body schema may
         // ignore it.
@@ -238,7 +239,8 @@ test.serial(
         const variants: [string, Record<string, string>][] = [
           [path, {}],
           [
-            `${path}?merchantId=${victim.merchantId}&merchant[$ne]=${attacker.merchantId}&merchantId[$ne]=${attacker.merchantId}`,
+            `${path}?merchantId=${victim.merchantId}` +
+              `&merchant[$ne]=${attacker.merchantId}&merchantId[$ne]=${attacker.merchantId}`,
             {},
           ],
           [path, { 'x-merchant-id': String(victim.merchantId) }],

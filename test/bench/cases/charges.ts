@@ -84,7 +84,11 @@ export const chargesCase: ThroughputCase = {
     clearInterval(sampler);
     clearInterval(retainedSampler);
     const mb = (bytes: number) => Math.max(0, Math.round(bytes / 2 ** 20));
-    const memory = `scheduling heap +${mb(peakHeap - heapBefore)} MB at peak, ${collect && retainedSamples ? `at most +${mb(maxRetained)} MB kept after GC (${retainedSamples} samples)` : 'kept after GC not measured (no --expose-gc, or done within 250 ms)'}`;
+    const retained =
+      collect && retainedSamples
+        ? `at most +${mb(maxRetained)} MB kept after GC (${retainedSamples} samples)`
+        : 'kept after GC not measured (no --expose-gc, or done within 250 ms)';
+    const memory = `scheduling heap +${mb(peakHeap - heapBefore)} MB at peak, ${retained}`;
 
     const beforeCharging = await snapshot(context.metered());
     await context.setWorkers(1);
@@ -110,8 +114,13 @@ export const chargesCase: ThroughputCase = {
     const baseline = await noopJobsPerSecond(CHARGES, getConfig().worker.concurrency);
     const round = (n: number) => Math.round(n * 10) / 10;
     const tenthsNote = tenths
-      ? `first 10% ${round(tenths.first)}/s, last 10% ${round(tenths.last)}/s (last/first ${(tenths.last / tenths.first).toFixed(2)})`
+      ? `first 10% ${round(tenths.first)}/s, last 10% ${round(tenths.last)}/s ` +
+        `(last/first ${(tenths.last / tenths.first).toFixed(2)})`
       : 'too few charges for first/last 10% rates';
+    const charged =
+      done === CHARGES
+        ? `charged ${done} in ${chargeSeconds.toFixed(1)} s`
+        : `charged ${done} of ${CHARGES} in ${chargeSeconds.toFixed(1)} s, then stopped (BENCH_CHARGE_SECONDS)`;
     return {
       subject: {
         requestsPerSecond: round(done / chargeSeconds),
@@ -126,7 +135,7 @@ export const chargesCase: ThroughputCase = {
         `seeded ${CHARGES} due subscriptions in ${seedSeconds.toFixed(1)} s; scheduled ${enqueued} in ` +
         `${scheduleSeconds.toFixed(2)} s (${Math.round(enqueued / scheduleSeconds)}/s, ` +
         `${schedulingCommands.perOperation} db cmds each; ${memory}); ` +
-        `${done === CHARGES ? `charged ${done} in ${chargeSeconds.toFixed(1)} s` : `charged ${done} of ${CHARGES} in ${chargeSeconds.toFixed(1)} s, then stopped (BENCH_CHARGE_SECONDS)`} ` +
+        `${charged} ` +
         (`(${chargingCommands.perOperation} db cmds each); ${tenthsNote}; total, scheduling and charging: ` +
           `${(scheduleSeconds + chargeSeconds).toFixed(1)} s`),
     };
