@@ -1,8 +1,5 @@
 /** Builds the Express app from the feature route table. No listen, no connections opened here. */
-import crypto from 'node:crypto';
 import express, { type Express, type RequestHandler } from 'express';
-import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
 import { refuseNulInBody, refuseNulInUrl } from './http/nul-characters';
 import { getConfig } from '../config';
@@ -17,9 +14,8 @@ import { httpMetricsMiddleware } from './metrics/http';
 import { reportQueues } from './metrics/queues';
 import { reportAttention } from './metrics/attention';
 import { answerRecorder } from './http/response-check';
-
-const SYNTHETIC_ERROR = /^failed with status code \d+$/;
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+import { requestLog } from './http/request-log';
+import { securityHeaders } from './http/security-headers';
 
 export interface AppOptions {
   features?: Feature[];
@@ -78,42 +74,10 @@ export function buildApp(options: AppOptions = {}): Express {
   app.use(httpMetricsMiddleware());
   reportQueues(queueNames);
   reportAttention();
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // Only what an operator needs: never headers (authorization) or bodies (cards, passwords).
-      serializers: {
-        req: (req) => ({ id: req.id, method: req.method, url: String(req.url).split('?')[0] }),
-        res: (res) => ({ statusCode: res.statusCode }),
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-      // For a 5xx pino-http invents an Error whose stack is its own internals; the error handler has
-      // already logged the real cause with the request id, so the request line keeps only the status.
-      customErrorObject: (_req, res, error, value) =>
-        res.err || !SYNTHETIC_ERROR.test(error.message) ? value : { res: value.res, responseTime: value.responseTime },
-      customErrorMessage: (_req, res, error) =>
-        SYNTHETIC_ERROR.test(error.message) ? `request answered ${res.statusCode}` : 'request errored',
-    }),
-  );
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        // Everything the checkout page and Swagger UI load is served from our own origin.
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:'],
-        },
-      },
-    }),
-  );
+  // The request id and one log line per request (method, path, status, time; never headers or bodies).
+  app.use(requestLog(logger));
+  // helmet's headers (Content-Security-Policy: everything we serve loads from our own origin).
+  app.use(securityHeaders());
   app.use(refuseNulInUrl);
   // The body is read per route, after its credential and header checks: a request that will be
   // refused costs no inflating or parsing, and each route reads at most what its work needs.

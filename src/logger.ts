@@ -57,7 +57,12 @@ function testLogFile(): string | undefined {
   return NODE_ENV === 'test' && TEST_LOG_FILE && Number(TEST_LOG_PID) === process.pid ? TEST_LOG_FILE : undefined;
 }
 
-export function createLogger(name: string, level = process.env.LOG_LEVEL || 'info') {
+/** `destination` is for tests that read the lines a logger writes; processes log to stdout (or TEST_LOG_FILE). */
+export function createLogger(
+  name: string,
+  level = process.env.LOG_LEVEL || 'info',
+  destination?: pino.DestinationStream,
+) {
   const options: pino.LoggerOptions = {
     name,
     level,
@@ -77,6 +82,7 @@ export function createLogger(name: string, level = process.env.LOG_LEVEL || 'inf
       }),
     },
   };
+  if (destination) return pino(options, destination);
   const file = testLogFile();
   return file ? pino(options, pino.destination({ dest: file, append: true, mkdir: true, sync: true })) : pino(options);
 }
