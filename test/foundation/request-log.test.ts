@@ -114,7 +114,7 @@ test('4xx answers are info lines with their status', async (t) => {
   t.like(line404, { level: 'info', msg: 'request completed', req: { url: '/no/such/path' }, res: { statusCode: 404 } });
 });
 
-test('a 5xx is an error line with the status and no stack; the cause is logged with its stack under the id', async (t) => {
+test('a 5xx is an error line with the status, no stack; the cause is logged with its stack under the id', async (t) => {
   const res = await fetch(`${app.url}/probe/throw`, { method: 'POST', headers: { 'x-request-id': 'log-test-500' } });
   t.is(res.status, 500);
   const line = await oneLineFor('log-test-500');
