@@ -14,7 +14,11 @@ import {
 } from '../src/webhooks/delivery-jobs';
 
 export default async function deliverLinkWebhook(job: Job<LinkWebhookJob>) {
-  const outcome = await deliverEvent(job.data.eventId, job.data.trigger, { merchantId: job.data.merchantId });
+  const outcome = await deliverEvent(job.data.eventId, job.data.trigger, {
+    merchantId: job.data.merchantId,
+    carried: job.data.event,
+    firstRun: job.attemptsMade === 0 && !job.stalledCounter,
+  });
   if (outcome.success) return { statusCode: outcome.statusCode };
   if (outcome.gone) throw new UnrecoverableError(`receiver answered 410 Gone: retries stopped`);
   const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);

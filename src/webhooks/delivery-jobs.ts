@@ -15,11 +15,24 @@ export const WEBHOOK_ATTEMPTS = 16;
 /** No retry waits longer than this many base delays (12 h with the default 60 s). */
 export const WEBHOOK_MAX_DELAY_FACTOR = 720;
 
+/**
+ * What a delivery POSTs of its event, fixed once the event is stored (every redelivery is
+ * byte-identical). No card data is in an event, and never the signing secret: that stays in the
+ * database and is read at every delivery.
+ */
+export type CarriedEvent = Pick<WebhookEvent, 'linkId' | 'url' | 'body'>;
+
 export interface LinkWebhookJob {
   eventId: string;
   trigger: 'scheduled' | 'redelivery';
-  /** The event's merchant, so a delivery reads the event and the merchant's secret at once (absent on older jobs). */
+  /** The event's merchant, so a delivery reads the merchant's secret at once (absent on older jobs). */
   merchantId?: number;
+  /**
+   * The event, carried by the job queued with it (emitLinkEvent) and by a redelivery, so their
+   * delivery need not read it back. Absent on jobs queued by the sweeps (and older jobs): they
+   * read the event, as every rerun and retry of a scheduled job does (delivery.ts says why).
+   */
+  event?: CarriedEvent;
 }
 
 /** Delay before retry number `attemptsMade` (1 = after the first failure): base * 2^(n-1), capped, +-20 % jitter. */
@@ -43,22 +56,23 @@ export function deliveryQueue() {
   return getQueue<LinkWebhookJob>(LINK_WEBHOOK_QUEUE);
 }
 
+/** Queues a delivery of an event; `carried`: the event's content, for the job to carry (see LinkWebhookJob). */
 export async function enqueueDelivery(
   event: Pick<WebhookEvent, '_id' | 'createdAt' | 'merchantId'>,
   trigger: LinkWebhookJob['trigger'],
+  carried?: CarriedEvent,
 ): Promise<void> {
   const jobId =
     trigger === 'scheduled'
       ? deliveryJobId(event)
       : `redeliver-${event._id}-${Date.now()}-${crypto.randomBytes(3).toString('hex')}`;
-  await deliveryQueue().add(
-    'deliver',
-    { eventId: event._id, trigger, ...(event.merchantId === undefined ? {} : { merchantId: event.merchantId }) },
-    {
-      jobId,
-      // A redelivery is one attempt on request; the automatic schedule belongs to the first job.
-      attempts: trigger === 'scheduled' ? WEBHOOK_ATTEMPTS : 1,
-      backoff: { type: WEBHOOK_BACKOFF_TYPE, delay: getConfig().webhooks.retryBaseMs },
-    },
-  );
+  const data: LinkWebhookJob = { eventId: event._id, trigger };
+  if (event.merchantId !== undefined) data.merchantId = event.merchantId;
+  if (carried) data.event = { linkId: carried.linkId, url: carried.url, body: carried.body };
+  await deliveryQueue().add('deliver', data, {
+    jobId,
+    // A redelivery is one attempt on request; the automatic schedule belongs to the first job.
+    attempts: trigger === 'scheduled' ? WEBHOOK_ATTEMPTS : 1,
+    backoff: { type: WEBHOOK_BACKOFF_TYPE, delay: getConfig().webhooks.retryBaseMs },
+  });
 }

@@ -8,8 +8,8 @@ import mongoose from 'mongoose';
 import { Agent, request } from 'undici';
 import { getConfig } from '../../config';
 import { logger } from '../logger';
-import type { LinkWebhookJob } from './delivery-jobs';
-import { WebhookAttemptModel, WebhookEventModel } from './model';
+import type { CarriedEvent, LinkWebhookJob } from './delivery-jobs';
+import { WebhookAttemptModel, WebhookEventModel, type WebhookEvent } from './model';
 import { getWebhookSecret, signedHeaders } from './secrets';
 import { checkWebhookUrl, type ResolvedAddress, type Resolver } from './url-safety';
 
@@ -26,8 +26,12 @@ export interface DeliveryOutcome {
 export interface DeliveryOptions {
   resolve?: Resolver;
   now?: () => Date;
-  /** The event's merchant when the job names it: its secret is read beside the event. */
+  /** The event's merchant when the job names it: its secret is read at once. */
   merchantId?: number;
+  /** The event as the job carries it (LinkWebhookJob.event). */
+  carried?: CarriedEvent;
+  /** The job's first run: not a retry, nor a rerun after its worker died. Unset: taken for a rerun. */
+  firstRun?: boolean;
 }
 
 /** Connects only to the addresses the safety check approved, whatever DNS says a moment later. */
@@ -71,13 +75,28 @@ async function post(
   }
 }
 
+/** A scheduled job's event is no longer pending: nothing is sent. */
+const SKIPPED: DeliveryOutcome = { success: true, gone: false, skipped: true, statusCode: null, error: null };
+
+/** The event as a delivery needs it: read from the store, or as the job carries it. */
+type DeliveredEvent = Pick<WebhookEvent, '_id' | 'merchantId' | 'linkId' | 'url' | 'body'>;
+
 /**
  * One delivery attempt of a stored event, recorded whatever happens. Never throws for receiver
- * faults. Round trips: the event and the merchant's secret read at once (when the job names the
- * merchant), the POST, then the attempt record and the event's state written at once. They stay
- * two writes: the attempt is an insert, never lost, while the event is updated by read-modify-
- * write on FerretDB, which a concurrent write to the same event (its queuedAt mark, a
- * redelivery) can undo; an attempt kept inside the event could be lost that way.
+ * faults.
+ *
+ * Round trips of the common case, the first run of the job queued with its event: the merchant's
+ * secret read, the POST, then the attempt inserted and the event's state written, at once. The
+ * event is not read: the job carries what is POSTed, and nothing can have delivered the event
+ * before its own first job ran (a redelivery waits behind it in the queue; one running beside it
+ * also sends both ways when the event is read). A scheduled job's retry, and a rerun after its
+ * worker died, read the event and send nothing once it is no longer pending (a redelivery or the
+ * rerun's first try delivered it), as does every job queued by the sweeps, which carry nothing.
+ *
+ * The attempt and the event's state stay two writes: the attempt is an insert, never lost, while
+ * the event is updated by read-modify-write on FerretDB, which a concurrent write to the same
+ * event (the sweep's queued mark, a redelivery's write) can undo; an attempt kept inside the event
+ * could be lost that way. Both are sent at once, so they cost one wait.
  */
 export async function deliverEvent(
   eventId: string,
@@ -86,14 +105,16 @@ export async function deliverEvent(
 ): Promise<DeliveryOutcome> {
   const config = getConfig();
   const now = options.now ?? (() => new Date());
-  const [event, secretOfJob] = await Promise.all([
-    WebhookEventModel.findById(eventId).lean(),
-    options.merchantId === undefined ? undefined : getWebhookSecret(options.merchantId),
+  const { carried, merchantId } = options;
+  const checkState = trigger === 'scheduled' && !(carried && options.firstRun);
+  const [stored, secretOfJob] = await Promise.all([
+    checkState || !carried || merchantId === undefined ? WebhookEventModel.findById(eventId).lean() : undefined,
+    merchantId === undefined ? undefined : getWebhookSecret(merchantId),
   ]);
-  if (!event) return { success: false, gone: true, statusCode: null, error: 'event no longer exists' };
+  if (stored === null) return { success: false, gone: true, statusCode: null, error: 'event no longer exists' };
   // A duplicate scheduled job (a sweep whose add came after the first job was removed) never re-sends.
-  if (trigger === 'scheduled' && event.state !== 'pending')
-    return { success: true, gone: false, skipped: true, statusCode: null, error: null };
+  if (checkState && stored!.state !== 'pending') return SKIPPED;
+  const event: DeliveredEvent = stored ?? { _id: eventId, merchantId: merchantId!, ...carried! };
   const started = now();
   const startedMs = performance.now();
   let outcome: DeliveryOutcome;
@@ -142,9 +163,6 @@ export async function deliverEvent(
     }
   }
   const durationMs = Math.round(performance.now() - startedMs);
-  const update: Record<string, unknown> = { lastAttemptAt: started };
-  if (outcome.success) Object.assign(update, { state: 'delivered', deliveredAt: started });
-  else if (outcome.gone && event.state !== 'delivered') update.state = 'gone';
   await Promise.all([
     WebhookAttemptModel.create({
       eventId: event._id,
@@ -157,13 +175,35 @@ export async function deliverEvent(
       success: outcome.success,
       error: outcome.error,
     }),
-    WebhookEventModel.updateOne({ _id: event._id }, { $set: update, $inc: { attemptCount: 1 } }),
+    writeEventState(event._id, started, outcome),
   ]);
   logger.info(
     { eventId: event._id, linkId: event.linkId, statusCode: outcome.statusCode, success: outcome.success, durationMs },
     'link webhook attempt',
   );
   return outcome;
+}
+
+/** The event's side of an attempt: its count and time, and its state when the attempt settled it. */
+async function writeEventState(eventId: string, at: Date, outcome: DeliveryOutcome): Promise<void> {
+  const attempted = { lastAttemptAt: at };
+  if (outcome.success) {
+    await WebhookEventModel.updateOne(
+      { _id: eventId },
+      { $set: { ...attempted, state: 'delivered', deliveredAt: at }, $inc: { attemptCount: 1 } },
+    );
+    return;
+  }
+  if (outcome.gone) {
+    // Gone unless another attempt (a redelivery) delivered it; by _id, the state checked after the
+    // lookup (see markEventFailed). A 410 is rare: the second write when it matched nothing is too.
+    const { matchedCount } = await WebhookEventModel.updateOne(
+      { _id: eventId, state: mongoose.trusted({ $in: ['pending', 'failed', 'gone'] }) },
+      { $set: { ...attempted, state: 'gone' }, $inc: { attemptCount: 1 } },
+    );
+    if (matchedCount) return;
+  }
+  await WebhookEventModel.updateOne({ _id: eventId }, { $set: attempted, $inc: { attemptCount: 1 } });
 }
 
 /** The automatic schedule ran out without a success. */

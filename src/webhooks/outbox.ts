@@ -30,9 +30,10 @@ export interface NewLinkEvent {
  * claimed by inserting msg_<link>_<n> (unique _id): a concurrent event for the same link loses the
  * insert and takes n+1, so sequences never repeat even where $inc could lose increments.
  *
- * The event is inserted already marked queued, and its job added right after: one write fewer
- * than marking it after the add, and no update of the event still in flight when its first
- * delivery writes it (FerretDB's read-modify-write could put `pending` back over `delivered`).
+ * The event is inserted already marked queued, and its job added right after: one write fewer than
+ * marking it after the add, and no update of the event still in flight when its first delivery
+ * writes it (FerretDB's read-modify-write could put `pending` back over `delivered`). The job
+ * carries the event, so its first delivery does not read it back (delivery.ts).
  * When the add fails (Redis down) the mark is taken off again, so the scheduler sweep queues the
  * event after its grace period; should that write fail too, the lost-job pass queues it (a
  * pending event marked queued whose job does not exist).
@@ -63,7 +64,7 @@ export async function emitLinkEvent(event: NewLinkEvent, now = new Date()): Prom
       continue;
     }
     try {
-      await enqueueDelivery(stored, 'scheduled');
+      await enqueueDelivery(stored, 'scheduled', stored);
     } catch (error) {
       await unmarkUnqueued(stored);
       throw error;

@@ -19,7 +19,7 @@ export * from './secrets';
 export async function redeliverEvent(merchantId: number, linkId: number, eventId: string): Promise<WebhookEvent> {
   const event = await WebhookEventModel.findOne({ _id: eventId, linkId, merchantId }).lean();
   if (!event) throw notFound('No such event for this payment link.');
-  await enqueueDelivery(event, 'redelivery');
+  await enqueueDelivery(event, 'redelivery', event);
   return event;
 }
 

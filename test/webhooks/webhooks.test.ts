@@ -1,6 +1,4 @@
 import '../helpers/env';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { Webhook } from 'standardwebhooks';
 import { getConfig } from '../../config';
@@ -21,56 +19,7 @@ import {
 import { emitLinkEvent } from '../../src/webhooks/outbox';
 import { signedHeaders } from '../../src/webhooks/secrets';
 import { APPROVED_CARD, DENIED_CARD, call, encryptedCard, readyLink } from '../payment-links/helpers';
-
-interface Received {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** A local receiver: each path answers from its script of statuses (the last one repeats). */
-class Receiver {
-  readonly received: Received[] = [];
-  private scripts = new Map<string, number[]>();
-  private server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = req.url ?? '/';
-      this.received.push({
-        path,
-        headers: req.headers as Record<string, string>,
-        body: Buffer.concat(chunks).toString('utf8'),
-      });
-      const script = this.scripts.get(path) ?? [200];
-      const status = script.length > 1 ? script.shift()! : script[0];
-      if (status === 0) return; // hang: never answer
-      if (status >= 300 && status < 400) res.setHeader('location', `${path}-redirected`);
-      res.writeHead(status).end('ok');
-    });
-  });
-  port = 0;
-
-  async start() {
-    this.server.listen(0, '127.0.0.1');
-    await new Promise((resolve) => this.server.once('listening', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-  }
-
-  url(path: string, statuses: number[] = [200]): string {
-    this.scripts.set(path, [...statuses]);
-    return `http://127.0.0.1:${this.port}${path}`;
-  }
-
-  at(path: string): Received[] {
-    return this.received.filter((r) => r.path === path);
-  }
-
-  close() {
-    this.server.closeAllConnections();
-    this.server.close();
-  }
-}
+import { Receiver } from './receiver';
 
 /** eventually(), typed by the truthy value the check finally returns. */
 async function until<T>(
