@@ -1,6 +1,6 @@
 /** Identity rules: merchants, users, merchant tokens, login and refresh. Knows nothing of Express. */
 import { nextId } from '../db/ids';
-import { isDuplicateKey } from '../db/connection';
+import { createOnce, insertOnce } from '../db/claims';
 import { badRequest, notFound, type FieldErrors } from '../http/errors';
 import { hashPassword, newMerchantTokenValue, sha256Hex, UNMATCHABLE_PASSWORD_HASH, verifyPassword } from './crypto';
 import {
@@ -83,21 +83,17 @@ export async function createUser(input: {
   const problems = checkUserInput(input);
   if (Object.keys(problems).length) throw badRequest(problems);
   const passwordHash = await hashPassword(input.password);
-  try {
-    const user = await UserModel.create({
-      _id: await nextId('user'),
-      email: input.email,
-      login: input.login,
-      passwordHash,
-      role: input.role,
-      merchantId: input.merchantId,
-      merchantProfile: input.merchantProfile ?? null,
-    });
-    return user.toObject();
-  } catch (error) {
-    if (isDuplicateKey(error)) throw await duplicateUser(input);
-    throw error;
-  }
+  const user = await createOnce(UserModel, {
+    _id: await nextId('user'),
+    email: input.email,
+    login: input.login,
+    passwordHash,
+    role: input.role,
+    merchantId: input.merchantId,
+    merchantProfile: input.merchantProfile ?? null,
+  });
+  if (!user) throw await duplicateUser(input);
+  return user;
 }
 
 /** Creates a merchant and its first user. The user is created first so a duplicate e-mail leaves no orphan merchant. */
@@ -193,17 +189,14 @@ export async function revokeMerchantTokens(
   const revokedAt = new Date();
   let revoked = 0;
   for (const token of live) {
-    try {
-      await RevokedMerchantTokenModel.create({
-        _id: token._id,
-        merchantId,
-        prefix: token.prefix,
-        createdAt: token.createdAt,
-        revokedAt,
-      });
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error; // an earlier revocation of it stopped before its delete
-    }
+    // 'exists': an earlier revocation of it stopped before its delete.
+    await insertOnce(RevokedMerchantTokenModel, {
+      _id: token._id,
+      merchantId,
+      prefix: token.prefix,
+      createdAt: token.createdAt,
+      revokedAt,
+    });
     revoked += (await MerchantTokenModel.deleteOne({ _id: token._id })).deletedCount;
   }
   return revoked;

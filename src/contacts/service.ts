@@ -4,7 +4,7 @@
  */
 import mongoose from 'mongoose';
 import { nextId } from '../db/ids';
-import { isDuplicateKey } from '../db/connection';
+import { retryOnDuplicateKey } from '../db/claims';
 import { badRequest, notFound } from '../http/errors';
 import { MerchantModel } from '../auth/model';
 import { CommercialContactModel, GLOBAL_CEO_ID, GlobalCeoModel, type CommercialContact, type GlobalCeo } from './model';
@@ -217,16 +217,9 @@ const CEO_WRITE_ATTEMPTS = 5;
  */
 export async function putGlobalCeo(input: GlobalCeoInput): Promise<GlobalCeoView> {
   const fields = { name: input.name, email: input.email, phone: input.phone ?? null, title: input.title ?? null };
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const ceo = await GlobalCeoModel.findOneAndUpdate(
-        { _id: GLOBAL_CEO_ID },
-        { $set: fields },
-        { upsert: true, new: true },
-      ).lean();
-      return ceoView(ceo!);
-    } catch (error) {
-      if (!isDuplicateKey(error) || attempt >= CEO_WRITE_ATTEMPTS) throw error;
-    }
-  }
+  const ceo = await retryOnDuplicateKey(
+    () => GlobalCeoModel.findOneAndUpdate({ _id: GLOBAL_CEO_ID }, { $set: fields }, { upsert: true, new: true }).lean(),
+    CEO_WRITE_ATTEMPTS,
+  );
+  return ceoView(ceo!);
 }

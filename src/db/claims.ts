@@ -156,13 +156,23 @@ export class HeldClaim<T extends ClaimDocument> {
     readonly takenOver: T | null,
   ) {}
 
+  /** This claim and nothing else: its identity, and the fields that must still hold (checked after the lookup). */
+  private filter(still: Record<string, unknown>): Record<string, unknown> {
+    const filter = this.claims.identity(this.current);
+    for (const [field, value] of Object.entries(still)) filter[field] = checkedAfterLookup(value);
+    return filter;
+  }
+
   get document(): T {
     return this.current;
   }
 
-  /** Releases the claim if this caller still holds it; false when it was taken over (or released) meanwhile. */
-  async release(): Promise<boolean> {
-    return (await this.claims.model.deleteOne(this.claims.identity(this.current))).deletedCount === 1;
+  /**
+   * Releases the claim if this caller still holds it (and `still` holds: fields that must not have
+   * changed, e.g. a state); false when it was taken over, released or changed meanwhile.
+   */
+  async release(still: Partial<Record<keyof T & string, unknown>> = {}): Promise<boolean> {
+    return (await this.claims.model.deleteOne(this.filter(still))).deletedCount === 1;
   }
 
   /** Restarts the lease from now, if this caller still holds the claim. */
@@ -170,12 +180,12 @@ export class HeldClaim<T extends ClaimDocument> {
     return this.update({ $set: { [this.claims.rules.startField]: now } } as UpdateQuery<T>);
   }
 
-  /** Writes the claim (its state, what it recorded) if this caller still holds it. */
-  async update(update: UpdateQuery<T>): Promise<boolean> {
-    const filter = this.claims.identity(this.current);
-    const written = await this.claims.model.findOneAndUpdate(filter, update, { new: true }).lean<T>();
-    if (!written) return false;
-    this.current = written;
+  /** Writes the claim (its state, what it recorded) if this caller still holds it: one update, no read back. */
+  async update(update: UpdateQuery<T>, still: Partial<Record<keyof T & string, unknown>> = {}): Promise<boolean> {
+    if ((await this.claims.model.updateOne(this.filter(still), update)).matchedCount !== 1) return false;
+    const set = (update as { $set?: Record<string, unknown> }).$set;
+    const start = this.claims.rules.startField;
+    if (set && start in set) this.current = { ...this.current, [start]: set[start] };
     return true;
   }
 }

@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import mongoose, { Schema } from 'mongoose';
-import { isDuplicateKey } from '../db/connection';
+import { insertOnce } from '../db/claims';
 
 export interface Heartbeat {
   _id: string;
@@ -22,18 +22,8 @@ const heartbeatSchema = new Schema<Heartbeat>(
 export const HeartbeatModel = mongoose.model<Heartbeat>('Heartbeat', heartbeatSchema);
 
 export async function recordHeartbeat(id: string, enqueuedAt: Date): Promise<'recorded' | 'already-recorded'> {
-  try {
-    await HeartbeatModel.create({
-      _id: id,
-      enqueuedAt,
-      processedAt: new Date(),
-      processedBy: `${os.hostname()}:${process.pid}`,
-    });
-    return 'recorded';
-  } catch (error) {
-    if (isDuplicateKey(error)) return 'already-recorded';
-    throw error;
-  }
+  const heartbeat = { _id: id, enqueuedAt, processedAt: new Date(), processedBy: `${os.hostname()}:${process.pid}` };
+  return (await insertOnce(HeartbeatModel, heartbeat)) === 'inserted' ? 'recorded' : 'already-recorded';
 }
 
 export async function lastHeartbeat(): Promise<Heartbeat | null> {

@@ -142,6 +142,9 @@ export interface PaymentClaim {
   attemptKey: string;
   merchantOrderId: string;
   state: 'charging' | 'paid';
+  /** The claim's holder token (src/db/claims.ts); absent on claims stored before it. */
+  holder?: string | null;
+  /** When the claim was taken (or taken over): its lease runs from here. */
   startedAt: Date;
   /** Set with state 'paid': what the link records, so the sweep can write it again if the link lost it. */
   payment?: PaymentLink['payment'];
@@ -160,6 +163,7 @@ const claimSchema = new Schema<PaymentClaim>(
     attemptKey: { type: String, required: true },
     merchantOrderId: { type: String, required: true },
     state: { type: String, enum: ['charging', 'paid'], default: 'charging' },
+    holder: { type: String },
     startedAt: { type: Date, required: true },
     payment: { type: Schema.Types.Mixed, default: null },
     paymentDate: { type: Date, default: null },

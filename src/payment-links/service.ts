@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import { Joi } from 'celebrate';
 import { getConfig } from '../../config';
 import { MerchantModel } from '../auth/model';
-import { isDuplicateKey } from '../db/connection';
+import { insertOnce } from '../db/claims';
 import { nextId } from '../db/ids';
 import { ApiError, badRequest, notFound, type FieldErrors } from '../http/errors';
 import { documentKind, normalizeDocument } from '../checkout/documents';
@@ -267,10 +267,8 @@ export async function createPaymentLink(
   const input = await validateCreateLink(body, options);
   const hash = requestHash(input);
   for (let tries = 0; tries < 3; tries++) {
-    try {
-      await LinkIdempotencyModel.create({ _id: recordId, requestHash: hash, createdAt: now });
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
+    const record = { _id: recordId, requestHash: hash, createdAt: now };
+    if ((await insertOnce(LinkIdempotencyModel, record)) === 'exists') {
       const existing = await LinkIdempotencyModel.findById(recordId).lean();
       if (!existing) continue; // deleted meanwhile (a failed first request): claim it again
       if (now.getTime() - existing.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS) {

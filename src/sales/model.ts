@@ -171,6 +171,8 @@ export interface SaleTransition {
   saleId: number;
   fromStatus: SaleStatus;
   operation: SaleOperation | 'settle';
+  /** The claim's holder token (src/db/claims.ts); absent on transitions stored before it. */
+  holder?: string | null;
   createdAt: Date;
 }
 
@@ -180,6 +182,7 @@ const transitionSchema = new Schema<SaleTransition>(
     saleId: { type: Number, required: true },
     fromStatus: { type: String, required: true },
     operation: { type: String, required: true },
+    holder: { type: String },
   },
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false, collection: 'online_sale_transitions' },
 );

@@ -32,7 +32,7 @@ import { safeEqual, sha256Hex } from '../auth/crypto';
 import { getMerchant } from '../auth/service';
 import { CardError, decryptCard, summarizeCard, type ClearCard } from '../cards';
 import { documentKind, normalizeDocument } from '../checkout/documents';
-import { isDuplicateKey } from '../db/connection';
+import { Claims, insertOnce, type HeldClaim } from '../db/claims';
 import { nextId } from '../db/ids';
 import { ApiError, badRequest, notFound } from '../http/errors';
 import { logger } from '../logger';
@@ -206,43 +206,44 @@ async function markForReconciliation(
   return updated ?? { ...sale, reconciliation };
 }
 
-/** A 'settle' claim makes no acquirer call: older than this, its holder died and it is taken over. */
+/**
+ * A 'settle' claim makes no acquirer call, only our writes of what the acquirer said: older than
+ * this, its holder died and it is taken over. (Not the acquirer-call bound callMayStillBeRunningMs:
+ * no call of ours can be running under it.)
+ */
 const SETTLE_CLAIM_LEASE_MS = 2 * 60_000;
 
-type TransitionClaim = { claimed: true } | { claimed: false; held: SaleTransition | null };
-
 /**
- * Claims the transition out of `fromStatus`; not claimed when someone else holds it (`held`, as
- * read). A claim held by a settlement that died (a notice or reconciliation writing what the
- * acquirer said) is taken over once its lease is over; a claim of an acquirer operation is never
- * taken over here: its sale carries the reconciling flag, and the stuck-reconciliation sweep
- * releases it (see reconcileUnmarkedClaim for one whose sale never got the flag).
+ * The transition claims: one document per state a sale leaves. A claim held by a settlement that
+ * died (a notice or reconciliation writing what the acquirer said) is taken over once its lease is
+ * over; a claim of an acquirer operation is never taken over here: its sale carries the
+ * reconciling flag, and the stuck-reconciliation sweep releases it (see reconcileUnmarkedClaim for
+ * one whose sale never got the flag).
  */
-async function claimTransition(
+const transitions = new Claims<SaleTransition>(SaleTransitionModel, {
+  startField: 'createdAt',
+  leaseMs: (claim) => (claim.operation === 'settle' ? SETTLE_CLAIM_LEASE_MS : null),
+});
+
+type TransitionClaim =
+  { claimed: true; claim: HeldClaim<SaleTransition> } | { claimed: false; held: SaleTransition | null };
+
+/** Claims the transition out of `fromStatus`; not claimed when someone else holds it (`held`, as read). */
+function claimTransition(
   saleId: number,
   fromStatus: SaleStatus,
   operation: SaleOperation | 'settle',
 ): Promise<TransitionClaim> {
-  const _id = `${saleId}:${fromStatus}`;
-  let held: SaleTransition | null = null;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      await SaleTransitionModel.create({ _id, saleId, fromStatus, operation });
-      return { claimed: true };
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-    }
-    held = await SaleTransitionModel.findById(_id).lean();
-    if (!held) continue;
-    if (held.operation !== 'settle' || Date.now() - new Date(held.createdAt).getTime() < SETTLE_CLAIM_LEASE_MS)
-      return { claimed: false, held };
-    await SaleTransitionModel.deleteOne({ _id, createdAt: held.createdAt });
-  }
-  return { claimed: false, held };
+  return transitions.claim(`${saleId}:${fromStatus}`, () => ({ saleId, fromStatus, operation }));
 }
 
-async function releaseTransition(saleId: number, fromStatus: SaleStatus): Promise<void> {
-  await SaleTransitionModel.deleteOne({ _id: `${saleId}:${fromStatus}` });
+/**
+ * Releases an operation's claim on behalf of its holder, once reconciliation learnt the call never
+ * took effect (its holder may be dead). Exactly the claim read is released.
+ */
+async function releaseOperationClaim(saleId: number, fromStatus: SaleStatus): Promise<void> {
+  const held = await transitions.read(`${saleId}:${fromStatus}`);
+  if (held) await transitions.asRead(held).release();
 }
 
 /**
@@ -250,8 +251,8 @@ async function releaseTransition(saleId: number, fromStatus: SaleStatus): Promis
  * cleared (in that order: while the flag is set every operation is refused, so nothing takes the
  * freed claim early, and a crash between the two leaves a flagged sale the sweep settles).
  */
-async function abandonOperation(saleId: number, fromStatus: SaleStatus): Promise<void> {
-  await releaseTransition(saleId, fromStatus);
+async function abandonOperation(saleId: number, claim: HeldClaim<SaleTransition>): Promise<void> {
+  await claim.release();
   await OnlineSaleModel.updateOne({ _id: saleId }, { $set: { reconciliation: null, reconciling: false } });
 }
 
@@ -589,13 +590,9 @@ type Claim =
  */
 async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHash: string): Promise<Claim> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const createdAt = new Date();
-      await SaleIdempotencyModel.create({ _id: recordId, merchantId, bodyHash, state: 'in_progress', createdAt });
-      return { claimed: true, createdAt };
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-    }
+    const createdAt = new Date();
+    const record = { _id: recordId, merchantId, bodyHash, state: 'in_progress', createdAt };
+    if ((await insertOnce(SaleIdempotencyModel, record)) === 'inserted') return { claimed: true, createdAt };
     const newest = await newestSaleOfKey(recordId);
     // A sale that kept an answer was made by the key's live record: the record is at most a few ms
     // older than its sale, and a key is freed or replaced only when no answer was kept.
@@ -816,11 +813,11 @@ async function reconcileUnmarkedClaim(sale: OnlineSale, held: SaleTransition): P
 
 /** Moves a card sale out of `op.from` through the acquirer, once, whatever runs at the same time. */
 async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' | 'cancelled'): Promise<SaleAnswer> {
-  const claim = await claimTransition(sale._id, op.from, op.operation);
-  if (!claim.claimed) {
+  const transition = await claimTransition(sale._id, op.from, op.operation);
+  if (!transition.claimed) {
     const current = await OnlineSaleModel.findById(sale._id).lean();
     if (current && current.status === op.from && !current.reconciliation) {
-      if (claim.held) await reconcileUnmarkedClaim(current, claim.held);
+      if (transition.held) await reconcileUnmarkedClaim(current, transition.held);
       throw new ApiError(
         409,
         { detail: `Another operation on this sale is in progress. Retry later.` },
@@ -855,7 +852,7 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
     result = await op.call(sale, requestKey);
   } catch (error) {
     if (!(error instanceof AcquirerUnavailableError)) {
-      await abandonOperation(sale._id, op.from);
+      await abandonOperation(sale._id, transition.claim);
       throw error;
     }
     logger.warn(
@@ -876,11 +873,11 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
       const marked = await markForReconciliation(sale, op.operation, error.message);
       throw new SaleGatewayError(marked, false, error);
     }
-    await abandonOperation(sale._id, op.from);
+    await abandonOperation(sale._id, transition.claim);
     throw new SaleGatewayError(sale, false, error);
   }
   if (!op.acquirerStatuses.includes(result.status)) {
-    await abandonOperation(sale._id, op.from);
+    await abandonOperation(sale._id, transition.claim);
     throw new ApiError(502, {
       detail: `Payment gateway error: the acquirer answered status ${result.status} to the ${op.operation}.`,
       sale_id: sale._id,
@@ -1068,7 +1065,7 @@ async function reconcileReadSale(sale: OnlineSale | null, now = new Date()): Pro
     // released before the reconciling flag is cleared: while the flag is set every operation is
     // refused, so nothing can take the freed claim early, and a crash between the two writes
     // leaves a flagged sale the sweep settles again, never an unflagged sale locked for good.
-    await releaseTransition(sale._id, fromStatus);
+    await releaseOperationClaim(sale._id, fromStatus);
     await OnlineSaleModel.updateOne(
       { _id: sale._id },
       { $set: { reconciliation: null, reconciling: false, 'acquirer.status': truth.status } },
@@ -1132,20 +1129,10 @@ export async function receivePaymentNotice(
   if (!Number.isInteger(notice.ChangeType)) fields.ChangeType = ['ChangeType must be an integer.'];
   if (Object.keys(fields).length) throw badRequest(fields);
   const noticeId = sha256Hex(raw);
-  let duplicate = false;
   let jobId = recordJobId('notice', noticeId);
-  try {
-    await PaymentNoticeModel.create({
-      _id: noticeId,
-      raw,
-      paymentId: notice.PaymentId,
-      changeType: notice.ChangeType,
-      receivedAt: new Date(),
-      jobId,
-    });
-  } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
-    duplicate = true;
+  const record = { _id: noticeId, raw, paymentId: notice.PaymentId, changeType: notice.ChangeType, jobId };
+  const duplicate = (await insertOnce(PaymentNoticeModel, { ...record, receivedAt: new Date() })) === 'exists';
+  if (duplicate) {
     // Queued again under the record's job (a no-op while that job exists): a notice stored before
     // Redis failed still gets applied. One stored before job ids were kept gets a new one.
     const stored = await PaymentNoticeModel.findById(noticeId, { appliedAt: 1, jobId: 1 }).lean();
