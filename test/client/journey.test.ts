@@ -97,7 +97,12 @@ test('a token, /me, and a card sale pre-captured, captured, read and cancelled',
   t.is(preCaptured.data.order_reference, 'pedido-client-1');
 
   // The same Idempotency-Key and body: the first answer again, not a second authorization.
-  const replayed = await client.sales.preCaptureSale(request, { idempotencyKey });
+  const replayHeaders: (string | null)[] = [];
+  const replayed = await client.sales.preCaptureSale(request, {
+    idempotencyKey,
+    onResponse: (_status, headers) => replayHeaders.push(headers.get('idempotent-replayed')),
+  });
+  t.deepEqual(replayHeaders, ['true']);
   t.is(replayed.data.id, preCaptured.data.id);
   t.is(replayed.data.acquirer?.payment_id, preCaptured.data.acquirer?.payment_id);
 

@@ -102,6 +102,7 @@ export class HttpTransport implements Transport {
       await response.body?.cancel();
       response = await send(await this.credential(true));
     }
+    options.onResponse?.(response.status, response.headers);
     const parsed = await readBody(response, operation.response);
     if (!response.ok) throw new ApiError(operation.operationId, response.status, parsed, response.headers);
     return parsed as T;

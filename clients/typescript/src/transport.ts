@@ -38,6 +38,11 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** X-Merchant-Id for this request: with the system token, the merchant it acts for. */
   merchantId?: number | string;
+  /**
+   * Called with the status and headers of the answer, before its body is read (success or error): to read
+   * Idempotent-Replayed, X-Request-Id, Retry-After.
+   */
+  onResponse?: (status: number, headers: Headers) => void;
 }
 
 export interface Transport {
