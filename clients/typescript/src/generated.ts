@@ -13,10 +13,13 @@ export interface ErrorDetail {
 
 /**
  * Field-level validation errors: field name to the list of its messages. Several fields may be
- * reported at once.
+ * reported at once. A request that cannot be read at all (malformed JSON, an unsupported body
+ * encoding, a NUL character in the path or query string) is answered {"detail": "..."} instead.
  */
 export interface FieldErrors {
-  [key: string]: Array<string>;
+  /** Only when the request could not be read; then the one key */
+  detail?: string;
+  [key: string]: unknown;
 }
 
 export interface Liveness {
@@ -1404,16 +1407,25 @@ export type OperationId = keyof typeof operations;
 
 /** The documented error answers of each operation: status to body. */
 export interface OperationErrors {
-  getLiveness: {};
+  getLiveness: {
+    400: ErrorDetail;
+    503: ErrorDetail;
+  };
   getReadiness: {
+    400: ErrorDetail;
     503: Readiness;
   };
-  getSwagger: {};
+  getSwagger: {
+    400: ErrorDetail;
+    503: ErrorDetail;
+  };
   consultChargebacks: {
     400: FieldErrors;
     401: ErrorDetail;
     403: AcquirerError;
     412: AcquirerError;
+    413: ErrorDetail;
+    415: ErrorDetail;
     500: AcquirerError;
     502: ErrorDetail;
     503: ErrorDetail;
@@ -1423,6 +1435,8 @@ export interface OperationErrors {
     401: ErrorDetail;
     403: AcquirerError;
     412: AcquirerError;
+    413: ErrorDetail;
+    415: ErrorDetail;
     500: AcquirerError;
     502: ErrorDetail;
     503: ErrorDetail;
@@ -1432,6 +1446,8 @@ export interface OperationErrors {
     401: ErrorDetail;
     403: AcquirerError;
     412: AcquirerError;
+    413: ErrorDetail;
+    415: ErrorDetail;
     500: AcquirerError;
     502: ErrorDetail;
     503: ErrorDetail;
@@ -1473,63 +1489,90 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   listPendingChargebacks: {
+    400: ErrorDetail;
     401: ErrorDetail;
     403: ErrorDetail;
     500: ErrorDetail;
+    503: ErrorDetail;
   };
   listHandledChargebacks: {
     400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     500: ErrorDetail;
+    503: ErrorDetail;
   };
   countPendingChargebacks: {
+    400: ErrorDetail;
     401: ErrorDetail;
     403: ErrorDetail;
     500: ErrorDetail;
+    503: ErrorDetail;
   };
   receiveChargebackNotification: {
     400: FieldErrors;
     401: ErrorDetail;
     413: ErrorDetail;
+    415: ErrorDetail;
     503: ErrorDetail;
   };
   createSubscription: {
     400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
     502: ErrorDetail;
+    503: ErrorDetail;
   };
   getSubscription: {
+    400: ErrorDetail;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
+    503: ErrorDetail;
   };
   cancelSubscription: {
+    400: ErrorDetail;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
     409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    503: ErrorDetail;
   };
   listSubscriptionCharges: {
+    400: ErrorDetail;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
+    503: ErrorDetail;
   };
   refundSubscriptionCharge: {
+    400: ErrorDetail;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
     409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
     502: ErrorDetail;
+    503: ErrorDetail;
   };
   createToken: {
+    400: ErrorDetail;
     401: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
     429: ErrorDetail;
     503: ErrorDetail;
   };
   refreshToken: {
+    400: ErrorDetail;
     401: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
     429: ErrorDetail;
     503: ErrorDetail;
   };
@@ -1537,39 +1580,54 @@ export interface OperationErrors {
     400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
+    503: ErrorDetail;
   };
   listCommercialContacts: {
     400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
+    503: ErrorDetail;
   };
   createCommercialContact: {
     400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    503: ErrorDetail;
   };
   updateCommercialContact: {
     400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    503: ErrorDetail;
   };
   listMerchantCommercialContacts: {
     400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
+    503: ErrorDetail;
   };
   getGlobalCeo: {
+    400: ErrorDetail;
     401: ErrorDetail;
     403: ErrorDetail;
+    503: ErrorDetail;
   };
   putGlobalCeo: {
     400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    503: ErrorDetail;
   };
   getMetrics: {
+    400: ErrorDetail;
     401: ErrorDetail;
     403: ErrorDetail;
     429: ErrorDetail;
@@ -1580,9 +1638,12 @@ export interface OperationErrors {
     401: ErrorDetail;
     403: ErrorDetail;
     409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
     422: ErrorDetail;
     500: ErrorDetail;
     502: SaleGatewayError;
+    503: ErrorDetail;
   };
   captureSale: {
     400: ErrorDetail;
@@ -1590,7 +1651,10 @@ export interface OperationErrors {
     403: ErrorDetail;
     404: ErrorDetail;
     409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
     502: SaleGatewayError;
+    503: ErrorDetail;
   };
   cancelSale: {
     400: ErrorDetail;
@@ -1598,85 +1662,124 @@ export interface OperationErrors {
     403: ErrorDetail;
     404: ErrorDetail;
     409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
     502: SaleGatewayError;
+    503: ErrorDetail;
   };
   getSale: {
     400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
+    503: ErrorDetail;
   };
   getPixStatus: {
     400: ErrorDetail;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
+    503: ErrorDetail;
   };
   receivePaymentNotification: {
     400: FieldErrors;
     401: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    503: ErrorDetail;
   };
-  getCardPublicKey: {};
+  getCardPublicKey: {
+    400: ErrorDetail;
+    503: ErrorDetail;
+  };
   createPaymentLink: {
     400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
     422: ErrorDetail;
+    503: ErrorDetail;
   };
   getPaymentLink: {
     400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
+    503: ErrorDetail;
   };
   loadCheckout: {
     400: FieldErrors;
     404: ErrorDetail;
+    503: ErrorDetail;
   };
   setCheckoutPayer: {
     400: FieldErrors;
     404: ErrorDetail;
     409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    503: ErrorDetail;
   };
   setCheckoutAddress: {
     400: FieldErrors;
     404: ErrorDetail;
     409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    503: ErrorDetail;
   };
   payCheckout: {
     400: FieldErrors;
     404: ErrorDetail;
     409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
     429: ErrorDetail;
     502: ErrorDetail;
+    503: ErrorDetail;
   };
   getCheckoutPage: {
+    400: ErrorDetail;
     404: unknown;
+    503: ErrorDetail;
   };
   getCheckoutAsset: {
+    400: ErrorDetail;
     404: ErrorDetail;
+    503: ErrorDetail;
   };
   getWebhookSecret: {
+    400: ErrorDetail;
     401: ErrorDetail;
     403: ErrorDetail;
+    503: ErrorDetail;
   };
   rotateWebhookSecret: {
+    400: ErrorDetail;
     401: ErrorDetail;
     403: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    503: ErrorDetail;
   };
   listLinkWebhookEvents: {
     400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
+    503: ErrorDetail;
   };
   redeliverWebhookEvent: {
     400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
     429: ErrorDetail;
+    503: ErrorDetail;
   };
 }
 
