@@ -1,7 +1,31 @@
 /** Swagger 2.0 description built from the same route table Express serves. */
-import type { Feature } from './routes';
+import type { Feature, RouteSpec } from './routes';
 import { swaggerPath } from './routes';
 import { describeSecurity } from './auth';
+
+const detail = (description: string) => ({ description, schema: { $ref: '#/definitions/ErrorDetail' } });
+const responses400 = detail(
+  'The request could not be read: a NUL character in the path or query string, or a body that is not JSON',
+);
+
+/**
+ * What the app answers before or around any route's own work (src/http/errors.ts), added where the
+ * route does not describe the status itself: a request that cannot be read, a body over the route's
+ * limit or in an encoding we do not read, a backing service that is down. A 500 is left out on
+ * purpose: the suite's response check then fails on any.
+ */
+function answeredByEveryRoute(route: RouteSpec, unreadable: Record<string, unknown>): Record<string, unknown> {
+  const own = route.doc.responses;
+  const shared: Record<string, unknown> = {
+    400: unreadable,
+    503: detail('A backing service (MongoDB, Redis) does not answer; Retry-After says when to try again'),
+  };
+  if (route.method !== 'get') {
+    shared[413] = detail("The body is over this operation's limit");
+    shared[415] = detail('The body is in a charset or a content encoding that is not read');
+  }
+  return Object.fromEntries(Object.entries(shared).filter(([status]) => !own[status]));
+}
 
 export function buildSwagger(features: Feature[], publicBaseUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -11,7 +35,11 @@ export function buildSwagger(features: Feature[], publicBaseUrl: string): Record
       type: 'object',
       description:
         'Field-level validation errors: field name to the list of its messages. Several fields may be reported ' +
-        'at once.',
+        'at once. A request that cannot be read at all (malformed JSON, an unsupported body encoding, a NUL ' +
+        'character in the path or query string) is answered {"detail": "..."} instead.',
+      properties: {
+        detail: { type: 'string', description: 'Only when the request could not be read; then the one key' },
+      },
       additionalProperties: { type: 'array', items: { type: 'string' } },
     },
   };
@@ -27,7 +55,7 @@ export function buildSwagger(features: Feature[], publicBaseUrl: string): Record
           .filter((name) => !declared.has(name))
           .map((name) => ({ name, in: 'path', required: true, type: 'string' })),
       ];
-      const responses = { ...route.doc.responses };
+      const responses = { ...route.doc.responses, ...answeredByEveryRoute(route, responses400) };
       if (route.auth) {
         responses[401] ??= { description: 'No or invalid credential', schema: { $ref: '#/definitions/ErrorDetail' } };
         responses[403] ??= {

@@ -31,8 +31,7 @@ export const metricsFeature: Feature = {
             'process figures. ') +
           'Worker processes serve their job figures on their own METRICS_PORT.',
         tags: ['metrics'],
-        // The figures are text; a refusal is the JSON error body every route answers.
-        produces: ['text/plain', 'application/json'],
+        produces: ['text/plain'],
         responses: {
           200: { description: 'Prometheus text exposition format 0.0.4' },
           401: { description: 'No or wrong basic-auth credentials', schema: { $ref: '#/definitions/ErrorDetail' } },
