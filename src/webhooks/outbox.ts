@@ -5,7 +5,7 @@
  * a sweep.
  */
 import mongoose from 'mongoose';
-import { isDuplicateKey } from '../db/connection';
+import { createOnce } from '../db/claims';
 import { logger } from '../logger';
 import { deliveryJobId, deliveryQueue, enqueueDelivery } from './delivery-jobs';
 import { WebhookEventModel, type WebhookEvent } from './model';
@@ -44,25 +44,18 @@ export async function emitLinkEvent(event: NewLinkEvent, now = new Date()): Prom
     const sequence = (last?.sequence ?? 0) + 1;
     const id = `msg_${event.linkId}_${sequence}`;
     const body = JSON.stringify({ type: event.type, timestamp: now.toISOString(), data: { ...event.data, sequence } });
-    let stored: WebhookEvent;
-    try {
-      stored = (
-        await WebhookEventModel.create({
-          _id: id,
-          merchantId: event.merchantId,
-          linkId: event.linkId,
-          sequence,
-          type: event.type,
-          url: event.url,
-          body,
-          createdAt: now,
-          queuedAt: new Date(),
-        })
-      ).toObject();
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-      continue;
-    }
+    const stored = await createOnce(WebhookEventModel, {
+      _id: id,
+      merchantId: event.merchantId,
+      linkId: event.linkId,
+      sequence,
+      type: event.type,
+      url: event.url,
+      body,
+      createdAt: now,
+      queuedAt: new Date(),
+    });
+    if (!stored) continue; // a concurrent event of this link took this sequence number: take the next
     try {
       await enqueueDelivery(stored, 'scheduled', stored);
     } catch (error) {

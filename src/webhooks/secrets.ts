@@ -9,7 +9,7 @@
  * secrets of that moment.
  */
 import crypto from 'node:crypto';
-import { isDuplicateKey } from '../db/connection';
+import { createOnce } from '../db/claims';
 import { WebhookSecretModel, type WebhookSecret } from './model';
 
 /** A rotated-out secret keeps signing (beside the new one) this long. */
@@ -23,14 +23,8 @@ function newSecret(): string {
 export async function getWebhookSecret(merchantId: number): Promise<WebhookSecret> {
   const existing = await WebhookSecretModel.findById(merchantId).lean();
   if (existing) return existing;
-  try {
-    return (
-      await WebhookSecretModel.create({ _id: merchantId, secret: newSecret(), createdAt: new Date() })
-    ).toObject();
-  } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
-    return (await WebhookSecretModel.findById(merchantId).lean())!;
-  }
+  const created = await createOnce(WebhookSecretModel, { _id: merchantId, secret: newSecret(), createdAt: new Date() });
+  return created ?? (await WebhookSecretModel.findById(merchantId).lean())!;
 }
 
 /** A new secret signs from now on; the old one also signs for ROTATION_GRACE_MS. */
