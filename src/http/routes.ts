@@ -74,14 +74,22 @@ export type RouteOptions = Pick<RouteSpec, 'auth' | 'beforeBody' | 'bodyLimit' |
 
 /**
  * A feature's route table reads one row per route: method, path, the operationId that names both its
- * Swagger operation (the area's swagger.ts) and its handler, then credential and checks.
+ * Swagger operation (the area's swagger.ts) and its handler, then credential and checks. The
+ * operation is read when the document is built (a getter in swagger.ts may state configured values).
  */
 export function routeTable<Id extends string>(
   docs: Record<Id, SwaggerOperation>,
   handlers: Record<Id, RequestHandler>,
 ): (method: HttpMethod, path: string, id: Id, options?: RouteOptions) => RouteSpec {
-  return (method, path, id, options = {}) => {
-    if (docs[id].operationId !== id) throw new Error(`the operation of ${id} is named ${docs[id].operationId}`);
-    return { method, path, ...options, handler: handlers[id], doc: docs[id] };
-  };
+  return (method, path, id, options = {}) => ({
+    method,
+    path,
+    ...options,
+    handler: handlers[id],
+    get doc() {
+      const doc = docs[id];
+      if (doc.operationId !== id) throw new Error(`the operation of ${id} is named ${doc.operationId}`);
+      return doc;
+    },
+  });
 }
