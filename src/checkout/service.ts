@@ -4,26 +4,18 @@
  * Exactly one pay charges: before calling the acquirer the pay step inserts a PaymentClaim whose
  * _id is the link id. On FerretDB two conditional updates can both "win", an insert under a unique
  * _id cannot. A denial or transport failure deletes the claim (the link stays payable); a paid link
- * keeps it. A claim left behind by a crashed process is taken over after claimStaleMs() with the
- * same acquirer idempotency key, so the acquirer replays the sale it may have made instead of
+ * keeps it. A claim left behind by a crashed process is taken over once no acquirer call of it can
+ * still be running (callMayStillBeRunningMs) with the same acquirer idempotency key, so the acquirer replays the sale it may have made instead of
  * charging twice.
  *
  * A paid link is a captured sale (capture: true): the payer is charged at once, nothing to capture later.
  */
 import crypto from 'node:crypto';
-import { getConfig } from '../../config';
 import mongoose from 'mongoose';
-import {
-  AcquirerStatus,
-  callMayStillBeRunningMs,
-  createCardSale,
-  getSaleByOrderId,
-  isApprovedStatus,
-  type AcquirerCardBrand,
-} from '../acquirer/client';
-import { AcquirerUnavailableError } from '../acquirer/errors';
+import { callMayStillBeRunningMs, type AcquirerCardBrand } from '../acquirer/client';
+import { chargeCard, chargeStatusOf, findCharge, type CardCharge } from '../payments/card-charge';
 import { cardBrand, CardError, decryptCard, publicKeyPem, summarizeCard } from '../cards';
-import { isDuplicateKey } from '../db/connection';
+import { Claims, type HeldClaim } from '../db/claims';
 import { ApiError, badRequest, conflict, notFound } from '../http/errors';
 import { logger } from '../logger';
 import { effectiveStatus, isoWithOffset } from '../payment-links/service';
@@ -44,12 +36,15 @@ import { documentKind, maskDocument, normalizeDocument } from './documents';
 import { payerDenialMessage } from './payer-messages';
 
 /**
- * A claim older than this belongs to a call that cannot still be running: twice the acquirer's total timeout, plus
- * margin.
+ * The one-charge claims of links (src/db/claims.ts). A 'charging' claim is held while its acquirer
+ * call may still be running (callMayStillBeRunningMs): past that its pay died, and another pay, or
+ * the sweep, may settle it. A 'paid' claim is never taken over: it is the paid-once guard.
  */
-export function claimStaleMs(): number {
-  return getConfig().acquirer.timeoutMs * 2 + 10_000;
-}
+const payments = new Claims<PaymentClaim>(PaymentClaimModel, {
+  startField: 'startedAt',
+  leaseMs: (claim) => (claim.state === 'paid' ? null : callMayStillBeRunningMs()),
+});
+type HeldPayment = HeldClaim<PaymentClaim>;
 
 /** After this many declined cards a link takes no more: a public pay route must not become a card-testing oracle. */
 export const MAX_DECLINED_ATTEMPTS = 10;
@@ -193,50 +188,38 @@ interface SaleOutcome {
 }
 
 /**
- * The acquirer call failed. When the request never took effect, free the claim and answer 502
- * (the link stays payable). When it may have (sent, then timeout, reset or 5xx), ask the acquirer
- * by our order id: no sale -> free the claim, 502; a sale -> settle the link by it. If even that
- * query fails, the claim stays and a later pay takes it over with the same key (see claimPayment).
+ * The charge got no answer. When nothing was charged, free the claim and answer 502 (the link
+ * stays payable). When the acquirer may have charged (sent, then timeout, reset or 5xx), ask it by
+ * our order id: no sale, conclusively -> free the claim, 502; a final sale -> settle the link by it.
+ * Otherwise (no sale while the call may still be running, a sale not final yet, or the query
+ * failed) the claim stays: a second pay cannot charge the card again, and the sweep settles it.
  */
-async function reconcile(linkId: number, claim: HeldClaim, error: unknown): Promise<SaleOutcome> {
-  if (!(error instanceof AcquirerUnavailableError && error.outcomeUnknown)) {
-    await releaseClaim(linkId, claim);
-    throw error;
+async function reconcile(
+  claim: HeldPayment,
+  charge: Exclude<CardCharge, { outcome: 'answered' }>,
+): Promise<SaleOutcome> {
+  if (charge.outcome === 'not-charged') {
+    await releaseClaim(claim);
+    throw charge.error;
   }
-  let sale;
+  const { merchantOrderId, startedAt } = claim.document;
+  let found;
   try {
-    sale = await getSaleByOrderId(claim.merchantOrderId);
+    found = await findCharge(merchantOrderId, { at: startedAt, mayStillRun: charge.mayStillRun });
   } catch (queryError) {
     logger.warn(
-      { linkId, err: { message: (queryError as Error).message } },
+      { linkId: claim.document._id, err: { message: (queryError as Error).message } },
       'pay outcome unknown and the acquirer query failed: claim kept',
     );
-    throw error;
+    throw charge.error;
   }
-  if (!sale) {
-    // No sale is conclusive only when the acquirer answered (a 5xx: it acted on nothing). After a
-    // timeout or a reset the call may still be running there: the claim stays, so a second pay
-    // cannot charge the card again, and the sweep settles it once no call can still be running.
-    if (error.answered) await releaseClaim(linkId, claim);
-    throw error;
+  if (!found.sale) {
+    if (found.conclusive) await releaseClaim(claim);
+    throw charge.error;
   }
-  if (
-    !isApprovedStatus(sale.status) &&
-    sale.status !== AcquirerStatus.Denied &&
-    sale.status !== AcquirerStatus.Aborted
-  ) {
-    // Not final at the acquirer yet: neither paid nor declined. The claim stays; the scheduler's
-    // sweep (settleStalePayments) asks again and settles the link either way.
-    throw error;
-  }
-  return {
-    approved: isApprovedStatus(sale.status),
-    paymentId: sale.paymentId,
-    tid: sale.tid,
-    authorizationCode: sale.authorizationCode,
-    returnCode: sale.returnCode,
-    returnMessage: sale.returnMessage,
-  };
+  const status = chargeStatusOf(found.sale.status);
+  if (status !== 'approved' && status !== 'denied') throw charge.error; // not final at the acquirer yet
+  return { ...found.sale, approved: status === 'approved' };
 }
 
 export interface PayOutcome {
@@ -248,61 +231,32 @@ export interface PayOutcome {
   denial: { code: string; message: string; payerMessage: string } | null;
 }
 
-/** Claims the one charge of the link; 409 when another pay holds it or the link is paid. */
-async function claimPayment(link: PaymentLink, now: Date): Promise<HeldClaim> {
-  const fresh = {
-    attemptKey: crypto.randomUUID(),
-    merchantOrderId: `PL${link._id}T${crypto.randomBytes(6).toString('hex')}`,
-    startedAt: now,
-  };
-  for (let tries = 0; tries < 2; tries++) {
-    try {
-      await PaymentClaimModel.create({ _id: link._id, ...fresh, state: 'charging' });
-      return fresh;
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-    }
-    const held = await PaymentClaimModel.findById(link._id).lean();
-    if (!held) continue; // released meanwhile (a denial): try once more
-    if (held.state === 'paid') throw conflict(ALREADY_PAID);
-    if (now.getTime() - held.startedAt.getTime() < claimStaleMs()) throw inProgress();
-    // Stale claim of a crashed process: remove exactly it, then claim again under the same
-    // acquirer keys; the insert decides between concurrent takeovers.
-    await PaymentClaimModel.deleteOne({ _id: link._id, attemptKey: held.attemptKey, startedAt: held.startedAt });
-    try {
-      await PaymentClaimModel.create({
-        _id: link._id,
-        attemptKey: held.attemptKey,
-        merchantOrderId: held.merchantOrderId,
-        state: 'charging',
-        startedAt: now,
-      });
-      return { attemptKey: held.attemptKey, merchantOrderId: held.merchantOrderId, startedAt: now, wasStale: true };
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-      throw inProgress();
-    }
-  }
+/**
+ * Claims the one charge of the link; 409 when another pay holds it or the link is paid. A dead
+ * pay's claim is taken over under its acquirer keys, so the acquirer replays the sale it may have
+ * made instead of charging twice.
+ */
+async function claimPayment(link: PaymentLink, now: Date): Promise<HeldPayment> {
+  const outcome = await payments.claim(
+    link._id,
+    (takenOver) => ({
+      attemptKey: takenOver?.attemptKey ?? crypto.randomUUID(),
+      merchantOrderId: takenOver?.merchantOrderId ?? `PL${link._id}T${crypto.randomBytes(6).toString('hex')}`,
+      state: 'charging',
+    }),
+    now,
+  );
+  if (outcome.claimed) return outcome.claim;
+  if (outcome.held?.state === 'paid') throw conflict(ALREADY_PAID);
   throw inProgress();
 }
 
-/** A claim as its holder knows it: a takeover keeps the acquirer keys, so only startedAt tells holders apart. */
-interface HeldClaim {
-  attemptKey: string;
-  merchantOrderId: string;
-  startedAt: Date;
-  /** Taken over from a crashed pay, or being settled by the sweep: someone else may record it too. */
-  wasStale?: boolean;
-}
-
-/** Releases exactly the holder's claim: a slow holder whose claim was taken over must not free the new one. */
-async function releaseClaim(linkId: number, claim: HeldClaim): Promise<void> {
-  await PaymentClaimModel.deleteOne({
-    _id: linkId,
-    attemptKey: claim.attemptKey,
-    startedAt: claim.startedAt,
-    state: 'charging',
-  });
+/**
+ * Releases exactly the holder's claim while it is still charging: a slow holder whose claim was
+ * taken over must not free the new one, and a paid claim is never freed.
+ */
+async function releaseClaim(claim: HeldPayment): Promise<void> {
+  await claim.release({ state: 'charging' });
 }
 
 function linkEventData(link: PaymentLink) {
@@ -357,21 +311,24 @@ function paidEventExtra(payment: NonNullable<PaymentLink['payment']>) {
  */
 async function recordPaid(
   link: PaymentLink,
-  claim: HeldClaim,
+  claim: HeldPayment,
   payment: NonNullable<PaymentLink['payment']>,
   paymentDate: Date,
+  bySweep = false,
 ): Promise<PaymentLink> {
   await PaymentLinkModel.updateOne({ _id: link._id }, { $set: { status: LINK_PAID, paymentDate, payment } });
   const paid: PaymentLink = { ...link, status: LINK_PAID, paymentDate, payment };
+  const wasStale = bySweep || claim.takenOver !== null;
   const alreadyStored =
-    link.webhookUrl && claim.wasStale
+    link.webhookUrl && wasStale
       ? await WebhookEventModel.exists({ linkId: link._id, type: 'payment_link.paid' })
       : null;
   const notified = Boolean(alreadyStored) || (await notify(paid, 'payment_link.paid', paidEventExtra(payment)));
-  await PaymentClaimModel.updateOne(
-    { _id: link._id, attemptKey: claim.attemptKey },
-    { $set: { state: 'paid', payment, paymentDate, notifiedAt: notified ? new Date() : null, eventOwed: !notified } },
-  );
+  // A slow holder whose claim was taken over writes nothing here: its taker, asking the acquirer
+  // under the same keys, records the same sale.
+  await claim.update({
+    $set: { state: 'paid', payment, paymentDate, notifiedAt: notified ? new Date() : null, eventOwed: !notified },
+  });
   return paid;
 }
 
@@ -408,11 +365,11 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
   const summary = summarizeCard(card);
 
   const claim = await claimPayment(link, now);
-  let result: SaleOutcome;
+  let charge: CardCharge;
   try {
-    result = await createCardSale({
-      idempotencyKey: claim.attemptKey,
-      merchantOrderId: claim.merchantOrderId,
+    charge = await chargeCard({
+      idempotencyKey: claim.document.attemptKey,
+      merchantOrderId: claim.document.merchantOrderId,
       amountCents: link.value,
       installments: link.installments,
       capture: true,
@@ -427,12 +384,14 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
       },
     });
   } catch (error) {
-    result = await reconcile(link._id, claim, error);
+    await releaseClaim(claim); // a bug, not an acquirer failure: the link stays payable, as for a refusal
+    throw error;
   }
+  const result = charge.outcome === 'answered' ? charge.answer : await reconcile(claim, charge);
 
   if (!result.approved) {
     await PaymentLinkModel.updateOne({ _id: link._id }, { $inc: { declinedAttempts: 1 } });
-    await releaseClaim(link._id, claim);
+    await releaseClaim(claim);
     const denial = {
       code: result.returnCode,
       message: result.returnMessage || 'The card was not approved.',
@@ -473,7 +432,7 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
  *   stored unless one is already there.
  */
 export async function settleStalePayments(now = new Date()): Promise<number> {
-  const startedBefore = new Date(now.getTime() - claimStaleMs());
+  const startedBefore = new Date(now.getTime() - callMayStillBeRunningMs());
   // Never looked at first, then the longest unchecked: claims that cannot be settled yet rotate
   // to the back instead of filling every batch.
   const checked = (claim: PaymentClaim) => claim.checkedAt?.getTime() ?? -Infinity;
@@ -504,12 +463,12 @@ export async function settleStalePayments(now = new Date()): Promise<number> {
       );
     }
     if (done) settled++;
-    // Matched on its start time too, so a claim a pay has just taken over is never written.
+    // Exactly the claim read (its holder): a claim a pay has just taken over is never written.
     else
-      await PaymentClaimModel.updateOne(
-        { _id: claim._id, startedAt: claim.startedAt, state: claim.state },
-        { $set: { checkedAt: now } },
-      ).catch(() => undefined);
+      await payments
+        .asRead(claim)
+        .update({ $set: { checkedAt: now } }, { state: claim.state })
+        .catch(() => undefined);
   }
   if (settled) logger.warn({ settled }, 'settled payments left unfinished');
   return settled;
@@ -554,18 +513,21 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
     }
     const alreadyStored = await WebhookEventModel.exists({ linkId: link._id, type: 'payment_link.paid' });
     if (alreadyStored || !paid.payment || (await notify(paid, 'payment_link.paid', paidEventExtra(paid.payment)))) {
-      await PaymentClaimModel.updateOne({ _id: link._id }, { $set: { notifiedAt: new Date(), eventOwed: false } });
+      await payments.asRead(claim).update({ $set: { notifiedAt: new Date(), eventOwed: false } });
       return true;
     }
     return false;
   }
-  const sale = await getSaleByOrderId(claim.merchantOrderId);
-  if (!sale) {
-    if (now.getTime() - claim.startedAt.getTime() < callMayStillBeRunningMs()) return false;
-    await releaseClaim(link._id, claim);
+  const found = await findCharge(claim.merchantOrderId, { at: claim.startedAt, mayStillRun: true }, now);
+  const held = payments.asRead(claim);
+  if (!found.sale) {
+    if (!found.conclusive) return false;
+    await releaseClaim(held);
     return true;
   }
-  if (isApprovedStatus(sale.status)) {
+  const { sale } = found;
+  const status = chargeStatusOf(sale.status);
+  if (status === 'approved') {
     const payment = {
       acquirerPaymentId: sale.paymentId,
       tid: sale.tid ?? null,
@@ -577,20 +539,13 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
       last4: sale.card?.maskedNumber.slice(-4) ?? '',
       installments: link.installments,
     };
-    await recordPaid(link, { ...claim, wasStale: true }, payment, new Date());
+    await recordPaid(link, held, payment, new Date(), true);
     return true;
   }
-  if (NOT_PAID_FINAL_STATUSES.has(sale.status)) {
-    await releaseClaim(link._id, claim);
+  if (status === 'denied' || status === 'reversed') {
+    // This sale will never be a payment.
+    await releaseClaim(held);
     return true;
   }
   return false;
 }
-
-/** Acquirer statuses after which this sale will never be a payment: the claim is released. */
-const NOT_PAID_FINAL_STATUSES: ReadonlySet<number> = new Set([
-  AcquirerStatus.Denied,
-  AcquirerStatus.Aborted,
-  AcquirerStatus.Voided,
-  AcquirerStatus.Refunded,
-]);

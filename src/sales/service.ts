@@ -18,10 +18,8 @@ import {
   AcquirerStatus,
   callMayStillBeRunningMs,
   captureSale as captureAtAcquirer,
-  createCardSale,
   createPixCharge,
   getSale,
-  getSaleByOrderId,
   voidSale,
   type AcquirerSale,
   type CardSaleResult,
@@ -33,6 +31,7 @@ import { getMerchant } from '../auth/service';
 import { CardError, decryptCard, summarizeCard, type ClearCard } from '../cards';
 import { documentKind, normalizeDocument } from '../checkout/documents';
 import { Claims, insertOnce, type HeldClaim } from '../db/claims';
+import { chargeCard, findCharge, noSaleIsConclusive } from '../payments/card-charge';
 import { nextId } from '../db/ids';
 import { ApiError, badRequest, notFound } from '../http/errors';
 import { logger } from '../logger';
@@ -465,8 +464,9 @@ async function runPreCapture(
 
   let cardResult: CardSaleResult | undefined;
   let pixResult: PixChargeResult | undefined;
-  try {
-    if (input.payment_method === 'pix') {
+  let failure: AcquirerUnavailableError | undefined;
+  if (input.payment_method === 'pix') {
+    try {
       pixResult = await createPixCharge({
         idempotencyKey: merchantOrderId,
         merchantOrderId,
@@ -474,30 +474,36 @@ async function runPreCapture(
         customer,
         expiresInSeconds: input.pix_expires_in,
       });
-    } else {
-      const card = prepared.card
-        ? {
-            number: prepared.card.number,
-            holder: prepared.card.holder,
-            expMonth: prepared.card.expMonth,
-            expYear: prepared.card.expYear,
-            cvv: prepared.card.cvv,
-            brand: summary!.brand,
-          }
-        : { cardToken: prepared.cardToken!.token, brand: prepared.cardToken!.brand };
-      cardResult = await createCardSale({
-        idempotencyKey: merchantOrderId,
-        merchantOrderId,
-        amountCents: input.value,
-        installments: input.installments,
-        capture: false,
-        saveCard: Boolean(input.save_card && prepared.card),
-        customer,
-        card,
-      });
+    } catch (error) {
+      if (!(error instanceof AcquirerUnavailableError)) throw error;
+      failure = error;
     }
-  } catch (error) {
-    if (!(error instanceof AcquirerUnavailableError)) throw error;
+  } else {
+    const card = prepared.card
+      ? {
+          number: prepared.card.number,
+          holder: prepared.card.holder,
+          expMonth: prepared.card.expMonth,
+          expYear: prepared.card.expYear,
+          cvv: prepared.card.cvv,
+          brand: summary!.brand,
+        }
+      : { cardToken: prepared.cardToken!.token, brand: prepared.cardToken!.brand };
+    const charge = await chargeCard({
+      idempotencyKey: merchantOrderId,
+      merchantOrderId,
+      amountCents: input.value,
+      installments: input.installments,
+      capture: false,
+      saveCard: Boolean(input.save_card && prepared.card),
+      customer,
+      card,
+    });
+    if (charge.outcome === 'answered') cardResult = charge.answer;
+    else failure = charge.error;
+  }
+  if (failure) {
+    const error = failure;
     logger.warn(
       { saleId: id, err: { message: error.message }, outcomeUnknown: error.outcomeUnknown },
       'pre-capture: acquirer unavailable',
@@ -1020,14 +1026,11 @@ async function reconcileReadSale(sale: OnlineSale | null, now = new Date()): Pro
   }
   const truth = sale.acquirer.paymentId
     ? await getSale(sale.acquirer.paymentId)
-    : await getSaleByOrderId(sale.merchantOrderId);
+    : (await findCharge(sale.merchantOrderId)).sale;
 
   if (operation === 'authorize') {
-    if (
-      !truth &&
-      sale.reconciliation.inFlight &&
-      Date.now() - new Date(sale.createdAt).getTime() < callMayStillBeRunningMs()
-    ) {
+    const sent = { at: new Date(sale.createdAt), mayStillRun: Boolean(sale.reconciliation.inFlight) };
+    if (!truth && !noSaleIsConclusive(sent)) {
       // A call that timed out may still be running at the acquirer: "no such sale" proves nothing
       // yet. Retried (the job's backoff) until no call could still be running.
       throw new Error(

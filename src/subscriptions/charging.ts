@@ -14,11 +14,12 @@
  */
 import { checkedAfterLookup } from '../db/filters';
 import mongoose from 'mongoose';
-import { isDuplicateKey } from '../db/connection';
+import { createOnce } from '../db/claims';
 import { nextId } from '../db/ids';
 import { logger } from '../logger';
-import { AcquirerRejectedError, createCardSale, getSaleByOrderId, isApprovedStatus } from '../acquirer/client';
+import { isApprovedStatus } from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
+import { chargeCard, findCharge as findAcquirerCharge } from '../payments/card-charge';
 import {
   nextRetryDay,
   SUBSCRIPTION_CANCELLED,
@@ -232,23 +233,18 @@ async function insertCharge(
   dueDate: string,
   cycle: Pick<DueCycle, 'merchantId' | 'value' | 'number'>,
 ): Promise<{ charge: SubscriptionCharge; insertedNow: boolean }> {
-  const id = await nextId(CHARGE_SEQUENCE);
-  try {
-    const created = await SubscriptionChargeModel.create({
-      _id: id,
-      subscriptionId: sub._id,
-      merchantId: cycle.merchantId,
-      dueDate,
-      cycle: cycle.number,
-      status: ChargeStatus.PENDING,
-      value: cycle.value,
-      attempts: 1,
-    });
-    return { charge: created.toObject(), insertedNow: true };
-  } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
-    return { charge: (await findCharge(sub._id, dueDate))!, insertedNow: false };
-  }
+  const created = await createOnce(SubscriptionChargeModel, {
+    _id: await nextId(CHARGE_SEQUENCE),
+    subscriptionId: sub._id,
+    merchantId: cycle.merchantId,
+    dueDate,
+    cycle: cycle.number,
+    status: ChargeStatus.PENDING,
+    value: cycle.value,
+    attempts: 1,
+  });
+  if (created) return { charge: created, insertedNow: true };
+  return { charge: (await findCharge(sub._id, dueDate))!, insertedNow: false };
 }
 
 /** Moves the subscription to its next cycle once this cycle's charge exists (idempotent). */
@@ -326,8 +322,8 @@ async function sendToAcquirer(
   // sale: ask before sending again.
   const earlierOrderId = charge.unsettledMerchantOrderId ?? (hooks.rerun ? merchantOrderId : null);
   if (earlierOrderId) {
-    const earlier = await getSaleByOrderId(earlierOrderId).catch((error) => {
-      if (error instanceof AcquirerUnavailableError) return null; // unknown still: the resend below reuses the key
+    const { sale: earlier } = await findAcquirerCharge(earlierOrderId).catch((error) => {
+      if (error instanceof AcquirerUnavailableError) return { sale: null }; // unknown still: the resend below reuses the key
       throw error;
     });
     if (earlier) {
@@ -342,49 +338,37 @@ async function sendToAcquirer(
     // and ends as a final denial (no retry: the subscription is not active).
     return denied(SUBSCRIPTION_CANCELLED, SUBSCRIPTION_CANCELLED_MESSAGE, '', false);
   }
-  let outcome: Outcome;
-  try {
-    const sale = await createCardSale({
-      idempotencyKey,
-      merchantOrderId,
-      amountCents: charge.value,
-      installments: 1,
-      capture: true,
-      recurrent: true,
-      customer: { name: sub.customer.name, ...(sub.customer.identity ? { identity: sub.customer.identity } : {}) },
-      card: { cardToken: sub.card.token, brand: sub.card.brand },
-    });
+  const sent = await chargeCard({
+    idempotencyKey,
+    merchantOrderId,
+    amountCents: charge.value,
+    installments: 1,
+    capture: true,
+    recurrent: true,
+    customer: { name: sub.customer.name, ...(sub.customer.identity ? { identity: sub.customer.identity } : {}) },
+    card: { cardToken: sub.card.token, brand: sub.card.brand },
+  });
+  if (sent.outcome === 'answered') {
+    const sale = sent.answer;
     await hooks.afterAcquirerAnswer?.({ chargeId: charge._id, merchantOrderId, paymentId: sale.paymentId });
-    outcome = sale.approved
-      ? await confirmed(sale.paymentId)
+    return sale.approved
+      ? confirmed(sale.paymentId)
       : denied(sale.returnCode || 'unknown', sale.returnMessage, sale.paymentId, false);
-  } catch (error) {
-    if (error instanceof AcquirerRejectedError) {
-      // The acquirer refused the request itself (nothing was charged): its own code, retried like a soft decline.
-      const first = error.errors[0];
-      outcome = denied(
-        first ? String(first.Code) : `http_${error.httpStatus}`,
-        first?.Message ?? error.message,
-        '',
-        false,
-      );
-    } else if (error instanceof AcquirerUnavailableError) {
-      outcome = denied(TRANSPORT_ERROR, TRANSPORT_ERROR_MESSAGE, '', true);
-    } else {
-      throw error;
-    }
   }
-  return outcome;
+  if (sent.outcome === 'not-charged' && sent.refusal) {
+    // The acquirer refused the request itself (nothing was charged): its own code, retried like a soft decline.
+    const first = sent.refusal.errors[0];
+    const code = first ? String(first.Code) : `http_${sent.refusal.httpStatus}`;
+    return denied(code, first?.Message ?? sent.refusal.message, '', false);
+  }
+  // Not reached, or no answer: the next attempt asks by order id first, then resends under the same key.
+  return denied(TRANSPORT_ERROR, TRANSPORT_ERROR_MESSAGE, '', true);
 }
 
 /** Inserts the attempt's outcome; when another run recorded it first, that one wins. */
 async function recordOutcome(outcome: Outcome): Promise<ChargeAttempt> {
-  try {
-    return (await ChargeAttemptModel.create({ ...outcome, recordedAt: new Date() })).toObject();
-  } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
-    return (await ChargeAttemptModel.findById(outcome._id).lean())!;
-  }
+  const recorded = await createOnce(ChargeAttemptModel, { ...outcome, recordedAt: new Date() });
+  return recorded ?? (await ChargeAttemptModel.findById(outcome._id).lean())!;
 }
 
 /**
