@@ -1,0 +1,54 @@
+/**
+ * What the chargeback modules share: which establishments a caller may act for, and the
+ * acquirer's answers read whole where we must look inside them.
+ */
+import mongoose from 'mongoose';
+import { readChargebackText, type ChargebackResponse } from '../acquirer/chargebacks';
+import { MerchantModel } from '../auth/model';
+import { forbidden } from '../http/errors';
+
+// Scope: which establishment numbers (EC) the caller may act for. null = any (the system token).
+
+export type EstablishmentScope = string[] | null;
+
+/** Our own operators in a filter (sanitizeFilter is on: anything else with a $ key is neutralised). */
+export const trusted = <T>(operator: T): T => mongoose.trusted(operator) as T;
+
+export async function establishmentsOfMerchant(merchantId: number): Promise<string[]> {
+  const merchant = await MerchantModel.findById(merchantId, { establishmentNumbers: 1 }).lean();
+  return (merchant?.establishmentNumbers ?? []).map(String);
+}
+
+export function assertInScope(scope: EstablishmentScope, establishmentNumbers: string[]): void {
+  if (scope === null) return;
+  const foreign = establishmentNumbers.filter((ec) => !scope.includes(ec));
+  if (!establishmentNumbers.length) throw forbidden('No establishment number given.');
+  if (foreign.length) throw forbidden(`Establishment number ${foreign[0]} does not belong to this merchant.`);
+}
+
+export const segment = (value: string) => encodeURIComponent(value);
+
+/** The acquirer's answer as text with its status and content type, for answers we must read (accept, refuse). */
+export interface BufferedAnswer {
+  status: number;
+  contentType: string | undefined;
+  text: string;
+}
+
+export async function buffered(response: ChargebackResponse): Promise<BufferedAnswer> {
+  const contentType = response.headers['content-type'];
+  return {
+    status: response.status,
+    contentType: Array.isArray(contentType) ? contentType[0] : contentType,
+    text: await readChargebackText(response),
+  };
+}
+
+/** The JSON in a text, or undefined when it is none. */
+export function parseJson(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

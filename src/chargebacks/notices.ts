@@ -1,0 +1,322 @@
+/**
+ * Chargeback notices from the acquirer: stored once (their fingerprint is their _id) before the
+ * 202, queued, and applied by a worker (their facts recorded once, their chargebacks recomputed);
+ * a sweep queues again what was stored and never applied.
+ */
+import crypto from 'node:crypto';
+import { Joi } from 'celebrate';
+import { callChargebackApi } from '../acquirer/chargebacks';
+import { insertOnce } from '../db/claims';
+import { badRequest } from '../http/errors';
+import { logger } from '../logger';
+import { getQueue, jobWillRun, recordJobId } from '../queue';
+import { buffered, parseJson, segment, trusted } from './common';
+import { ChargebackNoticeModel, type NoticeKind } from './model';
+import {
+  eventsOfCase,
+  insertEvent,
+  lifecycleEventId,
+  normalise,
+  projectReceived,
+  refreshChargeback,
+} from './projection';
+
+export const CHARGEBACK_NOTICE_QUEUE = 'chargeback-notices';
+
+/** JSON with keys sorted at every level: the same notice gives the same text however it was serialised. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value as object)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function noticeFingerprint(payload: unknown): string {
+  return crypto.createHash('sha256').update(canonicalJson(payload)).digest('hex');
+}
+
+const id = Joi.alternatives(Joi.number().integer().min(0), Joi.string().pattern(/^[A-Za-z0-9]{1,20}$/)).messages({
+  'alternatives.match': 'Must be a number or 1 to 20 letters and digits.',
+});
+const dateText = Joi.string().isoDate().messages({ 'string.isoDate': 'Must be a date yyyy-MM-dd.' });
+
+const lifecycleNoticeSchema = Joi.object({
+  establishmentNumber: id.required(),
+  caseId: id.required(),
+  message: Joi.string().trim().min(1).max(200).required(),
+  executionDate: dateText,
+  ActionCicleDate: dateText.required(),
+}).unknown(true);
+
+const newChargebackNoticeSchema = Joi.object({
+  establishmentNumber: id.required(),
+  idCase: id.required(),
+  idChargeback: id.required(),
+  treatmentDeadline: Joi.string().allow('', null),
+  chargebackDetails: Joi.object({ receptionDate: Joi.string().allow('', null) }).unknown(true),
+}).unknown(true);
+
+export function noticeKindOf(payload: Record<string, unknown>): NoticeKind {
+  return 'ActionCicleDate' in payload || ('caseId' in payload && 'message' in payload) ? 'lifecycle' : 'new';
+}
+
+function validateNotice(payload: unknown): NoticeKind {
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload))
+    throw badRequest({ non_field_errors: ['A notice is one JSON object.'] });
+  const kind = noticeKindOf(payload as Record<string, unknown>);
+  const { error } = (kind === 'lifecycle' ? lifecycleNoticeSchema : newChargebackNoticeSchema).validate(payload, {
+    abortEarly: false,
+  });
+  if (error) {
+    const fields: Record<string, string[]> = {};
+    for (const detail of error.details)
+      (fields[detail.path.join('.') || 'non_field_errors'] ??= []).push(detail.message);
+    throw badRequest(fields);
+  }
+  return kind;
+}
+
+/**
+ * Stores the notice once (its fingerprint is its _id) and queues its application. Answering only
+ * after the insert means an acknowledged notice is never lost; if queueing fails the caller gets an
+ * error, the acquirer retries, and the retry (a duplicate) queues it again under the record's job id.
+ * Round trips: one insert and one queue add; a duplicate adds one read.
+ */
+export async function receiveNotice(
+  payload: unknown,
+  received?: { body?: Buffer; contentType?: string },
+): Promise<{ noticeId: string; duplicate: boolean }> {
+  const kind = validateNotice(payload);
+  const noticeId = noticeFingerprint(payload);
+  // The bytes as the acquirer sent them are the evidence of what it said, kept as they came (base64:
+  // the charset may not be UTF-8); the worker applies the parsed JSON. The fingerprint is of the
+  // parsed content, so the same notice sent again with other spacing or key order is still one.
+  const evidence = received?.body?.length
+    ? { receivedBody: received.body.toString('base64'), receivedContentType: received.contentType ?? '' }
+    : {};
+  let jobId = newNoticeJobId(noticeId);
+  const inserted = await insertOnce(ChargebackNoticeModel, {
+    _id: noticeId,
+    kind,
+    raw: JSON.stringify(payload),
+    ...evidence,
+    receivedAt: new Date(),
+    appliedAt: null,
+    applied: false,
+    jobId,
+  });
+  if (inserted === 'exists') {
+    const stored = await ChargebackNoticeModel.findById(noticeId, { appliedAt: 1, jobId: 1 }).lean();
+    if (stored?.appliedAt) return { noticeId, duplicate: true };
+    // Same record, same job: the add is a no-op while that job exists. A record stored before job ids
+    // were kept gets a new one here, and the sweep covers it if this add were lost.
+    jobId = stored?.jobId ?? jobId;
+    await enqueueNotice({ noticeId, kind, raw: JSON.stringify(payload) }, jobId);
+    return { noticeId, duplicate: true };
+  }
+  await enqueueNotice({ noticeId, kind, raw: JSON.stringify(payload) }, jobId);
+  return { noticeId, duplicate: false };
+}
+
+function newNoticeJobId(noticeId: string): string {
+  return recordJobId('cbn', noticeId);
+}
+
+/**
+ * What a notice job carries: the record's id, and its content (kind and JSON, a few hundred bytes),
+ * so the worker need not read back what the intake just wrote. The content is checked against its
+ * fingerprint (the record's _id) before it is used; a job without it reads the record.
+ */
+export interface NoticeJobData {
+  noticeId: string;
+  kind?: NoticeKind;
+  raw?: string;
+}
+
+/** `attempts`: the queue's default (8, backing off over about 4 minutes) unless given. */
+export async function enqueueNotice(data: NoticeJobData, jobId: string, attempts?: number): Promise<void> {
+  await getQueue(CHARGEBACK_NOTICE_QUEUE).add('apply', data, attempts === undefined ? { jobId } : { jobId, attempts });
+}
+
+/**
+ * Safety net for the scheduler: every notice stored but still unapplied after `graceMs` is queued
+ * again under a new job id, whatever became of its old job (completed, failed, removed, or never
+ * added); only a job that will still run by itself (waiting, delayed, active) is left to run.
+ * Applying is idempotent, so a second job for one notice costs work, never a wrong state. A notice
+ * waiting for the acquirer to confirm it gets one attempt per sweep (it had its backed-off ones).
+ */
+export async function requeueUnappliedNotices(now = new Date(), graceMs = 5 * 60_000, batch = 500): Promise<number> {
+  // By the indexed equality `applied: false` (FerretDB cannot index null): only unapplied notices are read.
+  const stale = await ChargebackNoticeModel.find(
+    { applied: false, receivedAt: trusted({ $lt: new Date(now.getTime() - graceMs) }) },
+    { _id: 1, jobId: 1, kind: 1, raw: 1, unconfirmedAt: 1 },
+  )
+    .sort({ receivedAt: 1 })
+    .limit(batch)
+    .lean();
+  const queue = getQueue(CHARGEBACK_NOTICE_QUEUE);
+  let queued = 0;
+  for (const { _id, jobId, kind, raw, unconfirmedAt } of stale) {
+    if (await jobWillRun(queue, jobId)) continue;
+    const next = newNoticeJobId(_id);
+    // Recorded first: if the add then fails, the next sweep finds no job under it and adds again.
+    await ChargebackNoticeModel.updateOne({ _id, appliedAt: null }, { $set: { jobId: next } });
+    await enqueueNotice({ noticeId: _id, kind, raw }, next, unconfirmedAt ? 1 : undefined);
+    queued++;
+  }
+  return queued;
+}
+
+/** For /metrics: notices stored but unapplied for over 15 minutes (three sweeps missed them). */
+export async function chargebackNoticesNeedingAttention(now = new Date()): Promise<Record<string, number>> {
+  const unapplied = await ChargebackNoticeModel.countDocuments({
+    applied: false,
+    receivedAt: trusted({ $lt: new Date(now.getTime() - 15 * 60_000) }),
+  });
+  return { chargeback_notice_unapplied_over_15m: unapplied };
+}
+
+/** The scheduler task form (a SchedulerTask of workers/scheduler.ts). */
+export async function requeueStaleChargebackNotices(now: Date): Promise<void> {
+  await requeueUnappliedNotices(now);
+}
+
+function dateOf(text: string): Date {
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+  return Number.isNaN(date.getTime()) ? new Date(0) : date;
+}
+
+export type ApplyResult = 'applied' | 'unknown' | 'unconfirmed';
+
+/**
+ * How long a lifecycle notice waits for the acquirer's lifecycle to show its step: its API may lag
+ * its notifications, and a real outcome must not be dropped for that. Past this, it is settled as
+ * unconfirmed (not applied).
+ */
+export const NOTICE_CONFIRMATION_WINDOW_MS = 2 * 24 * 3600_000;
+
+/**
+ * Applies a stored notice: records its facts (each once) and recomputes the chargebacks they touch.
+ * Idempotent. A notice is only as trustworthy as the static secret header it came with, so a
+ * lifecycle step (it moves a chargeback towards its outcome) is applied only once the acquirer's
+ * own lifecycle of the case shows it, for the notice's establishment: one acquirer call here, in
+ * the worker, never on the intake request. Not shown yet: 'unconfirmed'. On a job's last attempt
+ * the notice is marked (unconfirmedAt) and stays unapplied, so the sweep asks again every few
+ * minutes; once NOTICE_CONFIRMATION_WINDOW_MS has passed since it was received, it is settled as
+ * unconfirmed and left alone. An acquirer that cannot answer throws: the job retries, and the
+ * notice stays unapplied.
+ */
+export async function applyNotice(
+  noticeId: string,
+  options: { lastAttempt?: boolean; carried?: Omit<NoticeJobData, 'noticeId'>; now?: Date } = {},
+): Promise<ApplyResult> {
+  const notice =
+    contentOf(noticeId, options.carried) ??
+    (await ChargebackNoticeModel.findById(noticeId, { kind: 1, raw: 1 }).lean());
+  if (!notice) return 'unknown';
+  const payload = JSON.parse(notice.raw) as Record<string, unknown>;
+  const establishmentNumber = String(payload.establishmentNumber);
+  if (notice.kind === 'new') {
+    const idChargeback = String(payload.idChargeback);
+    const details = (payload.chargebackDetails ?? {}) as Record<string, unknown>;
+    await insertEvent({
+      _id: `received:${establishmentNumber}:${idChargeback}`,
+      kind: 'received',
+      establishmentNumber,
+      idChargeback,
+      idCase: String(payload.idCase),
+      at: dateOf(String(details.receptionDate ?? '')),
+      data: notice.raw,
+    });
+    await projectReceived(establishmentNumber, idChargeback, String(payload.idCase));
+  } else {
+    const idCase = String(payload.caseId);
+    const message = String(payload.message).trim();
+    const date = String(payload.ActionCicleDate);
+    if (!(await acquirerShowsStep(establishmentNumber, idCase, message, date))) {
+      if (!options.lastAttempt) return 'unconfirmed';
+      const now = options.now ?? new Date();
+      const receivedAt = (await ChargebackNoticeModel.findById(noticeId, { receivedAt: 1 }).lean())?.receivedAt ?? now;
+      if (now.getTime() - receivedAt.getTime() < NOTICE_CONFIRMATION_WINDOW_MS) {
+        logger.warn(
+          { noticeId, establishmentNumber, idCase },
+          'chargeback lifecycle notice not confirmed by the acquirer yet: asked again by the sweep',
+        );
+        await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { unconfirmedAt: now } });
+        return 'unconfirmed';
+      }
+      logger.warn(
+        { noticeId, establishmentNumber, idCase },
+        'chargeback lifecycle notice never confirmed by the acquirer: not applied',
+      );
+      await ChargebackNoticeModel.updateOne(
+        { _id: noticeId, appliedAt: null },
+        { $set: { appliedAt: now, applied: true, result: 'unconfirmed' } },
+      );
+      return 'unconfirmed';
+    }
+    await insertEvent({
+      _id: lifecycleEventId(establishmentNumber, idCase, date, message),
+      kind: 'lifecycle',
+      establishmentNumber,
+      idChargeback: null,
+      idCase,
+      at: dateOf(date),
+      data: JSON.stringify({ message, executionDate: payload.executionDate ?? null, ActionCicleDate: date }),
+    });
+    // The case's events name its chargebacks, and are the first read of each one's refresh.
+    const caseEvents = await eventsOfCase(establishmentNumber, idCase);
+    const chargebacks = new Set(caseEvents.map((e) => e.idChargeback).filter((c): c is string => c !== null));
+    for (const idChargeback of chargebacks)
+      await refreshChargeback(establishmentNumber, idChargeback, idCase, caseEvents);
+  }
+  await ChargebackNoticeModel.updateOne(
+    { _id: noticeId, appliedAt: null },
+    { $set: { appliedAt: new Date(), applied: true, result: 'applied' } },
+  );
+  return 'applied';
+}
+
+/** The content a job carried, when it is the content of this notice (its fingerprint is the notice's _id). */
+function contentOf(
+  noticeId: string,
+  carried: Omit<NoticeJobData, 'noticeId'> | undefined,
+): { kind: NoticeKind; raw: string } | null {
+  if (!carried?.raw || !carried.kind) return null;
+  const payload = parseJson(carried.raw);
+  if (payload === undefined || noticeFingerprint(payload) !== noticeId || noticeKindOf(payload) !== carried.kind)
+    return null;
+  return { kind: carried.kind, raw: carried.raw };
+}
+
+/**
+ * Whether the acquirer's lifecycle of the case has this step (same text once normalised, same day)
+ * for this establishment; a notice's date may carry a time, the day is what is compared. Steps that name no
+ * establishment are taken as the case's (the call is by
+ * case). Throws when the acquirer does not answer 2xx: that is no answer, not a denial.
+ */
+async function acquirerShowsStep(
+  establishmentNumber: string,
+  idCase: string,
+  message: string,
+  date: string,
+): Promise<boolean> {
+  const answer = await buffered(await callChargebackApi({ method: 'GET', path: `/lifecycle/${segment(idCase)}` }));
+  if (answer.status < 200 || answer.status >= 300)
+    throw new Error(`the acquirer answered ${answer.status} to the lifecycle of case ${idCase}`);
+  const steps = parseJson(answer.text);
+  const wanted = normalise(message);
+  return (Array.isArray(steps) ? steps : []).some(
+    (step) =>
+      step &&
+      normalise(String(step.message ?? step.action ?? '')) === wanted &&
+      String(step.ActionCicleDate ?? step.actionDate ?? '').slice(0, 10) === date.slice(0, 10) &&
+      (step.establishmentNumber === undefined ||
+        step.establishmentNumber === null ||
+        String(step.establishmentNumber) === establishmentNumber),
+  );
+}

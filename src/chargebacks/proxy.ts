@@ -1,0 +1,229 @@
+/**
+ * The acquirer's chargeback operations for merchants: each checks our own rules (400, 403) before
+ * calling the acquirer, then returns its answer as received. An accept or refuse it answered 2xx is
+ * recorded at once (the chargeback leaves the pending list).
+ */
+import { callChargebackApi, type ChargebackResponse } from '../acquirer/chargebacks';
+import { badRequest, forbidden } from '../http/errors';
+import { logger } from '../logger';
+import { assertInScope, buffered, parseJson, segment, type BufferedAnswer, type EstablishmentScope } from './common';
+import { checkEvidence } from './evidence';
+import { ChargebackModel } from './model';
+import { insertEvent, refreshChargeback } from './projection';
+
+export interface ConsultQuery {
+  status: 'PENDING' | 'DONE';
+  page: number;
+  pageSize: number;
+  orderBy?: string;
+  Order?: string;
+}
+
+/** The fields of each body the acquirer documents: only these are forwarded (routes refuse others; this drops them). */
+export const CONSULT_FIELDS = [
+  'startNotificationPeriod',
+  'endNotificationPeriod',
+  'cardAssociationCode',
+  'process',
+  'reason',
+  'establishmentNumber',
+  'idCase',
+  'tid',
+  'nsu',
+];
+const ACCEPT_FIELDS = ['updateChargeback', 'userName'];
+const ACCEPT_ITEM_FIELDS = ['establishmentNumber', 'idChargeback'];
+const REFUSE_FIELDS = [
+  'establishmentNumber',
+  'idChargeback',
+  'IdCase',
+  'reasonToRefuse',
+  'file',
+  'fileName',
+  'userName',
+];
+
+function documented(body: Record<string, unknown>, fields: string[]): Record<string, unknown> {
+  return Object.fromEntries(
+    fields
+      .filter((field) => Object.hasOwn(body, field) && body[field] !== undefined)
+      .map((field) => [field, body[field]]),
+  );
+}
+
+/**
+ * The body as JSON for the acquirer. One we cannot serialize (nesting too deep) is the caller's 400, never the
+ * acquirer's 502.
+ */
+function jsonFor(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch {
+    throw badRequest({ non_field_errors: ['The body cannot be forwarded to the acquirer: it is nested too deeply.'] });
+  }
+}
+
+export async function consultChargebacks(
+  scope: EstablishmentScope,
+  query: ConsultQuery,
+  filter: Record<string, unknown>,
+): Promise<ChargebackResponse> {
+  const body = documented(filter, CONSULT_FIELDS);
+  if (scope !== null) {
+    const requested = Array.isArray(body.establishmentNumber) ? body.establishmentNumber.map(String) : [];
+    if (requested.length) assertInScope(scope, requested);
+    else {
+      // Without establishment numbers the acquirer would answer for the parent (mainCustomer) hierarchy: pin the
+      // merchant's own.
+      if (!scope.length) throw forbidden('This merchant has no establishment number at the acquirer.');
+      body.establishmentNumber = scope.map((ec) => (/^\d{1,15}$/.test(ec) ? Number(ec) : ec));
+    }
+  }
+  return callChargebackApi({
+    method: 'POST',
+    path: `/${query.status}`,
+    query: { page: query.page, pageSize: query.pageSize, orderBy: query.orderBy, Order: query.Order },
+    json: jsonFor(body),
+  });
+}
+
+export interface AcceptBody {
+  updateChargeback: { establishmentNumber: string | number; idChargeback: string | number }[];
+  userName?: string;
+  [key: string]: unknown;
+}
+
+export async function acceptChargebacks(scope: EstablishmentScope, body: AcceptBody): Promise<BufferedAnswer> {
+  assertInScope(
+    scope,
+    body.updateChargeback.map((item) => String(item.establishmentNumber)),
+  );
+  const forwarded = {
+    ...documented(body, ACCEPT_FIELDS),
+    updateChargeback: body.updateChargeback.map((item) => documented(item, ACCEPT_ITEM_FIELDS)),
+  };
+  const answer = await buffered(await callChargebackApi({ method: 'PUT', path: '/accept', json: jsonFor(forwarded) }));
+  if (answer.status >= 200 && answer.status < 300) {
+    const replies = parseJson(answer.text);
+    const refusedItems = new Set(
+      (Array.isArray(replies) ? replies : [])
+        .filter((r) => r && r.code !== undefined && String(r.code) !== '101')
+        .map((r) => `${r.establishmentNumber}:${r.idChargeback}`),
+    );
+    const accepted = body.updateChargeback.filter(
+      (item) => !refusedItems.has(`${item.establishmentNumber}:${item.idChargeback}`),
+    );
+    await recordOwnAction(
+      'accepted',
+      accepted.map((item) => ({
+        establishmentNumber: String(item.establishmentNumber),
+        idChargeback: String(item.idChargeback),
+      })),
+    );
+  }
+  return answer;
+}
+
+export interface RefuseBody {
+  establishmentNumber: string | number;
+  idChargeback: string | number;
+  IdCase: string;
+  reasonToRefuse?: string;
+  file: string;
+  fileName: string;
+  userName?: string;
+  [key: string]: unknown;
+}
+
+export async function refuseChargeback(scope: EstablishmentScope, body: RefuseBody): Promise<BufferedAnswer> {
+  const { errors } = checkEvidence({ file: body.file, fileName: body.fileName, IdCase: String(body.IdCase) });
+  if (Object.keys(errors).length) throw badRequest(errors);
+  assertInScope(scope, [String(body.establishmentNumber)]);
+  const answer = await buffered(
+    await callChargebackApi({ method: 'PUT', path: '/refuse', json: jsonFor(documented(body, REFUSE_FIELDS)) }),
+  );
+  if (answer.status >= 200 && answer.status < 300) {
+    // The caller's IdCase is not recorded: the case comes from our stored record of this establishment's chargeback.
+    await recordOwnAction('refused', [
+      { establishmentNumber: String(body.establishmentNumber), idChargeback: String(body.idChargeback) },
+    ]);
+  }
+  return answer;
+}
+
+/**
+ * The lifecycle call names only the case, so a merchant may read it only for a case of one of its
+ * establishments: by our stored chargeback record (from the acquirer's notice, never from what a
+ * caller sent), and by the acquirer's own answer, whose steps name their establishment. The system
+ * token reads any. The answer is small JSON, so it is read whole to be checked.
+ */
+export async function chargebackLifecycle(scope: EstablishmentScope, idCase: string): Promise<BufferedAnswer> {
+  if (scope !== null && !(await isCaseOfScope(scope, idCase)))
+    throw forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
+  const answer = await buffered(await callChargebackApi({ method: 'GET', path: `/lifecycle/${segment(idCase)}` }));
+  if (scope !== null && answer.status >= 200 && answer.status < 300) {
+    const steps = parseJson(answer.text);
+    const named = (Array.isArray(steps) ? steps : [])
+      .map((step) => step?.establishmentNumber)
+      .filter((ec) => ec !== undefined && ec !== null);
+    if (named.some((ec) => !scope.includes(String(ec))))
+      throw forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
+  }
+  return answer;
+}
+
+/** Whether a stored chargeback of one of these establishments has this case (an equality on idCase: an index read). */
+async function isCaseOfScope(scope: string[], idCase: string): Promise<boolean> {
+  if (!scope.length) return false;
+  const rows = await ChargebackModel.find({ idCase }, { establishmentNumber: 1 }).lean();
+  return rows.some((row) => scope.includes(row.establishmentNumber));
+}
+
+/** A document call names its establishment and one id: the establishment must be the caller's. */
+function documentCall(path: string) {
+  return async (scope: EstablishmentScope, establishmentNumber: string, id: string): Promise<ChargebackResponse> => {
+    assertInScope(scope, [establishmentNumber]);
+    return callChargebackApi({ method: 'GET', path: `/${path}/${segment(establishmentNumber)}/${segment(id)}` });
+  };
+}
+
+/** The issuer documents of a chargeback (by idChargeback). */
+export const listIssuerDocuments = documentCall('ListIssuerDocuments');
+/** One issuer document (by idDocumento, from the listing). */
+export const downloadIssuerDocument = documentCall('DocumentIssuer');
+/** The defense document attached on refusal (by idChargeback). */
+export const supportDocument = documentCall('supportDocument');
+
+/**
+ * Accept or refuse answered 2xx by the acquirer: the chargeback leaves pending now, not when a notice
+ * comes. The acquirer has checked that the chargeback is the establishment's; its case is taken only
+ * from our stored record of that chargeback (null until its notice comes), never from the caller.
+ */
+async function recordOwnAction(
+  kind: 'accepted' | 'refused',
+  items: { establishmentNumber: string; idChargeback: string }[],
+): Promise<void> {
+  const now = new Date();
+  for (const item of items) {
+    try {
+      const idCase =
+        (await ChargebackModel.findById(`${item.establishmentNumber}:${item.idChargeback}`, { idCase: 1 }).lean())
+          ?.idCase ?? null;
+      await insertEvent({
+        _id: `${kind}:${item.establishmentNumber}:${item.idChargeback}`,
+        kind,
+        ...item,
+        idCase,
+        at: now,
+        data: '{}',
+      });
+      await refreshChargeback(item.establishmentNumber, item.idChargeback, idCase);
+    } catch (error) {
+      // The acquirer has acted and cannot be undone: answer with its result; its notices will catch us up.
+      logger.error(
+        { err: error, establishmentNumber: item.establishmentNumber, idChargeback: item.idChargeback },
+        `could not record chargeback ${kind}`,
+      );
+    }
+  }
+}

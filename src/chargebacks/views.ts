@@ -1,0 +1,96 @@
+/**
+ * The pending and history views over the chargebacks received by notice (the projections of
+ * projection.ts), scoped to the caller's establishments.
+ */
+import { ApiError } from '../http/errors';
+import { parseJson, trusted, type EstablishmentScope } from './common';
+import { ChargebackModel, type Chargeback, type ChargebackStatus } from './model';
+
+export const HISTORY_DEFAULT_LIMIT = 50;
+export const HISTORY_MAX_LIMIT = 200;
+
+function scopeFilter(scope: EstablishmentScope): Record<string, unknown> {
+  return scope === null ? {} : { establishmentNumber: trusted({ $in: scope }) };
+}
+
+export function pendingItem(chargeback: Chargeback): Record<string, unknown> {
+  const item = parseJson(chargeback.item) ?? {};
+  return {
+    ...item,
+    idCase: chargeback.idCase,
+    idChargeback: chargeback.idChargeback,
+    establishmentNumber: item.establishmentNumber ?? chargeback.establishmentNumber,
+    status: 'PENDING',
+  };
+}
+
+/** Pending chargebacks, nearest treatment deadline first. */
+export async function pendingChargebacks(scope: EstablishmentScope): Promise<Record<string, unknown>[]> {
+  const rows = await ChargebackModel.find({ status: 'PENDING', ...scopeFilter(scope) })
+    .sort({ treatmentDeadline: 1, _id: 1 })
+    .lean();
+  return rows.map(pendingItem);
+}
+
+export async function pendingCount(scope: EstablishmentScope): Promise<number> {
+  return ChargebackModel.countDocuments({ status: 'PENDING', ...scopeFilter(scope) });
+}
+
+const OUTCOME: Partial<Record<ChargebackStatus, string>> = { ACCEPTED: 'ACCEPTED', WON: 'WIN', LOST: 'LOSS' };
+
+export function historyItem(chargeback: Chargeback): Record<string, unknown> {
+  const item = parseJson(chargeback.item) ?? {};
+  const lifecycle = parseJson(chargeback.lifecycle) ?? [];
+  return {
+    ...item,
+    idCase: chargeback.idCase,
+    idChargeback: chargeback.idChargeback,
+    establishmentNumber: item.establishmentNumber ?? chargeback.establishmentNumber,
+    // How the merchant answered through this service; null when it was answered elsewhere (acquirer portal, deadline).
+    handling: chargeback.acceptedAt ? 'ACCEPTED' : chargeback.refusedAt ? 'REFUSED' : null,
+    outcome: OUTCOME[chargeback.status] ?? null,
+    outcomeDate: chargeback.outcomeAt?.toISOString() ?? null,
+    acceptedAt: chargeback.acceptedAt?.toISOString() ?? null,
+    refusedAt: chargeback.refusedAt?.toISOString() ?? null,
+    lifecycle,
+  };
+}
+
+const HISTORY_STATUSES: ChargebackStatus[] = ['ACCEPTED', 'WON', 'LOST'];
+
+/**
+ * Accepted chargebacks and refused ones with a final outcome, most recent outcome first. Each
+ * query matches by equality on an indexed field (one per establishment of the merchant, or one per
+ * status for the whole platform): `$in` is no index read on FerretDB. Each returns its first
+ * offset + limit rows, so the merged page is the same as one query's.
+ */
+export async function chargebackHistory(
+  scope: EstablishmentScope,
+  limit: number,
+  offset: number,
+): Promise<Record<string, unknown>[]> {
+  if (limit > HISTORY_MAX_LIMIT || limit < 1 || offset < 0)
+    throw new ApiError(400, { limit: [`Must be between 1 and ${HISTORY_MAX_LIMIT}.`] });
+  const filters =
+    scope === null
+      ? HISTORY_STATUSES.map((status) => ({ status }))
+      : [...new Set(scope)].map((establishmentNumber) => ({
+          establishmentNumber,
+          status: trusted({ $in: HISTORY_STATUSES }),
+        }));
+  const parts = await Promise.all(
+    filters.map((filter) =>
+      ChargebackModel.find(filter)
+        .sort({ outcomeAt: -1, _id: 1 })
+        .limit(offset + limit)
+        .lean(),
+    ),
+  );
+  const byOutcome = (a: Chargeback, b: Chargeback) =>
+    (b.outcomeAt?.getTime() ?? 0) - (a.outcomeAt?.getTime() ?? 0) || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+  return parts
+    .flat()
+    .sort(byOutcome)
+    .slice(offset, offset + limit)
+    .map(historyItem);
+}
