@@ -3,6 +3,7 @@
  * Card data is never stored here: only brand, BIN and last four of the card that paid.
  */
 import mongoose, { Schema } from 'mongoose';
+import type { KeyState } from '../payments/idempotency';
 
 export const LINK_PENDING = 1;
 export const LINK_PAID = 2;
@@ -179,12 +180,16 @@ claimSchema.index({ eventOwed: 1 });
 
 export const PaymentClaimModel = mongoose.model<PaymentClaim>('PaymentClaim', claimSchema);
 
-/** One Idempotency-Key of link creation, per merchant; kept 24 h (checked on read: no TTL indexes on FerretDB). */
+/**
+ * One Idempotency-Key of link creation, per merchant (src/payments/idempotency.ts); kept 24 h
+ * (checked on read: no TTL indexes on FerretDB).
+ */
 export interface LinkIdempotencyRecord {
   /** `${merchantId}:${key}` */
   _id: string;
   requestHash: string;
-  state: 'pending' | 'done';
+  /** 'pending': how records stored before the shared module said 'in_progress'. */
+  state: KeyState | 'pending';
   linkId: number | null;
   createdAt: Date;
 }
@@ -193,7 +198,7 @@ const idempotencySchema = new Schema<LinkIdempotencyRecord>(
   {
     _id: { type: String },
     requestHash: { type: String, required: true },
-    state: { type: String, enum: ['pending', 'done'], default: 'pending' },
+    state: { type: String, enum: ['in_progress', 'reconciling', 'done', 'pending'], default: 'in_progress' },
     linkId: { type: Number, default: null },
     createdAt: { type: Date, required: true },
   },

@@ -7,8 +7,8 @@ import crypto from 'node:crypto';
 import { Joi } from 'celebrate';
 import { getConfig } from '../../config';
 import { MerchantModel } from '../auth/model';
-import { insertOnce } from '../db/claims';
 import { nextId } from '../db/ids';
+import { freeKey, recordOfUse, requestHash, useIdempotencyKey, type KeyBook } from '../payments/idempotency';
 import { ApiError, badRequest, notFound, type FieldErrors } from '../http/errors';
 import { documentKind, normalizeDocument } from '../checkout/documents';
 import { BRAZILIAN_PHONE_MESSAGE, toBrazilianE164 } from '../contacts/phone';
@@ -20,12 +20,12 @@ import {
   LinkIdempotencyModel,
   PaymentLinkModel,
   STATUS_LABELS,
+  type LinkIdempotencyRecord,
   type PaymentLink,
 } from './model';
 
 export const INTEGER_REQUIRED = 'A valid integer is required.';
 export const MAX_LINK_VALUE = 2_147_483_647;
-export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
 const text = (max: number) =>
   Joi.string()
@@ -224,23 +224,25 @@ export interface CreateResult {
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** A stable hash of the request: same fields and values in any key order give the same hash. */
-function requestHash(body: unknown): string {
-  const canonical = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(canonical)
-      : v && typeof v === 'object'
-        ? Object.fromEntries(
-            Object.keys(v)
-              .sort()
-              .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
-          )
-        : v;
-  return crypto
-    .createHash('sha256')
-    .update(JSON.stringify(canonical(body) ?? null))
-    .digest('hex');
-}
+/** Link creation's Idempotency-Key records, for a request of this hash: the answer is the link, read again. */
+const linkKeys = (hash: string): KeyBook<LinkIdempotencyRecord, PaymentLink> => ({
+  model: LinkIdempotencyModel,
+  newRecord: () => ({ requestHash: hash, state: 'in_progress' }),
+  hashOf: (record) => record.requestHash,
+  answerOf: async (record) => {
+    if (record.linkId === null) return null;
+    const link = await PaymentLinkModel.findById(record.linkId).lean();
+    if (!link) throw notFound('The payment link of this Idempotency-Key no longer exists.');
+    return link;
+  },
+});
+
+const stillProcessing = () =>
+  new ApiError(
+    409,
+    { detail: 'A request with this Idempotency-Key is still being processed; retry later.' },
+    { 'Retry-After': '1' },
+  );
 
 /**
  * Creates a link. With an Idempotency-Key (per merchant, 24 h): the same key and body replays the
@@ -266,45 +268,22 @@ export async function createPaymentLink(
   // (ignored unknown fields included), and hashing it recursively overflowed the stack (a 500).
   const input = await validateCreateLink(body, options);
   const hash = requestHash(input);
-  for (let tries = 0; tries < 3; tries++) {
-    const record = { _id: recordId, requestHash: hash, createdAt: now };
-    if ((await insertOnce(LinkIdempotencyModel, record)) === 'exists') {
-      const existing = await LinkIdempotencyModel.findById(recordId).lean();
-      if (!existing) continue; // deleted meanwhile (a failed first request): claim it again
-      if (now.getTime() - existing.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS) {
-        // Expired key: remove exactly that record, then claim the key afresh (the insert decides any race).
-        await LinkIdempotencyModel.deleteOne({ _id: recordId, createdAt: existing.createdAt });
-        continue;
-      }
-      if (existing.requestHash !== hash) {
-        throw new ApiError(422, { detail: 'This Idempotency-Key was already used with a different request body.' });
-      }
-      if (existing.state !== 'done' || existing.linkId === null) {
-        throw new ApiError(
-          409,
-          { detail: 'A request with this Idempotency-Key is still being processed; retry later.' },
-          { 'Retry-After': '1' },
-        );
-      }
-      const link = await PaymentLinkModel.findById(existing.linkId).lean();
-      if (!link) throw notFound('The payment link of this Idempotency-Key no longer exists.');
-      return { link: presentLink(link, now), replayed: true };
-    }
-    try {
-      const link = await insertLink(merchantId, input, now);
-      await LinkIdempotencyModel.updateOne({ _id: recordId }, { $set: { state: 'done', linkId: link._id } });
-      return { link: presentLink(link, now), replayed: false };
-    } catch (error) {
-      // Nothing was created: free the key so the corrected request can use it.
-      await LinkIdempotencyModel.deleteOne({ _id: recordId, state: 'pending' }).catch(() => undefined);
-      throw error;
-    }
+  const key = await useIdempotencyKey(linkKeys(hash), recordId, hash, now);
+  if (key.use === 'other-request')
+    throw new ApiError(422, { detail: 'This Idempotency-Key was already used with a different request body.' });
+  if (key.use === 'busy') throw stillProcessing();
+  if (key.use === 'replay') return { link: presentLink(key.answer, now), replayed: true };
+  try {
+    const link = await insertLink(merchantId, input, now);
+    await LinkIdempotencyModel.updateOne(recordOfUse(recordId, key.createdAt), {
+      $set: { state: 'done', linkId: link._id },
+    });
+    return { link: presentLink(link, now), replayed: false };
+  } catch (error) {
+    // Nothing was created: free the key so the corrected request can use it.
+    await freeKey(LinkIdempotencyModel, recordId, key.createdAt).catch(() => undefined);
+    throw error;
   }
-  throw new ApiError(
-    409,
-    { detail: 'A request with this Idempotency-Key is still being processed; retry later.' },
-    { 'Retry-After': '1' },
-  );
 }
 
 export async function getMerchantLink(merchantId: number, linkId: number): Promise<PaymentLink> {

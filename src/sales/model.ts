@@ -4,6 +4,7 @@
  * under a unique index cannot).
  */
 import mongoose, { Schema } from 'mongoose';
+import type { KeyState } from '../payments/idempotency';
 
 export const SALE_STATUSES = [
   /** Authorization or PIX creation sent; answer not yet known (reconciliation pending when it stays so). */
@@ -198,7 +199,7 @@ export interface SaleIdempotencyRecord {
   _id: string;
   merchantId: number;
   bodyHash: string;
-  state: 'in_progress' | 'reconciling' | 'done';
+  state: KeyState;
   saleId: number | null;
   response: { status: number; body: unknown } | null;
   createdAt: Date;

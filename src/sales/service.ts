@@ -32,6 +32,15 @@ import { CardError, decryptCard, summarizeCard, type ClearCard } from '../cards'
 import { documentKind, normalizeDocument } from '../checkout/documents';
 import { Claims, insertOnce, type HeldClaim } from '../db/claims';
 import { chargeCard, findCharge, noSaleIsConclusive } from '../payments/card-charge';
+import {
+  cardFingerprint,
+  freeKey,
+  IDEMPOTENCY_WINDOW_MS,
+  recordOfUse,
+  requestHash,
+  useIdempotencyKey,
+  type KeyBook,
+} from '../payments/idempotency';
 import { nextId } from '../db/ids';
 import { ApiError, badRequest, notFound } from '../http/errors';
 import { logger } from '../logger';
@@ -44,6 +53,7 @@ import {
   SaleTransitionModel,
   SavedCardModel,
   type OnlineSale,
+  type SaleIdempotencyRecord,
   type SaleOperation,
   type SaleStatus,
   type SaleTransition,
@@ -51,7 +61,6 @@ import {
 
 export const RECONCILE_QUEUE = 'sales-reconcile';
 export const NOTICE_QUEUE = 'sales-notices';
-export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 export { SIGNATURE_HEADER };
 
 export interface PreCaptureInput {
@@ -154,19 +163,6 @@ function ok(sale: OnlineSale, extra: { cardToken?: string } = {}): SaleAnswer {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
-
-/** JSON with sorted keys: two bodies with the same content hash the same. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 async function findSale(scope: SaleScope, saleId: number): Promise<OnlineSale> {
   // By `_id` alone (see checkedAfterLookup); another merchant's sale is "not found": its existence is not revealed.
@@ -368,7 +364,26 @@ interface PreparedPayment {
   documentType: 'CPF' | 'CNPJ' | null;
 }
 
-async function preparePayment(merchantId: number, input: PreCaptureInput): Promise<PreparedPayment> {
+/** The clear card of a body that sends one encrypted; 400 when it cannot be read or is not accepted. */
+function clearCardOf(input: PreCaptureInput): ClearCard | null {
+  if (input.payment_method === 'pix' || !input.encrypted_card) return null;
+  let card: ClearCard;
+  try {
+    card = decryptCard(input.encrypted_card);
+  } catch (error) {
+    if (error instanceof CardError) throw badRequest({ encrypted_card: [error.message] });
+    throw error;
+  }
+  if (summarizeCard(card).brand === 'Unknown')
+    throw badRequest({ encrypted_card: ['This card brand is not accepted.'] });
+  return card;
+}
+
+async function preparePayment(
+  merchantId: number,
+  input: PreCaptureInput,
+  clearCard: ClearCard | null,
+): Promise<PreparedPayment> {
   let document: string | null = null;
   let documentType: 'CPF' | 'CNPJ' | null = null;
   if (input.payer.document) {
@@ -380,18 +395,7 @@ async function preparePayment(merchantId: number, input: PreCaptureInput): Promi
       });
   }
   if (input.payment_method === 'pix') return { card: null, cardToken: null, document, documentType };
-  if (input.encrypted_card) {
-    let card: ClearCard;
-    try {
-      card = decryptCard(input.encrypted_card);
-    } catch (error) {
-      if (error instanceof CardError) throw badRequest({ encrypted_card: [error.message] });
-      throw error;
-    }
-    if (summarizeCard(card).brand === 'Unknown')
-      throw badRequest({ encrypted_card: ['This card brand is not accepted.'] });
-    return { card, cardToken: null, document, documentType };
-  }
+  if (clearCard) return { card: clearCard, cardToken: null, document, documentType };
   // By `_id` alone (see checkedAfterLookup): a token saved by another merchant is unknown here.
   const found = await SavedCardModel.findById(sha256Hex(String(input.card_token))).lean();
   const saved = found?.merchantId === merchantId ? found : null;
@@ -432,9 +436,10 @@ function pixAnswerFields(result: PixChargeResult) {
 async function runPreCapture(
   merchantId: number,
   input: PreCaptureInput,
+  clearCard: ClearCard | null,
   key: { recordId: string; bodyHash: string; recordCreatedAt: Date } | null,
 ): Promise<{ answer: SaleAnswer; sale: OnlineSale }> {
-  const prepared = await preparePayment(merchantId, input);
+  const prepared = await preparePayment(merchantId, input, clearCard);
   const id = await nextId('online_sale');
   const merchantOrderId = `S${id}R${crypto.randomBytes(5).toString('hex')}`;
   const summary = prepared.card ? summarizeCard(prepared.card) : prepared.cardToken;
@@ -579,91 +584,57 @@ function madeByRecord(sale: OnlineSale | null, keyCreatedAt: Date): OnlineSale |
   return new Date(sale.createdAt).getTime() >= keyTime - KEY_CLOCK_TOLERANCE_MS ? sale : null;
 }
 
-/** The record of exactly one use of a key: its id and createdAt (a later use of the key is another record). */
-function recordOfUse(recordId: string, createdAt: Date | null | undefined): Record<string, unknown> {
-  return createdAt ? { _id: recordId, createdAt } : { _id: recordId };
+/**
+ * Pre-capture's Idempotency-Key records (src/payments/idempotency.ts). The answer a pre-capture gave
+ * is kept on its sale with the body hash (written with the acquirer's answer), not in the record: a
+ * replay reads only the sale. Anything else (another body, a request still running or being
+ * reconciled, a key whose answer was missed) reads the record too.
+ */
+function saleKeys(recordId: string, merchantId: number, bodyHash: string): KeyBook<SaleIdempotencyRecord, SaleAnswer> {
+  let newest: OnlineSale | null = null; // read by keptAnswer, once per attempt, before workOf
+  return {
+    model: SaleIdempotencyModel,
+    newRecord: () => ({ merchantId, bodyHash, state: 'in_progress' }),
+    hashOf: (record) => record.bodyHash,
+    answerOf: (record) => record.response as SaleAnswer | null,
+    keptAnswer: async () => {
+      newest = await newestSaleOfKey(recordId);
+      // A sale that kept an answer was made by the key's live record: the record is at most a few ms
+      // older than its sale, and a key is freed or replaced only when no answer was kept.
+      const live =
+        newest && Date.now() - new Date(newest.createdAt).getTime() < IDEMPOTENCY_WINDOW_MS - KEY_CLOCK_TOLERANCE_MS;
+      if (!live || !newest?.idempotentAnswer || !newest.idempotencyBodyHash) return null;
+      return { requestHash: newest.idempotencyBodyHash, answer: newest.idempotentAnswer as SaleAnswer };
+    },
+    workOf: async (record, ageMs) => {
+      const sale = madeByRecord(newest, record.createdAt);
+      if (!sale) {
+        // A process that died before creating its sale left the key "in progress" with nothing done:
+        // once no request could still be running, the key is free again. (With a sale, the
+        // scheduler's sweep reconciles it and completes the key.)
+        return record.state === 'in_progress' && ageMs > callMayStillBeRunningMs() ? 'free' : 'running';
+      }
+      // The answer the first request gave (if its body differs from this one's: 422).
+      if (sale.idempotentAnswer) return { answer: sale.idempotentAnswer as SaleAnswer };
+      // No kept answer: the sale may be settled while the key missed the answer (a process died before
+      // recording it, or a late write of the failure path landed over reconciliation's): the sale's
+      // own record is the answer. FAILED: nothing was charged, the key is free, as reconciliation
+      // would have left it.
+      if (sale.status === 'FAILED' && !sale.reconciliation) return 'free';
+      if (sale.status === 'PROCESSING' || sale.reconciliation) return 'running';
+      const response = storableAnswer(ok(sale));
+      await SaleIdempotencyModel.updateOne(recordOfUse(recordId, record.createdAt), {
+        $set: { state: 'done', saleId: sale._id, response },
+      });
+      return { answer: response as SaleAnswer };
+    },
+  };
 }
 
-type Claim =
-  | { claimed: true; createdAt: Date }
-  | { claimed: false; existing: { bodyHash: string; state: string; response: SaleAnswer | null } };
-
-/**
- * Inserts the Idempotency-Key record; an expired one (over 24 h) is replaced. The answer a
- * pre-capture gave is kept on its sale with the body hash (written with the acquirer's answer), not
- * in the record: a replay reads only the sale. Anything else (another body, a request still
- * running or being reconciled, a key whose answer was missed) reads the record too.
- */
-async function claimIdempotencyKey(recordId: string, merchantId: number, bodyHash: string): Promise<Claim> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const createdAt = new Date();
-    const record = { _id: recordId, merchantId, bodyHash, state: 'in_progress', createdAt };
-    if ((await insertOnce(SaleIdempotencyModel, record)) === 'inserted') return { claimed: true, createdAt };
-    const newest = await newestSaleOfKey(recordId);
-    // A sale that kept an answer was made by the key's live record: the record is at most a few ms
-    // older than its sale, and a key is freed or replaced only when no answer was kept.
-    const keptAnswerLive =
-      newest && Date.now() - new Date(newest.createdAt).getTime() < IDEMPOTENCY_WINDOW_MS - KEY_CLOCK_TOLERANCE_MS;
-    if (keptAnswerLive && newest.idempotentAnswer && newest.idempotencyBodyHash) {
-      return {
-        claimed: false,
-        existing: {
-          bodyHash: newest.idempotencyBodyHash,
-          state: 'done',
-          response: newest.idempotentAnswer as SaleAnswer,
-        },
-      };
-    }
-    const existing = await SaleIdempotencyModel.findById(recordId).lean();
-    if (!existing) continue;
-    const age = Date.now() - new Date(existing.createdAt).getTime();
-    if (age > IDEMPOTENCY_WINDOW_MS) {
-      await SaleIdempotencyModel.deleteOne({ _id: recordId, createdAt: existing.createdAt });
-      continue;
-    }
-    const held = {
-      bodyHash: existing.bodyHash,
-      state: existing.state,
-      response: existing.response as SaleAnswer | null,
-    };
-    if (existing.state === 'done') return { claimed: false, existing: held };
-    const sale = madeByRecord(newest, existing.createdAt);
-    if (!sale) {
-      // A process that died before creating its sale left the key "in progress" with nothing done:
-      // once no request could still be running, the key is free again. (With a sale, the
-      // scheduler's sweep reconciles it and completes the key.)
-      if (existing.state === 'in_progress' && age > callMayStillBeRunningMs()) {
-        await SaleIdempotencyModel.deleteOne({ _id: recordId, createdAt: existing.createdAt });
-        continue;
-      }
-      return { claimed: false, existing: held };
-    }
-    // The answer the first request gave (its body differs from this one's: 422).
-    if (sale.idempotentAnswer)
-      return { claimed: false, existing: { ...held, state: 'done', response: sale.idempotentAnswer as SaleAnswer } };
-    // No kept answer: the sale may be settled while the key missed the answer (a process died before
-    // recording it, or a late write of the failure path landed over reconciliation's): the sale's
-    // own record is the answer.
-    if (sale.status === 'FAILED' && !sale.reconciliation) {
-      // Nothing was charged: the key is free, as reconciliation would have left it.
-      await SaleIdempotencyModel.deleteOne({ _id: recordId, createdAt: existing.createdAt });
-      continue;
-    }
-    if (sale.status !== 'PROCESSING' && !sale.reconciliation) {
-      const response = storableAnswer(ok(sale));
-      await SaleIdempotencyModel.updateOne(
-        { _id: recordId, createdAt: existing.createdAt },
-        { $set: { state: 'done', saleId: sale._id, response } },
-      );
-      return { claimed: false, existing: { ...held, state: 'done', response: response as SaleAnswer } };
-    }
-    return { claimed: false, existing: held };
-  }
-  throw new ApiError(
-    409,
-    { detail: 'A request with this Idempotency-Key is being processed.' },
-    { 'Retry-After': '1' },
-  );
+/** The request a key compares: an encrypted card by its fingerprint (it encrypts differently every time). */
+function hashedRequest(input: PreCaptureInput, card: ClearCard | null): string {
+  if (!card) return requestHash(input);
+  return requestHash({ ...input, encrypted_card: undefined, card_fingerprint: cardFingerprint(card) });
 }
 
 /**
@@ -676,38 +647,37 @@ export async function preCapture(
   input: PreCaptureInput,
   idempotencyKey?: string,
 ): Promise<SaleAnswer> {
-  if (!idempotencyKey) return (await runPreCapture(merchantId, input, null)).answer;
+  // Read before the key: the key compares the card, not its encryption.
+  const card = clearCardOf(input);
+  if (!idempotencyKey) return (await runPreCapture(merchantId, input, card, null)).answer;
   const recordId = `${merchantId}:${idempotencyKey}`;
-  const bodyHash = sha256Hex(canonicalJson(input));
-  const claim = await claimIdempotencyKey(recordId, merchantId, bodyHash);
-  if (!claim.claimed) {
-    const { existing } = claim;
-    if (existing.bodyHash !== bodyHash) {
-      throw new ApiError(422, {
-        detail: 'This Idempotency-Key was already used with a different request body. Use a new key for a new sale.',
-      });
-    }
-    if (existing.state === 'done' && existing.response) {
-      return { ...existing.response, headers: { ...(existing.response.headers ?? {}), 'Idempotent-Replayed': 'true' } };
-    }
+  const bodyHash = hashedRequest(input, card);
+  const key = await useIdempotencyKey(saleKeys(recordId, merchantId, bodyHash), recordId, bodyHash);
+  if (key.use === 'other-request') {
+    throw new ApiError(422, {
+      detail: 'This Idempotency-Key was already used with a different request body. Use a new key for a new sale.',
+    });
+  }
+  if (key.use === 'replay')
+    return { ...key.answer, headers: { ...(key.answer.headers ?? {}), 'Idempotent-Replayed': 'true' } };
+  if (key.use === 'busy') {
     throw new ApiError(
       409,
       {
-        detail:
-          existing.state === 'reconciling'
-            ? 'The first request with this Idempotency-Key timed out at the acquirer; its outcome is being ' +
-              'confirmed. Retry later to get its answer.'
-            : 'A request with this Idempotency-Key is still being processed. Retry later to get its answer.',
+        detail: key.reconciling
+          ? 'The first request with this Idempotency-Key timed out at the acquirer; its outcome is being ' +
+            'confirmed. Retry later to get its answer.'
+          : 'A request with this Idempotency-Key is still being processed. Retry later to get its answer.',
       },
       { 'Retry-After': '2' },
     );
   }
+  const recordCreatedAt = key.createdAt;
   try {
-    // The answer is kept on the sale by the write that recorded it (see claimIdempotencyKey): the record stays as
-    // inserted.
-    return (await runPreCapture(merchantId, input, { recordId, bodyHash, recordCreatedAt: claim.createdAt })).answer;
+    // The answer is kept on the sale by the write that recorded it (see saleKeys): the record stays as inserted.
+    return (await runPreCapture(merchantId, input, card, { recordId, bodyHash, recordCreatedAt })).answer;
   } catch (error) {
-    await settleIdempotencyKeyAfterFailure(recordId, claim.createdAt, error).catch((settleError) =>
+    await settleIdempotencyKeyAfterFailure(recordId, recordCreatedAt, error).catch((settleError) =>
       logger.error(
         { err: { message: (settleError as Error).message }, recordId },
         'could not settle an Idempotency-Key after a failed pre-capture; it stays in progress',
@@ -730,13 +700,13 @@ async function settleIdempotencyKeyAfterFailure(recordId: string, keyCreatedAt: 
   const refusedOrUnreachable =
     error instanceof SaleGatewayError && !error.outcomeUnknown && error.body.sale_status === 'FAILED';
   if (refusedOrUnreachable) {
-    await SaleIdempotencyModel.deleteOne(recordOfUse(recordId, keyCreatedAt));
+    await freeKey(SaleIdempotencyModel, recordId, keyCreatedAt);
     return;
   }
   const sale = madeByRecord(await newestSaleOfKey(recordId), keyCreatedAt);
   if (!sale) {
     // Failed before any sale existed (bad input, an id or database error): nothing was sent.
-    await SaleIdempotencyModel.deleteOne(recordOfUse(recordId, keyCreatedAt));
+    await freeKey(SaleIdempotencyModel, recordId, keyCreatedAt);
     return;
   }
   if (sale.reconciliation || sale.status === 'PROCESSING') {
@@ -1055,7 +1025,7 @@ async function reconcileReadSale(sale: OnlineSale | null, now = new Date()): Pro
         });
       } else {
         // Nothing happened at the acquirer: the key may be used again.
-        await SaleIdempotencyModel.deleteOne(recordOfUse(sale.idempotencyRecordId, sale.idempotencyRecordCreatedAt));
+        await freeKey(SaleIdempotencyModel, sale.idempotencyRecordId, sale.idempotencyRecordCreatedAt);
       }
     }
     return truth ? `authorization settled as ${to}` : 'the acquirer has no such sale: FAILED, nothing charged';

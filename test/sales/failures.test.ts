@@ -21,7 +21,7 @@ import {
 } from '../../src/acquirer/client';
 import { reconcileSale, sweepUnsettledSales } from '../../src/sales/service';
 import { nextId } from '../../src/db/ids';
-import { CARDS, call, cardSale, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
+import { CARDS, call, cardSale, encrypted, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
 
 let env: SalesEnv;
 let merchant: TestMerchant;
@@ -207,6 +207,27 @@ test('the same idempotency key and body replays the first answer without a secon
   const elsewhere = await preCapture(body, key);
   t.is(elsewhere.status, 200);
   t.not(elsewhere.body.data.id, first.body.data.id);
+});
+
+test('a retry that encrypts the same card again replays; another card or expiry with the key is 422', async (t) => {
+  const owner = await newMerchant();
+  const body = cardSale();
+  const key = { 'idempotency-key': `re-encrypted-${Date.now()}` };
+  const first = await preCapture(body, key, owner);
+  t.is(first.status, 200);
+  // PKCS#1 v1.5 padding is random: the same card never encrypts to the same text twice.
+  const again = { ...body, encrypted_card: encrypted() };
+  t.not(again.encrypted_card, body.encrypted_card);
+  const retry = await preCapture(again, key, owner);
+  t.is(retry.status, 200);
+  t.is(retry.headers.get('idempotent-replayed'), 'true');
+  t.deepEqual(retry.body, first.body);
+  t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1, 'authorized once');
+  t.is((await preCapture({ ...body, encrypted_card: encrypted(CARDS.luhnApproved) }, key, owner)).status, 422);
+  const otherExpiry = encrypted(CARDS.approved, { expYear: new Date().getUTCFullYear() + 4 });
+  t.is((await preCapture({ ...body, encrypted_card: otherExpiry }, key, owner)).status, 422);
+  const record = await SaleIdempotencyModel.findById(`${owner.merchantId}:${key['idempotency-key']}`).lean();
+  t.false(JSON.stringify(record).includes(CARDS.approved), 'the card number is not stored');
 });
 
 test('a key used again after its 24 hours replays the new sale, not the one its earlier use made', async (t) => {

@@ -1,0 +1,163 @@
+/**
+ * The one Idempotency-Key module: every route that takes the header (sales pre-capture, payment
+ * link create) uses it. One state model, one window, one request hash:
+ *
+ * - a key is per merchant, its record `_id` "<merchantId>:<key>", inserted under the unique `_id`
+ *   before any work (two requests with one key cannot both do it);
+ * - states: `in_progress` (the first request runs), `reconciling` (it timed out at the acquirer:
+ *   its outcome is being confirmed), `done` (its answer is kept); `pending` is how link records
+ *   stored before this module said `in_progress`;
+ * - a record older than IDEMPOTENCY_WINDOW_MS is replaced by the next use of its key;
+ * - the same key with another request is refused (422), with the same request while the first
+ *   runs is 409, and once done the first answer is replayed;
+ * - requests are compared by requestHash (canonical JSON, SHA-256). A card travels encrypted with
+ *   PKCS#1 v1.5, whose padding is random: the same card never encrypts to the same text twice, so
+ *   card bodies are hashed over the card's fingerprint (cardFingerprint), and a partner who
+ *   encrypts the same card again for a retry gets the replay, not a 422.
+ *
+ * What the first request's work was, and what its answer is, stay with its area (a `KeyBook`).
+ */
+import crypto from 'node:crypto';
+import type { Model } from 'mongoose';
+import { getConfig } from '../../config';
+import { createOnce } from '../db/claims';
+import { checkedAfterLookup } from '../db/filters';
+
+/** How long a key's first answer is kept and replayed. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+
+/** JSON with sorted keys (undefined values left out): two bodies with the same content hash the same. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record)
+      .sort()
+      .filter((key) => record[key] !== undefined);
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** The hash two requests are compared by. */
+export function requestHash(value: unknown): string {
+  return crypto.createHash('sha256').update(canonicalJson(value)).digest('hex');
+}
+
+/**
+ * A keyed hash of a card's number and expiry: equal for the same card however often it is
+ * encrypted, and useless to whoever reads it without the server's secret (a plain hash of a card
+ * number is brute-forced in minutes). Never stored beside anything that would reveal the number.
+ * The key is derived from the JWT secret, a server secret every deployment has (HKDF, with its own
+ * label, so neither use can stand for the other).
+ */
+export function cardFingerprint(card: { number: string; expMonth: number; expYear: number }): string {
+  return crypto
+    .createHmac('sha256', fingerprintKey())
+    .update(`${card.number}|${card.expMonth}|${card.expYear}`)
+    .digest('hex');
+}
+
+let derivedKey: { secret: string; key: Buffer } | null = null;
+function fingerprintKey(): Buffer {
+  const secret = getConfig().jwt.secret;
+  if (derivedKey?.secret !== secret) {
+    const key = Buffer.from(crypto.hkdfSync('sha256', secret, 'idempotency', 'card-fingerprint', 32));
+    derivedKey = { secret, key };
+  }
+  return derivedKey.key;
+}
+
+export type KeyState = 'in_progress' | 'reconciling' | 'done';
+
+/** The fields every Idempotency-Key record has (its area adds what its work made). */
+export interface KeyRecord {
+  _id: string;
+  state: KeyState | 'pending';
+  createdAt: Date;
+}
+
+/** What a request with an Idempotency-Key does. */
+export type KeyUse<A> =
+  /** This request is the key's first: it does the work. `createdAt` names this use of the key. */
+  | { use: 'first'; createdAt: Date }
+  /** The first request's answer, to send again. */
+  | { use: 'replay'; answer: A }
+  /** The key was used with another request: 422. */
+  | { use: 'other-request' }
+  /** The first request is still running (or, `reconciling`, its outcome is being confirmed): 409. */
+  | { use: 'busy'; reconciling: boolean };
+
+/** What became of a first request whose record is not done yet. */
+export type WorkState<A> = 'free' | 'running' | { answer: A };
+
+/** An area's Idempotency-Key records and the rules only it knows. */
+export interface KeyBook<R extends KeyRecord, A> {
+  model: Model<R>;
+  /** The record of a new use of the key. */
+  newRecord: (createdAt: Date) => Partial<R>;
+  hashOf: (record: R) => string;
+  /** A done record's answer; null when it cannot be given yet. */
+  answerOf: (record: R) => Promise<A | null> | A | null;
+  /** An answer kept outside the record, looked for before the record is read (saves a read on a replay). */
+  keptAnswer?: () => Promise<{ requestHash: string; answer: A } | null>;
+  /**
+   * A record not done: what became of its work. 'free': nothing was done and nothing can still be
+   * (the key may be used again); an answer: the work is settled (the hook records it).
+   */
+  workOf?: (record: R, ageMs: number) => Promise<WorkState<A>>;
+}
+
+/** The filter of exactly one use of a key: a later use of the same key is another record. */
+export function recordOfUse(recordId: string, createdAt: Date | null | undefined): Record<string, unknown> {
+  return createdAt ? { _id: recordId, createdAt: checkedAfterLookup(createdAt) } : { _id: recordId };
+}
+
+/** Claims the key for this request, or says what the key's first request left. */
+export async function useIdempotencyKey<R extends KeyRecord, A>(
+  book: KeyBook<R, A>,
+  recordId: string,
+  hash: string,
+  now = new Date(),
+): Promise<KeyUse<A>> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const createdAt = attempt === 0 ? now : new Date(Math.max(Date.now(), now.getTime()));
+    if (await createOnce(book.model, { ...book.newRecord(createdAt), _id: recordId, createdAt }))
+      return { use: 'first', createdAt };
+    const kept = await book.keptAnswer?.();
+    if (kept) return kept.requestHash === hash ? { use: 'replay', answer: kept.answer } : { use: 'other-request' };
+    const existing = await book.model.findById(recordId).lean<R>();
+    if (!existing) continue; // freed meanwhile (a failed first request): claim it again
+    const age = now.getTime() - new Date(existing.createdAt).getTime();
+    if (age > IDEMPOTENCY_WINDOW_MS) {
+      // Expired: remove exactly that record, then claim the key afresh (the insert decides any race).
+      await book.model.deleteOne(recordOfUse(recordId, existing.createdAt));
+      continue;
+    }
+    const sameRequest = book.hashOf(existing) === hash;
+    if (existing.state === 'done') {
+      if (!sameRequest) return { use: 'other-request' };
+      const answer = await book.answerOf(existing);
+      if (answer) return { use: 'replay', answer };
+      return { use: 'busy', reconciling: false };
+    }
+    const work = book.workOf ? await book.workOf(existing, age) : 'running';
+    if (work === 'free') {
+      await book.model.deleteOne(recordOfUse(recordId, existing.createdAt));
+      continue;
+    }
+    if (!sameRequest) return { use: 'other-request' };
+    if (work !== 'running') return { use: 'replay', answer: work.answer };
+    return { use: 'busy', reconciling: existing.state === 'reconciling' };
+  }
+  return { use: 'busy', reconciling: false };
+}
+
+/** Frees one use of a key whose request did nothing: the corrected request may use it. */
+export async function freeKey<R extends KeyRecord>(
+  model: Model<R>,
+  recordId: string,
+  createdAt: Date | null | undefined,
+): Promise<void> {
+  await model.deleteOne(recordOfUse(recordId, createdAt));
+}
