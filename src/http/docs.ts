@@ -4,9 +4,12 @@ import { swaggerPath } from './routes';
 import { describeSecurity } from './auth';
 
 const detail = (description: string) => ({ description, schema: { $ref: '#/definitions/ErrorDetail' } });
-const responses400 = detail(
-  'The request could not be read: a NUL character in the path or query string, or a body that is not JSON',
-);
+const responses400 = {
+  description:
+    'The request could not be read: malformed JSON or a NUL character in the path or query string ' +
+    '({"detail": "..."}), or a NUL character in a body field (that field named)',
+  schema: { $ref: '#/definitions/FieldErrors' },
+};
 
 /**
  * What the app answers before or around any route's own work (src/http/errors.ts), added where the
@@ -14,10 +17,10 @@ const responses400 = detail(
  * limit or in an encoding we do not read, a backing service that is down. A 500 is left out on
  * purpose: the suite's response check then fails on any.
  */
-function answeredByEveryRoute(route: RouteSpec, unreadable: Record<string, unknown>): Record<string, unknown> {
+function answeredByEveryRoute(route: RouteSpec): Record<string, unknown> {
   const own = route.doc.responses;
   const shared: Record<string, unknown> = {
-    400: unreadable,
+    400: responses400,
     503: detail('A backing service (MongoDB, Redis) does not answer; Retry-After says when to try again'),
   };
   if (route.method !== 'get') {
@@ -55,7 +58,7 @@ export function buildSwagger(features: Feature[], publicBaseUrl: string): Record
           .filter((name) => !declared.has(name))
           .map((name) => ({ name, in: 'path', required: true, type: 'string' })),
       ];
-      const responses = { ...route.doc.responses, ...answeredByEveryRoute(route, responses400) };
+      const responses = { ...route.doc.responses, ...answeredByEveryRoute(route) };
       if (route.auth) {
         responses[401] ??= { description: 'No or invalid credential', schema: { $ref: '#/definitions/ErrorDetail' } };
         responses[403] ??= {
