@@ -39,8 +39,9 @@ export function noticeFingerprint(payload: unknown): string {
   return crypto.createHash('sha256').update(canonicalJson(payload)).digest('hex');
 }
 
-const id = Joi.alternatives(Joi.number().integer().min(0), Joi.string().pattern(/^[A-Za-z0-9]{1,20}$/)).messages({
-  'alternatives.match': 'Must be a number or 1 to 20 letters and digits.',
+/** The acquirer's ids are numbers (see swagger-definitions.ts); the same digits as text are taken too. */
+const id = Joi.alternatives(Joi.number().integer().min(0), Joi.string().pattern(/^\d{1,15}$/)).messages({
+  'alternatives.match': 'Must be a number (or its digits as text, at most 15).',
 });
 const dateText = Joi.string().isoDate().messages({ 'string.isoDate': 'Must be a date yyyy-MM-dd.' });
 

@@ -4,11 +4,62 @@
  */
 import { ALLOWED_EXTENSIONS, MAX_EVIDENCE_BYTES, MAX_EVIDENCE_PAGES } from './evidence';
 
+/**
+ * The acquirer's case and chargeback ids are numbers: its notices send caseId as a number, its
+ * consult items and accept replies send idCase and idChargeback as numbers, and it refuses a
+ * non-numeric id (code 911). Our own views give them as numbers too. Digits sent as text are
+ * accepted wherever we take one.
+ */
+const acquirerId = (description: string) => ({ type: 'integer', format: 'int64', minimum: 0, description });
+const idCase = acquirerId('Case number at the acquirer');
+const idChargeback = acquirerId('Chargeback number at the acquirer');
+
+/** The fields of a chargeback as the acquirer describes it, its lifecycle apart (an object there, a list in history). */
+const chargebackFields = {
+  idCase,
+  idChargeback,
+  establishmentNumber: { type: 'integer', format: 'int64' },
+  process: { type: 'string', example: 'PRIMEIRO_CHARGEBACK' },
+  treatmentDeadline: { type: 'string', format: 'date', 'x-nullable': true },
+  remainingDaysToTreat: { type: 'integer' },
+  transactionAmount: { type: 'number', description: "Decimal reais (the acquirer's unit for chargebacks)" },
+  actionTakenCode: { type: 'string' },
+  transactionDetails: { type: 'object' },
+  chargebackDetails: {
+    type: 'object',
+    properties: {
+      reasonCode: { type: 'string' },
+      reasonDescription: { type: 'string' },
+      receptionDate: { type: 'string', format: 'date', 'x-nullable': true },
+      issuerDocument: { type: 'array', items: { $ref: '#/definitions/IssuerDocument' } },
+    },
+  },
+};
+
 export const definitions = {
   AcquirerError: {
     type: 'object',
-    description: 'Error body of the acquirer, passed through as received',
-    properties: { code: { type: 'string', example: '931' }, message: { type: 'string' } },
+    description:
+      "The acquirer's error body passed through as received ({code, message}), or our own refusal before any " +
+      'acquirer call ({detail})',
+    properties: {
+      code: { type: 'string', example: '931' },
+      message: { type: 'string' },
+      detail: { type: 'string' },
+    },
+  },
+  ChargebackBadRequest: {
+    type: 'object',
+    description:
+      'One of: our validation, a map of each bad field (or non_field_errors) to its messages, checked before ' +
+      "any acquirer call; the acquirer's business error passed through as received ({code, message}); or " +
+      '{detail} when the request could not be read (a body that is not JSON)',
+    properties: {
+      code: { type: 'string', example: '905' },
+      message: { type: 'string' },
+      detail: { type: 'string' },
+    },
+    additionalProperties: { type: 'array', items: { type: 'string' } },
   },
   ChargebackConsultFilter: {
     type: 'object',
@@ -28,7 +79,7 @@ export const definitions = {
       process: { type: 'array', items: { type: 'string' } },
       reason: { type: 'array', items: { type: 'string' } },
       establishmentNumber: { type: 'array', items: { type: 'integer' } },
-      idCase: { type: 'string' },
+      idCase,
       tid: { type: 'string', maxLength: 20 },
       nsu: { type: 'string' },
     },
@@ -37,25 +88,8 @@ export const definitions = {
     type: 'object',
     description: 'A chargeback as the acquirer describes it (consult item; also the new-chargeback notice)',
     properties: {
-      idCase: { type: 'string' },
-      idChargeback: { type: 'string' },
-      establishmentNumber: { type: 'integer' },
-      process: { type: 'string', example: 'PRIMEIRO_CHARGEBACK' },
-      treatmentDeadline: { type: 'string', format: 'date' },
-      remainingDaysToTreat: { type: 'integer' },
-      transactionAmount: { type: 'number', description: "Decimal reais (the acquirer's unit for chargebacks)" },
-      actionTakenCode: { type: 'string' },
+      ...chargebackFields,
       lifecycle: { type: 'object', properties: { action: { type: 'string' }, actionDate: { type: 'string' } } },
-      transactionDetails: { type: 'object' },
-      chargebackDetails: {
-        type: 'object',
-        properties: {
-          reasonCode: { type: 'string' },
-          reasonDescription: { type: 'string' },
-          receptionDate: { type: 'string', format: 'date' },
-          issuerDocument: { type: 'array', items: { $ref: '#/definitions/IssuerDocument' } },
-        },
-      },
     },
   },
   ChargebackPage: {
@@ -87,7 +121,7 @@ export const definitions = {
         items: {
           type: 'object',
           required: ['establishmentNumber', 'idChargeback'],
-          properties: { establishmentNumber: { type: 'integer' }, idChargeback: { type: 'string' } },
+          properties: { establishmentNumber: { type: 'integer', format: 'int64' }, idChargeback },
         },
       },
       userName: { type: 'string', maxLength: 256, description: 'E-mail of the person handling the dispute' },
@@ -98,8 +132,8 @@ export const definitions = {
     items: {
       type: 'object',
       properties: {
-        establishmentNumber: { type: 'integer' },
-        idChargeback: { type: 'string' },
+        establishmentNumber: { type: 'integer', format: 'int64' },
+        idChargeback,
         code: { type: 'string', example: '101' },
         message: { type: 'string' },
       },
@@ -111,9 +145,9 @@ export const definitions = {
     additionalProperties: false,
     required: ['establishmentNumber', 'idChargeback', 'IdCase', 'file', 'fileName'],
     properties: {
-      establishmentNumber: { type: 'integer' },
-      idChargeback: { type: 'string' },
-      IdCase: { type: 'string', maxLength: 20, description: 'Case id of the chargeback' },
+      establishmentNumber: { type: 'integer', format: 'int64' },
+      idChargeback,
+      IdCase: acquirerId('Case number of the chargeback (the evidence file is named after it)'),
       reasonToRefuse: {
         type: 'string',
         description: 'Justification; the acquirer allows at most 100 characters (its code 905)',
@@ -147,6 +181,8 @@ export const definitions = {
       message: { type: 'string' },
       ActionCicleDate: { type: 'string', format: 'date' },
       executionDate: { type: 'string', format: 'date' },
+      establishmentNumber: { type: 'integer', format: 'int64' },
+      caseId: idCase,
     },
   },
   IssuerDocument: { type: 'object', properties: { idDocumento: { type: 'integer' }, nameFile: { type: 'string' } } },
@@ -163,14 +199,28 @@ export const definitions = {
   PendingChargebacks: {
     type: 'object',
     required: ['results'],
-    properties: { results: { type: 'array', items: { $ref: '#/definitions/ChargebackItem' } } },
+    properties: { results: { type: 'array', items: { $ref: '#/definitions/PendingChargeback' } } },
+  },
+  PendingChargeback: {
+    type: 'object',
+    description: 'A pending chargeback: the consult item of its notice, as the acquirer sent it, and its status',
+    required: ['idCase', 'idChargeback', 'establishmentNumber', 'status'],
+    properties: {
+      ...chargebackFields,
+      lifecycle: { type: 'object', properties: { action: { type: 'string' }, actionDate: { type: 'string' } } },
+      status: { type: 'string', enum: ['PENDING'] },
+    },
   },
   PendingCount: { type: 'object', required: ['count'], properties: { count: { type: 'integer' } } },
   ChargebackHistoryItem: {
     type: 'object',
-    description: 'A handled chargeback: the fields of its notice plus how it ended',
-    allOf: [{ $ref: '#/definitions/ChargebackItem' }],
+    description:
+      'A handled chargeback: the fields of its notice (none but its ids when it was accepted before its ' +
+      'notice came) plus how it ended',
+    required: ['idCase', 'idChargeback', 'establishmentNumber', 'outcome', 'outcomeDate', 'handling', 'lifecycle'],
     properties: {
+      ...chargebackFields,
+      idCase: { ...idCase, 'x-nullable': true, description: 'Case number; null when accepted before its notice came' },
       outcome: {
         type: 'string',
         enum: ['ACCEPTED', 'WIN', 'LOSS'],
@@ -204,8 +254,8 @@ export const definitions = {
     type: 'object',
     required: ['establishmentNumber', 'caseId', 'message', 'ActionCicleDate'],
     properties: {
-      establishmentNumber: { type: 'integer' },
-      caseId: { type: 'integer' },
+      establishmentNumber: { type: 'integer', format: 'int64' },
+      caseId: idCase,
       message: {
         type: 'string',
         description: 'Lifecycle text; "A favor do Estabelecimento" (win) and "A favor do Emissor" (loss) are final',

@@ -22,7 +22,7 @@ const acquirerAnswers = {
     description:
       "Our validation (field map naming each bad field or rule), or the acquirer's business error passed " +
       'through as received ({code, message})',
-    schema: { $ref: '#/definitions/FieldErrors' },
+    schema: { $ref: '#/definitions/ChargebackBadRequest' },
   },
   403: {
     description:

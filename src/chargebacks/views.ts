@@ -13,15 +13,26 @@ function scopeFilter(scope: EstablishmentScope): Record<string, unknown> {
   return scope === null ? {} : { establishmentNumber: trusted({ $in: scope }) };
 }
 
-export function pendingItem(chargeback: Chargeback): Record<string, unknown> {
-  const item = parseJson(chargeback.item) ?? {};
+/**
+ * An id as the acquirer sends it: a number (idCase, idChargeback and establishmentNumber are
+ * numbers in its items and notices; we store them as text). Text that is no safe integer (none
+ * the acquirer sends) stays text.
+ */
+function asAcquirerSends(text: string | null): number | string | null {
+  return text !== null && /^\d{1,15}$/.test(text) ? Number(text) : text;
+}
+
+/** The ids of a chargeback as the acquirer sends them, over whatever its notice's item held. */
+function ids(chargeback: Chargeback) {
   return {
-    ...item,
-    idCase: chargeback.idCase,
-    idChargeback: chargeback.idChargeback,
-    establishmentNumber: item.establishmentNumber ?? chargeback.establishmentNumber,
-    status: 'PENDING',
+    idCase: asAcquirerSends(chargeback.idCase),
+    idChargeback: asAcquirerSends(chargeback.idChargeback),
+    establishmentNumber: asAcquirerSends(chargeback.establishmentNumber),
   };
+}
+
+export function pendingItem(chargeback: Chargeback): Record<string, unknown> {
+  return { ...(parseJson(chargeback.item) ?? {}), ...ids(chargeback), status: 'PENDING' };
 }
 
 /** Pending chargebacks, nearest treatment deadline first. */
@@ -43,9 +54,7 @@ export function historyItem(chargeback: Chargeback): Record<string, unknown> {
   const lifecycle = parseJson(chargeback.lifecycle) ?? [];
   return {
     ...item,
-    idCase: chargeback.idCase,
-    idChargeback: chargeback.idChargeback,
-    establishmentNumber: item.establishmentNumber ?? chargeback.establishmentNumber,
+    ...ids(chargeback),
     // How the merchant answered through this service; null when it was answered elsewhere (acquirer portal, deadline).
     handling: chargeback.acceptedAt ? 'ACCEPTED' : chargeback.refusedAt ? 'REFUSED' : null,
     outcome: OUTCOME[chargeback.status] ?? null,

@@ -280,7 +280,7 @@ test('an outcome the acquirer shows is applied by the worker', async (t) => {
   const [item] = (
     await json(await fetch(`${stack.url}${CB}/contested/history/`, { headers: bearer(owner.accessToken) }))
   ).results;
-  t.like(item, { idCase: String(notice.idCase), outcome: 'WIN' });
+  t.like(item, { idCase: notice.idCase, outcome: 'WIN' });
   t.is(
     (
       await ChargebackNoticeModel.findOne({

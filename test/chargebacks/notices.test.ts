@@ -177,8 +177,8 @@ test('a notice is stored, answered 202, and applied by the worker', async (t) =>
   t.is(pending.status, 200);
   t.is(pending.body.results.length, 1);
   t.like(pending.body.results[0], {
-    idCase: String(ids.idCase),
-    idChargeback: String(ids.idChargeback),
+    idCase: ids.idCase,
+    idChargeback: ids.idChargeback,
     establishmentNumber: Number(ec),
     transactionAmount: 150.9,
     status: 'PENDING',
@@ -252,7 +252,7 @@ test('an outcome that arrives before its chargeback still completes its history'
   const history = (await get('/contested/history/', owner.accessToken)).body.results;
   t.is(history.length, 1);
   t.like(history[0], {
-    idCase: String(ids.idCase),
+    idCase: ids.idCase,
     outcome: 'LOSS',
     outcomeDate: '2030-02-01T00:00:00.000Z',
     handling: null,
@@ -332,7 +332,7 @@ test('pending view: shape, nearest deadline first, scoped to the merchant', asyn
   t.deepEqual(Object.keys(pending.body), ['results']);
   t.deepEqual(
     pending.body.results.map((r: any) => r.idCase),
-    [b, c, a].map((x) => String(x.idCase)),
+    [b, c, a].map((x) => x.idCase),
   );
   t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 3 });
   t.deepEqual((await get('/contested/', stranger.accessToken)).body, { results: [] });
@@ -367,16 +367,16 @@ test('history: most recent outcome first, one item per chargeback, limit and off
   t.deepEqual(
     all.body.results.map((r: any) => [r.idCase, r.outcome]),
     [
-      [String(cases[1].idCase), 'WIN'],
-      [String(cases[0].idCase), 'LOSS'],
-      [String(cases[2].idCase), 'LOSS'],
+      [cases[1].idCase, 'WIN'],
+      [cases[0].idCase, 'LOSS'],
+      [cases[2].idCase, 'LOSS'],
     ],
   );
   t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 0 });
   const page = await get('/contested/history/?limit=1&offset=1', owner.accessToken);
   t.deepEqual(
     page.body.results.map((r: any) => r.idCase),
-    [String(cases[0].idCase)],
+    [cases[0].idCase],
   );
   t.deepEqual((await get('/contested/history/?offset=3', owner.accessToken)).body, { results: [] });
   const tooMany = await get('/contested/history/?limit=201&offset=-1', owner.accessToken);
@@ -419,7 +419,7 @@ test('accepting through our api takes the chargeback out of pending at once and 
   t.is(res.status, 200);
   t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 1 });
   const [item] = (await get('/contested/history/', owner.accessToken)).body.results;
-  t.like(item, { idChargeback: String(notice.idChargeback), outcome: 'ACCEPTED', handling: 'ACCEPTED' });
+  t.like(item, { idChargeback: notice.idChargeback, outcome: 'ACCEPTED', handling: 'ACCEPTED' });
   // a refused accept (412) changes nothing more
   const again = await fetch(`${stack.url}${CB}/accept/`, {
     method: 'PUT',
@@ -465,7 +465,7 @@ test('refusing through our api takes it out of pending; the win notice from the 
   await sandboxNotify({ kind: 'win', establishmentNumber: ec, caseId: notice.idCase, date: '2030-06-10' });
   const [item] = (await get('/contested/history/', owner.accessToken)).body.results;
   t.like(item, {
-    idCase: String(notice.idCase),
+    idCase: notice.idCase,
     outcome: 'WIN',
     handling: 'REFUSED',
     outcomeDate: '2030-06-10T00:00:00.000Z',

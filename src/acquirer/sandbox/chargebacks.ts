@@ -377,7 +377,7 @@ function accept(req: Request): unknown {
     }
     return {
       establishmentNumber: Number(item.establishmentNumber),
-      idChargeback: item.idChargeback,
+      idChargeback: Number(item.idChargeback),
       code: '101',
       message: 'Chargeback aceito com sucesso',
     };
