@@ -7,7 +7,7 @@
  */
 import mongoose, { Schema } from 'mongoose';
 import { MerchantModel } from '../auth/model';
-import { isDuplicateKey } from '../db/connection';
+import { insertOnce } from '../db/claims';
 import { ApiError } from '../http/errors';
 
 export interface EstablishmentOwner {
@@ -41,15 +41,13 @@ export async function claimEstablishments(merchantId: number, establishmentNumbe
   const claimed: string[] = [];
   try {
     for (const establishmentNumber of new Set(establishmentNumbers)) {
-      try {
-        await EstablishmentOwnerModel.create({ _id: establishmentNumber, merchantId, claimedAt: new Date() });
-        claimed.push(establishmentNumber);
-      } catch (error) {
-        if (!isDuplicateKey(error)) throw error;
+      const record = { _id: establishmentNumber, merchantId, claimedAt: new Date() };
+      if ((await insertOnce(EstablishmentOwnerModel, record)) === 'exists') {
         const owner = await EstablishmentOwnerModel.findById(establishmentNumber).lean();
         if (owner?.merchantId !== merchantId) throw alreadyOwned(establishmentNumber, owner?.merchantId);
         continue;
       }
+      claimed.push(establishmentNumber);
       const listedElsewhere = await MerchantModel.findOne(
         { establishmentNumbers: establishmentNumber, _id: mongoose.trusted({ $ne: merchantId }) },
         { _id: 1 },
