@@ -55,9 +55,9 @@ export interface Answer {
 }
 
 const DEFINITIONS_ID = 'swagger-definitions';
-/** Stands for a body too large to keep: present, not parsed. */
-const TOO_LARGE = '\u0000too large to check';
-/** The ids of the document a validator was built for, so a document is compiled once. */
+/** Stands for a body that was sent but is not parsed: too large to keep, or compressed. */
+const NOT_KEPT = '\u0000not kept';
+/** One validator per document, so each of its schemas compiles once. */
 const validators = new WeakMap<Document, SchemaValidator>();
 
 /**
@@ -182,7 +182,7 @@ export function checkAnswer(document: Document, operation: Operation, key: strin
         `(${produces.join(', ')})`,
     });
   }
-  if (!isJson(answer.contentType) || answer.body === TOO_LARGE) return errors;
+  if (!isJson(answer.contentType) || answer.body === NOT_KEPT) return errors;
   if (!documented.schema) return [...errors, { path: '', message: 'a JSON body, where the document gives no schema' }];
   let body: unknown;
   try {
@@ -230,7 +230,12 @@ function captureBody(res: Response): () => string | undefined {
     keep(args[0], args[1]);
     return end(...args);
   }) as Response['end'];
-  return () => (!sent ? undefined : size > MAX_KEPT_BODY_BYTES ? TOO_LARGE : Buffer.concat(chunks).toString('utf8'));
+  return () => (!sent ? undefined : size > MAX_KEPT_BODY_BYTES ? NOT_KEPT : Buffer.concat(chunks).toString('utf8'));
+}
+
+function isCompressed(res: Response): boolean {
+  const encoding = res.getHeader('content-encoding');
+  return encoding !== undefined && String(encoding).toLowerCase() !== 'identity';
 }
 
 /**
@@ -271,7 +276,8 @@ export function answerRecorder(): ((route: RouteSpec) => RequestHandler) | undef
         const answer: Answer = {
           status: res.statusCode,
           contentType: mediaType(res.getHeader('content-type') as string | undefined),
-          body: bodyOf(),
+          // A relayed answer may come compressed (the acquirer's content-encoding is passed on).
+          body: isCompressed(res) ? NOT_KEPT : bodyOf(),
           head: req.method === 'HEAD',
         };
         let verdict: SchemaError[];
