@@ -204,8 +204,10 @@ async function findCharge(subscriptionId: number, dueDate: string): Promise<Subs
  *   due date, that answers the subscription as it was: the card and customer the sale needs.
  * When it matches nothing (another run moved it on, a stale job, a cancellation that came after
  * the record was read), the subscription is read as the other path reads it.
+ * The creation of a subscription due today runs it too, before its job runs (scheduling.ts,
+ * startFirstCycleIfDue): the job's run then finds the charge and the subscription moved on.
  */
-async function startDueCycle(
+export async function startDueCycle(
   data: ChargeJobData,
   cycle: DueCycle,
 ): Promise<{
