@@ -11,8 +11,15 @@ import type { Job } from 'bullmq';
 import { logger } from '../logger';
 import { getQueue, retryFailedJob } from '../queue';
 import { dayOf } from './clock';
-import { attemptIdempotencyKey, attemptOrderId, chargeJobId, dueCycleOf, type ChargeJobData } from './charging';
-import { ChargeStatus, SubscriptionChargeModel, SubscriptionModel } from './model';
+import {
+  attemptIdempotencyKey,
+  attemptOrderId,
+  chargeJobId,
+  dueCycleOf,
+  startDueCycle,
+  type ChargeJobData,
+} from './charging';
+import { ChargeStatus, SubscriptionChargeModel, SubscriptionModel, type Subscription } from './model';
 
 export const CHARGE_QUEUE = 'subscription-charges';
 export const CHARGE_JOB_NAME = 'charge-subscription';
@@ -51,6 +58,30 @@ async function enqueueStream<T>(rows: AsyncIterable<T>, toJob: (row: T) => Charg
   return count + chunk.length;
 }
 
+/** What a subscription's due cycle is charged from: the fields dueCycleJob reads. */
+type DueSubscription = Pick<
+  Subscription,
+  | '_id'
+  | 'nextDueDate'
+  | 'merchantId'
+  | 'value'
+  | 'nextCycle'
+  | 'firstDueDate'
+  | 'billingCycle'
+  | 'endDate'
+  | 'maxCycles'
+>;
+
+/**
+ * The job of a due subscription's next cycle, as the scheduler queues it: its first attempt, with
+ * the cycle read from the subscription (see ChargeJobData.cycle). Its id is deterministic
+ * (chargeJobId), so queuing it again, from any scheduler or from the subscription's creation, is
+ * one job.
+ */
+function dueCycleJob(sub: DueSubscription, today: string): ChargeJobData {
+  return { subscriptionId: sub._id, dueDate: sub.nextDueDate!, attempt: 1, today, cycle: dueCycleOf(sub) };
+}
+
 /**
  * A new charge for each active subscription whose next cycle's due date has come. Each job carries
  * the cycle as read here (see ChargeJobData.cycle), so its run does not read the subscription
@@ -73,15 +104,33 @@ export async function enqueueDueSubscriptionCharges(now: Date): Promise<number> 
       maxCycles: 1,
     },
   )
-    .lean()
+    .lean<DueSubscription>()
     .cursor({ batchSize: CURSOR_BATCH });
-  return enqueueStream(due, (sub) => ({
-    subscriptionId: sub._id,
-    dueDate: sub.nextDueDate!,
-    attempt: 1,
-    today,
-    cycle: dueCycleOf(sub),
-  }));
+  return enqueueStream(due, (sub) => dueCycleJob(sub, today));
+}
+
+/**
+ * A subscription created already due (its first due date is today: the UTC calendar day of the
+ * subscriptions clock, the day the scheduler charges by) gets its first charge now rather than at
+ * the scheduler's next tick, up to a minute later. It takes the scheduler's path, not a copy of it:
+ * the job the scheduler would queue (same data, same deterministic id), then what that job's run
+ * does first, startDueCycle: the charge inserted PENDING under its unique (subscription, due date)
+ * index and the subscription moved to its next cycle. So the charge is listed when the creation
+ * answers, a scheduler tick in between or after adds nothing (the job id is taken, and then the
+ * subscription is no longer due), and the job's run finds the charge and sends it once.
+ *
+ * The job is queued first: if the process dies before the charge is inserted, the job inserts it;
+ * if the job cannot be queued (Redis down), nothing is inserted and the subscription stays due for
+ * the scheduler's next tick, instead of leaving a PENDING charge with no job for the stalled-charge
+ * pass. Returns whether the cycle was opened here (false: not due, or not yet due).
+ */
+export async function startFirstCycleIfDue(sub: DueSubscription, now: Date): Promise<boolean> {
+  const today = dayOf(now);
+  if (sub.nextDueDate === null || sub.nextDueDate > today) return false;
+  const job = dueCycleJob(sub, today);
+  await enqueueCharges([job]);
+  await startDueCycle(job, job.cycle!);
+  return true;
 }
 
 /** The next attempt of each denied charge whose retry day has come. */

@@ -1,7 +1,7 @@
 /**
- * Subscription rules: create (the card becomes an acquirer card token), read, cancel, the charge
- * list as the spec's table describes it, and refunds. Knows nothing of Express: routes, jobs and
- * tests call it.
+ * Subscription rules: create (the card becomes an acquirer card token; one due today gets its first
+ * charge at once), read, cancel, the charge list as the spec's table describes it, and refunds.
+ * Knows nothing of Express: routes, jobs and tests call it.
  */
 import { checkedAfterLookup } from '../db/filters';
 import mongoose from 'mongoose';
@@ -11,7 +11,9 @@ import { isDuplicateKey } from '../db/connection';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { CardError, cardBrand, decryptCard, summarizeCard } from '../cards';
 import { AcquirerRejectedError, AcquirerStatus, getSale, tokenizeCard, voidSale } from '../acquirer/client';
+import { logger } from '../logger';
 import { addDays, addMonths, isCalendarDay, now, today } from './clock';
+import { startFirstCycleIfDue } from './scheduling';
 import {
   ChargeRefundModel,
   ChargeStatus,
@@ -66,7 +68,21 @@ export interface CreateSubscriptionInput {
   description?: string | null;
 }
 
-export async function createSubscription(merchantId: number, input: CreateSubscriptionInput): Promise<Subscription> {
+export interface CreateSubscriptionHooks {
+  /** Tests only: runs once the subscription is stored, before its first charge (a throw stands for a crash). */
+  afterInsert?: (sub: Subscription) => Promise<void>;
+}
+
+/**
+ * Stores the subscription; when its first due date is today (the UTC day, see clock.ts) its first
+ * charge is created PENDING and its job queued before this returns (startFirstCycleIfDue), so the
+ * answer already shows the following cycle as next due and the charge list shows the charge.
+ */
+export async function createSubscription(
+  merchantId: number,
+  input: CreateSubscriptionInput,
+  hooks: CreateSubscriptionHooks = {},
+): Promise<Subscription> {
   const day = today();
   const errors: Record<string, string[]> = {};
   if (!isCalendarDay(input.firstDueDate)) errors.firstDueDate = ['Enter a valid date in the format YYYY-MM-DD.'];
@@ -135,7 +151,16 @@ export async function createSubscription(merchantId: number, input: CreateSubscr
     customer: { name: input.customer?.name?.trim() || card.holder, identity: input.customer?.identity ?? null },
     description: input.description ?? null,
   });
-  return created.toObject();
+  const sub: Subscription = created.toObject();
+  await hooks.afterInsert?.(sub);
+  try {
+    if (await startFirstCycleIfDue(sub, now())) return (await SubscriptionModel.findById(id).lean()) ?? sub;
+  } catch (err) {
+    // The subscription is stored and due, so the scheduler's next tick (or the job, once queued)
+    // makes the charge: answering 500 would invite a retry that creates a second subscription.
+    logger.warn({ err, subscriptionId: id }, 'first charge of a subscription due today left to the scheduler');
+  }
+  return sub;
 }
 
 /** Ids that are not positive integers name no subscription: 404 like an unknown one. */
