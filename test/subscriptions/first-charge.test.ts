@@ -1,8 +1,6 @@
 import '../helpers/env';
 import test from 'ava';
-import type { TestApp } from '../helpers/app';
-import type { TestMerchant } from '../helpers/identity';
-import { startProcess, type RunningProcess } from '../helpers/processes';
+import { startProcess } from '../helpers/processes';
 import { getQueue } from '../../src/queue';
 import { addMonths, dayOf } from '../../src/subscriptions/clock';
 import { chargeJobId, type ChargeJobData } from '../../src/subscriptions/charging';
@@ -17,17 +15,15 @@ import {
   listCharges,
   salesForOrder,
   useSubscriptionStack,
+  type SubscriptionStack,
 } from './support';
 
 // A subscription whose first due date is today gets its first charge with its creation (issue 14).
 // "Today" is the UTC day, as the scheduler counts it: real processes tick with the real clock.
 // Serial: the scheduler and worker processes started here see every subscription of this file.
-let app: TestApp;
-let sandbox: RunningProcess;
-let merchant: TestMerchant;
-
-useSubscriptionStack((stack) => {
-  ({ sandbox, app, merchant } = stack);
+let stack: SubscriptionStack;
+useSubscriptionStack((started) => {
+  stack = started;
 });
 
 const queue = () => getQueue<ChargeJobData>(CHARGE_QUEUE);
@@ -43,17 +39,17 @@ async function assertChargedOnce(t: import('ava').ExecutionContext, subscription
   t.is(charge.status, 1);
   t.is(await SubscriptionChargeModel.countDocuments({ subscriptionId }), 1);
   t.is(await ChargeAttemptModel.countDocuments({ chargeId: charge._id }), 1);
-  t.deepEqual(await salesForOrder(sandbox, `SUB${subscriptionId}C${charge._id}A1`), [charge.acquirerPaymentId]);
+  t.deepEqual(await salesForOrder(stack.sandbox, `SUB${subscriptionId}C${charge._id}A1`), [charge.acquirerPaymentId]);
 }
 
 test.serial('due today: the first charge is listed and queued when the creation answers; ticks add none', async (t) => {
   const today = dayOf(new Date());
-  const created = await createSubscription(app.url, merchant, { firstDueDate: today, cardLastDigit: 1 });
+  const created = await createSubscription(stack.app.url, stack.merchant, { firstDueDate: today, cardLastDigit: 1 });
   t.is(created.status, 201, JSON.stringify(created.body));
   const id: number = created.body.data.id;
   t.is(created.body.data.nextDueDate, addMonths(today, 1), 'the answer already shows the following cycle');
 
-  const listed = await listCharges(app.url, merchant, id);
+  const listed = await listCharges(stack.app.url, stack.merchant, id);
   t.is(listed.status, 200);
   t.is(listed.body.data.length, 1);
   t.like(listed.body.data[0], { subscriptionId: id, status: 0, dueDate: today, value: 4990, attempts: 1 });
@@ -65,7 +61,7 @@ test.serial('due today: the first charge is listed and queued when the creation 
     dueDate: today,
     attempt: 1,
     today,
-    cycle: { merchantId: merchant.merchantId, value: 4990, number: 0, followingDueDate: addMonths(today, 1) },
+    cycle: { merchantId: stack.merchant.merchantId, value: 4990, number: 0, followingDueDate: addMonths(today, 1) },
   });
 
   // A scheduler process (its first tick runs as it starts) and two ticks from here, before any worker runs.
@@ -88,10 +84,10 @@ test.serial('due today: the first charge is listed and queued when the creation 
 
 test.serial('due later: no charge and no job at creation', async (t) => {
   const firstDueDate = addMonths(dayOf(new Date()), 1);
-  const created = await createSubscription(app.url, merchant, { firstDueDate });
+  const created = await createSubscription(stack.app.url, stack.merchant, { firstDueDate });
   t.is(created.status, 201);
   t.is(created.body.data.nextDueDate, firstDueDate);
-  t.deepEqual((await listCharges(app.url, merchant, created.body.data.id)).body.data, []);
+  t.deepEqual((await listCharges(stack.app.url, stack.merchant, created.body.data.id)).body.data, []);
   t.deepEqual(await jobsOf(created.body.data.id), []);
 });
 
@@ -99,7 +95,7 @@ test.serial('due later: no charge and no job at creation', async (t) => {
 async function createDueToday(afterInsert: (subscriptionId: number) => Promise<void>) {
   let subscriptionId = 0;
   const created = createInProcess(
-    merchant.merchantId,
+    stack.merchant.merchantId,
     { value: 4990, billingCycle: 'monthly', firstDueDate: dayOf(new Date()), encryptedCard: encryptedTestCard(1) },
     {
       afterInsert: async (sub) => {
@@ -122,7 +118,7 @@ test.serial(
     const id = subscriptionId();
     t.true(id > 0);
     t.like(await SubscriptionModel.findById(id).lean(), { status: 'active', nextDueDate: today, nextCycle: 0 });
-    t.deepEqual((await listCharges(app.url, merchant, id)).body.data, []);
+    t.deepEqual((await listCharges(stack.app.url, stack.merchant, id)).body.data, []);
     t.deepEqual(await jobsOf(id), []);
 
     const [scheduler, worker] = await Promise.all([
