@@ -27,3 +27,26 @@ export class AcquirerNotConfiguredError extends Error {
     this.name = 'AcquirerNotConfiguredError';
   }
 }
+
+/**
+ * The acquirer answered, but refused the request itself (4xx other than a card denial: bad
+ * field, bad MerchantKey, not capturable...). Nothing happened at the acquirer. It extends
+ * AcquirerUnavailableError so a route that does not handle it answers 502 (a gateway error from
+ * the merchant's point of view); callers that care check `instanceof AcquirerRejectedError`.
+ */
+export class AcquirerRejectedError extends AcquirerUnavailableError {
+  constructor(
+    readonly httpStatus: number,
+    readonly errors: { Code: number | string; Message: string }[],
+  ) {
+    super(
+      `acquirer refused the request (HTTP ${httpStatus}${errors.length ? `: ${errors.map((e) => `${e.Code} ${e.Message}`).join('; ')}` : ''})`,
+      false,
+    );
+    this.name = 'AcquirerRejectedError';
+  }
+
+  hasCode(code: number | string): boolean {
+    return this.errors.some((e) => String(e.Code) === String(code));
+  }
+}
