@@ -1,9 +1,10 @@
 /** GET /metrics in Prometheus text format, behind the same basic auth as the queue dashboard. */
 import type { RequestHandler } from 'express';
-import type { Feature } from '../http/routes';
+import { routeTable, type Feature } from '../http/routes';
 import { basicAuth } from '../http/dashboard';
 import { registry } from './registry';
 import { recordAcquirerCalls } from './acquirer';
+import { docs, tag } from './swagger';
 
 recordAcquirerCalls();
 
@@ -12,43 +13,10 @@ export const serveMetrics: RequestHandler = async (_req, res) => {
   res.set('Content-Type', registry.contentType).send(body);
 };
 
+const route = routeTable(docs, { getMetrics: serveMetrics });
+
 export const metricsFeature: Feature = {
   name: 'metrics',
-  tag: { name: 'metrics', description: 'What operators watch (Prometheus)' },
-  routes: [
-    {
-      method: 'get',
-      path: '/metrics',
-      before: [basicAuth('metrics')],
-      handler: serveMetrics,
-      doc: {
-        operationId: 'getMetrics',
-        summary: 'Prometheus metrics of this process',
-        description:
-          'HTTP basic auth with DASHBOARD_USER / DASHBOARD_PASSWORD (as /admin/queues). Request counts and ' +
-          'durations by route template ' +
-          ('and status, queue depth per queue and state (read from Redis), acquirer call latency and errors, ' +
-            'process figures. ') +
-          'Worker processes serve their job figures on their own METRICS_PORT.',
-        tags: ['metrics'],
-        produces: ['text/plain'],
-        responses: {
-          200: { description: 'Prometheus text exposition format 0.0.4' },
-          401: { description: 'No or wrong basic-auth credentials', schema: { $ref: '#/definitions/ErrorDetail' } },
-          403: {
-            description: 'A bearer credential that is not staff',
-            schema: { $ref: '#/definitions/ErrorDetail' },
-          },
-          429: {
-            description: 'Too many staff logins from this address; Retry-After says when to try again',
-            schema: { $ref: '#/definitions/ErrorDetail' },
-          },
-          503: {
-            description: 'The credential could not be checked (a backing service does not answer)',
-            schema: { $ref: '#/definitions/ErrorDetail' },
-          },
-        },
-      },
-    },
-  ],
+  tag,
+  routes: [route('get', '/metrics', 'getMetrics', { before: [basicAuth('metrics')] })],
 };
