@@ -93,6 +93,19 @@ test.serial('applying a new chargeback takes 4 commands; a lifecycle step 7 and 
   });
   t.is((await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean())?.status, 'PENDING');
 
+  // Applied again (a retried job): the inserts find their records, and the full refresh runs on the
+  // document already there; nothing changes.
+  const again = await countDbCommands(async () => processChargebackNotice(newJob));
+  t.is(again.result, 'applied');
+  t.deepEqual(again.commands.by, {
+    'chargeback_events insert': 1,
+    'chargeback_events find': 4,
+    'chargebacks insert': 1,
+    'chargebacks update': 1,
+    'chargeback_notices update': 1,
+  });
+  t.like(await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean(), { status: 'PENDING', eventCount: 1 });
+
   const step = {
     establishmentNumber: Number(ec),
     caseId: notice.idCase,
