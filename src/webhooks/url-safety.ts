@@ -119,7 +119,8 @@ export function embeddedIpv4(address: string): string[] {
   if (g.slice(0, 4).every((x) => x === 0) && g[4] === 0xffff && g[5] === 0) found.push(v4Of(g[6], g[7])); // translated
   if (g[0] === 0x64 && g[1] === 0xff9b) found.push(v4Of(g[6], g[7])); // NAT64 well-known and local-use
   if (g[0] === 0x2002) found.push(v4Of(g[1], g[2])); // 6to4
-  if (g[0] === 0x2001 && g[1] === 0) found.push(v4Of(g[2], g[3]), v4Of(g[6] ^ 0xffff, g[7] ^ 0xffff)); // Teredo server, client
+  // Teredo: the server's address, then the client's (stored inverted)
+  if (g[0] === 0x2001 && g[1] === 0) found.push(v4Of(g[2], g[3]), v4Of(g[6] ^ 0xffff, g[7] ^ 0xffff));
   if ((g[4] === 0 || g[4] === 0x200) && g[5] === 0x5efe) found.push(v4Of(g[6], g[7])); // ISATAP
   return found;
 }

@@ -181,7 +181,9 @@ export const webhooksCase: ThroughputCase = {
       floor: floor.side,
       dbCommands: one.dbCommands,
       floorDbCommands: floor.dbCommands,
-      note: `two worker processes: ${two.side.requestsPerSecond} deliveries/s (${two.side.valid ? 'all delivered' : `${two.side.requests}/${EVENTS} delivered`})`,
+      note:
+        `two worker processes: ${two.side.requestsPerSecond} deliveries/s ` +
+        `(${two.side.valid ? 'all delivered' : `${two.side.requests}/${EVENTS} delivered`})`,
     };
   },
 };
