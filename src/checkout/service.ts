@@ -5,8 +5,8 @@
  * _id is the link id. On FerretDB two conditional updates can both "win", an insert under a unique
  * _id cannot. A denial or transport failure deletes the claim (the link stays payable); a paid link
  * keeps it. A claim left behind by a crashed process is taken over once no acquirer call of it can
- * still be running (callMayStillBeRunningMs) with the same acquirer idempotency key, so the acquirer replays the sale it may have made instead of
- * charging twice.
+ * still be running (callMayStillBeRunningMs) with the same acquirer idempotency key, so the acquirer
+ * replays the sale it may have made instead of charging twice.
  *
  * A paid link is a captured sale (capture: true): the payer is charged at once, nothing to capture later.
  */

@@ -43,7 +43,7 @@ test('two holders at once: exactly one claims, the other reads its claim', async
   t.is(await JobModel.countDocuments({ _id: 'race' }), 1);
 });
 
-test('a holder that dies: its claim is taken over once its lease is over, keeping what the taker asks for', async (t) => {
+test('a holder that dies: its claim is taken over after its lease, keeping what the taker asks for', async (t) => {
   const first = await jobs.claim('dies', fresh('acquirer-key'));
   if (!first.claimed) return t.fail('the first caller claims');
   const during = await jobs.claim('dies', fresh('other-key'), later(LEASE_MS - 1000));

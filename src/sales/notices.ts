@@ -1,0 +1,109 @@
+/**
+ * The acquirer's card/PIX notifications: intake (signature checked, one stored notice per body)
+ * and application by a worker (the sale read from the acquirer and settled).
+ */
+import crypto from 'node:crypto';
+import { getConfig } from '../../config';
+import { getSale, NOTIFICATION_SIGNATURE_HEADER as SIGNATURE_HEADER, type AcquirerSale } from '../acquirer/client';
+import { safeEqual, sha256Hex } from '../auth/crypto';
+import { insertOnce } from '../db/claims';
+import { ApiError, badRequest } from '../http/errors';
+import { getQueue, recordJobId } from '../queue';
+import { OnlineSaleModel, PaymentNoticeModel } from './model';
+import type { SaleAnswer } from './presentation';
+import { reconcileReadSale, settleToAcquirer } from './reconciliation';
+
+export const NOTICE_QUEUE = 'sales-notices';
+export { SIGNATURE_HEADER };
+
+export class InvalidNoticeSignature extends ApiError {
+  constructor() {
+    super(401, { detail: `Invalid or missing ${SIGNATURE_HEADER} signature.` });
+  }
+}
+
+export function signNotice(rawBody: string | Buffer, secret = getConfig().acquirer.notificationSecret): string {
+  return `sha256=${crypto.createHmac('sha256', secret).update(rawBody).digest('hex')}`;
+}
+
+/**
+ * Intake of an acquirer card/PIX notification: checks the HMAC (constant time), stores the raw
+ * notice (one document per body) and queues its application. Answers at once; the worker does
+ * the rest.
+ */
+export async function receivePaymentNotice(
+  rawBody: Buffer | undefined,
+  signature: string | undefined,
+): Promise<SaleAnswer> {
+  if (!rawBody?.length || typeof signature !== 'string' || !safeEqual(signature.trim(), signNotice(rawBody)))
+    throw new InvalidNoticeSignature();
+  const raw = rawBody.toString('utf8');
+  let notice: { PaymentId?: unknown; ChangeType?: unknown };
+  try {
+    notice = JSON.parse(raw);
+  } catch {
+    throw badRequest({ non_field_errors: ['The body is not JSON.'] });
+  }
+  const fields: Record<string, string[]> = {};
+  if (typeof notice.PaymentId !== 'string' || !notice.PaymentId) fields.PaymentId = ['PaymentId is required.'];
+  if (!Number.isInteger(notice.ChangeType)) fields.ChangeType = ['ChangeType must be an integer.'];
+  if (Object.keys(fields).length) throw badRequest(fields);
+  const noticeId = sha256Hex(raw);
+  let jobId = recordJobId('notice', noticeId);
+  const record = { _id: noticeId, raw, paymentId: notice.PaymentId, changeType: notice.ChangeType, jobId };
+  const duplicate = (await insertOnce(PaymentNoticeModel, { ...record, receivedAt: new Date() })) === 'exists';
+  if (duplicate) {
+    // Queued again under the record's job (a no-op while that job exists): a notice stored before
+    // Redis failed still gets applied. One stored before job ids were kept gets a new one.
+    const stored = await PaymentNoticeModel.findById(noticeId, { appliedAt: 1, jobId: 1 }).lean();
+    if (stored?.appliedAt) return { status: 200, body: { received: true, duplicate } };
+    jobId = stored?.jobId ?? jobId;
+  }
+  await getQueue(NOTICE_QUEUE).add('apply-payment-notice', { noticeId }, { jobId });
+  return { status: 200, body: { received: true, duplicate } };
+}
+
+export class NoticeNotYetMatched extends Error {}
+
+/** Applies a stored notice: asks the acquirer for the sale's state and settles ours to it, once. */
+export async function applyPaymentNotice(noticeId: string): Promise<string> {
+  const notice = await PaymentNoticeModel.findById(noticeId).lean();
+  if (!notice) return 'unknown notice';
+  if (notice.appliedAt) return `already applied: ${notice.result}`;
+  let result: string;
+  if (notice.changeType !== 1) {
+    result = `change type ${notice.changeType} is not handled by online sales`;
+  } else {
+    let sale = await OnlineSaleModel.findOne({ acquirerPaymentId: notice.paymentId }).lean();
+    let truth: AcquirerSale | null | undefined;
+    if (!sale) {
+      // Not found by the indexed PaymentId: the sale may predate that field. The acquirer names the
+      // order id (unique index) instead of a scan by the nested acquirer.paymentId.
+      truth = await getSale(notice.paymentId);
+      const byOrder = truth ? await OnlineSaleModel.findOne({ merchantOrderId: truth.merchantOrderId }).lean() : null;
+      // Only a sale that recorded this PaymentId: a pre-capture still waiting for its answer settles it itself.
+      sale = byOrder?.acquirer.paymentId === notice.paymentId ? byOrder : null;
+    }
+    // The notice may arrive before the pre-capture recorded the PaymentId: the job retries.
+    if (!sale) throw new NoticeNotYetMatched(`no sale has PaymentId ${notice.paymentId} yet`);
+    if (sale.reconciliation) {
+      result = await reconcileReadSale(sale);
+    } else {
+      truth ??= await getSale(notice.paymentId);
+      result = truth ? await settleToAcquirer(sale, truth) : 'the acquirer does not know this PaymentId';
+    }
+  }
+  await PaymentNoticeModel.updateOne(
+    { _id: noticeId, appliedAt: null },
+    { $set: { appliedAt: new Date(), applied: true, result } },
+  );
+  return result;
+}
+
+/** Records that a notice could not be matched to a sale after every retry. */
+export async function giveUpOnNotice(noticeId: string, reason: string): Promise<void> {
+  await PaymentNoticeModel.updateOne(
+    { _id: noticeId, appliedAt: null },
+    { $set: { appliedAt: new Date(), applied: true, result: `not applied: ${reason}` } },
+  );
+}

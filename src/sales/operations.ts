@@ -1,0 +1,252 @@
+/**
+ * Capture and cancel (void or refund) of a card sale, and the stored reads (sale, PIX status):
+ * each operation claims its transition, marks the sale in flight, calls the acquirer once, and
+ * moves the sale to what the acquirer answered.
+ */
+import crypto from 'node:crypto';
+import { AcquirerUnavailableError } from '../acquirer/errors';
+import { AcquirerRejectedError, captureSale as captureAtAcquirer, voidSale } from '../acquirer/client';
+import { getMerchant } from '../auth/service';
+import { checkedAfterLookup } from '../db/filters';
+import { ApiError } from '../http/errors';
+import { logger } from '../logger';
+import { OnlineSaleModel, type OnlineSale, type SaleOperation, type SaleStatus, type SaleTransition } from './model';
+import { iso, ok, type SaleAnswer } from './presentation';
+import { effectiveStatus, SALE_OPERATIONS } from './state-table';
+import {
+  abandonOperation,
+  claimTransition,
+  enqueueReconciliation,
+  findSale,
+  markForReconciliation,
+  moveSale,
+  SaleGatewayError,
+  STUCK_RECONCILIATION_MS,
+  type SaleScope,
+} from './transitions';
+
+function refuseInvalidState(sale: OnlineSale, action: 'captured' | 'cancelled'): never {
+  if (sale.paymentMethod === 'pix') throw new ApiError(400, { detail: `A PIX sale cannot be ${action}.` });
+  if (sale.reconciliation) {
+    throw new ApiError(
+      409,
+      { detail: 'The outcome of the last acquirer call on this sale is being confirmed. Retry later.' },
+      { 'Retry-After': '2' },
+    );
+  }
+  const allowed = action === 'captured' ? 'a PRE_CAPTURED card sale' : 'a PRE_CAPTURED or CONFIRMED card sale';
+  throw new ApiError(400, { detail: `Only ${allowed} can be ${action}; this sale is ${sale.status}.` });
+}
+
+/** An operation of the state table (SALE_OPERATIONS), with its acquirer call. */
+interface Operation {
+  from: SaleStatus;
+  to: SaleStatus;
+  operation: SaleOperation;
+  /** Acquirer statuses that mean the operation took effect. */
+  acquirerStatuses: readonly number[];
+  call: (
+    sale: OnlineSale,
+    requestKey: string,
+  ) => Promise<{
+    status: number;
+    returnCode: string;
+    returnMessage: string;
+    tid?: string;
+    proofOfSale?: string;
+    authorizationCode?: string;
+  }>;
+}
+
+/**
+ * An operation's claim on a sale that never got its in-flight mark: its process died between the
+ * two writes (the mark is written before any acquirer call), or is still between them. Once that is
+ * older than the stuck-reconciliation bound, the sale is marked as its holder would have marked it,
+ * so reconciliation asks the acquirer and releases the claim; otherwise the sale would refuse every
+ * operation for good with nothing to settle it.
+ */
+async function reconcileUnmarkedClaim(sale: OnlineSale, held: SaleTransition): Promise<void> {
+  if (held.operation === 'settle' || Date.now() - new Date(held.createdAt).getTime() < STUCK_RECONCILIATION_MS) return;
+  const reconciliation = {
+    operation: held.operation,
+    fromStatus: held.fromStatus,
+    since: new Date(held.createdAt),
+    reason: 'claimed, never marked: its process died before the acquirer call',
+    inFlight: true,
+  };
+  const unmarked = { _id: sale._id, status: checkedAfterLookup(held.fromStatus), reconciliation: null };
+  await OnlineSaleModel.updateOne(unmarked, { $set: { reconciliation, reconciling: true } });
+  logger.warn(
+    { saleId: sale._id, operation: held.operation },
+    'an operation claim without its in-flight mark: reconciling the sale',
+  );
+  await enqueueReconciliation(sale._id, held.fromStatus, reconciliation.since).catch((error) =>
+    logger.error(
+      { err: error, saleId: sale._id },
+      'could not queue the reconciliation of a sale; the stuck-reconciliation sweep will',
+    ),
+  );
+}
+
+/** Moves a card sale out of `op.from` through the acquirer, once, whatever runs at the same time. */
+async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' | 'cancelled'): Promise<SaleAnswer> {
+  const transition = await claimTransition(sale._id, op.from, op.operation);
+  if (!transition.claimed) {
+    const current = await OnlineSaleModel.findById(sale._id).lean();
+    if (current && current.status === op.from && !current.reconciliation) {
+      if (transition.held) await reconcileUnmarkedClaim(current, transition.held);
+      throw new ApiError(
+        409,
+        { detail: `Another operation on this sale is in progress. Retry later.` },
+        { 'Retry-After': '1' },
+      );
+    }
+    refuseInvalidState(current ?? sale, action);
+  }
+  // The intent is recorded before the call: should this process die from here on, the sale carries
+  // the reconciling flag and the stuck-reconciliation sweep asks the acquirer and releases the
+  // claim; without it the claim would block the sale for good. Settling the sale clears it.
+  await OnlineSaleModel.updateOne(
+    { _id: sale._id },
+    {
+      $set: {
+        reconciliation: {
+          operation: op.operation,
+          fromStatus: op.from,
+          since: new Date(),
+          reason: 'acquirer call in flight',
+          inFlight: true,
+        },
+        reconciling: true,
+      },
+    },
+  );
+  let result: Awaited<ReturnType<Operation['call']>>;
+  // A fresh RequestId per claimed attempt: a retry after a known failure is a new request, and
+  // must not be answered with the acquirer's stored refusal of the earlier one.
+  const requestKey = `${sale.merchantOrderId}:${op.operation}:${crypto.randomUUID()}`;
+  try {
+    result = await op.call(sale, requestKey);
+  } catch (error) {
+    if (!(error instanceof AcquirerUnavailableError)) {
+      await abandonOperation(sale._id, transition.claim);
+      throw error;
+    }
+    logger.warn(
+      {
+        saleId: sale._id,
+        operation: op.operation,
+        err: { message: error.message },
+        outcomeUnknown: error.outcomeUnknown,
+      },
+      'acquirer unavailable',
+    );
+    if (error.outcomeUnknown) {
+      const marked = await markForReconciliation(sale, op.operation, error.message);
+      throw new SaleGatewayError(marked, true);
+    }
+    if (error instanceof AcquirerRejectedError && error.httpStatus === 400) {
+      // "Not capturable / not voidable": the acquirer's state differs from ours; learn it.
+      const marked = await markForReconciliation(sale, op.operation, error.message);
+      throw new SaleGatewayError(marked, false, error);
+    }
+    await abandonOperation(sale._id, transition.claim);
+    throw new SaleGatewayError(sale, false, error);
+  }
+  if (!op.acquirerStatuses.includes(result.status)) {
+    await abandonOperation(sale._id, transition.claim);
+    throw new ApiError(502, {
+      detail: `Payment gateway error: the acquirer answered status ${result.status} to the ${op.operation}.`,
+      sale_id: sale._id,
+      sale_status: sale.status,
+      reconciling: false,
+    });
+  }
+  try {
+    return ok((await moveSale(sale, op.to, result)).moved);
+  } catch (error) {
+    // Someone wrote the same outcome first (a notice of this very operation): that is success.
+    const current = await OnlineSaleModel.findById(sale._id).lean();
+    if (current?.status === op.to) return ok(current);
+    throw error;
+  }
+}
+
+export async function captureOnlineSale(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
+  const sale = await findSale(scope, saleId);
+  if (sale.paymentMethod !== 'card' || sale.status !== 'PRE_CAPTURED' || sale.reconciliation)
+    refuseInvalidState(sale, 'captured');
+  return runOperation(
+    sale,
+    {
+      ...SALE_OPERATIONS.capture,
+      operation: 'capture',
+      call: (s, requestKey) => captureAtAcquirer(s.acquirer.paymentId!, { idempotencyKey: requestKey }),
+    },
+    'captured',
+  );
+}
+
+export const VOID_ON_CONFIRMED_DISABLED =
+  "This sale is CONFIRMED and the merchant's allow_void_on_confirmed setting is off, so a confirmed sale " +
+  'cannot be cancelled (refunded).';
+
+export async function cancelOnlineSale(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
+  const sale = await findSale(scope, saleId);
+  if (
+    sale.paymentMethod !== 'card' ||
+    sale.reconciliation ||
+    (sale.status !== 'PRE_CAPTURED' && sale.status !== 'CONFIRMED')
+  )
+    refuseInvalidState(sale, 'cancelled');
+  if (sale.status === 'PRE_CAPTURED') {
+    return runOperation(
+      sale,
+      {
+        ...SALE_OPERATIONS.void,
+        operation: 'void',
+        call: (s, requestKey) => voidSale(s.acquirer.paymentId!, { idempotencyKey: requestKey }),
+      },
+      'cancelled',
+    );
+  }
+  const merchant = await getMerchant(sale.merchantId);
+  if (!merchant?.settings?.allowVoidOnConfirmed) throw new ApiError(400, { detail: VOID_ON_CONFIRMED_DISABLED });
+  return runOperation(
+    sale,
+    {
+      ...SALE_OPERATIONS.refund,
+      operation: 'refund',
+      call: (s, requestKey) => voidSale(s.acquirer.paymentId!, { idempotencyKey: requestKey }),
+    },
+    'cancelled',
+  );
+}
+
+/** GET /online/sales/{id}/: the stored sale (how a merchant learns a reconciled outcome). */
+export async function readOnlineSale(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
+  return ok(await findSale(scope, saleId));
+}
+
+export async function pixStatus(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
+  const sale = await findSale(scope, saleId);
+  if (sale.paymentMethod !== 'pix') throw new ApiError(400, { detail: 'This sale was not paid by PIX.' });
+  const status = effectiveStatus(sale);
+  return {
+    status: 200,
+    body: {
+      status: 'success',
+      data: {
+        id: sale._id,
+        sale_status: status,
+        paid: status === 'CONFIRMED' || status === 'REFUNDED',
+        value: sale.amountCents,
+        qr_code: sale.pix?.qrCode ?? null,
+        expires_at: iso(sale.pix?.expiresAt),
+        paid_at: iso(sale.pix?.paidAt),
+        reconciling: Boolean(sale.reconciliation),
+        updated_at: iso(sale.updatedAt),
+      },
+    },
+  };
+}

@@ -1,0 +1,279 @@
+/**
+ * Pre-capture: creates the sale, authorizes the card once through the one card-charge path
+ * (src/payments/card-charge.ts) or creates the PIX charge, and records the acquirer's answer.
+ * The Idempotency-Key rules are in idempotency-keys.ts.
+ */
+import crypto from 'node:crypto';
+import { AcquirerUnavailableError } from '../acquirer/errors';
+import { createPixCharge, type CardSaleResult, type PixChargeResult } from '../acquirer/client';
+import { sha256Hex } from '../auth/crypto';
+import { CardError, decryptCard, summarizeCard, type ClearCard } from '../cards';
+import { documentKind, normalizeDocument } from '../checkout/documents';
+import { checkedAfterLookup } from '../db/filters';
+import { nextId } from '../db/ids';
+import { ApiError, badRequest } from '../http/errors';
+import { logger } from '../logger';
+import { chargeCard } from '../payments/card-charge';
+import { useIdempotencyKey } from '../payments/idempotency';
+import { OnlineSaleModel, SavedCardModel, type OnlineSale } from './model';
+import { hashedRequest, saleKeys, settleIdempotencyKeyAfterFailure } from './idempotency-keys';
+import { ok, type SaleAnswer } from './presentation';
+import { statusFromAcquirer } from './state-table';
+import { markForReconciliation, moveSale, SaleGatewayError } from './transitions';
+
+export interface PreCaptureInput {
+  payment_method: 'card' | 'pix';
+  /** Cents. */
+  value: number;
+  installments: number;
+  encrypted_card?: string;
+  card_token?: string;
+  save_card?: boolean;
+  payer: { name: string; document?: string };
+  order_reference?: string;
+  pix_expires_in?: number;
+}
+
+interface PreparedPayment {
+  card: ClearCard | null;
+  cardToken: { token: string; brand: string; bin: string; last4: string } | null;
+  document: string | null;
+  documentType: 'CPF' | 'CNPJ' | null;
+}
+
+/** The clear card of a body that sends one encrypted; 400 when it cannot be read or is not accepted. */
+function clearCardOf(input: PreCaptureInput): ClearCard | null {
+  if (input.payment_method === 'pix' || !input.encrypted_card) return null;
+  let card: ClearCard;
+  try {
+    card = decryptCard(input.encrypted_card);
+  } catch (error) {
+    if (error instanceof CardError) throw badRequest({ encrypted_card: [error.message] });
+    throw error;
+  }
+  if (summarizeCard(card).brand === 'Unknown')
+    throw badRequest({ encrypted_card: ['This card brand is not accepted.'] });
+  return card;
+}
+
+async function preparePayment(
+  merchantId: number,
+  input: PreCaptureInput,
+  clearCard: ClearCard | null,
+): Promise<PreparedPayment> {
+  let document: string | null = null;
+  let documentType: 'CPF' | 'CNPJ' | null = null;
+  if (input.payer.document) {
+    document = normalizeDocument(input.payer.document);
+    documentType = documentKind(document);
+    if (!documentType)
+      throw badRequest({
+        'payer.document': ['Enter a valid CPF (11 digits) or CNPJ (14 characters) with correct check digits.'],
+      });
+  }
+  if (input.payment_method === 'pix') return { card: null, cardToken: null, document, documentType };
+  if (clearCard) return { card: clearCard, cardToken: null, document, documentType };
+  // By `_id` alone (see checkedAfterLookup): a token saved by another merchant is unknown here.
+  const found = await SavedCardModel.findById(sha256Hex(String(input.card_token))).lean();
+  const saved = found?.merchantId === merchantId ? found : null;
+  if (!saved) throw badRequest({ card_token: ['Unknown card token.'] });
+  return {
+    card: null,
+    cardToken: { token: String(input.card_token), brand: saved.brand, bin: saved.bin, last4: saved.last4 },
+    document,
+    documentType,
+  };
+}
+
+function cardAnswerFields(result: CardSaleResult) {
+  return {
+    status: result.status,
+    paymentId: result.paymentId,
+    returnCode: result.returnCode,
+    returnMessage: result.returnMessage,
+    tid: result.tid,
+    proofOfSale: result.proofOfSale,
+    authorizationCode: result.authorizationCode,
+  };
+}
+
+function pixAnswerFields(result: PixChargeResult) {
+  return {
+    status: result.status,
+    paymentId: result.paymentId,
+    returnCode: result.returnCode,
+    returnMessage: result.returnMessage,
+    proofOfSale: result.proofOfSale,
+    qrCodeString: result.qrCodeString,
+    expiresAt: result.expiresAt,
+  };
+}
+
+/** Runs one pre-capture: creates the sale, calls the acquirer once, records the answer. */
+async function runPreCapture(
+  merchantId: number,
+  input: PreCaptureInput,
+  clearCard: ClearCard | null,
+  key: { recordId: string; bodyHash: string; recordCreatedAt: Date } | null,
+): Promise<{ answer: SaleAnswer; sale: OnlineSale }> {
+  const prepared = await preparePayment(merchantId, input, clearCard);
+  const id = await nextId('online_sale');
+  const merchantOrderId = `S${id}R${crypto.randomBytes(5).toString('hex')}`;
+  const summary = prepared.card ? summarizeCard(prepared.card) : prepared.cardToken;
+  const created = await OnlineSaleModel.create({
+    _id: id,
+    merchantId,
+    merchantOrderId,
+    orderReference: input.order_reference ?? null,
+    paymentMethod: input.payment_method,
+    amountCents: input.value,
+    installments: input.installments,
+    status: 'PROCESSING',
+    payer: { name: input.payer.name, document: prepared.document, documentType: prepared.documentType },
+    card: summary
+      ? { brand: summary.brand, bin: summary.bin, last4: summary.last4, fromToken: Boolean(prepared.cardToken) }
+      : null,
+    idempotencyRecordId: key?.recordId ?? null,
+    idempotencyRecordCreatedAt: key?.recordCreatedAt ?? null,
+    idempotencyBodyHash: key?.bodyHash ?? null,
+  });
+  let sale = created.toObject() as OnlineSale;
+  const customer = {
+    name: input.payer.name,
+    identity: prepared.document ?? undefined,
+    identityType: prepared.documentType ?? undefined,
+  };
+
+  let cardResult: CardSaleResult | undefined;
+  let pixResult: PixChargeResult | undefined;
+  let failure: AcquirerUnavailableError | undefined;
+  if (input.payment_method === 'pix') {
+    try {
+      pixResult = await createPixCharge({
+        idempotencyKey: merchantOrderId,
+        merchantOrderId,
+        amountCents: input.value,
+        customer,
+        expiresInSeconds: input.pix_expires_in,
+      });
+    } catch (error) {
+      if (!(error instanceof AcquirerUnavailableError)) throw error;
+      failure = error;
+    }
+  } else {
+    const card = prepared.card
+      ? {
+          number: prepared.card.number,
+          holder: prepared.card.holder,
+          expMonth: prepared.card.expMonth,
+          expYear: prepared.card.expYear,
+          cvv: prepared.card.cvv,
+          brand: summary!.brand,
+        }
+      : { cardToken: prepared.cardToken!.token, brand: prepared.cardToken!.brand };
+    const charge = await chargeCard({
+      idempotencyKey: merchantOrderId,
+      merchantOrderId,
+      amountCents: input.value,
+      installments: input.installments,
+      capture: false,
+      saveCard: Boolean(input.save_card && prepared.card),
+      customer,
+      card,
+    });
+    if (charge.outcome === 'answered') cardResult = charge.answer;
+    else failure = charge.error;
+  }
+  if (failure) {
+    const error = failure;
+    logger.warn(
+      { saleId: id, err: { message: error.message }, outcomeUnknown: error.outcomeUnknown },
+      'pre-capture: acquirer unavailable',
+    );
+    if (error.outcomeUnknown) {
+      sale = await markForReconciliation(sale, 'authorize', error.message, !error.answered);
+      throw new SaleGatewayError(sale, true);
+    }
+    const stillProcessing = { _id: id, status: checkedAfterLookup('PROCESSING') };
+    sale =
+      (await OnlineSaleModel.findOneAndUpdate(stillProcessing, { $set: { status: 'FAILED' } }, { new: true }).lean()) ??
+      sale;
+    throw new SaleGatewayError(sale, false, error);
+  }
+
+  try {
+    const truth = cardResult ? cardAnswerFields(cardResult) : pixAnswerFields(pixResult!);
+    const to = statusFromAcquirer(truth.status, sale) ?? 'FAILED';
+    let cardToken: string | undefined;
+    if (cardResult?.approved && cardResult.cardToken && prepared.card) {
+      // Saved before the sale is recorded, so the answer kept for replays can say the token was issued.
+      const card = summarizeCard(prepared.card);
+      await SavedCardModel.create({
+        _id: sha256Hex(cardResult.cardToken),
+        merchantId,
+        brand: card.brand,
+        bin: card.bin,
+        last4: card.last4,
+      });
+      cardToken = cardResult.cardToken;
+    }
+    const answerOf = (moved: OnlineSale) => ok(moved, { cardToken });
+    const recorded = await moveSale(sale, to, truth, key ? answerOf : undefined);
+    sale = recorded.moved;
+    return { answer: recorded.answer ?? answerOf(sale), sale };
+  } catch (error) {
+    // The acquirer acted but we could not record it: let reconciliation record it.
+    await markForReconciliation(sale, 'authorize', 'recording the acquirer answer failed').catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * POST /online/sales/pre-capture/. With an Idempotency-Key, the first answer is kept for 24 hours
+ * and replayed for the same key and body; another body with the key is 422; a request while the
+ * first is still running (or its outcome is being confirmed) is 409.
+ */
+export async function preCapture(
+  merchantId: number,
+  input: PreCaptureInput,
+  idempotencyKey?: string,
+): Promise<SaleAnswer> {
+  // Read before the key: the key compares the card, not its encryption.
+  const card = clearCardOf(input);
+  if (!idempotencyKey) return (await runPreCapture(merchantId, input, card, null)).answer;
+  const recordId = `${merchantId}:${idempotencyKey}`;
+  const bodyHash = hashedRequest(input, card);
+  const key = await useIdempotencyKey(saleKeys(recordId, merchantId, bodyHash), recordId, bodyHash);
+  if (key.use === 'other-request') {
+    throw new ApiError(422, {
+      detail: 'This Idempotency-Key was already used with a different request body. Use a new key for a new sale.',
+    });
+  }
+  if (key.use === 'replay')
+    return { ...key.answer, headers: { ...(key.answer.headers ?? {}), 'Idempotent-Replayed': 'true' } };
+  if (key.use === 'busy') {
+    throw new ApiError(
+      409,
+      {
+        detail: key.reconciling
+          ? 'The first request with this Idempotency-Key timed out at the acquirer; its outcome is being ' +
+            'confirmed. Retry later to get its answer.'
+          : 'A request with this Idempotency-Key is still being processed. Retry later to get its answer.',
+      },
+      { 'Retry-After': '2' },
+    );
+  }
+  const recordCreatedAt = key.createdAt;
+  try {
+    // The answer is kept on the sale by the write that recorded it (see saleKeys): the record stays as inserted.
+    return (await runPreCapture(merchantId, input, card, { recordId, bodyHash, recordCreatedAt })).answer;
+  } catch (error) {
+    await settleIdempotencyKeyAfterFailure(recordId, recordCreatedAt, error).catch((settleError) =>
+      logger.error(
+        { err: { message: (settleError as Error).message }, recordId },
+        'could not settle an Idempotency-Key after a failed pre-capture; it stays in progress',
+      ),
+    );
+    throw error;
+  }
+}

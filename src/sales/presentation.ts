@@ -1,0 +1,61 @@
+/**
+ * What a reader of a sale sees: the sale as the API presents it, and the answer a route sends.
+ */
+import type { OnlineSale } from './model';
+import { APPROVED_STATUSES, effectiveStatus } from './state-table';
+
+/** What a route sends back: status, JSON body and extra headers. */
+export interface SaleAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+export const iso = (date: Date | null | undefined) => (date ? new Date(date).toISOString() : null);
+
+export function presentSale(sale: OnlineSale, extra: { cardToken?: string } = {}) {
+  const status = effectiveStatus(sale);
+  return {
+    id: sale._id,
+    approved: APPROVED_STATUSES.includes(sale.status),
+    sale_status: status,
+    payment_method: sale.paymentMethod,
+    value: sale.amountCents,
+    installments: sale.installments,
+    order_reference: sale.orderReference,
+    card: sale.card ? { brand: sale.card.brand, bin: sale.card.bin, last4: sale.card.last4 } : null,
+    ...(extra.cardToken ? { card_token: extra.cardToken } : {}),
+    pix: sale.pix
+      ? { qr_code: sale.pix.qrCode, expires_at: iso(sale.pix.expiresAt), paid_at: iso(sale.pix.paidAt) }
+      : null,
+    denial_code: sale.denial?.code ?? null,
+    denial_message: sale.denial?.message ?? null,
+    acquirer: {
+      payment_id: sale.acquirer.paymentId,
+      tid: sale.acquirer.tid,
+      authorization_code: sale.acquirer.authorizationCode,
+      proof_of_sale: sale.acquirer.proofOfSale,
+    },
+    reconciling: Boolean(sale.reconciliation),
+    captured_at: iso(sale.capturedAt),
+    cancelled_at: iso(sale.cancelledAt),
+    refunded_at: iso(sale.refundedAt),
+    created_at: iso(sale.createdAt),
+    updated_at: iso(sale.updatedAt),
+  };
+}
+
+export function ok(sale: OnlineSale, extra: { cardToken?: string } = {}): SaleAnswer {
+  return { status: 200, body: { status: 'success', data: presentSale(sale, extra) } };
+}
+
+/**
+ * The answer kept for Idempotency-Key replays, without the card token: the token is shown once
+ * and stored only as a hash, so a replay says it was issued instead of repeating it.
+ */
+export function storableAnswer(answer: SaleAnswer): { status: number; body: Record<string, unknown> } {
+  const data = answer.body.data as Record<string, unknown> | undefined;
+  if (!data || data.card_token === undefined) return { status: answer.status, body: answer.body };
+  const { card_token: _omitted, ...rest } = data;
+  return { status: answer.status, body: { ...answer.body, data: { ...rest, card_token_issued: true } } };
+}

@@ -1,0 +1,136 @@
+/**
+ * The sale state table, pure: which acquirer status means which of our statuses, which operation
+ * moves a sale from which status to which, what a status change writes, and how a status reads.
+ * No I/O here: every rule of it is unit-tested on its own (test/sales/state-table.test.ts).
+ *
+ *   PROCESSING --authorize--> PRE_CAPTURED | DENIED | FAILED      (card)
+ *   PROCESSING --create-----> PENDING | FAILED                     (PIX)
+ *   PRE_CAPTURED --capture--> CONFIRMED
+ *   PRE_CAPTURED --void-----> CANCELLED
+ *   CONFIRMED ----refund----> REFUNDED
+ *   PENDING --(notice)------> CONFIRMED | EXPIRED                  (PIX)
+ */
+import { AcquirerStatus, type AcquirerSale } from '../acquirer/client';
+import type { OnlineSale, SaleOperation, SaleStatus } from './model';
+
+/** The sale status a reader sees: an unpaid PIX past its expiry is EXPIRED even before the acquirer says so. */
+export function effectiveStatus(sale: OnlineSale, now = new Date()): SaleStatus {
+  if (sale.status === 'PENDING' && sale.pix?.expiresAt && new Date(sale.pix.expiresAt).getTime() <= now.getTime())
+    return 'EXPIRED';
+  return sale.status;
+}
+
+/** Statuses of a sale the acquirer accepted (`approved` in answers). */
+export const APPROVED_STATUSES: SaleStatus[] = [
+  'PRE_CAPTURED',
+  'CONFIRMED',
+  'PENDING',
+  'CANCELLED',
+  'REFUNDED',
+  'EXPIRED',
+];
+
+/** Our status for an acquirer status; null when it decides nothing. */
+export function statusFromAcquirer(
+  acquirerStatus: number,
+  sale: Pick<OnlineSale, 'paymentMethod' | 'status'>,
+): SaleStatus | null {
+  const method = sale.paymentMethod;
+  switch (acquirerStatus) {
+    case AcquirerStatus.Authorized:
+      return 'PRE_CAPTURED';
+    case AcquirerStatus.PaymentConfirmed:
+      return 'CONFIRMED';
+    case AcquirerStatus.Denied:
+      return 'DENIED';
+    case AcquirerStatus.Voided:
+      // The acquirer answers Voided (10) to a same-day cancel of a captured sale too: for us that is a refund.
+      return sale.status === 'CONFIRMED' ? 'REFUNDED' : 'CANCELLED';
+    case AcquirerStatus.Refunded:
+      return 'REFUNDED';
+    case AcquirerStatus.Pending:
+      return method === 'pix' ? 'PENDING' : null;
+    case AcquirerStatus.Aborted:
+      return method === 'pix' ? 'EXPIRED' : 'FAILED';
+    default:
+      return null;
+  }
+}
+
+/** The fields a status change writes, from what the acquirer said. */
+export function settledFields(
+  sale: OnlineSale,
+  status: SaleStatus,
+  truth: Partial<AcquirerSale> & { status: number },
+): Record<string, unknown> {
+  const now = new Date();
+  const set: Record<string, unknown> = {
+    status,
+    'acquirer.status': truth.status,
+    reconciliation: null,
+    reconciling: false,
+  };
+  if (truth.paymentId) {
+    set['acquirer.paymentId'] = truth.paymentId;
+    set.acquirerPaymentId = truth.paymentId;
+  }
+  if (truth.returnCode !== undefined) set['acquirer.returnCode'] = truth.returnCode;
+  if (truth.returnMessage !== undefined) set['acquirer.returnMessage'] = truth.returnMessage;
+  if (truth.tid) set['acquirer.tid'] = truth.tid;
+  if (truth.proofOfSale) set['acquirer.proofOfSale'] = truth.proofOfSale;
+  if (truth.authorizationCode) set['acquirer.authorizationCode'] = truth.authorizationCode;
+  if (status === 'DENIED') set.denial = { code: truth.returnCode ?? '', message: truth.returnMessage ?? '' };
+  if (status === 'CONFIRMED' && !sale.capturedAt) set.capturedAt = now;
+  if (status === 'CANCELLED') set.cancelledAt = now;
+  if (status === 'REFUNDED') set.refundedAt = now;
+  if (sale.paymentMethod === 'pix') {
+    const paidAt = status === 'CONFIRMED' ? (sale.pix?.paidAt ?? now) : (sale.pix?.paidAt ?? null);
+    const qrCode = truth.qrCodeString ?? sale.pix?.qrCode;
+    const expiresAt = truth.expiresAt ? new Date(truth.expiresAt) : (sale.pix?.expiresAt ?? null);
+    if (qrCode) set.pix = { qrCode, expiresAt, paidAt };
+  }
+  return set;
+}
+
+/**
+ * The sale as a `$set` of these fields (dotted paths included) leaves it: what an answer shows before the write is
+ * sent.
+ */
+export function withFieldsSet(sale: OnlineSale, set: Record<string, unknown>): OnlineSale {
+  const moved = structuredClone(sale) as unknown as Record<string, unknown>;
+  for (const [path, value] of Object.entries(set)) {
+    const keys = path.split('.');
+    let target = moved;
+    for (const key of keys.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
+    target[keys[keys.length - 1]] = value;
+  }
+  return moved as unknown as OnlineSale;
+}
+
+/**
+ * A card sale's operations through the acquirer: the status each leaves and reaches, and the
+ * acquirer statuses that mean it took effect.
+ */
+export const SALE_OPERATIONS = {
+  capture: { from: 'PRE_CAPTURED', to: 'CONFIRMED', acquirerStatuses: [AcquirerStatus.PaymentConfirmed] },
+  void: { from: 'PRE_CAPTURED', to: 'CANCELLED', acquirerStatuses: [AcquirerStatus.Voided] },
+  // The acquirer answers Voided (10) to a same-day cancel of a captured sale: for us that is a refund.
+  refund: { from: 'CONFIRMED', to: 'REFUNDED', acquirerStatuses: [AcquirerStatus.Refunded, AcquirerStatus.Voided] },
+} as const satisfies Record<
+  Exclude<SaleOperation, 'authorize'>,
+  { from: SaleStatus; to: SaleStatus; acquirerStatuses: number[] }
+>;
+
+/** A PIX paid in its last second may be notified a little after its expiry: wait this long before asking. */
+export const PIX_EXPIRY_GRACE_MS = 2 * 60_000;
+
+/** A PENDING PIX whose expiry (plus a grace) has passed with no notice applied: paid or expired, we must ask. */
+export function isUnnoticedPixPastExpiry(sale: OnlineSale, now: Date, graceMs = PIX_EXPIRY_GRACE_MS): boolean {
+  return (
+    sale.paymentMethod === 'pix' &&
+    sale.status === 'PENDING' &&
+    Boolean(sale.acquirer.paymentId) &&
+    Boolean(sale.pix?.expiresAt) &&
+    new Date(sale.pix!.expiresAt!).getTime() < now.getTime() - graceMs
+  );
+}

@@ -1,0 +1,165 @@
+/**
+ * How a sale moves: the transition claims (one per status a sale leaves, src/db/claims.ts), the
+ * reconciliation mark set before an acquirer call whose outcome may be unknown, and the one write
+ * that moves a sale to what the acquirer said.
+ */
+import { AcquirerRejectedError, type AcquirerSale } from '../acquirer/client';
+import { AcquirerUnavailableError } from '../acquirer/errors';
+import { Claims, type HeldClaim } from '../db/claims';
+import { checkedAfterLookup } from '../db/filters';
+import { ApiError, notFound } from '../http/errors';
+import { logger } from '../logger';
+import { getQueue } from '../queue';
+import {
+  OnlineSaleModel,
+  SaleTransitionModel,
+  type OnlineSale,
+  type SaleOperation,
+  type SaleStatus,
+  type SaleTransition,
+} from './model';
+import { storableAnswer, type SaleAnswer } from './presentation';
+import { settledFields, withFieldsSet } from './state-table';
+
+export const RECONCILE_QUEUE = 'sales-reconcile';
+
+/** A reconciliation (or an operation) running longer than this is stuck: the sweep and /metrics look at it. */
+export const STUCK_RECONCILIATION_MS = 10 * 60_000;
+
+/** Who asks: a merchant, or the system token acting for every merchant (undefined). */
+export type SaleScope = number | undefined;
+
+/** A gateway failure that carries the sale it left behind. */
+export class SaleGatewayError extends ApiError {
+  constructor(
+    sale: OnlineSale,
+    readonly outcomeUnknown: boolean,
+    cause?: AcquirerUnavailableError,
+  ) {
+    super(502, {
+      detail: outcomeUnknown
+        ? 'Payment gateway error: the acquirer did not answer in time. The outcome is being confirmed with the ' +
+          'acquirer; the sale is settled automatically.'
+        : cause instanceof AcquirerRejectedError
+          ? `Payment gateway error: the acquirer refused the request ` +
+            `(${cause.errors.map((e) => `${e.Code} ${e.Message}`).join('; ') || `HTTP ${cause.httpStatus}`}). ` +
+            `Nothing was done.`
+          : 'Payment gateway error: the acquirer could not be reached. Nothing was done.',
+      sale_id: sale._id,
+      sale_status: sale.status,
+      reconciling: Boolean(sale.reconciliation),
+    });
+  }
+}
+
+export async function findSale(scope: SaleScope, saleId: number): Promise<OnlineSale> {
+  // By `_id` alone (see checkedAfterLookup); another merchant's sale is "not found": its existence is not revealed.
+  const sale = await OnlineSaleModel.findById(saleId).lean();
+  if (!sale || (scope !== undefined && sale.merchantId !== scope)) throw notFound('Sale not found.');
+  return sale;
+}
+
+/** One job per reconciliation episode (a sale may need several over its life). */
+export async function enqueueReconciliation(saleId: number, fromStatus: SaleStatus, since: Date): Promise<void> {
+  await getQueue(RECONCILE_QUEUE).add(
+    'reconcile-sale',
+    { saleId },
+    { jobId: `reconcile-${saleId}-${fromStatus}-${since.getTime()}`, delay: 1000 },
+  );
+}
+
+/** Records that an acquirer call's outcome is unknown and queues the job that finds it out. */
+export async function markForReconciliation(
+  sale: OnlineSale,
+  operation: SaleOperation,
+  reason: string,
+  inFlight = false,
+): Promise<OnlineSale> {
+  const reconciliation = { operation, fromStatus: sale.status, since: new Date(), reason, inFlight };
+  const updated = await OnlineSaleModel.findOneAndUpdate(
+    { _id: sale._id },
+    { $set: { reconciliation, reconciling: true } },
+    { new: true },
+  ).lean();
+  try {
+    await enqueueReconciliation(sale._id, sale.status, reconciliation.since);
+  } catch (error) {
+    logger.error({ err: error, saleId: sale._id }, 'could not queue the reconciliation of a sale');
+  }
+  return updated ?? { ...sale, reconciliation };
+}
+
+/**
+ * A 'settle' claim makes no acquirer call, only our writes of what the acquirer said: older than
+ * this, its holder died and it is taken over. (Not the acquirer-call bound callMayStillBeRunningMs:
+ * no call of ours can be running under it.)
+ */
+const SETTLE_CLAIM_LEASE_MS = 2 * 60_000;
+
+/**
+ * The transition claims: one document per state a sale leaves. A claim held by a settlement that
+ * died (a notice or reconciliation writing what the acquirer said) is taken over once its lease is
+ * over; a claim of an acquirer operation is never taken over here: its sale carries the
+ * reconciling flag, and the stuck-reconciliation sweep releases it (see reconcileUnmarkedClaim for
+ * one whose sale never got the flag).
+ */
+const transitions = new Claims<SaleTransition>(SaleTransitionModel, {
+  startField: 'createdAt',
+  leaseMs: (claim) => (claim.operation === 'settle' ? SETTLE_CLAIM_LEASE_MS : null),
+});
+
+export type TransitionClaim =
+  { claimed: true; claim: HeldClaim<SaleTransition> } | { claimed: false; held: SaleTransition | null };
+
+/** Claims the transition out of `fromStatus`; not claimed when someone else holds it (`held`, as read). */
+export function claimTransition(
+  saleId: number,
+  fromStatus: SaleStatus,
+  operation: SaleOperation | 'settle',
+): Promise<TransitionClaim> {
+  return transitions.claim(`${saleId}:${fromStatus}`, () => ({ saleId, fromStatus, operation }));
+}
+
+/**
+ * Releases an operation's claim on behalf of its holder, once reconciliation learnt the call never
+ * took effect (its holder may be dead). Exactly the claim read is released.
+ */
+export async function releaseOperationClaim(saleId: number, fromStatus: SaleStatus): Promise<void> {
+  const held = await transitions.read(`${saleId}:${fromStatus}`);
+  if (held) await transitions.asRead(held).release();
+}
+
+/**
+ * An operation known not to have taken effect: its claim is released, then its in-flight flag
+ * cleared (in that order: while the flag is set every operation is refused, so nothing takes the
+ * freed claim early, and a crash between the two leaves a flagged sale the sweep settles).
+ */
+export async function abandonOperation(saleId: number, claim: HeldClaim<SaleTransition>): Promise<void> {
+  await claim.release();
+  await OnlineSaleModel.updateOne({ _id: saleId }, { $set: { reconciliation: null, reconciling: false } });
+}
+
+/**
+ * Moves a sale out of its status to what the acquirer said, in one write. `answerOf` gives the
+ * answer to keep on the sale for Idempotency-Key replays (computed from the moved sale, so it is
+ * stored by the same write); updatedAt is set here so that answer shows what is stored.
+ */
+export async function moveSale(
+  sale: OnlineSale,
+  to: SaleStatus,
+  truth: Partial<AcquirerSale> & { status: number },
+  answerOf?: (moved: OnlineSale) => SaleAnswer,
+): Promise<{ moved: OnlineSale; answer?: SaleAnswer }> {
+  const set: Record<string, unknown> = { ...settledFields(sale, to, truth), updatedAt: new Date() };
+  const moved = withFieldsSet(sale, set);
+  const answer = answerOf?.(moved);
+  if (answer) set.idempotentAnswer = storableAnswer(answer);
+  const filter = { _id: sale._id, status: checkedAfterLookup(sale.status) };
+  const updated = await OnlineSaleModel.findOneAndUpdate(
+    filter,
+    { $set: set },
+    { new: true, timestamps: false },
+  ).lean();
+  if (!updated) throw new Error(`sale ${sale._id} left ${sale.status} while its transition was held`);
+  return { moved: updated, answer };
+}
