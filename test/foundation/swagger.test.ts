@@ -3,7 +3,7 @@ import test from 'ava';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { buildApp } from '../../src/app';
-import { swaggerPath } from '../../src/http/routes';
+import { routeTable, swaggerPath } from '../../src/http/routes';
 
 let app: TestApp;
 test.before(async () => {
@@ -117,4 +117,24 @@ test('every operation has a unique operationId, and the ids are the pinned ones'
     'duplicate operationIds',
   );
   t.deepEqual([...ids].sort(), PINNED_OPERATION_IDS);
+});
+
+test('every operation states what the app answers around its own work', async (t) => {
+  const doc = await json(await fetch(`${app.url}/api/docs/swagger.json`));
+  const missing: string[] = [];
+  for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const expected = ['400', '503', ...(method === 'get' ? [] : ['413', '415'])];
+      for (const status of expected) if (!operation.responses[status]) missing.push(`${method} ${path} ${status}`);
+    }
+  }
+  t.deepEqual(missing, []);
+});
+
+test('a route table row names its operation: a doc under another operationId is refused', (t) => {
+  const route = routeTable(
+    { getThing: { operationId: 'getOther', summary: 'x', responses: {} } },
+    { getThing: (_req, res) => void res.end() },
+  );
+  t.throws(() => route('get', '/thing', 'getThing').doc, { message: /getThing is named getOther/ });
 });
