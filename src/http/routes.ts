@@ -67,6 +67,11 @@ export const errorResponses = {
     schema: { $ref: '#/definitions/FieldErrors' },
   },
   detail: (description: string) => ({ description, schema: { $ref: '#/definitions/ErrorDetail' } }),
+  /** The 422 of every route that takes an Idempotency-Key: the same key came with another body. */
+  idempotencyKeyReused: {
+    description: 'This Idempotency-Key was used with a different body',
+    schema: { $ref: '#/definitions/ErrorDetail' },
+  },
 };
 
 /** What a route table row gives besides its method, path and operation. */

@@ -162,7 +162,7 @@ export const docs = {
       },
       400: errorResponses.fieldErrors,
       409: errorResponses.detail('The first request with this Idempotency-Key is still running'),
-      422: errorResponses.detail('This Idempotency-Key was used with a different body'),
+      422: errorResponses.idempotencyKeyReused,
     },
   },
   getPaymentLink: {
