@@ -188,14 +188,26 @@ export async function refreshChargeback(
 }
 
 /**
+ * Writes a chargeback's document before a fact of it is recorded without its case (an accept or
+ * refusal before its notice came): an UNRECEIVED projection of no events, in no view, unless one is
+ * there already. It tells projectReceived that this chargeback has facts its case's read cannot see.
+ */
+export async function holdChargeback(establishmentNumber: string, idChargeback: string): Promise<void> {
+  await insertOnce(ChargebackModel, {
+    ...projectChargeback(establishmentNumber, idChargeback, []),
+    updatedAt: new Date(),
+  });
+}
+
+/**
  * Projects a chargeback whose received event was just recorded: one read of its case's events and
  * one insert when no projection of it exists yet (its notice is usually its first fact). The
  * insert needs no re-read: every event that read missed is either recorded by a writer that has
  * not written this chargeback yet (a later step or action, whose own refresh reads after our event
  * and writes after our insert, re-reading until nothing changes) or an action recorded before its
- * case was known, whose refresh has written the document already, or will write it after ours. A
- * document already there (a re-apply, an earlier action or step, a racing writer) takes the full
- * refresh.
+ * case was known, which holds the document (holdChargeback) before its event is inserted, so our
+ * insert finds it even if that writer died before its refresh. A document already there (a
+ * re-apply, an earlier action or step, a racing writer) takes the full refresh.
  */
 export async function projectReceived(establishmentNumber: string, idChargeback: string, idCase: string) {
   const caseEvents = await eventsOfCase(establishmentNumber, idCase);

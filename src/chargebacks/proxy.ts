@@ -9,7 +9,7 @@ import { logger } from '../logger';
 import { assertInScope, buffered, parseJson, segment, type BufferedAnswer, type EstablishmentScope } from './common';
 import { checkEvidence } from './evidence';
 import { ChargebackModel } from './model';
-import { insertEvent, refreshChargeback } from './projection';
+import { holdChargeback, insertEvent, refreshChargeback } from './projection';
 
 export interface ConsultQuery {
   status: 'PENDING' | 'DONE';
@@ -206,9 +206,13 @@ async function recordOwnAction(
   const now = new Date();
   for (const item of items) {
     try {
-      const idCase =
-        (await ChargebackModel.findById(`${item.establishmentNumber}:${item.idChargeback}`, { idCase: 1 }).lean())
-          ?.idCase ?? null;
+      const stored = await ChargebackModel.findById(`${item.establishmentNumber}:${item.idChargeback}`, {
+        idCase: 1,
+      }).lean();
+      // Its case unknown (no notice yet), the fact is recorded without one: the document goes first, so the
+      // notice's first projection finds it there and reads this chargeback's own facts too (projectReceived).
+      if (!stored) await holdChargeback(item.establishmentNumber, item.idChargeback);
+      const idCase = stored?.idCase ?? null;
       await insertEvent({
         _id: `${kind}:${item.establishmentNumber}:${item.idChargeback}`,
         kind,

@@ -14,6 +14,7 @@ import {
   requeueUnappliedNotices,
 } from '../../src/chargebacks/service';
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
+import { holdChargeback, insertEvent } from '../../src/chargebacks/projection';
 import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
 import { b64, pdfWithPages } from './files';
 
@@ -313,6 +314,30 @@ test('an acceptance recorded before its notice (its case unknown then) counts, i
     all.flatMap((ids) => [accept(ids.idChargeback), deliver(newChargebackNotice(ec, ids)), deliver(step(ids))]),
   );
   for (const ids of all) await expectAccepted(ids);
+});
+
+test('an acceptance whose process died before its refresh still counts once the notice comes', async (t) => {
+  const ec = newEstablishment();
+  const ids = newIds();
+  // What recordOwnAction leaves when it dies right after recording the fact: the held document and the
+  // fact with no case (the notice had not come), no projection of it.
+  await holdChargeback(ec, String(ids.idChargeback));
+  await insertEvent({
+    _id: `accepted:${ec}:${ids.idChargeback}`,
+    kind: 'accepted',
+    establishmentNumber: ec,
+    idChargeback: String(ids.idChargeback),
+    idCase: null,
+    at: new Date(),
+    data: '{}',
+  });
+  t.is(await statusOf(ec, ids.idChargeback), 'UNRECEIVED');
+  await deliver(newChargebackNotice(ec, ids));
+  t.like(await ChargebackModel.findById(`${ec}:${ids.idChargeback}`).lean(), {
+    status: 'ACCEPTED',
+    idCase: String(ids.idCase),
+    eventCount: 2,
+  });
 });
 
 // --- views -----------------------------------------------------------------------------------------
