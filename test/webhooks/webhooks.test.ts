@@ -186,7 +186,7 @@ test('concurrent events of one link never share a sequence number', async (t) =>
   const url = receiver.url('/burst');
   const events = await Promise.all(
     Array.from({ length: 6 }, (_, i) =>
-      emitLinkEvent({ merchantId: merchant.merchantId, linkId: id, url, type: 'payment_link.test', data: { n: i } }),
+      emitLinkEvent({ merchantId: merchant.merchantId, linkId: id, url, type: 'payment_link.paid', data: { n: i } }),
     ),
   );
   t.deepEqual(
@@ -257,7 +257,7 @@ test('the url is checked again before every delivery', async (t) => {
     merchantId: merchant.merchantId,
     linkId: id,
     url: `http://127.0.0.1:${receiver.port + 1}/x`,
-    type: 'payment_link.test',
+    type: 'payment_link.paid',
     data: {},
   });
   const stored = await until(async () => {
@@ -276,7 +276,7 @@ test('a delivery connects to the addresses the check resolved, not to a fresh lo
     merchantId: merchant.merchantId,
     linkId: id,
     url: `http://pinned.test:${receiver.port}/pinned`,
-    type: 'payment_link.test',
+    type: 'payment_link.paid',
     data: {},
   });
   const outcome = await deliverEvent(event._id, 'redelivery', {
