@@ -9,14 +9,12 @@
  * replays the sale it may have made instead of charging twice.
  *
  * A paid link is a captured sale (capture: true): the payer is charged at once, nothing to capture later.
+ * The claim is in pay-claims.ts; recording a paid link and the sweep that finishes dead pays in settlement.ts.
  */
-import crypto from 'node:crypto';
-import mongoose from 'mongoose';
-import { callMayStillBeRunningMs, type AcquirerCardBrand } from '../acquirer/client';
+import { type AcquirerCardBrand } from '../acquirer/client';
 import { chargeCard, chargeStatusOf, findCharge, type CardCharge } from '../payments/card-charge';
 import { cardBrand, CardError, decryptCard, publicKeyPem, summarizeCard } from '../cards';
-import { Claims, type HeldClaim } from '../db/claims';
-import { ApiError, badRequest, conflict, notFound } from '../http/errors';
+import { badRequest, conflict, notFound } from '../http/errors';
 import { logger } from '../logger';
 import { effectiveStatus, isoWithOffset } from '../payment-links/service';
 import {
@@ -27,24 +25,15 @@ import {
   PaymentLinkModel,
   STATUS_LABELS,
   type LinkAddress,
-  type PaymentClaim,
   type PaymentLink,
 } from '../payment-links/model';
-import { emitLinkEvent } from '../webhooks/service';
-import { WebhookEventModel } from '../webhooks/model';
 import { documentKind, maskDocument, normalizeDocument } from './documents';
 import { payerDenialMessage } from './payer-messages';
+import { ALREADY_PAID, claimPayment, inProgress, releaseClaim, type HeldPayment } from './pay-claims';
+import { notify, recordPaid } from './settlement';
 
-/**
- * The one-charge claims of links (src/db/claims.ts). A 'charging' claim is held while its acquirer
- * call may still be running (callMayStillBeRunningMs): past that its pay died, and another pay, or
- * the sweep, may settle it. A 'paid' claim is never taken over: it is the paid-once guard.
- */
-const payments = new Claims<PaymentClaim>(PaymentClaimModel, {
-  startField: 'startedAt',
-  leaseMs: (claim) => (claim.state === 'paid' ? null : callMayStillBeRunningMs()),
-});
-type HeldPayment = HeldClaim<PaymentClaim>;
+export { ALREADY_PAID, IN_PROGRESS } from './pay-claims';
+export { paymentsNeedingAttention, settleStalePayments } from './settlement';
 
 /** After this many declined cards a link takes no more: a public pay route must not become a card-testing oracle. */
 export const MAX_DECLINED_ATTEMPTS = 10;
@@ -71,11 +60,6 @@ async function findLink(guid: string): Promise<PaymentLink> {
 function expiredDetail(link: PaymentLink): string {
   return `This payment link expired on ${isoWithOffset(link.expiresAt)} and can no longer be paid or changed.`;
 }
-
-export const ALREADY_PAID = 'This payment link is already paid.';
-const inProgress = () => new ApiError(409, { detail: IN_PROGRESS }, { 'Retry-After': '5' });
-export const IN_PROGRESS =
-  'A payment of this link is already in progress; if it does not finish, try again in a minute.';
 
 /** Payer and address steps: allowed only on a pending link that has not expired. */
 function assertEditable(link: PaymentLink, now: Date): void {
@@ -232,107 +216,6 @@ export interface PayOutcome {
 }
 
 /**
- * Claims the one charge of the link; 409 when another pay holds it or the link is paid. A dead
- * pay's claim is taken over under its acquirer keys, so the acquirer replays the sale it may have
- * made instead of charging twice.
- */
-async function claimPayment(link: PaymentLink, now: Date): Promise<HeldPayment> {
-  const outcome = await payments.claim(
-    link._id,
-    (takenOver) => ({
-      attemptKey: takenOver?.attemptKey ?? crypto.randomUUID(),
-      merchantOrderId: takenOver?.merchantOrderId ?? `PL${link._id}T${crypto.randomBytes(6).toString('hex')}`,
-      state: 'charging',
-    }),
-    now,
-  );
-  if (outcome.claimed) return outcome.claim;
-  if (outcome.held?.state === 'paid') throw conflict(ALREADY_PAID);
-  throw inProgress();
-}
-
-/**
- * Releases exactly the holder's claim while it is still charging: a slow holder whose claim was
- * taken over must not free the new one, and a paid claim is never freed.
- */
-async function releaseClaim(claim: HeldPayment): Promise<void> {
-  await claim.release({ state: 'charging' });
-}
-
-function linkEventData(link: PaymentLink) {
-  return {
-    id: link._id,
-    payment_link_guid: link.guid,
-    status: effectiveStatus(link),
-    status_label: STATUS_LABELS[effectiveStatus(link)],
-    value: link.value,
-    number_of_installments: link.installments,
-    payment_date: link.paymentDate ? isoWithOffset(link.paymentDate) : null,
-  };
-}
-
-/**
- * Stores an event when the link has a webhook (emitLinkEvent queues its delivery). A failure is
- * logged, never undoes the payment; false tells the caller the event is still owed.
- */
-async function notify(link: PaymentLink, type: string, extra: Record<string, unknown>): Promise<boolean> {
-  if (!link.webhookUrl) return true;
-  try {
-    await emitLinkEvent({
-      merchantId: link.merchantId,
-      linkId: link._id,
-      url: link.webhookUrl,
-      type,
-      data: { ...linkEventData(link), ...extra },
-    });
-    return true;
-  } catch (err) {
-    logger.error({ err, linkId: link._id, type }, 'could not store a link webhook event');
-    return false;
-  }
-}
-
-function paidEventExtra(payment: NonNullable<PaymentLink['payment']>) {
-  return {
-    card: { brand: payment.brand, last4: payment.last4 },
-    acquirer: { payment_id: payment.acquirerPaymentId, tid: payment.tid ?? null, return_code: payment.returnCode },
-  };
-}
-
-/**
- * Records the paid link, owes its event, then records the payment on the claim in one write: state
- * 'paid', what the link records (so the sweep can write the link again if it loses it) and the
- * outbox mark (notifiedAt, null while the event is still owed). Until that write the claim stays
- * 'charging', which is safe at every step: the claim still blocks other pays and the payer and
- * address steps, and should this process die or a write fail, the sweep asks the acquirer by the
- * claim's order id and records the link again through here. A claim that was stale (taken over,
- * or settled by the sweep) may be recorded by two at once, so then an event already stored is
- * looked for first; a fresh pay skips that read.
- */
-async function recordPaid(
-  link: PaymentLink,
-  claim: HeldPayment,
-  payment: NonNullable<PaymentLink['payment']>,
-  paymentDate: Date,
-  bySweep = false,
-): Promise<PaymentLink> {
-  await PaymentLinkModel.updateOne({ _id: link._id }, { $set: { status: LINK_PAID, paymentDate, payment } });
-  const paid: PaymentLink = { ...link, status: LINK_PAID, paymentDate, payment };
-  const wasStale = bySweep || claim.takenOver !== null;
-  const alreadyStored =
-    link.webhookUrl && wasStale
-      ? await WebhookEventModel.exists({ linkId: link._id, type: 'payment_link.paid' })
-      : null;
-  const notified = Boolean(alreadyStored) || (await notify(paid, 'payment_link.paid', paidEventExtra(payment)));
-  // A slow holder whose claim was taken over writes nothing here: its taker, asking the acquirer
-  // under the same keys, records the same sale.
-  await claim.update({
-    $set: { state: 'paid', payment, paymentDate, notifiedAt: notified ? new Date() : null, eventOwed: !notified },
-  });
-  return paid;
-}
-
-/**
  * The pay step. Order matters: the card is decrypted and checked before the claim (bad input
  * never blocks the link), and the claim is taken before the acquirer is called.
  */
@@ -418,134 +301,4 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
   };
   const paid = await recordPaid(link, claim, payment, paymentDate);
   return { approved: true, checkout: presentCheckout(paid, paymentDate), denial: null };
-}
-
-/**
- * Scheduler task: finishes pays whose process died, or whose writes failed, after the claim was
- * taken. Without it only another pay of the same link repaired them, and a payer who left meant a
- * card charged with the link never marked paid. For each stale claim:
- * - still 'charging': the acquirer is asked by the claim's order id. Approved: the link is recorded
- *   paid (even if it has expired since: the payer was charged) and its event stored. Denied or
- *   aborted, or no sale once no call can still be in flight: the claim is released. Anything else
- *   (not final, the query failed): asked again next tick;
- * - 'paid' with its event still owed: the link is written paid again if it lost it, and the event
- *   stored unless one is already there.
- */
-export async function settleStalePayments(now = new Date()): Promise<number> {
-  const startedBefore = new Date(now.getTime() - callMayStillBeRunningMs());
-  // Never looked at first, then the longest unchecked: claims that cannot be settled yet rotate
-  // to the back instead of filling every batch.
-  const checked = (claim: PaymentClaim) => claim.checkedAt?.getTime() ?? -Infinity;
-  const order = (a: PaymentClaim, b: PaymentClaim) =>
-    checked(a) - checked(b) || a.startedAt.getTime() - b.startedAt.getTime();
-  const stale = (
-    await Promise.all(
-      OPEN_CLAIMS.map((open) =>
-        PaymentClaimModel.find({ ...open, startedAt: mongoose.trusted({ $lt: startedBefore }) })
-          .sort({ checkedAt: 1, startedAt: 1 })
-          .limit(STALE_PAYMENT_BATCH)
-          .lean(),
-      ),
-    )
-  )
-    .flat()
-    .sort(order)
-    .slice(0, STALE_PAYMENT_BATCH);
-  let settled = 0;
-  for (const claim of stale) {
-    let done = false;
-    try {
-      done = await settleStaleClaim(claim, now);
-    } catch (err) {
-      logger.warn(
-        { err: { message: (err as Error).message }, linkId: claim._id },
-        'stale payment claim not settled this tick',
-      );
-    }
-    if (done) settled++;
-    // Exactly the claim read (its holder): a claim a pay has just taken over is never written.
-    else
-      await payments
-        .asRead(claim)
-        .update({ $set: { checkedAt: now } }, { state: claim.state })
-        .catch(() => undefined);
-  }
-  if (settled) logger.warn({ settled }, 'settled payments left unfinished');
-  return settled;
-}
-
-/** Each claim may cost an acquirer lookup: a bounded batch keeps the scheduler's tick short. */
-const STALE_PAYMENT_BATCH = 50;
-
-/**
- * The claims the sweep may still have work on, each found by an indexed equality: a paid claim
- * stays forever (it is the paid-once guard), so a filter that had to look at every claim
- * (notifiedAt null is not served by an index) would cost the sweep and /metrics the whole
- * collection on every tick and scrape. Charging claims are few; so are paid ones with the event owed.
- */
-const OPEN_CLAIMS = [{ state: 'charging' }, { eventOwed: true }] as const;
-
-/**
- * For /metrics: pays the sweep has not finished 10 minutes on (the acquirer cannot tell us, or our writes keep
- * failing).
- */
-export async function paymentsNeedingAttention(now = new Date()): Promise<Record<string, number>> {
-  const startedBefore = new Date(now.getTime() - 10 * 60_000);
-  const counts = await Promise.all(
-    OPEN_CLAIMS.map((open) =>
-      PaymentClaimModel.countDocuments({ ...open, startedAt: mongoose.trusted({ $lt: startedBefore }) }),
-    ),
-  );
-  return { link_payment_unsettled_over_10m: counts[0] + counts[1] };
-}
-
-async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean> {
-  const link = await PaymentLinkModel.findById(claim._id).lean();
-  if (!link) return false;
-  if (claim.state === 'paid') {
-    let paid = link;
-    if (link.status !== LINK_PAID && claim.payment) {
-      await PaymentLinkModel.updateOne(
-        { _id: link._id },
-        { $set: { status: LINK_PAID, paymentDate: claim.paymentDate, payment: claim.payment } },
-      );
-      paid = { ...link, status: LINK_PAID, paymentDate: claim.paymentDate ?? link.paymentDate, payment: claim.payment };
-    }
-    const alreadyStored = await WebhookEventModel.exists({ linkId: link._id, type: 'payment_link.paid' });
-    if (alreadyStored || !paid.payment || (await notify(paid, 'payment_link.paid', paidEventExtra(paid.payment)))) {
-      await payments.asRead(claim).update({ $set: { notifiedAt: new Date(), eventOwed: false } });
-      return true;
-    }
-    return false;
-  }
-  const found = await findCharge(claim.merchantOrderId, { at: claim.startedAt, mayStillRun: true }, now);
-  const held = payments.asRead(claim);
-  if (!found.sale) {
-    if (!found.conclusive) return false;
-    await releaseClaim(held);
-    return true;
-  }
-  const { sale } = found;
-  const status = chargeStatusOf(sale.status);
-  if (status === 'approved') {
-    const payment = {
-      acquirerPaymentId: sale.paymentId,
-      tid: sale.tid ?? null,
-      authorizationCode: sale.authorizationCode ?? null,
-      returnCode: sale.returnCode,
-      returnMessage: sale.returnMessage,
-      brand: sale.card?.brand ?? '',
-      bin: sale.card?.maskedNumber.slice(0, 6) ?? '',
-      last4: sale.card?.maskedNumber.slice(-4) ?? '',
-      installments: link.installments,
-    };
-    await recordPaid(link, held, payment, new Date(), true);
-    return true;
-  }
-  if (status === 'denied' || status === 'reversed') {
-    // This sale will never be a payment.
-    await releaseClaim(held);
-    return true;
-  }
-  return false;
 }

@@ -1,0 +1,223 @@
+/**
+ * Recording a paid link (the link, its paid event, the claim), and the scheduler's sweep that
+ * finishes pays whose process died or whose writes failed.
+ */
+import mongoose from 'mongoose';
+import { callMayStillBeRunningMs } from '../acquirer/client';
+import { logger } from '../logger';
+import { chargeStatusOf, findCharge } from '../payments/card-charge';
+import { effectiveStatus, isoWithOffset } from '../payment-links/service';
+import {
+  LINK_PAID,
+  PaymentClaimModel,
+  PaymentLinkModel,
+  STATUS_LABELS,
+  type PaymentClaim,
+  type PaymentLink,
+} from '../payment-links/model';
+import { emitLinkEvent } from '../webhooks/service';
+import { WebhookEventModel } from '../webhooks/model';
+import { payments, releaseClaim, type HeldPayment } from './pay-claims';
+
+function linkEventData(link: PaymentLink) {
+  return {
+    id: link._id,
+    payment_link_guid: link.guid,
+    status: effectiveStatus(link),
+    status_label: STATUS_LABELS[effectiveStatus(link)],
+    value: link.value,
+    number_of_installments: link.installments,
+    payment_date: link.paymentDate ? isoWithOffset(link.paymentDate) : null,
+  };
+}
+
+/**
+ * Stores an event when the link has a webhook (emitLinkEvent queues its delivery). A failure is
+ * logged, never undoes the payment; false tells the caller the event is still owed.
+ */
+export async function notify(link: PaymentLink, type: string, extra: Record<string, unknown>): Promise<boolean> {
+  if (!link.webhookUrl) return true;
+  try {
+    await emitLinkEvent({
+      merchantId: link.merchantId,
+      linkId: link._id,
+      url: link.webhookUrl,
+      type,
+      data: { ...linkEventData(link), ...extra },
+    });
+    return true;
+  } catch (err) {
+    logger.error({ err, linkId: link._id, type }, 'could not store a link webhook event');
+    return false;
+  }
+}
+
+function paidEventExtra(payment: NonNullable<PaymentLink['payment']>) {
+  return {
+    card: { brand: payment.brand, last4: payment.last4 },
+    acquirer: { payment_id: payment.acquirerPaymentId, tid: payment.tid ?? null, return_code: payment.returnCode },
+  };
+}
+
+/**
+ * Records the paid link, owes its event, then records the payment on the claim in one write: state
+ * 'paid', what the link records (so the sweep can write the link again if it loses it) and the
+ * outbox mark (notifiedAt, null while the event is still owed). Until that write the claim stays
+ * 'charging', which is safe at every step: the claim still blocks other pays and the payer and
+ * address steps, and should this process die or a write fail, the sweep asks the acquirer by the
+ * claim's order id and records the link again through here. A claim that was stale (taken over,
+ * or settled by the sweep) may be recorded by two at once, so then an event already stored is
+ * looked for first; a fresh pay skips that read.
+ */
+export async function recordPaid(
+  link: PaymentLink,
+  claim: HeldPayment,
+  payment: NonNullable<PaymentLink['payment']>,
+  paymentDate: Date,
+  bySweep = false,
+): Promise<PaymentLink> {
+  await PaymentLinkModel.updateOne({ _id: link._id }, { $set: { status: LINK_PAID, paymentDate, payment } });
+  const paid: PaymentLink = { ...link, status: LINK_PAID, paymentDate, payment };
+  const wasStale = bySweep || claim.takenOver !== null;
+  const alreadyStored =
+    link.webhookUrl && wasStale
+      ? await WebhookEventModel.exists({ linkId: link._id, type: 'payment_link.paid' })
+      : null;
+  const notified = Boolean(alreadyStored) || (await notify(paid, 'payment_link.paid', paidEventExtra(payment)));
+  // A slow holder whose claim was taken over writes nothing here: its taker, asking the acquirer
+  // under the same keys, records the same sale.
+  await claim.update({
+    $set: { state: 'paid', payment, paymentDate, notifiedAt: notified ? new Date() : null, eventOwed: !notified },
+  });
+  return paid;
+}
+
+/**
+ * Scheduler task: finishes pays whose process died, or whose writes failed, after the claim was
+ * taken. Without it only another pay of the same link repaired them, and a payer who left meant a
+ * card charged with the link never marked paid. For each stale claim:
+ * - still 'charging': the acquirer is asked by the claim's order id. Approved: the link is recorded
+ *   paid (even if it has expired since: the payer was charged) and its event stored. Denied or
+ *   aborted, or no sale once no call can still be in flight: the claim is released. Anything else
+ *   (not final, the query failed): asked again next tick;
+ * - 'paid' with its event still owed: the link is written paid again if it lost it, and the event
+ *   stored unless one is already there.
+ */
+export async function settleStalePayments(now = new Date()): Promise<number> {
+  const startedBefore = new Date(now.getTime() - callMayStillBeRunningMs());
+  // Never looked at first, then the longest unchecked: claims that cannot be settled yet rotate
+  // to the back instead of filling every batch.
+  const checked = (claim: PaymentClaim) => claim.checkedAt?.getTime() ?? -Infinity;
+  const order = (a: PaymentClaim, b: PaymentClaim) =>
+    checked(a) - checked(b) || a.startedAt.getTime() - b.startedAt.getTime();
+  const stale = (
+    await Promise.all(
+      OPEN_CLAIMS.map((open) =>
+        PaymentClaimModel.find({ ...open, startedAt: mongoose.trusted({ $lt: startedBefore }) })
+          .sort({ checkedAt: 1, startedAt: 1 })
+          .limit(STALE_PAYMENT_BATCH)
+          .lean(),
+      ),
+    )
+  )
+    .flat()
+    .sort(order)
+    .slice(0, STALE_PAYMENT_BATCH);
+  let settled = 0;
+  for (const claim of stale) {
+    let done = false;
+    try {
+      done = await settleStaleClaim(claim, now);
+    } catch (err) {
+      logger.warn(
+        { err: { message: (err as Error).message }, linkId: claim._id },
+        'stale payment claim not settled this tick',
+      );
+    }
+    if (done) settled++;
+    // Exactly the claim read (its holder): a claim a pay has just taken over is never written.
+    else
+      await payments
+        .asRead(claim)
+        .update({ $set: { checkedAt: now } }, { state: claim.state })
+        .catch(() => undefined);
+  }
+  if (settled) logger.warn({ settled }, 'settled payments left unfinished');
+  return settled;
+}
+
+/** Each claim may cost an acquirer lookup: a bounded batch keeps the scheduler's tick short. */
+const STALE_PAYMENT_BATCH = 50;
+
+/**
+ * The claims the sweep may still have work on, each found by an indexed equality: a paid claim
+ * stays forever (it is the paid-once guard), so a filter that had to look at every claim
+ * (notifiedAt null is not served by an index) would cost the sweep and /metrics the whole
+ * collection on every tick and scrape. Charging claims are few; so are paid ones with the event owed.
+ */
+const OPEN_CLAIMS = [{ state: 'charging' }, { eventOwed: true }] as const;
+
+/**
+ * For /metrics: pays the sweep has not finished 10 minutes on (the acquirer cannot tell us, or our writes keep
+ * failing).
+ */
+export async function paymentsNeedingAttention(now = new Date()): Promise<Record<string, number>> {
+  const startedBefore = new Date(now.getTime() - 10 * 60_000);
+  const counts = await Promise.all(
+    OPEN_CLAIMS.map((open) =>
+      PaymentClaimModel.countDocuments({ ...open, startedAt: mongoose.trusted({ $lt: startedBefore }) }),
+    ),
+  );
+  return { link_payment_unsettled_over_10m: counts[0] + counts[1] };
+}
+
+async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean> {
+  const link = await PaymentLinkModel.findById(claim._id).lean();
+  if (!link) return false;
+  if (claim.state === 'paid') {
+    let paid = link;
+    if (link.status !== LINK_PAID && claim.payment) {
+      await PaymentLinkModel.updateOne(
+        { _id: link._id },
+        { $set: { status: LINK_PAID, paymentDate: claim.paymentDate, payment: claim.payment } },
+      );
+      paid = { ...link, status: LINK_PAID, paymentDate: claim.paymentDate ?? link.paymentDate, payment: claim.payment };
+    }
+    const alreadyStored = await WebhookEventModel.exists({ linkId: link._id, type: 'payment_link.paid' });
+    if (alreadyStored || !paid.payment || (await notify(paid, 'payment_link.paid', paidEventExtra(paid.payment)))) {
+      await payments.asRead(claim).update({ $set: { notifiedAt: new Date(), eventOwed: false } });
+      return true;
+    }
+    return false;
+  }
+  const found = await findCharge(claim.merchantOrderId, { at: claim.startedAt, mayStillRun: true }, now);
+  const held = payments.asRead(claim);
+  if (!found.sale) {
+    if (!found.conclusive) return false;
+    await releaseClaim(held);
+    return true;
+  }
+  const { sale } = found;
+  const status = chargeStatusOf(sale.status);
+  if (status === 'approved') {
+    const payment = {
+      acquirerPaymentId: sale.paymentId,
+      tid: sale.tid ?? null,
+      authorizationCode: sale.authorizationCode ?? null,
+      returnCode: sale.returnCode,
+      returnMessage: sale.returnMessage,
+      brand: sale.card?.brand ?? '',
+      bin: sale.card?.maskedNumber.slice(0, 6) ?? '',
+      last4: sale.card?.maskedNumber.slice(-4) ?? '',
+      installments: link.installments,
+    };
+    await recordPaid(link, held, payment, new Date(), true);
+    return true;
+  }
+  if (status === 'denied' || status === 'reversed') {
+    // This sale will never be a payment.
+    await releaseClaim(held);
+    return true;
+  }
+  return false;
+}
