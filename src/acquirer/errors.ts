@@ -39,10 +39,8 @@ export class AcquirerRejectedError extends AcquirerUnavailableError {
     readonly httpStatus: number,
     readonly errors: { Code: number | string; Message: string }[],
   ) {
-    super(
-      `acquirer refused the request (HTTP ${httpStatus}${errors.length ? `: ${errors.map((e) => `${e.Code} ${e.Message}`).join('; ')}` : ''})`,
-      false,
-    );
+    const codes = errors.map((e) => `${e.Code} ${e.Message}`).join('; ');
+    super(`acquirer refused the request (HTTP ${httpStatus}${codes ? `: ${codes}` : ''})`, false);
     this.name = 'AcquirerRejectedError';
   }
 

@@ -115,10 +115,8 @@ export function checkEvidence(input: EvidenceInput): { errors: FieldErrors; evid
   if (!declaredType)
     fail('fileName', `Document type rule: the document name must end in ${ALLOWED_EXTENSIONS.join(', ')}.`);
   if (baseName !== input.IdCase) {
-    fail(
-      'fileName',
-      `Document name rule: the name without its extension must equal IdCase (expected ${input.IdCase}${declaredType ? `.${extension}` : '.pdf'}).`,
-    );
+    const expected = `${input.IdCase}${declaredType ? `.${extension}` : '.pdf'}`;
+    fail('fileName', `Document name rule: the name without its extension must equal IdCase (expected ${expected}).`);
   }
 
   const file = input.file.replace(/\s+/g, '');

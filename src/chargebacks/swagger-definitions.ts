@@ -14,7 +14,10 @@ const acquirerId = (description: string) => ({ type: 'integer', format: 'int64',
 const idCase = acquirerId('Case number at the acquirer');
 const idChargeback = acquirerId('Chargeback number at the acquirer');
 
-/** The fields of a chargeback as the acquirer describes it, its lifecycle apart (an object there, a list in history). */
+/**
+ * The fields of a chargeback as the acquirer describes it, its lifecycle apart (an object in its
+ * items, a list in our history).
+ */
 const chargebackFields = {
   idCase,
   idChargeback,

@@ -32,7 +32,7 @@ const merchantInput = (establishmentNumbers: string[]) => {
   };
 };
 
-test('a second merchant cannot be created with an establishment that belongs to another, and leaves nothing behind', async (t) => {
+test('a second merchant cannot take an establishment that belongs to another, and leaves nothing behind', async (t) => {
   const ec = newEstablishment();
   const first = await newMerchant({ establishmentNumbers: [ec] });
   const input = merchantInput([newEstablishment(), ec]);

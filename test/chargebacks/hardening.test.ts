@@ -351,7 +351,8 @@ test("a filter nested too deeply to serialize is our 400, not the acquirer's 502
       headers: bearer(owner.accessToken),
       body,
     });
-    t.true([400, 413].includes(res.status), `${res.status}`); // over the route's body limit, or refused as unknown or malformed
+    // Over the route's body limit, or refused as unknown or malformed.
+    t.true([400, 413].includes(res.status), `${res.status}`);
   }
   const nested: unknown[] = [];
   let inner = nested;

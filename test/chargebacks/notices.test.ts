@@ -457,7 +457,7 @@ test('accepting through our api takes the chargeback out of pending at once and 
   t.is((await get('/contested/history/', owner.accessToken)).body.results.length, 1);
 });
 
-test('refusing through our api takes it out of pending; the win notice from the sandbox completes its history', async (t) => {
+test("refusing through our api takes it out of pending; the sandbox's win notice completes its history", async (t) => {
   const ec = newEstablishment();
   const owner = await newMerchant({ establishmentNumbers: [ec] });
   const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });

@@ -141,7 +141,8 @@ function newCase(establishmentNumber: string, random: () => number, receivedDays
     transactionDate: day(-receivedDaysAgo - 20 - Math.floor(random() * 40)),
     cardAssociationCode,
     cardAssociationName,
-    truncatedCard: `${400000 + Math.floor(random() * 99999)}******${String(Math.floor(random() * 10000)).padStart(4, '0')}`,
+    truncatedCard:
+      `${400000 + Math.floor(random() * 99999)}******` + String(Math.floor(random() * 10000)).padStart(4, '0'),
     nsu: String(Math.floor(random() * 1e9)).padStart(9, '0'),
     tid: String(Math.floor(random() * 1e15)).padStart(20, '0'),
     authorization: String(Math.floor(random() * 1e6)).padStart(6, '0'),
