@@ -30,7 +30,7 @@ import {
 import { documentKind, maskDocument, normalizeDocument } from './documents';
 import { payerDenialMessage } from './payer-messages';
 import { ALREADY_PAID, claimPayment, inProgress, releaseClaim, type HeldPayment } from './pay-claims';
-import { notify, recordPaid } from './settlement';
+import { linkPaymentOf, notify, recordPaid } from './settlement';
 
 export { ALREADY_PAID, IN_PROGRESS } from './pay-claims';
 export { paymentsNeedingAttention, settleStalePayments } from './settlement';
@@ -288,17 +288,7 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
   }
 
   const paymentDate = new Date();
-  const payment = {
-    acquirerPaymentId: result.paymentId,
-    tid: result.tid ?? null,
-    authorizationCode: result.authorizationCode ?? null,
-    returnCode: result.returnCode,
-    returnMessage: result.returnMessage,
-    brand: summary.brand,
-    bin: summary.bin,
-    last4: summary.last4,
-    installments: link.installments,
-  };
+  const payment = linkPaymentOf(result, summary, link.installments);
   const paid = await recordPaid(link, claim, payment, paymentDate);
   return { approved: true, checkout: presentCheckout(paid, paymentDate), denial: null };
 }

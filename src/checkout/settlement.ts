@@ -3,7 +3,7 @@
  * finishes pays whose process died or whose writes failed.
  */
 import mongoose from 'mongoose';
-import { callMayStillBeRunningMs } from '../acquirer/client';
+import { callMayStillBeRunningMs, type CardSaleResult } from '../acquirer/client';
 import { logger } from '../logger';
 import { chargeStatusOf, findCharge } from '../payments/card-charge';
 import { effectiveStatus, isoWithOffset } from '../payment-links/service';
@@ -56,6 +56,25 @@ function paidEventExtra(payment: NonNullable<PaymentLink['payment']>) {
   return {
     card: { brand: payment.brand, last4: payment.last4 },
     acquirer: { payment_id: payment.acquirerPaymentId, tid: payment.tid ?? null, return_code: payment.returnCode },
+  };
+}
+
+/** What a paid link records of the acquirer's answer and of the card. */
+export function linkPaymentOf(
+  answer: Pick<CardSaleResult, 'paymentId' | 'tid' | 'authorizationCode' | 'returnCode' | 'returnMessage'>,
+  card: { brand: string; bin: string; last4: string },
+  installments: number,
+): NonNullable<PaymentLink['payment']> {
+  return {
+    acquirerPaymentId: answer.paymentId,
+    tid: answer.tid ?? null,
+    authorizationCode: answer.authorizationCode ?? null,
+    returnCode: answer.returnCode,
+    returnMessage: answer.returnMessage,
+    brand: card.brand,
+    bin: card.bin,
+    last4: card.last4,
+    installments,
   };
 }
 
@@ -200,17 +219,9 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
   const { sale } = found;
   const status = chargeStatusOf(sale.status);
   if (status === 'approved') {
-    const payment = {
-      acquirerPaymentId: sale.paymentId,
-      tid: sale.tid ?? null,
-      authorizationCode: sale.authorizationCode ?? null,
-      returnCode: sale.returnCode,
-      returnMessage: sale.returnMessage,
-      brand: sale.card?.brand ?? '',
-      bin: sale.card?.maskedNumber.slice(0, 6) ?? '',
-      last4: sale.card?.maskedNumber.slice(-4) ?? '',
-      installments: link.installments,
-    };
+    const masked = sale.card?.maskedNumber;
+    const card = { brand: sale.card?.brand ?? '', bin: masked?.slice(0, 6) ?? '', last4: masked?.slice(-4) ?? '' };
+    const payment = linkPaymentOf(sale, card, link.installments);
     await recordPaid(link, held, payment, new Date(), true);
     return true;
   }

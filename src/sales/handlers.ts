@@ -1,9 +1,10 @@
 /**
- * The online sales route handlers: each calls its service and sends the answer.
+ * The online sales route handlers: each calls its service and turns the domain result into the
+ * HTTP answer (errors are mapped by src/http/errors.ts).
  */
 import type { Request, Response } from 'express';
-import { merchantIdOf } from '../http/auth';
 import { NOTIFICATION_SIGNATURE_HEADER } from '../acquirer/client';
+import { merchantIdOf } from '../http/auth';
 import {
   cancelOnlineSale,
   captureOnlineSale,
@@ -11,14 +12,8 @@ import {
   preCapture,
   readOnlineSale,
   receivePaymentNotice,
-  type SaleAnswer,
   type SaleScope,
 } from './service';
-
-function send(res: Response, answer: SaleAnswer): void {
-  if (answer.headers) res.set(answer.headers);
-  res.status(answer.status).json(answer.body);
-}
 
 /** The merchant a system token without X-Merchant-Id acts for: all of them. */
 function scopeOf(req: Request): SaleScope {
@@ -26,16 +21,22 @@ function scopeOf(req: Request): SaleScope {
 }
 
 const saleId = (req: Request) => Number(req.params.id);
+const success = (res: Response, data: unknown) => res.json({ status: 'success', data });
 
 export const salesHandlers = {
-  preCapture: async (req: Request, res: Response) =>
-    send(res, await preCapture(merchantIdOf(req), req.body, req.get('idempotency-key') || undefined)),
-  capture: async (req: Request, res: Response) => send(res, await captureOnlineSale(merchantIdOf(req), saleId(req))),
-  cancel: async (req: Request, res: Response) => send(res, await cancelOnlineSale(merchantIdOf(req), saleId(req))),
-  read: async (req: Request, res: Response) => send(res, await readOnlineSale(merchantIdOf(req), saleId(req))),
-  pixStatus: async (req: Request, res: Response) => send(res, await pixStatus(scopeOf(req), saleId(req))),
+  preCapture: async (req: Request, res: Response) => {
+    const key = req.get('idempotency-key') || undefined;
+    const { sale, replayed } = await preCapture(merchantIdOf(req), req.body, key);
+    if (replayed) res.set('Idempotent-Replayed', 'true');
+    success(res, sale);
+  },
+  capture: async (req: Request, res: Response) => success(res, await captureOnlineSale(merchantIdOf(req), saleId(req))),
+  cancel: async (req: Request, res: Response) => success(res, await cancelOnlineSale(merchantIdOf(req), saleId(req))),
+  read: async (req: Request, res: Response) => success(res, await readOnlineSale(merchantIdOf(req), saleId(req))),
+  pixStatus: async (req: Request, res: Response) => success(res, await pixStatus(scopeOf(req), saleId(req))),
   notice: async (req: Request, res: Response) => {
     const rawBody = (req as Request & { rawBody?: Buffer }).rawBody;
-    send(res, await receivePaymentNotice(rawBody, req.get(NOTIFICATION_SIGNATURE_HEADER)));
+    const { duplicate } = await receivePaymentNotice(rawBody, req.get(NOTIFICATION_SIGNATURE_HEADER));
+    res.json({ received: true, duplicate });
   },
 };

@@ -14,7 +14,7 @@ import {
 } from '../payments/idempotency';
 import { OnlineSaleModel, SaleIdempotencyModel, type OnlineSale, type SaleIdempotencyRecord } from './model';
 import type { PreCaptureInput } from './pre-capture';
-import { ok, storableAnswer, type SaleAnswer } from './presentation';
+import { keptAnswerOf, storableAnswer, type KeptAnswer } from './presentation';
 import { SaleGatewayError } from './transitions';
 
 /** Clock steps between processes are far below this; a key's earlier use is at least 24 hours older. */
@@ -49,13 +49,13 @@ export function saleKeys(
   recordId: string,
   merchantId: number,
   bodyHash: string,
-): KeyBook<SaleIdempotencyRecord, SaleAnswer> {
+): KeyBook<SaleIdempotencyRecord, KeptAnswer> {
   let newest: OnlineSale | null = null; // read by keptAnswer, once per attempt, before workOf
   return {
     model: SaleIdempotencyModel,
     newRecord: () => ({ merchantId, bodyHash, state: 'in_progress' }),
     hashOf: (record) => record.bodyHash,
-    answerOf: (record) => record.response as SaleAnswer | null,
+    answerOf: (record) => record.response as KeptAnswer | null,
     keptAnswer: async () => {
       newest = await newestSaleOfKey(recordId);
       // A sale that kept an answer was made by the key's live record: the record is at most a few ms
@@ -63,7 +63,7 @@ export function saleKeys(
       const live =
         newest && Date.now() - new Date(newest.createdAt).getTime() < IDEMPOTENCY_WINDOW_MS - KEY_CLOCK_TOLERANCE_MS;
       if (!live || !newest?.idempotentAnswer || !newest.idempotencyBodyHash) return null;
-      return { requestHash: newest.idempotencyBodyHash, answer: newest.idempotentAnswer as SaleAnswer };
+      return { requestHash: newest.idempotencyBodyHash, answer: newest.idempotentAnswer as KeptAnswer };
     },
     workOf: async (record, ageMs) => {
       const sale = madeByRecord(newest, record.createdAt);
@@ -74,18 +74,18 @@ export function saleKeys(
         return record.state === 'in_progress' && ageMs > callMayStillBeRunningMs() ? 'free' : 'running';
       }
       // The answer the first request gave (if its body differs from this one's: 422).
-      if (sale.idempotentAnswer) return { answer: sale.idempotentAnswer as SaleAnswer };
+      if (sale.idempotentAnswer) return { answer: sale.idempotentAnswer as KeptAnswer };
       // No kept answer: the sale may be settled while the key missed the answer (a process died before
       // recording it, or a late write of the failure path landed over reconciliation's): the sale's
       // own record is the answer. FAILED: nothing was charged, the key is free, as reconciliation
       // would have left it.
       if (sale.status === 'FAILED' && !sale.reconciliation) return 'free';
       if (sale.status === 'PROCESSING' || sale.reconciliation) return 'running';
-      const response = storableAnswer(ok(sale));
+      const response = storableAnswer(keptAnswerOf(sale));
       await SaleIdempotencyModel.updateOne(recordOfUse(recordId, record.createdAt), {
         $set: { state: 'done', saleId: sale._id, response },
       });
-      return { answer: response as SaleAnswer };
+      return { answer: response as KeptAnswer };
     },
   };
 }
@@ -128,7 +128,7 @@ export async function settleIdempotencyKeyAfterFailure(
     });
     return;
   }
-  const answer = ok(sale);
+  const answer = keptAnswerOf(sale);
   await SaleIdempotencyModel.updateOne(recordOfUse(recordId, keyCreatedAt), {
     $set: { state: 'done', saleId: sale._id, response: storableAnswer(answer) },
   });

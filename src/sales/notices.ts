@@ -10,7 +10,6 @@ import { insertOnce } from '../db/claims';
 import { ApiError, badRequest } from '../http/errors';
 import { getQueue, recordJobId } from '../queue';
 import { OnlineSaleModel, PaymentNoticeModel } from './model';
-import type { SaleAnswer } from './presentation';
 import { reconcileReadSale, settleToAcquirer } from './reconciliation';
 
 export const NOTICE_QUEUE = 'sales-notices';
@@ -34,7 +33,7 @@ export function signNotice(rawBody: string | Buffer, secret = getConfig().acquir
 export async function receivePaymentNotice(
   rawBody: Buffer | undefined,
   signature: string | undefined,
-): Promise<SaleAnswer> {
+): Promise<{ duplicate: boolean }> {
   if (!rawBody?.length || typeof signature !== 'string' || !safeEqual(signature.trim(), signNotice(rawBody)))
     throw new InvalidNoticeSignature();
   const raw = rawBody.toString('utf8');
@@ -56,11 +55,11 @@ export async function receivePaymentNotice(
     // Queued again under the record's job (a no-op while that job exists): a notice stored before
     // Redis failed still gets applied. One stored before job ids were kept gets a new one.
     const stored = await PaymentNoticeModel.findById(noticeId, { appliedAt: 1, jobId: 1 }).lean();
-    if (stored?.appliedAt) return { status: 200, body: { received: true, duplicate } };
+    if (stored?.appliedAt) return { duplicate };
     jobId = stored?.jobId ?? jobId;
   }
   await getQueue(NOTICE_QUEUE).add('apply-payment-notice', { noticeId }, { jobId });
-  return { status: 200, body: { received: true, duplicate } };
+  return { duplicate };
 }
 
 export class NoticeNotYetMatched extends Error {}

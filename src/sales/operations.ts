@@ -11,7 +11,7 @@ import { checkedAfterLookup } from '../db/filters';
 import { ApiError } from '../http/errors';
 import { logger } from '../logger';
 import { OnlineSaleModel, type OnlineSale, type SaleOperation, type SaleStatus, type SaleTransition } from './model';
-import { iso, ok, type SaleAnswer } from './presentation';
+import { iso, presentSale, type SaleView } from './presentation';
 import { effectiveStatus, SALE_OPERATIONS } from './state-table';
 import {
   abandonOperation,
@@ -89,7 +89,7 @@ async function reconcileUnmarkedClaim(sale: OnlineSale, held: SaleTransition): P
 }
 
 /** Moves a card sale out of `op.from` through the acquirer, once, whatever runs at the same time. */
-async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' | 'cancelled'): Promise<SaleAnswer> {
+async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' | 'cancelled'): Promise<SaleView> {
   const transition = await claimTransition(sale._id, op.from, op.operation);
   if (!transition.claimed) {
     const current = await OnlineSaleModel.findById(sale._id).lean();
@@ -163,16 +163,16 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
     });
   }
   try {
-    return ok((await moveSale(sale, op.to, result)).moved);
+    return presentSale((await moveSale(sale, op.to, result)).moved);
   } catch (error) {
     // Someone wrote the same outcome first (a notice of this very operation): that is success.
     const current = await OnlineSaleModel.findById(sale._id).lean();
-    if (current?.status === op.to) return ok(current);
+    if (current?.status === op.to) return presentSale(current);
     throw error;
   }
 }
 
-export async function captureOnlineSale(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
+export async function captureOnlineSale(scope: SaleScope, saleId: number): Promise<SaleView> {
   const sale = await findSale(scope, saleId);
   if (sale.paymentMethod !== 'card' || sale.status !== 'PRE_CAPTURED' || sale.reconciliation)
     refuseInvalidState(sale, 'captured');
@@ -191,7 +191,7 @@ export const VOID_ON_CONFIRMED_DISABLED =
   "This sale is CONFIRMED and the merchant's allow_void_on_confirmed setting is off, so a confirmed sale " +
   'cannot be cancelled (refunded).';
 
-export async function cancelOnlineSale(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
+export async function cancelOnlineSale(scope: SaleScope, saleId: number): Promise<SaleView> {
   const sale = await findSale(scope, saleId);
   if (
     sale.paymentMethod !== 'card' ||
@@ -224,29 +224,23 @@ export async function cancelOnlineSale(scope: SaleScope, saleId: number): Promis
 }
 
 /** GET /online/sales/{id}/: the stored sale (how a merchant learns a reconciled outcome). */
-export async function readOnlineSale(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
-  return ok(await findSale(scope, saleId));
+export async function readOnlineSale(scope: SaleScope, saleId: number): Promise<SaleView> {
+  return presentSale(await findSale(scope, saleId));
 }
 
-export async function pixStatus(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
+export async function pixStatus(scope: SaleScope, saleId: number) {
   const sale = await findSale(scope, saleId);
   if (sale.paymentMethod !== 'pix') throw new ApiError(400, { detail: 'This sale was not paid by PIX.' });
   const status = effectiveStatus(sale);
   return {
-    status: 200,
-    body: {
-      status: 'success',
-      data: {
-        id: sale._id,
-        sale_status: status,
-        paid: status === 'CONFIRMED' || status === 'REFUNDED',
-        value: sale.amountCents,
-        qr_code: sale.pix?.qrCode ?? null,
-        expires_at: iso(sale.pix?.expiresAt),
-        paid_at: iso(sale.pix?.paidAt),
-        reconciling: Boolean(sale.reconciliation),
-        updated_at: iso(sale.updatedAt),
-      },
-    },
+    id: sale._id,
+    sale_status: status,
+    paid: status === 'CONFIRMED' || status === 'REFUNDED',
+    value: sale.amountCents,
+    qr_code: sale.pix?.qrCode ?? null,
+    expires_at: iso(sale.pix?.expiresAt),
+    paid_at: iso(sale.pix?.paidAt),
+    reconciling: Boolean(sale.reconciliation),
+    updated_at: iso(sale.updatedAt),
   };
 }

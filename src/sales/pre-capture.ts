@@ -17,7 +17,7 @@ import { chargeCard } from '../payments/card-charge';
 import { useIdempotencyKey } from '../payments/idempotency';
 import { OnlineSaleModel, SavedCardModel, type OnlineSale } from './model';
 import { hashedRequest, saleKeys, settleIdempotencyKeyAfterFailure } from './idempotency-keys';
-import { ok, type SaleAnswer } from './presentation';
+import { keptAnswerOf, saleOfAnswer, type KeptAnswer, type PreCaptureResult } from './presentation';
 import { statusFromAcquirer } from './state-table';
 import { markForReconciliation, moveSale, SaleGatewayError } from './transitions';
 
@@ -115,7 +115,7 @@ async function runPreCapture(
   input: PreCaptureInput,
   clearCard: ClearCard | null,
   key: { recordId: string; bodyHash: string; recordCreatedAt: Date } | null,
-): Promise<{ answer: SaleAnswer; sale: OnlineSale }> {
+): Promise<{ answer: KeptAnswer; sale: OnlineSale }> {
   const prepared = await preparePayment(merchantId, input, clearCard);
   const id = await nextId('online_sale');
   const merchantOrderId = `S${id}R${crypto.randomBytes(5).toString('hex')}`;
@@ -217,7 +217,7 @@ async function runPreCapture(
       });
       cardToken = cardResult.cardToken;
     }
-    const answerOf = (moved: OnlineSale) => ok(moved, { cardToken });
+    const answerOf = (moved: OnlineSale) => keptAnswerOf(moved, { cardToken });
     const recorded = await moveSale(sale, to, truth, key ? answerOf : undefined);
     sale = recorded.moved;
     return { answer: recorded.answer ?? answerOf(sale), sale };
@@ -237,10 +237,11 @@ export async function preCapture(
   merchantId: number,
   input: PreCaptureInput,
   idempotencyKey?: string,
-): Promise<SaleAnswer> {
+): Promise<PreCaptureResult> {
   // Read before the key: the key compares the card, not its encryption.
   const card = clearCardOf(input);
-  if (!idempotencyKey) return (await runPreCapture(merchantId, input, card, null)).answer;
+  if (!idempotencyKey)
+    return { sale: saleOfAnswer((await runPreCapture(merchantId, input, card, null)).answer), replayed: false };
   const recordId = `${merchantId}:${idempotencyKey}`;
   const bodyHash = hashedRequest(input, card);
   const key = await useIdempotencyKey(saleKeys(recordId, merchantId, bodyHash), recordId, bodyHash);
@@ -249,8 +250,7 @@ export async function preCapture(
       detail: 'This Idempotency-Key was already used with a different request body. Use a new key for a new sale.',
     });
   }
-  if (key.use === 'replay')
-    return { ...key.answer, headers: { ...(key.answer.headers ?? {}), 'Idempotent-Replayed': 'true' } };
+  if (key.use === 'replay') return { sale: saleOfAnswer(key.answer), replayed: true };
   if (key.use === 'busy') {
     throw new ApiError(
       409,
@@ -266,7 +266,8 @@ export async function preCapture(
   const recordCreatedAt = key.createdAt;
   try {
     // The answer is kept on the sale by the write that recorded it (see saleKeys): the record stays as inserted.
-    return (await runPreCapture(merchantId, input, card, { recordId, bodyHash, recordCreatedAt })).answer;
+    const { answer } = await runPreCapture(merchantId, input, card, { recordId, bodyHash, recordCreatedAt });
+    return { sale: saleOfAnswer(answer), replayed: false };
   } catch (error) {
     await settleIdempotencyKeyAfterFailure(recordId, recordCreatedAt, error).catch((settleError) =>
       logger.error(

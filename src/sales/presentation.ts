@@ -1,11 +1,12 @@
 /**
- * What a reader of a sale sees: the sale as the API presents it, and the answer a route sends.
+ * What a reader of a sale sees: the sale as the API presents it (services return it; routes wrap
+ * it in their HTTP answer), and the answer a pre-capture keeps for Idempotency-Key replays.
  */
 import type { OnlineSale } from './model';
 import { APPROVED_STATUSES, effectiveStatus } from './state-table';
 
-/** What a route sends back: status, JSON body and extra headers. */
-export interface SaleAnswer {
+/** The answer a pre-capture gave, as kept on its sale for Idempotency-Key replays: status and JSON body. */
+export interface KeptAnswer {
   status: number;
   body: Record<string, unknown>;
   headers?: Record<string, string>;
@@ -45,7 +46,21 @@ export function presentSale(sale: OnlineSale, extra: { cardToken?: string } = {}
   };
 }
 
-export function ok(sale: OnlineSale, extra: { cardToken?: string } = {}): SaleAnswer {
+export type SaleView = ReturnType<typeof presentSale>;
+
+/** A pre-capture's outcome: the sale as presented (or as first presented, for a replay). */
+export interface PreCaptureResult {
+  sale: SaleView;
+  /** An Idempotency-Key replayed the first answer. */
+  replayed: boolean;
+}
+
+/** The sale a kept answer presents. */
+export function saleOfAnswer(answer: KeptAnswer): SaleView {
+  return answer.body.data as SaleView;
+}
+
+export function keptAnswerOf(sale: OnlineSale, extra: { cardToken?: string } = {}): KeptAnswer {
   return { status: 200, body: { status: 'success', data: presentSale(sale, extra) } };
 }
 
@@ -53,7 +68,7 @@ export function ok(sale: OnlineSale, extra: { cardToken?: string } = {}): SaleAn
  * The answer kept for Idempotency-Key replays, without the card token: the token is shown once
  * and stored only as a hash, so a replay says it was issued instead of repeating it.
  */
-export function storableAnswer(answer: SaleAnswer): { status: number; body: Record<string, unknown> } {
+export function storableAnswer(answer: KeptAnswer): { status: number; body: Record<string, unknown> } {
   const data = answer.body.data as Record<string, unknown> | undefined;
   if (!data || data.card_token === undefined) return { status: answer.status, body: answer.body };
   const { card_token: _omitted, ...rest } = data;

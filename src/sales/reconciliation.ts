@@ -6,7 +6,7 @@ import { AcquirerStatus, callMayStillBeRunningMs, getSale, type AcquirerSale } f
 import { findCharge, noSaleIsConclusive } from '../payments/card-charge';
 import { freeKey, recordOfUse } from '../payments/idempotency';
 import { OnlineSaleModel, SaleIdempotencyModel, type OnlineSale } from './model';
-import { ok } from './presentation';
+import { keptAnswerOf } from './presentation';
 import { isUnnoticedPixPastExpiry, statusFromAcquirer } from './state-table';
 import { claimTransition, moveSale, releaseOperationClaim } from './transitions';
 
@@ -65,7 +65,7 @@ export async function reconcileReadSale(sale: OnlineSale | null, now = new Date(
     const { moved: settled } = await moveSale(sale, to, truth ?? { status: AcquirerStatus.NotFinished });
     if (sale.idempotencyRecordId) {
       if (truth) {
-        const answer = ok(settled);
+        const answer = keptAnswerOf(settled);
         await SaleIdempotencyModel.updateOne(recordOfUse(sale.idempotencyRecordId, sale.idempotencyRecordCreatedAt), {
           $set: { state: 'done', response: { status: answer.status, body: answer.body } },
         });

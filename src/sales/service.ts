@@ -37,5 +37,5 @@ export {
 } from './notices';
 export { requeueUnappliedPaymentNotices, salesNeedingAttention, sweepUnsettledSales } from './sweeps';
 export { effectiveStatus, statusFromAcquirer } from './state-table';
-export { presentSale, type SaleAnswer } from './presentation';
+export { presentSale, type PreCaptureResult, type SaleView } from './presentation';
 export { RECONCILE_QUEUE, SaleGatewayError, type SaleScope } from './transitions';

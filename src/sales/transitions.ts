@@ -18,7 +18,7 @@ import {
   type SaleStatus,
   type SaleTransition,
 } from './model';
-import { storableAnswer, type SaleAnswer } from './presentation';
+import { storableAnswer, type KeptAnswer } from './presentation';
 import { settledFields, withFieldsSet } from './state-table';
 
 export const RECONCILE_QUEUE = 'sales-reconcile';
@@ -148,8 +148,8 @@ export async function moveSale(
   sale: OnlineSale,
   to: SaleStatus,
   truth: Partial<AcquirerSale> & { status: number },
-  answerOf?: (moved: OnlineSale) => SaleAnswer,
-): Promise<{ moved: OnlineSale; answer?: SaleAnswer }> {
+  answerOf?: (moved: OnlineSale) => KeptAnswer,
+): Promise<{ moved: OnlineSale; answer?: KeptAnswer }> {
   const set: Record<string, unknown> = { ...settledFields(sale, to, truth), updatedAt: new Date() };
   const moved = withFieldsSet(sale, set);
   const answer = answerOf?.(moved);
