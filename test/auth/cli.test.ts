@@ -256,22 +256,8 @@ test('--help, -h and help print the usage on stdout and exit 0', async (t) => {
 test('card:encrypt prints a card our service decrypts, with the key id', async (t) => {
   const { decryptCard, publicKeyId } = await import('../../src/cards');
   const year = new Date().getUTCFullYear() + 3;
-  const encrypted = answer(
-    t,
-    await cli([
-      'card:encrypt',
-      '--number',
-      '4000000000000010',
-      '--exp-month',
-      '7',
-      '--exp-year',
-      String(year),
-      '--cvv',
-      '123',
-      '--holder',
-      'ANA SOUZA',
-    ]),
-  );
+  const card = ['--number', '4000000000000010', '--exp-month', '7', '--exp-year', String(year), '--cvv', '123'];
+  const encrypted = answer(t, await cli(['card:encrypt', ...card, '--holder', 'ANA SOUZA']));
   t.is(encrypted.kid, publicKeyId());
   t.deepEqual(decryptCard(encrypted.encrypted_card), {
     number: '4000000000000010',
@@ -285,22 +271,7 @@ test('card:encrypt prints a card our service decrypts, with the key id', async (
   const other = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
   const file = `${(await import('node:os')).tmpdir()}/card-key-${tag()}.pem`;
   (await import('node:fs')).writeFileSync(file, other.publicKey.export({ type: 'spki', format: 'pem' }));
-  const foreign = answer(
-    t,
-    await cli([
-      'card:encrypt',
-      '--number',
-      '4000000000000010',
-      '--exp-month',
-      '7',
-      '--exp-year',
-      String(year),
-      '--cvv',
-      '123',
-      '--public-key-file',
-      file,
-    ]),
-  );
+  const foreign = answer(t, await cli(['card:encrypt', ...card, '--public-key-file', file]));
   t.not(foreign.kid, publicKeyId());
   const plain = crypto.privateDecrypt(
     { key: other.privateKey, padding: crypto.constants.RSA_NO_PADDING },
