@@ -3,7 +3,6 @@
  * 202, queued, and applied by a worker (their facts recorded once, their chargebacks recomputed);
  * a sweep queues again what was stored and never applied.
  */
-import crypto from 'node:crypto';
 import { Joi } from 'celebrate';
 import { callChargebackApi } from '../acquirer/chargebacks';
 import { insertOnce } from '../db/claims';
@@ -20,23 +19,16 @@ import {
   projectReceived,
   refreshChargeback,
 } from './projection';
+import { requestHash } from '../payments/idempotency';
 
 export const CHARGEBACK_NOTICE_QUEUE = 'chargeback-notices';
 
-/** JSON with keys sorted at every level: the same notice gives the same text however it was serialised. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.keys(value as object)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
+/**
+ * The same notice gives the same fingerprint however it was serialised: the project's one
+ * canonical hash (sorted keys at every level), as the Idempotency-Key compares bodies.
+ */
 export function noticeFingerprint(payload: unknown): string {
-  return crypto.createHash('sha256').update(canonicalJson(payload)).digest('hex');
+  return requestHash(payload);
 }
 
 /** The acquirer's ids are numbers (see swagger-definitions.ts); the same digits as text are taken too. */
