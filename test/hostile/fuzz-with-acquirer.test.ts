@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import fc from 'fast-check';
 import { getConfig } from '../../config';
-import { encryptCard } from '../../src/cards';
+import { APPROVED_CARD_NUMBER, encryptedTestCard } from '../helpers/cards';
 import { closeAcquirerClient } from '../../src/acquirer/client';
 import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../../src/http/routes';
@@ -84,8 +84,7 @@ async function countingProxy(target: string): Promise<string> {
   return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 }
 
-const card = (number = '4000000000000010') =>
-  encryptCard({ number, holder: 'MARIA SILVA', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123' });
+const card = (number = APPROVED_CARD_NUMBER) => encryptedTestCard({ number });
 
 test.before(async () => {
   const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });

@@ -3,7 +3,7 @@ import '../auth/high-token-limit'; // many token calls here; the limit itself is
 import test from 'ava';
 import mongoose from 'mongoose';
 import { getConfig } from '../../config';
-import { encryptCard } from '../../src/cards';
+import { encryptedTestCard } from '../helpers/cards';
 import { closeAcquirerClient } from '../../src/acquirer/client';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { startProcess, stopAll } from '../helpers/processes';
@@ -50,13 +50,7 @@ test.before(async () => {
   staffToken = (await newStaff()).accessToken;
   operations = await operationsOf(app.url);
 
-  const card = encryptCard({
-    number: '4000000000000010',
-    holder: 'VICTIM HOLDER',
-    expMonth: 12,
-    expYear: new Date().getUTCFullYear() + 3,
-    cvv: '123',
-  });
+  const card = encryptedTestCard({ holder: 'VICTIM HOLDER' });
   const post = async (path: string, body: unknown) =>
     json(
       await fetch(`${app.url}${path}`, {

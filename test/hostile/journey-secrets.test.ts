@@ -5,11 +5,13 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import mongoose from 'mongoose';
 import { getConfig } from '../../config';
-import { encryptCard, luhnValid } from '../../src/cards';
-import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
+import { luhnValid } from '../../src/cards';
+import { encryptedTestCard } from '../helpers/cards';
+import { eventually, startProcess } from '../helpers/processes';
 import { newMerchant, systemToken } from '../helpers/identity';
 import { pdfWithPages } from '../chargebacks/files';
 import { useServices } from '../helpers/services';
+import { call } from '../helpers/http';
 
 // A journey through every feature that handles a secret, across real processes at debug level,
 // then a scan of every process's logs (and of the database) for the secrets it used. The other
@@ -32,28 +34,6 @@ const CVV = String(crypto.randomInt(100, 999));
 const CHARGEBACK_EC = '3100000005';
 
 useServices();
-
-async function call(
-  web: RunningProcess,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: unknown,
-) {
-  const res = await fetch(`${web.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: any;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = text;
-  }
-  return { status: res.status, body: parsed, text };
-}
 
 /** Every value in every collection of this test file's database, as one text. */
 async function databaseText(): Promise<string> {
@@ -93,14 +73,7 @@ test(
     };
     const [web, worker] = await Promise.all([startProcess('web', env), startProcess('worker', env)]);
     const merchant = await newMerchant({ establishmentNumbers: [CHARGEBACK_EC] });
-    const card = () =>
-      encryptCard({
-        number: CARD,
-        holder: 'MARIA SILVA',
-        expMonth: 12,
-        expYear: new Date().getUTCFullYear() + 3,
-        cvv: CVV,
-      });
+    const card = () => encryptedTestCard({ number: CARD, cvv: CVV });
     const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
     // Login and refresh: the user's password and both tokens go over the wire.
@@ -113,13 +86,14 @@ test(
     t.is((await call(web, 'GET', '/api/v1/me/', bearer(newAccess))).status, 200);
 
     // Card sales with each credential kind, one captured and one cancelled.
-    const byJwt = await call(web, 'POST', '/api/v1/online/sales/pre-capture/', bearer(access), {
+    const cardSale = (value: number, installments: number) => ({
       payment_method: 'card',
-      value: 1990,
-      installments: 1,
+      value,
+      installments,
       encrypted_card: card(),
       payer: { name: 'Maria Silva', document: '529.982.247-25' },
     });
+    const byJwt = await call(web, 'POST', '/api/v1/online/sales/pre-capture/', bearer(access), cardSale(1990, 1));
     t.is(byJwt.status, 200, byJwt.text);
     const captured = await call(
       web,
@@ -133,13 +107,7 @@ test(
       'POST',
       '/api/v1/online/sales/pre-capture/',
       { ...bearer(systemToken()), 'x-merchant-id': String(merchant.merchantId) },
-      {
-        payment_method: 'card',
-        value: 2990,
-        installments: 2,
-        encrypted_card: card(),
-        payer: { name: 'Maria Silva', document: '529.982.247-25' },
-      },
+      cardSale(2990, 2),
     );
     t.is(bySystem.status, 200, bySystem.text);
     t.is(

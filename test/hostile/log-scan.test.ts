@@ -1,11 +1,12 @@
 import '../helpers/env';
 import test from 'ava';
 import { getConfig } from '../../config';
-import { encryptCard } from '../../src/cards';
+import { encryptedTestCard } from '../helpers/cards';
 import { CHARGEBACK_NOTICE_PATH, CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
-import { startProcess, type RunningProcess } from '../helpers/processes';
+import { startProcess } from '../helpers/processes';
 import { newMerchant, systemToken } from '../helpers/identity';
 import { useServices } from '../helpers/services';
+import { call } from '../helpers/http';
 
 const CARD = '4000000000000010';
 const CVV = '738';
@@ -13,39 +14,18 @@ const WRONG_PASSWORD = 'Wr0ng-But-Secret-Passw0rd!';
 
 useServices();
 
-async function call(
-  web: RunningProcess,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: unknown,
-) {
-  const res = await fetch(`${web.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.text()) as string };
-}
-
 test('a full run at debug level never logs a card number, cvv, password, token or secret', async (t) => {
   const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0', LOG_LEVEL: 'debug' });
   const env = { ACQUIRER_BASE_URL: sandbox.url, ACQUIRER_QUERY_URL: sandbox.url, LOG_LEVEL: 'debug' };
   const [web, worker] = await Promise.all([startProcess('web', env), startProcess('worker', env)]);
   const merchant = await newMerchant();
-  const card = encryptCard({
-    number: CARD,
-    holder: 'MARIA SILVA',
-    expMonth: 12,
-    expYear: new Date().getUTCFullYear() + 3,
-    cvv: CVV,
-  });
+  const card = encryptedTestCard({ number: CARD, cvv: CVV });
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
   // Logins, good and bad; every credential kind used.
   const login = await call(web, 'POST', '/api/token/', {}, { username: merchant.email, password: merchant.password });
   t.is(login.status, 200);
-  const { access, refresh } = JSON.parse(login.body) as { access: string; refresh: string };
+  const { access, refresh } = JSON.parse(login.text) as { access: string; refresh: string };
   await call(web, 'POST', '/api/token/', {}, { username: merchant.email, password: WRONG_PASSWORD });
   await call(web, 'POST', '/api/token/refresh/', {}, { refresh });
   await call(web, 'POST', '/api/token/refresh/', {}, { refresh: access });
@@ -62,7 +42,7 @@ test('a full run at debug level never logs a card number, cvv, password, token o
     encrypted_card: card,
     payer: { name: 'Maria Silva', document: '529.982.247-25' },
   });
-  t.is(sale.status, 200, sale.body);
+  t.is(sale.status, 200, sale.text);
   await call(web, 'POST', '/api/v1/online/sales/pre-capture/', bearer(merchant.merchantToken), {
     payment_method: 'card',
     value: 1990,
@@ -84,7 +64,7 @@ test('a full run at debug level never logs a card number, cvv, password, token o
     value: 2590,
     description: 'Log scan',
   });
-  const guid = (JSON.parse(link.body) as { payment_link_guid: string }).payment_link_guid;
+  const guid = (JSON.parse(link.text) as { payment_link_guid: string }).payment_link_guid;
   await call(
     web,
     'PATCH',
@@ -93,7 +73,7 @@ test('a full run at debug level never logs a card number, cvv, password, token o
     { payer_name: 'Maria Silva', document: '529.982.247-25' },
   );
   const paid = await call(web, 'PUT', `/api/v1/checkout-links/${guid}/pay`, {}, { encrypted_card: card });
-  t.is(paid.status, 200, paid.body);
+  t.is(paid.status, 200, paid.text);
 
   // Shared secrets: chargeback notices and the metrics endpoint.
   const secret = getConfig().acquirer.chargeback.notificationSecret;
