@@ -5,12 +5,17 @@
  */
 import crypto from 'node:crypto';
 import { AcquirerUnavailableError } from '../acquirer/errors';
-import { AcquirerRejectedError, captureSale as captureAtAcquirer, voidSale } from '../acquirer/client';
+import {
+  AcquirerRejectedError,
+  captureSale as captureAtAcquirer,
+  voidSale,
+  type PaymentUpdateResult,
+} from '../acquirer/client';
 import { getMerchant } from '../auth/service';
 import { checkedAfterLookup } from '../db/filters';
 import { ApiError } from '../http/errors';
 import { logger } from '../logger';
-import { OnlineSaleModel, type OnlineSale, type SaleOperation, type SaleStatus, type SaleTransition } from './model';
+import { OnlineSaleModel, type OnlineSale, type SaleTransition } from './model';
 import { iso, presentSale, type SaleView } from './presentation';
 import { effectiveStatus, SALE_OPERATIONS } from './state-table';
 import {
@@ -38,25 +43,13 @@ function refuseInvalidState(sale: OnlineSale, action: 'captured' | 'cancelled'):
   throw new ApiError(400, { detail: `Only ${allowed} can be ${action}; this sale is ${sale.status}.` });
 }
 
-/** An operation of the state table (SALE_OPERATIONS), with its acquirer call. */
-interface Operation {
-  from: SaleStatus;
-  to: SaleStatus;
-  operation: SaleOperation;
-  /** Acquirer statuses that mean the operation took effect. */
-  acquirerStatuses: readonly number[];
-  call: (
-    sale: OnlineSale,
-    requestKey: string,
-  ) => Promise<{
-    status: number;
-    returnCode: string;
-    returnMessage: string;
-    tid?: string;
-    proofOfSale?: string;
-    authorizationCode?: string;
-  }>;
-}
+type CardOperation = keyof typeof SALE_OPERATIONS;
+
+/** The acquirer call of each operation of the state table (a refund is a void of a captured sale there). */
+const ACQUIRER_CALLS: Record<
+  CardOperation,
+  (paymentId: string, options: { idempotencyKey: string }) => Promise<PaymentUpdateResult>
+> = { capture: captureAtAcquirer, void: voidSale, refund: voidSale };
 
 /**
  * An operation's claim on a sale that never got its in-flight mark: its process died between the
@@ -89,7 +82,12 @@ async function reconcileUnmarkedClaim(sale: OnlineSale, held: SaleTransition): P
 }
 
 /** Moves a card sale out of `op.from` through the acquirer, once, whatever runs at the same time. */
-async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' | 'cancelled'): Promise<SaleView> {
+async function runOperation(
+  sale: OnlineSale,
+  operation: CardOperation,
+  action: 'captured' | 'cancelled',
+): Promise<SaleView> {
+  const op = { ...SALE_OPERATIONS[operation], operation };
   const transition = await claimTransition(sale._id, op.from, op.operation);
   if (!transition.claimed) {
     const current = await OnlineSaleModel.findById(sale._id).lean();
@@ -121,12 +119,12 @@ async function runOperation(sale: OnlineSale, op: Operation, action: 'captured' 
       },
     },
   );
-  let result: Awaited<ReturnType<Operation['call']>>;
+  let result: PaymentUpdateResult;
   // A fresh RequestId per claimed attempt: a retry after a known failure is a new request, and
   // must not be answered with the acquirer's stored refusal of the earlier one.
   const requestKey = `${sale.merchantOrderId}:${op.operation}:${crypto.randomUUID()}`;
   try {
-    result = await op.call(sale, requestKey);
+    result = await ACQUIRER_CALLS[operation](sale.acquirer.paymentId!, { idempotencyKey: requestKey });
   } catch (error) {
     if (!(error instanceof AcquirerUnavailableError)) {
       await abandonOperation(sale._id, transition.claim);
@@ -176,15 +174,7 @@ export async function captureOnlineSale(scope: SaleScope, saleId: number): Promi
   const sale = await findSale(scope, saleId);
   if (sale.paymentMethod !== 'card' || sale.status !== 'PRE_CAPTURED' || sale.reconciliation)
     refuseInvalidState(sale, 'captured');
-  return runOperation(
-    sale,
-    {
-      ...SALE_OPERATIONS.capture,
-      operation: 'capture',
-      call: (s, requestKey) => captureAtAcquirer(s.acquirer.paymentId!, { idempotencyKey: requestKey }),
-    },
-    'captured',
-  );
+  return runOperation(sale, 'capture', 'captured');
 }
 
 export const VOID_ON_CONFIRMED_DISABLED =
@@ -200,27 +190,11 @@ export async function cancelOnlineSale(scope: SaleScope, saleId: number): Promis
   )
     refuseInvalidState(sale, 'cancelled');
   if (sale.status === 'PRE_CAPTURED') {
-    return runOperation(
-      sale,
-      {
-        ...SALE_OPERATIONS.void,
-        operation: 'void',
-        call: (s, requestKey) => voidSale(s.acquirer.paymentId!, { idempotencyKey: requestKey }),
-      },
-      'cancelled',
-    );
+    return runOperation(sale, 'void', 'cancelled');
   }
   const merchant = await getMerchant(sale.merchantId);
   if (!merchant?.settings?.allowVoidOnConfirmed) throw new ApiError(400, { detail: VOID_ON_CONFIRMED_DISABLED });
-  return runOperation(
-    sale,
-    {
-      ...SALE_OPERATIONS.refund,
-      operation: 'refund',
-      call: (s, requestKey) => voidSale(s.acquirer.paymentId!, { idempotencyKey: requestKey }),
-    },
-    'cancelled',
-  );
+  return runOperation(sale, 'refund', 'cancelled');
 }
 
 /** GET /online/sales/{id}/: the stored sale (how a merchant learns a reconciled outcome). */

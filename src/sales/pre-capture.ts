@@ -85,27 +85,19 @@ async function preparePayment(
   };
 }
 
-function cardAnswerFields(result: CardSaleResult) {
+/** What the acquirer answered a card sale or a PIX charge, as a move of the sale records it. */
+function answerFields(result: CardSaleResult | PixChargeResult) {
+  const { status, paymentId, returnCode, returnMessage, proofOfSale } = result;
+  const card = 'approved' in result ? result : null;
+  const pix = 'qrCodeString' in result ? result : null;
   return {
-    status: result.status,
-    paymentId: result.paymentId,
-    returnCode: result.returnCode,
-    returnMessage: result.returnMessage,
-    tid: result.tid,
-    proofOfSale: result.proofOfSale,
-    authorizationCode: result.authorizationCode,
-  };
-}
-
-function pixAnswerFields(result: PixChargeResult) {
-  return {
-    status: result.status,
-    paymentId: result.paymentId,
-    returnCode: result.returnCode,
-    returnMessage: result.returnMessage,
-    proofOfSale: result.proofOfSale,
-    qrCodeString: result.qrCodeString,
-    expiresAt: result.expiresAt,
+    status,
+    paymentId,
+    returnCode,
+    returnMessage,
+    proofOfSale,
+    ...(card ? { tid: card.tid, authorizationCode: card.authorizationCode } : {}),
+    ...(pix ? { qrCodeString: pix.qrCodeString, expiresAt: pix.expiresAt } : {}),
   };
 }
 
@@ -202,7 +194,7 @@ async function runPreCapture(
   }
 
   try {
-    const truth = cardResult ? cardAnswerFields(cardResult) : pixAnswerFields(pixResult!);
+    const truth = answerFields(cardResult ?? pixResult!);
     const to = statusFromAcquirer(truth.status, sale) ?? 'FAILED';
     let cardToken: string | undefined;
     if (cardResult?.approved && cardResult.cardToken && prepared.card) {

@@ -111,15 +111,18 @@ export function withFieldsSet(sale: OnlineSale, set: Record<string, unknown>): O
  * A card sale's operations through the acquirer: the status each leaves and reaches, and the
  * acquirer statuses that mean it took effect.
  */
-export const SALE_OPERATIONS = {
+export interface OperationRule {
+  from: SaleStatus;
+  to: SaleStatus;
+  acquirerStatuses: readonly number[];
+}
+
+export const SALE_OPERATIONS: Record<Exclude<SaleOperation, 'authorize'>, OperationRule> = {
   capture: { from: 'PRE_CAPTURED', to: 'CONFIRMED', acquirerStatuses: [AcquirerStatus.PaymentConfirmed] },
   void: { from: 'PRE_CAPTURED', to: 'CANCELLED', acquirerStatuses: [AcquirerStatus.Voided] },
   // The acquirer answers Voided (10) to a same-day cancel of a captured sale: for us that is a refund.
   refund: { from: 'CONFIRMED', to: 'REFUNDED', acquirerStatuses: [AcquirerStatus.Refunded, AcquirerStatus.Voided] },
-} as const satisfies Record<
-  Exclude<SaleOperation, 'authorize'>,
-  { from: SaleStatus; to: SaleStatus; acquirerStatuses: number[] }
->;
+};
 
 /** A PIX paid in its last second may be notified a little after its expiry: wait this long before asking. */
 export const PIX_EXPIRY_GRACE_MS = 2 * 60_000;
