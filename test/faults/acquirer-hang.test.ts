@@ -6,7 +6,7 @@ import { getQueue } from '../../src/queue';
 import { RECONCILE_QUEUE } from '../../src/sales/service';
 import { HEARTBEAT_QUEUE } from '../../jobs/heartbeat';
 import { HeartbeatModel } from '../../src/health/heartbeat';
-import { encryptCard } from '../../src/cards';
+import { encryptedTestCard } from '../helpers/cards';
 import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
@@ -81,18 +81,11 @@ useServices({
 });
 
 function cardSale(value: number) {
-  const card = {
-    number: '4000000000000010',
-    holder: 'MARIA SILVA',
-    expMonth: 12,
-    expYear: new Date().getUTCFullYear() + 3,
-    cvv: '123',
-  };
   return {
     payment_method: 'card',
     value,
     installments: 1,
-    encrypted_card: encryptCard(card),
+    encrypted_card: encryptedTestCard(),
     payer: { name: 'Maria Silva', document: '529.982.247-25' },
   };
 }

@@ -2,16 +2,19 @@ import '../helpers/env';
 import test from 'ava';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import mongoose from 'mongoose';
-import { encryptCard } from '../../src/cards';
+import { encryptedTestCard } from '../helpers/cards';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues, waitForRedis } from '../../src/queue';
-import { ChargeAttemptModel, ChargeStatus, SubscriptionChargeModel } from '../../src/subscriptions/model';
 import { dayOf } from '../../src/subscriptions/clock';
 import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
 import { bearer, newMerchant, type TestMerchant, tokenStatusesAcross } from '../helpers/identity';
 import { json } from '../helpers/app';
-import { insertDueSubscriptions, sandboxCardToken } from '../helpers/due-subscriptions';
+import {
+  chargesAndAttemptsOf,
+  confirmedChargesOf,
+  insertDueSubscriptions,
+  sandboxCardToken,
+} from '../helpers/due-subscriptions';
 
 /** A local webhook receiver counting deliveries per webhook-id. */
 const deliveries = new Map<string, number>();
@@ -67,13 +70,7 @@ test.serial('two web processes share one token rate limit', async (t) => {
 });
 
 test.serial('links paid through either web process: every webhook delivered once by one of two workers', async (t) => {
-  const card = encryptCard({
-    number: '4000000000000010',
-    holder: 'MARIA SILVA',
-    expMonth: 12,
-    expYear: new Date().getUTCFullYear() + 3,
-    cvv: '123',
-  });
+  const card = encryptedTestCard();
   const linkIds: number[] = [];
   await Promise.all(
     Array.from({ length: 6 }, async (_, i) => {
@@ -120,21 +117,11 @@ test.serial('two schedulers at once, two workers: every due charge charged once'
   const before = (await (await fetch(`${sandbox.url}/sandbox/stats`)).json()) as { salesCreated: number };
   // Each scheduler runs a tick as it starts: two ticks at the same moment.
   const schedulers = await Promise.all([startProcess('scheduler'), startProcess('scheduler')]);
-  const mine = { subscriptionId: mongoose.trusted({ $in: ids }) };
-  await eventually(
-    async () =>
-      (await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED })) === ids.length,
-    90_000,
-    250,
-  );
+  await eventually(async () => (await confirmedChargesOf(ids)) === ids.length, 90_000, 250);
   await Promise.all(schedulers.map((s) => s.stop()));
-  t.is(await SubscriptionChargeModel.countDocuments(mine), ids.length, 'one charge per subscription');
-  const charges = await SubscriptionChargeModel.find(mine, { _id: 1 }).lean();
-  t.is(
-    await ChargeAttemptModel.countDocuments({ chargeId: mongoose.trusted({ $in: charges.map((c) => c._id) }) }),
-    ids.length,
-    'one attempt per charge',
-  );
+  const { charges, attempts } = await chargesAndAttemptsOf(ids);
+  t.is(charges, ids.length, 'one charge per subscription');
+  t.is(attempts, ids.length, 'one attempt per charge');
   const after = (await (await fetch(`${sandbox.url}/sandbox/stats`)).json()) as { salesCreated: number };
   t.is(after.salesCreated - before.salesCreated, ids.length, 'one sale at the acquirer per charge');
 });

@@ -3,7 +3,7 @@ import './quiet-logs';
 import test from 'ava';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { encryptCard } from '../../src/cards';
+import { encryptedTestCard } from '../helpers/cards';
 import { getQueue, redisAnswers } from '../../src/queue';
 import { WebhookEventModel } from '../../src/webhooks/model';
 import { deliveryJobId, LINK_WEBHOOK_QUEUE, UNQUEUED_EVENT_GRACE_MS } from '../../src/webhooks/service';
@@ -62,13 +62,7 @@ test('a link paid while redis is down gets its webhook delivered exactly once wh
   });
 
   await redis.stop();
-  const card = encryptCard({
-    number: '4000000000000010',
-    holder: 'MARIA SILVA',
-    expMonth: 12,
-    expYear: new Date().getUTCFullYear() + 3,
-    cvv: '123',
-  });
+  const card = encryptedTestCard();
   const paid = await fetch(`${web.url}/api/v1/checkout-links/${link.payment_link_guid}/pay`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
