@@ -14,10 +14,8 @@ import mongoose from 'mongoose';
 import { getConfig } from '../../config';
 import { queueNames } from '../../jobs';
 import { getQueue, onRedisCluster } from '../../src/queue';
-import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
 import { ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { noticeFingerprint } from '../../src/chargebacks/service';
-import { ChargeAttemptModel, ChargeStatus, SubscriptionChargeModel } from '../../src/subscriptions/model';
 import { CHARGE_QUEUE, enqueueDueSubscriptionWork } from '../../src/subscriptions/scheduling';
 import { dayOf } from '../../src/subscriptions/clock';
 import { WebhookEventModel } from '../../src/webhooks/model';
@@ -27,7 +25,13 @@ import { json } from '../helpers/app';
 import { newMerchant, type TestMerchant, tokenStatusesAcross } from '../helpers/identity';
 import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
 import { useServices } from '../helpers/services';
-import { insertDueSubscriptions, sandboxCardToken } from '../helpers/due-subscriptions';
+import { chargebackNoticeHeaders, newChargebackNotice } from '../helpers/chargeback-notices';
+import {
+  chargesAndAttemptsOf,
+  confirmedChargesOf,
+  insertDueSubscriptions,
+  sandboxCardToken,
+} from '../helpers/due-subscriptions';
 import { APPROVED_CARD, call, encryptedCard, readyLink } from '../payment-links/helpers';
 import { pointAtSandbox } from '../chargebacks/stack';
 import { CLUSTER_NODE_TIMEOUT_MS, OwnedRedisCluster } from './redis-cluster';
@@ -149,53 +153,19 @@ test.serial('a scheduler on the cluster charges each due subscription once', asy
   const salesBefore = await sandboxSales();
   // Its first tick runs as it starts, and it keeps running for the failover.
   scheduler = await startProcess('scheduler');
-  const mine = { subscriptionId: mongoose.trusted({ $in: ids }) };
-  await eventually(
-    async () =>
-      (await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED })) === ids.length,
-    90_000,
-    250,
-  );
-  t.is(await SubscriptionChargeModel.countDocuments(mine), ids.length, 'one charge per subscription');
-  const charges = await SubscriptionChargeModel.find(mine, { _id: 1 }).lean();
-  t.is(
-    await ChargeAttemptModel.countDocuments({ chargeId: mongoose.trusted({ $in: charges.map((c) => c._id) }) }),
-    ids.length,
-    'one attempt per charge',
-  );
+  await eventually(async () => (await confirmedChargesOf(ids)) === ids.length, 90_000, 250);
+  const { charges, attempts } = await chargesAndAttemptsOf(ids);
+  t.is(charges, ids.length, 'one charge per subscription');
+  t.is(attempts, ids.length, 'one attempt per charge');
   t.is((await sandboxSales()) - salesBefore, ids.length, 'one sale at the acquirer per charge');
 });
 
 test.serial('a chargeback notice received by a web process is applied by the worker', async (t) => {
   const ec = '4123456789';
-  const notice = {
-    idCase: 9_100_001,
-    idChargeback: 19_100_001,
-    establishmentNumber: Number(ec),
-    process: 'PRIMEIRO_CHARGEBACK',
-    treatmentDeadline: '2030-01-20',
-    remainingDaysToTreat: 10,
-    lifecycle: {},
-    transactionAmount: 150.9,
-    transactionDetails: {
-      tid: '00000000000000012345',
-      nsu: '000123',
-      truncatedCard: '401200******1112',
-      cardAssociationName: 'VISA',
-    },
-    chargebackDetails: {
-      reasonCode: '4837',
-      reasonDescription: 'Transação não reconhecida',
-      receptionDate: '2030-01-05',
-      issuerDocument: [],
-    },
-  };
+  const notice = newChargebackNotice(ec, { idCase: 9_100_001, idChargeback: 19_100_001 });
   const res = await fetch(`${webs[1].url}/api/v1/acquirer/chargeback/notifications/`, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret,
-    },
+    headers: chargebackNoticeHeaders(),
     body: JSON.stringify(notice),
   });
   t.is(res.status, 202);
@@ -262,12 +232,7 @@ test.serial(
       }
     })();
 
-    const charged = await SubscriptionChargeModel.countDocuments({
-      subscriptionId: mongoose.trusted({ $in: subscriptionIds }),
-      status: ChargeStatus.CONFIRMED,
-    });
-    const inFlight = { delivered: delivered(), charged };
-    const mine = { subscriptionId: mongoose.trusted({ $in: subscriptionIds }) };
+    const inFlight = { delivered: delivered(), charged: await confirmedChargesOf(subscriptionIds) };
     // A job whose completion the dead master never passed on is still active on the new one: once its lock
     // expires the worker takes it again, finds its effect done, and completes it.
     const queuesAt = async () =>
@@ -282,7 +247,7 @@ test.serial(
     const state = async () =>
       JSON.stringify({
         delivered: delivered(),
-        charged: await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED }),
+        charged: await confirmedChargesOf(subscriptionIds),
         queues: await queuesAt().catch((error: Error) => error.message),
         readiness: readiness.slice(-3),
       });
@@ -318,9 +283,7 @@ test.serial(
       await waitFor(
         'every effect done',
         async () =>
-          delivered() === eventIds.length &&
-          (await SubscriptionChargeModel.countDocuments({ ...mine, status: ChargeStatus.CONFIRMED })) ===
-            subscriptionIds.length,
+          delivered() === eventIds.length && (await confirmedChargesOf(subscriptionIds)) === subscriptionIds.length,
         90_000,
       );
       effectsDone = Date.now();
@@ -356,13 +319,9 @@ test.serial(
       eventIds.length,
       'every event stored as delivered',
     );
-    t.is(await SubscriptionChargeModel.countDocuments(mine), subscriptionIds.length, 'one charge per subscription');
-    const charges = await SubscriptionChargeModel.find(mine, { _id: 1 }).lean();
-    t.is(
-      await ChargeAttemptModel.countDocuments({ chargeId: mongoose.trusted({ $in: charges.map((c) => c._id) }) }),
-      subscriptionIds.length,
-      'one attempt per charge',
-    );
+    const { charges, attempts } = await chargesAndAttemptsOf(subscriptionIds);
+    t.is(charges, subscriptionIds.length, 'one charge per subscription');
+    t.is(attempts, subscriptionIds.length, 'one attempt per charge');
     t.is(
       (await sandboxSales()) - salesBefore,
       subscriptionIds.length,

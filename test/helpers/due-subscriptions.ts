@@ -3,8 +3,14 @@
  * tokenize each card): what the multi-process test and the charges bench schedule and charge.
  * No ava here: the bench imports it outside a test run.
  */
+import mongoose from 'mongoose';
 import { getConfig } from '../../config';
-import { SubscriptionModel } from '../../src/subscriptions/model';
+import {
+  ChargeAttemptModel,
+  ChargeStatus,
+  SubscriptionChargeModel,
+  SubscriptionModel,
+} from '../../src/subscriptions/model';
 
 /** A card token of an approving sandbox card, from the sandbox's own tokenization endpoint. */
 export async function sandboxCardToken(sandboxUrl: string): Promise<string> {
@@ -58,4 +64,24 @@ export async function insertDueSubscriptions(
       })),
     );
   }
+}
+
+/** How many of these subscriptions have a confirmed charge: all of them once the run is over. */
+export async function confirmedChargesOf(subscriptionIds: number[]): Promise<number> {
+  return SubscriptionChargeModel.countDocuments({
+    subscriptionId: mongoose.trusted({ $in: subscriptionIds }),
+    status: ChargeStatus.CONFIRMED,
+  });
+}
+
+/** The charges stored for these subscriptions and the acquirer attempts stored for those charges. */
+export async function chargesAndAttemptsOf(subscriptionIds: number[]): Promise<{ charges: number; attempts: number }> {
+  const charges = await SubscriptionChargeModel.find(
+    { subscriptionId: mongoose.trusted({ $in: subscriptionIds }) },
+    { _id: 1 },
+  ).lean();
+  const attempts = await ChargeAttemptModel.countDocuments({
+    chargeId: mongoose.trusted({ $in: charges.map((c) => c._id) }),
+  });
+  return { charges: charges.length, attempts };
 }
