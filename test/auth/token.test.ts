@@ -3,24 +3,18 @@ import './high-token-limit';
 import crypto from 'node:crypto';
 import test from 'ava';
 import jwt from 'jsonwebtoken';
-import { startTestApp, json, type TestApp } from '../helpers/app';
-import { bearer, newMerchant, newStaff, systemToken, type TestMerchant } from '../helpers/identity';
+import { json, useAppWithMerchant } from '../helpers/app';
+import { bearer, newMerchant, newStaff, systemToken } from '../helpers/identity';
 import { getConfig } from '../../config';
 import { UserModel } from '../../src/auth/model';
 import { createMerchant } from '../../src/auth/service';
 import { UNMATCHABLE_PASSWORD_HASH, verifyPassword } from '../../src/auth/crypto';
 import { REFRESH_FAILURE, TOKEN_FAILURE } from '../../src/auth/routes';
 
-let app: TestApp;
-let merchant: TestMerchant;
-test.before(async () => {
-  app = await startTestApp();
-  merchant = await newMerchant();
-});
-test.after.always(() => app?.close());
+const running = useAppWithMerchant();
 
 function post(path: string, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) {
-  return fetch(`${app.url}${path}`, {
+  return fetch(`${running.app.url}${path}`, {
     method: 'POST',
     headers,
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -28,8 +22,8 @@ function post(path: string, body: unknown, headers: Record<string, string> = { '
 }
 
 async function tokenPair(
-  username = merchant.email,
-  password = merchant.password,
+  username = running.merchant.email,
+  password = running.merchant.password,
 ): Promise<{ access: string; refresh: string }> {
   const res = await post('/api/token/', { username, password });
   if (res.status !== 200) throw new Error(`token: ${res.status}`);
@@ -37,7 +31,7 @@ async function tokenPair(
 }
 
 function me(token: string, extra: Record<string, string> = {}) {
-  return fetch(`${app.url}/api/v1/me/`, { headers: bearer(token, extra) });
+  return fetch(`${running.app.url}/api/v1/me/`, { headers: bearer(token, extra) });
 }
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -54,7 +48,7 @@ function claimsOf(token: string) {
 }
 
 test('the complete e-mail and password give a pair of string tokens', async (t) => {
-  const res = await post('/api/token/', { username: merchant.email, password: merchant.password });
+  const res = await post('/api/token/', { username: running.merchant.email, password: running.merchant.password });
   t.is(res.status, 200);
   const body = await json(res);
   t.deepEqual(Object.keys(body).sort(), ['access', 'refresh']);
@@ -76,7 +70,10 @@ test('token lifetimes follow the config defaults', async (t) => {
 });
 
 test('the e-mail is case-insensitive', async (t) => {
-  const res = await post('/api/token/', { username: `  ${merchant.email.toUpperCase()}`, password: merchant.password });
+  const res = await post('/api/token/', {
+    username: `  ${running.merchant.email.toUpperCase()}`,
+    password: running.merchant.password,
+  });
   t.is(res.status, 200);
 });
 
@@ -108,9 +105,9 @@ for (const [title, body, headers] of tokenFailures) {
   test(`token 401 with the fixed body: ${title}`, async (t) => {
     const fill = (text: string) =>
       text
-        .replace('<email>', merchant.email)
-        .replace('<login>', merchant.login)
-        .replace('<password>', merchant.password);
+        .replace('<email>', running.merchant.email)
+        .replace('<login>', running.merchant.login)
+        .replace('<password>', running.merchant.password);
     const filled = typeof body === 'string' ? fill(body) : JSON.parse(fill(JSON.stringify(body)));
     const res = await post('/api/token/', filled, headers);
     t.is(res.status, 401);
@@ -174,7 +171,7 @@ test('a refresh token is refused as an access token', async (t) => {
 });
 
 function refreshClaims() {
-  return { sub: String(merchant.userId), typ: 'refresh', role: 'merchant', mid: merchant.merchantId };
+  return { sub: String(running.merchant.userId), typ: 'refresh', role: 'merchant', mid: running.merchant.merchantId };
 }
 
 const refreshFailures: [string, () => unknown][] = [
@@ -241,10 +238,10 @@ const accessFailures: [string, () => string][] = [
     () =>
       jwt.sign(
         {
-          sub: String(merchant.userId),
+          sub: String(running.merchant.userId),
           typ: 'access',
           role: 'merchant',
-          mid: merchant.merchantId,
+          mid: running.merchant.merchantId,
           iat: Math.floor(Date.now() / 1000) - 100,
           exp: Math.floor(Date.now() / 1000) - 10,
         },
@@ -254,13 +251,17 @@ const accessFailures: [string, () => string][] = [
   ],
   [
     'alg none',
-    () => forge({ sub: String(merchant.userId), typ: 'access', role: 'merchant', mid: merchant.merchantId }, 'none'),
+    () =>
+      forge(
+        { sub: String(running.merchant.userId), typ: 'access', role: 'merchant', mid: running.merchant.merchantId },
+        'none',
+      ),
   ],
   [
     'hs512 with our secret',
     () =>
       forge(
-        { sub: String(merchant.userId), typ: 'access', role: 'merchant', mid: merchant.merchantId },
+        { sub: String(running.merchant.userId), typ: 'access', role: 'merchant', mid: running.merchant.merchantId },
         'HS512',
         getConfig().jwt.secret,
       ),
@@ -269,7 +270,7 @@ const accessFailures: [string, () => string][] = [
     'another secret',
     () =>
       forge(
-        { sub: String(merchant.userId), typ: 'access', role: 'merchant', mid: merchant.merchantId },
+        { sub: String(running.merchant.userId), typ: 'access', role: 'merchant', mid: running.merchant.merchantId },
         'HS256',
         'y'.repeat(40),
       ),
@@ -288,26 +289,31 @@ test('me gives the merchant with the short login name as username', async (t) =>
   const res = await me(access);
   t.is(res.status, 200);
   const body = await json(res);
-  t.is(body.username, merchant.login);
-  t.not(body.username, merchant.email);
-  t.is(body.id, merchant.merchantId);
+  t.is(body.username, running.merchant.login);
+  t.not(body.username, running.merchant.email);
+  t.is(body.id, running.merchant.merchantId);
   t.is(body.role, 'merchant');
   t.is(body.credential, 'jwt');
   t.is(body.allow_void_on_confirmed, false);
 });
 
 test('me with a merchant token names the merchant and its first user', async (t) => {
-  const res = await me(merchant.merchantToken);
+  const res = await me(running.merchant.merchantToken);
   t.is(res.status, 200);
   const body = await json(res);
-  t.is(body.id, merchant.merchantId);
-  t.is(body.username, merchant.login);
+  t.is(body.id, running.merchant.merchantId);
+  t.is(body.username, running.merchant.login);
   t.is(body.credential, 'merchant_token');
 });
 
 test('me with the system token needs x-merchant-id to name a merchant', async (t) => {
-  const named = await json(await me(systemToken(), { 'x-merchant-id': String(merchant.merchantId) }));
-  t.like(named, { id: merchant.merchantId, username: merchant.login, role: 'system', credential: 'system' });
+  const named = await json(await me(systemToken(), { 'x-merchant-id': String(running.merchant.merchantId) }));
+  t.like(named, {
+    id: running.merchant.merchantId,
+    username: running.merchant.login,
+    role: 'system',
+    credential: 'system',
+  });
   const alone = await json(await me(systemToken()));
   t.like(alone, { id: null, company_name: null, username: null, role: 'system', credential: 'system' });
   const unknown = await me(systemToken(), { 'x-merchant-id': '99999999' });
@@ -323,14 +329,14 @@ test('me with a staff jwt names the staff user and no merchant', async (t) => {
 });
 
 test('me is 401 without or with a bad credential', async (t) => {
-  const none = await fetch(`${app.url}/api/v1/me/`);
+  const none = await fetch(`${running.app.url}/api/v1/me/`);
   t.is(none.status, 401);
   t.is(typeof (await json(none)).detail, 'string');
   t.is((await me('nonsense')).status, 401);
   t.is((await me('mt_unknown-token-value')).status, 401);
   t.is(
     (
-      await fetch(`${app.url}/api/v1/me/`, {
+      await fetch(`${running.app.url}/api/v1/me/`, {
         headers: { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
       })
     ).status,
@@ -351,7 +357,7 @@ test('a user created with a mixed-case e-mail logs in with any case', async (t) 
 });
 
 test('swagger documents token, refresh and me with their security', async (t) => {
-  const doc = await json(await fetch(`${app.url}/api/docs/swagger.json`));
+  const doc = await json(await fetch(`${running.app.url}/api/docs/swagger.json`));
   const token = doc.paths['/api/token/'].post;
   const refresh = doc.paths['/api/token/refresh/'].post;
   const meOp = doc.paths['/api/v1/me/'].get;

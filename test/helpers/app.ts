@@ -1,9 +1,11 @@
 /** Runs the real Express app in the test process on a free port, against the real services. */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import test from 'ava';
 import { buildApp, type AppOptions } from '../../src/app';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues, waitForRedis } from '../../src/queue';
+import { newMerchant, type TestMerchant } from './identity';
 
 export interface TestApp {
   url: string;
@@ -27,6 +29,25 @@ export async function startTestApp(options: AppOptions = {}): Promise<TestApp> {
       await disconnectDatabase();
     },
   };
+}
+
+export interface AppWithMerchant {
+  app: TestApp;
+  merchant: TestMerchant;
+}
+
+/**
+ * The hooks of a file whose tests call the in-process app as one merchant: the app starts and the merchant is
+ * created before the file's tests, the app closes after them. The fields are set once those hooks ran.
+ */
+export function useAppWithMerchant(): AppWithMerchant {
+  const running = {} as AppWithMerchant;
+  test.before(async () => {
+    running.app = await startTestApp();
+    running.merchant = await newMerchant();
+  });
+  test.after.always(() => running.app?.close());
+  return running;
 }
 
 export async function json(response: Response): Promise<any> {

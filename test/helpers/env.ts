@@ -24,3 +24,17 @@ process.env.CHECKOUT_PAY_RATE_LIMIT ??= '100000';
 process.env.TEST_LOG_FILE = newLogFile('in-process');
 process.env.TEST_LOG_PID = String(process.pid);
 printLogsOfFailedTests();
+
+/**
+ * Points every acquirer URL at a closed port; call it before the config loads (before the app starts).
+ * Requests that pass validation then reach no acquirer and answer 502, for tests that must not charge.
+ */
+export function pointAcquirerNowhere(): void {
+  const nowhere = 'http://127.0.0.1:9';
+  Object.assign(process.env, {
+    ACQUIRER_BASE_URL: nowhere,
+    ACQUIRER_QUERY_URL: nowhere,
+    ACQUIRER_CHARGEBACK_BASE_URL: nowhere,
+    ACQUIRER_CHARGEBACK_AUTH_URL: `${nowhere}/token`,
+  });
+}

@@ -1,4 +1,4 @@
-import '../helpers/env';
+import { pointAcquirerNowhere } from '../helpers/env';
 import test from 'ava';
 import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -14,14 +14,8 @@ let operations: Operation[];
 test.before(async () => {
   // Before the config loads: no acquirer answers (calls that pass validation get 502), and a small
   // body limit so the oversized-body test stays light.
-  const nowhere = 'http://127.0.0.1:9';
-  Object.assign(process.env, {
-    ACQUIRER_BASE_URL: nowhere,
-    ACQUIRER_QUERY_URL: nowhere,
-    ACQUIRER_CHARGEBACK_BASE_URL: nowhere,
-    ACQUIRER_CHARGEBACK_AUTH_URL: `${nowhere}/token`,
-    BODY_LIMIT: '64kb',
-  });
+  pointAcquirerNowhere();
+  process.env.BODY_LIMIT = '64kb';
   app = await startTestApp();
   merchant = await newMerchant({ establishmentNumbers: ['1234567890'] });
   operations = await operationsOf(app.url);

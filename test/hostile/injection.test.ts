@@ -1,4 +1,4 @@
-import '../helpers/env';
+import { pointAcquirerNowhere } from '../helpers/env';
 import test from 'ava';
 import mongoose from 'mongoose';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -22,13 +22,7 @@ let operations: Operation[];
 const filters: { collection: string; method: string; filter: unknown }[] = [];
 
 test.before(async () => {
-  const nowhere = 'http://127.0.0.1:9';
-  Object.assign(process.env, {
-    ACQUIRER_BASE_URL: nowhere,
-    ACQUIRER_QUERY_URL: nowhere,
-    ACQUIRER_CHARGEBACK_BASE_URL: nowhere,
-    ACQUIRER_CHARGEBACK_AUTH_URL: `${nowhere}/token`,
-  });
+  pointAcquirerNowhere();
   app = await startTestApp();
   merchant = await newMerchant({ establishmentNumbers: ['1234567890'] });
   staffToken = (await newStaff()).accessToken;

@@ -5,18 +5,12 @@
  */
 import '../helpers/env';
 import test from 'ava';
-import { startTestApp, json, type TestApp } from '../helpers/app';
-import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
+import { json, useAppWithMerchant } from '../helpers/app';
+import { bearer } from '../helpers/identity';
 import { PaymentLinkModel } from '../../src/payment-links/model';
 import { nulPathOf } from '../../src/http/nul-characters';
 
-let app: TestApp;
-let merchant: TestMerchant;
-test.before(async () => {
-  app = await startTestApp();
-  merchant = await newMerchant();
-});
-test.after.always(() => app?.close());
+const running = useAppWithMerchant();
 
 const call = async (
   method: string,
@@ -24,7 +18,7 @@ const call = async (
   body?: unknown,
   headers: Record<string, string> = { 'content-type': 'application/json' },
 ) => {
-  const res = await fetch(`${app.url}${path}`, {
+  const res = await fetch(`${running.app.url}${path}`, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -45,20 +39,20 @@ test('a NUL in a path or a query string is a 400, not a 500 from the store', asy
 });
 
 test('a NUL in a body is a 400 naming the field, and nothing is written', async (t) => {
-  const before = await PaymentLinkModel.countDocuments({ merchantId: merchant.merchantId });
+  const before = await PaymentLinkModel.countDocuments({ merchantId: running.merchant.merchantId });
   const res = await call(
     'POST',
     '/api/v1/payment-links/',
     { value: 1000, description: 'caf\u0000e' },
-    bearer(merchant.merchantToken),
+    bearer(running.merchant.merchantToken),
   );
   t.is(res.status, 400);
   t.deepEqual(res.body, { description: ['Must not contain the NUL character (U+0000).'] });
-  t.is(await PaymentLinkModel.countDocuments({ merchantId: merchant.merchantId }), before);
+  t.is(await PaymentLinkModel.countDocuments({ merchantId: running.merchant.merchantId }), before);
 });
 
 test('the token routes answer a NUL like any other failure: 401', async (t) => {
-  t.is((await call('POST', '/api/token/', { username: `${merchant.email}\u0000`, password: 'x' })).status, 401);
+  t.is((await call('POST', '/api/token/', { username: `${running.merchant.email}\u0000`, password: 'x' })).status, 401);
   t.is((await call('POST', '/api/token/refresh/', { refresh: 'a\u0000b' })).status, 401);
 });
 
