@@ -86,6 +86,15 @@ function fills(now: Date, passwordHash: string): Fill[] {
   const subscriptionCancelled = (i: number) => i % 10 === 0;
   const chargeRefunded = (i: number) => i % 20 === 5;
   const card = (i: number) => ({ brand: 'Visa', bin: '400000', last4: pad(i % 10_000, 4) });
+  // A paid link's payment, as the link and the claim that paid it both record it.
+  const linkPayment = (i: number) => ({
+    acquirerPaymentId: uuidOf(`link-pay-${i}`),
+    tid: pad(i, 20),
+    returnCode: '6',
+    returnMessage: 'Operation Successful',
+    ...card(i),
+    installments: 1,
+  });
   return [
     {
       model: MerchantModel as never,
@@ -244,14 +253,7 @@ function fills(now: Date, passwordHash: string): Fill[] {
           webhookUrl: `https://loja${i}.example.com/webhooks`,
           status: LINK_PAID,
           address: null,
-          payment: {
-            acquirerPaymentId: uuidOf(`link-pay-${i}`),
-            tid: pad(i, 20),
-            returnCode: '6',
-            returnMessage: 'Operation Successful',
-            ...card(i),
-            installments: 1,
-          },
+          payment: linkPayment(i),
           declinedAttempts: 0,
           paymentDate: at,
           expiresAt: new Date(at.getTime() + 2 * DAY),
@@ -269,14 +271,7 @@ function fills(now: Date, passwordHash: string): Fill[] {
         merchantOrderId: `link${pad(i, 10)}`,
         state: 'paid',
         startedAt: ago(i, n),
-        payment: {
-          acquirerPaymentId: uuidOf(`link-pay-${i}`),
-          tid: pad(i, 20),
-          returnCode: '6',
-          returnMessage: 'Operation Successful',
-          ...card(i),
-          installments: 1,
-        },
+        payment: linkPayment(i),
         paymentDate: ago(i, n),
         notifiedAt: ago(i, n),
         checkedAt: null,

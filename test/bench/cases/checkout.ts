@@ -5,18 +5,16 @@
  */
 import { PaymentLinkModel } from '../../../src/payment-links/model';
 import { newMerchant } from '../../helpers/identity';
+import { readBaseline } from './read-baseline';
 import type { HttpCase } from './types';
 
 export const checkoutCase: HttpCase = {
   name: 'checkout',
   route: 'GET /api/v1/checkout-links/:guid',
   baseline: 'bare Express: findOne payment link by guid (indexed), answered as JSON',
-  mountBaseline(router) {
-    router.get('/links/:guid', async (req, res) => {
-      const link = await PaymentLinkModel.findOne({ guid: String(req.params.guid) }).lean();
-      res.status(link ? 200 : 404).json(link ?? {});
-    });
-  },
+  mountBaseline: readBaseline('/links/:guid', (req) =>
+    PaymentLinkModel.findOne({ guid: String(req.params.guid) }).lean(),
+  ),
   async prepare({ webUrl }) {
     const merchant = await newMerchant();
     const res = await fetch(`${webUrl}/api/v1/payment-links/`, {

@@ -5,18 +5,16 @@
  */
 import { UserModel } from '../../../src/auth/model';
 import { newMerchant } from '../../helpers/identity';
+import { readBaseline } from './read-baseline';
 import type { BenchCase } from './types';
 
 export const meCase: BenchCase = {
   name: 'me',
   route: 'GET /api/v1/me/',
   baseline: 'bare Express: one findById of the user (indexed _id), answered as JSON',
-  mountBaseline(router) {
-    router.get('/user/:id', async (req, res) => {
-      const user = await UserModel.findById(Number(req.params.id), { email: 1, login: 1, merchantId: 1 }).lean();
-      res.status(user ? 200 : 404).json(user ?? {});
-    });
-  },
+  mountBaseline: readBaseline('/user/:id', (req) =>
+    UserModel.findById(Number(req.params.id), { email: 1, login: 1, merchantId: 1 }).lean(),
+  ),
   async prepare() {
     const merchant = await newMerchant();
     return {
