@@ -5,8 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import { ENTRY_POINTS, ROOT } from '../helpers/processes';
+import { ENTRY_POINTS, freePort, ROOT } from '../helpers/processes';
 
 export interface BenchProcess {
   name: string;
@@ -18,14 +17,6 @@ export interface BenchProcess {
 }
 
 const METRICS_LISTENING = /metrics listening on (http:\/\/[0-9.:]+)\/metrics/;
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /**
  * Starts a process and resolves once it is ready: when `ready` is a RegExp, once its output

@@ -4,11 +4,11 @@ import test from 'ava';
 import { getQueue } from '../../src/queue';
 import { HeartbeatModel } from '../../src/health/heartbeat';
 import { HEARTBEAT_QUEUE, type HeartbeatPayload } from '../../jobs/heartbeat';
-import { eventually, startProcess } from '../helpers/processes';
+import { eventually, freePort, startProcess } from '../helpers/processes';
 import { newMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { TEST_DB } from '../helpers/env';
-import { freePort, OwnedFerretDB } from './owned-services';
+import { OwnedFerretDB } from './owned-services';
 import { useServices } from '../helpers/services';
 
 let ferret: OwnedFerretDB;

@@ -6,19 +6,10 @@
 import { getConfig } from '../../config';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureFerretBinary, mongoAnswers, redisAnswers } from '../../src/devstack/services';
-import { eventually } from '../helpers/processes';
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { eventually, freePort } from '../helpers/processes';
 
 abstract class OwnedService {
   private child?: ChildProcess;

@@ -5,10 +5,20 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { newLogFile } from './test-logs';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
+
+/** A loopback port free at the time of asking, for a service the caller starts next. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 export const ENTRY_POINTS = {
   web: 'src/server.ts',
