@@ -13,6 +13,14 @@ const day = (description: string) => ({
   example: '2030-01-10',
 });
 
+/** An answer's object whose properties are all always there (null where a value is absent): all are required. */
+function withEveryPropertyRequired<S extends { type: string; description?: string; properties: object }>({
+  properties,
+  ...rest
+}: S) {
+  return { ...rest, required: Object.keys(properties), properties };
+}
+
 export const definitions = {
   SubscriptionCreate: {
     type: 'object',
@@ -72,26 +80,8 @@ export const definitions = {
       description: { type: 'string', maxLength: 100, 'x-nullable': true },
     },
   },
-  Subscription: {
+  Subscription: withEveryPropertyRequired({
     type: 'object',
-    required: [
-      'id',
-      'status',
-      'value',
-      'amount',
-      'billingCycle',
-      'firstDueDate',
-      'nextDueDate',
-      'endDate',
-      'maxCycles',
-      'retry',
-      'card',
-      'customer',
-      'description',
-      'cancelledAt',
-      'createdAt',
-      'updatedAt',
-    ],
     properties: {
       id: { type: 'integer', description: 'Subscription id' },
       status: {
@@ -133,31 +123,15 @@ export const definitions = {
       createdAt: { type: 'string', format: 'date-time', description: 'ISO 8601, UTC' },
       updatedAt: { type: 'string', format: 'date-time', description: 'ISO 8601, UTC' },
     },
-  },
+  }),
   SubscriptionEnvelope: {
     type: 'object',
     required: ['status', 'data'],
     properties: { status: { type: 'string', enum: ['success'] }, data: { $ref: '#/definitions/Subscription' } },
   },
-  SubscriptionCharge: {
+  SubscriptionCharge: withEveryPropertyRequired({
     type: 'object',
     description: 'To know whether a charge was denied, use status, not denialCode.',
-    required: [
-      'id',
-      'subscriptionId',
-      'status',
-      'value',
-      'amount',
-      'dueDate',
-      'acquirerPaymentId',
-      'denialCode',
-      'denialMessage',
-      'attempts',
-      'nextRetryAt',
-      'paymentTransactionId',
-      'createdAt',
-      'updatedAt',
-    ],
     properties: {
       id: { type: 'integer', description: 'Charge id' },
       subscriptionId: { type: 'integer', description: 'Owning subscription' },
@@ -214,7 +188,7 @@ export const definitions = {
       createdAt: { type: 'string', format: 'date-time', description: 'ISO 8601, UTC' },
       updatedAt: { type: 'string', format: 'date-time', description: 'ISO 8601, UTC' },
     },
-  },
+  }),
   SubscriptionChargeList: {
     type: 'object',
     required: ['status', 'data'],
