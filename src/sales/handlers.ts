@@ -21,20 +21,24 @@ function scopeOf(req: Request): SaleScope {
 }
 
 const saleId = (req: Request) => Number(req.params.id);
-const success = (res: Response, data: unknown) => res.json({ status: 'success', data });
+const success = (res: Response, data: unknown): void => {
+  res.json({ status: 'success', data });
+};
 
 export const salesHandlers = {
-  preCapture: async (req: Request, res: Response) => {
+  preCaptureSale: async (req: Request, res: Response) => {
     const key = req.get('idempotency-key') || undefined;
     const { sale, replayed } = await preCapture(merchantIdOf(req), req.body, key);
     if (replayed) res.set('Idempotent-Replayed', 'true');
     success(res, sale);
   },
-  capture: async (req: Request, res: Response) => success(res, await captureOnlineSale(merchantIdOf(req), saleId(req))),
-  cancel: async (req: Request, res: Response) => success(res, await cancelOnlineSale(merchantIdOf(req), saleId(req))),
-  read: async (req: Request, res: Response) => success(res, await readOnlineSale(merchantIdOf(req), saleId(req))),
-  pixStatus: async (req: Request, res: Response) => success(res, await pixStatus(scopeOf(req), saleId(req))),
-  notice: async (req: Request, res: Response) => {
+  captureSale: async (req: Request, res: Response) =>
+    success(res, await captureOnlineSale(merchantIdOf(req), saleId(req))),
+  cancelSale: async (req: Request, res: Response) =>
+    success(res, await cancelOnlineSale(merchantIdOf(req), saleId(req))),
+  getSale: async (req: Request, res: Response) => success(res, await readOnlineSale(merchantIdOf(req), saleId(req))),
+  getPixStatus: async (req: Request, res: Response) => success(res, await pixStatus(scopeOf(req), saleId(req))),
+  receivePaymentNotification: async (req: Request, res: Response) => {
     const rawBody = (req as Request & { rawBody?: Buffer }).rawBody;
     const { duplicate } = await receivePaymentNotice(rawBody, req.get(NOTIFICATION_SIGNATURE_HEADER));
     res.json({ received: true, duplicate });

@@ -5,29 +5,23 @@
  */
 import { PAYMENT_NOTIFICATION_PATH } from '../acquirer/client';
 import { ANY_MERCHANT_CREDENTIAL, type CredentialPolicy } from '../http/auth';
-import type { RequestHandler } from 'express';
-import type { Feature, HttpMethod, RouteSpec } from '../http/routes';
-import { salesHandlers as handle } from './handlers';
+import { routeTable, type Feature } from '../http/routes';
+import { salesHandlers } from './handlers';
 import { preCaptureValidation, saleIdParam } from './schemas';
-import { salesDefinitions, salesDocs as doc } from './swagger';
+import { salesDefinitions, salesDocs } from './swagger';
 
 export { MAX_SALE_VALUE } from './schemas';
 
 /** PIX status: the system token (any merchant, or one named in X-Merchant-Id) or a merchant token. */
 const PIX_STATUS_CREDENTIALS: CredentialPolicy = { merchantToken: true, system: true, systemMerchant: 'optional' };
 
+const PRE_CAPTURE = '/api/v1/online/sales/pre-capture/';
 const SALE = '/api/v1/online/sales/:id';
 
-/** One route of the table: its handler and its doc share the name. */
-function route(
-  method: HttpMethod,
-  path: string,
-  name: keyof typeof handle,
-  auth: CredentialPolicy = ANY_MERCHANT_CREDENTIAL,
-  before: RequestHandler[] = [saleIdParam],
-): RouteSpec {
-  return { method, path, auth, before, handler: handle[name], doc: doc[name] };
-}
+const route = routeTable(salesDocs, salesHandlers);
+const MERCHANT = ANY_MERCHANT_CREDENTIAL;
+/** A merchant's route on one of its sales. */
+const ONE_SALE = { auth: MERCHANT, before: [saleIdParam] };
 
 export const salesFeature: Feature = {
   name: 'online-sales',
@@ -37,12 +31,12 @@ export const salesFeature: Feature = {
   },
   definitions: salesDefinitions,
   routes: [
-    route('post', '/api/v1/online/sales/pre-capture/', 'preCapture', ANY_MERCHANT_CREDENTIAL, [preCaptureValidation]),
-    route('put', `${SALE}/capture/`, 'capture'),
-    route('put', `${SALE}/cancel-capture/`, 'cancel'),
-    route('get', `${SALE}/`, 'read'),
-    route('get', `${SALE}/pix/status/`, 'pixStatus', PIX_STATUS_CREDENTIALS),
-    // Called by the acquirer: authenticated by its signature, no credential, no schema (the raw body is signed).
-    { method: 'post', path: PAYMENT_NOTIFICATION_PATH, handler: handle.notice, doc: doc.notice },
+    route('post', PRE_CAPTURE, 'preCaptureSale', { auth: MERCHANT, before: [preCaptureValidation] }),
+    route('put', `${SALE}/capture/`, 'captureSale', ONE_SALE),
+    route('put', `${SALE}/cancel-capture/`, 'cancelSale', ONE_SALE),
+    route('get', `${SALE}/`, 'getSale', ONE_SALE),
+    route('get', `${SALE}/pix/status/`, 'getPixStatus', { auth: PIX_STATUS_CREDENTIALS, before: [saleIdParam] }),
+    // Called by the acquirer: authenticated by its signature over the raw body, no credential.
+    route('post', PAYMENT_NOTIFICATION_PATH, 'receivePaymentNotification'),
   ],
 };

@@ -216,7 +216,7 @@ export const salesDefinitions = {
 };
 
 export const salesDocs = {
-  preCapture: {
+  preCaptureSale: {
     operationId: 'preCaptureSale',
     summary: 'Start an online sale: authorize a card (capture later) or create a PIX charge',
     description:
@@ -252,12 +252,12 @@ export const salesDocs = {
       },
       400: errorResponses.fieldErrors,
       409: errorResponses.detail('The first request with this Idempotency-Key is still running or being confirmed'),
-      422: errorResponses.detail('This Idempotency-Key was used with a different body'),
+      422: errorResponses.idempotencyKeyReused,
       500: errorResponses.detail('Internal error'),
       502: gatewayError,
     },
   },
-  capture: {
+  captureSale: {
     operationId: 'captureSale',
     summary: 'Capture a pre-captured card sale',
     description:
@@ -276,7 +276,7 @@ export const salesDocs = {
       502: gatewayError,
     },
   },
-  cancel: {
+  cancelSale: {
     operationId: 'cancelSale',
     summary: 'Cancel a card sale: void a pre-captured one, refund a confirmed one',
     description:
@@ -297,7 +297,7 @@ export const salesDocs = {
       502: gatewayError,
     },
   },
-  read: {
+  getSale: {
     operationId: 'getSale',
     summary: 'Read an online sale (stored data only)',
     description:
@@ -311,7 +311,7 @@ export const salesDocs = {
       404: errorResponses.detail('No such sale for this merchant'),
     },
   },
-  pixStatus: {
+  getPixStatus: {
     operationId: 'getPixStatus',
     summary: 'Current PIX payment status of a sale (stored data only)',
     description:
@@ -326,7 +326,7 @@ export const salesDocs = {
       404: errorResponses.detail('No such sale for this merchant'),
     },
   },
-  notice: {
+  receivePaymentNotification: {
     operationId: 'receivePaymentNotification',
     summary: 'Acquirer card/PIX notification intake',
     description:
