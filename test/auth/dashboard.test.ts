@@ -1,9 +1,9 @@
 import '../helpers/env';
 import './low-token-limit';
 import test from 'ava';
-import { chromium } from 'playwright-core';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, newStaff, systemToken } from '../helpers/identity';
+import { launchChromium } from '../helpers/browser';
 import { getConfig } from '../../config';
 import { queueNames } from '../../jobs';
 
@@ -74,17 +74,7 @@ test.serial(
 // Runs after the serial tests: the operator's login is then remembered, so this page's many requests count no password
 // check.
 test('the queue dashboard loads in Chromium with no CSP error and nothing from a third party', async (t) => {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const { user, password } = getConfig().dashboard;
     const context = await browser.newContext({ httpCredentials: { username: user, password, send: 'always' } });
