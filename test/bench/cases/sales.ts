@@ -55,14 +55,7 @@ export const salesCase: HttpCase = {
         installments: Number(req.body?.installments),
         capture: false,
         customer: { name: String(req.body?.payer?.name), identity: '52998224725', identityType: 'CPF' },
-        card: {
-          number: card.number,
-          holder: card.holder,
-          expMonth: card.expMonth,
-          expYear: card.expYear,
-          cvv: card.cvv,
-          brand: summary.brand,
-        },
+        card: { ...card, brand: summary.brand },
       });
       res
         .status(result.approved ? 200 : 402)
