@@ -69,6 +69,22 @@ async function pay(guid: string, card = APPROVED_CARD) {
   return call(app.url, 'PUT', `/api/v1/checkout-links/${guid}/pay`, { encrypted_card: encryptedCard(card) });
 }
 
+/** The first event of the link, once it is in `state` (as the merchant's event list shows it). */
+async function firstEventOf(linkId: number, state = 'delivered') {
+  const [event] = await until(async () => {
+    const events = await eventsOf(merchant, linkId);
+    return events[0]?.state === state && events;
+  });
+  return event;
+}
+
+/** A link that sends its events to `webhookUrl`, paid; with its first event once that is in `state`. */
+async function payWithWebhook(webhookUrl: string, state = 'delivered') {
+  const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
+  await pay(guid);
+  return { id, guid, event: await firstEventOf(id, state) };
+}
+
 test('a paid link sends an event that standardwebhooks verifies', async (t) => {
   const webhookUrl = receiver.url('/paid');
   const { id, guid } = await readyLink(app.url, merchant, { webhookUrl, value: 2500 });
@@ -82,10 +98,7 @@ test('a paid link sends an event that standardwebhooks verifies', async (t) => {
   t.throws(() =>
     new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(delivery.body, delivery.headers),
   );
-  const [event] = await until(async () => {
-    const events = await eventsOf(merchant, id);
-    return events[0]?.state === 'delivered' && events;
-  });
+  const event = await firstEventOf(id);
   t.is(event.attempts.length, 1);
   t.like(event.attempts[0], { status_code: 200, success: true, error: null, trigger: 'scheduled' });
   t.true(Number.isInteger(event.attempts[0].duration_ms));
@@ -93,12 +106,7 @@ test('a paid link sends an event that standardwebhooks verifies', async (t) => {
 
 test('a delivery that fails twice succeeds on the third attempt', async (t) => {
   const webhookUrl = receiver.url('/flaky', [503, 500, 204]);
-  const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
-  await pay(guid);
-  const [event] = await until(async () => {
-    const events = await eventsOf(merchant, id);
-    return events[0]?.state === 'delivered' && events;
-  });
+  const { id, event } = await payWithWebhook(webhookUrl);
   t.deepEqual(
     event.attempts.map((a: any) => a.status_code),
     [503, 500, 204],
@@ -117,12 +125,7 @@ test('a delivery that fails twice succeeds on the third attempt', async (t) => {
 
 test('a 410 stops the retries', async (t) => {
   const webhookUrl = receiver.url('/gone', [410]);
-  const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
-  await pay(guid);
-  const [event] = await until(async () => {
-    const events = await eventsOf(merchant, id);
-    return events[0]?.state === 'gone' && events;
-  });
+  const { id, event } = await payWithWebhook(webhookUrl, 'gone');
   const jobId = deliveryJobId((await WebhookEventModel.findById(event.id).lean())!);
   const job = await getQueue(LINK_WEBHOOK_QUEUE).getJob(jobId);
   t.true(await until(() => job!.isFailed()));
@@ -136,12 +139,7 @@ test('a 410 stops the retries', async (t) => {
 
 test('redirects are not followed', async (t) => {
   const webhookUrl = receiver.url('/moved', [302, 200]);
-  const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
-  await pay(guid);
-  const [event] = await until(async () => {
-    const events = await eventsOf(merchant, id);
-    return events[0]?.state === 'delivered' && events;
-  });
+  const { id, event } = await payWithWebhook(webhookUrl);
   t.is(event.attempts[0].status_code, 302);
   t.false(event.attempts[0].success);
   t.regex(event.attempts[0].error, /redirect 302 not followed/);
@@ -150,12 +148,7 @@ test('redirects are not followed', async (t) => {
 
 test('a receiver that does not answer in time is a failed attempt', async (t) => {
   const webhookUrl = receiver.url('/slow', [0, 200]);
-  const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
-  await pay(guid);
-  const [event] = await until(async () => {
-    const events = await eventsOf(merchant, id);
-    return events[0]?.state === 'delivered' && events;
-  });
+  const { id, event } = await payWithWebhook(webhookUrl);
   t.is(event.attempts[0].status_code, null);
   t.regex(event.attempts[0].error, /no answer within 4000 ms/);
   t.true(event.attempts[1].success);
@@ -197,12 +190,7 @@ test('concurrent events of one link never share a sequence number', async (t) =>
 
 test('a merchant can ask for a redelivery', async (t) => {
   const webhookUrl = receiver.url('/again');
-  const { id, guid } = await readyLink(app.url, merchant, { webhookUrl });
-  await pay(guid);
-  const [event] = await until(async () => {
-    const events = await eventsOf(merchant, id);
-    return events[0]?.state === 'delivered' && events;
-  });
+  const { id, event } = await payWithWebhook(webhookUrl);
   const res = await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/${event.id}/redeliver/`, {
     method: 'POST',
     headers: bearer(merchant.merchantToken),
