@@ -9,7 +9,7 @@ import { getConfig, reloadConfig } from '../../../config';
 import { closeQueues, waitForRedis } from '../../../src/queue';
 import { OwnedRedisCluster } from '../../cluster/redis-cluster';
 import { noopJobsPerSecond } from '../noop-jobs';
-import { deliveriesPerSecond, EVENTS } from './webhooks';
+import { EVENTS, oneThenTwoWorkers } from './webhooks';
 import type { ThroughputCase } from './types';
 
 /** Sets these variables in this process (undefined removes one) and returns what they were. */
@@ -45,18 +45,14 @@ export const webhooksClusterCase: ThroughputCase = {
           context.setWorkers(count, { ...clusterEnv, ...extra }),
       };
       const base = 950_000_000 + Math.floor(Math.random() * 1_000_000) * 1000;
-      const one = await deliveriesPerSecond(onCluster, 1, base);
-      const two = await deliveriesPerSecond(onCluster, 2, base + 500_000);
+      const { one, twoWorkersNote } = await oneThenTwoWorkers(onCluster, base);
       await context.setWorkers(0);
       const baseline = await noopJobsPerSecond(EVENTS, getConfig().worker.concurrency);
       return {
         subject: one.side,
         baseline,
         dbCommands: one.dbCommands,
-        note:
-          `two worker processes: ${two.side.requestsPerSecond} deliveries/s ` +
-          `(${two.side.valid ? 'all delivered' : `${two.side.requests}/${EVENTS} delivered`}); compare the ` +
-          `webhooks row (one Redis)`,
+        note: `${twoWorkersNote}; compare the webhooks row (one Redis)`,
       };
     } finally {
       await context.setWorkers(0);

@@ -159,6 +159,16 @@ async function floorDeliveriesPerSecond(
   }
 }
 
+/** The deliveries of one worker process (the case's figure), then of two (the note that says how they scale). */
+export async function oneThenTwoWorkers(context: BenchContext, base: number) {
+  const one = await deliveriesPerSecond(context, 1, base);
+  const two = await deliveriesPerSecond(context, 2, base + 500_000);
+  const twoWorkersNote =
+    `two worker processes: ${two.side.requestsPerSecond} deliveries/s ` +
+    `(${two.side.valid ? 'all delivered' : `${two.side.requests}/${EVENTS} delivered`})`;
+  return { one, twoWorkersNote };
+}
+
 export const webhooksCase: ThroughputCase = {
   name: 'webhooks',
   route: `${EVENTS} link webhook deliveries, 1 worker process`,
@@ -169,8 +179,7 @@ export const webhooksCase: ThroughputCase = {
     'same receiver + one update',
   async measure(context) {
     const base = 900_000_000 + Math.floor(Math.random() * 1_000_000) * 1000;
-    const one = await deliveriesPerSecond(context, 1, base);
-    const two = await deliveriesPerSecond(context, 2, base + 500_000);
+    const { one, twoWorkersNote } = await oneThenTwoWorkers(context, base);
     await context.setWorkers(0);
     const floor = await floorDeliveriesPerSecond(context, base + 700_000);
     await context.setWorkers(1);
@@ -181,9 +190,7 @@ export const webhooksCase: ThroughputCase = {
       floor: floor.side,
       dbCommands: one.dbCommands,
       floorDbCommands: floor.dbCommands,
-      note:
-        `two worker processes: ${two.side.requestsPerSecond} deliveries/s ` +
-        `(${two.side.valid ? 'all delivered' : `${two.side.requests}/${EVENTS} delivered`})`,
+      note: twoWorkersNote,
     };
   },
 };
