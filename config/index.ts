@@ -10,6 +10,7 @@ import { Joi } from 'celebrate';
 import { loadLocalSecrets, SECRET_NAMES } from './local-secrets';
 
 const positiveInt = Joi.number().integer().min(1);
+const httpUrl = Joi.string().uri({ scheme: ['http', 'https'] });
 const boolish = Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off', '');
 
 export const DEFAULT_FERRETDB_POSTGRESQL_URL = 'postgres://postgres@127.0.0.1:5432/payments';
@@ -24,7 +25,7 @@ export const CONFIG_TABLE = {
   PORT: [Joi.number().port(), 3000, 'HTTP port of the web process (0 = any free port)'],
   HOST: [Joi.string(), '127.0.0.1', 'Address the web process listens on'],
   PUBLIC_BASE_URL: [
-    Joi.string().uri({ scheme: ['http', 'https'] }),
+    httpUrl,
     'http://127.0.0.1:3000',
     'Public address of the service; payment_link_url and notification URLs are built on it',
   ],
@@ -127,16 +128,8 @@ export const CONFIG_TABLE = {
       'share addresses behind CGNAT)',
   ],
   CHECKOUT_PAY_RATE_WINDOW_SECONDS: [positiveInt, 600, 'Window of the checkout pay rate limit'],
-  ACQUIRER_BASE_URL: [
-    Joi.string().uri({ scheme: ['http', 'https'] }),
-    'http://127.0.0.1:4100',
-    'Acquirer transactional API (the sandbox locally)',
-  ],
-  ACQUIRER_QUERY_URL: [
-    Joi.string().uri({ scheme: ['http', 'https'] }),
-    'http://127.0.0.1:4100',
-    'Acquirer query API (GET) (the sandbox locally)',
-  ],
+  ACQUIRER_BASE_URL: [httpUrl, 'http://127.0.0.1:4100', 'Acquirer transactional API (the sandbox locally)'],
+  ACQUIRER_QUERY_URL: [httpUrl, 'http://127.0.0.1:4100', 'Acquirer query API (GET) (the sandbox locally)'],
   ACQUIRER_MERCHANT_ID: [Joi.string().guid(), '6f1f7b1e-2c1a-4a8e-9d4e-3b2c1a0f9e8d', 'Our MerchantId at the acquirer'],
   ACQUIRER_MERCHANT_KEY: [
     Joi.string().min(20),
@@ -151,12 +144,12 @@ export const CONFIG_TABLE = {
     'HMAC secret the acquirer signs card/PIX notifications with',
   ],
   ACQUIRER_CHARGEBACK_BASE_URL: [
-    Joi.string().uri({ scheme: ['http', 'https'] }),
+    httpUrl,
     'http://127.0.0.1:4100/sandbox-cb/chargeback/v1',
     'Acquirer chargeback API base',
   ],
   ACQUIRER_CHARGEBACK_AUTH_URL: [
-    Joi.string().uri({ scheme: ['http', 'https'] }),
+    httpUrl,
     'http://127.0.0.1:4100/oauth/v2/sandbox/protocol/openid-connect/token',
     'OAuth2 token URL of the chargeback API',
   ],
