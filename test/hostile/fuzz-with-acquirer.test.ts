@@ -9,7 +9,8 @@ import { APPROVED_CARD_NUMBER, encryptedTestCard } from '../helpers/cards';
 import { closeAcquirerClient } from '../../src/acquirer/client';
 import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../../src/http/routes';
-import { startTestApp, json, type TestApp } from '../helpers/app';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { call } from '../helpers/http';
 import { startProcess, stopAll } from '../helpers/processes';
 import { bearer, newMerchant, newStaff, systemToken, type TestMerchant } from '../helpers/identity';
 import { fillPath, LEAKS_INTERNALS, operationsOf, type Operation } from './swagger-routes';
@@ -106,13 +107,7 @@ test.before(async () => {
 
   // Real objects of the merchant, so fuzzed path values sometimes name something that exists.
   const post = async (path: string, body: unknown) =>
-    json(
-      await fetch(`${app.url}${path}`, {
-        method: 'POST',
-        headers: bearer(merchant.merchantToken),
-        body: JSON.stringify(body),
-      }),
-    );
+    (await call(app, 'POST', path, bearer(merchant.merchantToken), body)).body;
   const sale = await post('/api/v1/online/sales/pre-capture/', {
     payment_method: 'card',
     value: 1990,

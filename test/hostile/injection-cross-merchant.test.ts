@@ -5,7 +5,8 @@ import mongoose from 'mongoose';
 import { getConfig } from '../../config';
 import { encryptedTestCard } from '../helpers/cards';
 import { closeAcquirerClient } from '../../src/acquirer/client';
-import { startTestApp, json, type TestApp } from '../helpers/app';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { call } from '../helpers/http';
 import { startProcess, stopAll } from '../helpers/processes';
 import { bearer, newMerchant, newStaff, type TestMerchant } from '../helpers/identity';
 import { fillPath, LEAKS_INTERNALS, operationsOf, type Operation } from './swagger-routes';
@@ -52,13 +53,7 @@ test.before(async () => {
 
   const card = encryptedTestCard({ holder: 'VICTIM HOLDER' });
   const post = async (path: string, body: unknown) =>
-    json(
-      await fetch(`${app.url}${path}`, {
-        method: 'POST',
-        headers: bearer(victim.merchantToken),
-        body: JSON.stringify(body),
-      }),
-    );
+    (await call(app, 'POST', path, bearer(victim.merchantToken), body)).body;
   const sale = await post('/api/v1/online/sales/pre-capture/', {
     payment_method: 'card',
     value: 7331,
