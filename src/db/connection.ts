@@ -110,9 +110,3 @@ export async function databaseAnswers(): Promise<boolean> {
 export async function disconnectDatabase(): Promise<void> {
   await mongoose.disconnect();
 }
-
-/**
- * Moved to src/db/claims.ts (the one module that reads a duplicate key); re-exported until every
- * caller uses the claim module's helpers instead, then this line goes.
- */
-export { isDuplicateKey } from './claims';

@@ -11,14 +11,8 @@ import type { Job } from 'bullmq';
 import { logger } from '../logger';
 import { getQueue, retryFailedJob } from '../queue';
 import { dayOf } from './clock';
-import {
-  attemptIdempotencyKey,
-  attemptOrderId,
-  chargeJobId,
-  dueCycleOf,
-  startDueCycle,
-  type ChargeJobData,
-} from './charging';
+import { attemptIdempotencyKey, attemptOrderId, chargeJobId, dueCycleOf, type ChargeJobData } from './charging';
+import { startDueCycle } from './cycle-start';
 import { ChargeStatus, SubscriptionChargeModel, SubscriptionModel, type Subscription } from './model';
 
 export const CHARGE_QUEUE = 'subscription-charges';

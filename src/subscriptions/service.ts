@@ -7,7 +7,7 @@ import { checkedAfterLookup } from '../db/filters';
 import mongoose from 'mongoose';
 import { getConfig } from '../../config';
 import { nextId } from '../db/ids';
-import { isDuplicateKey } from '../db/connection';
+import { insertOnce } from '../db/claims';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { CardError, cardBrand, decryptCard, summarizeCard } from '../cards';
 import { AcquirerRejectedError, AcquirerStatus, getSale, tokenizeCard, voidSale } from '../acquirer/client';
@@ -208,9 +208,8 @@ export async function cancelSubscription(merchantId: number, rawId: unknown): Pr
   if (sub.status === 'expired') throw conflict('The subscription has already ended (expired).');
   if (sub.status === 'active') {
     const cancelledAt = now();
-    await SubscriptionCancellationModel.create({ _id: sub._id, cancelledAt }).catch((error) => {
-      if (!isDuplicateKey(error)) throw error;
-    });
+    // Recorded once: a second cancel (or a concurrent one) finds it and goes on to the same writes.
+    await insertOnce(SubscriptionCancellationModel, { _id: sub._id, cancelledAt });
     await SubscriptionModel.updateOne(
       { _id: sub._id, status: checkedAfterLookup('active') },
       { $set: { status: 'cancelled', cancelledAt, nextDueDate: null } },
@@ -301,12 +300,9 @@ export async function refundCharge(
   if (!charge) throw notFound('Charge not found.');
   if (charge.status === ChargeStatus.REFUNDED) return chargeView(charge, sub);
   if (charge.status !== ChargeStatus.CONFIRMED) throw conflict('Only a CONFIRMED charge can be refunded.');
-  try {
-    await ChargeRefundModel.create({ _id: charge._id, subscriptionId: sub._id, requestedAt: new Date() });
-  } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
-    // Claimed before: another call is refunding it, or one crashed midway. Sending the same void again is safe.
-  }
+  // 'exists' when claimed before: another call is refunding it, or one crashed midway. Sending the
+  // same void again is safe (the same idempotency key at the acquirer).
+  await insertOnce(ChargeRefundModel, { _id: charge._id, subscriptionId: sub._id, requestedAt: new Date() });
   let refunded = false;
   let refusal = '';
   try {
