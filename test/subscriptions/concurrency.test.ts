@@ -1,8 +1,6 @@
 import '../helpers/env';
 import test from 'ava';
-import type { TestApp } from '../helpers/app';
-import type { TestMerchant } from '../helpers/identity';
-import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
+import { eventually, startProcess } from '../helpers/processes';
 
 import { getQueue } from '../../src/queue';
 import { dayOf } from '../../src/subscriptions/clock';
@@ -16,20 +14,14 @@ import {
 } from '../../src/subscriptions/model';
 import type { ChargeSubscriptionPayload } from '../../jobs/charge-subscription';
 import { runSchedulerTick } from '../../workers/scheduler';
-import { chargeAfterAttempt, newSubscriptionId, salesForOrder, useSubscriptionStack } from './support';
+import { chargeAfterAttempt, approvedSubscriptionId, salesForOrder, useSubscriptionStack } from './support';
 
-let app: TestApp;
-let sandbox: RunningProcess;
-let merchant: TestMerchant;
-
-useSubscriptionStack((stack) => {
-  ({ sandbox, app, merchant } = stack);
-});
+const stack = useSubscriptionStack();
 
 test.serial('two scheduler processes at once, and two workers, make one charge and one sale', async (t) => {
   // Real processes tick with the real clock: this subscription is due today.
   const today = dayOf(new Date());
-  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: today, cardLastDigit: 1 });
+  const id = await approvedSubscriptionId(stack, today);
   const [schedulerA, schedulerB] = await Promise.all([startProcess('scheduler'), startProcess('scheduler')]);
   // And two more ticks from this process, at the same time.
   await Promise.all([runSchedulerTick(), runSchedulerTick()]);
@@ -44,7 +36,7 @@ test.serial('two scheduler processes at once, and two workers, make one charge a
   t.is(charge.status, 1);
   t.is(await SubscriptionChargeModel.countDocuments({ subscriptionId: id }), 1);
   t.is(await ChargeAttemptModel.countDocuments({ chargeId: charge._id }), 1);
-  t.deepEqual(await salesForOrder(sandbox, `SUB${id}C${charge._id}A1`), [charge.acquirerPaymentId]);
+  t.deepEqual(await salesForOrder(stack.sandbox, `SUB${id}C${charge._id}A1`), [charge.acquirerPaymentId]);
   const jobs = (await queue.getJobs(['waiting', 'active', 'completed', 'delayed', 'failed'])).filter(
     (job) => (job?.data as ChargeJobData).subscriptionId === id,
   );
@@ -58,7 +50,7 @@ const JOB_FORMS = [
 ] as const;
 for (const [form, firstDueDate] of JOB_FORMS) {
   test.serial(`the same attempt run five times at once still charges once, ${form}`, async (t) => {
-    const id = await newSubscriptionId(app.url, merchant, { firstDueDate, cardLastDigit: 1 });
+    const id = await approvedSubscriptionId(stack, firstDueDate);
     const data: ChargeJobData = { subscriptionId: id, dueDate: firstDueDate, attempt: 1, today: firstDueDate };
     if (form.includes('scheduler')) data.cycle = dueCycleOf((await SubscriptionModel.findById(id).lean())!);
     const results = await Promise.all(Array.from({ length: 5 }, () => runChargeAttempt(data)));
@@ -72,13 +64,13 @@ for (const [form, firstDueDate] of JOB_FORMS) {
     const outcomes = await ChargeAttemptModel.find({ chargeId: charges[0]._id }).lean();
     t.is(outcomes.length, 1);
     t.is(charges[0].paymentTransactionId, outcomes[0].paymentTransactionId);
-    t.deepEqual(await salesForOrder(sandbox, `SUB${id}C${charges[0]._id}A1`), [charges[0].acquirerPaymentId]);
+    t.deepEqual(await salesForOrder(stack.sandbox, `SUB${id}C${charges[0]._id}A1`), [charges[0].acquirerPaymentId]);
     t.is((await SubscriptionModel.findById(id).lean())!.nextCycle, 1);
   });
 }
 
 test.serial('a worker killed between the acquirer answer and our write does not charge twice', async (t) => {
-  const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2032-03-10', cardLastDigit: 1 });
+  const id = await approvedSubscriptionId(stack, '2032-03-10');
   const env = { WORKER_QUEUES: CHARGE_QUEUE, WORKER_LOCK_DURATION_MS: '2000' };
   const doomed = await startProcess('worker', env);
   const cycle = dueCycleOf((await SubscriptionModel.findById(id).lean())!); // as the scheduler queues it
@@ -99,7 +91,7 @@ test.serial('a worker killed between the acquirer answer and our write does not 
   const pending = (await SubscriptionChargeModel.findOne({ subscriptionId: id }).lean<SubscriptionCharge>())!;
   t.is(pending.status, 0);
   const orderId = `SUB${id}C${pending._id}A1`;
-  const firstSale = await salesForOrder(sandbox, orderId);
+  const firstSale = await salesForOrder(stack.sandbox, orderId);
   t.is(firstSale.length, 1); // the acquirer charged; we have not written it
   const killed = await doomed.stop('SIGKILL');
   t.is(killed.signal, 'SIGKILL');
@@ -111,7 +103,7 @@ test.serial('a worker killed between the acquirer answer and our write does not 
   t.is(charge.status, 1);
   t.is(charge.attempts, 1);
   t.is(charge.acquirerPaymentId, firstSale[0]);
-  t.deepEqual(await salesForOrder(sandbox, orderId), firstSale);
+  t.deepEqual(await salesForOrder(stack.sandbox, orderId), firstSale);
   t.is(await ChargeAttemptModel.countDocuments({ chargeId: charge._id }), 1);
   t.is(await SubscriptionChargeModel.countDocuments({ subscriptionId: id }), 1);
 });

@@ -1,9 +1,7 @@
 import '../helpers/env';
 import test from 'ava';
 import { Worker } from 'bullmq';
-import type { TestApp } from '../helpers/app';
-import type { TestMerchant } from '../helpers/identity';
-import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
+import { eventually, startProcess } from '../helpers/processes';
 import { getConfig } from '../../config';
 import { createCardSale } from '../../src/acquirer/client';
 import { cancelSubscription } from '../../src/subscriptions/service';
@@ -18,24 +16,30 @@ import {
   recoverStalledCharges,
   STALE_PENDING_CHARGE_MS,
 } from '../../src/subscriptions/scheduling';
-import { ChargeStatus, SubscriptionChargeModel, SubscriptionModel } from '../../src/subscriptions/model';
-import { newSubscriptionId, salesForOrder, useSubscriptionStack } from './support';
+import {
+  ChargeStatus,
+  SubscriptionChargeModel,
+  SubscriptionModel,
+  type ChargeStatusCode,
+} from '../../src/subscriptions/model';
+import { approvedSubscriptionId, salesForOrder, useSubscriptionStack } from './support';
 
 // Charges whose jobs failed for good or were lost. Serial: each recovery pass sees the whole queue
 // and every charge of this file's database.
-let app: TestApp;
-let sandbox: RunningProcess;
-let merchant: TestMerchant;
-
-useSubscriptionStack((stack) => {
-  ({ sandbox, app, merchant } = stack);
-});
+const stack = useSubscriptionStack();
 
 const queue = () => getQueue<ChargeJobData>(CHARGE_QUEUE);
 
+/** The charge `read` finds, once it has this status. */
+const chargeOnceIn = <C extends { status: number }>(status: ChargeStatusCode, read: () => Promise<C | null>) =>
+  eventually(async () => {
+    const found = await read();
+    return found?.status === status ? found : null;
+  });
+
 test.serial('a charge job that failed for good is run again by the scheduler pass, and charges once', async (t) => {
   const dueDate = '2032-05-10';
-  const subscriptionId = await newSubscriptionId(app.url, merchant, { firstDueDate: dueDate, cardLastDigit: 1 });
+  const subscriptionId = await approvedSubscriptionId(stack, dueDate);
   const data: ChargeJobData = { subscriptionId, dueDate, attempt: 1, today: dueDate };
   // The job fails through its only attempt (as if the database had been down through all of them).
   await queue().add(CHARGE_JOB_NAME, data, { jobId: chargeJobId(data), attempts: 1 });
@@ -65,11 +69,10 @@ test.serial('a charge job that failed for good is run again by the scheduler pas
       recoverStalledCharges(Date.now() + FAILED_CHARGE_JOB_RETRY_MS + 1000),
     ]);
     t.is(passes[0].retried + passes[1].retried, 1);
-    const charge = await eventually(async () => {
-      const found = await SubscriptionChargeModel.findOne({ subscriptionId, dueDate }).lean();
-      return found?.status === ChargeStatus.CONFIRMED ? found : null;
-    });
-    t.deepEqual((await salesForOrder(sandbox, `SUB${subscriptionId}C${charge!._id}A1`)).length, 1);
+    const charge = await chargeOnceIn(ChargeStatus.CONFIRMED, () =>
+      SubscriptionChargeModel.findOne({ subscriptionId, dueDate }).lean(),
+    );
+    t.deepEqual((await salesForOrder(stack.sandbox, `SUB${subscriptionId}C${charge!._id}A1`)).length, 1);
   } finally {
     await worker.stop();
   }
@@ -79,7 +82,7 @@ async function insertLostPendingCharge(id: number, subscriptionId: number, dueDa
   await SubscriptionChargeModel.collection.insertOne({
     _id: id as never,
     subscriptionId,
-    merchantId: merchant.merchantId,
+    merchantId: stack.merchant.merchantId,
     dueDate,
     cycle: 0,
     status: ChargeStatus.PENDING,
@@ -94,7 +97,7 @@ test.serial(
   'a charge left PENDING whose job Redis lost is completed from the sale its lost job made, never sent twice',
   async (t) => {
     const dueDate = '2032-06-10';
-    const subscriptionId = await newSubscriptionId(app.url, merchant, { firstDueDate: dueDate, cardLastDigit: 1 });
+    const subscriptionId = await approvedSubscriptionId(stack, dueDate);
     // The charge was inserted, the subscription moved on, the lost job had even made the sale; then
     // the job vanished with Redis's data before the outcome was recorded.
     await insertLostPendingCharge(
@@ -116,11 +119,11 @@ test.serial(
       card: { cardToken: sub.card.token, brand: sub.card.brand },
     });
     t.true(madeByLostJob.approved);
-    const recent = await newSubscriptionId(app.url, merchant, { firstDueDate: '2032-06-11', cardLastDigit: 1 });
+    const recent = await approvedSubscriptionId(stack, '2032-06-11');
     await SubscriptionChargeModel.create({
       _id: 990_002,
       subscriptionId: recent,
-      merchantId: merchant.merchantId,
+      merchantId: stack.merchant.merchantId,
       dueDate: '2032-06-11',
       cycle: 0,
       status: ChargeStatus.PENDING,
@@ -135,13 +138,12 @@ test.serial(
         { retried: 0, requeued: 1, tooOld: 0 },
         'only the charge pending for longer than a send takes',
       );
-      const charge = await eventually(async () => {
-        const found = await SubscriptionChargeModel.findById(990_001).lean();
-        return found?.status === ChargeStatus.CONFIRMED ? found : null;
-      });
+      const charge = await chargeOnceIn(ChargeStatus.CONFIRMED, () => SubscriptionChargeModel.findById(990_001).lean());
       t.is(charge!.attempts, 1);
       t.is(charge!.acquirerPaymentId, madeByLostJob.paymentId, 'the earlier sale is taken, not a new one made');
-      t.deepEqual(await salesForOrder(sandbox, attemptOrderId(subscriptionId, 990_001, 1)), [madeByLostJob.paymentId]);
+      t.deepEqual(await salesForOrder(stack.sandbox, attemptOrderId(subscriptionId, 990_001, 1)), [
+        madeByLostJob.paymentId,
+      ]);
       t.deepEqual(
         await recoverStalledCharges(Date.now()),
         { retried: 0, requeued: 0, tooOld: 0 },
@@ -158,15 +160,15 @@ test.serial(
 test.serial(
   'a lost PENDING charge of a cancelled subscription is closed, not sent; one lost for days is left for an operator',
   async (t) => {
-    const cancelledSub = await newSubscriptionId(app.url, merchant, { firstDueDate: '2032-08-10', cardLastDigit: 1 });
+    const cancelledSub = await approvedSubscriptionId(stack, '2032-08-10');
     await insertLostPendingCharge(
       990_003,
       cancelledSub,
       '2032-08-10',
       new Date(Date.now() - STALE_PENDING_CHARGE_MS - 60_000),
     );
-    await cancelSubscription(merchant.merchantId, cancelledSub);
-    const forgottenSub = await newSubscriptionId(app.url, merchant, { firstDueDate: '2032-09-10', cardLastDigit: 1 });
+    await cancelSubscription(stack.merchant.merchantId, cancelledSub);
+    const forgottenSub = await approvedSubscriptionId(stack, '2032-09-10');
     await SubscriptionModel.updateOne({ _id: forgottenSub }, { $set: { nextDueDate: '2032-10-10', nextCycle: 1 } });
     await insertLostPendingCharge(
       990_004,
@@ -178,14 +180,11 @@ test.serial(
     const worker = await startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE });
     try {
       t.deepEqual(await recoverStalledCharges(Date.now()), { retried: 0, requeued: 1, tooOld: 1 });
-      const closed = await eventually(async () => {
-        const found = await SubscriptionChargeModel.findById(990_003).lean();
-        return found?.status === ChargeStatus.DENIED ? found : null;
-      });
+      const closed = await chargeOnceIn(ChargeStatus.DENIED, () => SubscriptionChargeModel.findById(990_003).lean());
       t.is(closed!.denialCode, 'subscription_cancelled');
       t.is(closed!.nextRetryAt, null);
       t.deepEqual(
-        await salesForOrder(sandbox, attemptOrderId(cancelledSub, 990_003, 1)),
+        await salesForOrder(stack.sandbox, attemptOrderId(cancelledSub, 990_003, 1)),
         [],
         'nothing was sent to the acquirer',
       );
@@ -194,7 +193,7 @@ test.serial(
         ChargeStatus.PENDING,
         'too old to send on its own',
       );
-      t.deepEqual(await salesForOrder(sandbox, attemptOrderId(forgottenSub, 990_004, 1)), []);
+      t.deepEqual(await salesForOrder(stack.sandbox, attemptOrderId(forgottenSub, 990_004, 1)), []);
     } finally {
       await worker.stop();
     }
@@ -205,13 +204,13 @@ test.serial(
   'a cancellation undone by a concurrent whole-document write still stops charging, and the status is restored',
   async (t) => {
     const dueDate = '2032-11-10';
-    const subscriptionId = await newSubscriptionId(app.url, merchant, { firstDueDate: dueDate, cardLastDigit: 1 });
-    await cancelSubscription(merchant.merchantId, subscriptionId);
+    const subscriptionId = await approvedSubscriptionId(stack, dueDate);
+    await cancelSubscription(stack.merchant.merchantId, subscriptionId);
     // A charge run advancing the subscription wrote its stale copy back over the cancellation.
     await SubscriptionModel.updateOne({ _id: subscriptionId }, { $set: { status: 'active', nextDueDate: dueDate } });
     // Read through the API, it is cancelled (and the stored status is put back).
-    const read = await fetch(`${app.url}/api/v1/subscriptions/${subscriptionId}/`, {
-      headers: { authorization: `Bearer ${merchant.merchantToken}` },
+    const read = await fetch(`${stack.app.url}/api/v1/subscriptions/${subscriptionId}/`, {
+      headers: { authorization: `Bearer ${stack.merchant.merchantToken}` },
     });
     t.is(((await read.json()) as { data: { status: string } }).data.status, 'cancelled');
     await SubscriptionModel.updateOne({ _id: subscriptionId }, { $set: { status: 'active', nextDueDate: dueDate } });

@@ -18,20 +18,22 @@ export interface SubscriptionStack {
 /**
  * Registers the hooks every subscription test file needs: before its tests the sandbox, the app in
  * this process and a merchant (then `ready`, for what the file adds: a worker, another merchant);
- * after them, everything stopped.
+ * after them, everything stopped. Returns the stack, whose fields are set once those hooks ran.
  */
-export function useSubscriptionStack(ready: (stack: SubscriptionStack) => void | Promise<void>): void {
-  let app: TestApp | undefined;
+export function useSubscriptionStack(ready?: (stack: SubscriptionStack) => void | Promise<void>): SubscriptionStack {
+  const stack = {} as SubscriptionStack;
   test.before(async () => {
-    const sandbox = await startSandbox();
-    app = await startTestApp();
-    await ready({ sandbox, app, merchant: await newMerchant() });
+    stack.sandbox = await startSandbox();
+    stack.app = await startTestApp();
+    stack.merchant = await newMerchant();
+    await ready?.(stack);
   });
   test.after.always(async () => {
-    await app?.close();
+    await stack.app?.close();
     await closeAcquirerClient();
     await stopAll();
   });
+  return stack;
 }
 
 /** Starts the acquirer sandbox and points this process (and the processes it starts) at it. */
@@ -114,6 +116,11 @@ export async function newSubscriptionId(
   if (created.status !== 201)
     throw new Error(`subscription not created: ${created.status} ${JSON.stringify(created.body)}`);
   return created.body.data.id;
+}
+
+/** A subscription of the stack's merchant on an approved card (ending in 1), first due on `firstDueDate`. */
+export function approvedSubscriptionId(stack: SubscriptionStack, firstDueDate: string): Promise<number> {
+  return newSubscriptionId(stack.app.url, stack.merchant, { firstDueDate, cardLastDigit: 1 });
 }
 
 export async function listCharges(
