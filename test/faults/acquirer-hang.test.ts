@@ -6,7 +6,7 @@ import { getQueue } from '../../src/queue';
 import { RECONCILE_QUEUE } from '../../src/sales/service';
 import { HEARTBEAT_QUEUE } from '../../jobs/heartbeat';
 import { HeartbeatModel } from '../../src/health/heartbeat';
-import { encryptedTestCard } from '../helpers/cards';
+import { cardSaleBody, encryptedTestCard } from '../helpers/cards';
 import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
@@ -81,13 +81,7 @@ useServices({
 });
 
 function cardSale(value: number) {
-  return {
-    payment_method: 'card',
-    value,
-    installments: 1,
-    encrypted_card: encryptedTestCard(),
-    payer: { name: 'Maria Silva', document: '529.982.247-25' },
-  };
+  return cardSaleBody(encryptedTestCard(), { value });
 }
 
 async function preCapture(value: number) {

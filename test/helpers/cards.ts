@@ -20,3 +20,18 @@ export function clearTestCard(overrides: Partial<ClearCard> = {}): ClearCard {
 export function encryptedTestCard(overrides: Partial<ClearCard> = {}): string {
   return encryptCard(clearTestCard(overrides));
 }
+
+/**
+ * A pre-capture body of a card sale (one installment, a valid CPF) on `encryptedCard`; `overrides` replace or add
+ * fields.
+ */
+export function cardSaleBody(encryptedCard: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    payment_method: 'card',
+    value: 1990,
+    installments: 1,
+    encrypted_card: encryptedCard,
+    payer: { name: 'Maria Silva', document: '529.982.247-25' },
+    ...overrides,
+  };
+}

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import fc from 'fast-check';
 import { getConfig } from '../../config';
-import { APPROVED_CARD_NUMBER, encryptedTestCard } from '../helpers/cards';
+import { APPROVED_CARD_NUMBER, cardSaleBody, encryptedTestCard } from '../helpers/cards';
 import { closeAcquirerClient } from '../../src/acquirer/client';
 import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../../src/http/routes';
@@ -108,13 +108,7 @@ test.before(async () => {
   // Real objects of the merchant, so fuzzed path values sometimes name something that exists.
   const post = async (path: string, body: unknown) =>
     (await call(app, 'POST', path, bearer(merchant.merchantToken), body)).body;
-  const sale = await post('/api/v1/online/sales/pre-capture/', {
-    payment_method: 'card',
-    value: 1990,
-    installments: 1,
-    encrypted_card: card(),
-    payer: { name: 'Maria Silva', document: '529.982.247-25' },
-  });
+  const sale = await post('/api/v1/online/sales/pre-capture/', cardSaleBody(card()));
   const link = await post('/api/v1/payment-links/', { value: 2590, description: 'fuzz' });
   const subscription = await post('/api/v1/subscriptions/', {
     value: 4990,

@@ -3,7 +3,7 @@ import '../auth/high-token-limit'; // many token calls here; the limit itself is
 import test from 'ava';
 import mongoose from 'mongoose';
 import { getConfig } from '../../config';
-import { encryptedTestCard } from '../helpers/cards';
+import { cardSaleBody, encryptedTestCard } from '../helpers/cards';
 import { closeAcquirerClient } from '../../src/acquirer/client';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { call } from '../helpers/http';
@@ -54,14 +54,14 @@ test.before(async () => {
   const card = encryptedTestCard({ holder: 'VICTIM HOLDER' });
   const post = async (path: string, body: unknown) =>
     (await call(app, 'POST', path, bearer(victim.merchantToken), body)).body;
-  const sale = await post('/api/v1/online/sales/pre-capture/', {
-    payment_method: 'card',
-    value: 7331,
-    installments: 1,
-    encrypted_card: card,
-    payer: { name: 'Victim Payer Marker', document: '529.982.247-25' },
-    order_reference: 'victim-order-marker',
-  });
+  const sale = await post(
+    '/api/v1/online/sales/pre-capture/',
+    cardSaleBody(card, {
+      value: 7331,
+      payer: { name: 'Victim Payer Marker', document: '529.982.247-25' },
+      order_reference: 'victim-order-marker',
+    }),
+  );
   const link = await post('/api/v1/payment-links/', { value: 7332, description: 'victim-link-marker' });
   const subscription = await post('/api/v1/subscriptions/', {
     value: 7333,

@@ -6,7 +6,7 @@ import test from 'ava';
 import mongoose from 'mongoose';
 import { getConfig } from '../../config';
 import { luhnValid } from '../../src/cards';
-import { encryptedTestCard } from '../helpers/cards';
+import { cardSaleBody, encryptedTestCard } from '../helpers/cards';
 import { eventually, startProcess } from '../helpers/processes';
 import { newMerchant, systemToken } from '../helpers/identity';
 import { pdfWithPages } from '../chargebacks/files';
@@ -86,13 +86,7 @@ test(
     t.is((await call(web, 'GET', '/api/v1/me/', bearer(newAccess))).status, 200);
 
     // Card sales with each credential kind, one captured and one cancelled.
-    const cardSale = (value: number, installments: number) => ({
-      payment_method: 'card',
-      value,
-      installments,
-      encrypted_card: card(),
-      payer: { name: 'Maria Silva', document: '529.982.247-25' },
-    });
+    const cardSale = (value: number, installments: number) => cardSaleBody(card(), { value, installments });
     const byJwt = await call(web, 'POST', '/api/v1/online/sales/pre-capture/', bearer(access), cardSale(1990, 1));
     t.is(byJwt.status, 200, byJwt.text);
     const captured = await call(

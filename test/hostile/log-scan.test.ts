@@ -1,7 +1,7 @@
 import '../helpers/env';
 import test from 'ava';
 import { getConfig } from '../../config';
-import { encryptedTestCard } from '../helpers/cards';
+import { cardSaleBody, encryptedTestCard } from '../helpers/cards';
 import { CHARGEBACK_NOTICE_PATH, CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
 import { startProcess } from '../helpers/processes';
 import { newMerchant, systemToken } from '../helpers/identity';
@@ -35,13 +35,13 @@ test('a full run at debug level never logs a card number, cvv, password, token o
   await call(web, 'GET', '/api/v1/me/', bearer(`${access}x`));
 
   // Card sales (approved and with the card sent in the clear by mistake), and bodies that fail to parse.
-  const sale = await call(web, 'POST', '/api/v1/online/sales/pre-capture/', bearer(merchant.merchantToken), {
-    payment_method: 'card',
-    value: 1990,
-    installments: 1,
-    encrypted_card: card,
-    payer: { name: 'Maria Silva', document: '529.982.247-25' },
-  });
+  const sale = await call(
+    web,
+    'POST',
+    '/api/v1/online/sales/pre-capture/',
+    bearer(merchant.merchantToken),
+    cardSaleBody(card),
+  );
   t.is(sale.status, 200, sale.text);
   await call(web, 'POST', '/api/v1/online/sales/pre-capture/', bearer(merchant.merchantToken), {
     payment_method: 'card',
