@@ -2,6 +2,7 @@ import '../helpers/env';
 import test from 'ava';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, newStaff, systemToken } from '../helpers/identity';
+import { call } from '../helpers/http';
 import jwt from 'jsonwebtoken';
 import { signToken } from '../../src/auth/tokens';
 import { UserModel } from '../../src/auth/model';
@@ -121,18 +122,10 @@ test('an expired or unsigned staff token is 401', async (t) => {
 });
 
 test('credentials are checked before the body', async (t) => {
-  const anonymous = await fetch(`${app.url}/api/v1/commercial-contacts/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{"bad": true}',
-  });
-  t.is(anonymous.status, 401);
-  const merchant = await fetch(`${app.url}/api/v1/commercial-contacts/`, {
-    method: 'POST',
-    headers: bearer(merchantToken),
-    body: '{"bad": true}',
-  });
-  t.is(merchant.status, 403);
+  const badBodyWith = (headers: Record<string, string>) =>
+    call(app, 'POST', '/api/v1/commercial-contacts/', headers, '{"bad": true}');
+  t.is((await badBodyWith({})).status, 401);
+  t.is((await badBodyWith(bearer(merchantToken))).status, 403);
 });
 
 test('every route is in the swagger document with its error bodies', async (t) => {
