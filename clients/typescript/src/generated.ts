@@ -34,10 +34,26 @@ export interface Readiness {
   redis: boolean;
 }
 
-/** Error body of the acquirer, passed through as received */
+/**
+ * The acquirer's error body passed through as received ({code, message}), or our own refusal before
+ * any acquirer call ({detail})
+ */
 export interface AcquirerError {
   code?: string;
   message?: string;
+  detail?: string;
+}
+
+/**
+ * One of: our validation, a map of each bad field (or non_field_errors) to its messages, checked
+ * before any acquirer call; the acquirer's business error passed through as received ({code,
+ * message}); or {detail} when the request could not be read (a body that is not JSON)
+ */
+export interface ChargebackBadRequest {
+  code?: string;
+  message?: string;
+  detail?: string;
+  [key: string]: unknown;
 }
 
 /**
@@ -59,27 +75,39 @@ export interface ChargebackConsultFilter {
   process?: Array<string>;
   reason?: Array<string>;
   establishmentNumber?: Array<number>;
-  idCase?: string;
+  /**
+   * Case number at the acquirer
+   *
+   * Format: int64.
+   */
+  idCase?: number;
   tid?: string;
   nsu?: string;
 }
 
 /** A chargeback as the acquirer describes it (consult item; also the new-chargeback notice) */
 export interface ChargebackItem {
-  idCase?: string;
-  idChargeback?: string;
+  /**
+   * Case number at the acquirer
+   *
+   * Format: int64.
+   */
+  idCase?: number;
+  /**
+   * Chargeback number at the acquirer
+   *
+   * Format: int64.
+   */
+  idChargeback?: number;
+  /** Format: int64. */
   establishmentNumber?: number;
   process?: string;
   /** Format: date. */
-  treatmentDeadline?: string;
+  treatmentDeadline?: string | null;
   remainingDaysToTreat?: number;
   /** Decimal reais (the acquirer's unit for chargebacks) */
   transactionAmount?: number;
   actionTakenCode?: string;
-  lifecycle?: {
-    action?: string;
-    actionDate?: string;
-  };
   transactionDetails?: {
     [key: string]: unknown;
   };
@@ -87,8 +115,12 @@ export interface ChargebackItem {
     reasonCode?: string;
     reasonDescription?: string;
     /** Format: date. */
-    receptionDate?: string;
+    receptionDate?: string | null;
     issuerDocument?: Array<IssuerDocument>;
+  };
+  lifecycle?: {
+    action?: string;
+    actionDate?: string;
   };
 }
 
@@ -114,26 +146,48 @@ export interface ChargebackPage {
  */
 export interface AcceptRequest {
   updateChargeback: Array<{
+    /** Format: int64. */
     establishmentNumber: number;
-    idChargeback: string;
+    /**
+     * Chargeback number at the acquirer
+     *
+     * Format: int64.
+     */
+    idChargeback: number;
   }>;
   /** E-mail of the person handling the dispute */
   userName?: string;
 }
 
 export type AcceptReply = Array<{
+  /** Format: int64. */
   establishmentNumber?: number;
-  idChargeback?: string;
+  /**
+   * Chargeback number at the acquirer
+   *
+   * Format: int64.
+   */
+  idChargeback?: number;
   code?: string;
   message?: string;
 }>;
 
 /** Only these fields are forwarded to the acquirer; any other key is a 400 naming it. */
 export interface RefuseRequest {
+  /** Format: int64. */
   establishmentNumber: number;
-  idChargeback: string;
-  /** Case id of the chargeback */
-  IdCase: string;
+  /**
+   * Chargeback number at the acquirer
+   *
+   * Format: int64.
+   */
+  idChargeback: number;
+  /**
+   * Case number of the chargeback (the evidence file is named after it)
+   *
+   * Format: int64.
+   */
+  IdCase: number;
   /** Justification; the acquirer allows at most 100 characters (its code 905) */
   reasonToRefuse?: string;
   /**
@@ -164,6 +218,14 @@ export interface LifecycleEntry {
   ActionCicleDate?: string;
   /** Format: date. */
   executionDate?: string;
+  /** Format: int64. */
+  establishmentNumber?: number;
+  /**
+   * Case number at the acquirer
+   *
+   * Format: int64.
+   */
+  caseId?: number;
 }
 
 export interface IssuerDocument {
@@ -181,22 +243,121 @@ export interface SupportDocument {
 }
 
 export interface PendingChargebacks {
-  results: Array<ChargebackItem>;
+  results: Array<PendingChargeback>;
+}
+
+/** A pending chargeback: the consult item of its notice, as the acquirer sent it, and its status */
+export interface PendingChargeback {
+  /**
+   * Case number at the acquirer
+   *
+   * Format: int64.
+   */
+  idCase: number;
+  /**
+   * Chargeback number at the acquirer
+   *
+   * Format: int64.
+   */
+  idChargeback: number;
+  /** Format: int64. */
+  establishmentNumber: number;
+  process?: string;
+  /** Format: date. */
+  treatmentDeadline?: string | null;
+  remainingDaysToTreat?: number;
+  /** Decimal reais (the acquirer's unit for chargebacks) */
+  transactionAmount?: number;
+  actionTakenCode?: string;
+  transactionDetails?: {
+    [key: string]: unknown;
+  };
+  chargebackDetails?: {
+    reasonCode?: string;
+    reasonDescription?: string;
+    /** Format: date. */
+    receptionDate?: string | null;
+    issuerDocument?: Array<IssuerDocument>;
+  };
+  lifecycle?: {
+    action?: string;
+    actionDate?: string;
+  };
+  status: 'PENDING';
 }
 
 export interface PendingCount {
   count: number;
 }
 
-/** A handled chargeback: the fields of its notice plus how it ended */
-export type ChargebackHistoryItem = ChargebackItem;
+/**
+ * A handled chargeback: the fields of its notice (none but its ids when it was accepted before its
+ * notice came) plus how it ended
+ */
+export interface ChargebackHistoryItem {
+  /**
+   * Case number; null when accepted before its notice came
+   *
+   * Format: int64.
+   */
+  idCase: number | null;
+  /**
+   * Chargeback number at the acquirer
+   *
+   * Format: int64.
+   */
+  idChargeback: number;
+  /** Format: int64. */
+  establishmentNumber: number;
+  process?: string;
+  /** Format: date. */
+  treatmentDeadline?: string | null;
+  remainingDaysToTreat?: number;
+  /** Decimal reais (the acquirer's unit for chargebacks) */
+  transactionAmount?: number;
+  actionTakenCode?: string;
+  transactionDetails?: {
+    [key: string]: unknown;
+  };
+  chargebackDetails?: {
+    reasonCode?: string;
+    reasonDescription?: string;
+    /** Format: date. */
+    receptionDate?: string | null;
+    issuerDocument?: Array<IssuerDocument>;
+  };
+  /** ACCEPTED: the merchant accepted it; WIN/LOSS: final lifecycle step of a refused one */
+  outcome: 'ACCEPTED' | 'WIN' | 'LOSS';
+  /**
+   * Acceptance time, or the date of the final lifecycle step (midnight UTC)
+   *
+   * Format: date-time.
+   */
+  outcomeDate: string;
+  /** How it was answered through this service; null when answered elsewhere */
+  handling: 'ACCEPTED' | 'REFUSED' | null;
+  /** Format: date-time. */
+  acceptedAt?: string | null;
+  /** Format: date-time. */
+  refusedAt?: string | null;
+  lifecycle: Array<{
+    action?: string;
+    actionDate?: string;
+  }>;
+}
 
 export interface ChargebackHistory {
   results: Array<ChargebackHistoryItem>;
 }
 
 export interface LifecycleNotice {
+  /** Format: int64. */
   establishmentNumber: number;
+  /**
+   * Case number at the acquirer
+   *
+   * Format: int64.
+   */
   caseId: number;
   /** Lifecycle text; "A favor do Estabelecimento" (win) and "A favor do Emissor" (loss) are final */
   message: string;
@@ -1408,19 +1569,19 @@ export type OperationId = keyof typeof operations;
 /** The documented error answers of each operation: status to body. */
 export interface OperationErrors {
   getLiveness: {
-    400: ErrorDetail;
+    400: FieldErrors;
     503: ErrorDetail;
   };
   getReadiness: {
-    400: ErrorDetail;
+    400: FieldErrors;
     503: Readiness;
   };
   getSwagger: {
-    400: ErrorDetail;
+    400: FieldErrors;
     503: ErrorDetail;
   };
   consultChargebacks: {
-    400: FieldErrors;
+    400: ChargebackBadRequest;
     401: ErrorDetail;
     403: AcquirerError;
     412: AcquirerError;
@@ -1431,7 +1592,7 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   acceptChargebacks: {
-    400: FieldErrors;
+    400: ChargebackBadRequest;
     401: ErrorDetail;
     403: AcquirerError;
     412: AcquirerError;
@@ -1442,7 +1603,7 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   refuseChargeback: {
-    400: FieldErrors;
+    400: ChargebackBadRequest;
     401: ErrorDetail;
     403: AcquirerError;
     412: AcquirerError;
@@ -1453,7 +1614,7 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   getChargebackLifecycle: {
-    400: FieldErrors;
+    400: ChargebackBadRequest;
     401: ErrorDetail;
     403: AcquirerError;
     412: AcquirerError;
@@ -1462,7 +1623,7 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   listIssuerDocuments: {
-    400: FieldErrors;
+    400: ChargebackBadRequest;
     401: ErrorDetail;
     403: AcquirerError;
     412: AcquirerError;
@@ -1471,7 +1632,7 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   downloadIssuerDocument: {
-    400: FieldErrors;
+    400: ChargebackBadRequest;
     401: ErrorDetail;
     403: AcquirerError;
     412: AcquirerError;
@@ -1480,7 +1641,7 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   getSupportDocument: {
-    400: FieldErrors;
+    400: ChargebackBadRequest;
     401: ErrorDetail;
     403: AcquirerError;
     412: AcquirerError;
@@ -1489,7 +1650,7 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   listPendingChargebacks: {
-    400: ErrorDetail;
+    400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     500: ErrorDetail;
@@ -1503,7 +1664,7 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   countPendingChargebacks: {
-    400: ErrorDetail;
+    400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     500: ErrorDetail;
@@ -1526,14 +1687,14 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   getSubscription: {
-    400: ErrorDetail;
+    400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
     503: ErrorDetail;
   };
   cancelSubscription: {
-    400: ErrorDetail;
+    400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
@@ -1543,14 +1704,14 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   listSubscriptionCharges: {
-    400: ErrorDetail;
+    400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
     503: ErrorDetail;
   };
   refundSubscriptionCharge: {
-    400: ErrorDetail;
+    400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
@@ -1561,7 +1722,7 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   createToken: {
-    400: ErrorDetail;
+    400: FieldErrors;
     401: ErrorDetail;
     413: ErrorDetail;
     415: ErrorDetail;
@@ -1569,7 +1730,7 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   refreshToken: {
-    400: ErrorDetail;
+    400: FieldErrors;
     401: ErrorDetail;
     413: ErrorDetail;
     415: ErrorDetail;
@@ -1613,7 +1774,7 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   getGlobalCeo: {
-    400: ErrorDetail;
+    400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     503: ErrorDetail;
@@ -1627,7 +1788,7 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   getMetrics: {
-    400: ErrorDetail;
+    400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     429: ErrorDetail;
@@ -1689,7 +1850,7 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   getCardPublicKey: {
-    400: ErrorDetail;
+    400: FieldErrors;
     503: ErrorDetail;
   };
   createPaymentLink: {
@@ -1741,23 +1902,23 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   getCheckoutPage: {
-    400: ErrorDetail;
+    400: FieldErrors;
     404: unknown;
     503: ErrorDetail;
   };
   getCheckoutAsset: {
-    400: ErrorDetail;
+    400: FieldErrors;
     404: ErrorDetail;
     503: ErrorDetail;
   };
   getWebhookSecret: {
-    400: ErrorDetail;
+    400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     503: ErrorDetail;
   };
   rotateWebhookSecret: {
-    400: ErrorDetail;
+    400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     413: ErrorDetail;
