@@ -53,7 +53,8 @@ export async function claimBlock(sequence: string): Promise<number> {
       lastClaimed.set(sequence, block);
       return block;
     }
-    if (mine === undefined) await new Promise((r) => setTimeout(r, Math.random() * 20)); // lost the race: spread the retries
+    // Lost the race: spread the retries.
+    if (mine === undefined) await new Promise((r) => setTimeout(r, Math.random() * 20));
   }
   throw new Error(`could not claim an id block in sequence ${sequence} after ${MAX_ATTEMPTS} attempts`);
 }

@@ -7,6 +7,13 @@ import { isCelebrateError } from 'celebrate';
 import type { Logger } from '../logger';
 import { AcquirerNotConfiguredError, AcquirerUnavailableError } from '../acquirer/errors';
 
+/** Messages of the driver, mongoose and ioredis when the store or Redis cannot be reached. */
+const STORE_UNAVAILABLE = new RegExp(
+  "buffering timed out|Connection is closed|Stream isn't writeable|enableOfflineQueue|ECONNREFUSED|" +
+    'Client must be connected',
+  'i',
+);
+
 export type FieldErrors = Record<string, string[]>;
 
 /** An error whose HTTP status and JSON body are known. Services throw these; they know no Express. */
@@ -61,13 +68,7 @@ export function isBackingServiceDown(error: unknown): boolean {
   const e = error as { name?: string; message?: string; code?: string };
   if (!e) return false;
   if (e.name && MONGO_UNAVAILABLE.has(e.name)) return true;
-  if (
-    e.message &&
-    /buffering timed out|Connection is closed|Stream isn't writeable|enableOfflineQueue|ECONNREFUSED|Client must be connected/i.test(
-      e.message,
-    )
-  )
-    return true;
+  if (e.message && STORE_UNAVAILABLE.test(e.message)) return true;
   return false;
 }
 
