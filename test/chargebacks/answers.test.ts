@@ -8,12 +8,12 @@
 import '../helpers/env';
 import crypto from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
-import { getConfig } from '../../config';
 import { features } from '../../src/features';
 import { buildSwagger } from '../../src/http/docs';
 import { checkAnswer } from '../../src/http/response-check';
 import { swaggerPath } from '../../src/http/routes';
-import { CHARGEBACK_NOTICE_PATH, CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
+import { CHARGEBACK_NOTICE_PATH } from '../../src/acquirer/chargebacks';
+import { chargebackNoticeHeaders, newChargebackNotice } from '../helpers/chargeback-notices';
 import { ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { acceptChargebacks, noticeFingerprint } from '../../src/chargebacks/service';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
@@ -71,26 +71,7 @@ async function callChecked(
   return { status: res.status, body: contentType.includes('json') ? JSON.parse(bytes.toString('utf8')) : bytes };
 }
 
-const notice = (idCase: number) => ({
-  idCase,
-  idChargeback: idCase + 10_000_000,
-  establishmentNumber: Number(ec),
-  process: 'PRIMEIRO_CHARGEBACK',
-  treatmentDeadline: '2030-01-20',
-  remainingDaysToTreat: 10,
-  lifecycle: {},
-  transactionAmount: 150.9,
-  chargebackDetails: {
-    reasonCode: '4837',
-    reasonDescription: 'Transação não reconhecida',
-    receptionDate: '2030-01-05',
-  },
-});
-
-const noticeHeaders = () => ({
-  'content-type': 'application/json',
-  [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret,
-});
+const notice = (idCase: number) => newChargebackNotice(ec, { idCase, idChargeback: idCase + 10_000_000 });
 
 test('the proxied operations answer as documented, ids as numbers', async (t) => {
   const consult = await callChecked(t, 'post', `${CB}/consult/`, `${CB}/consult/?status=PENDING`, {
@@ -152,14 +133,17 @@ test('the proxied operations answer as documented, ids as numbers', async (t) =>
 test('the notice intake and the views answer as documented, ids as numbers', async (t) => {
   const idCase = crypto.randomInt(6_000_000, 7_000_000);
   const intake = CHARGEBACK_NOTICE_PATH;
-  const received = await callChecked(t, 'post', intake, intake, { body: notice(idCase), headers: noticeHeaders() });
+  const received = await callChecked(t, 'post', intake, intake, {
+    body: notice(idCase),
+    headers: chargebackNoticeHeaders(),
+  });
   t.is(received.status, 202);
   await eventually(
     async () => (await ChargebackNoticeModel.findById(noticeFingerprint(notice(idCase))).lean())?.applied,
   );
   const invalid = await callChecked(t, 'post', intake, intake, {
     body: { ...notice(idCase), idCase: 'AB12' },
-    headers: noticeHeaders(),
+    headers: chargebackNoticeHeaders(),
   });
   t.is(invalid.status, 400, "letters are no id of the acquirer's");
 

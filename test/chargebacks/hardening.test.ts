@@ -2,12 +2,17 @@
  * Issue 15: each attack of the adversarial review on chargebacks, reproduced, and shown to fail now.
  */
 import '../helpers/env';
-import crypto from 'node:crypto';
 import test from 'ava';
 import { bearer, newMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { eventually } from '../helpers/processes';
-import { startChargebackStack, type ChargebackStack } from './stack';
+import { sandboxNotify as notifyFromSandbox, startChargebackStack, type ChargebackStack } from './stack';
+import {
+  newChargebackNotice as fullNotice,
+  newEstablishment,
+  newNoticeIds,
+  postChargebackNotice,
+} from '../helpers/chargeback-notices';
 import {
   applyNotice,
   CHARGEBACK_NOTICE_QUEUE,
@@ -18,9 +23,7 @@ import {
   receiveNotice,
   requeueUnappliedNotices,
 } from '../../src/chargebacks/service';
-import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
 import { getQueue } from '../../src/queue';
-import { getConfig } from '../../config';
 import { BACKFILLS, runBackfills } from '../../src/db/backfills';
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { b64, pdfWithPages } from './files';
@@ -35,8 +38,6 @@ test.before(async () => {
 });
 test.after.always(() => stack?.close());
 
-const newEstablishment = () => `4${crypto.randomInt(100_000_000, 999_999_999)}`;
-
 const call = (method: string, path: string, token: string, body?: unknown) =>
   fetch(`${stack.url}${CB}${path}`, {
     method,
@@ -45,14 +46,7 @@ const call = (method: string, path: string, token: string, body?: unknown) =>
   });
 
 /** A notice the sandbox sends to our intake (its own case, so the acquirer knows it), once applied. */
-async function sandboxNotify(body: Record<string, unknown>) {
-  const answer = await stack.control('/notify', body);
-  if (answer.delivered?.status !== 202) throw new Error(`notice not delivered: ${JSON.stringify(answer)}`);
-  await eventually(
-    async () => (await ChargebackNoticeModel.findById(noticeFingerprint(answer.notice)).lean())?.appliedAt,
-  );
-  return answer.notice;
-}
+const sandboxNotify = (body: Record<string, unknown>) => notifyFromSandbox(stack, body);
 
 // --- item 1: another merchant's lifecycle through a refusal naming its case -----------------------------
 
@@ -125,21 +119,8 @@ test("a merchant's own refusal of a notified chargeback records the case of the 
 
 // --- item 5: a notice lost to a job id ---------------------------------------------------------------
 
-const secretHeaders = () => ({
-  'content-type': 'application/json',
-  [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret,
-});
-
-function newChargebackNotice(ec: string) {
-  const idCase = crypto.randomInt(8_000_000, 9_000_000);
-  return {
-    idCase,
-    idChargeback: idCase + 10_000_000,
-    establishmentNumber: Number(ec),
-    treatmentDeadline: '2030-01-20',
-    chargebackDetails: { receptionDate: '2030-01-05' },
-  };
-}
+const newChargebackNotice = (ec: string) => fullNotice(ec, newNoticeIds());
+const post = (body: unknown) => postChargebackNotice(stack.url, body);
 
 /** A job that completes without applying anything (it names no stored notice), under the given id. */
 async function completedJobUnder(jobId: string): Promise<void> {
@@ -153,11 +134,7 @@ test.serial('a completed job left in Redis under the content-derived id does not
   const notice = newChargebackNotice(ec);
   // What another run (or an earlier record of the same content) left behind under the old id scheme.
   await completedJobUnder(`cbn-${noticeFingerprint(notice)}`);
-  const res = await fetch(`${stack.url}${CB}/notifications/`, {
-    method: 'POST',
-    headers: secretHeaders(),
-    body: JSON.stringify(notice),
-  });
+  const res = await post(notice);
   t.is(res.status, 202);
   t.truthy(
     await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.appliedAt),
@@ -215,8 +192,6 @@ test.serial(
 
 // --- item 4: an outcome on the word of the static header alone --------------------------------------
 
-const post = (body: unknown) =>
-  fetch(`${stack.url}${CB}/notifications/`, { method: 'POST', headers: secretHeaders(), body: JSON.stringify(body) });
 const lifecycleNotice = (ec: string, caseId: number, message: string, date: string) => ({
   establishmentNumber: Number(ec),
   caseId,

@@ -1,11 +1,16 @@
 import '../helpers/env';
-import crypto from 'node:crypto';
 import test from 'ava';
-import { getConfig } from '../../config';
 import { bearer, newMerchant, systemToken } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { eventually } from '../helpers/processes';
-import { startChargebackStack, type ChargebackStack } from './stack';
+import { sandboxNotify as notifyFromSandbox, startChargebackStack, type ChargebackStack } from './stack';
+import {
+  chargebackNoticeHeaders,
+  newChargebackNotice,
+  newEstablishment,
+  newNoticeIds,
+  postChargebackNotice,
+} from '../helpers/chargeback-notices';
 import {
   acceptChargebacks,
   applyNotice,
@@ -15,7 +20,6 @@ import {
 } from '../../src/chargebacks/service';
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { holdChargeback, insertEvent } from '../../src/chargebacks/projection';
-import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
 import { b64, pdfWithPages } from './files';
 
 const CB = '/api/v1/acquirer/chargeback';
@@ -26,42 +30,7 @@ test.before(async () => {
 });
 test.after.always(() => stack?.close());
 
-/** A fresh establishment number per test: views are scoped by it, so tests do not see each other. */
-const newEstablishment = () => `4${crypto.randomInt(100_000_000, 999_999_999)}`;
-let nextId = 7_000_000 + crypto.randomInt(0, 1_000_000);
-const newIds = () => {
-  nextId += 1;
-  return { idCase: nextId, idChargeback: nextId + 10_000_000 };
-};
-
-function newChargebackNotice(
-  ec: string,
-  ids: { idCase: number; idChargeback: number },
-  extra: { treatmentDeadline?: string; receptionDate?: string } = {},
-) {
-  return {
-    idCase: ids.idCase,
-    idChargeback: ids.idChargeback,
-    establishmentNumber: Number(ec),
-    process: 'PRIMEIRO_CHARGEBACK',
-    treatmentDeadline: extra.treatmentDeadline ?? '2030-01-20',
-    remainingDaysToTreat: 10,
-    lifecycle: {},
-    transactionAmount: 150.9,
-    transactionDetails: {
-      tid: '00000000000000012345',
-      nsu: '000123',
-      truncatedCard: '401200******1112',
-      cardAssociationName: 'VISA',
-    },
-    chargebackDetails: {
-      reasonCode: '4837',
-      reasonDescription: 'Transação não reconhecida',
-      receptionDate: extra.receptionDate ?? '2030-01-05',
-      issuerDocument: [],
-    },
-  };
-}
+const newIds = newNoticeIds;
 
 const lifecycleNotice = (ec: string, caseId: number, message: string, date: string) => ({
   establishmentNumber: Number(ec),
@@ -71,12 +40,7 @@ const lifecycleNotice = (ec: string, caseId: number, message: string, date: stri
   ActionCicleDate: date,
 });
 
-const post = (body: unknown, secret = getConfig().acquirer.chargeback.notificationSecret) =>
-  fetch(`${stack.url}${CB}/notifications/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [CHARGEBACK_NOTICE_SECRET_HEADER]: secret },
-    body: JSON.stringify(body),
-  });
+const post = (body: unknown, secret?: string) => postChargebackNotice(stack.url, body, secret);
 
 const get = async (path: string, token: string, headers: Record<string, string> = {}) => {
   const res = await fetch(`${stack.url}${CB}${path}`, { headers: bearer(token, headers) });
@@ -137,10 +101,7 @@ test(
     const send = (body: string) =>
       fetch(`${stack.url}${CB}/notifications/`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret,
-        },
+        headers: { ...chargebackNoticeHeaders(), 'content-type': 'application/json; charset=utf-8' },
         body,
       });
     t.deepEqual(await json(await send(asSent)), { received: true, duplicate: false });
@@ -418,14 +379,7 @@ test('views need a credential', async (t) => {
 
 // --- accept and refuse through our API, notices from the sandbox --------------------------------------
 
-async function sandboxNotify(body: Record<string, unknown>) {
-  const answer = await stack.control('/notify', body);
-  if (answer.delivered?.status !== 202) throw new Error(`notice not delivered: ${JSON.stringify(answer)}`);
-  await eventually(
-    async () => (await ChargebackNoticeModel.findById(noticeFingerprint(answer.notice)).lean())?.appliedAt,
-  );
-  return answer.notice;
-}
+const sandboxNotify = (body: Record<string, unknown>) => notifyFromSandbox(stack, body);
 
 test('accepting through our api takes the chargeback out of pending at once and into history', async (t) => {
   const ec = newEstablishment();

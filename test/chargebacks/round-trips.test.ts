@@ -14,19 +14,21 @@
  * collection, and a mark written before the projection would hide a crash between them from the sweep.
  */
 import '../helpers/env';
-import crypto from 'node:crypto';
 import test from 'ava';
 import type { Job } from 'bullmq';
-import { getConfig } from '../../config';
 import { countDbCommands } from '../helpers/db-commands';
 import { startChargebackStack, type ChargebackStack } from './stack';
+import {
+  newChargebackNotice,
+  newEstablishment,
+  newNoticeIds,
+  postChargebackNotice,
+} from '../helpers/chargeback-notices';
 import { CHARGEBACK_NOTICE_QUEUE, noticeFingerprint, type NoticeJobData } from '../../src/chargebacks/service';
 import { ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
-import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
 import { getQueue } from '../../src/queue';
 import processChargebackNotice from '../../jobs/chargeback-notice';
 
-const CB = '/api/v1/acquirer/chargeback';
 let stack: ChargebackStack;
 
 test.before(async () => {
@@ -34,30 +36,8 @@ test.before(async () => {
 });
 test.after.always(() => stack?.close());
 
-const newEstablishment = () => `4${crypto.randomInt(100_000_000, 999_999_999)}`;
-
-function newChargebackNotice(ec: string) {
-  const idCase = crypto.randomInt(8_000_000, 9_000_000);
-  return {
-    idCase,
-    idChargeback: idCase + 10_000_000,
-    establishmentNumber: Number(ec),
-    process: 'PRIMEIRO_CHARGEBACK',
-    treatmentDeadline: '2030-01-20',
-    transactionAmount: 150.9,
-    chargebackDetails: { reasonCode: '4837', receptionDate: '2030-01-05' },
-  };
-}
-
-const post = (body: unknown) =>
-  fetch(`${stack.url}${CB}/notifications/`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret,
-    },
-    body: JSON.stringify(body),
-  });
+const newNotice = (ec: string) => newChargebackNotice(ec, newNoticeIds());
+const post = (body: unknown) => postChargebackNotice(stack.url, body);
 
 async function jobOf(noticeId: string): Promise<Job<NoticeJobData>> {
   const jobId = (await ChargebackNoticeModel.findById(noticeId).lean())!.jobId!;
@@ -65,7 +45,7 @@ async function jobOf(noticeId: string): Promise<Job<NoticeJobData>> {
 }
 
 test.serial('the intake of a notice is one insert (and one queue add); a duplicate adds one read', async (t) => {
-  const notice = newChargebackNotice(newEstablishment());
+  const notice = newNotice(newEstablishment());
   const { result: status, commands } = await countDbCommands(async () => (await post(notice)).status);
   t.is(status, 202);
   t.deepEqual(commands.by, { 'chargeback_notices insert': 1 });
@@ -79,7 +59,7 @@ test.serial('the intake of a notice is one insert (and one queue add); a duplica
 
 test.serial('applying a new chargeback takes 4 commands; a lifecycle step 7 and one acquirer call', async (t) => {
   const ec = newEstablishment();
-  const notice = newChargebackNotice(ec);
+  const notice = newNotice(ec);
   t.is((await post(notice)).status, 202);
   const newJob = await jobOf(noticeFingerprint(notice));
   const applyNew = await countDbCommands(async () => processChargebackNotice(newJob));

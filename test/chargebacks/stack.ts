@@ -9,8 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../src/app';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues, startWorker, waitForRedis } from '../../src/queue';
-import { startProcess, stopAll, type RunningProcess } from '../helpers/processes';
-import { CHARGEBACK_NOTICE_QUEUE } from '../../src/chargebacks/service';
+import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { CHARGEBACK_NOTICE_QUEUE, noticeFingerprint } from '../../src/chargebacks/service';
+import { ChargebackNoticeModel } from '../../src/chargebacks/model';
 import processChargebackNotice from '../../jobs/chargeback-notice';
 
 export interface ChargebackStack {
@@ -73,4 +74,14 @@ export async function startChargebackStack(
       await disconnectDatabase();
     },
   };
+}
+
+/** A notice the sandbox sends to our intake (its own case, so the acquirer knows it), once applied. */
+export async function sandboxNotify(stack: ChargebackStack, body: Record<string, unknown>) {
+  const answer = await stack.control('/notify', body);
+  if (answer.delivered?.status !== 202) throw new Error(`notice not delivered: ${JSON.stringify(answer)}`);
+  await eventually(
+    async () => (await ChargebackNoticeModel.findById(noticeFingerprint(answer.notice)).lean())?.appliedAt,
+  );
+  return answer.notice;
 }

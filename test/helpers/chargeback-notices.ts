@@ -1,6 +1,17 @@
 /** The acquirer's "new chargeback" notice as it posts it to us, and the headers it sends with it. */
+import crypto from 'node:crypto';
 import { getConfig } from '../../config';
 import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
+
+/** A fresh establishment number per test: views are scoped by it, so tests do not see each other. */
+export const newEstablishment = () => `4${crypto.randomInt(100_000_000, 999_999_999)}`;
+
+let lastIdCase = 7_000_000 + crypto.randomInt(0, 1_000_000);
+/** Case and chargeback ids no other notice of this test process carries. */
+export function newNoticeIds(): { idCase: number; idChargeback: number } {
+  lastIdCase += 1;
+  return { idCase: lastIdCase, idChargeback: lastIdCase + 10_000_000 };
+}
 
 /** A first chargeback of a R$ 150,90 Visa sale at establishment `ec`, with every field the acquirer fills. */
 export function newChargebackNotice(
@@ -38,4 +49,15 @@ export function chargebackNoticeHeaders(): Record<string, string> {
     'content-type': 'application/json',
     [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret,
   };
+}
+
+/** Posts a notice to our intake at `baseUrl` as the acquirer does (its secret unless `secret` says otherwise). */
+export function postChargebackNotice(baseUrl: string, body: unknown, secret?: string): Promise<Response> {
+  const headers = chargebackNoticeHeaders();
+  if (secret !== undefined) headers[CHARGEBACK_NOTICE_SECRET_HEADER] = secret;
+  return fetch(`${baseUrl}/api/v1/acquirer/chargeback/notifications/`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+  });
 }

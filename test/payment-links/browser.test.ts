@@ -2,16 +2,14 @@ import '../helpers/env';
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { chromium, type Browser, type Locator } from 'playwright-core';
-import { getConfig } from '../../config';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { newMerchant, type TestMerchant } from '../helpers/identity';
-import { startProcess, stopAll, ROOT } from '../helpers/processes';
-import { closeAcquirerClient } from '../../src/acquirer/client';
+import type { Browser, Locator } from 'playwright-core';
+import { launchChromium } from '../helpers/browser';
+import type { TestApp } from '../helpers/app';
+import type { TestMerchant } from '../helpers/identity';
+import { ROOT } from '../helpers/processes';
 import { PaymentLinkModel } from '../../src/payment-links/model';
-import { createLink, nextYear, VALID_CPF } from './helpers';
+import { createLink, nextYear, startLinkApp, stopLinkApp, VALID_CPF } from './helpers';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.join(ROOT, '.data', 'screenshots');
 
 let app: TestApp;
@@ -19,32 +17,17 @@ let browser: Browser;
 let merchant: TestMerchant;
 
 test.before(async () => {
-  const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
-  process.env.ACQUIRER_BASE_URL = sandbox.url;
-  process.env.ACQUIRER_QUERY_URL = sandbox.url;
-  app = await startTestApp();
-  if (getConfig().acquirer.baseUrl !== sandbox.url)
-    throw new Error('config was loaded before the test set the acquirer url');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
-  merchant = await newMerchant({ companyName: 'Floricultura Ipê LTDA' });
+  ({ app, merchant } = await startLinkApp('Floricultura Ipê LTDA'));
+  browser = await launchChromium();
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
 });
 test.after.always(async () => {
   await browser?.close();
-  await app?.close();
-  await closeAcquirerClient();
-  await stopAll();
+  await stopLinkApp(app);
 });
+
+/** A phone-sized screen. */
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
 
 /** The page under our origin: payment_link_url is built on PUBLIC_BASE_URL, the test app listens elsewhere. */
 function pageUrl(link: { payment_link_url: string }): string {
@@ -58,13 +41,7 @@ test('a payer goes through the three steps to a paid link, and a second visit sh
     payer_name: 'Carla',
     number_of_installments: 2,
   });
-  // A phone-sized screen.
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 1,
-    isMobile: true,
-    hasTouch: true,
-  });
+  const context = await browser.newContext(PHONE);
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   page.on('console', (msg) => {
@@ -175,12 +152,7 @@ test('a denied card shows the denial in Portuguese and lets the payer try again'
     payer_name: 'Davi',
     document: '11.222.333/0001-81',
   });
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 1,
-    isMobile: true,
-    hasTouch: true,
-  });
+  const context = await browser.newContext(PHONE);
   const page = await context.newPage();
   await page.goto(pageUrl(link));
   await page.getByRole('heading', { name: 'Quem está pagando?' }).waitFor();

@@ -1,10 +1,9 @@
 import '../helpers/env';
 import test from 'ava';
 import { getConfig } from '../../config';
-import { startTestApp, json, type TestApp } from '../helpers/app';
-import { newMerchant, type TestMerchant } from '../helpers/identity';
-import { startProcess, stopAll } from '../helpers/processes';
-import { acquirerEvents, closeAcquirerClient, createCardSale, type AcquirerCallEvent } from '../../src/acquirer/client';
+import { json, type TestApp } from '../helpers/app';
+import type { TestMerchant } from '../helpers/identity';
+import { acquirerEvents, createCardSale, type AcquirerCallEvent } from '../../src/acquirer/client';
 import { paymentsNeedingAttention, settleStalePayments } from '../../src/checkout/service';
 import { runBackfills } from '../../src/db/backfills';
 import { WebhookEventModel } from '../../src/webhooks/model';
@@ -20,32 +19,23 @@ import {
   VALID_CNPJ,
   VALID_CPF,
   call,
+  checkoutPath,
   createLink,
   encryptedCard,
   readyLink,
+  startLinkApp,
+  stopLinkApp,
 } from './helpers';
+import { clearTestCard } from '../helpers/cards';
 
 let app: TestApp;
 let merchant: TestMerchant;
 
 test.before(async () => {
-  const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
-  process.env.ACQUIRER_BASE_URL = sandbox.url;
-  process.env.ACQUIRER_QUERY_URL = sandbox.url;
   // Links of the stale-payment tests carry a webhook: its events are stored (nothing delivers them here).
-  process.env.WEBHOOK_TEST_ALLOW_HOSTS = '127.0.0.1:9';
-  app = await startTestApp();
-  if (getConfig().acquirer.baseUrl !== sandbox.url)
-    throw new Error('config was loaded before the test set the acquirer url');
-  merchant = await newMerchant({ companyName: 'Doces da Vila ME' });
+  ({ app, merchant } = await startLinkApp('Doces da Vila ME', { allowWebhookHost: '127.0.0.1:9' }));
 });
-test.after.always(async () => {
-  await app?.close();
-  await closeAcquirerClient();
-  await stopAll();
-});
-
-const checkoutPath = (guid: string, step = '') => `/api/v1/checkout-links/${guid}${step ? `/${step}` : ''}`;
+test.after.always(() => stopLinkApp(app));
 
 // Serial (before the concurrent tests): the sweep settles every stale claim of this database.
 test.serial(
@@ -60,14 +50,7 @@ test.serial(
       installments: 1,
       capture: true,
       customer: { name: 'Maria Silva' },
-      card: {
-        number: APPROVED_CARD,
-        holder: 'MARIA SILVA',
-        expMonth: 12,
-        expYear: new Date().getUTCFullYear() + 3,
-        cvv: '123',
-        brand: 'Visa',
-      },
+      card: { ...clearTestCard({ number: APPROVED_CARD }), brand: 'Visa' },
     });
     await PaymentClaimModel.create({
       _id: id,
@@ -669,14 +652,7 @@ test.serial(
       installments: 1,
       capture: true,
       customer: { name: 'Maria Silva' },
-      card: {
-        number: APPROVED_CARD,
-        holder: 'MARIA SILVA',
-        expMonth: 12,
-        expYear: new Date().getUTCFullYear() + 3,
-        cvv: '123',
-        brand: 'Visa',
-      },
+      card: { ...clearTestCard({ number: APPROVED_CARD }), brand: 'Visa' },
     });
     await settleStalePayments(new Date(Date.now() + 10 * 60_000));
     t.is((await PaymentLinkModel.findById(id).lean())!.status, 2, 'paid by the one authorization');

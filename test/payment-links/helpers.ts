@@ -1,22 +1,54 @@
 /** Shared by the payment-link tests: create a link over HTTP, pay it with test cards. */
-import { encryptCard } from '../../src/cards';
+import type { ClearCard } from '../../src/cards';
+import { APPROVED_CARD_NUMBER, encryptedTestCard } from '../helpers/cards';
 import { bearer, type TestMerchant } from '../helpers/identity';
-import { json } from '../helpers/app';
+import { getConfig } from '../../config';
+import { closeAcquirerClient } from '../../src/acquirer/client';
+import { json, startTestApp, type TestApp } from '../helpers/app';
+import { newMerchant } from '../helpers/identity';
+import { startProcess, stopAll } from '../helpers/processes';
 
 /** Sandbox test cards (outcome = last digit): Luhn-valid Visa numbers. */
-export const APPROVED_CARD = '4000000000000010';
+export const APPROVED_CARD = APPROVED_CARD_NUMBER;
 export const DENIED_CARD = '4000000000000002';
 /** Valid check digits: a CPF, a numeric CNPJ and an alphanumeric CNPJ (Receita Federal's own example). */
 export const VALID_CPF = '529.982.247-25';
 export const VALID_CNPJ = '11.222.333/0001-81';
 export const VALID_ALPHANUMERIC_CNPJ = '12.ABC.345/01DE-35';
 
+/**
+ * Our app pointed at a sandbox process of its own, and a merchant named `companyName` on it.
+ * `allowWebhookHost`: a webhook host the links may name (their events are stored; nothing delivers them).
+ */
+export async function startLinkApp(
+  companyName: string,
+  options: { allowWebhookHost?: string } = {},
+): Promise<{ app: TestApp; merchant: TestMerchant }> {
+  const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
+  process.env.ACQUIRER_BASE_URL = sandbox.url;
+  process.env.ACQUIRER_QUERY_URL = sandbox.url;
+  if (options.allowWebhookHost) process.env.WEBHOOK_TEST_ALLOW_HOSTS = options.allowWebhookHost;
+  const app = await startTestApp();
+  if (getConfig().acquirer.baseUrl !== sandbox.url)
+    throw new Error('config was loaded before the test set the acquirer url');
+  return { app, merchant: await newMerchant({ companyName }) };
+}
+
+/** Stops what startLinkApp started. */
+export async function stopLinkApp(app: TestApp | undefined): Promise<void> {
+  await app?.close();
+  await closeAcquirerClient();
+  await stopAll();
+}
+
+export const checkoutPath = (guid: string, step = '') => `/api/v1/checkout-links/${guid}${step ? `/${step}` : ''}`;
+
 export function nextYear(): number {
   return new Date().getUTCFullYear() + 1;
 }
 
-export function encryptedCard(number: string, overrides: Record<string, unknown> = {}): string {
-  return encryptCard({ number, holder: 'MARIA SILVA', expMonth: 12, expYear: nextYear(), cvv: '123', ...overrides });
+export function encryptedCard(number: string, overrides: Partial<ClearCard> = {}): string {
+  return encryptedTestCard({ number, ...overrides });
 }
 
 export async function createLink(

@@ -7,34 +7,31 @@
  */
 import '../helpers/env';
 import test from 'ava';
-import { startTestApp, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
 import { countDbCommands } from '../helpers/db-commands';
-import { newMerchant, type TestMerchant } from '../helpers/identity';
-import { startProcess, stopAll } from '../helpers/processes';
-import { closeAcquirerClient } from '../../src/acquirer/client';
+import type { TestMerchant } from '../helpers/identity';
 import { PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/model';
 import { WebhookEventModel } from '../../src/webhooks/model';
-import { APPROVED_CARD, DENIED_CARD, VALID_CPF, call, encryptedCard, readyLink } from './helpers';
+import {
+  APPROVED_CARD,
+  DENIED_CARD,
+  VALID_CPF,
+  call,
+  checkoutPath,
+  encryptedCard,
+  readyLink,
+  startLinkApp,
+  stopLinkApp,
+} from './helpers';
 
 let app: TestApp;
 let merchant: TestMerchant;
 
 test.before(async () => {
-  const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
-  process.env.ACQUIRER_BASE_URL = sandbox.url;
-  process.env.ACQUIRER_QUERY_URL = sandbox.url;
   // The webhook's events are stored and queued; nothing delivers them here.
-  process.env.WEBHOOK_TEST_ALLOW_HOSTS = '127.0.0.1:9';
-  app = await startTestApp();
-  merchant = await newMerchant({ companyName: 'Idas e Voltas ME' });
+  ({ app, merchant } = await startLinkApp('Idas e Voltas ME', { allowWebhookHost: '127.0.0.1:9' }));
 });
-test.after.always(async () => {
-  await app?.close();
-  await closeAcquirerClient();
-  await stopAll();
-});
-
-const checkoutPath = (guid: string, step = '') => `/api/v1/checkout-links/${guid}${step ? `/${step}` : ''}`;
+test.after.always(() => stopLinkApp(app));
 
 function counted(method: string, path: string, body?: unknown) {
   return countDbCommands(() => call(app.url, method, path, body));
