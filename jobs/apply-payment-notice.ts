@@ -1,30 +1,31 @@
 /**
- * Applies a stored acquirer card/PIX notification to its sale. A notice that arrives before the
- * pre-capture recorded the PaymentId is retried; after the last attempt it is marked not applied.
+ * The queue of acquirer card/PIX notifications to apply to their sales (processor:
+ * processors/apply-payment-notice.ts, worker process only).
  */
-import type { Job } from 'bullmq';
-import { applyPaymentNotice, giveUpOnNotice, NOTICE_QUEUE, NoticeNotYetMatched } from '../src/sales/service';
-import { defaultJobOptions } from '../src/queue';
-import type { JobKind } from './types';
+import { getQueue, recordJobId } from '../src/queue';
+
+export const NOTICE_QUEUE = 'sales-notices';
 
 export interface ApplyPaymentNoticePayload {
   noticeId: string;
 }
 
-export default async function processPaymentNotice(job: Job<ApplyPaymentNoticePayload>): Promise<string> {
-  try {
-    return await applyPaymentNotice(job.data.noticeId);
-  } catch (error) {
-    const attempts = job.opts.attempts ?? defaultJobOptions.attempts ?? 1;
-    if (error instanceof NoticeNotYetMatched && job.attemptsMade + 1 >= attempts) {
-      await giveUpOnNotice(job.data.noticeId, error.message);
-      return `given up: ${error.message}`;
-    }
-    throw error;
-  }
+/** A fresh job id for a stored notice, kept on its record (a sweep queues it again only when that job will not run). */
+export function paymentNoticeJobId(noticeId: string): string {
+  return recordJobId('notice', noticeId);
 }
 
-export const applyPaymentNoticeJob: JobKind<ApplyPaymentNoticePayload> = {
-  queue: NOTICE_QUEUE,
-  process: processPaymentNotice,
-};
+export function paymentNoticeQueue() {
+  return getQueue<ApplyPaymentNoticePayload>(NOTICE_QUEUE);
+}
+
+export async function enqueuePaymentNotice(noticeId: string, jobId: string): Promise<void> {
+  await paymentNoticeQueue().add('apply-payment-notice', { noticeId }, { jobId });
+}
+
+/** Transitional, for tests that still import the processor from here: loads it at its first call only. */
+export default async function processPaymentNotice(
+  ...args: Parameters<typeof import('./processors/apply-payment-notice').default>
+) {
+  return (await import('./processors/apply-payment-notice')).default(...args);
+}

@@ -1,9 +1,14 @@
-/** Sends one attempt of a subscription charge to the acquirer and records the outcome. */
+/**
+ * The queue of subscription charge attempts (processor: processors/charge-subscription.ts, worker
+ * process only). Job ids are deterministic per subscription, due date and attempt, so two
+ * schedulers at once, or one restarted mid-run, enqueue each attempt once.
+ */
 import type { Job } from 'bullmq';
-import { logger } from '../src/logger';
-import { runChargeAttempt, type ChargeAttemptResult, type ChargeJobData } from '../src/subscriptions/charging';
-import { CHARGE_QUEUE } from '../src/subscriptions/scheduling';
-import type { JobKind } from './types';
+import { getQueue } from '../src/queue';
+import type { ChargeJobData } from '../src/subscriptions/charging';
+
+export const CHARGE_QUEUE = 'subscription-charges';
+export const CHARGE_JOB_NAME = 'charge-subscription';
 
 export interface ChargeSubscriptionPayload extends ChargeJobData {
   /**
@@ -13,25 +18,26 @@ export interface ChargeSubscriptionPayload extends ChargeJobData {
   holdAfterAcquirerMs?: number;
 }
 
-export default async function chargeSubscription(job: Job<ChargeSubscriptionPayload>): Promise<ChargeAttemptResult> {
-  const holdMs = Math.min(Math.max(job.data.holdAfterAcquirerMs ?? 0, 0), 60_000);
-  const firstRun = job.attemptsMade === 0 && !job.stalledCounter;
-  return runChargeAttempt(job.data, {
-    rerun: !firstRun,
-    afterAcquirerAnswer:
-      holdMs && firstRun
-        ? async (info) => {
-            logger.info(
-              { jobId: job.id, chargeId: info.chargeId, merchantOrderId: info.merchantOrderId },
-              'charge answered by acquirer; holding before recording',
-            );
-            await new Promise((resolve) => setTimeout(resolve, holdMs));
-          }
-        : undefined,
-  });
+/** Deterministic: the same cycle and attempt is one BullMQ job however often it is enqueued. */
+export function chargeJobId(data: Pick<ChargeJobData, 'subscriptionId' | 'dueDate' | 'attempt'>): string {
+  return `charge-${data.subscriptionId}-${data.dueDate}-${data.attempt}`;
 }
 
-export const chargeSubscriptionJob: JobKind<ChargeSubscriptionPayload> = {
-  queue: CHARGE_QUEUE,
-  process: chargeSubscription,
-};
+export function chargeQueue() {
+  return getQueue<ChargeJobData>(CHARGE_QUEUE);
+}
+
+/** Queues charge attempts in one Redis round trip (addBulk), each under its deterministic id. */
+export async function enqueueCharges(jobs: ChargeJobData[]): Promise<Job<ChargeJobData>[]> {
+  if (!jobs.length) return [];
+  return chargeQueue().addBulk(
+    jobs.map((data) => ({ name: CHARGE_JOB_NAME, data, opts: { jobId: chargeJobId(data) } })),
+  );
+}
+
+/** Transitional, for tests that still import the processor from here: loads it at its first call only. */
+export default async function chargeSubscription(
+  ...args: Parameters<typeof import('./processors/charge-subscription').default>
+) {
+  return (await import('./processors/charge-subscription')).default(...args);
+}

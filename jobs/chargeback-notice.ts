@@ -1,24 +1,43 @@
 /**
- * Applies a stored chargeback notice (new chargeback or lifecycle step). Idempotent: a retry or a
- * duplicate job changes nothing. A lifecycle step the acquirer does not show yet is retried with
- * the job's backoff; after the last attempt the sweep asks again (see applyNotice).
+ * The queue of stored chargeback notices to apply (processor: processors/chargeback-notice.ts,
+ * worker process only).
  */
-import type { Job } from 'bullmq';
-import { applyNotice, CHARGEBACK_NOTICE_QUEUE, type NoticeJobData } from '../src/chargebacks/service';
-import type { JobKind } from './types';
+import { getQueue, recordJobId } from '../src/queue';
+import type { NoticeKind } from '../src/chargebacks/model';
+
+export const CHARGEBACK_NOTICE_QUEUE = 'chargeback-notices';
+
+/**
+ * What a notice job carries: the record's id, and its content (kind and JSON, a few hundred bytes),
+ * so the worker need not read back what the intake just wrote. The content is checked against its
+ * fingerprint (the record's _id) before it is used; a job without it reads the record.
+ */
+export interface NoticeJobData {
+  noticeId: string;
+  kind?: NoticeKind;
+  raw?: string;
+}
 
 /** _id (fingerprint) of the stored notice, and its content when the producer had it. */
 export type ChargebackNoticePayload = NoticeJobData;
 
-export default async function processChargebackNotice(job: Job<ChargebackNoticePayload>) {
-  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-  const { noticeId, ...carried } = job.data;
-  const result = await applyNotice(noticeId, { lastAttempt, carried });
-  if (result === 'unconfirmed' && !lastAttempt) throw new Error('lifecycle step not shown by the acquirer yet');
-  return result;
+/** A fresh job id for a stored notice, kept on its record (a sweep queues it again only when that job will not run). */
+export function chargebackNoticeJobId(noticeId: string): string {
+  return recordJobId('cbn', noticeId);
 }
 
-export const chargebackNoticeJob: JobKind<ChargebackNoticePayload> = {
-  queue: CHARGEBACK_NOTICE_QUEUE,
-  process: processChargebackNotice,
-};
+export function chargebackNoticeQueue() {
+  return getQueue<NoticeJobData>(CHARGEBACK_NOTICE_QUEUE);
+}
+
+/** `attempts`: the queue's default (8, backing off over about 4 minutes) unless given. */
+export async function enqueueChargebackNotice(data: NoticeJobData, jobId: string, attempts?: number): Promise<void> {
+  await chargebackNoticeQueue().add('apply', data, attempts === undefined ? { jobId } : { jobId, attempts });
+}
+
+/** Transitional, for tests that still import the processor from here: loads it at its first call only. */
+export default async function processChargebackNotice(
+  ...args: Parameters<typeof import('./processors/chargeback-notice').default>
+) {
+  return (await import('./processors/chargeback-notice')).default(...args);
+}

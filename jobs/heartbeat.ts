@@ -1,7 +1,10 @@
-/** Worker heartbeat: proves a worker takes jobs from Redis and writes to MongoDB. */
-import type { Job } from 'bullmq';
-import { recordHeartbeat } from '../src/health/heartbeat';
-import type { JobKind } from './types';
+/**
+ * The heartbeat queue: proves a worker takes jobs from Redis and writes to MongoDB. Its processor
+ * is processors/heartbeat.ts, loaded by the worker process only.
+ */
+import { getQueue } from '../src/queue';
+
+export const HEARTBEAT_QUEUE = 'heartbeat';
 
 export interface HeartbeatPayload {
   enqueuedAt: string;
@@ -9,12 +12,21 @@ export interface HeartbeatPayload {
   holdMs?: number;
 }
 
-export const HEARTBEAT_QUEUE = 'heartbeat';
-
-export default async function processHeartbeat(job: Job<HeartbeatPayload>) {
-  const holdMs = Math.min(Math.max(job.data.holdMs ?? 0, 0), 30_000);
-  if (holdMs) await new Promise((r) => setTimeout(r, holdMs));
-  return recordHeartbeat(String(job.id), new Date(job.data.enqueuedAt));
+/** One heartbeat per minute, whatever the number of schedulers: the job id is the minute. */
+export function heartbeatJobId(now: Date): string {
+  const minute = now.toISOString().slice(0, 16).replace(':', ''); // BullMQ job ids may not contain ':'
+  return `heartbeat-${minute}`;
 }
 
-export const heartbeatJob: JobKind<HeartbeatPayload> = { queue: HEARTBEAT_QUEUE, process: processHeartbeat };
+export async function enqueueHeartbeat(now: Date): Promise<void> {
+  await getQueue<HeartbeatPayload>(HEARTBEAT_QUEUE).add(
+    'heartbeat',
+    { enqueuedAt: now.toISOString() },
+    { jobId: heartbeatJobId(now) },
+  );
+}
+
+/** Transitional, for tests that still import the processor from here: loads it at its first call only. */
+export default async function processHeartbeat(...args: Parameters<typeof import('./processors/heartbeat').default>) {
+  return (await import('./processors/heartbeat')).default(...args);
+}

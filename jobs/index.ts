@@ -1,21 +1,24 @@
-/** Every job kind the worker process runs; the dashboard shows each one's queue. */
-import type { JobKind } from './types';
-import { heartbeatJob } from './heartbeat';
-import { chargebackNoticeJob } from './chargeback-notice';
-import { chargeSubscriptionJob } from './charge-subscription';
-import { linkWebhookJob } from './link-webhook';
-import { reconcileSaleJob } from './reconcile-sale';
-import { applyPaymentNoticeJob } from './apply-payment-notice';
+/**
+ * Every job kind's queue, from its definition (jobs/<kind>.ts: queue name, payload, job ids,
+ * enqueue). No processor is loaded from here: the web process shows and counts the queues
+ * (dashboard, /metrics) without the worker's code. The processors are in jobs/processors/.
+ */
+import { HEARTBEAT_QUEUE } from './heartbeat';
+import { CHARGEBACK_NOTICE_QUEUE } from './chargeback-notice';
+import { CHARGE_QUEUE } from './charge-subscription';
+import { LINK_WEBHOOK_QUEUE } from './link-webhook';
+import { RECONCILE_QUEUE } from './reconcile-sale';
+import { NOTICE_QUEUE } from './apply-payment-notice';
 
-export const jobKinds: JobKind[] = [
-  heartbeatJob,
-  chargebackNoticeJob,
-  chargeSubscriptionJob,
-  linkWebhookJob,
-  reconcileSaleJob,
-  applyPaymentNoticeJob,
+const QUEUE_NAMES = [
+  HEARTBEAT_QUEUE,
+  CHARGEBACK_NOTICE_QUEUE,
+  CHARGE_QUEUE,
+  LINK_WEBHOOK_QUEUE,
+  RECONCILE_QUEUE,
+  NOTICE_QUEUE,
 ];
 
 export function queueNames(): string[] {
-  return [...new Set(jobKinds.map((kind) => kind.queue))];
+  return [...QUEUE_NAMES];
 }

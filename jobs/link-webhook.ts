@@ -1,41 +1,99 @@
 /**
- * Delivers one payment-link webhook event. A failed attempt throws so BullMQ retries it on the
- * webhook schedule (exponential, jittered, about 3 days); a 410 Gone throws UnrecoverableError,
- * which stops the retries at once.
+ * The delivery queue of link webhook events: its name, job payload, retry schedule and job ids
+ * (processor: processors/link-webhook.ts, worker process only).
+ * An event has one automatic delivery schedule (a job of WEBHOOK_ATTEMPTS attempts under a job id
+ * fixed per stored event) and any number of one-attempt redeliveries a merchant asks for.
  */
-import { UnrecoverableError, type Job } from 'bullmq';
+import crypto from 'node:crypto';
+import type { WorkerOptions } from 'bullmq';
+import { getConfig } from '../config';
+import { getQueue } from '../src/queue';
+import type { WebhookEvent } from '../src/webhooks/model';
 import type { JobKind } from './types';
-import { deliverEvent, markEventFailed } from '../src/webhooks/delivery';
-import {
-  LINK_WEBHOOK_QUEUE,
-  WEBHOOK_BACKOFF_TYPE,
-  webhookRetryDelay,
-  type LinkWebhookJob,
-} from '../src/webhooks/delivery-jobs';
 
-export default async function deliverLinkWebhook(job: Job<LinkWebhookJob>) {
-  const outcome = await deliverEvent(job.data.eventId, job.data.trigger, {
-    merchantId: job.data.merchantId,
-    carried: job.data.event,
-    firstRun: job.attemptsMade === 0 && !job.stalledCounter,
-  });
-  if (outcome.success) return { statusCode: outcome.statusCode };
-  if (outcome.gone) throw new UnrecoverableError(`receiver answered 410 Gone: retries stopped`);
-  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-  if (lastAttempt && job.data.trigger === 'scheduled') await markEventFailed(job.data.eventId);
-  throw new Error(outcome.error ?? 'delivery failed');
+export const LINK_WEBHOOK_QUEUE = 'link-webhook';
+export const WEBHOOK_BACKOFF_TYPE = 'webhook-exponential-jitter';
+/** 1 first try + 15 retries: with a 60 s base the last retry comes about 77 h (3.2 days) after the first try. */
+export const WEBHOOK_ATTEMPTS = 16;
+/** No retry waits longer than this many base delays (12 h with the default 60 s). */
+export const WEBHOOK_MAX_DELAY_FACTOR = 720;
+
+/**
+ * What a delivery POSTs of its event, fixed once the event is stored (every redelivery is
+ * byte-identical). No card data is in an event, and never the signing secret: that stays in the
+ * database and is read at every delivery.
+ */
+export type CarriedEvent = Pick<WebhookEvent, 'linkId' | 'url' | 'body'>;
+
+export interface LinkWebhookJob {
+  eventId: string;
+  trigger: 'scheduled' | 'redelivery';
+  /** The event's merchant, so a delivery reads the merchant's secret at once (absent on older jobs). */
+  merchantId?: number;
+  /**
+   * The event, carried by the job queued with it (emitLinkEvent) and by a redelivery, so their
+   * delivery need not read it back. Absent on jobs queued by the sweeps (and older jobs): they
+   * read the event, as every rerun and retry of a scheduled job does (delivery.ts says why).
+   */
+  event?: CarriedEvent;
 }
 
-export const linkWebhookJob: JobKind<LinkWebhookJob> = {
-  queue: LINK_WEBHOOK_QUEUE,
-  process: deliverLinkWebhook,
-  worker: {
-    settings: {
-      backoffStrategy: (attemptsMade, type, _err, job) => {
-        if (type !== WEBHOOK_BACKOFF_TYPE) return 0;
-        const base = Number((job?.opts.backoff as { delay?: number } | undefined)?.delay) || 60_000;
-        return webhookRetryDelay(attemptsMade, base);
-      },
+/** Delay before retry number `attemptsMade` (1 = after the first failure): base * 2^(n-1), capped, +-20 % jitter. */
+export function webhookRetryDelay(attemptsMade: number, baseMs: number, random = Math.random): number {
+  const exponential = Math.min(baseMs * 2 ** Math.max(attemptsMade - 1, 0), baseMs * WEBHOOK_MAX_DELAY_FACTOR);
+  return Math.round(exponential * (0.8 + 0.4 * random()));
+}
+
+/**
+ * The job id of an event's automatic delivery schedule: deterministic per stored event, so the
+ * normal path and the scheduler sweep racing each other, or a sweep repeating itself, leave one job
+ * (BullMQ ignores an add whose id it still keeps). The event's creation time is part of it: event
+ * ids (msg_<link>_<n>) repeat across databases sharing one Redis, or after a database is reset, and
+ * a finished job kept under a repeated id would swallow the new event's delivery.
+ */
+/** The worker side of the retry schedule: BullMQ asks it for the delay of each custom-backoff retry. */
+export const linkWebhookWorkerOptions: Partial<WorkerOptions> = {
+  settings: {
+    backoffStrategy: (attemptsMade, type, _err, job) => {
+      if (type !== WEBHOOK_BACKOFF_TYPE) return 0;
+      const base = Number((job?.opts.backoff as { delay?: number } | undefined)?.delay) || 60_000;
+      return webhookRetryDelay(attemptsMade, base);
     },
   },
+};
+
+export function deliveryJobId(event: Pick<WebhookEvent, '_id' | 'createdAt'>): string {
+  return `deliver-${event._id}-${new Date(event.createdAt).getTime()}`;
+}
+
+export function deliveryQueue() {
+  return getQueue<LinkWebhookJob>(LINK_WEBHOOK_QUEUE);
+}
+
+/** Queues a delivery of an event; `carried`: the event's content, for the job to carry (see LinkWebhookJob). */
+export async function enqueueDelivery(
+  event: Pick<WebhookEvent, '_id' | 'createdAt' | 'merchantId'>,
+  trigger: LinkWebhookJob['trigger'],
+  carried?: CarriedEvent,
+): Promise<void> {
+  const jobId =
+    trigger === 'scheduled'
+      ? deliveryJobId(event)
+      : `redeliver-${event._id}-${Date.now()}-${crypto.randomBytes(3).toString('hex')}`;
+  const data: LinkWebhookJob = { eventId: event._id, trigger };
+  if (event.merchantId !== undefined) data.merchantId = event.merchantId;
+  if (carried) data.event = { linkId: carried.linkId, url: carried.url, body: carried.body };
+  await deliveryQueue().add('deliver', data, {
+    jobId,
+    // A redelivery is one attempt on request; the automatic schedule belongs to the first job.
+    attempts: trigger === 'scheduled' ? WEBHOOK_ATTEMPTS : 1,
+    backoff: { type: WEBHOOK_BACKOFF_TYPE, delay: getConfig().webhooks.retryBaseMs },
+  });
+}
+
+/** Transitional, for tests that still import the job kind from here: loads the processor at its first call only. */
+export const linkWebhookJob: JobKind<LinkWebhookJob> = {
+  queue: LINK_WEBHOOK_QUEUE,
+  process: async (job) => (await import('./processors/link-webhook')).default(job),
+  worker: linkWebhookWorkerOptions,
 };

@@ -1,21 +1,38 @@
 /**
- * Settles an online sale whose last acquirer call had an unknown outcome (timeout or reset after
- * sending): asks the acquirer for the truth and records it. While the acquirer cannot answer the
- * job fails and BullMQ retries it with exponential backoff.
+ * The queue of sale reconciliations: a sale whose last acquirer call had an unknown outcome is
+ * settled by asking the acquirer (processor: processors/reconcile-sale.ts, worker process only).
  */
-import type { Job } from 'bullmq';
-import { RECONCILE_QUEUE, reconcileSale } from '../src/sales/service';
-import type { JobKind } from './types';
+import { getQueue } from '../src/queue';
+import type { SaleStatus } from '../src/sales/model';
+
+export const RECONCILE_QUEUE = 'sales-reconcile';
 
 export interface ReconcileSalePayload {
   saleId: number;
 }
 
-export default async function processReconcileSale(job: Job<ReconcileSalePayload>): Promise<string> {
-  return reconcileSale(job.data.saleId);
+/** One job per reconciliation episode (a sale may need several over its life). */
+export function reconcileEpisodeJobId(saleId: number, fromStatus: SaleStatus, since: Date): string {
+  return `reconcile-${saleId}-${fromStatus}-${since.getTime()}`;
 }
 
-export const reconcileSaleJob: JobKind<ReconcileSalePayload> = {
-  queue: RECONCILE_QUEUE,
-  process: processReconcileSale,
-};
+/** One job per sale and sweep time bucket: sweeps repeating within a bucket queue it once. */
+export function reconcileSweepJobId(saleId: number, bucket: number): string {
+  return `reconcile-${saleId}-sweep-${bucket}`;
+}
+
+export async function enqueueReconcileSale(saleId: number, jobId: string, delayMs?: number): Promise<void> {
+  const payload: ReconcileSalePayload = { saleId };
+  await getQueue<ReconcileSalePayload>(RECONCILE_QUEUE).add(
+    'reconcile-sale',
+    payload,
+    delayMs === undefined ? { jobId } : { jobId, delay: delayMs },
+  );
+}
+
+/** Transitional, for tests that still import the processor from here: loads it at its first call only. */
+export default async function processReconcileSale(
+  ...args: Parameters<typeof import('./processors/reconcile-sale').default>
+) {
+  return (await import('./processors/reconcile-sale')).default(...args);
+}

@@ -6,10 +6,10 @@ import cron from 'node-cron';
 import { getConfig } from '../config';
 import { connectDatabase, disconnectDatabase, ensureStoreCompanionIndexes } from '../src/db/connection';
 import { runBackfills } from '../src/db/backfills';
-import { closeQueues, getQueue, waitForRedis } from '../src/queue';
+import { closeQueues, waitForRedis } from '../src/queue';
 import { logger } from '../src/logger';
 import { runProcess } from '../src/lifecycle';
-import { HEARTBEAT_QUEUE, type HeartbeatPayload } from '../jobs/heartbeat';
+import { enqueueHeartbeat } from '../jobs/heartbeat';
 import { enqueueDueSubscriptionWork } from '../src/subscriptions/scheduling';
 import { now as clockNow } from '../src/subscriptions/clock';
 import { requeueUnappliedPaymentNotices, sweepUnsettledSales } from '../src/sales/service';
@@ -19,15 +19,7 @@ import { settleStalePayments } from '../src/checkout/service';
 
 export type SchedulerTask = (now: Date) => Promise<unknown>;
 
-/** One heartbeat per minute, whatever the number of schedulers: the job id is the minute. */
-export async function enqueueHeartbeat(now: Date): Promise<void> {
-  const minute = now.toISOString().slice(0, 16).replace(':', ''); // BullMQ job ids may not contain ':'
-  await getQueue<HeartbeatPayload>(HEARTBEAT_QUEUE).add(
-    'heartbeat',
-    { enqueuedAt: now.toISOString() },
-    { jobId: `heartbeat-${minute}` },
-  );
-}
+export { enqueueHeartbeat };
 
 /** Every 10 minutes: a collection created or dropped and recreated since the start gets its store indexes back. */
 const STORE_INDEX_CHECK_MS = 10 * 60_000;

@@ -1,5 +1,5 @@
 /**
- * The worker process: one BullMQ worker per queue in jobs/. Run several for more throughput; on
+ * The worker process: one BullMQ worker per job kind in jobs/processors/. Run several for more throughput; on
  * SIGTERM it stops taking jobs and lets the running ones finish before exiting.
  * WORKER_QUEUES=a,b limits a process to some queues (to scale one kind on its own).
  */
@@ -8,7 +8,7 @@ import { connectDatabase, disconnectDatabase } from '../src/db/connection';
 import { closeQueues, startWorker, waitForRedis } from '../src/queue';
 import { logger } from '../src/logger';
 import { runProcess } from '../src/lifecycle';
-import { jobKinds } from '../jobs';
+import { jobKinds } from '../jobs/processors';
 import { startMetricsListener } from '../src/metrics/server';
 
 export async function startWorkers() {

@@ -8,7 +8,14 @@ import { callChargebackApi } from '../acquirer/chargebacks';
 import { insertOnce } from '../db/claims';
 import { badRequest } from '../http/errors';
 import { logger } from '../logger';
-import { getQueue, jobWillRun, recordJobId } from '../queue';
+import { jobWillRun } from '../queue';
+import {
+  CHARGEBACK_NOTICE_QUEUE,
+  chargebackNoticeJobId,
+  chargebackNoticeQueue,
+  enqueueChargebackNotice,
+  type NoticeJobData,
+} from '../../jobs/chargeback-notice';
 import { buffered, parseJson, segment, trusted } from './common';
 import { ChargebackNoticeModel, type NoticeKind } from './model';
 import {
@@ -21,7 +28,7 @@ import {
 } from './projection';
 import { requestHash } from '../payments/idempotency';
 
-export const CHARGEBACK_NOTICE_QUEUE = 'chargeback-notices';
+export { CHARGEBACK_NOTICE_QUEUE, type NoticeJobData };
 
 /**
  * The same notice gives the same fingerprint however it was serialised: the project's one
@@ -91,7 +98,7 @@ export async function receiveNotice(
   const evidence = received?.body?.length
     ? { receivedBody: received.body.toString('base64'), receivedContentType: received.contentType ?? '' }
     : {};
-  let jobId = newNoticeJobId(noticeId);
+  let jobId = chargebackNoticeJobId(noticeId);
   const inserted = await insertOnce(ChargebackNoticeModel, {
     _id: noticeId,
     kind,
@@ -108,31 +115,11 @@ export async function receiveNotice(
     // Same record, same job: the add is a no-op while that job exists. A record stored before job ids
     // were kept gets a new one here, and the sweep covers it if this add were lost.
     jobId = stored?.jobId ?? jobId;
-    await enqueueNotice({ noticeId, kind, raw: JSON.stringify(payload) }, jobId);
+    await enqueueChargebackNotice({ noticeId, kind, raw: JSON.stringify(payload) }, jobId);
     return { noticeId, duplicate: true };
   }
-  await enqueueNotice({ noticeId, kind, raw: JSON.stringify(payload) }, jobId);
+  await enqueueChargebackNotice({ noticeId, kind, raw: JSON.stringify(payload) }, jobId);
   return { noticeId, duplicate: false };
-}
-
-function newNoticeJobId(noticeId: string): string {
-  return recordJobId('cbn', noticeId);
-}
-
-/**
- * What a notice job carries: the record's id, and its content (kind and JSON, a few hundred bytes),
- * so the worker need not read back what the intake just wrote. The content is checked against its
- * fingerprint (the record's _id) before it is used; a job without it reads the record.
- */
-export interface NoticeJobData {
-  noticeId: string;
-  kind?: NoticeKind;
-  raw?: string;
-}
-
-/** `attempts`: the queue's default (8, backing off over about 4 minutes) unless given. */
-export async function enqueueNotice(data: NoticeJobData, jobId: string, attempts?: number): Promise<void> {
-  await getQueue(CHARGEBACK_NOTICE_QUEUE).add('apply', data, attempts === undefined ? { jobId } : { jobId, attempts });
 }
 
 /**
@@ -151,14 +138,14 @@ export async function requeueUnappliedNotices(now = new Date(), graceMs = 5 * 60
     .sort({ receivedAt: 1 })
     .limit(batch)
     .lean();
-  const queue = getQueue(CHARGEBACK_NOTICE_QUEUE);
+  const queue = chargebackNoticeQueue();
   let queued = 0;
   for (const { _id, jobId, kind, raw, unconfirmedAt } of stale) {
     if (await jobWillRun(queue, jobId)) continue;
-    const next = newNoticeJobId(_id);
+    const next = chargebackNoticeJobId(_id);
     // Recorded first: if the add then fails, the next sweep finds no job under it and adds again.
     await ChargebackNoticeModel.updateOne({ _id, appliedAt: null }, { $set: { jobId: next } });
-    await enqueueNotice({ noticeId: _id, kind, raw }, next, unconfirmedAt ? 1 : undefined);
+    await enqueueChargebackNotice({ noticeId: _id, kind, raw }, next, unconfirmedAt ? 1 : undefined);
     queued++;
   }
   return queued;

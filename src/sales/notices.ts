@@ -8,12 +8,11 @@ import { getSale, NOTIFICATION_SIGNATURE_HEADER as SIGNATURE_HEADER, type Acquir
 import { safeEqual, sha256Hex } from '../auth/crypto';
 import { insertOnce } from '../db/claims';
 import { ApiError, badRequest } from '../http/errors';
-import { getQueue, recordJobId } from '../queue';
+import { enqueuePaymentNotice, NOTICE_QUEUE, paymentNoticeJobId } from '../../jobs/apply-payment-notice';
 import { OnlineSaleModel, PaymentNoticeModel } from './model';
 import { reconcileReadSale, settleToAcquirer } from './reconciliation';
 
-export const NOTICE_QUEUE = 'sales-notices';
-export { SIGNATURE_HEADER };
+export { NOTICE_QUEUE, SIGNATURE_HEADER };
 
 export class InvalidNoticeSignature extends ApiError {
   constructor() {
@@ -48,7 +47,7 @@ export async function receivePaymentNotice(
   if (!Number.isInteger(notice.ChangeType)) fields.ChangeType = ['ChangeType must be an integer.'];
   if (Object.keys(fields).length) throw badRequest(fields);
   const noticeId = sha256Hex(raw);
-  let jobId = recordJobId('notice', noticeId);
+  let jobId = paymentNoticeJobId(noticeId);
   const record = { _id: noticeId, raw, paymentId: notice.PaymentId, changeType: notice.ChangeType, jobId };
   const duplicate = (await insertOnce(PaymentNoticeModel, { ...record, receivedAt: new Date() })) === 'exists';
   if (duplicate) {
@@ -58,7 +57,7 @@ export async function receivePaymentNotice(
     if (stored?.appliedAt) return { duplicate };
     jobId = stored?.jobId ?? jobId;
   }
-  await getQueue(NOTICE_QUEUE).add('apply-payment-notice', { noticeId }, { jobId });
+  await enqueuePaymentNotice(noticeId, jobId);
   return { duplicate };
 }
 

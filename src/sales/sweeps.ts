@@ -6,11 +6,12 @@ import mongoose from 'mongoose';
 import { callMayStillBeRunningMs } from '../acquirer/client';
 import { checkedAfterLookup } from '../db/filters';
 import { logger } from '../logger';
-import { getQueue, jobWillRun, recordJobId } from '../queue';
+import { jobWillRun } from '../queue';
+import { enqueuePaymentNotice, paymentNoticeJobId, paymentNoticeQueue } from '../../jobs/apply-payment-notice';
+import { enqueueReconcileSale, reconcileSweepJobId } from '../../jobs/reconcile-sale';
 import { OnlineSaleModel, PaymentNoticeModel } from './model';
-import { NOTICE_QUEUE } from './notices';
 import { PIX_EXPIRY_GRACE_MS } from './state-table';
-import { RECONCILE_QUEUE, STUCK_RECONCILIATION_MS } from './transitions';
+import { STUCK_RECONCILIATION_MS } from './transitions';
 
 const SWEEP_BATCH = 500;
 
@@ -63,9 +64,8 @@ export async function sweepUnsettledSales(now = new Date()): Promise<void> {
     const stillOrphan = { _id: sale._id, status: checkedAfterLookup('PROCESSING'), reconciliation: null };
     await OnlineSaleModel.updateOne(stillOrphan, { $set: { reconciliation, reconciling: true } });
   }
-  const queue = getQueue(RECONCILE_QUEUE);
   for (const sale of [...orphans, ...stuck, ...unnoticedPix]) {
-    await queue.add('reconcile-sale', { saleId: sale._id }, { jobId: `reconcile-${sale._id}-sweep-${bucket}` });
+    await enqueueReconcileSale(sale._id, reconcileSweepJobId(sale._id, bucket));
   }
   if (orphans.length + stuck.length + unnoticedPix.length) {
     logger.warn(
@@ -89,16 +89,16 @@ export async function requeueUnappliedPaymentNotices(now = new Date()): Promise<
     .sort({ receivedAt: 1 })
     .limit(SWEEP_BATCH)
     .lean();
-  const queue = getQueue(NOTICE_QUEUE);
+  const queue = paymentNoticeQueue();
   let queued = 0;
   for (const { _id, jobId } of stale) {
     // Whatever became of its job (completed without applying, failed for good, removed, never added),
     // only one that will still run by itself is left to run. Applying is idempotent.
     if (await jobWillRun(queue, jobId)) continue;
-    const next = recordJobId('notice', _id);
+    const next = paymentNoticeJobId(_id);
     // Recorded first: if the add then fails, the next sweep finds no job under it and adds again.
     await PaymentNoticeModel.updateOne({ _id, applied: false }, { $set: { jobId: next } });
-    await queue.add('apply-payment-notice', { noticeId: _id }, { jobId: next });
+    await enqueuePaymentNotice(_id, next);
     queued++;
   }
   if (queued) logger.warn({ notices: queued }, 'queued again payment notices left unapplied');

@@ -9,7 +9,6 @@ import { Claims, type HeldClaim } from '../db/claims';
 import { checkedAfterLookup } from '../db/filters';
 import { ApiError, notFound } from '../http/errors';
 import { logger } from '../logger';
-import { getQueue } from '../queue';
 import {
   OnlineSaleModel,
   SaleTransitionModel,
@@ -20,8 +19,9 @@ import {
 } from './model';
 import { storableAnswer, type KeptAnswer } from './presentation';
 import { settledFields, withFieldsSet } from './state-table';
+import { enqueueReconcileSale, RECONCILE_QUEUE, reconcileEpisodeJobId } from '../../jobs/reconcile-sale';
 
-export const RECONCILE_QUEUE = 'sales-reconcile';
+export { RECONCILE_QUEUE };
 
 /** A reconciliation (or an operation) running longer than this is stuck: the sweep and /metrics look at it. */
 export const STUCK_RECONCILIATION_MS = 10 * 60_000;
@@ -61,11 +61,7 @@ export async function findSale(scope: SaleScope, saleId: number): Promise<Online
 
 /** One job per reconciliation episode (a sale may need several over its life). */
 export async function enqueueReconciliation(saleId: number, fromStatus: SaleStatus, since: Date): Promise<void> {
-  await getQueue(RECONCILE_QUEUE).add(
-    'reconcile-sale',
-    { saleId },
-    { jobId: `reconcile-${saleId}-${fromStatus}-${since.getTime()}`, delay: 1000 },
-  );
+  await enqueueReconcileSale(saleId, reconcileEpisodeJobId(saleId, fromStatus, since), 1000);
 }
 
 /** Records that an acquirer call's outcome is unknown and queues the job that finds it out. */

@@ -80,10 +80,8 @@ export function dueCycleOf(
   };
 }
 
-/** Deterministic: the same cycle and attempt is one BullMQ job however often it is enqueued. */
-export function chargeJobId(data: Pick<ChargeJobData, 'subscriptionId' | 'dueDate' | 'attempt'>): string {
-  return `charge-${data.subscriptionId}-${data.dueDate}-${data.attempt}`;
-}
+/** The job id lives with the charge queue's definition; kept here for the modules that import it from here. */
+export { chargeJobId } from '../../jobs/charge-subscription';
 
 export type ChargeAttemptResult = 'confirmed' | 'denied' | 'already-recorded' | 'not-due';
 

@@ -7,27 +7,25 @@
  */
 import { checkedAfterLookup } from '../db/filters';
 import mongoose from 'mongoose';
-import type { Job } from 'bullmq';
 import { logger } from '../logger';
-import { getQueue, retryFailedJob } from '../queue';
+import { retryFailedJob } from '../queue';
+import {
+  CHARGE_JOB_NAME,
+  CHARGE_QUEUE,
+  chargeJobId,
+  chargeQueue,
+  enqueueCharges,
+} from '../../jobs/charge-subscription';
 import { dayOf } from './clock';
-import { attemptIdempotencyKey, attemptOrderId, chargeJobId, dueCycleOf, type ChargeJobData } from './charging';
+import { attemptIdempotencyKey, attemptOrderId, dueCycleOf, type ChargeJobData } from './charging';
 import { startDueCycle } from './cycle-start';
 import { ChargeStatus, SubscriptionChargeModel, SubscriptionModel, type Subscription } from './model';
 
-export const CHARGE_QUEUE = 'subscription-charges';
-export const CHARGE_JOB_NAME = 'charge-subscription';
+export { CHARGE_JOB_NAME, CHARGE_QUEUE, enqueueCharges };
 
 /** Jobs per addBulk call (one Redis round trip each). */
 export const ENQUEUE_CHUNK = 500;
 const CURSOR_BATCH = 1000;
-
-export async function enqueueCharges(jobs: ChargeJobData[]): Promise<Job<ChargeJobData>[]> {
-  if (!jobs.length) return [];
-  return getQueue<ChargeJobData>(CHARGE_QUEUE).addBulk(
-    jobs.map((data) => ({ name: CHARGE_JOB_NAME, data, opts: { jobId: chargeJobId(data) } })),
-  );
-}
 
 /**
  * Reads the cursor and enqueues chunk by chunk, one addBulk in flight while the next chunk is
@@ -166,7 +164,7 @@ export async function recoverStalledCharges(
   wallNow = Date.now(),
   today = dayOf(new Date(wallNow)),
 ): Promise<{ retried: number; requeued: number; tooOld: number }> {
-  const queue = getQueue<ChargeJobData>(CHARGE_QUEUE);
+  const queue = chargeQueue();
   let retried = 0;
   for (const job of await queue.getJobs(['failed'], 0, ENQUEUE_CHUNK - 1, true)) {
     if (!job?.finishedOn || job.finishedOn > wallNow - FAILED_CHARGE_JOB_RETRY_MS) continue;

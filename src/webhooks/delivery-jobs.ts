@@ -1,78 +1,16 @@
 /**
- * The delivery queue of link webhook events: its name, job payload, retry schedule and job ids.
- * An event has one automatic delivery schedule (a job of WEBHOOK_ATTEMPTS attempts under a job id
- * fixed per stored event) and any number of one-attempt redeliveries a merchant asks for.
+ * The delivery queue's definition is jobs/link-webhook.ts; re-exported here for the modules that
+ * import it from the webhooks area (service.ts, delivery.ts, tests).
  */
-import crypto from 'node:crypto';
-import { getConfig } from '../../config';
-import { getQueue } from '../queue';
-import type { WebhookEvent } from './model';
-
-export const LINK_WEBHOOK_QUEUE = 'link-webhook';
-export const WEBHOOK_BACKOFF_TYPE = 'webhook-exponential-jitter';
-/** 1 first try + 15 retries: with a 60 s base the last retry comes about 77 h (3.2 days) after the first try. */
-export const WEBHOOK_ATTEMPTS = 16;
-/** No retry waits longer than this many base delays (12 h with the default 60 s). */
-export const WEBHOOK_MAX_DELAY_FACTOR = 720;
-
-/**
- * What a delivery POSTs of its event, fixed once the event is stored (every redelivery is
- * byte-identical). No card data is in an event, and never the signing secret: that stays in the
- * database and is read at every delivery.
- */
-export type CarriedEvent = Pick<WebhookEvent, 'linkId' | 'url' | 'body'>;
-
-export interface LinkWebhookJob {
-  eventId: string;
-  trigger: 'scheduled' | 'redelivery';
-  /** The event's merchant, so a delivery reads the merchant's secret at once (absent on older jobs). */
-  merchantId?: number;
-  /**
-   * The event, carried by the job queued with it (emitLinkEvent) and by a redelivery, so their
-   * delivery need not read it back. Absent on jobs queued by the sweeps (and older jobs): they
-   * read the event, as every rerun and retry of a scheduled job does (delivery.ts says why).
-   */
-  event?: CarriedEvent;
-}
-
-/** Delay before retry number `attemptsMade` (1 = after the first failure): base * 2^(n-1), capped, +-20 % jitter. */
-export function webhookRetryDelay(attemptsMade: number, baseMs: number, random = Math.random): number {
-  const exponential = Math.min(baseMs * 2 ** Math.max(attemptsMade - 1, 0), baseMs * WEBHOOK_MAX_DELAY_FACTOR);
-  return Math.round(exponential * (0.8 + 0.4 * random()));
-}
-
-/**
- * The job id of an event's automatic delivery schedule: deterministic per stored event, so the
- * normal path and the scheduler sweep racing each other, or a sweep repeating itself, leave one job
- * (BullMQ ignores an add whose id it still keeps). The event's creation time is part of it: event
- * ids (msg_<link>_<n>) repeat across databases sharing one Redis, or after a database is reset, and
- * a finished job kept under a repeated id would swallow the new event's delivery.
- */
-export function deliveryJobId(event: Pick<WebhookEvent, '_id' | 'createdAt'>): string {
-  return `deliver-${event._id}-${new Date(event.createdAt).getTime()}`;
-}
-
-export function deliveryQueue() {
-  return getQueue<LinkWebhookJob>(LINK_WEBHOOK_QUEUE);
-}
-
-/** Queues a delivery of an event; `carried`: the event's content, for the job to carry (see LinkWebhookJob). */
-export async function enqueueDelivery(
-  event: Pick<WebhookEvent, '_id' | 'createdAt' | 'merchantId'>,
-  trigger: LinkWebhookJob['trigger'],
-  carried?: CarriedEvent,
-): Promise<void> {
-  const jobId =
-    trigger === 'scheduled'
-      ? deliveryJobId(event)
-      : `redeliver-${event._id}-${Date.now()}-${crypto.randomBytes(3).toString('hex')}`;
-  const data: LinkWebhookJob = { eventId: event._id, trigger };
-  if (event.merchantId !== undefined) data.merchantId = event.merchantId;
-  if (carried) data.event = { linkId: carried.linkId, url: carried.url, body: carried.body };
-  await deliveryQueue().add('deliver', data, {
-    jobId,
-    // A redelivery is one attempt on request; the automatic schedule belongs to the first job.
-    attempts: trigger === 'scheduled' ? WEBHOOK_ATTEMPTS : 1,
-    backoff: { type: WEBHOOK_BACKOFF_TYPE, delay: getConfig().webhooks.retryBaseMs },
-  });
-}
+export {
+  LINK_WEBHOOK_QUEUE,
+  WEBHOOK_BACKOFF_TYPE,
+  WEBHOOK_ATTEMPTS,
+  WEBHOOK_MAX_DELAY_FACTOR,
+  type CarriedEvent,
+  type LinkWebhookJob,
+  webhookRetryDelay,
+  deliveryJobId,
+  deliveryQueue,
+  enqueueDelivery,
+} from '../../jobs/link-webhook';

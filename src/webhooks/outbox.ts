@@ -7,7 +7,7 @@
 import mongoose from 'mongoose';
 import { createOnce } from '../db/claims';
 import { logger } from '../logger';
-import { deliveryJobId, deliveryQueue, enqueueDelivery } from './delivery-jobs';
+import { deliveryJobId, deliveryQueue, enqueueDelivery } from '../../jobs/link-webhook';
 import { WebhookEventModel, type WebhookEvent } from './model';
 
 /** How long a stored event may stay without a queued delivery before the scheduler sweep queues it. */

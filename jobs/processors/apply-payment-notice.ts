@@ -1,0 +1,27 @@
+/**
+ * Applies a stored acquirer card/PIX notification to its sale. A notice that arrives before the
+ * pre-capture recorded the PaymentId is retried; after the last attempt it is marked not applied.
+ */
+import type { Job } from 'bullmq';
+import { applyPaymentNotice, giveUpOnNotice, NoticeNotYetMatched } from '../../src/sales/service';
+import { defaultJobOptions } from '../../src/queue';
+import { NOTICE_QUEUE, type ApplyPaymentNoticePayload } from '../apply-payment-notice';
+import type { JobKind } from '../types';
+
+export default async function processPaymentNotice(job: Job<ApplyPaymentNoticePayload>): Promise<string> {
+  try {
+    return await applyPaymentNotice(job.data.noticeId);
+  } catch (error) {
+    const attempts = job.opts.attempts ?? defaultJobOptions.attempts ?? 1;
+    if (error instanceof NoticeNotYetMatched && job.attemptsMade + 1 >= attempts) {
+      await giveUpOnNotice(job.data.noticeId, error.message);
+      return `given up: ${error.message}`;
+    }
+    throw error;
+  }
+}
+
+export const applyPaymentNoticeJob: JobKind<ApplyPaymentNoticePayload> = {
+  queue: NOTICE_QUEUE,
+  process: processPaymentNotice,
+};

@@ -1,0 +1,22 @@
+/**
+ * Applies a stored chargeback notice (new chargeback or lifecycle step). Idempotent: a retry or a
+ * duplicate job changes nothing. A lifecycle step the acquirer does not show yet is retried with
+ * the job's backoff; after the last attempt the sweep asks again (see applyNotice).
+ */
+import type { Job } from 'bullmq';
+import { applyNotice } from '../../src/chargebacks/service';
+import { CHARGEBACK_NOTICE_QUEUE, type ChargebackNoticePayload } from '../chargeback-notice';
+import type { JobKind } from '../types';
+
+export default async function processChargebackNotice(job: Job<ChargebackNoticePayload>) {
+  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  const { noticeId, ...carried } = job.data;
+  const result = await applyNotice(noticeId, { lastAttempt, carried });
+  if (result === 'unconfirmed' && !lastAttempt) throw new Error('lifecycle step not shown by the acquirer yet');
+  return result;
+}
+
+export const chargebackNoticeJob: JobKind<ChargebackNoticePayload> = {
+  queue: CHARGEBACK_NOTICE_QUEUE,
+  process: processChargebackNotice,
+};

@@ -1,0 +1,28 @@
+/**
+ * Delivers one payment-link webhook event. A failed attempt throws so BullMQ retries it on the
+ * webhook schedule (exponential, jittered, about 3 days); a 410 Gone throws UnrecoverableError,
+ * which stops the retries at once.
+ */
+import { UnrecoverableError, type Job } from 'bullmq';
+import { deliverEvent, markEventFailed } from '../../src/webhooks/delivery';
+import { LINK_WEBHOOK_QUEUE, linkWebhookWorkerOptions, type LinkWebhookJob } from '../link-webhook';
+import type { JobKind } from '../types';
+
+export default async function deliverLinkWebhook(job: Job<LinkWebhookJob>) {
+  const outcome = await deliverEvent(job.data.eventId, job.data.trigger, {
+    merchantId: job.data.merchantId,
+    carried: job.data.event,
+    firstRun: job.attemptsMade === 0 && !job.stalledCounter,
+  });
+  if (outcome.success) return { statusCode: outcome.statusCode };
+  if (outcome.gone) throw new UnrecoverableError(`receiver answered 410 Gone: retries stopped`);
+  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  if (lastAttempt && job.data.trigger === 'scheduled') await markEventFailed(job.data.eventId);
+  throw new Error(outcome.error ?? 'delivery failed');
+}
+
+export const linkWebhookJob: JobKind<LinkWebhookJob> = {
+  queue: LINK_WEBHOOK_QUEUE,
+  process: deliverLinkWebhook,
+  worker: linkWebhookWorkerOptions,
+};
