@@ -1,8 +1,8 @@
 import '../helpers/env';
-import net from 'node:net';
 import test from 'ava';
 import { getConfig } from '../../config';
 import { startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { withAcquirerRefusing } from '../helpers/acquirer';
 import { AcquirerUnavailableError } from '../../src/acquirer/errors';
 import {
   AcquirerRejectedError,
@@ -214,19 +214,10 @@ test.serial('injected faults: malformed answer, dropped connection, error on cap
 });
 
 test.serial('a refused connection is unavailable and known not to have happened', async (t) => {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  const config = getConfig().acquirer;
-  const original = config.baseUrl;
-  config.baseUrl = `http://127.0.0.1:${port}`;
-  try {
-    const error = await t.throwsAsync(createCardSale(sale()), { instanceOf: AcquirerUnavailableError });
-    t.false(error!.outcomeUnknown);
-  } finally {
-    config.baseUrl = original;
-  }
+  const error = await withAcquirerRefusing(() =>
+    t.throwsAsync(createCardSale(sale()), { instanceOf: AcquirerUnavailableError }),
+  );
+  t.false(error!.outcomeUnknown);
 });
 
 test.serial('a wrong merchant key is rejected, and calls are reported to listeners without secrets', async (t) => {

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startSalesEnv, type SalesEnv } from '../sales/helpers';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
-import { runCommand, stopAll, ROOT } from '../helpers/processes';
+import { runCommand, ROOT } from '../helpers/processes';
 import { publicKeyId } from '../../src/cards';
 import { OnlineSaleModel } from '../../src/sales/model';
 
@@ -23,7 +23,6 @@ test.before(async () => {
 });
 test.after.always(async () => {
   await env?.close();
-  await stopAll();
   if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
 });
 

@@ -4,12 +4,11 @@
  * told where to send notifications (config loads once per process).
  */
 import http from 'node:http';
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../src/app';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues, startWorker, waitForRedis } from '../../src/queue';
-import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { eventually, freePort, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
 import { CHARGEBACK_NOTICE_QUEUE, noticeFingerprint } from '../../src/chargebacks/service';
 import { ChargebackNoticeModel } from '../../src/chargebacks/model';
 import processChargebackNotice from '../../jobs/chargeback-notice';
@@ -29,13 +28,7 @@ export async function listenOnFreePort(server: http.Server): Promise<string> {
 }
 
 /** A port nothing listens on (taken, then released). */
-export async function closedPort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+export const closedPort = freePort;
 
 export function pointAtSandbox(sandboxUrl: string): Record<string, string> {
   return {

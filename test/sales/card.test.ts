@@ -1,33 +1,22 @@
 import '../helpers/env';
 import test from 'ava';
-import { stopAll } from '../helpers/processes';
 import { newMerchant, systemToken, type TestMerchant } from '../helpers/identity';
 import { MerchantModel } from '../../src/auth/model';
 import { OnlineSaleModel } from '../../src/sales/model';
-import { CARDS, call, cardSale, encrypted, startSalesEnv, type SalesEnv } from './helpers';
+import { CARDS, call, cardSale, encrypted, PRE_CAPTURE, useSalesEnv } from './helpers';
 
-let env: SalesEnv;
-let merchant: TestMerchant;
+const env = useSalesEnv({ workers: false });
 let other: TestMerchant;
-
-test.before(async () => {
-  env = await startSalesEnv({ workers: false });
-  merchant = await newMerchant();
+test.serial.before(async () => {
   other = await newMerchant();
 });
-test.after.always(async () => {
-  await env?.close();
-  await stopAll();
-});
-
-const PRE = '/api/v1/online/sales/pre-capture/';
-const capture = (id: number, token = merchant.merchantToken) =>
+const capture = (id: number, token = env.merchant.merchantToken) =>
   call(env, 'PUT', `/api/v1/online/sales/${id}/capture/`, token);
-const cancel = (id: number, token = merchant.merchantToken) =>
+const cancel = (id: number, token = env.merchant.merchantToken) =>
   call(env, 'PUT', `/api/v1/online/sales/${id}/cancel-capture/`, token);
 
 test('an approved card is pre-captured and keeps only brand, bin and last four', async (t) => {
-  const res = await call(env, 'POST', PRE, merchant.accessToken, cardSale());
+  const res = await call(env, 'POST', PRE_CAPTURE, env.merchant.accessToken, cardSale());
   t.is(res.status, 200);
   const data = res.body.data;
   t.is(res.body.status, 'success');
@@ -47,14 +36,14 @@ test('an approved card is pre-captured and keeps only brand, bin and last four',
 });
 
 test('a denied card is 200 with approved false and cannot be captured or cancelled', async (t) => {
-  const res = await call(env, 'POST', PRE, merchant.merchantToken, cardSale({}, CARDS.denied05));
+  const res = await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, cardSale({}, CARDS.denied05));
   t.is(res.status, 200);
   t.false(res.body.data.approved);
   t.is(res.body.data.sale_status, 'DENIED');
   t.is(res.body.data.denial_code, '05');
   t.is(res.body.data.denial_message, 'Not Authorized');
   t.is(res.body.data.acquirer.authorization_code, null);
-  const expired = await call(env, 'POST', PRE, merchant.merchantToken, cardSale({}, CARDS.denied57));
+  const expired = await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, cardSale({}, CARDS.denied57));
   t.is(expired.body.data.denial_code, '57');
   const captured = await capture(res.body.data.id);
   t.is(captured.status, 400);
@@ -63,7 +52,7 @@ test('a denied card is 200 with approved false and cannot be captured or cancell
 });
 
 test('capture confirms a pre-captured sale once', async (t) => {
-  const sale = (await call(env, 'POST', PRE, merchant.merchantToken, cardSale())).body.data;
+  const sale = (await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, cardSale())).body.data;
   const first = await capture(sale.id);
   t.is(first.status, 200);
   t.is(first.body.data.sale_status, 'CONFIRMED');
@@ -74,7 +63,7 @@ test('capture confirms a pre-captured sale once', async (t) => {
 });
 
 test('cancel-capture voids a pre-captured sale', async (t) => {
-  const sale = (await call(env, 'POST', PRE, merchant.merchantToken, cardSale())).body.data;
+  const sale = (await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, cardSale())).body.data;
   const res = await cancel(sale.id);
   t.is(res.status, 200);
   t.is(res.body.data.sale_status, 'CANCELLED');
@@ -84,7 +73,7 @@ test('cancel-capture voids a pre-captured sale', async (t) => {
 
 test('a confirmed sale is refunded only when allow_void_on_confirmed is set', async (t) => {
   const owner = await newMerchant();
-  const sale = (await call(env, 'POST', PRE, owner.merchantToken, cardSale())).body.data;
+  const sale = (await call(env, 'POST', PRE_CAPTURE, owner.merchantToken, cardSale())).body.data;
   t.is((await capture(sale.id, owner.merchantToken)).status, 200);
   const refused = await cancel(sale.id, owner.merchantToken);
   t.is(refused.status, 400);
@@ -97,34 +86,36 @@ test('a confirmed sale is refunded only when allow_void_on_confirmed is set', as
 });
 
 test("another merchant's sale is 404, like an unknown id", async (t) => {
-  const sale = (await call(env, 'POST', PRE, merchant.merchantToken, cardSale())).body.data;
+  const sale = (await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, cardSale())).body.data;
   t.is((await capture(sale.id, other.merchantToken)).status, 404);
   t.is((await cancel(sale.id, other.accessToken)).status, 404);
   t.is((await call(env, 'GET', `/api/v1/online/sales/${sale.id}/pix/status/`, other.merchantToken)).status, 404);
   t.is((await capture(987654321)).status, 404);
   t.is((await call(env, 'GET', `/api/v1/online/sales/${sale.id}/`, other.merchantToken)).status, 404);
-  const own = await call(env, 'GET', `/api/v1/online/sales/${sale.id}/`, merchant.accessToken);
+  const own = await call(env, 'GET', `/api/v1/online/sales/${sale.id}/`, env.merchant.accessToken);
   t.is(own.status, 200);
   t.is(own.body.data.sale_status, 'PRE_CAPTURED');
   const stored = await OnlineSaleModel.findById(sale.id).lean();
   t.is(stored?.status, 'PRE_CAPTURED');
   // The system token acts for the merchant it names.
   const bySystem = await call(env, 'PUT', `/api/v1/online/sales/${sale.id}/capture/`, systemToken(), undefined, {
-    'x-merchant-id': String(merchant.merchantId),
+    'x-merchant-id': String(env.merchant.merchantId),
   });
   t.is(bySystem.status, 200);
 });
 
 test('the system token pre-captures for the merchant it names', async (t) => {
-  const res = await call(env, 'POST', PRE, systemToken(), cardSale(), { 'x-merchant-id': String(merchant.merchantId) });
+  const res = await call(env, 'POST', PRE_CAPTURE, systemToken(), cardSale(), {
+    'x-merchant-id': String(env.merchant.merchantId),
+  });
   t.is(res.status, 200);
-  t.is((await OnlineSaleModel.findById(res.body.data.id).lean())?.merchantId, merchant.merchantId);
-  const without = await call(env, 'POST', PRE, systemToken(), cardSale());
+  t.is((await OnlineSaleModel.findById(res.body.data.id).lean())?.merchantId, env.merchant.merchantId);
+  const without = await call(env, 'POST', PRE_CAPTURE, systemToken(), cardSale());
   t.is(without.status, 400);
 });
 
 test('no credential is 401', async (t) => {
-  const res = await fetch(`${env.app.url}${PRE}`, {
+  const res = await fetch(`${env.app.url}${PRE_CAPTURE}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(cardSale()),
@@ -136,7 +127,7 @@ test('no credential is 401', async (t) => {
 test('bad input is a field map naming every bad field', async (t) => {
   // Its own merchant: the file's other tests run at once, and their sales are PROCESSING while the acquirer answers.
   const merchant = await newMerchant();
-  const res = await call(env, 'POST', PRE, merchant.merchantToken, {
+  const res = await call(env, 'POST', PRE_CAPTURE, merchant.merchantToken, {
     payment_method: 'card',
     value: 10.5,
     installments: 13,
@@ -149,13 +140,13 @@ test('bad input is a field map naming every bad field', async (t) => {
   const doc = await call(
     env,
     'POST',
-    PRE,
+    PRE_CAPTURE,
     merchant.merchantToken,
     cardSale({ payer: { name: 'X', document: '111.111.111-12' } }),
   );
   t.is(doc.status, 400);
   t.truthy(doc.body['payer.document']);
-  const pix = await call(env, 'POST', PRE, merchant.merchantToken, {
+  const pix = await call(env, 'POST', PRE_CAPTURE, merchant.merchantToken, {
     payment_method: 'pix',
     value: 100,
     installments: 2,
@@ -167,19 +158,19 @@ test('bad input is a field map naming every bad field', async (t) => {
   const undecryptable = await call(
     env,
     'POST',
-    PRE,
+    PRE_CAPTURE,
     merchant.merchantToken,
     cardSale({ encrypted_card: 'bm90IGEgY2FyZA==' }),
   );
   t.is(undecryptable.status, 400);
   t.truthy(undecryptable.body.encrypted_card);
-  const both = await call(env, 'POST', PRE, merchant.merchantToken, cardSale({ card_token: 'abc' }));
+  const both = await call(env, 'POST', PRE_CAPTURE, merchant.merchantToken, cardSale({ card_token: 'abc' }));
   t.is(both.status, 400);
   t.truthy(both.body.encrypted_card);
   const expiredCard = await call(
     env,
     'POST',
-    PRE,
+    PRE_CAPTURE,
     merchant.merchantToken,
     cardSale({ encrypted_card: encrypted(CARDS.approved, { expYear: 2020 }) }),
   );
@@ -192,14 +183,14 @@ test('a saved card token charges again, for its merchant only', async (t) => {
   const first = await call(
     env,
     'POST',
-    PRE,
-    merchant.merchantToken,
+    PRE_CAPTURE,
+    env.merchant.merchantToken,
     cardSale({ save_card: true, encrypted_card: encrypted(CARDS.luhnApproved) }),
   );
   t.is(first.status, 200);
   const token = first.body.data.card_token;
   t.truthy(token);
-  const again = await call(env, 'POST', PRE, merchant.merchantToken, {
+  const again = await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, {
     payment_method: 'card',
     value: 500,
     card_token: token,
@@ -208,7 +199,7 @@ test('a saved card token charges again, for its merchant only', async (t) => {
   t.is(again.status, 200);
   t.true(again.body.data.approved);
   t.deepEqual(again.body.data.card, { brand: 'Visa', bin: '411111', last4: '1111' });
-  const stolen = await call(env, 'POST', PRE, other.merchantToken, {
+  const stolen = await call(env, 'POST', PRE_CAPTURE, other.merchantToken, {
     payment_method: 'card',
     value: 500,
     card_token: token,

@@ -2,7 +2,8 @@ import '../helpers/env';
 import net from 'node:net';
 import test from 'ava';
 import { getConfig } from '../../config';
-import { eventually, stopAll } from '../helpers/processes';
+import { eventually } from '../helpers/processes';
+import { withAcquirerRefusing } from '../helpers/acquirer';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
 import {
   OnlineSaleModel,
@@ -21,25 +22,14 @@ import {
 } from '../../src/acquirer/client';
 import { reconcileSale, sweepUnsettledSales } from '../../src/sales/service';
 import { nextId } from '../../src/db/ids';
-import { CARDS, call, cardSale, encrypted, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
+import { CARDS, call, cardSale, encrypted, pixSale, sandboxPost, PRE_CAPTURE, useSalesEnv } from './helpers';
 
-let env: SalesEnv;
-let merchant: TestMerchant;
-
-test.before(async () => {
-  env = await startSalesEnv();
-  merchant = await newMerchant();
-});
-test.after.always(async () => {
-  await env?.close();
-  await stopAll();
-});
-
-const PRE = '/api/v1/online/sales/pre-capture/';
-const preCapture = (body: unknown, headers: Record<string, string> = {}, who: TestMerchant = merchant) =>
-  call(env, 'POST', PRE, who.merchantToken, body, headers);
-const capture = (id: number) => call(env, 'PUT', `/api/v1/online/sales/${id}/capture/`, merchant.merchantToken);
-const cancel = (id: number) => call(env, 'PUT', `/api/v1/online/sales/${id}/cancel-capture/`, merchant.merchantToken);
+const env = useSalesEnv();
+const preCapture = (body: unknown, headers: Record<string, string> = {}, who: TestMerchant = env.merchant) =>
+  call(env, 'POST', PRE_CAPTURE, who.merchantToken, body, headers);
+const capture = (id: number) => call(env, 'PUT', `/api/v1/online/sales/${id}/capture/`, env.merchant.merchantToken);
+const cancel = (id: number) =>
+  call(env, 'PUT', `/api/v1/online/sales/${id}/cancel-capture/`, env.merchant.merchantToken);
 const stored = (id: number) => OnlineSaleModel.findById(id).lean();
 const settled = async (id: number): Promise<OnlineSale> =>
   (await eventually(async () => {
@@ -53,24 +43,13 @@ async function fault(body: Record<string, unknown>) {
 }
 
 test.serial('a refused connection is 502 with the sale failed and nothing charged', async (t) => {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  const config = getConfig().acquirer;
-  const original = config.baseUrl;
-  config.baseUrl = `http://127.0.0.1:${port}`;
-  try {
-    const res = await preCapture(cardSale());
-    t.is(res.status, 502);
-    t.is(res.body.sale_status, 'FAILED');
-    t.false(res.body.reconciling);
-    const sale = await stored(res.body.sale_id);
-    t.is(sale?.status, 'FAILED');
-    t.is(sale?.reconciliation, null);
-  } finally {
-    config.baseUrl = original;
-  }
+  const res = await withAcquirerRefusing(() => preCapture(cardSale()));
+  t.is(res.status, 502);
+  t.is(res.body.sale_status, 'FAILED');
+  t.false(res.body.reconciling);
+  const sale = await stored(res.body.sale_id);
+  t.is(sale?.status, 'FAILED');
+  t.is(sale?.reconciliation, null);
 });
 
 test('an acquirer 500 is 502; reconciliation finds no sale and records it failed', async (t) => {
@@ -91,7 +70,7 @@ test('a timeout after sending is 502, then reconciliation settles the true state
   t.is(sale.status, 'PRE_CAPTURED');
   t.truthy(sale.acquirer.paymentId);
   // The merchant sees the settled outcome.
-  const read = await call(env, 'GET', `/api/v1/online/sales/${sale._id}/`, merchant.merchantToken);
+  const read = await call(env, 'GET', `/api/v1/online/sales/${sale._id}/`, env.merchant.merchantToken);
   t.is(read.body.data.sale_status, 'PRE_CAPTURED');
   t.false(read.body.data.reconciling);
   t.true(read.body.data.approved);
@@ -203,7 +182,7 @@ test('the same idempotency key and body replays the first answer without a secon
   t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1);
   const different = await preCapture({ ...body, value: 100 }, key, owner);
   t.is(different.status, 422);
-  // Keys are per merchant.
+  // Keys are per env.merchant.
   const elsewhere = await preCapture(body, key);
   t.is(elsewhere.status, 200);
   t.not(elsewhere.body.data.id, first.body.data.id);
@@ -490,7 +469,7 @@ async function saleLeftProcessing(
   const id = await nextId('online_sale');
   await OnlineSaleModel.create({
     _id: id,
-    merchantId: merchant.merchantId,
+    merchantId: env.merchant.merchantId,
     merchantOrderId: orderId,
     paymentMethod: 'card',
     amountCents,

@@ -1,9 +1,10 @@
 /** Shared setup of the online-sales tests: a real sandbox process, the app in-process, real workers. */
 import { getConfig } from '../../config';
 import { startTestApp, json, type TestApp } from '../helpers/app';
-import { startProcess, type RunningProcess } from '../helpers/processes';
-import { bearer } from '../helpers/identity';
-import { encryptCard } from '../../src/cards';
+import { startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import test from 'ava';
+import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
+import { APPROVED_CARD_NUMBER, encryptedTestCard } from '../helpers/cards';
 import { startWorker } from '../../src/queue';
 import { PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
 import { closeAcquirerClient } from '../../src/acquirer/client';
@@ -14,7 +15,22 @@ import processPaymentNotice from '../../jobs/apply-payment-notice';
 export interface SalesEnv {
   sandbox: RunningProcess;
   app: TestApp;
+  /** Stops the app, the acquirer client and every process the test started. */
   close(): Promise<void>;
+}
+
+export const PRE_CAPTURE = '/api/v1/online/sales/pre-capture/';
+
+/** A test file's sales environment and a merchant on it, started before its tests and closed after them. */
+export function useSalesEnv(options: { workers?: boolean } = {}): SalesEnv & { merchant: TestMerchant } {
+  const running = {} as SalesEnv & { merchant: TestMerchant };
+  // Serial: a file's own serial before hooks then run after it, on a started environment.
+  test.serial.before(async () => {
+    Object.assign(running, await startSalesEnv(options));
+    running.merchant = await newMerchant();
+  });
+  test.after.always(() => running.close?.());
+  return running;
 }
 
 /**
@@ -39,13 +55,14 @@ export async function startSalesEnv(options: { workers?: boolean } = {}): Promis
     async close() {
       await closeAcquirerClient();
       await app.close();
+      await stopAll();
     },
   };
 }
 
 /** Luhn-valid sandbox test cards: the outcome is the last digit (README, Acquirer sandbox). */
 export const CARDS = {
-  approved: '4000000000000010',
+  approved: APPROVED_CARD_NUMBER,
   denied05: '4000000000000002',
   denied57: '4000000000000093',
   luhnApproved: '4111111111111111',
@@ -55,14 +72,7 @@ export function encrypted(
   number: string = CARDS.approved,
   overrides: Partial<{ holder: string; expMonth: number; expYear: number; cvv: string }> = {},
 ): string {
-  return encryptCard({
-    number,
-    holder: 'MARIA SILVA',
-    expMonth: 12,
-    expYear: new Date().getUTCFullYear() + 3,
-    cvv: '123',
-    ...overrides,
-  });
+  return encryptedTestCard({ number, ...overrides });
 }
 
 export function cardSale(

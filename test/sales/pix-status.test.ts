@@ -1,6 +1,6 @@
 import '../helpers/env';
 import test from 'ava';
-import { eventually, stopAll } from '../helpers/processes';
+import { eventually } from '../helpers/processes';
 import { newMerchant } from '../helpers/identity';
 import { call, payPix, pixSale, startSalesEnv, type SalesEnv } from './helpers';
 
@@ -8,10 +8,7 @@ let env: SalesEnv;
 test.before(async () => {
   env = await startSalesEnv();
 });
-test.after.always(async () => {
-  await env?.close();
-  await stopAll();
-});
+test.after.always(() => env?.close());
 
 test('pix status answers from stored data with the acquirer down', async (t) => {
   const merchant = await newMerchant();

@@ -10,7 +10,6 @@
 import '../helpers/env';
 import crypto from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
-import { stopAll } from '../helpers/processes';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
 import { countDbCommands } from '../helpers/db-commands';
 import { NOTIFICATION_SIGNATURE_HEADER, PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
@@ -30,10 +29,7 @@ test.before(async () => {
   // The first request of a process claims an id block (a sorted read and an insert).
   await call(env, 'POST', PRE, merchant.merchantToken, cardSale());
 });
-test.after.always(async () => {
-  await env?.close();
-  await stopAll();
-});
+test.after.always(() => env?.close());
 
 /** The commands `work` sends, by "collection command", without the id block claim (at most one). */
 async function commandsOf<T>(

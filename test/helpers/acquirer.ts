@@ -1,0 +1,15 @@
+/** The acquirer as a test sees it from our side: its configured address. */
+import { getConfig } from '../../config';
+import { freePort } from './processes';
+
+/** Runs `fn` with the acquirer's base URL on a port nothing listens on (every call refused), then puts it back. */
+export async function withAcquirerRefusing<T>(fn: () => Promise<T>): Promise<T> {
+  const config = getConfig().acquirer;
+  const original = config.baseUrl;
+  config.baseUrl = `http://127.0.0.1:${await freePort()}`;
+  try {
+    return await fn();
+  } finally {
+    config.baseUrl = original;
+  }
+}
