@@ -242,7 +242,8 @@ async function sendToAcquirer(
   const earlierOrderId = charge.unsettledMerchantOrderId ?? (hooks.rerun ? merchantOrderId : null);
   if (earlierOrderId) {
     const { sale: earlier } = await findAcquirerCharge(earlierOrderId).catch((error) => {
-      if (error instanceof AcquirerUnavailableError) return { sale: null }; // unknown still: the resend below reuses the key
+      // Unknown still: the resend below reuses the key.
+      if (error instanceof AcquirerUnavailableError) return { sale: null };
       throw error;
     });
     if (earlier) {
