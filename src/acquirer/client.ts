@@ -38,6 +38,36 @@ export {
 } from './transport';
 
 /**
+ * POST /1/sales/ of one order with its Payment (either kind); the answer's payment, and the fields
+ * both kinds of result read from it the same way.
+ */
+async function postSale(
+  operation: 'createCardSale' | 'createPixCharge',
+  input: Pick<CardSaleRequest & PixChargeRequest, 'idempotencyKey' | 'merchantOrderId' | 'customer' | 'amountCents'>,
+  payment: Json,
+) {
+  const result = await call({
+    operation,
+    method: 'POST',
+    host: 'transactional',
+    path: '/1/sales/',
+    requestId: requestIdFor(input.idempotencyKey),
+    body: { MerchantOrderId: input.merchantOrderId, Customer: customerBody(input.customer), Payment: payment },
+  });
+  const body = result!.body as Json;
+  const answer = paymentOf(body, operation);
+  const answered = {
+    paymentId: answer.PaymentId,
+    merchantOrderId: String(body.MerchantOrderId ?? input.merchantOrderId),
+    status: answer.Status,
+    returnCode: String(answer.ReturnCode ?? ''),
+    returnMessage: String(answer.ReturnMessage ?? ''),
+    amountCents: Number(answer.Amount ?? input.amountCents),
+  };
+  return { payment: answer, answered };
+}
+
+/**
  * POST /1/sales/ (credit card). Retrying with the same idempotencyKey sends the same RequestId,
  * and the acquirer answers the sale it already made instead of charging again.
  */
@@ -54,39 +84,21 @@ export async function createCardSale(input: CardSaleRequest): Promise<CardSaleRe
           Brand: card.brand,
           SaveCard: Boolean(input.saveCard),
         };
-  const result = await call({
-    operation: 'createCardSale',
-    method: 'POST',
-    host: 'transactional',
-    path: '/1/sales/',
-    requestId: requestIdFor(input.idempotencyKey),
-    body: {
-      MerchantOrderId: input.merchantOrderId,
-      Customer: customerBody(input.customer),
-      Payment: {
-        Type: 'CreditCard',
-        Amount: input.amountCents,
-        Currency: 'BRL',
-        Country: 'BRA',
-        Installments: input.installments,
-        Interest: 'ByMerchant',
-        Capture: input.capture,
-        Recurrent: Boolean(input.recurrent),
-        ...(input.softDescriptor ? { SoftDescriptor: input.softDescriptor.slice(0, 13) } : {}),
-        CreditCard: creditCard,
-      },
-    },
+  const { payment, answered } = await postSale('createCardSale', input, {
+    Type: 'CreditCard',
+    Amount: input.amountCents,
+    Currency: 'BRL',
+    Country: 'BRA',
+    Installments: input.installments,
+    Interest: 'ByMerchant',
+    Capture: input.capture,
+    Recurrent: Boolean(input.recurrent),
+    ...(input.softDescriptor ? { SoftDescriptor: input.softDescriptor.slice(0, 13) } : {}),
+    CreditCard: creditCard,
   });
-  const body = result!.body as Json;
-  const payment = paymentOf(body, 'createCardSale');
   return {
-    paymentId: payment.PaymentId,
-    merchantOrderId: String(body.MerchantOrderId ?? input.merchantOrderId),
-    status: payment.Status,
+    ...answered,
     approved: isApprovedStatus(payment.Status),
-    returnCode: String(payment.ReturnCode ?? ''),
-    returnMessage: String(payment.ReturnMessage ?? ''),
-    amountCents: Number(payment.Amount ?? input.amountCents),
     capturedAmountCents: payment.CapturedAmount === undefined ? undefined : Number(payment.CapturedAmount),
     tid: str(payment.Tid),
     proofOfSale: str(payment.ProofOfSale),
@@ -97,33 +109,15 @@ export async function createCardSale(input: CardSaleRequest): Promise<CardSaleRe
 
 /** POST /1/sales/ with Payment.Type Pix: a pending charge (Status 12) with its copy-and-paste code. */
 export async function createPixCharge(input: PixChargeRequest): Promise<PixChargeResult> {
-  const result = await call({
-    operation: 'createPixCharge',
-    method: 'POST',
-    host: 'transactional',
-    path: '/1/sales/',
-    requestId: requestIdFor(input.idempotencyKey),
-    body: {
-      MerchantOrderId: input.merchantOrderId,
-      Customer: customerBody(input.customer),
-      Payment: {
-        Type: 'Pix',
-        Amount: input.amountCents,
-        ...(input.expiresInSeconds ? { QrCode: { Expiration: input.expiresInSeconds } } : {}),
-      },
-    },
+  const { payment, answered } = await postSale('createPixCharge', input, {
+    Type: 'Pix',
+    Amount: input.amountCents,
+    ...(input.expiresInSeconds ? { QrCode: { Expiration: input.expiresInSeconds } } : {}),
   });
-  const body = result!.body as Json;
-  const payment = paymentOf(body, 'createPixCharge');
   if (typeof payment.QrCodeString !== 'string')
     throw new AcquirerUnavailableError('acquirer createPixCharge: malformed answer (no QrCodeString)', true);
   return {
-    paymentId: payment.PaymentId,
-    merchantOrderId: String(body.MerchantOrderId ?? input.merchantOrderId),
-    status: payment.Status,
-    returnCode: String(payment.ReturnCode ?? ''),
-    returnMessage: String(payment.ReturnMessage ?? ''),
-    amountCents: Number(payment.Amount ?? input.amountCents),
+    ...answered,
     qrCodeString: payment.QrCodeString,
     qrCodeBase64Image: str(payment.QrcodeBase64Image),
     expiresAt: str(payment.QrCode?.ExpiresAt ?? payment.ExpirationDate),

@@ -152,6 +152,15 @@ export async function issueMerchantToken(merchantId: number): Promise<{ token: s
   return { token, prefix };
 }
 
+/** A new merchant, its owner and a first merchant token (the value, returned this once). */
+export async function createMerchantWithToken(
+  input: NewMerchant,
+): Promise<{ merchant: Merchant; user: User; token: string }> {
+  const { merchant, user } = await createMerchant(input);
+  const { token } = await issueMerchantToken(merchant._id);
+  return { merchant, user, token };
+}
+
 export async function listMerchantTokens(
   merchantId: number,
 ): Promise<{ prefix: string; createdAt: Date; revokedAt: Date | null }[]> {

@@ -39,17 +39,20 @@ const chargebackFields = {
   },
 };
 
+/** The fields of an error body: the acquirer's own ({code, message}) or ours ({detail}). */
+const errorBodyProperties = (exampleCode: string) => ({
+  code: { type: 'string', example: exampleCode },
+  message: { type: 'string' },
+  detail: { type: 'string' },
+});
+
 export const definitions = {
   AcquirerError: {
     type: 'object',
     description:
       "The acquirer's error body passed through as received ({code, message}), or our own refusal before any " +
       'acquirer call ({detail})',
-    properties: {
-      code: { type: 'string', example: '931' },
-      message: { type: 'string' },
-      detail: { type: 'string' },
-    },
+    properties: errorBodyProperties('931'),
   },
   ChargebackBadRequest: {
     type: 'object',
@@ -57,11 +60,7 @@ export const definitions = {
       'One of: our validation, a map of each bad field (or non_field_errors) to its messages, checked before ' +
       "any acquirer call; the acquirer's business error passed through as received ({code, message}); or " +
       '{detail} when the request could not be read (a body that is not JSON)',
-    properties: {
-      code: { type: 'string', example: '905' },
-      message: { type: 'string' },
-      detail: { type: 'string' },
-    },
+    properties: errorBodyProperties('905'),
     additionalProperties: { type: 'array', items: { type: 'string' } },
   },
   ChargebackConsultFilter: {

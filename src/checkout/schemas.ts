@@ -1,6 +1,7 @@
 /** Joi validation of the checkout calls (celebrate), and the payer step's legacy field alias. */
 import type { RequestHandler } from 'express';
 import { celebrate, Joi, Segments } from 'celebrate';
+import { optionalText } from '../payment-links/service';
 
 const UFS = [
   'AC',
@@ -33,16 +34,6 @@ const UFS = [
 ];
 
 const guidParam = { [Segments.PARAMS]: Joi.object({ guid: Joi.string().max(100).required() }) };
-
-const line = (max: number) =>
-  Joi.string()
-    .trim()
-    .max(max)
-    .allow('', null)
-    .messages({
-      'string.base': 'Not a valid string.',
-      'string.max': `Ensure this field has no more than ${max} characters.`,
-    });
 
 /** merchant_name is the legacy alias of payer_name; payer_name wins when both are sent. */
 export const foldPayerAlias: RequestHandler = (req, _res, next) => {
@@ -91,11 +82,11 @@ export const addressBody = celebrate(
           'string.base': 'Not a valid string.',
           'string.pattern.base': 'Enter a CEP of 8 digits.',
         }),
-      street: line(100),
-      number: line(20),
-      complement: line(100),
-      neighborhood: line(100),
-      city: line(100),
+      street: optionalText(100),
+      number: optionalText(20),
+      complement: optionalText(100),
+      neighborhood: optionalText(100),
+      city: optionalText(100),
       state: Joi.string()
         .trim()
         .uppercase()
@@ -105,7 +96,7 @@ export const addressBody = celebrate(
           'any.only': 'Enter a Brazilian state abbreviation (UF), e.g. SP.',
           'string.base': 'Not a valid string.',
         }),
-      reference: line(100),
+      reference: optionalText(100),
     })
       .unknown(true)
       .required(),

@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { getConfig, type Config } from '../../config';
 import { LOCAL_SECRETS_FILE } from '../../config/local-secrets';
-import { createMerchant, issueMerchantToken, noUsersYet } from '../auth/service';
+import { createMerchantWithToken, noUsersYet } from '../auth/service';
 import { connectDatabase, disconnectDatabase } from '../db/connection';
 
 export const DEMO = { companyName: 'Loja Demo LTDA', email: 'demo@example.com', login: 'demo' } as const;
@@ -34,8 +34,11 @@ export interface DemoCredentials {
 export async function seedIfEmpty(): Promise<DemoCredentials | null> {
   if (!(await noUsersYet())) return null;
   const password = crypto.randomBytes(9).toString('base64url');
-  const { merchant, user } = await createMerchant({ ...DEMO, password, establishmentNumbers: [DEMO_ESTABLISHMENT] });
-  const { token } = await issueMerchantToken(merchant._id);
+  const { merchant, user, token } = await createMerchantWithToken({
+    ...DEMO,
+    password,
+    establishmentNumbers: [DEMO_ESTABLISHMENT],
+  });
   return {
     merchant_id: merchant._id,
     user_id: user._id,

@@ -27,7 +27,8 @@ import {
 export const INTEGER_REQUIRED = 'A valid integer is required.';
 export const MAX_LINK_VALUE = 2_147_483_647;
 
-const text = (max: number) =>
+/** A text field that may be empty or null, trimmed, at most `max` characters (links and their checkout). */
+export const optionalText = (max: number) =>
   Joi.string()
     .trim()
     .max(max)
@@ -55,16 +56,16 @@ export const createLinkSchema = Joi.object({
       'number.min': 'Ensure this value is greater than or equal to 1.',
       'number.max': `Ensure this value is less than or equal to ${MAX_LINK_VALUE}.`,
     }),
-  description: text(100),
-  payer_name: text(20),
-  document: text(20),
+  description: optionalText(100),
+  payer_name: optionalText(20),
+  document: optionalText(20),
   email: Joi.string().trim().max(100).email({ tlds: false }).allow('', null).messages({
     'string.base': 'Not a valid string.',
     'string.max': 'Ensure this field has no more than 100 characters.',
     'string.email': 'Enter a valid email address.',
   }),
   // At most 20 characters as typed (the spec's limit), then normalised to E.164 by the one phone normaliser.
-  mobile: text(20)
+  mobile: optionalText(20)
     .custom((typed: string, helpers) =>
       typed.length > 20 ? typed : (toBrazilianE164(typed) ?? helpers.error('phone.brazil')),
     )

@@ -1,6 +1,6 @@
 /** Creates merchants, staff and their credentials through the real identity service. */
 import crypto from 'node:crypto';
-import { createMerchant, createStaffUser, issueMerchantToken } from '../../src/auth/service';
+import { createMerchantWithToken, createStaffUser } from '../../src/auth/service';
 import { signToken } from '../../src/auth/tokens';
 import { getConfig } from '../../config';
 
@@ -21,14 +21,13 @@ export async function newMerchant(
 ): Promise<TestMerchant> {
   const tag = crypto.randomBytes(4).toString('hex');
   const password = `pw-${tag}-Secret!`;
-  const { merchant, user } = await createMerchant({
+  const { merchant, user, token } = await createMerchantWithToken({
     companyName: options.companyName ?? `Loja ${tag} LTDA`,
     email: `owner-${tag}@example.com`,
     login: `owner${tag}`,
     password,
     establishmentNumbers: options.establishmentNumbers,
   });
-  const { token } = await issueMerchantToken(merchant._id);
   return {
     merchantId: merchant._id,
     userId: user._id,
