@@ -55,3 +55,15 @@ export function jpeg(size = 2000): Buffer {
 }
 
 export const b64 = (bytes: Buffer) => bytes.toString('base64');
+
+/** A refusal body of chargeback `idChargeback` of case `idCase` at `ec`, with a one-page PDF as evidence. */
+export function refusalWithPdf(ec: string, ids: { idChargeback: number; idCase: number }) {
+  return {
+    establishmentNumber: Number(ec),
+    idChargeback: ids.idChargeback,
+    IdCase: String(ids.idCase),
+    reasonToRefuse: 'Entregue',
+    file: b64(pdfWithPages(1)),
+    fileName: `${ids.idCase}.pdf`,
+  };
+}

@@ -26,7 +26,7 @@ import {
 import { getQueue } from '../../src/queue';
 import { BACKFILLS, runBackfills } from '../../src/db/backfills';
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
-import { b64, pdfWithPages } from './files';
+import { refusalWithPdf } from './files';
 
 const CB = '/api/v1/acquirer/chargeback';
 /** The sandbox's establishment whose accept and refuse always succeed, whatever case they name. */
@@ -65,14 +65,7 @@ test("a merchant cannot read another merchant's lifecycle by refusing with the o
   t.is((await call('GET', `/lifecycle/${notice.idCase}/`, victim.accessToken)).status, 200, 'the owner reads its case');
   t.is((await call('GET', `/lifecycle/${notice.idCase}/`, attacker.accessToken)).status, 403);
 
-  const refusal = {
-    establishmentNumber: Number(ALWAYS_SUCCEEDS),
-    idChargeback: 12345,
-    IdCase: String(notice.idCase),
-    reasonToRefuse: 'Entregue',
-    file: b64(pdfWithPages(1)),
-    fileName: `${notice.idCase}.pdf`,
-  };
+  const refusal = refusalWithPdf(ALWAYS_SUCCEEDS, { idChargeback: 12345, idCase: notice.idCase });
   const refused = await call('PUT', '/refuse/', attacker.accessToken, refusal);
   t.is(refused.status, 200, 'the acquirer accepts the refusal of its own chargeback');
   await json(refused);
@@ -99,14 +92,7 @@ test("a merchant's own refusal of a notified chargeback records the case of the 
   const ec = newEstablishment();
   const owner = await newMerchant({ establishmentNumbers: [ec] });
   const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
-  const res = await call('PUT', '/refuse/', owner.accessToken, {
-    establishmentNumber: Number(ec),
-    idChargeback: notice.idChargeback,
-    IdCase: String(notice.idCase),
-    reasonToRefuse: 'Entregue',
-    file: b64(pdfWithPages(1)),
-    fileName: `${notice.idCase}.pdf`,
-  });
+  const res = await call('PUT', '/refuse/', owner.accessToken, refusalWithPdf(ec, notice));
   t.is(res.status, 200);
   t.is(
     (await ChargebackEventModel.findById(`refused:${ec}:${notice.idChargeback}`).lean())?.idCase,
@@ -121,6 +107,17 @@ test("a merchant's own refusal of a notified chargeback records the case of the 
 
 const newChargebackNotice = (ec: string) => fullNotice(ec, newNoticeIds());
 const post = (body: unknown) => postChargebackNotice(stack.url, body);
+
+/** A notice stored an hour ago and not applied yet, whose job was queued under `jobId`. */
+const storeUnappliedNotice = (notice: object, jobId: string) =>
+  ChargebackNoticeModel.create({
+    _id: noticeFingerprint(notice),
+    kind: 'new',
+    raw: JSON.stringify(notice),
+    receivedAt: new Date(Date.now() - 3_600_000),
+    appliedAt: null,
+    jobId,
+  });
 
 /** A job that completes without applying anything (it names no stored notice), under the given id. */
 async function completedJobUnder(jobId: string): Promise<void> {
@@ -149,14 +146,7 @@ test.serial(
     const notice = newChargebackNotice(ec);
     const oldJobId = `cbn-${noticeFingerprint(notice)}-old`;
     await completedJobUnder(oldJobId);
-    await ChargebackNoticeModel.create({
-      _id: noticeFingerprint(notice),
-      kind: 'new',
-      raw: JSON.stringify(notice),
-      receivedAt: new Date(Date.now() - 3_600_000),
-      appliedAt: null,
-      jobId: oldJobId,
-    });
+    await storeUnappliedNotice(notice, oldJobId);
     t.is(await requeueUnappliedNotices(new Date(), 60_000), 1);
     t.truthy(
       await eventually(async () => (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.appliedAt),
@@ -171,14 +161,7 @@ test.serial(
       { noticeId: noticeFingerprint(waiting) },
       { jobId: waitingJobId, delay: 60_000 },
     );
-    await ChargebackNoticeModel.create({
-      _id: noticeFingerprint(waiting),
-      kind: 'new',
-      raw: JSON.stringify(waiting),
-      receivedAt: new Date(Date.now() - 3_600_000),
-      appliedAt: null,
-      jobId: waitingJobId,
-    });
+    await storeUnappliedNotice(waiting, waitingJobId);
     t.is(await requeueUnappliedNotices(new Date(), 60_000), 0);
     await (await getQueue(CHARGEBACK_NOTICE_QUEUE).getJob(waitingJobId))?.remove();
     t.is(await requeueUnappliedNotices(new Date(), 60_000), 1, 'once that job is gone, the record is queued again');
@@ -288,14 +271,7 @@ test.serial(
       'EstablishmentNumber',
       'updateChargeback.0.EstablishmentNumber',
     ]);
-    const refusal = {
-      establishmentNumber: Number(ec),
-      idChargeback: notice.idChargeback,
-      IdCase: String(notice.idCase),
-      reasonToRefuse: 'Entregue',
-      file: b64(pdfWithPages(1)),
-      fileName: `${notice.idCase}.pdf`,
-    };
+    const refusal = refusalWithPdf(ec, notice);
     const refuse = await call('PUT', '/refuse/', owner.accessToken, { ...refusal, EstablishmentNumber: 2222222222 });
     t.is(refuse.status, 400);
     t.deepEqual(await json(refuse), {

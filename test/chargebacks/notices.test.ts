@@ -20,7 +20,7 @@ import {
 } from '../../src/chargebacks/service';
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { holdChargeback, insertEvent } from '../../src/chargebacks/projection';
-import { b64, pdfWithPages } from './files';
+import { refusalWithPdf } from './files';
 
 const CB = '/api/v1/acquirer/chargeback';
 let stack: ChargebackStack;
@@ -418,14 +418,7 @@ test("refusing through our api takes it out of pending; the sandbox's win notice
   const res = await fetch(`${stack.url}${CB}/refuse/`, {
     method: 'PUT',
     headers: bearer(owner.accessToken),
-    body: JSON.stringify({
-      establishmentNumber: Number(ec),
-      idChargeback: notice.idChargeback,
-      IdCase: String(notice.idCase),
-      reasonToRefuse: 'Entregue',
-      file: b64(pdfWithPages(1)),
-      fileName: `${notice.idCase}.pdf`,
-    }),
+    body: JSON.stringify(refusalWithPdf(ec, notice)),
   });
   t.is(res.status, 200);
   t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 0 });
