@@ -37,6 +37,16 @@ test.before(async () => {
 });
 test.after.always(() => stopLinkApp(app));
 
+/** A pay of link `id` still charging since `ageMs` ago, as a process that died (or still runs) left it. */
+const chargingClaim = (id: number, attemptKey: string, orderSuffix: string, ageMs: number) =>
+  PaymentClaimModel.create({
+    _id: id,
+    attemptKey,
+    merchantOrderId: `PL${id}T${orderSuffix}`,
+    state: 'charging',
+    startedAt: new Date(Date.now() - ageMs),
+  });
+
 // Serial (before the concurrent tests): the sweep settles every stale claim of this database.
 test.serial(
   'a pay whose process died after the acquirer approved is finished by the sweep: link paid, event stored once',
@@ -157,21 +167,9 @@ test.serial(
     );
 
     const deadNoSale = await readyLink(app.url, merchant);
-    await PaymentClaimModel.create({
-      _id: deadNoSale.id,
-      attemptKey: 'no-sale',
-      merchantOrderId: `PL${deadNoSale.id}Tnone`,
-      state: 'charging',
-      startedAt: new Date(Date.now() - 3600_000),
-    });
+    await chargingClaim(deadNoSale.id, 'no-sale', 'none', 3600_000);
     const maybeInFlight = await readyLink(app.url, merchant);
-    await PaymentClaimModel.create({
-      _id: maybeInFlight.id,
-      attemptKey: 'in-flight',
-      merchantOrderId: `PL${maybeInFlight.id}Tflight`,
-      state: 'charging',
-      startedAt: new Date(Date.now() - 40_000),
-    });
+    await chargingClaim(maybeInFlight.id, 'in-flight', 'flight', 40_000);
     // While a pay holds a link, its payer and address steps are refused: their write-back could undo a payment.
     t.is(
       (

@@ -127,7 +127,8 @@ test('no credential is 401', async (t) => {
 test('bad input is a field map naming every bad field', async (t) => {
   // Its own merchant: the file's other tests run at once, and their sales are PROCESSING while the acquirer answers.
   const merchant = await newMerchant();
-  const res = await call(env, 'POST', PRE_CAPTURE, merchant.merchantToken, {
+  const preCapture = (sale: unknown) => call(env, 'POST', PRE_CAPTURE, merchant.merchantToken, sale);
+  const res = await preCapture({
     payment_method: 'card',
     value: 10.5,
     installments: 13,
@@ -137,16 +138,10 @@ test('bad input is a field map naming every bad field', async (t) => {
   t.deepEqual(res.body.value, ['A valid integer is required.']);
   t.truthy(res.body.installments);
   t.truthy(res.body.encrypted_card);
-  const doc = await call(
-    env,
-    'POST',
-    PRE_CAPTURE,
-    merchant.merchantToken,
-    cardSale({ payer: { name: 'X', document: '111.111.111-12' } }),
-  );
+  const doc = await preCapture(cardSale({ payer: { name: 'X', document: '111.111.111-12' } }));
   t.is(doc.status, 400);
   t.truthy(doc.body['payer.document']);
-  const pix = await call(env, 'POST', PRE_CAPTURE, merchant.merchantToken, {
+  const pix = await preCapture({
     payment_method: 'pix',
     value: 100,
     installments: 2,
@@ -155,25 +150,13 @@ test('bad input is a field map naming every bad field', async (t) => {
   t.is(pix.status, 400);
   t.truthy(pix.body.installments);
   t.truthy(pix.body['payer.document']);
-  const undecryptable = await call(
-    env,
-    'POST',
-    PRE_CAPTURE,
-    merchant.merchantToken,
-    cardSale({ encrypted_card: 'bm90IGEgY2FyZA==' }),
-  );
+  const undecryptable = await preCapture(cardSale({ encrypted_card: 'bm90IGEgY2FyZA==' }));
   t.is(undecryptable.status, 400);
   t.truthy(undecryptable.body.encrypted_card);
-  const both = await call(env, 'POST', PRE_CAPTURE, merchant.merchantToken, cardSale({ card_token: 'abc' }));
+  const both = await preCapture(cardSale({ card_token: 'abc' }));
   t.is(both.status, 400);
   t.truthy(both.body.encrypted_card);
-  const expiredCard = await call(
-    env,
-    'POST',
-    PRE_CAPTURE,
-    merchant.merchantToken,
-    cardSale({ encrypted_card: encrypted(CARDS.approved, { expYear: 2020 }) }),
-  );
+  const expiredCard = await preCapture(cardSale({ encrypted_card: encrypted(CARDS.approved, { expYear: 2020 }) }));
   t.is(expiredCard.status, 400);
   t.is((await call(env, 'PUT', '/api/v1/online/sales/abc/capture/', merchant.merchantToken)).status, 400);
   t.is(await OnlineSaleModel.countDocuments({ merchantId: merchant.merchantId, status: 'PROCESSING' }), 0);
