@@ -1,8 +1,7 @@
 import '../helpers/env';
 import test from 'ava';
 import { getConfig } from '../../config';
-import { json, type TestApp } from '../helpers/app';
-import type { TestMerchant } from '../helpers/identity';
+import { json } from '../helpers/app';
 import { acquirerEvents, createCardSale, type AcquirerCallEvent } from '../../src/acquirer/client';
 import { paymentsNeedingAttention, settleStalePayments } from '../../src/checkout/service';
 import { runBackfills } from '../../src/db/backfills';
@@ -23,19 +22,12 @@ import {
   createLink,
   encryptedCard,
   readyLink,
-  startLinkApp,
-  stopLinkApp,
+  useLinkApp,
 } from './helpers';
 import { clearTestCard } from '../helpers/cards';
 
-let app: TestApp;
-let merchant: TestMerchant;
-
-test.before(async () => {
-  // Links of the stale-payment tests carry a webhook: its events are stored (nothing delivers them here).
-  ({ app, merchant } = await startLinkApp('Doces da Vila ME', { allowWebhookHost: '127.0.0.1:9' }));
-});
-test.after.always(() => stopLinkApp(app));
+// Links of the stale-payment tests carry a webhook: its events are stored (nothing delivers them here).
+const shop = useLinkApp('Doces da Vila ME', { allowWebhookHost: '127.0.0.1:9' });
 
 /** A pay of link `id` still charging since `ageMs` ago, as a process that died (or still runs) left it. */
 const chargingClaim = (id: number, attemptKey: string, orderSuffix: string, ageMs: number) =>
@@ -51,7 +43,10 @@ const chargingClaim = (id: number, attemptKey: string, orderSuffix: string, ageM
 test.serial(
   'a pay whose process died after the acquirer approved is finished by the sweep: link paid, event stored once',
   async (t) => {
-    const { guid, id } = await readyLink(app.url, merchant, { value: 3100, webhookUrl: 'http://127.0.0.1:9/hook' });
+    const { guid, id } = await readyLink(shop.app.url, shop.merchant, {
+      value: 3100,
+      webhookUrl: 'http://127.0.0.1:9/hook',
+    });
     const merchantOrderId = `PL${id}Tdead`;
     const sale = await createCardSale({
       idempotencyKey: 'the-dead-pay',
@@ -92,7 +87,8 @@ test.serial(
       'a second sweep stores nothing more',
     );
     t.is(
-      (await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status,
+      (await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) }))
+        .status,
       409,
     );
   },
@@ -102,9 +98,10 @@ test.serial(
   'a pay that died after recording the link paid and its event, before its one claim write, is finished by the ' +
     'sweep: no second event',
   async (t) => {
-    const { guid, id } = await readyLink(app.url, merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
+    const { guid, id } = await readyLink(shop.app.url, shop.merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
     t.is(
-      (await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status,
+      (await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) }))
+        .status,
       200,
     );
     const paidLink = (await PaymentLinkModel.findById(id).lean())!;
@@ -122,12 +119,14 @@ test.serial(
       },
     );
     t.is(
-      (await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status,
+      (await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) }))
+        .status,
       409,
       'the link is paid',
     );
     t.is(
-      (await call(app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'Ana', document: VALID_CPF })).status,
+      (await call(shop.app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'Ana', document: VALID_CPF }))
+        .status,
       409,
     );
 
@@ -152,10 +151,13 @@ test.serial(
   'a paid link that lost its payment gets it back from the claim; a stale claim with no sale is released only ' +
     'once no call can be in flight',
   async (t) => {
-    const paidLink = await readyLink(app.url, merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
+    const paidLink = await readyLink(shop.app.url, shop.merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
     t.is(
-      (await call(app.url, 'PUT', checkoutPath(paidLink.guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) }))
-        .status,
+      (
+        await call(shop.app.url, 'PUT', checkoutPath(paidLink.guid, 'pay'), {
+          encrypted_card: encryptedCard(APPROVED_CARD),
+        })
+      ).status,
       200,
     );
     const before = (await PaymentLinkModel.findById(paidLink.id).lean())!;
@@ -166,14 +168,14 @@ test.serial(
       { $set: { notifiedAt: null, eventOwed: true, startedAt: new Date(Date.now() - 3600_000) } },
     );
 
-    const deadNoSale = await readyLink(app.url, merchant);
+    const deadNoSale = await readyLink(shop.app.url, shop.merchant);
     await chargingClaim(deadNoSale.id, 'no-sale', 'none', 3600_000);
-    const maybeInFlight = await readyLink(app.url, merchant);
+    const maybeInFlight = await readyLink(shop.app.url, shop.merchant);
     await chargingClaim(maybeInFlight.id, 'in-flight', 'flight', 40_000);
     // While a pay holds a link, its payer and address steps are refused: their write-back could undo a payment.
     t.is(
       (
-        await call(app.url, 'PATCH', checkoutPath(maybeInFlight.guid, 'payer'), {
+        await call(shop.app.url, 'PATCH', checkoutPath(maybeInFlight.guid, 'payer'), {
           payer_name: 'Ana',
           document: VALID_CPF,
         })
@@ -205,7 +207,7 @@ test.serial(
 test.serial(
   'a claim stored before eventOwed existed, its event owed, is marked once and settled by the sweep',
   async (t) => {
-    const { id } = await readyLink(app.url, merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
+    const { id } = await readyLink(shop.app.url, shop.merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
     await PaymentClaimModel.collection.insertOne({
       _id: id as never,
       attemptKey: 'older-claim',
@@ -256,21 +258,27 @@ test.serial(
     limits.windowSeconds = 600;
     acquirerEvents.on('call', listener);
     try {
-      const first = await readyLink(app.url, merchant);
-      const second = await readyLink(app.url, merchant);
+      const first = await readyLink(shop.app.url, shop.merchant);
+      const second = await readyLink(shop.app.url, shop.merchant);
       // Malformed pays count: a card tester's garbage is not free.
-      t.is((await call(app.url, 'PUT', checkoutPath(first.guid, 'pay'), {})).status, 400);
+      t.is((await call(shop.app.url, 'PUT', checkoutPath(first.guid, 'pay'), {})).status, 400);
       t.is(
-        (await call(app.url, 'PUT', checkoutPath(first.guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) }))
-          .status,
+        (
+          await call(shop.app.url, 'PUT', checkoutPath(first.guid, 'pay'), {
+            encrypted_card: encryptedCard(DENIED_CARD),
+          })
+        ).status,
         200,
       );
       t.is(
-        (await call(app.url, 'PUT', checkoutPath(second.guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) }))
-          .status,
+        (
+          await call(shop.app.url, 'PUT', checkoutPath(second.guid, 'pay'), {
+            encrypted_card: encryptedCard(DENIED_CARD),
+          })
+        ).status,
         200,
       );
-      const refused = await call(app.url, 'PUT', checkoutPath(second.guid, 'pay'), {
+      const refused = await call(shop.app.url, 'PUT', checkoutPath(second.guid, 'pay'), {
         encrypted_card: encryptedCard(APPROVED_CARD),
       });
       t.is(refused.status, 429);
@@ -279,10 +287,14 @@ test.serial(
       t.is(sales.length, 2, 'the refused pay never reached the acquirer');
       t.is((await PaymentLinkModel.findById(second.id).lean())!.status, 1, 'the link stays payable');
       // The other steps are not card attempts and stay open.
-      t.is((await call(app.url, 'GET', checkoutPath(second.guid))).status, 200);
+      t.is((await call(shop.app.url, 'GET', checkoutPath(second.guid))).status, 200);
       t.is(
-        (await call(app.url, 'PATCH', checkoutPath(second.guid, 'payer'), { payer_name: 'Ana', document: VALID_CPF }))
-          .status,
+        (
+          await call(shop.app.url, 'PATCH', checkoutPath(second.guid, 'payer'), {
+            payer_name: 'Ana',
+            document: VALID_CPF,
+          })
+        ).status,
         200,
       );
     } finally {
@@ -294,7 +306,7 @@ test.serial(
 );
 
 test.serial('of many concurrent pays exactly one charges', async (t) => {
-  const { guid, id } = await readyLink(app.url, merchant, { value: 4200 });
+  const { guid, id } = await readyLink(shop.app.url, shop.merchant, { value: 4200 });
   const sales: AcquirerCallEvent[] = [];
   const listener = (event: AcquirerCallEvent) => {
     if (event.operation === 'createCardSale') sales.push(event);
@@ -303,7 +315,7 @@ test.serial('of many concurrent pays exactly one charges', async (t) => {
   try {
     const card = encryptedCard(APPROVED_CARD);
     const results = await Promise.all(
-      Array.from({ length: 12 }, () => call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: card })),
+      Array.from({ length: 12 }, () => call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: card })),
     );
     const statuses = results.map((r) => r.status);
     t.is(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses));
@@ -319,7 +331,7 @@ test.serial('of many concurrent pays exactly one charges', async (t) => {
 });
 
 test('load shows what the page needs and never the full document', async (t) => {
-  const created = await createLink(app.url, merchant, {
+  const created = await createLink(shop.app.url, shop.merchant, {
     value: 12345,
     description: 'Torta',
     payer_name: 'João',
@@ -327,7 +339,7 @@ test('load shows what the page needs and never the full document', async (t) => 
     email: 'joao@example.com',
     number_of_installments: 2,
   });
-  const { status, body } = await call(app.url, 'GET', checkoutPath(created.body.payment_link_guid));
+  const { status, body } = await call(shop.app.url, 'GET', checkoutPath(created.body.payment_link_guid));
   t.is(status, 200);
   t.is(body.payerName, 'João');
   t.is(body.amount, 12345);
@@ -346,27 +358,28 @@ test('load shows what the page needs and never the full document', async (t) => 
   t.false(text.includes(VALID_CPF));
   t.false(text.includes('joao@example.com'));
   t.is(body.payerDocument, '***.982.***-**');
-  const raw = await fetch(`${app.url}${checkoutPath(created.body.payment_link_guid)}`);
+  const raw = await fetch(`${shop.app.url}${checkoutPath(created.body.payment_link_guid)}`);
   t.is(raw.headers.get('cache-control'), 'no-store');
 });
 
 test('unknown guid is 404 on every checkout route and on the page', async (t) => {
   const guid = '00000000-0000-4000-8000-000000000000';
-  t.is((await call(app.url, 'GET', checkoutPath(guid))).status, 404);
+  t.is((await call(shop.app.url, 'GET', checkoutPath(guid))).status, 404);
   t.is(
-    (await call(app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'A', document: VALID_CPF })).status,
+    (await call(shop.app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'A', document: VALID_CPF })).status,
     404,
   );
-  t.is((await call(app.url, 'PATCH', checkoutPath(guid, 'address'), { cep: '01310100' })).status, 404);
+  t.is((await call(shop.app.url, 'PATCH', checkoutPath(guid, 'address'), { cep: '01310100' })).status, 404);
   t.is(
-    (await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status,
+    (await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) }))
+      .status,
     404,
   );
-  t.is((await fetch(`${app.url}/checkout/${guid}`)).status, 404);
+  t.is((await fetch(`${shop.app.url}/checkout/${guid}`)).status, 404);
 });
 
 test('payer step checks cpf and cnpj check digits, alphanumeric cnpj included', async (t) => {
-  const { body: link } = await createLink(app.url, merchant);
+  const { body: link } = await createLink(shop.app.url, shop.merchant);
   const path = checkoutPath(link.payment_link_guid, 'payer');
   for (const document of [
     VALID_CPF,
@@ -376,7 +389,7 @@ test('payer step checks cpf and cnpj check digits, alphanumeric cnpj included', 
     VALID_ALPHANUMERIC_CNPJ,
     '12abc34501de35',
   ]) {
-    const res = await call(app.url, 'PATCH', path, { payer_name: 'Cliente', document });
+    const res = await call(shop.app.url, 'PATCH', path, { payer_name: 'Cliente', document });
     t.is(res.status, 200, document);
     t.true(res.body.payerDocumentSaved);
   }
@@ -389,32 +402,36 @@ test('payer step checks cpf and cnpj check digits, alphanumeric cnpj included', 
     '123',
     'ABCDEFGHIJKLMN',
   ]) {
-    const res = await call(app.url, 'PATCH', path, { payer_name: 'Cliente', document });
+    const res = await call(shop.app.url, 'PATCH', path, { payer_name: 'Cliente', document });
     t.is(res.status, 400, document);
     t.deepEqual(Object.keys(res.body), ['document']);
   }
 });
 
 test('payer step: alias, name saved, required fields, limits', async (t) => {
-  const { body: link } = await createLink(app.url, merchant, { payer_name: 'Antes' });
+  const { body: link } = await createLink(shop.app.url, shop.merchant, { payer_name: 'Antes' });
   const path = checkoutPath(link.payment_link_guid, 'payer');
-  const alias = await call(app.url, 'PATCH', path, { merchant_name: 'Pelo Alias', document: VALID_CPF });
+  const alias = await call(shop.app.url, 'PATCH', path, { merchant_name: 'Pelo Alias', document: VALID_CPF });
   t.is(alias.status, 200);
   t.is(alias.body.payerName, 'Pelo Alias');
-  const both = await call(app.url, 'PATCH', path, { merchant_name: 'Perde', payer_name: 'Ganha', document: VALID_CPF });
+  const both = await call(shop.app.url, 'PATCH', path, {
+    merchant_name: 'Perde',
+    payer_name: 'Ganha',
+    document: VALID_CPF,
+  });
   t.is(both.body.payerName, 'Ganha');
-  t.is((await call(app.url, 'GET', checkoutPath(link.payment_link_guid))).body.payerName, 'Ganha');
-  const empty = await call(app.url, 'PATCH', path, {});
+  t.is((await call(shop.app.url, 'GET', checkoutPath(link.payment_link_guid))).body.payerName, 'Ganha');
+  const empty = await call(shop.app.url, 'PATCH', path, {});
   t.is(empty.status, 400);
   t.deepEqual(empty.body, { payer_name: ['This field is required.'], document: ['This field is required.'] });
-  const long = await call(app.url, 'PATCH', path, { payer_name: 'x'.repeat(21), document: '1'.repeat(21) });
+  const long = await call(shop.app.url, 'PATCH', path, { payer_name: 'x'.repeat(21), document: '1'.repeat(21) });
   t.deepEqual(Object.keys(long.body).sort(), ['document', 'payer_name']);
 });
 
 test('address step: cep of 8 digits, optional lines saved', async (t) => {
-  const { body: link } = await createLink(app.url, merchant);
+  const { body: link } = await createLink(shop.app.url, shop.merchant);
   const path = checkoutPath(link.payment_link_guid, 'address');
-  const ok = await call(app.url, 'PATCH', path, {
+  const ok = await call(shop.app.url, 'PATCH', path, {
     cep: '01310-100',
     complement: 'apto 12',
     reference: 'perto do metrô',
@@ -425,17 +442,19 @@ test('address step: cep of 8 digits, optional lines saved', async (t) => {
   });
   t.is(ok.status, 200);
   t.like(ok.body.address, { cep: '01310100', complement: 'apto 12', reference: 'perto do metrô', state: 'SP' });
-  t.is((await call(app.url, 'PATCH', path, { cep: '01310100' })).status, 200);
-  const bad = await call(app.url, 'PATCH', path, { cep: '1234', state: 'XX', complement: 'c'.repeat(101) });
+  t.is((await call(shop.app.url, 'PATCH', path, { cep: '01310100' })).status, 200);
+  const bad = await call(shop.app.url, 'PATCH', path, { cep: '1234', state: 'XX', complement: 'c'.repeat(101) });
   t.is(bad.status, 400);
   t.deepEqual(Object.keys(bad.body).sort(), ['cep', 'complement', 'state']);
   t.deepEqual(bad.body.cep, ['Enter a CEP of 8 digits.']);
-  t.deepEqual((await call(app.url, 'PATCH', path, {})).body, { cep: ['This field is required.'] });
+  t.deepEqual((await call(shop.app.url, 'PATCH', path, {})).body, { cep: ['This field is required.'] });
 });
 
 test('pay approves, marks the link paid, and a second pay is 409', async (t) => {
-  const { guid, id } = await readyLink(app.url, merchant, { value: 3000, number_of_installments: 3 });
-  const paid = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  const { guid, id } = await readyLink(shop.app.url, shop.merchant, { value: 3000, number_of_installments: 3 });
+  const paid = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
+    encrypted_card: encryptedCard(APPROVED_CARD),
+  });
   t.is(paid.status, 200);
   t.true(paid.body.approved);
   t.is(paid.body.checkout.status, 2);
@@ -451,19 +470,21 @@ test('pay approves, marks the link paid, and a second pay is 409', async (t) => 
   t.truthy(link!.paymentDate);
   t.like(link!.payment, { last4: '0010', bin: '400000', brand: 'Visa', installments: 3 });
   t.false(JSON.stringify(link).includes(APPROVED_CARD));
-  const again = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  const again = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
+    encrypted_card: encryptedCard(APPROVED_CARD),
+  });
   t.is(again.status, 409);
   t.regex(again.body.detail, /already paid/);
   t.is(
-    (await call(app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'X', document: VALID_CPF })).status,
+    (await call(shop.app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'X', document: VALID_CPF })).status,
     409,
   );
-  t.is((await call(app.url, 'PATCH', checkoutPath(guid, 'address'), { cep: '01310100' })).status, 409);
-  const loaded = await call(app.url, 'GET', checkoutPath(guid));
+  t.is((await call(shop.app.url, 'PATCH', checkoutPath(guid, 'address'), { cep: '01310100' })).status, 409);
+  const loaded = await call(shop.app.url, 'GET', checkoutPath(guid));
   t.true(loaded.body.paid);
   t.truthy(loaded.body.receipt.paymentDate);
-  const merchantView = await fetch(`${app.url}/api/v1/payment-links/${id}/`, {
-    headers: { authorization: `Bearer ${merchant.merchantToken}` },
+  const merchantView = await fetch(`${shop.app.url}/api/v1/payment-links/${id}/`, {
+    headers: { authorization: `Bearer ${shop.merchant.merchantToken}` },
   });
   const view = await json(merchantView);
   t.is(view.status, 2);
@@ -472,8 +493,10 @@ test('pay approves, marks the link paid, and a second pay is 409', async (t) => 
 });
 
 test('a denied card leaves the link payable', async (t) => {
-  const { guid, id } = await readyLink(app.url, merchant);
-  const denied = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) });
+  const { guid, id } = await readyLink(shop.app.url, shop.merchant);
+  const denied = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
+    encrypted_card: encryptedCard(DENIED_CARD),
+  });
   t.is(denied.status, 200);
   t.false(denied.body.approved);
   // The acquirer's code and message as the merchant gets them; the payer's text in Portuguese.
@@ -485,19 +508,21 @@ test('a denied card leaves the link payable', async (t) => {
   t.is(denied.body.checkout.status, 1);
   t.is((await PaymentLinkModel.findById(id).lean())!.status, 1);
   t.is(await PaymentClaimModel.countDocuments({ _id: id }), 0);
-  const paid = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  const paid = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
+    encrypted_card: encryptedCard(APPROVED_CARD),
+  });
   t.true(paid.body.approved);
 });
 
 test('a link stops taking cards after ten declines', async (t) => {
-  const { guid, id } = await readyLink(app.url, merchant);
+  const { guid, id } = await readyLink(shop.app.url, shop.merchant);
   await PaymentLinkModel.updateOne({ _id: id }, { $set: { declinedAttempts: 9 } });
   t.false(
-    (await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) })).body
+    (await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) })).body
       .approved,
   );
   t.is((await PaymentLinkModel.findById(id).lean())!.declinedAttempts, 10);
-  const refused = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), {
+  const refused = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
     encrypted_card: encryptedCard(APPROVED_CARD),
   });
   t.is(refused.status, 409);
@@ -505,32 +530,34 @@ test('a link stops taking cards after ten declines', async (t) => {
 });
 
 test('an unreadable card is 400 with one message whatever the fault', async (t) => {
-  const { guid } = await readyLink(app.url, merchant);
+  const { guid } = await readyLink(shop.app.url, shop.merchant);
   const path = checkoutPath(guid, 'pay');
   for (const encrypted_card of ['bm90IGVuY3J5cHRlZA==', '%%%', Buffer.alloc(256, 7).toString('base64')]) {
-    const res = await call(app.url, 'PUT', path, { encrypted_card });
+    const res = await call(shop.app.url, 'PUT', path, { encrypted_card });
     t.is(res.status, 400);
     t.deepEqual(res.body, { encrypted_card: [UNDECRYPTABLE_CARD] });
   }
-  t.deepEqual((await call(app.url, 'PUT', path, {})).body, { encrypted_card: ['This field is required.'] });
+  t.deepEqual((await call(shop.app.url, 'PUT', path, {})).body, { encrypted_card: ['This field is required.'] });
 });
 
 test('pay checks luhn, expiry and cvv shape', async (t) => {
-  const { guid } = await readyLink(app.url, merchant);
+  const { guid } = await readyLink(shop.app.url, shop.merchant);
   const path = checkoutPath(guid, 'pay');
-  const luhn = await call(app.url, 'PUT', path, { encrypted_card: encryptedCard('4000000000000011') });
+  const luhn = await call(shop.app.url, 'PUT', path, { encrypted_card: encryptedCard('4000000000000011') });
   t.is(luhn.status, 400);
   t.truthy(luhn.body.number);
-  const expired = await call(app.url, 'PUT', path, { encrypted_card: encryptedCard(APPROVED_CARD, { expYear: 2020 }) });
+  const expired = await call(shop.app.url, 'PUT', path, {
+    encrypted_card: encryptedCard(APPROVED_CARD, { expYear: 2020 }),
+  });
   t.truthy(expired.body.expiry);
-  const cvv = await call(app.url, 'PUT', path, { encrypted_card: encryptedCard(APPROVED_CARD, { cvv: '12' }) });
+  const cvv = await call(shop.app.url, 'PUT', path, { encrypted_card: encryptedCard(APPROVED_CARD, { cvv: '12' }) });
   t.truthy(cvv.body.cvv);
-  t.is((await call(app.url, 'GET', checkoutPath(guid))).body.status, 1);
+  t.is((await call(shop.app.url, 'GET', checkoutPath(guid))).body.status, 1);
 });
 
 test('pay needs the payer step', async (t) => {
-  const { body: link } = await createLink(app.url, merchant);
-  const res = await call(app.url, 'PUT', checkoutPath(link.payment_link_guid, 'pay'), {
+  const { body: link } = await createLink(shop.app.url, shop.merchant);
+  const res = await call(shop.app.url, 'PUT', checkoutPath(link.payment_link_guid, 'pay'), {
     encrypted_card: encryptedCard(APPROVED_CARD),
   });
   t.is(res.status, 400);
@@ -538,9 +565,9 @@ test('pay needs the payer step', async (t) => {
 });
 
 test('an expired link cannot be paid or edited', async (t) => {
-  const { guid, id } = await readyLink(app.url, merchant, { link_exp_period: 1 });
+  const { guid, id } = await readyLink(shop.app.url, shop.merchant, { link_exp_period: 1 });
   await PaymentLinkModel.updateOne({ _id: id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
-  const loaded = await call(app.url, 'GET', checkoutPath(guid));
+  const loaded = await call(shop.app.url, 'GET', checkoutPath(guid));
   t.is(loaded.body.status, 3);
   t.true(loaded.body.expired);
   for (const [method, step, body] of [
@@ -548,7 +575,7 @@ test('an expired link cannot be paid or edited', async (t) => {
     ['PATCH', 'payer', { payer_name: 'A', document: VALID_CPF }],
     ['PATCH', 'address', { cep: '01310100' }],
   ] as const) {
-    const res = await call(app.url, method, checkoutPath(guid, step), body);
+    const res = await call(shop.app.url, method, checkoutPath(guid, step), body);
     t.is(res.status, 409, step);
     t.regex(res.body.detail, /expired/);
   }
@@ -556,8 +583,10 @@ test('an expired link cannot be paid or edited', async (t) => {
 
 test('an unreachable acquirer is 502 and the link stays payable', async (t) => {
   // 990500 cents: the sandbox answers 500 and creates nothing.
-  const { guid, id } = await readyLink(app.url, merchant, { value: 990500 });
-  const res = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  const { guid, id } = await readyLink(shop.app.url, shop.merchant, { value: 990500 });
+  const res = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
+    encrypted_card: encryptedCard(APPROVED_CARD),
+  });
   t.is(res.status, 502);
   t.is((await PaymentLinkModel.findById(id).lean())!.status, 1);
   t.is(await PaymentClaimModel.countDocuments({ _id: id }), 0);
@@ -565,8 +594,10 @@ test('an unreachable acquirer is 502 and the link stays payable', async (t) => {
 
 test('a reset after the acquirer charged still settles the link as paid', async (t) => {
   // 990104 cents: the sandbox makes the sale, then resets the connection without answering.
-  const { guid, id } = await readyLink(app.url, merchant, { value: 990104 });
-  const res = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  const { guid, id } = await readyLink(shop.app.url, shop.merchant, { value: 990104 });
+  const res = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
+    encrypted_card: encryptedCard(APPROVED_CARD),
+  });
   t.is(res.status, 200);
   t.true(res.body.approved);
   t.is((await PaymentLinkModel.findById(id).lean())!.status, 2);
@@ -574,7 +605,7 @@ test('a reset after the acquirer charged still settles the link as paid', async 
 });
 
 test('a claim of a crashed pay is taken over with the same acquirer key', async (t) => {
-  const { guid, id } = await readyLink(app.url, merchant);
+  const { guid, id } = await readyLink(shop.app.url, shop.merchant);
   await PaymentClaimModel.create({
     _id: id,
     attemptKey: 'stale-key',
@@ -582,7 +613,9 @@ test('a claim of a crashed pay is taken over with the same acquirer key', async 
     state: 'charging',
     startedAt: new Date(Date.now() - 3600_000),
   });
-  const res = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  const res = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
+    encrypted_card: encryptedCard(APPROVED_CARD),
+  });
   t.is(res.status, 200);
   t.true(res.body.approved);
   const claim = await PaymentClaimModel.findById(id).lean();
@@ -591,7 +624,7 @@ test('a claim of a crashed pay is taken over with the same acquirer key', async 
 });
 
 test('a fresh claim held by another pay is 409', async (t) => {
-  const { guid, id } = await readyLink(app.url, merchant);
+  const { guid, id } = await readyLink(shop.app.url, shop.merchant);
   await PaymentClaimModel.create({
     _id: id,
     attemptKey: 'running',
@@ -599,7 +632,9 @@ test('a fresh claim held by another pay is 409', async (t) => {
     state: 'charging',
     startedAt: new Date(),
   });
-  const res = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) });
+  const res = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
+    encrypted_card: encryptedCard(APPROVED_CARD),
+  });
   t.is(res.status, 409);
   t.regex(res.body.detail, /in progress/);
 });
@@ -610,13 +645,13 @@ test('page assets come from our origin', async (t) => {
     ['checkout.css', /css/],
     ['forge.min.js', /javascript/],
   ] as const) {
-    const res = await fetch(`${app.url}/checkout/assets/${file}`);
+    const res = await fetch(`${shop.app.url}/checkout/assets/${file}`);
     t.is(res.status, 200, file);
     t.regex(res.headers.get('content-type')!, type);
   }
-  t.is((await fetch(`${app.url}/checkout/assets/..%2F..%2Fpackage.json`)).status, 404);
-  t.is((await fetch(`${app.url}/checkout/assets/index.ts`)).status, 404);
-  const slash = await fetch(`${app.url}/checkout/some-guid/`, { redirect: 'manual' });
+  t.is((await fetch(`${shop.app.url}/checkout/assets/..%2F..%2Fpackage.json`)).status, 404);
+  t.is((await fetch(`${shop.app.url}/checkout/assets/index.ts`)).status, 404);
+  const slash = await fetch(`${shop.app.url}/checkout/some-guid/`, { redirect: 'manual' });
   t.is(slash.status, 301);
   t.is(slash.headers.get('location'), '/checkout/some-guid');
 });
@@ -624,7 +659,7 @@ test('page assets come from our origin', async (t) => {
 test.serial(
   'a pay that timed out keeps its claim even when the acquirer has no sale yet: a retry cannot charge twice',
   async (t) => {
-    const { guid, id } = await readyLink(app.url, merchant, { value: 4100 });
+    const { guid, id } = await readyLink(shop.app.url, shop.merchant, { value: 4100 });
     // The acquirer takes the authorization and never answers in time: for now it shows no sale.
     const faulted = await fetch(`${getConfig().acquirer.baseUrl}/sandbox/faults`, {
       method: 'POST',
@@ -632,14 +667,15 @@ test.serial(
       body: JSON.stringify({ mode: 'hang', operation: 'create' }),
     });
     t.is(faulted.status, 201);
-    const first = await call(app.url, 'PUT', checkoutPath(guid, 'pay'), {
+    const first = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
       encrypted_card: encryptedCard(APPROVED_CARD),
     });
     t.is(first.status, 502);
     const claim = (await PaymentClaimModel.findById(id).lean())!;
     t.is(claim?.state, 'charging', 'the claim is kept while the call may still be running');
     t.is(
-      (await call(app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) })).status,
+      (await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) }))
+        .status,
       409,
     );
     // The acquirer completes the first authorization late; the sweep, once no call can still run, records it.

@@ -2,6 +2,7 @@
 import type { ClearCard } from '../../src/cards';
 import { APPROVED_CARD_NUMBER, encryptedTestCard } from '../helpers/cards';
 import { bearer, type TestMerchant } from '../helpers/identity';
+import test from 'ava';
 import { getConfig } from '../../config';
 import { closeAcquirerClient } from '../../src/acquirer/client';
 import { json, startTestApp, type TestApp } from '../helpers/app';
@@ -32,6 +33,19 @@ export async function startLinkApp(
   if (getConfig().acquirer.baseUrl !== sandbox.url)
     throw new Error('config was loaded before the test set the acquirer url');
   return { app, merchant: await newMerchant({ companyName }) };
+}
+
+/** startLinkApp before the file's tests, stopLinkApp after them: the app and merchant, once started. */
+export function useLinkApp(
+  companyName: string,
+  options: { allowWebhookHost?: string } = {},
+): { app: TestApp; merchant: TestMerchant } {
+  const running = {} as { app: TestApp; merchant: TestMerchant };
+  test.before(async () => {
+    Object.assign(running, await startLinkApp(companyName, options));
+  });
+  test.after.always(() => stopLinkApp(running.app));
+  return running;
 }
 
 /** Stops what startLinkApp started. */

@@ -7,9 +7,7 @@
  */
 import '../helpers/env';
 import test from 'ava';
-import type { TestApp } from '../helpers/app';
 import { countDbCommands } from '../helpers/db-commands';
-import type { TestMerchant } from '../helpers/identity';
 import { PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/model';
 import { WebhookEventModel } from '../../src/webhooks/model';
 import {
@@ -20,25 +18,18 @@ import {
   checkoutPath,
   encryptedCard,
   readyLink,
-  startLinkApp,
-  stopLinkApp,
+  useLinkApp,
 } from './helpers';
 
-let app: TestApp;
-let merchant: TestMerchant;
-
-test.before(async () => {
-  // The webhook's events are stored and queued; nothing delivers them here.
-  ({ app, merchant } = await startLinkApp('Idas e Voltas ME', { allowWebhookHost: '127.0.0.1:9' }));
-});
-test.after.always(() => stopLinkApp(app));
+// The webhook's events are stored and queued; nothing delivers them here.
+const shop = useLinkApp('Idas e Voltas ME', { allowWebhookHost: '127.0.0.1:9' });
 
 function counted(method: string, path: string, body?: unknown) {
-  return countDbCommands(() => call(app.url, method, path, body));
+  return countDbCommands(() => call(shop.app.url, method, path, body));
 }
 
 test.serial('checkout load: one read', async (t) => {
-  const { guid } = await readyLink(app.url, merchant);
+  const { guid } = await readyLink(shop.app.url, shop.merchant);
   const { result, commands } = await counted('GET', checkoutPath(guid));
   t.is(result.status, 200);
   t.log(commands);
@@ -46,7 +37,7 @@ test.serial('checkout load: one read', async (t) => {
 });
 
 test.serial('payer step: the link, the pay-in-progress guard, one update', async (t) => {
-  const { guid } = await readyLink(app.url, merchant);
+  const { guid } = await readyLink(shop.app.url, shop.merchant);
   const { result, commands } = await counted('PATCH', checkoutPath(guid, 'payer'), {
     payer_name: 'Ana Souza',
     document: VALID_CPF,
@@ -57,7 +48,7 @@ test.serial('payer step: the link, the pay-in-progress guard, one update', async
 });
 
 test.serial('address step: the link, the pay-in-progress guard, one update', async (t) => {
-  const { guid } = await readyLink(app.url, merchant);
+  const { guid } = await readyLink(shop.app.url, shop.merchant);
   const { result, commands } = await counted('PATCH', checkoutPath(guid, 'address'), {
     cep: '01310-100',
     street: 'Avenida Paulista',
@@ -69,7 +60,7 @@ test.serial('address step: the link, the pay-in-progress guard, one update', asy
 });
 
 test.serial('an invalid document in the payer step costs the link read only', async (t) => {
-  const { guid } = await readyLink(app.url, merchant);
+  const { guid } = await readyLink(shop.app.url, shop.merchant);
   const { result, commands } = await counted('PATCH', checkoutPath(guid, 'payer'), {
     payer_name: 'Ana Souza',
     document: '123.456.789-00',
@@ -80,7 +71,7 @@ test.serial('an invalid document in the payer step costs the link read only', as
 });
 
 test.serial('pay, approved, no webhook: link read, claim insert, link paid, claim paid', async (t) => {
-  const { guid, id } = await readyLink(app.url, merchant);
+  const { guid, id } = await readyLink(shop.app.url, shop.merchant);
   const { result, commands } = await counted('PUT', checkoutPath(guid, 'pay'), {
     encrypted_card: encryptedCard(APPROVED_CARD),
   });
@@ -102,7 +93,7 @@ test.serial('pay, approved, no webhook: link read, claim insert, link paid, clai
 });
 
 test.serial('pay, approved, with a webhook: the same plus the stored and queued paid event', async (t) => {
-  const { guid, id } = await readyLink(app.url, merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
+  const { guid, id } = await readyLink(shop.app.url, shop.merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
   const { result, commands } = await counted('PUT', checkoutPath(guid, 'pay'), {
     encrypted_card: encryptedCard(APPROVED_CARD),
   });
@@ -130,7 +121,7 @@ test.serial('pay, approved, with a webhook: the same plus the stored and queued 
 });
 
 test.serial('pay, declined: link read, claim insert, declined count, claim released', async (t) => {
-  const { guid, id } = await readyLink(app.url, merchant);
+  const { guid, id } = await readyLink(shop.app.url, shop.merchant);
   const { result, commands } = await counted('PUT', checkoutPath(guid, 'pay'), {
     encrypted_card: encryptedCard(DENIED_CARD),
   });
