@@ -6,8 +6,9 @@ import test from 'ava';
 import { bearer, newMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { eventually } from '../helpers/processes';
-import { sandboxNotify as notifyFromSandbox, startChargebackStack, type ChargebackStack } from './stack';
+import { decideStep, sandboxNotify as notifyFromSandbox, startChargebackStack, type ChargebackStack } from './stack';
 import {
+  lifecycleNotice,
   newChargebackNotice as fullNotice,
   newEstablishment,
   newNoticeIds,
@@ -175,14 +176,6 @@ test.serial(
 
 // --- item 4: an outcome on the word of the static header alone --------------------------------------
 
-const lifecycleNotice = (ec: string, caseId: number, message: string, date: string) => ({
-  establishmentNumber: Number(ec),
-  caseId,
-  message,
-  executionDate: date,
-  ActionCicleDate: date,
-});
-
 test('a win the acquirer never decided, posted with the secret, changes no outcome', async (t) => {
   const ec = newEstablishment();
   const owner = await newMerchant({ establishmentNumbers: [ec] });
@@ -218,12 +211,7 @@ test('a step the acquirer shows for another establishment is not applied to this
   const ecVictim = newEstablishment();
   const ecOther = newEstablishment();
   const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ecVictim });
-  await stack.control('/lifecycle-step', {
-    establishmentNumber: ecVictim,
-    caseId: notice.idCase,
-    message: 'A favor do Emissor',
-    date: '2030-08-02',
-  });
+  await decideStep(stack, ecVictim, notice.idCase, 'A favor do Emissor', '2030-08-02');
   const elsewhere = lifecycleNotice(ecOther, notice.idCase, 'A favor do Emissor', '2030-08-02');
   const { noticeId } = await receiveNotice(elsewhere);
   t.is(await applyNotice(noticeId), 'unconfirmed');
@@ -328,12 +316,7 @@ test.serial('an outcome the acquirer shows only after the job gave up is applied
     appliedAt: null,
   });
   t.is(await applyNotice(noticeId, { lastAttempt: true }), 'unconfirmed', 'the acquirer does not show it yet');
-  await stack.control('/lifecycle-step', {
-    establishmentNumber: ec,
-    caseId: notice.idCase,
-    message: step.message,
-    date: step.ActionCicleDate,
-  });
+  await decideStep(stack, ec, notice.idCase, step.message, step.ActionCicleDate);
   // The sweep queues it again, with one attempt, and the acquirer now confirms it.
   t.is(await requeueUnappliedNotices(new Date(), 60_000), 1);
   const job = await getQueue(CHARGEBACK_NOTICE_QUEUE).getJob(
@@ -367,12 +350,7 @@ test('a notice whose date carries a time is confirmed by the step of that day', 
   const ec = newEstablishment();
   await newMerchant({ establishmentNumbers: [ec] });
   const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
-  await stack.control('/lifecycle-step', {
-    establishmentNumber: ec,
-    caseId: notice.idCase,
-    message: 'A favor do Emissor',
-    date: '2030-08-04',
-  });
+  await decideStep(stack, ec, notice.idCase, 'A favor do Emissor', '2030-08-04');
   const { noticeId } = await receiveNotice(
     lifecycleNotice(ec, notice.idCase, 'A favor do Emissor', '2030-08-04T13:45:00-03:00'),
   );

@@ -3,9 +3,10 @@ import test from 'ava';
 import { bearer, newMerchant, systemToken } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { eventually } from '../helpers/processes';
-import { sandboxNotify as notifyFromSandbox, startChargebackStack, type ChargebackStack } from './stack';
+import { decideStep, sandboxNotify as notifyFromSandbox, startChargebackStack, type ChargebackStack } from './stack';
 import {
   chargebackNoticeHeaders,
+  lifecycleNotice,
   newChargebackNotice,
   newEstablishment,
   newNoticeIds,
@@ -32,14 +33,6 @@ test.after.always(() => stack?.close());
 
 const newIds = newNoticeIds;
 
-const lifecycleNotice = (ec: string, caseId: number, message: string, date: string) => ({
-  establishmentNumber: Number(ec),
-  caseId,
-  message,
-  executionDate: date,
-  ActionCicleDate: date,
-});
-
 const post = (body: unknown, secret?: string) => postChargebackNotice(stack.url, body, secret);
 
 const get = async (path: string, token: string, headers: Record<string, string> = {}) => {
@@ -50,12 +43,7 @@ const get = async (path: string, token: string, headers: Record<string, string> 
 /** The acquirer decides a lifecycle step (its own lifecycle of the case shows it), as it does before notifying us. */
 async function acquirerDecides(notice: any): Promise<void> {
   if (notice.caseId === undefined) return;
-  await stack.control('/lifecycle-step', {
-    establishmentNumber: String(notice.establishmentNumber),
-    caseId: notice.caseId,
-    message: notice.message,
-    date: notice.ActionCicleDate,
-  });
+  await decideStep(stack, String(notice.establishmentNumber), notice.caseId, notice.message, notice.ActionCicleDate);
 }
 
 /** Stores and applies notices through the service, in the given order (the worker path is tested separately). */

@@ -17,12 +17,13 @@ import '../helpers/env';
 import test from 'ava';
 import type { Job } from 'bullmq';
 import { countDbCommands } from '../helpers/db-commands';
-import { startChargebackStack, type ChargebackStack } from './stack';
+import { decideStep, startChargebackStack, type ChargebackStack } from './stack';
 import {
   newChargebackNotice,
   newEstablishment,
   newNoticeIds,
   postChargebackNotice,
+  lifecycleNotice,
 } from '../helpers/chargeback-notices';
 import { CHARGEBACK_NOTICE_QUEUE, noticeFingerprint, type NoticeJobData } from '../../src/chargebacks/service';
 import { ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
@@ -86,19 +87,8 @@ test.serial('applying a new chargeback takes 4 commands; a lifecycle step 7 and 
   });
   t.like(await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean(), { status: 'PENDING', eventCount: 1 });
 
-  const step = {
-    establishmentNumber: Number(ec),
-    caseId: notice.idCase,
-    message: 'A favor do Emissor',
-    executionDate: '2030-02-01',
-    ActionCicleDate: '2030-02-01',
-  };
-  await stack.control('/lifecycle-step', {
-    establishmentNumber: ec,
-    caseId: notice.idCase,
-    message: step.message,
-    date: step.ActionCicleDate,
-  });
+  const step = lifecycleNotice(ec, notice.idCase, 'A favor do Emissor', '2030-02-01');
+  await decideStep(stack, ec, notice.idCase, step.message, step.ActionCicleDate);
   t.is((await post(step)).status, 202);
   const apiCallsBefore = (await stack.control('/stats')).apiCalls;
   const stepJob = await jobOf(noticeFingerprint(step));

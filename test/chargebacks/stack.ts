@@ -78,3 +78,8 @@ export async function sandboxNotify(stack: ChargebackStack, body: Record<string,
   );
   return answer.notice;
 }
+
+/** The sandbox acquirer decides lifecycle step `message` of case `caseId` at `ec` (its lifecycle then shows it). */
+export function decideStep(stack: ChargebackStack, ec: string, caseId: number, message: string, date: string) {
+  return stack.control('/lifecycle-step', { establishmentNumber: ec, caseId, message, date });
+}

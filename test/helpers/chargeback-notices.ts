@@ -43,6 +43,15 @@ export function newChargebackNotice(
   };
 }
 
+/** The acquirer's notice of a lifecycle step `message` of case `caseId` at `ec`, dated `date`. */
+export const lifecycleNotice = (ec: string, caseId: number, message: string, date: string) => ({
+  establishmentNumber: Number(ec),
+  caseId,
+  message,
+  executionDate: date,
+  ActionCicleDate: date,
+});
+
 /** A JSON body with the shared secret the acquirer's notices carry. */
 export function chargebackNoticeHeaders(): Record<string, string> {
   return {

@@ -606,13 +606,7 @@ test('a reset after the acquirer charged still settles the link as paid', async 
 
 test('a claim of a crashed pay is taken over with the same acquirer key', async (t) => {
   const { guid, id } = await readyLink(shop.app.url, shop.merchant);
-  await PaymentClaimModel.create({
-    _id: id,
-    attemptKey: 'stale-key',
-    merchantOrderId: `PL${id}Tstale`,
-    state: 'charging',
-    startedAt: new Date(Date.now() - 3600_000),
-  });
+  await chargingClaim(id, 'stale-key', 'stale', 3600_000);
   const res = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
     encrypted_card: encryptedCard(APPROVED_CARD),
   });
@@ -625,13 +619,7 @@ test('a claim of a crashed pay is taken over with the same acquirer key', async 
 
 test('a fresh claim held by another pay is 409', async (t) => {
   const { guid, id } = await readyLink(shop.app.url, shop.merchant);
-  await PaymentClaimModel.create({
-    _id: id,
-    attemptKey: 'running',
-    merchantOrderId: `PL${id}Trun`,
-    state: 'charging',
-    startedAt: new Date(),
-  });
+  await chargingClaim(id, 'running', 'run', 0);
   const res = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
     encrypted_card: encryptedCard(APPROVED_CARD),
   });
