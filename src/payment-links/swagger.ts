@@ -1,19 +1,14 @@
 /** Swagger text of the payment-link routes: definitions, parameters and each operation. */
 import { errorResponses, type SwaggerOperation } from '../http/routes';
 import { MAX_LINK_VALUE } from './service';
+import { bodyParameter, idempotencyKeyHeader, idempotentCreateErrors } from '../sales/swagger';
 
-const idempotencyHeader = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  type: 'string',
-  maxLength: 255,
-  description:
-    'Optional, per merchant, kept 24 h. The same key with the same body replays the first answer (header ' +
+const idempotencyHeader = idempotencyKeyHeader(
+  'Optional, per merchant, kept 24 h. The same key with the same body replays the first answer (header ' +
     'Idempotent-Replayed: true) ' +
     ('and creates no second link; the same key with a different body is 422; the same key while the first ' +
       'request still runs is 409.'),
-};
+);
 
 export const tag = {
   name: 'payment-links',
@@ -151,18 +146,13 @@ export const docs = {
       'The merchant comes from the credential only. Every bad field is reported at once as a field map. ' +
       ('The response never shows the e-mail. Aliases: merchant_name for payer_name; webhook_url, ' +
         'callbackUrl, callback_url for webhookUrl.'),
-    parameters: [
-      idempotencyHeader,
-      { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/PaymentLinkCreate' } },
-    ],
+    parameters: [idempotencyHeader, bodyParameter('PaymentLinkCreate')],
     responses: {
       201: {
         description: 'Created (or replayed by Idempotency-Key)',
         schema: { $ref: '#/definitions/PaymentLink' },
       },
-      400: errorResponses.fieldErrors,
-      409: errorResponses.detail('The first request with this Idempotency-Key is still running'),
-      422: errorResponses.idempotencyKeyReused,
+      ...idempotentCreateErrors('The first request with this Idempotency-Key is still running'),
     },
   },
   getPaymentLink: {

@@ -215,6 +215,31 @@ export const salesDefinitions = {
   },
 };
 
+/** The Idempotency-Key header of an idempotent create; `description` says what a replay spares. */
+export const idempotencyKeyHeader = (description: string) => ({
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  type: 'string',
+  maxLength: 255,
+  description,
+});
+
+/** The JSON body parameter of an operation, described by definition `definition`. */
+export const bodyParameter = (definition: string) => ({
+  name: 'body',
+  in: 'body',
+  required: true,
+  schema: { $ref: `#/definitions/${definition}` },
+});
+
+/** The answers of an idempotent create besides its success: bad fields, the key still in use (`inUse`), reused. */
+export const idempotentCreateErrors = (inUse: string) => ({
+  400: errorResponses.fieldErrors,
+  409: errorResponses.detail(inUse),
+  422: errorResponses.idempotencyKeyReused,
+});
+
 export const salesDocs = {
   preCaptureSale: {
     operationId: 'preCaptureSale',
@@ -229,30 +254,22 @@ export const salesDocs = {
       ('On 502 the body tells whether nothing was charged (sale_status FAILED) or the outcome is being ' +
         'confirmed (reconciling true).'),
     parameters: [
-      {
-        name: 'Idempotency-Key',
-        in: 'header',
-        required: false,
-        type: 'string',
-        maxLength: 255,
-        description:
-          'Recommended. Per merchant, kept 24 h. The same key with the same body replays the first answer ' +
+      idempotencyKeyHeader(
+        'Recommended. Per merchant, kept 24 h. The same key with the same body replays the first answer ' +
           '(header Idempotent-Replayed: true) without a second ' +
           ('authorization; the same key with a different body is 422; the same key while the first request ' +
             'still runs, or while its timed-out outcome is being ') +
           ('confirmed, is 409 (retry later to get the answer). A key whose request failed validation or ' +
             'reached no acquirer (502 with FAILED) may be used again.'),
-      },
-      { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/PreCaptureRequest' } },
+      ),
+      bodyParameter('PreCaptureRequest'),
     ],
     responses: {
       200: {
         description: 'The sale (approved, denied or PIX pending)',
         schema: { $ref: '#/definitions/OnlineSaleResponse' },
       },
-      400: errorResponses.fieldErrors,
-      409: errorResponses.detail('The first request with this Idempotency-Key is still running or being confirmed'),
-      422: errorResponses.idempotencyKeyReused,
+      ...idempotentCreateErrors('The first request with this Idempotency-Key is still running or being confirmed'),
       500: errorResponses.detail('Internal error'),
       502: gatewayError,
     },
