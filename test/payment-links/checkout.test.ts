@@ -29,6 +29,10 @@ import { clearTestCard } from '../helpers/cards';
 // Links of the stale-payment tests carry a webhook: its events are stored (nothing delivers them here).
 const shop = useLinkApp('Doces da Vila ME', { allowWebhookHost: '127.0.0.1:9' });
 
+/** The payer pays link `guid` with test card `number`. */
+const pay = (guid: string, number: string) =>
+  call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(number) });
+
 /** A pay of link `id` still charging since `ageMs` ago, as a process that died (or still runs) left it. */
 const chargingClaim = (id: number, attemptKey: string, orderSuffix: string, ageMs: number) =>
   PaymentClaimModel.create({
@@ -86,11 +90,7 @@ test.serial(
       1,
       'a second sweep stores nothing more',
     );
-    t.is(
-      (await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) }))
-        .status,
-      409,
-    );
+    t.is((await pay(guid, APPROVED_CARD)).status, 409);
   },
 );
 
@@ -99,11 +99,7 @@ test.serial(
     'sweep: no second event',
   async (t) => {
     const { guid, id } = await readyLink(shop.app.url, shop.merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
-    t.is(
-      (await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) }))
-        .status,
-      200,
-    );
+    t.is((await pay(guid, APPROVED_CARD)).status, 200);
     const paidLink = (await PaymentLinkModel.findById(id).lean())!;
     // Back to what the pay had written when it died: the link paid, the event stored, the claim still charging.
     await PaymentClaimModel.collection.updateOne(
@@ -118,12 +114,7 @@ test.serial(
         },
       },
     );
-    t.is(
-      (await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) }))
-        .status,
-      409,
-      'the link is paid',
-    );
+    t.is((await pay(guid, APPROVED_CARD)).status, 409, 'the link is paid');
     t.is(
       (await call(shop.app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'Ana', document: VALID_CPF }))
         .status,
@@ -152,14 +143,7 @@ test.serial(
     'once no call can be in flight',
   async (t) => {
     const paidLink = await readyLink(shop.app.url, shop.merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
-    t.is(
-      (
-        await call(shop.app.url, 'PUT', checkoutPath(paidLink.guid, 'pay'), {
-          encrypted_card: encryptedCard(APPROVED_CARD),
-        })
-      ).status,
-      200,
-    );
+    t.is((await pay(paidLink.guid, APPROVED_CARD)).status, 200);
     const before = (await PaymentLinkModel.findById(paidLink.id).lean())!;
     // A concurrent write-back undid the payment on the link, and the event was still owed.
     await PaymentLinkModel.updateOne({ _id: paidLink.id }, { $set: { status: 1, payment: null, paymentDate: null } });
@@ -262,25 +246,9 @@ test.serial(
       const second = await readyLink(shop.app.url, shop.merchant);
       // Malformed pays count: a card tester's garbage is not free.
       t.is((await call(shop.app.url, 'PUT', checkoutPath(first.guid, 'pay'), {})).status, 400);
-      t.is(
-        (
-          await call(shop.app.url, 'PUT', checkoutPath(first.guid, 'pay'), {
-            encrypted_card: encryptedCard(DENIED_CARD),
-          })
-        ).status,
-        200,
-      );
-      t.is(
-        (
-          await call(shop.app.url, 'PUT', checkoutPath(second.guid, 'pay'), {
-            encrypted_card: encryptedCard(DENIED_CARD),
-          })
-        ).status,
-        200,
-      );
-      const refused = await call(shop.app.url, 'PUT', checkoutPath(second.guid, 'pay'), {
-        encrypted_card: encryptedCard(APPROVED_CARD),
-      });
+      t.is((await pay(first.guid, DENIED_CARD)).status, 200);
+      t.is((await pay(second.guid, DENIED_CARD)).status, 200);
+      const refused = await pay(second.guid, APPROVED_CARD);
       t.is(refused.status, 429);
       t.regex(refused.body.detail, /throttled/);
       t.true(Number(refused.headers.get('retry-after')) > 0);
@@ -370,11 +338,7 @@ test('unknown guid is 404 on every checkout route and on the page', async (t) =>
     404,
   );
   t.is((await call(shop.app.url, 'PATCH', checkoutPath(guid, 'address'), { cep: '01310100' })).status, 404);
-  t.is(
-    (await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) }))
-      .status,
-    404,
-  );
+  t.is((await pay(guid, APPROVED_CARD)).status, 404);
   t.is((await fetch(`${shop.app.url}/checkout/${guid}`)).status, 404);
 });
 
@@ -452,9 +416,7 @@ test('address step: cep of 8 digits, optional lines saved', async (t) => {
 
 test('pay approves, marks the link paid, and a second pay is 409', async (t) => {
   const { guid, id } = await readyLink(shop.app.url, shop.merchant, { value: 3000, number_of_installments: 3 });
-  const paid = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
-    encrypted_card: encryptedCard(APPROVED_CARD),
-  });
+  const paid = await pay(guid, APPROVED_CARD);
   t.is(paid.status, 200);
   t.true(paid.body.approved);
   t.is(paid.body.checkout.status, 2);
@@ -470,9 +432,7 @@ test('pay approves, marks the link paid, and a second pay is 409', async (t) => 
   t.truthy(link!.paymentDate);
   t.like(link!.payment, { last4: '0010', bin: '400000', brand: 'Visa', installments: 3 });
   t.false(JSON.stringify(link).includes(APPROVED_CARD));
-  const again = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
-    encrypted_card: encryptedCard(APPROVED_CARD),
-  });
+  const again = await pay(guid, APPROVED_CARD);
   t.is(again.status, 409);
   t.regex(again.body.detail, /already paid/);
   t.is(
@@ -494,9 +454,7 @@ test('pay approves, marks the link paid, and a second pay is 409', async (t) => 
 
 test('a denied card leaves the link payable', async (t) => {
   const { guid, id } = await readyLink(shop.app.url, shop.merchant);
-  const denied = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
-    encrypted_card: encryptedCard(DENIED_CARD),
-  });
+  const denied = await pay(guid, DENIED_CARD);
   t.is(denied.status, 200);
   t.false(denied.body.approved);
   // The acquirer's code and message as the merchant gets them; the payer's text in Portuguese.
@@ -508,23 +466,16 @@ test('a denied card leaves the link payable', async (t) => {
   t.is(denied.body.checkout.status, 1);
   t.is((await PaymentLinkModel.findById(id).lean())!.status, 1);
   t.is(await PaymentClaimModel.countDocuments({ _id: id }), 0);
-  const paid = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
-    encrypted_card: encryptedCard(APPROVED_CARD),
-  });
+  const paid = await pay(guid, APPROVED_CARD);
   t.true(paid.body.approved);
 });
 
 test('a link stops taking cards after ten declines', async (t) => {
   const { guid, id } = await readyLink(shop.app.url, shop.merchant);
   await PaymentLinkModel.updateOne({ _id: id }, { $set: { declinedAttempts: 9 } });
-  t.false(
-    (await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(DENIED_CARD) })).body
-      .approved,
-  );
+  t.false((await pay(guid, DENIED_CARD)).body.approved);
   t.is((await PaymentLinkModel.findById(id).lean())!.declinedAttempts, 10);
-  const refused = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
-    encrypted_card: encryptedCard(APPROVED_CARD),
-  });
+  const refused = await pay(guid, APPROVED_CARD);
   t.is(refused.status, 409);
   t.regex(refused.body.detail, /declined cards/);
 });
@@ -557,9 +508,7 @@ test('pay checks luhn, expiry and cvv shape', async (t) => {
 
 test('pay needs the payer step', async (t) => {
   const { body: link } = await createLink(shop.app.url, shop.merchant);
-  const res = await call(shop.app.url, 'PUT', checkoutPath(link.payment_link_guid, 'pay'), {
-    encrypted_card: encryptedCard(APPROVED_CARD),
-  });
+  const res = await pay(link.payment_link_guid, APPROVED_CARD);
   t.is(res.status, 400);
   t.deepEqual(Object.keys(res.body).sort(), ['document', 'payer_name']);
 });
@@ -584,9 +533,7 @@ test('an expired link cannot be paid or edited', async (t) => {
 test('an unreachable acquirer is 502 and the link stays payable', async (t) => {
   // 990500 cents: the sandbox answers 500 and creates nothing.
   const { guid, id } = await readyLink(shop.app.url, shop.merchant, { value: 990500 });
-  const res = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
-    encrypted_card: encryptedCard(APPROVED_CARD),
-  });
+  const res = await pay(guid, APPROVED_CARD);
   t.is(res.status, 502);
   t.is((await PaymentLinkModel.findById(id).lean())!.status, 1);
   t.is(await PaymentClaimModel.countDocuments({ _id: id }), 0);
@@ -595,9 +542,7 @@ test('an unreachable acquirer is 502 and the link stays payable', async (t) => {
 test('a reset after the acquirer charged still settles the link as paid', async (t) => {
   // 990104 cents: the sandbox makes the sale, then resets the connection without answering.
   const { guid, id } = await readyLink(shop.app.url, shop.merchant, { value: 990104 });
-  const res = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
-    encrypted_card: encryptedCard(APPROVED_CARD),
-  });
+  const res = await pay(guid, APPROVED_CARD);
   t.is(res.status, 200);
   t.true(res.body.approved);
   t.is((await PaymentLinkModel.findById(id).lean())!.status, 2);
@@ -607,9 +552,7 @@ test('a reset after the acquirer charged still settles the link as paid', async 
 test('a claim of a crashed pay is taken over with the same acquirer key', async (t) => {
   const { guid, id } = await readyLink(shop.app.url, shop.merchant);
   await chargingClaim(id, 'stale-key', 'stale', 3600_000);
-  const res = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
-    encrypted_card: encryptedCard(APPROVED_CARD),
-  });
+  const res = await pay(guid, APPROVED_CARD);
   t.is(res.status, 200);
   t.true(res.body.approved);
   const claim = await PaymentClaimModel.findById(id).lean();
@@ -620,9 +563,7 @@ test('a claim of a crashed pay is taken over with the same acquirer key', async 
 test('a fresh claim held by another pay is 409', async (t) => {
   const { guid, id } = await readyLink(shop.app.url, shop.merchant);
   await chargingClaim(id, 'running', 'run', 0);
-  const res = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
-    encrypted_card: encryptedCard(APPROVED_CARD),
-  });
+  const res = await pay(guid, APPROVED_CARD);
   t.is(res.status, 409);
   t.regex(res.body.detail, /in progress/);
 });
@@ -655,17 +596,11 @@ test.serial(
       body: JSON.stringify({ mode: 'hang', operation: 'create' }),
     });
     t.is(faulted.status, 201);
-    const first = await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), {
-      encrypted_card: encryptedCard(APPROVED_CARD),
-    });
+    const first = await pay(guid, APPROVED_CARD);
     t.is(first.status, 502);
     const claim = (await PaymentClaimModel.findById(id).lean())!;
     t.is(claim?.state, 'charging', 'the claim is kept while the call may still be running');
-    t.is(
-      (await call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(APPROVED_CARD) }))
-        .status,
-      409,
-    );
+    t.is((await pay(guid, APPROVED_CARD)).status, 409);
     // The acquirer completes the first authorization late; the sweep, once no call can still run, records it.
     await createCardSale({
       idempotencyKey: `${claim.attemptKey}-late`,
