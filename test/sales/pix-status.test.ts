@@ -2,13 +2,9 @@ import '../helpers/env';
 import test from 'ava';
 import { eventually } from '../helpers/processes';
 import { newMerchant } from '../helpers/identity';
-import { call, payPix, pixSale, startSalesEnv, type SalesEnv } from './helpers';
+import { call, payPix, pixSale, useSalesEnv } from './helpers';
 
-let env: SalesEnv;
-test.before(async () => {
-  env = await startSalesEnv();
-});
-test.after.always(() => env?.close());
+const env = useSalesEnv();
 
 test('pix status answers from stored data with the acquirer down', async (t) => {
   const merchant = await newMerchant();
