@@ -22,10 +22,3 @@ export function paymentNoticeQueue() {
 export async function enqueuePaymentNotice(noticeId: string, jobId: string): Promise<void> {
   await paymentNoticeQueue().add('apply-payment-notice', { noticeId }, { jobId });
 }
-
-/** Transitional, for tests that still import the processor from here: loads it at its first call only. */
-export default async function processPaymentNotice(
-  ...args: Parameters<typeof import('./processors/apply-payment-notice').default>
-) {
-  return (await import('./processors/apply-payment-notice')).default(...args);
-}

@@ -34,10 +34,3 @@ export async function enqueueCharges(jobs: ChargeJobData[]): Promise<Job<ChargeJ
     jobs.map((data) => ({ name: CHARGE_JOB_NAME, data, opts: { jobId: chargeJobId(data) } })),
   );
 }
-
-/** Transitional, for tests that still import the processor from here: loads it at its first call only. */
-export default async function chargeSubscription(
-  ...args: Parameters<typeof import('./processors/charge-subscription').default>
-) {
-  return (await import('./processors/charge-subscription')).default(...args);
-}

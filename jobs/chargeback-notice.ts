@@ -34,10 +34,3 @@ export function chargebackNoticeQueue() {
 export async function enqueueChargebackNotice(data: NoticeJobData, jobId: string, attempts?: number): Promise<void> {
   await chargebackNoticeQueue().add('apply', data, attempts === undefined ? { jobId } : { jobId, attempts });
 }
-
-/** Transitional, for tests that still import the processor from here: loads it at its first call only. */
-export default async function processChargebackNotice(
-  ...args: Parameters<typeof import('./processors/chargeback-notice').default>
-) {
-  return (await import('./processors/chargeback-notice')).default(...args);
-}

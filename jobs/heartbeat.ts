@@ -25,8 +25,3 @@ export async function enqueueHeartbeat(now: Date): Promise<void> {
     { jobId: heartbeatJobId(now) },
   );
 }
-
-/** Transitional, for tests that still import the processor from here: loads it at its first call only. */
-export default async function processHeartbeat(...args: Parameters<typeof import('./processors/heartbeat').default>) {
-  return (await import('./processors/heartbeat')).default(...args);
-}

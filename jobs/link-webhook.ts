@@ -9,7 +9,6 @@ import type { WorkerOptions } from 'bullmq';
 import { getConfig } from '../config';
 import { getQueue } from '../src/queue';
 import type { WebhookEvent } from '../src/webhooks/model';
-import type { JobKind } from './types';
 
 export const LINK_WEBHOOK_QUEUE = 'link-webhook';
 export const WEBHOOK_BACKOFF_TYPE = 'webhook-exponential-jitter';
@@ -90,10 +89,3 @@ export async function enqueueDelivery(
     backoff: { type: WEBHOOK_BACKOFF_TYPE, delay: getConfig().webhooks.retryBaseMs },
   });
 }
-
-/** Transitional, for tests that still import the job kind from here: loads the processor at its first call only. */
-export const linkWebhookJob: JobKind<LinkWebhookJob> = {
-  queue: LINK_WEBHOOK_QUEUE,
-  process: async (job) => (await import('./processors/link-webhook')).default(job),
-  worker: linkWebhookWorkerOptions,
-};

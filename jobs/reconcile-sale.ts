@@ -29,10 +29,3 @@ export async function enqueueReconcileSale(saleId: number, jobId: string, delayM
     delayMs === undefined ? { jobId } : { jobId, delay: delayMs },
   );
 }
-
-/** Transitional, for tests that still import the processor from here: loads it at its first call only. */
-export default async function processReconcileSale(
-  ...args: Parameters<typeof import('./processors/reconcile-sale').default>
-) {
-  return (await import('./processors/reconcile-sale')).default(...args);
-}

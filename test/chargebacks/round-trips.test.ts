@@ -28,7 +28,7 @@ import {
 import { CHARGEBACK_NOTICE_QUEUE, noticeFingerprint, type NoticeJobData } from '../../src/chargebacks/service';
 import { ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { getQueue } from '../../src/queue';
-import processChargebackNotice from '../../jobs/chargeback-notice';
+import processChargebackNotice from '../../jobs/processors/chargeback-notice';
 
 let stack: ChargebackStack;
 

@@ -11,7 +11,7 @@ import { closeQueues, startWorker, waitForRedis } from '../../src/queue';
 import { eventually, freePort, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
 import { CHARGEBACK_NOTICE_QUEUE, noticeFingerprint } from '../../src/chargebacks/service';
 import { ChargebackNoticeModel } from '../../src/chargebacks/model';
-import processChargebackNotice from '../../jobs/chargeback-notice';
+import processChargebackNotice from '../../jobs/processors/chargeback-notice';
 
 export interface ChargebackStack {
   url: string;

@@ -4,7 +4,7 @@ import { getConfig } from '../../config';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { eventually, startProcess, stopAll } from '../helpers/processes';
 import { getQueue, startWorker } from '../../src/queue';
-import processHeartbeat from '../../jobs/heartbeat';
+import processHeartbeat from '../../jobs/processors/heartbeat';
 import { queueNames } from '../../jobs';
 import { HEARTBEAT_QUEUE } from '../../jobs/heartbeat';
 import { getSale } from '../../src/acquirer/client';

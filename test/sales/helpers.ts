@@ -9,8 +9,8 @@ import { startWorker } from '../../src/queue';
 import { PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
 import { closeAcquirerClient } from '../../src/acquirer/client';
 import { NOTICE_QUEUE, RECONCILE_QUEUE } from '../../src/sales/service';
-import processReconcileSale from '../../jobs/reconcile-sale';
-import processPaymentNotice from '../../jobs/apply-payment-notice';
+import processReconcileSale from '../../jobs/processors/reconcile-sale';
+import processPaymentNotice from '../../jobs/processors/apply-payment-notice';
 
 export interface SalesEnv {
   sandbox: RunningProcess;

@@ -7,7 +7,7 @@ import { getQueue, startWorker } from '../../src/queue';
 import { encryptCard, luhnValid } from '../../src/cards';
 import { chargeJobId, dueCycleOf, runChargeAttempt } from '../../src/subscriptions/charging';
 
-import chargeSubscription from '../../jobs/charge-subscription';
+import chargeSubscription from '../../jobs/processors/charge-subscription';
 import { CHARGE_QUEUE } from '../../src/subscriptions/scheduling';
 import { SubscriptionChargeModel, SubscriptionModel } from '../../src/subscriptions/model';
 import { runSchedulerTick } from '../../workers/scheduler';

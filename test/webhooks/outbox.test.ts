@@ -2,7 +2,7 @@ import '../helpers/env';
 import test from 'ava';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues, startWorker, waitForRedis } from '../../src/queue';
-import { linkWebhookJob } from '../../jobs/link-webhook';
+import { linkWebhookJob } from '../../jobs/processors/link-webhook';
 import { WebhookAttemptModel, WebhookEventModel } from '../../src/webhooks/model';
 import { deliveryJobId } from '../../src/webhooks/delivery-jobs';
 import {

@@ -9,7 +9,7 @@
 import '../helpers/env';
 import test from 'ava';
 import type { Job, Worker } from 'bullmq';
-import { linkWebhookJob } from '../../jobs/link-webhook';
+import { linkWebhookJob } from '../../jobs/processors/link-webhook';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues, startWorker, waitForRedis } from '../../src/queue';
 import { deliverEvent } from '../../src/webhooks/delivery';

@@ -7,7 +7,7 @@ import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { eventually, startProcess, stopAll } from '../helpers/processes';
 import { closeAcquirerClient } from '../../src/acquirer/client';
 import { getQueue, startWorker } from '../../src/queue';
-import { linkWebhookJob } from '../../jobs/link-webhook';
+import { linkWebhookJob } from '../../jobs/processors/link-webhook';
 import { WebhookEventModel } from '../../src/webhooks/model';
 import { deliverEvent } from '../../src/webhooks/delivery';
 import {
