@@ -113,7 +113,7 @@ test('a capture the acquirer never received leaves the sale pre-captured and cap
   t.is(retried.body.data.sale_status, 'CONFIRMED');
 });
 
-test('a payment notice arriving while a capture call is in flight waits for it, and the capture answers 200 once', async (t) => {
+test('a payment notice arriving during a capture call waits for it; the capture answers 200 once', async (t) => {
   const sale = (await preCapture(cardSale())).body.data;
   await fault({ mode: 'latency', latencyMs: 1500, operation: 'capture', paymentId: sale.acquirer.payment_id });
   const capturing = capture(sale.id);
@@ -416,7 +416,7 @@ test.serial(
   },
 );
 
-test('a capture claim whose process died before marking the sale is reconciled once stale, not held for good', async (t) => {
+test('a capture claim whose process died before marking the sale is reconciled once stale', async (t) => {
   const claimOnly = async (createdAt: Date) => {
     const sale = (await preCapture(cardSale())).body.data;
     // What a web process killed between the claim and the in-flight mark leaves: the claim alone.
@@ -532,7 +532,7 @@ test('a replayed save_card answer does not repeat the card token, which is never
   }
 });
 
-test('an operation the acquirer refuses because its state differs is 502 and reconciled to the acquirer state', async (t) => {
+test('an operation refused for a differing acquirer state is 502, reconciled to that state', async (t) => {
   const sale = (await preCapture(cardSale())).body.data;
   // Captured behind our back (another channel): our capture is refused as not capturable.
   await captureAtAcquirer(sale.acquirer.payment_id);
