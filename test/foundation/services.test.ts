@@ -1,7 +1,7 @@
 import '../helpers/env';
 import test from 'ava';
 import { spawn, spawnSync } from 'node:child_process';
-import { ROOT, eventually } from '../helpers/processes';
+import { ROOT, eventually, freePort } from '../helpers/processes';
 
 test('the services script is idempotent: a second run only confirms', (t) => {
   const run = () =>
@@ -19,7 +19,7 @@ test('the services script is idempotent: a second run only confirms', (t) => {
 });
 
 test('a dead redis url on loopback gets a redis-server started there', async (t) => {
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/devstack/services.ts'], {
     cwd: ROOT,
     env: { ...process.env, REDIS_URL: `redis://127.0.0.1:${port}` },
@@ -35,23 +35,33 @@ test('a dead redis url on loopback gets a redis-server started there', async (t)
   await eventually(() => spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).status !== 0);
 });
 
-/** Runs `npm start`'s entry point on its own ports; resolves once /readyz is 200. */
-async function startDevStack(port: number) {
+/**
+ * Runs `npm start`'s entry point on free ports (a random one in the kernel's ephemeral range can be
+ * held by an outgoing connection: the web process then never listens); resolves once /readyz is
+ * 200, or fails with what the stack printed.
+ */
+async function startDevStack() {
+  const [port, sandboxPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/devstack/start.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
       LOG_LEVEL: 'info',
       PORT: String(port),
-      SANDBOX_PORT: String(port + 1),
+      SANDBOX_PORT: String(sandboxPort),
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const stack = { child, output: '', pids: [] as number[] };
+  const stack = { child, output: '', pids: [] as number[], port, sandboxPort };
   child.stdout.on('data', (c) => (stack.output += c));
   child.stderr.on('data', (c) => (stack.output += c));
-  await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 90_000, 500);
+  await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 90_000, 500).catch(
+    (error: Error) => {
+      child.kill('SIGKILL');
+      throw new Error(`${error.message}; npm start printed:\n${stack.output.slice(-4000)}`);
+    },
+  );
   stack.pids = [...stack.output.matchAll(/\[start\] \S+ started \(pid (\d+)\)/g)].map((m) => Number(m[1]));
   return stack;
 }
@@ -68,8 +78,7 @@ function alivePids(pids: number[]): number[] {
 }
 
 test.serial('npm start brings every procfile process up and ctrl-c leaves none behind', async (t) => {
-  const port = 21000 + Math.floor(Math.random() * 10000);
-  const stack = await startDevStack(port);
+  const stack = await startDevStack();
   try {
     await eventually(
       () =>
@@ -78,7 +87,7 @@ test.serial('npm start brings every procfile process up and ctrl-c leaves none b
         /sandbox\s+\|.*listening/.test(stack.output),
       30_000,
     );
-    const sandbox = await fetch(`http://127.0.0.1:${port + 1}/health`);
+    const sandbox = await fetch(`http://127.0.0.1:${stack.sandboxPort}/health`);
     t.is(sandbox.status, 200);
     t.is(stack.pids.length, 4, stack.output);
     stack.child.kill('SIGINT');
@@ -91,7 +100,7 @@ test.serial('npm start brings every procfile process up and ctrl-c leaves none b
 });
 
 test.serial('if npm start is killed outright its processes stop on their own', async (t) => {
-  const stack = await startDevStack(31000 + Math.floor(Math.random() * 10000));
+  const stack = await startDevStack();
   t.is(stack.pids.length, 4, stack.output);
   stack.child.kill('SIGKILL');
   await eventually(() => alivePids(stack.pids).length === 0, 30_000, 250).catch(() => undefined);
