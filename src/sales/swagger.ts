@@ -6,6 +6,17 @@ import { errorResponses } from '../http/routes';
 import { SALE_STATUSES } from './model';
 import { MAX_SALE_VALUE } from './schemas';
 
+/**
+ * A sale operation's 400: {"detail": ...} when the sale's state refuses it, or the field map of a
+ * malformed id or body (FieldErrors admits both shapes).
+ */
+function refusedOrBadId(reason: string) {
+  return {
+    description: `${reason}: {"detail": "..."}; a malformed id or body is a field map`,
+    schema: { $ref: '#/definitions/FieldErrors' },
+  };
+}
+
 const idParam = {
   name: 'id',
   in: 'path',
@@ -285,7 +296,7 @@ export const salesDocs = {
     parameters: [idParam],
     responses: {
       200: { description: 'Captured: sale_status CONFIRMED', schema: { $ref: '#/definitions/OnlineSaleResponse' } },
-      400: errorResponses.detail('Not a PRE_CAPTURED card sale (the detail names the state), or a bad id'),
+      400: refusedOrBadId('Not a PRE_CAPTURED card sale (the detail names the state)'),
       404: errorResponses.detail('No such sale for this merchant'),
       409: errorResponses.detail(
         'Another operation on this sale is running, or its last outcome is being confirmed; retry later',
@@ -306,7 +317,7 @@ export const salesDocs = {
         description: 'sale_status CANCELLED or REFUNDED',
         schema: { $ref: '#/definitions/OnlineSaleResponse' },
       },
-      400: errorResponses.detail('Not cancellable (PIX, wrong state, or allow_void_on_confirmed off)'),
+      400: refusedOrBadId('Not cancellable (PIX, wrong state, or allow_void_on_confirmed off)'),
       404: errorResponses.detail('No such sale for this merchant'),
       409: errorResponses.detail(
         'Another operation on this sale is running, or its last outcome is being confirmed; retry later',
@@ -339,7 +350,7 @@ export const salesDocs = {
     parameters: [idParam],
     responses: {
       200: { description: 'PIX status', schema: { $ref: '#/definitions/PixStatusResponse' } },
-      400: errorResponses.detail('Not a PIX sale, or a bad id'),
+      400: refusedOrBadId('Not a PIX sale'),
       404: errorResponses.detail('No such sale for this merchant'),
     },
   },

@@ -1807,7 +1807,7 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   captureSale: {
-    400: ErrorDetail;
+    400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
@@ -1818,7 +1818,7 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   cancelSale: {
-    400: ErrorDetail;
+    400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
@@ -1836,7 +1836,7 @@ export interface OperationErrors {
     503: ErrorDetail;
   };
   getPixStatus: {
-    400: ErrorDetail;
+    400: FieldErrors;
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
