@@ -8,7 +8,7 @@ import mongoose from 'mongoose';
 import { Agent, request } from 'undici';
 import { getConfig } from '../../config';
 import { logger } from '../logger';
-import type { CarriedEvent, LinkWebhookJob } from './delivery-jobs';
+import type { CarriedEvent, LinkWebhookJob } from '../../jobs/link-webhook';
 import { WebhookAttemptModel, WebhookEventModel, type WebhookEvent } from './model';
 import { getWebhookSecret, signedHeaders } from './secrets';
 import { checkWebhookUrl, type ResolvedAddress, type Resolver } from './url-safety';

@@ -2,16 +2,15 @@
  * Link webhooks: what the rest of the project calls. The parts, each in its own file:
  *   secrets.ts        the merchant's signing secret (read, rotate) and the signature
  *   outbox.ts         storing an event and queuing its delivery; the sweeps that queue what was missed
- *   delivery-jobs.ts  the delivery queue: payload, retry schedule, job ids
+ *   jobs/link-webhook.ts  the delivery queue: payload, retry schedule, job ids
  *   delivery.ts       one delivery attempt, recorded
  * This file holds the merchant's view of the events: the log and redelivery on request.
  */
 import { notFound } from '../http/errors';
-import { enqueueDelivery } from './delivery-jobs';
+import { enqueueDelivery } from '../../jobs/link-webhook';
 import { WebhookAttemptModel, WebhookEventModel, type WebhookEvent } from './model';
 
 export * from './delivery';
-export * from './delivery-jobs';
 export * from './outbox';
 export * from './secrets';
 

@@ -1,6 +1,6 @@
 /** Swagger text of the webhook routes: definitions and each operation. */
 import { errorResponses, type SwaggerOperation } from '../http/routes';
-import { WEBHOOK_ATTEMPTS } from './service';
+import { WEBHOOK_ATTEMPTS } from '../../jobs/link-webhook';
 import { REDELIVERY_LIMITS } from './schemas';
 
 const secretSchema = {

@@ -4,7 +4,7 @@ import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues, startWorker, waitForRedis } from '../../src/queue';
 import { linkWebhookJob } from '../../jobs/processors/link-webhook';
 import { WebhookAttemptModel, WebhookEventModel } from '../../src/webhooks/model';
-import { deliveryJobId } from '../../src/webhooks/delivery-jobs';
+import { deliveryJobId } from '../../jobs/link-webhook';
 import {
   emitLinkEvent,
   enqueueScheduledDelivery,

@@ -13,7 +13,7 @@ import { linkWebhookJob } from '../../jobs/processors/link-webhook';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues, startWorker, waitForRedis } from '../../src/queue';
 import { deliverEvent } from '../../src/webhooks/delivery';
-import { deliveryJobId, type LinkWebhookJob } from '../../src/webhooks/delivery-jobs';
+import { deliveryJobId, type LinkWebhookJob } from '../../jobs/link-webhook';
 import { WebhookAttemptModel, WebhookEventModel } from '../../src/webhooks/model';
 import { emitLinkEvent, enqueueScheduledDelivery, sweepUnqueuedLinkEvents } from '../../src/webhooks/outbox';
 import { getWebhookSecret } from '../../src/webhooks/secrets';

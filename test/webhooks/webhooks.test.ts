@@ -10,12 +10,7 @@ import { getQueue, startWorker } from '../../src/queue';
 import { linkWebhookJob } from '../../jobs/processors/link-webhook';
 import { WebhookEventModel } from '../../src/webhooks/model';
 import { deliverEvent } from '../../src/webhooks/delivery';
-import {
-  deliveryJobId,
-  LINK_WEBHOOK_QUEUE,
-  WEBHOOK_ATTEMPTS,
-  webhookRetryDelay,
-} from '../../src/webhooks/delivery-jobs';
+import { deliveryJobId, LINK_WEBHOOK_QUEUE, WEBHOOK_ATTEMPTS, webhookRetryDelay } from '../../jobs/link-webhook';
 import { emitLinkEvent } from '../../src/webhooks/outbox';
 import { signedHeaders } from '../../src/webhooks/secrets';
 import { APPROVED_CARD, DENIED_CARD, call, encryptedCard, readyLink } from '../payment-links/helpers';

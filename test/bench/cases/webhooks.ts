@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { getConfig } from '../../../config';
 import { getQueue } from '../../../src/queue';
 import { WebhookEventModel } from '../../../src/webhooks/model';
-import { LINK_WEBHOOK_QUEUE } from '../../../src/webhooks/delivery-jobs';
+import { LINK_WEBHOOK_QUEUE } from '../../../jobs/link-webhook';
 import { emitLinkEvent } from '../../../src/webhooks/outbox';
 import { newMerchant } from '../../helpers/identity';
 import { commandsSince, completedJobs, snapshot, type DbCommandFigure, type MeteredProcess } from '../db-commands';
