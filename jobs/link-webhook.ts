@@ -43,13 +43,6 @@ export function webhookRetryDelay(attemptsMade: number, baseMs: number, random =
   return Math.round(exponential * (0.8 + 0.4 * random()));
 }
 
-/**
- * The job id of an event's automatic delivery schedule: deterministic per stored event, so the
- * normal path and the scheduler sweep racing each other, or a sweep repeating itself, leave one job
- * (BullMQ ignores an add whose id it still keeps). The event's creation time is part of it: event
- * ids (msg_<link>_<n>) repeat across databases sharing one Redis, or after a database is reset, and
- * a finished job kept under a repeated id would swallow the new event's delivery.
- */
 /** The worker side of the retry schedule: BullMQ asks it for the delay of each custom-backoff retry. */
 export const linkWebhookWorkerOptions: Partial<WorkerOptions> = {
   settings: {
@@ -61,6 +54,13 @@ export const linkWebhookWorkerOptions: Partial<WorkerOptions> = {
   },
 };
 
+/**
+ * The job id of an event's automatic delivery schedule: deterministic per stored event, so the
+ * normal path and the scheduler sweep racing each other, or a sweep repeating itself, leave one job
+ * (BullMQ ignores an add whose id it still keeps). The event's creation time is part of it: event
+ * ids (msg_<link>_<n>) repeat across databases sharing one Redis, or after a database is reset, and
+ * a finished job kept under a repeated id would swallow the new event's delivery.
+ */
 export function deliveryJobId(event: Pick<WebhookEvent, '_id' | 'createdAt'>): string {
   return `deliver-${event._id}-${new Date(event.createdAt).getTime()}`;
 }

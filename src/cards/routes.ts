@@ -11,8 +11,6 @@ import { publicKeyId, publicKeyPem } from '.';
 import { cardKeyRing } from './keys';
 import { CARD_ENCRYPTION, definitions, docs, PUBLIC_KEY_MAX_AGE_SECONDS, tag } from './swagger';
 
-export { CARD_ENCRYPTION, PUBLIC_KEY_MAX_AGE_SECONDS };
-
 export function describePublicKey() {
   const { current, previous } = cardKeyRing();
   return {

@@ -3,7 +3,7 @@
  * acquirer's answers read whole where we must look inside them.
  */
 import mongoose from 'mongoose';
-import { readChargebackText, type ChargebackResponse } from '../acquirer/chargebacks';
+import { callChargebackApi, readChargebackText, type ChargebackResponse } from '../acquirer/chargebacks';
 import { MerchantModel } from '../auth/model';
 import { forbidden } from '../http/errors';
 
@@ -45,6 +45,11 @@ export async function buffered(response: ChargebackResponse): Promise<BufferedAn
 }
 
 /** The JSON in a text, or undefined when it is none. */
+/** A case's lifecycle at the acquirer, read whole (the proxy route answers it; a notice checks its step). */
+export async function fetchLifecycle(idCase: string): Promise<BufferedAnswer> {
+  return buffered(await callChargebackApi({ method: 'GET', path: `/lifecycle/${segment(idCase)}` }));
+}
+
 export function parseJson(text: string): any {
   try {
     return JSON.parse(text);

@@ -4,7 +4,6 @@
  * a sweep queues again what was stored and never applied.
  */
 import { Joi } from 'celebrate';
-import { callChargebackApi } from '../acquirer/chargebacks';
 import { insertOnce } from '../db/claims';
 import { badRequest } from '../http/errors';
 import { logger } from '../logger';
@@ -16,7 +15,7 @@ import {
   enqueueChargebackNotice,
   type NoticeJobData,
 } from '../../jobs/chargeback-notice';
-import { buffered, parseJson, segment, trusted } from './common';
+import { fetchLifecycle, parseJson, trusted } from './common';
 import { ChargebackNoticeModel, type NoticeKind } from './model';
 import {
   eventsOfCase,
@@ -285,7 +284,7 @@ async function acquirerShowsStep(
   message: string,
   date: string,
 ): Promise<boolean> {
-  const answer = await buffered(await callChargebackApi({ method: 'GET', path: `/lifecycle/${segment(idCase)}` }));
+  const answer = await fetchLifecycle(idCase);
   if (answer.status < 200 || answer.status >= 300)
     throw new Error(`the acquirer answered ${answer.status} to the lifecycle of case ${idCase}`);
   const steps = parseJson(answer.text);

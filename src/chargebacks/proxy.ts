@@ -6,7 +6,15 @@
 import { callChargebackApi, type ChargebackResponse } from '../acquirer/chargebacks';
 import { badRequest, forbidden } from '../http/errors';
 import { logger } from '../logger';
-import { assertInScope, buffered, parseJson, segment, type BufferedAnswer, type EstablishmentScope } from './common';
+import {
+  assertInScope,
+  buffered,
+  fetchLifecycle,
+  parseJson,
+  segment,
+  type BufferedAnswer,
+  type EstablishmentScope,
+} from './common';
 import { checkEvidence } from './evidence';
 import { ChargebackModel } from './model';
 import { holdChargeback, insertEvent, refreshChargeback } from './projection';
@@ -160,7 +168,7 @@ export async function refuseChargeback(scope: EstablishmentScope, body: RefuseBo
 export async function chargebackLifecycle(scope: EstablishmentScope, idCase: string): Promise<BufferedAnswer> {
   if (scope !== null && !(await isCaseOfScope(scope, idCase)))
     throw forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
-  const answer = await buffered(await callChargebackApi({ method: 'GET', path: `/lifecycle/${segment(idCase)}` }));
+  const answer = await fetchLifecycle(idCase);
   if (scope !== null && answer.status >= 200 && answer.status < 300) {
     const steps = parseJson(answer.text);
     const named = (Array.isArray(steps) ? steps : [])

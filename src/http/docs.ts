@@ -1,9 +1,9 @@
 /** Swagger 2.0 description built from the same route table Express serves. */
 import type { Feature, RouteSpec } from './routes';
-import { swaggerPath } from './routes';
+import { errorResponses, swaggerPath } from './routes';
 import { describeSecurity } from './auth';
 
-const detail = (description: string) => ({ description, schema: { $ref: '#/definitions/ErrorDetail' } });
+const { detail } = errorResponses;
 const responses400 = {
   description:
     'The request could not be read: malformed JSON or a NUL character in the path or query string ' +
@@ -60,11 +60,8 @@ export function buildSwagger(features: Feature[], publicBaseUrl: string): Record
       ];
       const responses = { ...route.doc.responses, ...answeredByEveryRoute(route) };
       if (route.auth) {
-        responses[401] ??= { description: 'No or invalid credential', schema: { $ref: '#/definitions/ErrorDetail' } };
-        responses[403] ??= {
-          description: 'Credential of a kind this operation does not accept',
-          schema: { $ref: '#/definitions/ErrorDetail' },
-        };
+        responses[401] ??= detail('No or invalid credential');
+        responses[403] ??= detail('Credential of a kind this operation does not accept');
       }
       (paths[path] ??= {})[route.method] = {
         ...route.doc,

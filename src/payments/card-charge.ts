@@ -30,8 +30,6 @@ import {
 } from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
 
-export type CardChargeRequest = CardSaleRequest;
-
 /** What became of one charge call. */
 export type CardCharge =
   /** The acquirer answered: approved or denied (`answer.approved`). */
@@ -45,7 +43,7 @@ export type CardCharge =
   | { outcome: 'unknown'; error: AcquirerUnavailableError; mayStillRun: boolean };
 
 /** Sends one card charge; the caller holds the order id's guard. Acquirer failures are answered, not thrown. */
-export async function chargeCard(request: CardChargeRequest): Promise<CardCharge> {
+export async function chargeCard(request: CardSaleRequest): Promise<CardCharge> {
   try {
     return { outcome: 'answered', answer: await createCardSale(request) };
   } catch (error) {

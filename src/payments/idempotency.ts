@@ -131,7 +131,7 @@ export async function useIdempotencyKey<R extends KeyRecord, A>(
     const age = now.getTime() - new Date(existing.createdAt).getTime();
     if (age > IDEMPOTENCY_WINDOW_MS) {
       // Expired: remove exactly that record, then claim the key afresh (the insert decides any race).
-      await book.model.deleteOne(recordOfUse(recordId, existing.createdAt));
+      await freeKey(book.model, recordId, existing.createdAt);
       continue;
     }
     const sameRequest = book.hashOf(existing) === hash;
@@ -143,7 +143,7 @@ export async function useIdempotencyKey<R extends KeyRecord, A>(
     }
     const work = book.workOf ? await book.workOf(existing, age) : 'running';
     if (work === 'free') {
-      await book.model.deleteOne(recordOfUse(recordId, existing.createdAt));
+      await freeKey(book.model, recordId, existing.createdAt);
       continue;
     }
     if (!sameRequest) return { use: 'other-request' };

@@ -81,11 +81,7 @@ export function saleKeys(
       // would have left it.
       if (sale.status === 'FAILED' && !sale.reconciliation) return 'free';
       if (sale.status === 'PROCESSING' || sale.reconciliation) return 'running';
-      const response = storableAnswer(keptAnswerOf(sale));
-      await SaleIdempotencyModel.updateOne(recordOfUse(recordId, record.createdAt), {
-        $set: { state: 'done', saleId: sale._id, response },
-      });
-      return { answer: response as KeptAnswer };
+      return { answer: await recordDone(recordId, record.createdAt, sale) };
     },
   };
 }
@@ -128,8 +124,14 @@ export async function settleIdempotencyKeyAfterFailure(
     });
     return;
   }
-  const answer = keptAnswerOf(sale);
-  await SaleIdempotencyModel.updateOne(recordOfUse(recordId, keyCreatedAt), {
-    $set: { state: 'done', saleId: sale._id, response: storableAnswer(answer) },
+  await recordDone(recordId, keyCreatedAt, sale);
+}
+
+/** Completes a key's record with its settled sale's answer, which every later use replays. */
+async function recordDone(recordId: string, createdAt: Date, sale: OnlineSale): Promise<KeptAnswer> {
+  const response = storableAnswer(keptAnswerOf(sale));
+  await SaleIdempotencyModel.updateOne(recordOfUse(recordId, createdAt), {
+    $set: { state: 'done', saleId: sale._id, response },
   });
+  return response as KeptAnswer;
 }

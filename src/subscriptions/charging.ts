@@ -115,11 +115,10 @@ export async function runChargeAttempt(
   const started = data.attempt === 1 && data.cycle ? await startDueCycle(data, data.cycle) : null;
   const sub = started ? started.sub : await loadSubscription(data.subscriptionId);
   if (!sub) return 'not-due';
+  // With the scheduler's copy of the cycle, startDueCycle has inserted (or found) the charge and moved on.
   let charge: SubscriptionCharge | null = started?.charge ?? null;
   let insertedNow = started?.insertedNow ?? false;
-  if (started) {
-    // Inserted (or found) and moved on by startDueCycle.
-  } else if (data.attempt === 1 && sub.status === 'active' && sub.nextDueDate === data.dueDate) {
+  if (!started && data.attempt === 1 && sub.status === 'active' && sub.nextDueDate === data.dueDate) {
     // A cycle's first run without the scheduler's copy: insert first and let the unique index say
     // whether the charge exists (a lookup first would cost a read more).
     ({ charge, insertedNow } = await insertCharge(sub, data.dueDate, {
@@ -127,7 +126,7 @@ export async function runChargeAttempt(
       value: sub.value,
       number: sub.nextCycle,
     }));
-  } else {
+  } else if (!started) {
     // A cancelled subscription, or a cycle already past (a stale job), gets no new charge.
     charge = await findCharge(sub._id, data.dueDate);
   }

@@ -10,7 +10,8 @@ import { nextId } from '../db/ids';
 import { insertOnce } from '../db/claims';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { CardError, cardBrand, decryptCard, summarizeCard } from '../cards';
-import { AcquirerRejectedError, AcquirerStatus, getSale, tokenizeCard, voidSale } from '../acquirer/client';
+import { AcquirerRejectedError, getSale, tokenizeCard, voidSale } from '../acquirer/client';
+import { chargeStatusOf } from '../payments/card-charge';
 import { logger } from '../logger';
 import { addDays, addMonths, isCalendarDay, now, today } from './clock';
 import { startFirstCycleIfDue } from './scheduling';
@@ -333,7 +334,7 @@ async function saleIsRefunded(paymentId: string): Promise<boolean> {
 }
 
 function isRefundedStatus(status: number): boolean {
-  return status === AcquirerStatus.Voided || status === AcquirerStatus.Refunded;
+  return chargeStatusOf(status) === 'reversed';
 }
 
 export function retryDays(): number[] {

@@ -10,7 +10,6 @@ import { notFound } from '../http/errors';
 import { enqueueDelivery } from '../../jobs/link-webhook';
 import { WebhookAttemptModel, WebhookEventModel, type WebhookEvent } from './model';
 
-export * from './delivery';
 export * from './outbox';
 export * from './secrets';
 
