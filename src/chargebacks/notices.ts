@@ -9,7 +9,6 @@ import { badRequest } from '../http/errors';
 import { logger } from '../logger';
 import { jobWillRun } from '../queue';
 import {
-  CHARGEBACK_NOTICE_QUEUE,
   chargebackNoticeJobId,
   chargebackNoticeQueue,
   enqueueChargebackNotice,
@@ -26,8 +25,6 @@ import {
   refreshChargeback,
 } from './projection';
 import { requestHash } from '../payments/idempotency';
-
-export { CHARGEBACK_NOTICE_QUEUE, type NoticeJobData };
 
 /**
  * The same notice gives the same fingerprint however it was serialised: the project's one

@@ -16,7 +16,6 @@ import {
 } from '../helpers/chargeback-notices';
 import {
   applyNotice,
-  CHARGEBACK_NOTICE_QUEUE,
   NOTICE_CONFIRMATION_WINDOW_MS,
   consultChargebacks,
   refuseChargeback,
@@ -24,6 +23,7 @@ import {
   receiveNotice,
   requeueUnappliedNotices,
 } from '../../src/chargebacks/service';
+import { CHARGEBACK_NOTICE_QUEUE } from '../../jobs/chargeback-notice';
 import { getQueue } from '../../src/queue';
 import { BACKFILLS, runBackfills } from '../../src/db/backfills';
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';

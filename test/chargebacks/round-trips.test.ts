@@ -25,7 +25,8 @@ import {
   postChargebackNotice,
   lifecycleNotice,
 } from '../helpers/chargeback-notices';
-import { CHARGEBACK_NOTICE_QUEUE, noticeFingerprint, type NoticeJobData } from '../../src/chargebacks/service';
+import { noticeFingerprint } from '../../src/chargebacks/service';
+import { CHARGEBACK_NOTICE_QUEUE, type NoticeJobData } from '../../jobs/chargeback-notice';
 import { ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { getQueue } from '../../src/queue';
 import processChargebackNotice from '../../jobs/processors/chargeback-notice';

@@ -9,7 +9,8 @@ import { buildApp } from '../../src/app';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues, startWorker, waitForRedis } from '../../src/queue';
 import { eventually, freePort, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
-import { CHARGEBACK_NOTICE_QUEUE, noticeFingerprint } from '../../src/chargebacks/service';
+import { noticeFingerprint } from '../../src/chargebacks/service';
+import { CHARGEBACK_NOTICE_QUEUE } from '../../jobs/chargeback-notice';
 import { ChargebackNoticeModel } from '../../src/chargebacks/model';
 import processChargebackNotice from '../../jobs/processors/chargeback-notice';
 

@@ -10,7 +10,7 @@ import mongoose from 'mongoose';
 import { getConfig } from '../../../config';
 import { CHARGEBACK_NOTICE_PATH, CHARGEBACK_NOTICE_SECRET_HEADER } from '../../../src/acquirer/chargebacks';
 import { ChargebackNoticeModel } from '../../../src/chargebacks/model';
-import { CHARGEBACK_NOTICE_QUEUE } from '../../../src/chargebacks/service';
+import { CHARGEBACK_NOTICE_QUEUE } from '../../../jobs/chargeback-notice';
 import { completedJobs } from '../db-commands';
 import { getQueue } from '../../../src/queue';
 import { noopJobsPerSecond } from '../noop-jobs';
