@@ -19,8 +19,6 @@ import { settleStalePayments } from '../src/checkout/service';
 
 export type SchedulerTask = (now: Date) => Promise<unknown>;
 
-export { enqueueHeartbeat };
-
 /** Every 10 minutes: a collection created or dropped and recreated since the start gets its store indexes back. */
 const STORE_INDEX_CHECK_MS = 10 * 60_000;
 let storeIndexesCheckedAt = Date.now();

@@ -11,8 +11,6 @@ import { describeIdentity, obtainTokenPair, refreshAccessToken } from './service
 import { bodyField, REFRESH_FAILURE, TOKEN_FAILURE } from './schemas';
 import { definitions, docs, tag } from './swagger';
 
-export { REFRESH_FAILURE, TOKEN_FAILURE };
-
 // "Any failure is 401": a body that is not JSON too (it fails before the route runs).
 answerMalformedBodyWith('/api/token/', new ApiError(401, { ...TOKEN_FAILURE }));
 answerMalformedBodyWith('/api/token/refresh/', new ApiError(401, { ...REFRESH_FAILURE }));

@@ -6,6 +6,8 @@
  * error. So every guard is an insert, and this module is where that error is read:
  *
  * - `createOnce` / `insertOnce`: a record that must exist once (an outcome, a notice, a user...);
+ * - `insertOrRead`: a record that exists once at a time, replaced once its time is over (the loop
+ *   under `Claims` and the Idempotency-Key records, src/payments/idempotency.ts);
  * - `Claims`: a claim on some work with a holder and a lease, like BullMQ's LockManager: one object
  *   owns the claim's token and its lease; only that holder releases, extends or writes it; another
  *   caller takes it over only once the lease is over (its holder is taken for dead), and a slow
@@ -60,6 +62,54 @@ export async function retryOnDuplicateKey<T>(write: () => Promise<T>, attempts: 
   }
 }
 
+/** How a caller of `insertOrRead` makes its record and reads the one it finds. */
+export interface InsertOrReadSteps<T, V extends object> {
+  /** The record to insert (`_id` aside) on try `attempt` (from 0), given the one this call last replaced. */
+  document: (replaced: T | null, attempt: number) => Record<string, unknown>;
+  /** An answer known without reading the stored record (it saves that read); null: read it. */
+  beforeRead?: () => Promise<V | null>;
+  /** What the stored record means: an answer, or 'replace' (its time is over, or it is free again). */
+  judge: (stored: T) => Promise<V | 'replace'> | V | 'replace';
+  /** The filter of exactly that record: a newer one under the same `_id` (another replacer's) is never removed. */
+  identity: (stored: T) => Record<string, unknown>;
+}
+
+export type InsertOrReadOutcome<T, V> =
+  /** This call inserted the record; `replaced` is the one it removed first (null: none). */
+  | { inserted: T; replaced: T | null }
+  /** The stored record's answer. */
+  | { found: V }
+  /** Three tries and neither (the record kept vanishing or being replaced): the last read, null if gone. */
+  | { gaveUp: true; lastRead: T | null };
+
+/**
+ * Inserts the record `_id` or reads the one stored, replacing a stored record whose time is over:
+ * exactly that record is removed (`identity`), then ours inserted, and the insert decides between
+ * concurrent replacers (the losers read the winner's). A record that vanished meanwhile (released
+ * or freed) is inserted afresh. At most three tries.
+ */
+export async function insertOrRead<T extends { _id: unknown }, V extends object>(
+  model: Model<T>,
+  id: T['_id'],
+  steps: InsertOrReadSteps<T, V>,
+): Promise<InsertOrReadOutcome<T, V>> {
+  let lastRead: T | null = null;
+  let replaced: T | null = null;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const stored = await createOnce(model, { ...steps.document(replaced, attempt), _id: id });
+    if (stored) return { inserted: stored, replaced };
+    const known = await steps.beforeRead?.();
+    if (known) return { found: known };
+    lastRead = await model.findById(id).lean<T>();
+    if (!lastRead) continue; // removed meanwhile: insert afresh
+    const judged = await steps.judge(lastRead);
+    if (judged !== 'replace') return { found: judged };
+    await model.deleteOne(steps.identity(lastRead));
+    replaced = lastRead;
+  }
+  return { gaveUp: true, lastRead };
+}
+
 /** The fields every claim document has; `T[startField]` is its lease start (a Date). */
 export interface ClaimDocument {
   _id: unknown;
@@ -102,25 +152,16 @@ export class Claims<T extends ClaimDocument> {
    * what must survive it (an acquirer key, so the acquirer replays instead of charging twice).
    */
   async claim(id: T['_id'], fields: ClaimFields<T>, now = new Date()): Promise<ClaimOutcome<T>> {
-    let held: T | null = null;
-    let takenOver: T | null = null;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const doc = {
-        ...fields(takenOver),
-        _id: id,
-        holder: crypto.randomUUID(),
-        [this.rules.startField]: now,
-      } as unknown as T;
-      const stored = await createOnce(this.model, doc as Record<string, unknown>);
-      if (stored) return { claimed: true, claim: new HeldClaim(this, stored, takenOver) };
-      held = await this.model.findById(id).lean<T>();
-      if (!held) continue; // released meanwhile: claim it afresh
-      const end = this.leaseEnd(held);
-      if (!end || now.getTime() < end.getTime()) return { claimed: false, held };
-      await this.model.deleteOne(this.identity(held));
-      takenOver = held;
-    }
-    return { claimed: false, held };
+    const outcome = await insertOrRead<T, T>(this.model, id, {
+      document: (takenOver) => ({ ...fields(takenOver), holder: crypto.randomUUID(), [this.rules.startField]: now }),
+      judge: (held) => {
+        const end = this.leaseEnd(held);
+        return !end || now.getTime() < end.getTime() ? held : 'replace';
+      },
+      identity: (held) => this.identity(held),
+    });
+    if ('inserted' in outcome) return { claimed: true, claim: new HeldClaim(this, outcome.inserted, outcome.replaced) };
+    return { claimed: false, held: 'found' in outcome ? outcome.found : outcome.lastRead };
   }
 
   /** Reads the claim on `_id`, as anyone may (to tell "in progress" from "done", or for a sweep). */

@@ -226,9 +226,9 @@ export interface CreateResult {
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** Link creation's Idempotency-Key records, for a request of this hash: the answer is the link, read again. */
-const linkKeys = (hash: string): KeyBook<LinkIdempotencyRecord, PaymentLink> => ({
+const linkKeys: KeyBook<LinkIdempotencyRecord, PaymentLink> = {
   model: LinkIdempotencyModel,
-  newRecord: () => ({ requestHash: hash, state: 'in_progress' }),
+  newRecord: (_createdAt, requestHash) => ({ requestHash, state: 'in_progress' }),
   hashOf: (record) => record.requestHash,
   answerOf: async (record) => {
     if (record.linkId === null) return null;
@@ -236,7 +236,7 @@ const linkKeys = (hash: string): KeyBook<LinkIdempotencyRecord, PaymentLink> => 
     if (!link) throw notFound('The payment link of this Idempotency-Key no longer exists.');
     return link;
   },
-});
+};
 
 const stillProcessing = () =>
   new ApiError(
@@ -269,7 +269,7 @@ export async function createPaymentLink(
   // (ignored unknown fields included), and hashing it recursively overflowed the stack (a 500).
   const input = await validateCreateLink(body, options);
   const hash = requestHash(input);
-  const key = await useIdempotencyKey(linkKeys(hash), recordId, hash, now);
+  const key = await useIdempotencyKey(linkKeys, recordId, hash, now);
   if (key.use === 'other-request')
     throw new ApiError(422, { detail: 'This Idempotency-Key was already used with a different request body.' });
   if (key.use === 'busy') throw stillProcessing();

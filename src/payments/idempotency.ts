@@ -20,7 +20,7 @@
 import crypto from 'node:crypto';
 import type { Model } from 'mongoose';
 import { getConfig } from '../../config';
-import { createOnce } from '../db/claims';
+import { insertOrRead } from '../db/claims';
 import { checkedAfterLookup } from '../db/filters';
 
 /** How long a key's first answer is kept and replayed. */
@@ -94,8 +94,8 @@ export type WorkState<A> = 'free' | 'running' | { answer: A };
 /** An area's Idempotency-Key records and the rules only it knows. */
 export interface KeyBook<R extends KeyRecord, A> {
   model: Model<R>;
-  /** The record of a new use of the key. */
-  newRecord: (createdAt: Date) => Partial<R>;
+  /** The record of a new use of the key, by the request with hash `requestHash`. */
+  newRecord: (createdAt: Date, requestHash: string) => Partial<R>;
   hashOf: (record: R) => string;
   /** A done record's answer; null when it cannot be given yet. */
   answerOf: (record: R) => Promise<A | null> | A | null;
@@ -113,43 +113,53 @@ export function recordOfUse(recordId: string, createdAt: Date | null | undefined
   return createdAt ? { _id: recordId, createdAt: checkedAfterLookup(createdAt) } : { _id: recordId };
 }
 
-/** Claims the key for this request, or says what the key's first request left. */
+/**
+ * Claims the key for this request (hashed `hash`), or says what the key's first request left. The
+ * key's record is inserted or read by the claim primitive (insertOrRead): a record older than the
+ * window, or whose work left nothing (`workOf` says 'free'), is replaced, exactly that use of the key.
+ */
 export async function useIdempotencyKey<R extends KeyRecord, A>(
   book: KeyBook<R, A>,
   recordId: string,
   hash: string,
   now = new Date(),
 ): Promise<KeyUse<A>> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const createdAt = attempt === 0 ? now : new Date(Math.max(Date.now(), now.getTime()));
-    if (await createOnce(book.model, { ...book.newRecord(createdAt), _id: recordId, createdAt }))
-      return { use: 'first', createdAt };
-    const kept = await book.keptAnswer?.();
-    if (kept) return kept.requestHash === hash ? { use: 'replay', answer: kept.answer } : { use: 'other-request' };
-    const existing = await book.model.findById(recordId).lean<R>();
-    if (!existing) continue; // freed meanwhile (a failed first request): claim it again
-    const age = now.getTime() - new Date(existing.createdAt).getTime();
-    if (age > IDEMPOTENCY_WINDOW_MS) {
-      // Expired: remove exactly that record, then claim the key afresh (the insert decides any race).
-      await freeKey(book.model, recordId, existing.createdAt);
-      continue;
-    }
-    const sameRequest = book.hashOf(existing) === hash;
-    if (existing.state === 'done') {
+  let createdAt = now;
+  const keptAnswer = book.keptAnswer;
+  const outcome = await insertOrRead<R, KeyUse<A>>(book.model, recordId, {
+    document: (_replaced, attempt) => {
+      // A use after a freed or replaced one is another use: its own createdAt (it names the use).
+      createdAt = attempt === 0 ? now : new Date(Math.max(Date.now(), now.getTime()));
+      return { ...book.newRecord(createdAt, hash), createdAt };
+    },
+    beforeRead: keptAnswer
+      ? async () => {
+          const kept = await keptAnswer();
+          if (!kept) return null;
+          return kept.requestHash === hash ? { use: 'replay', answer: kept.answer } : { use: 'other-request' };
+        }
+      : undefined,
+    judge: async (existing) => {
+      const age = now.getTime() - new Date(existing.createdAt).getTime();
+      if (age > IDEMPOTENCY_WINDOW_MS) return 'replace'; // expired: the key is claimed afresh
+      const sameRequest = book.hashOf(existing) === hash;
+      if (existing.state === 'done') {
+        if (!sameRequest) return { use: 'other-request' };
+        const answer = await book.answerOf(existing);
+        if (answer) return { use: 'replay', answer };
+        return { use: 'busy', reconciling: false };
+      }
+      const work = book.workOf ? await book.workOf(existing, age) : 'running';
+      if (work === 'free') return 'replace';
       if (!sameRequest) return { use: 'other-request' };
-      const answer = await book.answerOf(existing);
-      if (answer) return { use: 'replay', answer };
-      return { use: 'busy', reconciling: false };
-    }
-    const work = book.workOf ? await book.workOf(existing, age) : 'running';
-    if (work === 'free') {
-      await freeKey(book.model, recordId, existing.createdAt);
-      continue;
-    }
-    if (!sameRequest) return { use: 'other-request' };
-    if (work !== 'running') return { use: 'replay', answer: work.answer };
-    return { use: 'busy', reconciling: existing.state === 'reconciling' };
-  }
+      if (work !== 'running') return { use: 'replay', answer: work.answer };
+      return { use: 'busy', reconciling: existing.state === 'reconciling' };
+    },
+    // Exactly the use read (freeKey's filter): never a newer use of the key.
+    identity: (existing) => recordOfUse(recordId, existing.createdAt),
+  });
+  if ('inserted' in outcome) return { use: 'first', createdAt };
+  if ('found' in outcome) return outcome.found;
   return { use: 'busy', reconciling: false };
 }
 

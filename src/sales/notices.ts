@@ -8,11 +8,11 @@ import { getSale, NOTIFICATION_SIGNATURE_HEADER as SIGNATURE_HEADER, type Acquir
 import { safeEqual, sha256Hex } from '../auth/crypto';
 import { insertOnce } from '../db/claims';
 import { ApiError, badRequest } from '../http/errors';
-import { enqueuePaymentNotice, NOTICE_QUEUE, paymentNoticeJobId } from '../../jobs/apply-payment-notice';
+import { enqueuePaymentNotice, paymentNoticeJobId } from '../../jobs/apply-payment-notice';
 import { OnlineSaleModel, PaymentNoticeModel } from './model';
 import { reconcileReadSale, settleToAcquirer } from './reconciliation';
 
-export { NOTICE_QUEUE, SIGNATURE_HEADER };
+export { SIGNATURE_HEADER };
 
 export class InvalidNoticeSignature extends ApiError {
   constructor() {

@@ -29,7 +29,6 @@ export {
   applyPaymentNotice,
   giveUpOnNotice,
   InvalidNoticeSignature,
-  NOTICE_QUEUE,
   NoticeNotYetMatched,
   receivePaymentNotice,
   SIGNATURE_HEADER,
@@ -38,4 +37,4 @@ export {
 export { requeueUnappliedPaymentNotices, salesNeedingAttention, sweepUnsettledSales } from './sweeps';
 export { effectiveStatus, statusFromAcquirer } from './state-table';
 export { presentSale, type PreCaptureResult, type SaleView } from './presentation';
-export { RECONCILE_QUEUE, SaleGatewayError, type SaleScope } from './transitions';
+export { SaleGatewayError, type SaleScope } from './transitions';

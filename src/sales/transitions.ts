@@ -19,9 +19,7 @@ import {
 } from './model';
 import { storableAnswer, type KeptAnswer } from './presentation';
 import { settledFields, withFieldsSet } from './state-table';
-import { enqueueReconcileSale, RECONCILE_QUEUE, reconcileEpisodeJobId } from '../../jobs/reconcile-sale';
-
-export { RECONCILE_QUEUE };
+import { enqueueReconcileSale, reconcileEpisodeJobId } from '../../jobs/reconcile-sale';
 
 /** A reconciliation (or an operation) running longer than this is stuck: the sweep and /metrics look at it. */
 export const STUCK_RECONCILIATION_MS = 10 * 60_000;

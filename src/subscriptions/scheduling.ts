@@ -9,19 +9,11 @@ import { checkedAfterLookup } from '../db/filters';
 import mongoose from 'mongoose';
 import { logger } from '../logger';
 import { retryFailedJob } from '../queue';
-import {
-  CHARGE_JOB_NAME,
-  CHARGE_QUEUE,
-  chargeJobId,
-  chargeQueue,
-  enqueueCharges,
-} from '../../jobs/charge-subscription';
+import { chargeJobId, chargeQueue, enqueueCharges } from '../../jobs/charge-subscription';
 import { dayOf } from './clock';
 import { attemptIdempotencyKey, attemptOrderId, dueCycleOf, type ChargeJobData } from './charging';
 import { startDueCycle } from './cycle-start';
 import { ChargeStatus, SubscriptionChargeModel, SubscriptionModel, type Subscription } from './model';
-
-export { CHARGE_JOB_NAME, CHARGE_QUEUE, enqueueCharges };
 
 /** Jobs per addBulk call (one Redis round trip each). */
 export const ENQUEUE_CHUNK = 500;

@@ -8,8 +8,6 @@ import { getWebhookSecret, listLinkEvents, presentSecret, redeliverEvent, rotate
 import { REDELIVERY_LIMITS, validateLinkParams } from './schemas';
 import { definitions, docs, tag } from './swagger';
 
-export { REDELIVERY_LIMITS };
-
 async function limitRedeliveries(req: Request, merchantId: number, eventId: string): Promise<void> {
   const { perEvent, perMerchant } = REDELIVERY_LIMITS;
   // The event first: a request refused for its event does not spend the merchant's allowance.

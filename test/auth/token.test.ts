@@ -9,7 +9,7 @@ import { getConfig } from '../../config';
 import { UserModel } from '../../src/auth/model';
 import { createMerchant } from '../../src/auth/service';
 import { UNMATCHABLE_PASSWORD_HASH, verifyPassword } from '../../src/auth/crypto';
-import { REFRESH_FAILURE, TOKEN_FAILURE } from '../../src/auth/routes';
+import { REFRESH_FAILURE, TOKEN_FAILURE } from '../../src/auth/schemas';
 
 const running = useAppWithMerchant();
 

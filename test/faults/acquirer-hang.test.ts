@@ -3,7 +3,7 @@ import test from 'ava';
 import net from 'node:net';
 import { getConfig } from '../../config';
 import { getQueue } from '../../src/queue';
-import { RECONCILE_QUEUE } from '../../src/sales/service';
+import { RECONCILE_QUEUE } from '../../jobs/reconcile-sale';
 import { HEARTBEAT_QUEUE } from '../../jobs/heartbeat';
 import { HeartbeatModel } from '../../src/health/heartbeat';
 import { cardSaleBody, encryptedTestCard } from '../helpers/cards';

@@ -8,7 +8,7 @@ import test from 'ava';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { emitLinkEvent } from '../../src/webhooks/service';
-import { REDELIVERY_LIMITS } from '../../src/webhooks/routes';
+import { REDELIVERY_LIMITS } from '../../src/webhooks/schemas';
 
 let app: TestApp;
 test.before(async () => {

@@ -8,7 +8,8 @@ import { APPROVED_CARD_NUMBER, encryptedTestCard } from '../helpers/cards';
 import { startWorker } from '../../src/queue';
 import { PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
 import { closeAcquirerClient } from '../../src/acquirer/client';
-import { NOTICE_QUEUE, RECONCILE_QUEUE } from '../../src/sales/service';
+import { NOTICE_QUEUE } from '../../jobs/apply-payment-notice';
+import { RECONCILE_QUEUE } from '../../jobs/reconcile-sale';
 import processReconcileSale from '../../jobs/processors/reconcile-sale';
 import processPaymentNotice from '../../jobs/processors/apply-payment-notice';
 

@@ -5,13 +5,9 @@ import { eventually } from '../helpers/processes';
 import { systemToken } from '../helpers/identity';
 import { OnlineSaleModel, PaymentNoticeModel } from '../../src/sales/model';
 import { PAYMENT_NOTIFICATION_PATH, NOTIFICATION_SIGNATURE_HEADER } from '../../src/acquirer/client';
-import {
-  NOTICE_QUEUE,
-  RECONCILE_QUEUE,
-  requeueUnappliedPaymentNotices,
-  signNotice,
-  sweepUnsettledSales,
-} from '../../src/sales/service';
+import { requeueUnappliedPaymentNotices, signNotice, sweepUnsettledSales } from '../../src/sales/service';
+import { NOTICE_QUEUE } from '../../jobs/apply-payment-notice';
+import { RECONCILE_QUEUE } from '../../jobs/reconcile-sale';
 import { getQueue } from '../../src/queue';
 import { getSaleByOrderId } from '../../src/acquirer/client';
 import { call, payPix, pixSale, sandboxPost, PRE_CAPTURE, useSalesEnv } from './helpers';

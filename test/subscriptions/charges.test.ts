@@ -8,7 +8,7 @@ import { encryptCard, luhnValid } from '../../src/cards';
 import { chargeJobId, dueCycleOf, runChargeAttempt } from '../../src/subscriptions/charging';
 
 import chargeSubscription from '../../jobs/processors/charge-subscription';
-import { CHARGE_QUEUE } from '../../src/subscriptions/scheduling';
+import { CHARGE_QUEUE } from '../../jobs/charge-subscription';
 import { SubscriptionChargeModel, SubscriptionModel } from '../../src/subscriptions/model';
 import { runSchedulerTick } from '../../workers/scheduler';
 import { countDbCommands } from '../helpers/db-commands';

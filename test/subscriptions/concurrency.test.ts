@@ -5,14 +5,13 @@ import { eventually, startProcess } from '../helpers/processes';
 import { getQueue } from '../../src/queue';
 import { dayOf } from '../../src/subscriptions/clock';
 import { chargeJobId, dueCycleOf, runChargeAttempt, type ChargeJobData } from '../../src/subscriptions/charging';
-import { CHARGE_JOB_NAME, CHARGE_QUEUE } from '../../src/subscriptions/scheduling';
 import {
   ChargeAttemptModel,
   SubscriptionChargeModel,
   SubscriptionModel,
   type SubscriptionCharge,
 } from '../../src/subscriptions/model';
-import type { ChargeSubscriptionPayload } from '../../jobs/charge-subscription';
+import { CHARGE_JOB_NAME, CHARGE_QUEUE, type ChargeSubscriptionPayload } from '../../jobs/charge-subscription';
 import { runSchedulerTick } from '../../workers/scheduler';
 import { chargeAfterAttempt, approvedSubscriptionId, salesForOrder, useSubscriptionStack } from './support';
 

@@ -4,7 +4,7 @@ import { startProcess } from '../helpers/processes';
 import { getQueue } from '../../src/queue';
 import { addMonths, dayOf } from '../../src/subscriptions/clock';
 import { chargeJobId, type ChargeJobData } from '../../src/subscriptions/charging';
-import { CHARGE_QUEUE } from '../../src/subscriptions/scheduling';
+import { CHARGE_QUEUE } from '../../jobs/charge-subscription';
 import { createSubscription as createInProcess } from '../../src/subscriptions/service';
 import { ChargeAttemptModel, SubscriptionChargeModel, SubscriptionModel } from '../../src/subscriptions/model';
 import { runSchedulerTick } from '../../workers/scheduler';

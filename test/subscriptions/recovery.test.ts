@@ -8,14 +8,13 @@ import { cancelSubscription } from '../../src/subscriptions/service';
 import { createRedisConnection, getQueue } from '../../src/queue';
 import { attemptOrderId, chargeJobId, type ChargeJobData } from '../../src/subscriptions/charging';
 import {
-  CHARGE_JOB_NAME,
-  CHARGE_QUEUE,
   enqueueDueSubscriptionCharges,
   FAILED_CHARGE_JOB_RETRY_MS,
   MAX_RECOVERED_CHARGE_AGE_MS,
   recoverStalledCharges,
   STALE_PENDING_CHARGE_MS,
 } from '../../src/subscriptions/scheduling';
+import { CHARGE_JOB_NAME, CHARGE_QUEUE } from '../../jobs/charge-subscription';
 import {
   ChargeStatus,
   SubscriptionChargeModel,

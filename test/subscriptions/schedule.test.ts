@@ -8,7 +8,7 @@ import { FAULT_AMOUNTS } from '../../src/acquirer/sandbox/sales';
 import { getQueue } from '../../src/queue';
 import { cancelSubscription } from '../../src/subscriptions/service';
 import { chargeJobId } from '../../src/subscriptions/charging';
-import { CHARGE_QUEUE } from '../../src/subscriptions/scheduling';
+import { CHARGE_QUEUE } from '../../jobs/charge-subscription';
 import { SubscriptionChargeModel, SubscriptionModel, type SubscriptionCharge } from '../../src/subscriptions/model';
 import { runSchedulerTick } from '../../workers/scheduler';
 import {

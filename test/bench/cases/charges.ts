@@ -9,7 +9,8 @@
  * (the worker), progress read from the worker's /metrics so no polling query loads the store.
  */
 import { getConfig } from '../../../config';
-import { CHARGE_QUEUE, enqueueDueSubscriptionCharges } from '../../../src/subscriptions/scheduling';
+import { enqueueDueSubscriptionCharges } from '../../../src/subscriptions/scheduling';
+import { CHARGE_QUEUE } from '../../../jobs/charge-subscription';
 import { ChargeStatus, SubscriptionChargeModel } from '../../../src/subscriptions/model';
 import { dayOf } from '../../../src/subscriptions/clock';
 import { newMerchant } from '../../helpers/identity';
