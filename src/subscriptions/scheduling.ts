@@ -42,19 +42,23 @@ async function enqueueStream<T>(rows: AsyncIterable<T>, toJob: (row: T) => Charg
   return count + chunk.length;
 }
 
-/** What a subscription's due cycle is charged from: the fields dueCycleJob reads. */
-type DueSubscription = Pick<
-  Subscription,
-  | '_id'
-  | 'nextDueDate'
-  | 'merchantId'
-  | 'value'
-  | 'nextCycle'
-  | 'firstDueDate'
-  | 'billingCycle'
-  | 'endDate'
-  | 'maxCycles'
->;
+/**
+ * What a subscription's due cycle is charged from: the fields dueCycleJob reads. One list gives the
+ * type and the scheduler's projection, so a field the type promises is never left out of the read.
+ */
+const DUE_SUBSCRIPTION_FIELDS = [
+  '_id',
+  'nextDueDate',
+  'merchantId',
+  'value',
+  'nextCycle',
+  'firstDueDate',
+  'billingCycle',
+  'endDate',
+  'maxCycles',
+] as const satisfies readonly (keyof Subscription)[];
+type DueSubscription = Pick<Subscription, (typeof DUE_SUBSCRIPTION_FIELDS)[number]>;
+const DUE_SUBSCRIPTION_PROJECTION = Object.fromEntries(DUE_SUBSCRIPTION_FIELDS.map((field) => [field, 1]));
 
 /**
  * The job of a due subscription's next cycle, as the scheduler queues it: its first attempt, with
@@ -76,17 +80,7 @@ export async function enqueueDueSubscriptionCharges(now: Date): Promise<number> 
   const today = dayOf(now);
   const due = SubscriptionModel.find(
     { status: 'active', nextDueDate: mongoose.trusted({ $ne: null, $lte: today }) },
-    {
-      _id: 1,
-      nextDueDate: 1,
-      merchantId: 1,
-      value: 1,
-      nextCycle: 1,
-      firstDueDate: 1,
-      billingCycle: 1,
-      endDate: 1,
-      maxCycles: 1,
-    },
+    DUE_SUBSCRIPTION_PROJECTION,
   )
     .lean<DueSubscription>()
     .cursor({ batchSize: CURSOR_BATCH });
