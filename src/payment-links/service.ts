@@ -225,7 +225,7 @@ export interface CreateResult {
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** Link creation's Idempotency-Key records, for a request of this hash: the answer is the link, read again. */
+/** Link creation's Idempotency-Key records: the answer is the link, read again. */
 const linkKeys: KeyBook<LinkIdempotencyRecord, PaymentLink> = {
   model: LinkIdempotencyModel,
   newRecord: (_createdAt, requestHash) => ({ requestHash, state: 'in_progress' }),

@@ -5,7 +5,7 @@ import '../helpers/env';
 import test from 'ava';
 import mongoose, { Schema } from 'mongoose';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { Claims, createOnce, insertOnce, type ClaimDocument } from '../../src/db/claims';
+import { Claims, createOnce, insertOnce, insertOrRead, type ClaimDocument } from '../../src/db/claims';
 
 interface Job extends ClaimDocument {
   _id: string;
@@ -112,4 +112,76 @@ test('createOnce and insertOnce insert a unique key once', async (t) => {
   t.is(await createOnce(JobModel, { _id: 'once', key: 'b', state: 'working', startedAt: new Date() }), null);
   t.is(await insertOnce(JobModel, { _id: 'once', key: 'c', state: 'working', startedAt: new Date() }), 'exists');
   t.is((await JobModel.findById('once').lean())!.key, 'a');
+});
+
+/** A stored job with this holder token, as another caller left it. */
+const storeJob = (id: string, holder: string) =>
+  JobModel.collection.insertOne({ _id: id as never, holder, startedAt: new Date(), key: holder, state: 'working' });
+const byHolder = (job: Job) => ({ _id: job._id, holder: job.holder });
+
+test('insertOrRead replaces a record whose time is over, handing it to the next insert', async (t) => {
+  await storeJob('replace', 'old');
+  const tries: [string | null, number][] = [];
+  const outcome = await insertOrRead<Job, Job>(JobModel, 'replace', {
+    document: (replaced, attempt) => {
+      tries.push([replaced?.holder ?? null, attempt]);
+      return { holder: 'new', startedAt: new Date(), key: replaced?.key ?? 'none', state: 'working' };
+    },
+    judge: (stored) => (stored.holder === 'old' ? 'replace' : stored),
+    identity: byHolder,
+  });
+  if (!('inserted' in outcome)) return t.fail('the expired record is replaced');
+  t.is(outcome.replaced?.holder, 'old');
+  t.is(outcome.inserted.key, 'old', 'the insert kept what it took from the replaced record');
+  t.deepEqual(tries, [
+    [null, 0],
+    ['old', 1],
+  ]);
+});
+
+test('insertOrRead removes exactly the record it judged: a newer one another replacer put there stays', async (t) => {
+  await storeJob('exact', 'expired');
+  const outcome = await insertOrRead<Job, Job>(JobModel, 'exact', {
+    document: () => ({ holder: 'mine', startedAt: new Date(), key: 'mine', state: 'working' }),
+    judge: async (stored) => {
+      if (stored.holder !== 'expired') return stored;
+      // Another replacer removes the expired record and inserts its own between our read and our delete.
+      await JobModel.deleteOne({ _id: 'exact' });
+      await storeJob('exact', 'theirs');
+      return 'replace';
+    },
+    identity: byHolder,
+  });
+  t.is('found' in outcome ? outcome.found.holder : null, 'theirs', 'we read the winner, not replace it');
+  t.is((await JobModel.findById('exact').lean())!.holder, 'theirs');
+});
+
+test('insertOrRead: an answer known before the read saves it; three failed replacements give up', async (t) => {
+  await storeJob('known', 'held');
+  let judged = 0;
+  const known = await insertOrRead<Job, { answer: string }>(JobModel, 'known', {
+    document: () => ({ holder: 'mine', startedAt: new Date(), key: 'mine', state: 'working' }),
+    beforeRead: async () => ({ answer: 'kept' }),
+    judge: () => {
+      judged++;
+      return 'replace';
+    },
+    identity: byHolder,
+  });
+  t.deepEqual(known, { found: { answer: 'kept' } });
+  t.is(judged, 0, 'the stored record was never read');
+
+  // A record its identity never matches cannot be removed: after three tries, the last read.
+  let tries = 0;
+  const stuck = await insertOrRead<Job, Job>(JobModel, 'known', {
+    document: () => {
+      tries++;
+      return { holder: 'mine', startedAt: new Date(), key: 'mine', state: 'working' };
+    },
+    judge: () => 'replace',
+    identity: (job) => ({ _id: job._id, holder: 'someone else' }),
+  });
+  t.is(tries, 3);
+  t.is('gaveUp' in stuck ? stuck.lastRead?.holder : null, 'held');
+  t.is((await JobModel.findById('known').lean())!.holder, 'held');
 });
