@@ -74,6 +74,31 @@ export const errorResponses = {
   },
 };
 
+/** The Idempotency-Key header of an idempotent create; `description` says what a replay spares. */
+export const idempotencyKeyHeader = (description: string) => ({
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  type: 'string',
+  maxLength: 255,
+  description,
+});
+
+/** The JSON body parameter of an operation, described by definition `definition`. */
+export const bodyParameter = (definition: string) => ({
+  name: 'body',
+  in: 'body',
+  required: true,
+  schema: { $ref: `#/definitions/${definition}` },
+});
+
+/** The answers of an idempotent create besides its success: bad fields, the key still in use (`inUse`), reused. */
+export const idempotentCreateErrors = (inUse: string) => ({
+  400: errorResponses.fieldErrors,
+  409: errorResponses.detail(inUse),
+  422: errorResponses.idempotencyKeyReused,
+});
+
 /** What a route table row gives besides its method, path and operation. */
 export type RouteOptions = Pick<RouteSpec, 'auth' | 'beforeBody' | 'bodyLimit' | 'nulInBody' | 'before'>;
 

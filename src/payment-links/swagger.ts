@@ -1,7 +1,12 @@
 /** Swagger text of the payment-link routes: definitions, parameters and each operation. */
-import { errorResponses, type SwaggerOperation } from '../http/routes';
+import {
+  bodyParameter,
+  errorResponses,
+  idempotencyKeyHeader,
+  idempotentCreateErrors,
+  type SwaggerOperation,
+} from '../http/routes';
 import { MAX_LINK_VALUE } from './service';
-import { bodyParameter, idempotencyKeyHeader, idempotentCreateErrors } from '../sales/swagger';
 
 const idempotencyHeader = idempotencyKeyHeader(
   'Optional, per merchant, kept 24 h. The same key with the same body replays the first answer (header ' +

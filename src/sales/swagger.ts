@@ -2,7 +2,7 @@
  * The Swagger text of the online sales routes: definitions and one doc per operation.
  */
 import { NOTIFICATION_SIGNATURE_HEADER } from '../acquirer/client';
-import { errorResponses } from '../http/routes';
+import { bodyParameter, errorResponses, idempotencyKeyHeader, idempotentCreateErrors } from '../http/routes';
 import { SALE_STATUSES } from './model';
 import { MAX_SALE_VALUE } from './schemas';
 
@@ -225,31 +225,6 @@ export const salesDefinitions = {
     },
   },
 };
-
-/** The Idempotency-Key header of an idempotent create; `description` says what a replay spares. */
-export const idempotencyKeyHeader = (description: string) => ({
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  type: 'string',
-  maxLength: 255,
-  description,
-});
-
-/** The JSON body parameter of an operation, described by definition `definition`. */
-export const bodyParameter = (definition: string) => ({
-  name: 'body',
-  in: 'body',
-  required: true,
-  schema: { $ref: `#/definitions/${definition}` },
-});
-
-/** The answers of an idempotent create besides its success: bad fields, the key still in use (`inUse`), reused. */
-export const idempotentCreateErrors = (inUse: string) => ({
-  400: errorResponses.fieldErrors,
-  409: errorResponses.detail(inUse),
-  422: errorResponses.idempotencyKeyReused,
-});
 
 export const salesDocs = {
   preCaptureSale: {
