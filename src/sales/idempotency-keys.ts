@@ -45,15 +45,11 @@ function madeByRecord(sale: OnlineSale | null, keyCreatedAt: Date): OnlineSale |
  * replay reads only the sale. Anything else (another body, a request still running or being
  * reconciled, a key whose answer was missed) reads the record too.
  */
-export function saleKeys(
-  recordId: string,
-  merchantId: number,
-  bodyHash: string,
-): KeyBook<SaleIdempotencyRecord, KeptAnswer> {
+export function saleKeys(recordId: string, merchantId: number): KeyBook<SaleIdempotencyRecord, KeptAnswer> {
   let newest: OnlineSale | null = null; // read by keptAnswer, once per attempt, before workOf
   return {
     model: SaleIdempotencyModel,
-    newRecord: () => ({ merchantId, bodyHash, state: 'in_progress' }),
+    newRecord: (_createdAt, bodyHash) => ({ merchantId, bodyHash, state: 'in_progress' }),
     hashOf: (record) => record.bodyHash,
     answerOf: (record) => record.response as KeptAnswer | null,
     keptAnswer: async () => {

@@ -236,7 +236,7 @@ export async function preCapture(
     return { sale: saleOfAnswer((await runPreCapture(merchantId, input, card, null)).answer), replayed: false };
   const recordId = `${merchantId}:${idempotencyKey}`;
   const bodyHash = hashedRequest(input, card);
-  const key = await useIdempotencyKey(saleKeys(recordId, merchantId, bodyHash), recordId, bodyHash);
+  const key = await useIdempotencyKey(saleKeys(recordId, merchantId), recordId, bodyHash);
   if (key.use === 'other-request') {
     throw new ApiError(422, {
       detail: 'This Idempotency-Key was already used with a different request body. Use a new key for a new sale.',
