@@ -31,7 +31,11 @@ export async function startBenchProcess(
   url = '',
 ): Promise<BenchProcess> {
   const script = entry in ENTRY_POINTS ? ENTRY_POINTS[entry as keyof typeof ENTRY_POINTS] : entry;
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  // BENCH_PROFILE_DIR: every child writes a V8 CPU profile there when it exits (where a case's time goes).
+  const profile = process.env.BENCH_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', PROCESS_NAME: name, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

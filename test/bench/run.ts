@@ -8,7 +8,8 @@
  *
  *   BENCH_RECORDS      documents per business collection before the cases run (default 10000)
  *   BENCH_CONNECTIONS  concurrent connections (default 10)
- *   BENCH_SECONDS      measured seconds per side of an HTTP case (default 3), after 1 s of warm-up
+ *   BENCH_SECONDS      measured seconds per side and round of an HTTP case (default 3), after 1 s of warm-up
+ *   BENCH_ROUNDS       rounds of an HTTP case, each measuring every side once, order alternating (default 3)
  *   BENCH_CASES        comma-separated case names to run (default: all)
  *   BENCH_LOG_LEVEL    LOG_LEVEL of the web process (default warn: per-request info lines cost CPU
  *                      the bare baseline does not spend; set info to measure with them)
@@ -28,7 +29,9 @@ import { benchCases } from './cases';
 import { isThroughputCase, type BenchCase, type BenchContext, type BenchTarget, type Side } from './cases/types';
 import { LISTENING, memoryOf, startBenchProcess, startWebProcess, type BenchProcess } from './processes';
 import { BENCH_DB, BENCH_QUEUE_PREFIX } from './env';
+import { cpuPerOperation, describeCpu, readCpu, type CpuReading } from './cpu';
 import {
+  addFigures,
   commandsSince,
   describePerOperation,
   snapshot,
@@ -39,6 +42,7 @@ import { BENCH_RECORDS, fillCollections, type FillReport } from './fill';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 const SECONDS = Number(process.env.BENCH_SECONDS || 3);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS || 3));
 const WARMUP_SECONDS = 1;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'warn';
 const RESULTS_DIR = path.join(__dirname, 'results');
@@ -52,7 +56,17 @@ interface CaseResult {
   subject: Side;
   baselineSide: Side;
   floorSide?: Side;
-  ratio: { rate: number; p50?: number; p99?: number; rateVsFloor?: number };
+  ratio: {
+    rate: number;
+    p50?: number;
+    p99?: number;
+    rateVsFloor?: number;
+    /** HTTP cases: the rate ratio of each round (subject / baseline of the same round), and vs the floor. */
+    rounds?: number[];
+    roundsVsFloor?: number[];
+  };
+  /** HTTP cases: CPU milliseconds per operation by process role, for each side (cpu.ts). */
+  cpuMsPerOperation?: Record<'subject' | 'baseline' | 'floor', Record<string, number> | undefined>;
   /** Database commands of the measured side, per operation, with the breakdown (db-commands.ts). */
   dbCommands?: DbCommandFigure;
   baselineDbCommands?: DbCommandFigure;
@@ -148,6 +162,11 @@ class Stack {
     });
   }
 
+  /** Our processes' pids by role (worker1 and worker2 are both "worker"), for the CPU readings. */
+  pids(): Array<[string, number | undefined]> {
+    return this.processes.map((p) => [p.name.replace(/\d+$/, ''), p.child.pid]);
+  }
+
   memory(): CaseResult['memoryMB'] {
     const memoryMB = Object.fromEntries(this.processes.map((p) => [p.name, memoryOf(p.child.pid)]));
     memoryMB.bench = memoryOf(process.pid);
@@ -213,43 +232,116 @@ async function runCase(
     if (floor) await load(urlOf(floor, 'baseline'), floor, WARMUP_SECONDS);
     await load(urlOf(subject, 'web'), subject, WARMUP_SECONDS);
   }
-  // The baseline server's own commands (none for a baseline sent to the sandbox).
-  const measureOnBaselineServer = async (target: BenchTarget) => {
-    const before = await snapshot([baselineServer]);
-    const side = await load(urlOf(target, 'baseline'), target, SECONDS);
+  const sides = { baseline: new RoundsOf(), floor: new RoundsOf(), subject: new RoundsOf() };
+  /**
+   * One side for one round: its load, then (subject) the work it queued, with the database commands
+   * of the process(es) that did it and the CPU of every process meanwhile. A baseline or floor sent
+   * to the sandbox has no commands of ours to count.
+   */
+  const measureSide = async (name: keyof typeof sides, target: BenchTarget) => {
+    const onWeb = name === 'subject';
+    const metered = onWeb ? context.metered() : (target.on ?? 'baseline') === 'baseline' ? [baselineServer] : [];
+    const before = await snapshot(metered);
+    const cpuBefore = readCpu(stack.pids());
+    const side = await load(urlOf(target, onWeb ? 'web' : 'baseline'), target, SECONDS);
     await settle();
-    const figure =
-      (target.on ?? 'baseline') === 'baseline'
-        ? await commandsSince(before, [baselineServer], operationsOf(side))
-        : undefined;
-    return { side, figure };
+    if (onWeb) await benchCase.drained?.(context, side);
+    const cpuAfter = readCpu(stack.pids());
+    const figure = metered.length ? await commandsSince(before, metered, operationsOf(side)) : undefined;
+    sides[name].add(side, figure, cpuBefore, cpuAfter);
   };
-  const { side: baselineSide, figure: baselineDbCommands } = await measureOnBaselineServer(baseline);
-  const floorRun = floor ? await measureOnBaselineServer(floor) : undefined;
-  const metered = context.metered();
-  const before = await snapshot(metered);
-  const subjectSide = await load(urlOf(subject, 'web'), subject, SECONDS);
-  await settle();
+  // Rounds alternate the order (baseline, floor, subject, then subject, floor, baseline), so a drift
+  // of the machine over the case (another process waking, the store's caches) falls on both sides.
+  for (let round = 0; round < ROUNDS; round++) {
+    const order: Array<[keyof typeof sides, BenchTarget | undefined]> = [
+      ['baseline', baseline],
+      ['floor', floor],
+      ['subject', subject],
+    ];
+    for (const [name, target] of round % 2 ? order.reverse() : order) if (target) await measureSide(name, target);
+  }
+  const subjectSide = sides.subject.merged();
+  const baselineSide = sides.baseline.merged();
+  const floorSide = floor ? sides.floor.merged() : undefined;
   const verified = benchCase.verify ? await benchCase.verify(context, subjectSide) : undefined;
-  const dbCommands = await commandsSince(before, metered, verified?.operations ?? operationsOf(subjectSide));
+  const roundRatios = sides.subject.rates.map((rate, i) => ratio(rate, sides.baseline.rates[i]));
   return {
     ...common,
     kind: 'http',
     subject: subjectSide,
     baselineSide,
-    floorSide: floorRun?.side,
+    floorSide,
     ratio: {
       rate: ratio(subjectSide.requestsPerSecond, baselineSide.requestsPerSecond),
       p50: ratio(subjectSide.p50Ms!, baselineSide.p50Ms!),
       p99: ratio(subjectSide.p99Ms!, baselineSide.p99Ms!),
-      rateVsFloor: floorRun ? ratio(subjectSide.requestsPerSecond, floorRun.side.requestsPerSecond) : undefined,
+      rateVsFloor: floorSide ? ratio(subjectSide.requestsPerSecond, floorSide.requestsPerSecond) : undefined,
+      rounds: roundRatios,
+      roundsVsFloor: floor ? sides.subject.rates.map((rate, i) => ratio(rate, sides.floor.rates[i])) : undefined,
     },
-    dbCommands,
-    baselineDbCommands,
-    floorDbCommands: floorRun?.figure,
+    dbCommands: sides.subject.figure(verified?.operations),
+    baselineDbCommands: sides.baseline.figure(),
+    floorDbCommands: floor ? sides.floor.figure() : undefined,
+    cpuMsPerOperation: { subject: sides.subject.cpu(), baseline: sides.baseline.cpu(), floor: sides.floor.cpu() },
     note: verified?.note,
     memoryMB: stack.memory(),
   };
+}
+
+/**
+ * The rounds of one side of an HTTP case, merged: the rate is the mean of the rounds' rates, p50 and
+ * p99 the median of the rounds' (each round's percentiles are autocannon's), counts are summed.
+ */
+class RoundsOf {
+  readonly sides: Side[] = [];
+  readonly figures: DbCommandFigure[] = [];
+  readonly cpuUsed = new Map<string, number>();
+
+  add(side: Side, figure: DbCommandFigure | undefined, cpuBefore: CpuReading, cpuAfter: CpuReading): void {
+    this.sides.push(side);
+    if (figure) this.figures.push(figure);
+    for (const [role, seconds] of cpuAfter)
+      this.cpuUsed.set(role, (this.cpuUsed.get(role) ?? 0) + seconds - (cpuBefore.get(role) ?? 0));
+  }
+
+  get rates(): number[] {
+    return this.sides.map((side) => side.requestsPerSecond);
+  }
+
+  get operations(): number {
+    return this.sides.reduce((n, side) => n + operationsOf(side), 0);
+  }
+
+  merged(): Side {
+    const median = (values: Array<number | undefined>) => {
+      const sorted = values.filter((v): v is number => v !== undefined).sort((a, b) => a - b);
+      return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : undefined;
+    };
+    const statusCodes: Record<string, number> = {};
+    for (const side of this.sides)
+      for (const [code, count] of Object.entries(side.statusCodes))
+        statusCodes[code] = (statusCodes[code] ?? 0) + count;
+    const sum = (pick: (side: Side) => number | undefined) => this.sides.reduce((n, side) => n + (pick(side) ?? 0), 0);
+    return {
+      requestsPerSecond: Math.round((sum((s) => s.requestsPerSecond) / this.sides.length) * 10) / 10,
+      p50Ms: median(this.sides.map((s) => s.p50Ms)),
+      p99Ms: median(this.sides.map((s) => s.p99Ms)),
+      requests: sum((s) => s.requests),
+      sent: this.sides.every((s) => s.sent !== undefined) ? sum((s) => s.sent) : undefined,
+      statusCodes,
+      errors: sum((s) => s.errors),
+      valid: this.sides.every((s) => s.valid),
+    };
+  }
+
+  /** Database commands per operation over every round (`operations` when the case counts its own). */
+  figure(operations = this.operations): DbCommandFigure | undefined {
+    return this.figures.length ? addFigures(this.figures, operations) : undefined;
+  }
+
+  cpu(): Record<string, number> | undefined {
+    return this.sides.length ? cpuPerOperation(new Map(), this.cpuUsed, this.operations) : undefined;
+  }
 }
 
 function machine() {
@@ -272,9 +364,9 @@ function markdown(results: CaseResult[], info: ReturnType<typeof machine>, fill:
       `load average at start ${info.loadAverageAtStart.join(' / ')}.`,
     `Collections pre-filled to ${fill.records.toLocaleString('en')} documents each (other merchants' data, ` +
       `${Object.keys(fill.collections).length} collections) in ${fill.seconds} s.`,
-    `HTTP cases: autocannon, ${CONNECTIONS} connections, no pipelining, ${SECONDS} s per side after ` +
-      `${WARMUP_SECONDS} s warm-up; web at LOG_LEVEL=${LOG_LEVEL}. ` +
-      'Rates are requests/s (HTTP) or items/s (throughput).',
+    `HTTP cases: autocannon, ${CONNECTIONS} connections, no pipelining, ${ROUNDS} rounds of ${SECONDS} s per ` +
+      `side (order alternating) after ${WARMUP_SECONDS} s warm-up; web at LOG_LEVEL=${LOG_LEVEL}. ` +
+      'Rates are requests/s (HTTP: the mean of the rounds; p50 and p99 their median) or items/s (throughput).',
     'db cmds/op: database commands (round trips) of the measured side per operation, from db_commands_total of ' +
       'every process doing the work.',
     '',
@@ -318,6 +410,26 @@ function markdown(results: CaseResult[], info: ReturnType<typeof machine>, fill:
     lines.push(
       `| ${r.name} | ${cell(d.perOperation)} | ${cell(d.msPerOperation)} | ${cell(d.acquirerMsPerOperation)} | ` +
         `${processes} (${d.total} for ${d.operations} ops) | ${describePerOperation(d, 12)} |`,
+    );
+  }
+  lines.push(
+    '',
+    'HTTP cases, by round and by process: the rate ratio of each round, and CPU milliseconds per operation of ' +
+      'every process while a side ran (our processes, the bench with autocannon, FerretDB, every PostgreSQL ' +
+      'process, Redis; /proc), summed over the rounds: on two shared cores, the side that spends less CPU per ' +
+      'request serves more of them.',
+    '',
+    '| case | ratio by round | CPU ms/op, subject | CPU ms/op, baseline | CPU ms/op, floor |',
+    '|---|---|---|---|---|',
+  );
+  for (const r of results) {
+    if (!r.cpuMsPerOperation) continue;
+    const rounds = r.ratio.rounds?.join(', ') ?? '-';
+    const vsFloor = r.ratio.roundsVsFloor ? ` (vs floor: ${r.ratio.roundsVsFloor.join(', ')})` : '';
+    const cpu = r.cpuMsPerOperation;
+    lines.push(
+      `| ${r.name} | ${rounds}${vsFloor} | ${describeCpu(cpu.subject)} | ${describeCpu(cpu.baseline)} | ` +
+        `${describeCpu(cpu.floor)} |`,
     );
   }
   const names = [...new Set(results.flatMap((r) => Object.keys(r.memoryMB)))];
@@ -411,6 +523,7 @@ async function main() {
         connections: CONNECTIONS,
         pipelining: 1,
         seconds: SECONDS,
+        rounds: ROUNDS,
         warmupSeconds: WARMUP_SECONDS,
         logLevel: LOG_LEVEL,
         records: BENCH_RECORDS,

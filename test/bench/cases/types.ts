@@ -82,7 +82,13 @@ export interface HttpCase extends CaseBase {
   /** Runs in the bench process (connected to the bench database): creates data, returns both targets. */
   prepare(context: BenchContext): Promise<{ subject: BenchTarget; baseline: BenchTarget; floor?: BenchTarget }>;
   /**
-   * After the subject's load: checks what must hold (e.g. nothing lost), throws if broken; returns
+   * After each round of the subject's load (`side`): returns once the work that load queued is done
+   * (e.g. notices applied by the worker), so it is counted with the subject and the next side is
+   * not measured beside it.
+   */
+  drained?(context: BenchContext, side: Side): Promise<void>;
+  /**
+   * After every round of the subject's load (`subject`: the rounds merged): checks what must hold (e.g. nothing lost), throws if broken; returns
    * a note for the table and, when the subject's operations are not its answered requests (work
    * finished by a worker after the load), how many operations its database commands are for.
    */
