@@ -80,9 +80,6 @@ export function dueCycleOf(
   };
 }
 
-/** The job id lives with the charge queue's definition; kept here for the modules that import it from here. */
-export { chargeJobId } from '../../jobs/charge-subscription';
-
 export type ChargeAttemptResult = 'confirmed' | 'denied' | 'already-recorded' | 'not-due';
 
 export interface ChargeAttemptHooks {

@@ -5,10 +5,10 @@ import { bearer, newMerchant, systemToken, type TestMerchant } from '../helpers/
 import { eventually, type RunningProcess } from '../helpers/processes';
 import { getQueue, startWorker } from '../../src/queue';
 import { encryptCard, luhnValid } from '../../src/cards';
-import { chargeJobId, dueCycleOf, runChargeAttempt } from '../../src/subscriptions/charging';
+import { dueCycleOf, runChargeAttempt } from '../../src/subscriptions/charging';
 
 import chargeSubscription from '../../jobs/processors/charge-subscription';
-import { CHARGE_QUEUE } from '../../jobs/charge-subscription';
+import { CHARGE_QUEUE, chargeJobId } from '../../jobs/charge-subscription';
 import { SubscriptionChargeModel, SubscriptionModel } from '../../src/subscriptions/model';
 import { runSchedulerTick } from '../../workers/scheduler';
 import { countDbCommands } from '../helpers/db-commands';

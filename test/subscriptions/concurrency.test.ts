@@ -4,14 +4,19 @@ import { eventually, startProcess } from '../helpers/processes';
 
 import { getQueue } from '../../src/queue';
 import { dayOf } from '../../src/subscriptions/clock';
-import { chargeJobId, dueCycleOf, runChargeAttempt, type ChargeJobData } from '../../src/subscriptions/charging';
+import { dueCycleOf, runChargeAttempt, type ChargeJobData } from '../../src/subscriptions/charging';
 import {
   ChargeAttemptModel,
   SubscriptionChargeModel,
   SubscriptionModel,
   type SubscriptionCharge,
 } from '../../src/subscriptions/model';
-import { CHARGE_JOB_NAME, CHARGE_QUEUE, type ChargeSubscriptionPayload } from '../../jobs/charge-subscription';
+import {
+  CHARGE_JOB_NAME,
+  CHARGE_QUEUE,
+  chargeJobId,
+  type ChargeSubscriptionPayload,
+} from '../../jobs/charge-subscription';
 import { runSchedulerTick } from '../../workers/scheduler';
 import { chargeAfterAttempt, approvedSubscriptionId, salesForOrder, useSubscriptionStack } from './support';
 

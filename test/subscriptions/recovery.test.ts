@@ -6,7 +6,7 @@ import { getConfig } from '../../config';
 import { createCardSale } from '../../src/acquirer/client';
 import { cancelSubscription } from '../../src/subscriptions/service';
 import { createRedisConnection, getQueue } from '../../src/queue';
-import { attemptOrderId, chargeJobId, type ChargeJobData } from '../../src/subscriptions/charging';
+import { attemptOrderId, type ChargeJobData } from '../../src/subscriptions/charging';
 import {
   enqueueDueSubscriptionCharges,
   FAILED_CHARGE_JOB_RETRY_MS,
@@ -14,7 +14,7 @@ import {
   recoverStalledCharges,
   STALE_PENDING_CHARGE_MS,
 } from '../../src/subscriptions/scheduling';
-import { CHARGE_JOB_NAME, CHARGE_QUEUE } from '../../jobs/charge-subscription';
+import { CHARGE_JOB_NAME, CHARGE_QUEUE, chargeJobId } from '../../jobs/charge-subscription';
 import {
   ChargeStatus,
   SubscriptionChargeModel,

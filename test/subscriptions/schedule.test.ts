@@ -7,8 +7,7 @@ import { eventually, startProcess, type RunningProcess } from '../helpers/proces
 import { FAULT_AMOUNTS } from '../../src/acquirer/sandbox/sales';
 import { getQueue } from '../../src/queue';
 import { cancelSubscription } from '../../src/subscriptions/service';
-import { chargeJobId } from '../../src/subscriptions/charging';
-import { CHARGE_QUEUE } from '../../jobs/charge-subscription';
+import { CHARGE_QUEUE, chargeJobId } from '../../jobs/charge-subscription';
 import { SubscriptionChargeModel, SubscriptionModel, type SubscriptionCharge } from '../../src/subscriptions/model';
 import { runSchedulerTick } from '../../workers/scheduler';
 import {
