@@ -12,8 +12,6 @@ import { enqueuePaymentNotice, paymentNoticeJobId } from '../../jobs/apply-payme
 import { OnlineSaleModel, PaymentNoticeModel } from './model';
 import { reconcileReadSale, settleToAcquirer } from './reconciliation';
 
-export { SIGNATURE_HEADER };
-
 export class InvalidNoticeSignature extends ApiError {
   constructor() {
     super(401, { detail: `Invalid or missing ${SIGNATURE_HEADER} signature.` });

@@ -31,7 +31,6 @@ export {
   InvalidNoticeSignature,
   NoticeNotYetMatched,
   receivePaymentNotice,
-  SIGNATURE_HEADER,
   signNotice,
 } from './notices';
 export { requeueUnappliedPaymentNotices, salesNeedingAttention, sweepUnsettledSales } from './sweeps';
