@@ -53,7 +53,7 @@ export function requestLog(logger: Logger): RequestHandler {
         res: { statusCode },
         responseTime: Date.now() - started,
       };
-      let message = statusCode >= 500 ? `request answered ${statusCode}` : 'request completed';
+      let message = level === 'error' ? `request answered ${statusCode}` : 'request completed';
       if (!res.writableFinished) {
         line.aborted = true;
         message = 'request aborted';
