@@ -13,6 +13,7 @@
 import crypto from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
 import { getConfig } from '../../../config';
+import { safeEqual } from '../../auth/crypto';
 import { CHARGEBACK_NOTICE_PATH, CHARGEBACK_NOTICE_SECRET_HEADER } from '../chargebacks';
 import type { SandboxArea } from './areas';
 
@@ -550,8 +551,7 @@ function issueToken(req: Request, res: Response): void {
     res.status(400).json({ error: 'unsupported_grant_type' });
     return;
   }
-  const same = (a: unknown, b: string) =>
-    typeof a === 'string' && a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  const same = (given: unknown, secret: string) => typeof given === 'string' && safeEqual(given, secret);
   if (!clientId || !clientSecret || !same(body.client_id, clientId) || !same(body.client_secret, clientSecret)) {
     res.status(401).json({ error: 'invalid_client', error_description: 'Invalid client credentials' });
     return;

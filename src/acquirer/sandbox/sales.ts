@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
 import { getConfig } from '../../../config';
+import { safeEqual } from '../../auth/crypto';
 import { luhnValid } from '../../cards';
 import type { SandboxArea } from './areas';
 import {
@@ -392,13 +393,7 @@ function authenticate(req: Request, res: Response, next: NextFunction): void {
   const key = req.header('MerchantKey');
   if (!id) return fail(res, 401, [{ Code: 101, Message: 'MerchantId is required' }]);
   if (!key) return fail(res, 401, [{ Code: 131, Message: 'MerchantKey is required' }]);
-  if (
-    id !== merchantId ||
-    !crypto.timingSafeEqual(
-      crypto.createHash('sha256').update(key).digest(),
-      crypto.createHash('sha256').update(merchantKey).digest(),
-    )
-  ) {
+  if (id !== merchantId || !safeEqual(key, merchantKey)) {
     return fail(res, 401, [{ Code: 132, Message: 'MerchantKey is invalid' }]);
   }
   next();
