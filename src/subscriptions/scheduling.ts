@@ -8,7 +8,7 @@
 import { checkedAfterLookup } from '../db/filters';
 import mongoose from 'mongoose';
 import { logger } from '../logger';
-import { retryFailedJob } from '../queue';
+import { jobWillRun, retryFailedJob } from '../queue';
 import { chargeJobId, chargeQueue, enqueueCharges } from '../../jobs/charge-subscription';
 import { dayOf } from './clock';
 import { attemptIdempotencyKey, attemptOrderId, dueCycleOf, type ChargeJobData } from './charging';
@@ -137,14 +137,16 @@ export const FAILED_CHARGE_JOB_RETRY_MS = 10 * 60_000;
 
 /**
  * Deterministic job ids have a cost: BullMQ ignores an add whose id it still keeps, and it keeps a
- * failed job for 30 days. So a charge job that failed for good (the database down through all its
- * retries) would block its charge for that long, and a charge whose job Redis lost after the
- * charge was inserted would stay PENDING forever (the subscription has moved on, so no due query
- * finds it). This pass runs failed charge jobs again, oldest failure first, one try each time (a
- * rerun asks the acquirer by order id before sending, and a job no longer due ends 'not-due'), and
- * queues again the first send of charges left PENDING whose job is gone, marked unsettled so the
- * worker looks for an earlier sale first. Ages are wall-clock (job and charge timestamps), not
- * the business clock. Two schedulers may run it at once: each step tolerates losing the race.
+ * failed job for 30 days and a completed one for 7. So a charge job that failed for good (the
+ * database down through all its retries) would block its charge for that long, and a charge whose
+ * job Redis lost, or kept as completed without the outcome recorded, after the charge was inserted
+ * would stay PENDING forever (the subscription has moved on, so no due query finds it). This pass
+ * runs failed charge jobs again, oldest failure first, one try each time (a rerun asks the acquirer
+ * by order id before sending, and a job no longer due ends 'not-due'), and queues again the first
+ * send of charges left PENDING whose job will not run by itself (gone, or completed: that kept job
+ * is removed first so the add under its id counts), marked unsettled so the worker looks for an
+ * earlier sale first. Ages are wall-clock (job and charge timestamps), not the business clock. Two
+ * schedulers may run it at once: each step tolerates losing the race.
  */
 export async function recoverStalledCharges(
   wallNow = Date.now(),
@@ -169,12 +171,25 @@ export async function recoverStalledCharges(
     .cursor({ batchSize: CURSOR_BATCH });
   for await (const charge of stale) {
     const data: ChargeJobData = { subscriptionId: charge.subscriptionId, dueDate: charge.dueDate, attempt: 1, today };
-    if (await queue.getJob(chargeJobId(data))) continue;
+    const jobId = chargeJobId(data);
+    if (await jobWillRun(queue, jobId)) continue;
+    const kept = await queue.getJob(jobId);
+    // A failed job is the first loop's to run again.
+    if (kept && (await kept.getState()) === 'failed') continue;
     if (charge.createdAt.getTime() < wallNow - MAX_RECOVERED_CHARGE_AGE_MS) {
       tooOld++;
       continue;
     }
-    // Its job may have sent the sale before it was lost: the worker asks the acquirer first.
+    if (kept) {
+      try {
+        await kept.remove();
+      } catch (error) {
+        // Another scheduler removed it first, or it is running again: this charge waits for the next pass.
+        logger.debug({ err: { message: (error as Error).message }, jobId }, 'kept charge job not removed');
+        continue;
+      }
+    }
+    // Its job may have sent the sale before it was lost or ended: the worker asks the acquirer first.
     await SubscriptionChargeModel.updateOne(
       { _id: charge._id, status: checkedAfterLookup<number>(ChargeStatus.PENDING), unsettledMerchantOrderId: null },
       {

@@ -157,6 +157,65 @@ test.serial(
 );
 
 test.serial(
+  'a charge left PENDING whose job Redis keeps as completed is queued again; one whose job still waits is left',
+  async (t) => {
+    const stalledAt = new Date(Date.now() - STALE_PENDING_CHARGE_MS - 60_000);
+    // The job ran to completion (BullMQ keeps it up to 7 days) without the charge's outcome being
+    // recorded: the scheduler's add under the same id would be ignored while Redis keeps it.
+    const completedSub = await approvedSubscriptionId(stack, '2032-07-20');
+    await insertLostPendingCharge(990_005, completedSub, '2032-07-20', stalledAt);
+    await SubscriptionModel.updateOne({ _id: completedSub }, { $set: { nextDueDate: '2032-08-20', nextCycle: 1 } });
+    const completed: ChargeJobData = {
+      subscriptionId: completedSub,
+      dueDate: '2032-07-20',
+      attempt: 1,
+      today: '2032-07-20',
+    };
+    await queue().add(CHARGE_JOB_NAME, completed, { jobId: chargeJobId(completed) });
+    const returning = new Worker(CHARGE_QUEUE, async () => 'ended without recording', {
+      connection: createRedisConnection({ maxRetriesPerRequest: null }),
+      prefix: getConfig().queuePrefix,
+    });
+    await eventually(async () => (await queue().getJob(chargeJobId(completed)))?.isCompleted());
+    await returning.close();
+    // A charge whose job is queued and will run by itself (no worker yet).
+    const waitingSub = await approvedSubscriptionId(stack, '2032-07-21');
+    await insertLostPendingCharge(990_006, waitingSub, '2032-07-21', stalledAt);
+    await SubscriptionModel.updateOne({ _id: waitingSub }, { $set: { nextDueDate: '2032-08-21', nextCycle: 1 } });
+    const waiting: ChargeJobData = {
+      subscriptionId: waitingSub,
+      dueDate: '2032-07-21',
+      attempt: 1,
+      today: '2032-07-21',
+    };
+    await queue().add(CHARGE_JOB_NAME, waiting, { jobId: chargeJobId(waiting) });
+
+    t.deepEqual(await recoverStalledCharges(Date.now()), { retried: 0, requeued: 1, tooOld: 0 });
+    t.is(await (await queue().getJob(chargeJobId(completed)))?.getState(), 'waiting', 'queued again under its id');
+    t.is(
+      (await SubscriptionChargeModel.findById(990_005).lean())!.unsettledMerchantOrderId,
+      attemptOrderId(completedSub, 990_005, 1),
+      'marked unsettled: the worker looks for a sale the completed run made before sending',
+    );
+    t.is(await (await queue().getJob(chargeJobId(waiting)))?.getState(), 'waiting');
+    t.falsy((await SubscriptionChargeModel.findById(990_006).lean())!.unsettledMerchantOrderId, 'left alone');
+
+    const worker = await startProcess('worker', { WORKER_QUEUES: CHARGE_QUEUE });
+    try {
+      for (const [id, sub] of [
+        [990_005, completedSub],
+        [990_006, waitingSub],
+      ]) {
+        await chargeOnceIn(ChargeStatus.CONFIRMED, () => SubscriptionChargeModel.findById(id).lean());
+        t.is((await salesForOrder(stack.sandbox, attemptOrderId(sub, id, 1))).length, 1);
+      }
+    } finally {
+      await worker.stop();
+    }
+  },
+);
+
+test.serial(
   'a lost PENDING charge of a cancelled subscription is closed, not sent; one lost for days is left for an operator',
   async (t) => {
     const cancelledSub = await approvedSubscriptionId(stack, '2032-08-10');
