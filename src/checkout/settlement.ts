@@ -16,7 +16,6 @@ import {
   type PaymentLink,
 } from '../payment-links/model';
 import { emitLinkEvent } from '../webhooks/service';
-import { WebhookEventModel } from '../webhooks/model';
 import { payments, releaseClaim, type HeldPayment } from './pay-claims';
 
 function linkEventData(link: PaymentLink) {
@@ -33,9 +32,15 @@ function linkEventData(link: PaymentLink) {
 
 /**
  * Stores an event when the link has a webhook (emitLinkEvent queues its delivery). A failure is
- * logged, never undoes the payment; false tells the caller the event is still owed.
+ * logged, never undoes the payment; false tells the caller the event is still owed. `oncePerLink`:
+ * an event of this type already stored is the one (emitLinkEvent), so true without storing another.
  */
-export async function notify(link: PaymentLink, type: string, extra: Record<string, unknown>): Promise<boolean> {
+export async function notify(
+  link: PaymentLink,
+  type: string,
+  extra: Record<string, unknown>,
+  { oncePerLink = false } = {},
+): Promise<boolean> {
   if (!link.webhookUrl) return true;
   try {
     await emitLinkEvent({
@@ -44,6 +49,7 @@ export async function notify(link: PaymentLink, type: string, extra: Record<stri
       url: link.webhookUrl,
       type,
       data: { ...linkEventData(link), ...extra },
+      oncePerLink,
     });
     return true;
   } catch (err) {
@@ -52,11 +58,21 @@ export async function notify(link: PaymentLink, type: string, extra: Record<stri
   }
 }
 
-function paidEventExtra(payment: NonNullable<PaymentLink['payment']>) {
-  return {
-    card: { brand: payment.brand, last4: payment.last4 },
-    acquirer: { payment_id: payment.acquirerPaymentId, tid: payment.tid ?? null, return_code: payment.returnCode },
-  };
+/**
+ * The paid event of a link, stored once whoever records the payment: the pay, a pay that took its
+ * claim over, or the sweep may each record it, even at the same time (a pay still finishing after
+ * its lease while the sweep settles its claim), so the outbox answers with an event already stored.
+ */
+function notifyPaid(paid: PaymentLink, payment: NonNullable<PaymentLink['payment']>): Promise<boolean> {
+  return notify(
+    paid,
+    'payment_link.paid',
+    {
+      card: { brand: payment.brand, last4: payment.last4 },
+      acquirer: { payment_id: payment.acquirerPaymentId, tid: payment.tid ?? null, return_code: payment.returnCode },
+    },
+    { oncePerLink: true },
+  );
 }
 
 /** What a paid link records of the acquirer's answer and of the card. */
@@ -84,27 +100,22 @@ export function linkPaymentOf(
  * outbox mark (notifiedAt, null while the event is still owed). Until that write the claim stays
  * 'charging', which is safe at every step: the claim still blocks other pays and the payer and
  * address steps, and should this process die or a write fail, the sweep asks the acquirer by the
- * claim's order id and records the link again through here. A claim that was stale (taken over,
- * or settled by the sweep) may be recorded by two at once, so then an event already stored is
- * looked for first; a fresh pay skips that read.
+ * claim's order id and records the link again through here. So one payment may be recorded by two
+ * at once (a pay still finishing past its lease, the sweep or a pay that took its claim over): the
+ * paid event is stored once all the same (notifyPaid), at no extra read on a fresh pay.
  */
 export async function recordPaid(
   link: PaymentLink,
   claim: HeldPayment,
   payment: NonNullable<PaymentLink['payment']>,
   paymentDate: Date,
-  bySweep = false,
 ): Promise<PaymentLink> {
   await PaymentLinkModel.updateOne({ _id: link._id }, { $set: { status: LINK_PAID, paymentDate, payment } });
   const paid: PaymentLink = { ...link, status: LINK_PAID, paymentDate, payment };
-  const wasStale = bySweep || claim.takenOver !== null;
-  const alreadyStored =
-    link.webhookUrl && wasStale
-      ? await WebhookEventModel.exists({ linkId: link._id, type: 'payment_link.paid' })
-      : null;
-  const notified = Boolean(alreadyStored) || (await notify(paid, 'payment_link.paid', paidEventExtra(payment)));
+  const notified = await notifyPaid(paid, payment);
   // A slow holder whose claim was taken over writes nothing here: its taker, asking the acquirer
-  // under the same keys, records the same sale.
+  // under the same keys, records the same sale. One whose claim the sweep settled (as its holder)
+  // writes that same sale again.
   await claim.update({
     $set: { state: 'paid', payment, paymentDate, notifiedAt: notified ? new Date() : null, eventOwed: !notified },
   });
@@ -202,8 +213,7 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
       );
       paid = { ...link, status: LINK_PAID, paymentDate: claim.paymentDate ?? link.paymentDate, payment: claim.payment };
     }
-    const alreadyStored = await WebhookEventModel.exists({ linkId: link._id, type: 'payment_link.paid' });
-    if (alreadyStored || !paid.payment || (await notify(paid, 'payment_link.paid', paidEventExtra(paid.payment)))) {
+    if (!paid.payment || (await notifyPaid(paid, paid.payment))) {
       await payments.asRead(claim).update({ $set: { notifiedAt: new Date(), eventOwed: false } });
       return true;
     }
@@ -222,7 +232,7 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
     const masked = sale.card?.maskedNumber;
     const card = { brand: sale.card?.brand ?? '', bin: masked?.slice(0, 6) ?? '', last4: masked?.slice(-4) ?? '' };
     const payment = linkPaymentOf(sale, card, link.installments);
-    await recordPaid(link, held, payment, new Date(), true);
+    await recordPaid(link, held, payment, new Date());
     return true;
   }
   if (status === 'denied' || status === 'reversed') {

@@ -23,12 +23,18 @@ export interface NewLinkEvent {
   url: string;
   type: string;
   data: Record<string, unknown>;
+  /**
+   * At most one event of this type per link (a link is paid once, and more than one writer may
+   * record that payment): when one is stored already, it is the answer, and nothing is stored or queued.
+   */
+  oncePerLink?: boolean;
 }
 
 /**
  * Stores an event with the link's next sequence number and queues its delivery. The sequence is
  * claimed by inserting msg_<link>_<n> (unique _id): a concurrent event for the same link loses the
- * insert and takes n+1, so sequences never repeat even where $inc could lose increments.
+ * insert and takes n+1, so sequences never repeat even where $inc could lose increments. An event
+ * owed once per link (`oncePerLink`) already stored is answered instead (see latestEvents).
  *
  * The event is inserted already marked queued, and its job added right after: one write fewer than
  * marking it after the add, and no update of the event still in flight when its first delivery
@@ -40,7 +46,8 @@ export interface NewLinkEvent {
  */
 export async function emitLinkEvent(event: NewLinkEvent, now = new Date()): Promise<WebhookEvent> {
   for (let tries = 0; tries < 20; tries++) {
-    const last = await WebhookEventModel.findOne({ linkId: event.linkId }).sort({ sequence: -1 }).lean();
+    const { last, alreadyStored } = await latestEvents(event);
+    if (alreadyStored) return alreadyStored;
     const sequence = (last?.sequence ?? 0) + 1;
     const id = `msg_${event.linkId}_${sequence}`;
     const body = JSON.stringify({ type: event.type, timestamp: now.toISOString(), data: { ...event.data, sequence } });
@@ -65,6 +72,26 @@ export async function emitLinkEvent(event: NewLinkEvent, now = new Date()): Prom
     return stored;
   }
   throw new Error(`could not claim a webhook sequence number for link ${event.linkId}`);
+}
+
+/**
+ * The link's last event (its sequence is the one to follow), and for an event owed once, the one of
+ * its type already stored. That one is looked for among all the link's events (a few: its declined
+ * pays and its payment), in the same read, so it costs no round trip more. This makes "once" hold
+ * for any interleaving of emitters: event n+1 of a link is inserted only after a read saw event n
+ * (events are never removed), so the read of the try whose insert wins sees every earlier event of
+ * the link; of two emitters of the same once-event, the second either loses the insert of the same
+ * sequence number and reads again, or has read the first's event already.
+ */
+async function latestEvents(
+  event: NewLinkEvent,
+): Promise<{ last: Pick<WebhookEvent, 'sequence'> | null; alreadyStored: WebhookEvent | null }> {
+  if (!event.oncePerLink) {
+    const last = await WebhookEventModel.findOne({ linkId: event.linkId }).sort({ sequence: -1 }).lean();
+    return { last, alreadyStored: null };
+  }
+  const events = await WebhookEventModel.find({ linkId: event.linkId }).sort({ sequence: -1 }).lean();
+  return { last: events[0] ?? null, alreadyStored: events.find((stored) => stored.type === event.type) ?? null };
 }
 
 async function unmarkUnqueued(event: Pick<WebhookEvent, '_id' | 'createdAt'>): Promise<void> {
