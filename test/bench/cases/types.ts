@@ -77,8 +77,6 @@ interface CaseBase {
 }
 
 export interface HttpCase extends CaseBase {
-  /** false: no warm-up load (when every request must be counted, as in the chargebacks case). */
-  warmup?: boolean;
   /** Runs in the bench process (connected to the bench database): creates data, returns both targets. */
   prepare(context: BenchContext): Promise<{ subject: BenchTarget; baseline: BenchTarget; floor?: BenchTarget }>;
   /**
