@@ -186,10 +186,20 @@ export function recordJobId(prefix: string, recordId: string): string {
 /** Job states in which a job will still run by itself. */
 const LIVE_JOB_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
+/** The job Redis keeps under `jobId` and its state, and whether it will still run by itself; undefined: none kept. */
+export async function keptJob(
+  queue: Queue,
+  jobId: string | undefined | null,
+): Promise<{ job: Job; state: string; willRun: boolean } | undefined> {
+  const job = jobId ? await queue.getJob(jobId) : undefined;
+  if (!job) return undefined;
+  const state = await job.getState();
+  return { job, state, willRun: LIVE_JOB_STATES.has(state) };
+}
+
 /** Whether the job under `jobId` will still run by itself; a sweep queues a record again only when it will not. */
 export async function jobWillRun(queue: Queue, jobId: string | undefined | null): Promise<boolean> {
-  const job = jobId ? await queue.getJob(jobId) : undefined;
-  return Boolean(job && LIVE_JOB_STATES.has(await job.getState()));
+  return Boolean((await keptJob(queue, jobId))?.willRun);
 }
 
 export async function closeQueues(): Promise<void> {

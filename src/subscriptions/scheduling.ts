@@ -8,7 +8,7 @@
 import { checkedAfterLookup } from '../db/filters';
 import mongoose from 'mongoose';
 import { logger } from '../logger';
-import { jobWillRun, retryFailedJob } from '../queue';
+import { keptJob, retryFailedJob } from '../queue';
 import { chargeJobId, chargeQueue, enqueueCharges } from '../../jobs/charge-subscription';
 import { dayOf } from './clock';
 import { attemptIdempotencyKey, attemptOrderId, dueCycleOf, type ChargeJobData } from './charging';
@@ -172,19 +172,20 @@ export async function recoverStalledCharges(
   for await (const charge of stale) {
     const data: ChargeJobData = { subscriptionId: charge.subscriptionId, dueDate: charge.dueDate, attempt: 1, today };
     const jobId = chargeJobId(data);
-    if (await jobWillRun(queue, jobId)) continue;
-    const kept = await queue.getJob(jobId);
-    // A failed job is the first loop's to run again.
-    if (kept && (await kept.getState()) === 'failed') continue;
+    const kept = await keptJob(queue, jobId);
+    // A job that will still run is left to run; a failed one is the first loop's to run again.
+    if (kept?.willRun || kept?.state === 'failed') continue;
     if (charge.createdAt.getTime() < wallNow - MAX_RECOVERED_CHARGE_AGE_MS) {
       tooOld++;
       continue;
     }
     if (kept) {
       try {
-        await kept.remove();
+        await kept.job.remove();
       } catch (error) {
-        // Another scheduler removed it first, or it is running again: this charge waits for the next pass.
+        // BullMQ refuses only while the job is locked (running again, queued meanwhile by another
+        // scheduler): this charge waits for the next pass. Had another scheduler removed it and
+        // queued a new one, this removes that one and the add below puts it back: still one job.
         logger.debug({ err: { message: (error as Error).message }, jobId }, 'kept charge job not removed');
         continue;
       }
