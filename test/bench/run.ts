@@ -458,6 +458,41 @@ async function deleteQueueKeys(): Promise<void> {
   } while (cursor !== '0');
 }
 
+/** The processes a case needs: the sandbox (when it needs one), web, a worker (when it needs one), the baseline server. */
+async function startStack(
+  benchCase: BenchCase,
+): Promise<{ stack: Stack; context: BenchContext; baselineServer: MeteredProcess }> {
+  const env: Record<string, string> = { ...(benchCase.env ?? {}) };
+  const needs = new Set(benchCase.needs ?? []);
+  const stack = new Stack(env);
+  try {
+    let sandbox: BenchProcess | undefined;
+    if (needs.has('sandbox')) {
+      sandbox = stack.add(
+        await startBenchProcess('sandbox', 'sandbox', { ...env, LOG_LEVEL: 'info', SANDBOX_PORT: '0' }, LISTENING),
+      );
+      Object.assign(env, { ACQUIRER_BASE_URL: sandbox.url, ACQUIRER_QUERY_URL: sandbox.url });
+    }
+    const web = stack.add(await startWebProcess('web', { ...env, LOG_LEVEL }));
+    if (needs.has('worker')) await stack.setWorkers(1);
+    // The floors call the same sandbox as the web process (env carries ACQUIRER_BASE_URL).
+    const baseline = stack.add(await startBenchProcess('baseline', 'test/bench/baseline-server.ts', env, LISTENING));
+    const context: BenchContext = {
+      webUrl: web.url,
+      baselineUrl: baseline.url,
+      sandboxUrl: sandbox?.url,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      setWorkers: (count, extra) => stack.setWorkers(count, extra),
+      metered: () => stack.metered(web),
+    };
+    return { stack, context, baselineServer: { name: 'baseline', metricsUrl: baseline.url } };
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+}
+
 async function main() {
   const only = (process.env.BENCH_CASES ?? '')
     .split(',')
@@ -482,40 +517,23 @@ async function main() {
       .toLocaleString('en')} documents in ${Object.keys(fill.collections).length} collections in ${fill.seconds} s\n`,
   );
 
-  const needs = new Set(cases.flatMap((c) => c.needs ?? []));
-  const env: Record<string, string> = Object.assign({}, ...cases.map((c) => c.env ?? {}));
-  const stack = new Stack(env);
+  const info = machine();
+  process.stdout.write(
+    `bench: ${cases.map((c) => c.name).join(', ')} (database ${BENCH_DB}, queue prefix ${BENCH_QUEUE_PREFIX})\n`,
+  );
+  const results: CaseResult[] = [];
   try {
-    let sandbox: BenchProcess | undefined;
-    if (needs.has('sandbox')) {
-      sandbox = stack.add(
-        await startBenchProcess('sandbox', 'sandbox', { ...env, LOG_LEVEL: 'info', SANDBOX_PORT: '0' }, LISTENING),
-      );
-      Object.assign(env, { ACQUIRER_BASE_URL: sandbox.url, ACQUIRER_QUERY_URL: sandbox.url });
-    }
-    const web = stack.add(await startWebProcess('web', { ...env, LOG_LEVEL }));
-    if (needs.has('worker')) await stack.setWorkers(1);
-    // The floors call the same sandbox as the web process (env carries ACQUIRER_BASE_URL).
-    const baseline = stack.add(await startBenchProcess('baseline', 'test/bench/baseline-server.ts', env, LISTENING));
-    const context: BenchContext = {
-      webUrl: web.url,
-      baselineUrl: baseline.url,
-      sandboxUrl: sandbox?.url,
-      connections: CONNECTIONS,
-      seconds: SECONDS,
-      setWorkers: (count, extra) => stack.setWorkers(count, extra),
-      metered: () => stack.metered(web),
-    };
-    const baselineServer: MeteredProcess = { name: 'baseline', metricsUrl: baseline.url };
-
-    const info = machine();
-    process.stdout.write(
-      `bench: ${cases.map((c) => c.name).join(', ')} (database ${BENCH_DB}, queue prefix ${BENCH_QUEUE_PREFIX})\n`,
-    );
-    const results: CaseResult[] = [];
+    // Fresh processes for every case: what one case leaves behind (the sandbox's heap after the sales
+    // baseline's 100,000 authorizations, the web process's state after another route's load) never
+    // weighs on the next; the warm-up brings each new process to speed.
     for (const benchCase of cases) {
       process.stdout.write(`  ${benchCase.name}...\n`);
-      results.push(await runCase(benchCase, stack, context, baselineServer));
+      const { stack, context, baselineServer } = await startStack(benchCase);
+      try {
+        results.push(await runCase(benchCase, stack, context, baselineServer));
+      } finally {
+        await stack.stop();
+      }
     }
     const table = markdown(results, info, fill);
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
@@ -542,7 +560,6 @@ async function main() {
     process.stdout.write(`\n${table}\n\nwritten ${path.relative(process.cwd(), file)}\n`);
     if (results.some((r) => !valid(r))) process.exitCode = 1;
   } finally {
-    await stack.stop();
     await mongoose.connection.dropDatabase().catch(() => undefined);
     await deleteQueueKeys().catch(() => undefined);
     await closeQueues();
