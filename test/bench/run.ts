@@ -21,7 +21,6 @@ import './env';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import mongoose from 'mongoose';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues, getProducerConnection, waitForRedis } from '../../src/queue';
@@ -31,6 +30,7 @@ import { isThroughputCase, type BenchCase, type BenchContext, type BenchTarget, 
 import { LISTENING, memoryOf, startBenchProcess, startWebProcess, type BenchProcess } from './processes';
 import { BENCH_DB, BENCH_QUEUE_PREFIX } from './env';
 import { cpuPerOperation, describeCpu, readCpu, type CpuReading } from './cpu';
+import { CONNECTIONS, load } from './load';
 import {
   addFigures,
   commandsSince,
@@ -41,7 +41,6 @@ import {
 } from './db-commands';
 import { BENCH_RECORDS, fillCollections, type FillReport } from './fill';
 
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 const SECONDS = Number(process.env.BENCH_SECONDS || 3);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS || 3));
 /**
@@ -79,33 +78,6 @@ interface CaseResult {
   floorDbCommands?: DbCommandFigure;
   note?: string;
   memoryMB: Record<string, { rssMB: number; peakMB: number } | undefined>;
-}
-
-async function load(base: string, target: BenchTarget, seconds: number): Promise<Side> {
-  const result = await autocannon({
-    url: `${base}${target.path}`,
-    method: target.method,
-    headers: target.headers,
-    body: target.body,
-    ...(target.setupRequest ? { requests: [{ setupRequest: target.setupRequest }] } : {}),
-    connections: CONNECTIONS,
-    pipelining: 1,
-    duration: seconds,
-  });
-  const statusCodes = Object.fromEntries(
-    Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count ?? 0]),
-  );
-  const unexpected = Object.keys(statusCodes).filter((code) => Number(code) !== target.expectStatus);
-  return {
-    requestsPerSecond: Math.round(result.requests.average * 10) / 10,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    requests: result.requests.total,
-    sent: (result.requests as { sent?: number }).sent,
-    statusCodes,
-    errors: result.errors,
-    valid: unexpected.length === 0 && result.errors === 0 && result.requests.total > 0,
-  };
 }
 
 /** One request before the load, so a case set up wrong fails with the answer rather than with a table of errors. */
@@ -267,7 +239,7 @@ async function runCase(
   const subjectSide = sides.subject.merged();
   const baselineSide = sides.baseline.merged();
   const floorSide = floor ? sides.floor.merged() : undefined;
-  const verified = benchCase.verify ? await benchCase.verify(context, subjectSide) : undefined;
+  const verified = benchCase.verify ? await benchCase.verify(context, subjectSide, baselineSide) : undefined;
   const roundRatios = sides.subject.rates.map((rate, i) => ratio(rate, sides.baseline.rates[i]));
   return {
     ...common,
@@ -458,7 +430,7 @@ async function deleteQueueKeys(): Promise<void> {
   } while (cursor !== '0');
 }
 
-/** The processes a case needs: the sandbox (when it needs one), web, a worker (when it needs one), the baseline server. */
+/** The processes a case needs: the sandbox and a worker when it needs them, web, the baseline server. */
 async function startStack(
   benchCase: BenchCase,
 ): Promise<{ stack: Stack; context: BenchContext; baselineServer: MeteredProcess }> {

@@ -3,7 +3,9 @@
  * against a bare route doing the floor of "store durably, then queue": one insert and one BullMQ
  * add. Every notice is unique; afterwards the case checks that none was lost (every 202 stored,
  * every stored notice applied by the worker) and times BullMQ no-op jobs of the same count. Its
- * database commands per notice are those of the intake (web) and of the apply job (worker).
+ * database commands per notice are those of the intake (web) and of the apply job (worker). The
+ * rounds measure the intake while the worker applies notices on the same cores, as one machine
+ * runs them; the note adds the intake alone (one more load with the notice queue paused).
  */
 import crypto from 'node:crypto';
 import mongoose from 'mongoose';
@@ -14,7 +16,8 @@ import { CHARGEBACK_NOTICE_QUEUE } from '../../../jobs/chargeback-notice';
 import { completedJobs } from '../db-commands';
 import { getQueue } from '../../../src/queue';
 import { noopJobsPerSecond } from '../noop-jobs';
-import type { HttpCase } from './types';
+import { load } from '../load';
+import type { BenchTarget, HttpCase } from './types';
 
 const ESTABLISHMENT = 4_000_000_000 + crypto.randomInt(0, 99_999_999);
 let sequence = crypto.randomInt(1_000_000, 9_000_000);
@@ -23,6 +26,7 @@ let completedBefore = 0;
 /** Notices answered 202 so far, the probe and the warm-up included (each completes one job). */
 let accepted = 1;
 const drainSeconds: number[] = [];
+let intake: BenchTarget | undefined;
 
 function notice() {
   sequence += 1;
@@ -63,18 +67,19 @@ export const chargebacksCase: HttpCase = {
       'content-type': 'application/json',
       [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret,
     };
-    return {
-      subject: {
-        method: 'POST',
-        path: CHARGEBACK_NOTICE_PATH,
-        headers,
-        body: notice(),
-        setupRequest: (request) => {
-          sent += 1;
-          return { ...request, body: notice() };
-        },
-        expectStatus: 202,
+    intake = {
+      method: 'POST',
+      path: CHARGEBACK_NOTICE_PATH,
+      headers,
+      body: notice(),
+      setupRequest: (request) => {
+        sent += 1;
+        return { ...request, body: notice() };
       },
+      expectStatus: 202,
+    };
+    return {
+      subject: intake,
       baseline: {
         method: 'POST',
         path: '/baseline/chargebacks/notices',
@@ -100,7 +105,15 @@ export const chargebacksCase: HttpCase = {
     }
     drainSeconds.push(Math.round((performance.now() - started) / 100) / 10);
   },
-  async verify(context) {
+  async verify(context, _subject, baseline) {
+    // The intake alone: one more load with the notice queue paused, so no notice is applied beside
+    // it (as when the worker runs on other cores than the web process); then resumed and drained.
+    const queue = getQueue(CHARGEBACK_NOTICE_QUEUE);
+    await queue.pause();
+    const alone = await load(context.webUrl, intake!, context.seconds).finally(() => queue.resume());
+    await chargebacksCase.drained!(context, alone);
+    if (!alone.valid) throw new Error(`chargebacks: the intake alone answered ${JSON.stringify(alone.statusCodes)}`);
+    const aloneRatio = Math.round((alone.requestsPerSecond / baseline.requestsPerSecond) * 100) / 100;
     const ours = { raw: new RegExp(`"establishmentNumber":${ESTABLISHMENT}[,}]`) };
     // A regex on raw is a scan of the whole collection: counted once the worker is done, never polled
     // while it works (a poll would load the store the worker is measured on). Progress: the workers'
@@ -123,9 +136,12 @@ export const chargebacksCase: HttpCase = {
     );
     return {
       note:
+        `intake alone (notice queue paused during one more ${context.seconds} s load): ` +
+        `${alone.requestsPerSecond}/s, ${aloneRatio} of the baseline; ` +
         `${accepted} acknowledged (of ${sent + 1} sent), ${stored} stored, ${applied} applied (zero lost; the ` +
         `worker applied while the load ran, and the rest of the warm-up's and of each round's in ` +
-        `${drainSeconds.join(', ')} s after it); BullMQ no-op jobs, same count and concurrency: ${noop.requestsPerSecond}/s`,
+        `${drainSeconds.join(', ')} s after it); BullMQ no-op jobs, same count and concurrency: ` +
+        `${noop.requestsPerSecond}/s`,
     };
   },
 };
