@@ -21,9 +21,13 @@ const STORE_PROCESSES: Record<string, string> = {
 /** role -> CPU seconds used so far by the processes of that role. */
 export type CpuReading = Map<string, number>;
 
-function cpuSecondsOf(pid: number): number | undefined {
+/** A process's CPU seconds (all its threads), or one thread's (`thread`: its id). */
+function cpuSecondsOf(pid: number, thread?: number): number | undefined {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = fs.readFileSync(
+      thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`,
+      'utf8',
+    );
     // Fields after the command name (which may hold spaces), counted from field 3: utime is 14, stime 15.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
@@ -51,13 +55,25 @@ function storePids(): Array<[string, number]> {
   return found;
 }
 
-/** CPU seconds by role now: `ours` names our processes by role (several pids may share one). */
+/** A role's main-thread share is kept under this suffix (not added to the total). */
+const MAIN_THREAD = ' main thread';
+
+/**
+ * CPU seconds by role now: `ours` names our processes by role (several pids may share one). For
+ * ours, the main thread's own time is kept beside the process's (V8's compiler and garbage
+ * collector threads, and libuv's pool, make the rest).
+ */
 export function readCpu(ours: Array<[role: string, pid: number | undefined]>): CpuReading {
   const reading: CpuReading = new Map();
-  for (const [role, pid] of [...ours, ['bench', process.pid] as [string, number], ...storePids()]) {
-    const seconds = pid === undefined ? undefined : cpuSecondsOf(pid);
+  const add = (role: string, seconds: number | undefined) => {
     if (seconds !== undefined) reading.set(role, (reading.get(role) ?? 0) + seconds);
+  };
+  for (const [role, pid] of ours) {
+    if (pid === undefined) continue;
+    add(role, cpuSecondsOf(pid));
+    add(`${role}${MAIN_THREAD}`, cpuSecondsOf(pid, pid));
   }
+  for (const [role, pid] of [['bench', process.pid] as [string, number], ...storePids()]) add(role, cpuSecondsOf(pid));
   return reading;
 }
 
@@ -70,18 +86,21 @@ export function cpuPerOperation(before: CpuReading, after: CpuReading, operation
     const used = seconds - (before.get(role) ?? 0);
     if (used <= 0) continue;
     perOperation[role] = Math.round((used / operations) * 1000 * 100) / 100;
-    total += used;
+    if (!role.endsWith(MAIN_THREAD)) total += used;
   }
   if (total > 0) perOperation.total = Math.round((total / operations) * 1000 * 100) / 100;
   return perOperation;
 }
 
-/** "web 1.2, ferretdb 0.9, postgres 0.4, bench 0.3 (total 2.9)": largest first. */
+/** "web 1.2 (main thread 0.9), ferretdb 0.9, postgres 0.4 (total 2.5)": largest first. */
 export function describeCpu(perOperation: Record<string, number> | undefined): string {
   if (!perOperation || perOperation.total === undefined) return '-';
   const parts = Object.entries(perOperation)
-    .filter(([role]) => role !== 'total')
+    .filter(([role]) => role !== 'total' && !role.endsWith(MAIN_THREAD))
     .sort((a, b) => b[1] - a[1])
-    .map(([role, ms]) => `${role} ${ms}`);
+    .map(([role, ms]) => {
+      const main = perOperation[`${role}${MAIN_THREAD}`];
+      return main === undefined || ms < 0.1 ? `${role} ${ms}` : `${role} ${ms} (main thread ${main})`;
+    });
   return `${parts.join(', ')} (total ${perOperation.total})`;
 }
