@@ -124,12 +124,11 @@ export async function useIdempotencyKey<R extends KeyRecord, A>(
   hash: string,
   now = new Date(),
 ): Promise<KeyUse<A>> {
-  let createdAt = now;
   const keptAnswer = book.keptAnswer;
   const outcome = await insertOrRead<R, KeyUse<A>>(book.model, recordId, {
     document: (_replaced, attempt) => {
       // A use after a freed or replaced one is another use: its own createdAt (it names the use).
-      createdAt = attempt === 0 ? now : new Date(Math.max(Date.now(), now.getTime()));
+      const createdAt = attempt === 0 ? now : new Date(Math.max(Date.now(), now.getTime()));
       return { ...book.newRecord(createdAt, hash), createdAt };
     },
     beforeRead: keptAnswer
@@ -158,7 +157,7 @@ export async function useIdempotencyKey<R extends KeyRecord, A>(
     // Exactly the use read (freeKey's filter): never a newer use of the key.
     identity: (existing) => recordOfUse(recordId, existing.createdAt),
   });
-  if ('inserted' in outcome) return { use: 'first', createdAt };
+  if ('inserted' in outcome) return { use: 'first', createdAt: outcome.inserted.createdAt };
   if ('found' in outcome) return outcome.found;
   return { use: 'busy', reconciling: false };
 }

@@ -115,17 +115,19 @@ export async function runChargeAttempt(
   // With the scheduler's copy of the cycle, startDueCycle has inserted (or found) the charge and moved on.
   let charge: SubscriptionCharge | null = started?.charge ?? null;
   let insertedNow = started?.insertedNow ?? false;
-  if (!started && data.attempt === 1 && sub.status === 'active' && sub.nextDueDate === data.dueDate) {
-    // A cycle's first run without the scheduler's copy: insert first and let the unique index say
-    // whether the charge exists (a lookup first would cost a read more).
-    ({ charge, insertedNow } = await insertCharge(sub, data.dueDate, {
-      merchantId: sub.merchantId,
-      value: sub.value,
-      number: sub.nextCycle,
-    }));
-  } else if (!started) {
-    // A cancelled subscription, or a cycle already past (a stale job), gets no new charge.
-    charge = await findCharge(sub._id, data.dueDate);
+  if (!started) {
+    if (data.attempt === 1 && sub.status === 'active' && sub.nextDueDate === data.dueDate) {
+      // A cycle's first run without the scheduler's copy: insert first and let the unique index say
+      // whether the charge exists (a lookup first would cost a read more).
+      ({ charge, insertedNow } = await insertCharge(sub, data.dueDate, {
+        merchantId: sub.merchantId,
+        value: sub.value,
+        number: sub.nextCycle,
+      }));
+    } else {
+      // A cancelled subscription, or a cycle already past (a stale job), gets no new charge.
+      charge = await findCharge(sub._id, data.dueDate);
+    }
   }
   if (!charge) return 'not-due';
   if (data.attempt === 1 && !started?.advanced) await advanceToNextCycle(sub, charge);

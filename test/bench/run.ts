@@ -240,7 +240,6 @@ async function runCase(
   const baselineSide = sides.baseline.merged();
   const floorSide = floor ? sides.floor.merged() : undefined;
   const verified = benchCase.verify ? await benchCase.verify(context, subjectSide, baselineSide) : undefined;
-  const roundRatios = sides.subject.rates.map((rate, i) => ratio(rate, sides.baseline.rates[i]));
   return {
     ...common,
     kind: 'http',
@@ -252,10 +251,10 @@ async function runCase(
       p50: ratio(subjectSide.p50Ms!, baselineSide.p50Ms!),
       p99: ratio(subjectSide.p99Ms!, baselineSide.p99Ms!),
       rateVsFloor: floorSide ? ratio(subjectSide.requestsPerSecond, floorSide.requestsPerSecond) : undefined,
-      rounds: roundRatios,
-      roundsVsFloor: floor ? sides.subject.rates.map((rate, i) => ratio(rate, sides.floor.rates[i])) : undefined,
+      rounds: sides.subject.ratiosTo(sides.baseline),
+      roundsVsFloor: floor ? sides.subject.ratiosTo(sides.floor) : undefined,
     },
-    dbCommands: sides.subject.figure(verified?.operations),
+    dbCommands: sides.subject.figure(),
     baselineDbCommands: sides.baseline.figure(),
     floorDbCommands: floor ? sides.floor.figure() : undefined,
     cpuMsPerOperation: { subject: sides.subject.cpu(), baseline: sides.baseline.cpu(), floor: sides.floor.cpu() },
@@ -280,8 +279,9 @@ class RoundsOf {
       this.cpuUsed.set(role, (this.cpuUsed.get(role) ?? 0) + seconds - (cpuBefore.get(role) ?? 0));
   }
 
-  get rates(): number[] {
-    return this.sides.map((side) => side.requestsPerSecond);
+  /** Each round's rate over the same round's rate of `other`. */
+  ratiosTo(other: RoundsOf): number[] {
+    return this.sides.map((side, i) => ratio(side.requestsPerSecond, other.sides[i].requestsPerSecond));
   }
 
   get operations(): number {
@@ -310,9 +310,9 @@ class RoundsOf {
     };
   }
 
-  /** Database commands per operation over every round (`operations` when the case counts its own). */
-  figure(operations = this.operations): DbCommandFigure | undefined {
-    return this.figures.length ? addFigures(this.figures, operations) : undefined;
+  /** Database commands per operation over every round. */
+  figure(): DbCommandFigure | undefined {
+    return this.figures.length ? addFigures(this.figures, this.operations) : undefined;
   }
 
   cpu(): Record<string, number> | undefined {
@@ -333,6 +333,11 @@ function machine() {
 
 const cell = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : String(n));
 const valid = (r: CaseResult) => r.subject.valid && r.baselineSide.valid && (r.floorSide?.valid ?? true);
+
+/** A table's opening lines: a blank line, its caption, a blank line, the header row and the alignment row. */
+function tableHead(caption: string, columns: string[], alignment: string[]): string[] {
+  return ['', caption, '', `| ${columns.join(' | ')} |`, `|${alignment.join('|')}|`];
+}
 
 function markdown(results: CaseResult[], info: ReturnType<typeof machine>, fill: FillReport): string {
   const lines = [
@@ -370,12 +375,19 @@ function markdown(results: CaseResult[], info: ReturnType<typeof machine>, fill:
     );
   }
   lines.push(
-    '',
-    'Per operation of the measured side: database commands and the time spent in them (latencies summed as the ' +
-      'driver saw them, not wall time), acquirer call time.',
-    '',
-    '| case | db cmds/op | db ms/op | acquirer ms/op | by process (total) | per operation, by collection and command |',
-    '|---|---:|---:|---:|---|---|',
+    ...tableHead(
+      'Per operation of the measured side: database commands and the time spent in them (latencies summed as the ' +
+        'driver saw them, not wall time), acquirer call time.',
+      [
+        'case',
+        'db cmds/op',
+        'db ms/op',
+        'acquirer ms/op',
+        'by process (total)',
+        'per operation, by collection and command',
+      ],
+      ['---', '---:', '---:', '---:', '---', '---'],
+    ),
   );
   for (const r of results) {
     if (!r.dbCommands) continue;
@@ -389,14 +401,14 @@ function markdown(results: CaseResult[], info: ReturnType<typeof machine>, fill:
     );
   }
   lines.push(
-    '',
-    'HTTP cases, by round and by process: the rate ratio of each round, and CPU milliseconds per operation of ' +
-      'every process while a side ran (our processes, the bench with autocannon, FerretDB, every PostgreSQL ' +
-      'process, Redis; /proc), summed over the rounds: on two shared cores, the side that spends less CPU per ' +
-      'request serves more of them.',
-    '',
-    '| case | ratio by round | CPU ms/op, subject | CPU ms/op, baseline | CPU ms/op, floor |',
-    '|---|---|---|---|---|',
+    ...tableHead(
+      'HTTP cases, by round and by process: the rate ratio of each round, and CPU milliseconds per operation of ' +
+        'every process while a side ran (our processes, the bench with autocannon, FerretDB, every PostgreSQL ' +
+        'process, Redis; /proc), summed over the rounds: on two shared cores, the side that spends less CPU per ' +
+        'request serves more of them.',
+      ['case', 'ratio by round', 'CPU ms/op, subject', 'CPU ms/op, baseline', 'CPU ms/op, floor'],
+      ['---', '---', '---', '---', '---'],
+    ),
   );
   for (const r of results) {
     if (!r.cpuMsPerOperation) continue;

@@ -44,13 +44,18 @@ async function approvedCharge(link: PaymentLink, claim: HeldPayment) {
 /** A moment at which a pay started then has its claim's lease over. */
 const pastTheLease = () => new Date(Date.now() - callMayStillBeRunningMs() - 5_000);
 
+/** A link whose pay claimed it so long ago that its lease is over, with the acquirer's approval in hand. */
+async function slowPay() {
+  const link = await payableLink();
+  const slow = await claimPayment(link, pastTheLease());
+  return { link, slow, payment: await approvedCharge(link, slow) };
+}
+
 // Serial: the sweep settles every stale claim of this file's database.
 test.serial(
   'a pay still finishing after its lease, whose claim the sweep settled meanwhile, stores no second paid event',
   async (t) => {
-    const link = await payableLink();
-    const claim = await claimPayment(link, pastTheLease());
-    const payment = await approvedCharge(link, claim);
+    const { link, slow: claim, payment } = await slowPay();
     // The holder has the acquirer's approval but has not written yet; its lease is over, so the sweep
     // asks the acquirer by the claim's order id and records the same sale, event included.
     t.true((await settleStalePayments()) >= 1);
@@ -69,9 +74,7 @@ test.serial(
 test.serial(
   'a pay that took over a stale claim and recorded the sale, then its slow first holder finishing: one paid event',
   async (t) => {
-    const link = await payableLink();
-    const slow = await claimPayment(link, pastTheLease());
-    const payment = await approvedCharge(link, slow);
+    const { link, slow, payment } = await slowPay();
     const taker = await claimPayment(link, new Date());
     t.truthy(taker.takenOver, 'the lease was over: taken over under the same acquirer keys');
     const replayed = await approvedCharge(link, taker);
@@ -83,9 +86,7 @@ test.serial(
 );
 
 test.serial('the holder, the sweep and a taker recording the same payment at once: one paid event', async (t) => {
-  const link = await payableLink();
-  const slow = await claimPayment(link, pastTheLease());
-  const payment = await approvedCharge(link, slow);
+  const { link, slow, payment } = await slowPay();
   const taker = await claimPayment(link, new Date());
   await Promise.all([
     recordPaid(link, slow, payment, new Date()),

@@ -156,22 +156,31 @@ test.serial(
   },
 );
 
+/**
+ * A subscription whose first cycle's charge `chargeId`, due `dueDate`, was left PENDING at
+ * `stalledAt` while the subscription moved on to `nextDueDate`, with that charge's job queued.
+ */
+async function stalledChargeWithJob(chargeId: number, dueDate: string, nextDueDate: string, stalledAt: Date) {
+  const subscriptionId = await approvedSubscriptionId(stack, dueDate);
+  await insertLostPendingCharge(chargeId, subscriptionId, dueDate, stalledAt);
+  await SubscriptionModel.updateOne({ _id: subscriptionId }, { $set: { nextDueDate, nextCycle: 1 } });
+  const job: ChargeJobData = { subscriptionId, dueDate, attempt: 1, today: dueDate };
+  await queue().add(CHARGE_JOB_NAME, job, { jobId: chargeJobId(job) });
+  return { subscriptionId, job };
+}
+
 test.serial(
   'a charge left PENDING whose job Redis keeps as completed is queued again; one whose job still waits is left',
   async (t) => {
     const stalledAt = new Date(Date.now() - STALE_PENDING_CHARGE_MS - 60_000);
     // The job ran to completion (BullMQ keeps it up to 7 days) without the charge's outcome being
     // recorded: the scheduler's add under the same id would be ignored while Redis keeps it.
-    const completedSub = await approvedSubscriptionId(stack, '2032-07-20');
-    await insertLostPendingCharge(990_005, completedSub, '2032-07-20', stalledAt);
-    await SubscriptionModel.updateOne({ _id: completedSub }, { $set: { nextDueDate: '2032-08-20', nextCycle: 1 } });
-    const completed: ChargeJobData = {
-      subscriptionId: completedSub,
-      dueDate: '2032-07-20',
-      attempt: 1,
-      today: '2032-07-20',
-    };
-    await queue().add(CHARGE_JOB_NAME, completed, { jobId: chargeJobId(completed) });
+    const { subscriptionId: completedSub, job: completed } = await stalledChargeWithJob(
+      990_005,
+      '2032-07-20',
+      '2032-08-20',
+      stalledAt,
+    );
     const returning = new Worker(CHARGE_QUEUE, async () => 'ended without recording', {
       connection: createRedisConnection({ maxRetriesPerRequest: null }),
       prefix: getConfig().queuePrefix,
@@ -179,16 +188,12 @@ test.serial(
     await eventually(async () => (await queue().getJob(chargeJobId(completed)))?.isCompleted());
     await returning.close();
     // A charge whose job is queued and will run by itself (no worker yet).
-    const waitingSub = await approvedSubscriptionId(stack, '2032-07-21');
-    await insertLostPendingCharge(990_006, waitingSub, '2032-07-21', stalledAt);
-    await SubscriptionModel.updateOne({ _id: waitingSub }, { $set: { nextDueDate: '2032-08-21', nextCycle: 1 } });
-    const waiting: ChargeJobData = {
-      subscriptionId: waitingSub,
-      dueDate: '2032-07-21',
-      attempt: 1,
-      today: '2032-07-21',
-    };
-    await queue().add(CHARGE_JOB_NAME, waiting, { jobId: chargeJobId(waiting) });
+    const { subscriptionId: waitingSub, job: waiting } = await stalledChargeWithJob(
+      990_006,
+      '2032-07-21',
+      '2032-08-21',
+      stalledAt,
+    );
 
     t.deepEqual(await recoverStalledCharges(Date.now()), { retried: 0, requeued: 1, tooOld: 0 });
     t.is(await (await queue().getJob(chargeJobId(completed)))?.getState(), 'waiting', 'queued again under its id');

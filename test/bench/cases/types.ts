@@ -87,10 +87,9 @@ export interface HttpCase extends CaseBase {
   drained?(context: BenchContext, side: Side): Promise<void>;
   /**
    * After every round of the subject's load (`subject`: the rounds merged; `baseline` likewise):
-   * checks what must hold (e.g. nothing lost), throws if broken; returns a note for the table and,
-   * when the subject's operations are not its answered requests, how many its commands are for.
+   * checks what must hold (e.g. nothing lost), throws if broken; returns a note for the table.
    */
-  verify?(context: BenchContext, subject: Side, baseline: Side): Promise<{ note: string; operations?: number }>;
+  verify?(context: BenchContext, subject: Side, baseline: Side): Promise<{ note: string }>;
 }
 
 export interface ThroughputCase extends CaseBase {
