@@ -14,6 +14,7 @@
 import { type AcquirerCardBrand } from '../acquirer/client';
 import { chargeCard, chargeStatusOf, findCharge, type CardCharge } from '../payments/card-charge';
 import { cardBrand, CardError, decryptCard, publicKeyPem, summarizeCard } from '../cards';
+import { readOne } from '../db/reads';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { logger } from '../logger';
 import { effectiveStatus, isoWithOffset } from '../payment-links/service';
@@ -52,7 +53,7 @@ const ACQUIRER_BRANDS: ReadonlySet<string> = new Set([
 
 async function findLink(guid: string): Promise<PaymentLink> {
   if (typeof guid !== 'string' || guid.length > 100) throw notFound('No payment link with this address.');
-  const link = await PaymentLinkModel.findOne({ guid }).lean();
+  const link = await readOne<PaymentLink>(PaymentLinkModel, { guid });
   if (!link) throw notFound('No payment link with this address.');
   return link;
 }
