@@ -9,6 +9,7 @@ import { webhooksCase } from './webhooks';
 import { webhooksClusterCase } from './webhooks-cluster';
 import { chargesCase } from './charges';
 import { lookupsCase } from './lookups';
+import { storeCase } from './store';
 
 export const benchCases: BenchCase[] = [
   tokenCase,
@@ -20,4 +21,5 @@ export const benchCases: BenchCase[] = [
   webhooksClusterCase,
   chargesCase,
   lookupsCase,
+  storeCase,
 ];
