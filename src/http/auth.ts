@@ -114,9 +114,9 @@ function jwtStrategy(): JwtStrategy {
 /**
  * Runs the passport-jwt strategy under passport's strategy contract, as passport.authenticate does
  * (an attempt made from the strategy, answered through success, fail or error), but without
- * passport.authenticate itself: it adds seven properties to every request (login, logout,
- * isAuthenticated... for sessions, which this API has none of), and requests that change shape
- * that way slowed every later step of the request. Measured on GET /api/v1/me/ against the bench's
+ * passport.authenticate itself, which adds seven properties to every request (login, logout,
+ * isAuthenticated... for sessions, which this API has none of) and measured slower, the cost
+ * spread over the whole request rather than in passport's own lines. Measured on GET /api/v1/me/ against the bench's
  * bare route, alternating 2 s rounds after 30 s of warm-up: 0.76 of its rate through
  * passport.authenticate, 0.83 this way (0.92 with the credential read of src/db/reads.ts);
  * docs/benchmarks.md.
