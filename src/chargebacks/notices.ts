@@ -95,10 +95,11 @@ export async function receiveNotice(
     ? { receivedBody: received.body.toString('base64'), receivedContentType: received.contentType ?? '' }
     : {};
   let jobId = chargebackNoticeJobId(noticeId);
+  const raw = JSON.stringify(payload);
   const inserted = await insertOnce(ChargebackNoticeModel, {
     _id: noticeId,
     kind,
-    raw: JSON.stringify(payload),
+    raw,
     ...evidence,
     receivedAt: new Date(),
     appliedAt: null,
@@ -111,10 +112,10 @@ export async function receiveNotice(
     // Same record, same job: the add is a no-op while that job exists. A record stored before job ids
     // were kept gets a new one here, and the sweep covers it if this add were lost.
     jobId = stored?.jobId ?? jobId;
-    await enqueueChargebackNotice({ noticeId, kind, raw: JSON.stringify(payload) }, jobId);
+    await enqueueChargebackNotice({ noticeId, kind, raw }, jobId);
     return { noticeId, duplicate: true };
   }
-  await enqueueChargebackNotice({ noticeId, kind, raw: JSON.stringify(payload) }, jobId);
+  await enqueueChargebackNotice({ noticeId, kind, raw }, jobId);
   return { noticeId, duplicate: false };
 }
 

@@ -27,24 +27,30 @@ export function isDuplicateKey(error: unknown): boolean {
   return e?.code === 11000 || Boolean(e?.writeErrors?.some((w) => w.code === 11000));
 }
 
-/** Inserts `doc` unless a document with its unique key exists: the stored document (defaults applied), or null. */
-export async function createOnce<T>(model: Model<T>, doc: Partial<T> | Record<string, unknown>): Promise<T | null> {
+/** The created mongoose document, or null when a document with its unique key exists. */
+async function createUnlessExists<T>(model: Model<T>, doc: Partial<T> | Record<string, unknown>) {
   try {
-    return (await model.create(doc)).toObject() as T;
+    return await model.create(doc);
   } catch (error) {
     if (isDuplicateKey(error)) return null;
     throw error;
   }
 }
 
+/** Inserts `doc` unless a document with its unique key exists: the stored document (defaults applied), or null. */
+export async function createOnce<T>(model: Model<T>, doc: Partial<T> | Record<string, unknown>): Promise<T | null> {
+  const created = await createUnlessExists(model, doc);
+  return created ? (created.toObject() as T) : null;
+}
+
 export type InsertOutcome = 'inserted' | 'exists';
 
-/** createOnce when only whether this call inserted matters. */
+/** createOnce when only whether this call inserted matters: the same insert, without the stored document's copy. */
 export async function insertOnce<T>(
   model: Model<T>,
   doc: Partial<T> | Record<string, unknown>,
 ): Promise<InsertOutcome> {
-  return (await createOnce(model, doc)) ? 'inserted' : 'exists';
+  return (await createUnlessExists(model, doc)) ? 'inserted' : 'exists';
 }
 
 /**

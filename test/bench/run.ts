@@ -485,6 +485,7 @@ async function startStack(
       sandboxUrl: sandbox?.url,
       connections: CONNECTIONS,
       seconds: SECONDS,
+      rounds: ROUNDS,
       setWorkers: (count, extra) => stack.setWorkers(count, extra),
       metered: () => stack.metered(web),
     };

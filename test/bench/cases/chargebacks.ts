@@ -5,7 +5,8 @@
  * every stored notice applied by the worker) and times BullMQ no-op jobs of the same count. Its
  * database commands per notice are those of the intake (web) and of the apply job (worker). The
  * rounds measure the intake while the worker applies notices on the same cores, as one machine
- * runs them; the note adds the intake alone (one more load with the notice queue paused).
+ * runs them; the note adds the intake alone (as many more rounds with the notice queue paused,
+ * each beside a load of the baseline).
  */
 import crypto from 'node:crypto';
 import mongoose from 'mongoose';
@@ -27,6 +28,7 @@ let completedBefore = 0;
 let accepted = 1;
 const drainSeconds: number[] = [];
 let intake: BenchTarget | undefined;
+let bare: BenchTarget | undefined;
 
 function notice() {
   sequence += 1;
@@ -78,16 +80,15 @@ export const chargebacksCase: HttpCase = {
       },
       expectStatus: 202,
     };
-    return {
-      subject: intake,
-      baseline: {
-        method: 'POST',
-        path: '/baseline/chargebacks/notices',
-        headers: { 'content-type': 'application/json' },
-        body: notice(),
-        expectStatus: 202,
-      },
+    bare = {
+      on: 'baseline',
+      method: 'POST',
+      path: '/baseline/chargebacks/notices',
+      headers: { 'content-type': 'application/json' },
+      body: notice(),
+      expectStatus: 202,
     };
+    return { subject: intake, baseline: bare };
   },
   async drained(context, side) {
     // Every notice of the round applied: as many completed jobs as notices acknowledged, and no more
@@ -105,15 +106,29 @@ export const chargebacksCase: HttpCase = {
     }
     drainSeconds.push(Math.round((performance.now() - started) / 100) / 10);
   },
-  async verify(context, _subject, baseline) {
-    // The intake alone: one more load with the notice queue paused, so no notice is applied beside
-    // it (as when the worker runs on other cores than the web process); then resumed and drained.
+  async verify(context) {
+    // The intake alone: rounds like the case's own, each a load with the notice queue paused, so no
+    // notice is applied beside it (as when the worker runs on other cores than the web process),
+    // then resumed and drained, beside a load of the baseline, the order alternating.
     const queue = getQueue(CHARGEBACK_NOTICE_QUEUE);
-    await queue.pause();
-    const alone = await load(context.webUrl, intake!, context.seconds).finally(() => queue.resume());
-    await chargebacksCase.drained!(context, alone);
-    if (!alone.valid) throw new Error(`chargebacks: the intake alone answered ${JSON.stringify(alone.statusCodes)}`);
-    const aloneRatio = Math.round((alone.requestsPerSecond / baseline.requestsPerSecond) * 100) / 100;
+    const alone = async () => {
+      await queue.pause();
+      const side = await load(context.webUrl, intake!, context.seconds).finally(() => queue.resume());
+      await chargebacksCase.drained!(context, side);
+      if (!side.valid) throw new Error(`chargebacks: the intake alone answered ${JSON.stringify(side.statusCodes)}`);
+      return side.requestsPerSecond;
+    };
+    const baselineRate = async () => (await load(context.baselineUrl, bare!, context.seconds)).requestsPerSecond;
+    const rates = { alone: [] as number[], baseline: [] as number[] };
+    for (let round = 0; round < context.rounds; round++) {
+      if (round % 2) rates.baseline.push(await baselineRate());
+      rates.alone.push(await alone());
+      if (!(round % 2)) rates.baseline.push(await baselineRate());
+    }
+    const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+    const ratioOf = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+    const aloneRatio = ratioOf(mean(rates.alone), mean(rates.baseline));
+    const aloneRounds = rates.alone.map((rate, i) => ratioOf(rate, rates.baseline[i]));
     const ours = { raw: new RegExp(`"establishmentNumber":${ESTABLISHMENT}[,}]`) };
     // A regex on raw is a scan of the whole collection: counted once the worker is done, never polled
     // while it works (a poll would load the store the worker is measured on). Progress: the workers'
@@ -136,8 +151,9 @@ export const chargebacksCase: HttpCase = {
     );
     return {
       note:
-        `intake alone (notice queue paused during one more ${context.seconds} s load): ` +
-        `${alone.requestsPerSecond}/s, ${aloneRatio} of the baseline; ` +
+        `intake alone (notice queue paused, ${context.rounds} more rounds of ${context.seconds} s beside the ` +
+        `baseline): ${Math.round(mean(rates.alone) * 10) / 10}/s, ${aloneRatio} of the baseline (rounds ` +
+        `${aloneRounds.join(', ')}); ` +
         `${accepted} acknowledged (of ${sent + 1} sent), ${stored} stored, ${applied} applied (zero lost; the ` +
         `worker applied while the load ran, and the rest of the warm-up's and of each round's in ` +
         `${drainSeconds.join(', ')} s after it); BullMQ no-op jobs, same count and concurrency: ` +

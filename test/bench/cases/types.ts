@@ -35,6 +35,8 @@ export interface BenchContext {
   /** Connections autocannon holds; throughput cases use it as their concurrency. */
   connections: number;
   seconds: number;
+  /** Measured rounds of an HTTP case (BENCH_ROUNDS). */
+  rounds: number;
   /** (Re)starts the worker processes with this count; throughput cases measure 1 and 2. */
   setWorkers(count: number, env?: Record<string, string>): Promise<void>;
   /**
