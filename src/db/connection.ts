@@ -16,7 +16,8 @@ mongoose.set('skipOriginalStackTraces', true);
 // Collections and indexes are created once connected (ensureIndexes), not when a model is compiled.
 mongoose.set('autoCreate', false);
 mongoose.set('autoIndex', false);
-// Operator injection ({"$gt": ""}) never reaches a query: filters are cast to the schema types.
+// Operator injection ({"$gt": ""}) never reaches a query: filters are cast to the schema types. (The
+// driver-level reads of src/db/reads.ts refuse any non-scalar value instead.)
 mongoose.set('sanitizeFilter', true);
 
 export async function connectDatabase(uri: string): Promise<typeof mongoose> {

@@ -6,13 +6,15 @@
  * schema analysis, option merging, the lean wrapper) cost more CPU per request than the driver's
  * own work. Measured on GET /api/v1/me/ against the bench's bare route, alternating 2 s rounds after
  * 20-60 s of warm-up: the web process's CPU per request fell from 1.79x to 1.49x the bare route's
- * (docs/benchmarks.md, "What holds").
+ * (docs/benchmarks.md, "Against the goals of issue 12").
  *
- * What is given up, and why it is safe here: no casting and no sanitizeFilter. The filter type
- * takes scalar values only (a string, a number, a boolean), so no caller can pass an operator
- * object, and each caller passes values of the schema's own types (an integer `_id`, a hash, a
- * guid). No query middleware runs (the schemas define none for reads). The document comes back as
- * stored, as `.lean()` gives it.
+ * What is given up, and why it is safe here: no casting, no sanitizeFilter or strictQuery, no
+ * schema setters (trim, lowercase) on the filter's values. The filter type takes scalar values only
+ * (a string, a number, a boolean) and any other value is refused at run time, so no caller can pass
+ * an operator object; each caller passes values of the schema's own types that no setter changes
+ * (an integer `_id`, a hash, a guid). A field with a setter (a user's e-mail, lowercased) is not for
+ * this read. No query middleware runs (the schemas define none for reads). The document comes back
+ * as stored, as `.lean()` gives it.
  */
 import type { Model } from 'mongoose';
 
