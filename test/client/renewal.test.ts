@@ -95,17 +95,22 @@ function served(before: Map<string, number>, after: Map<string, number>): Record
   return delta;
 }
 
+/** Two scrapes of what the service answered, before and after some work. */
+type Scrapes = { before: Map<string, number>; after: Map<string, number> };
+
+/** Runs `work` between two scrapes of what the service answered (for assertExchange). */
+async function servedDuring<T>(work: () => Promise<T>): Promise<{ result: T; scrapes: Scrapes }> {
+  const before = await servedRequests();
+  const result = await work();
+  return { result, scrapes: { before, after: await servedRequests() } };
+}
+
 /**
  * What the client received after its login (one login and one /me: the first two answers), in
  * order, and what the service answered between the two scrapes: exactly those, each once per time
  * it is listed.
  */
-function assertExchange(
-  t: ExecutionContext,
-  observed: ObservedClient,
-  scrapes: { before: Map<string, number>; after: Map<string, number> },
-  answers: string[],
-): void {
+function assertExchange(t: ExecutionContext, observed: ObservedClient, scrapes: Scrapes, answers: string[]): void {
   t.deepEqual(observed.answers.slice(2), answers);
   const expected: Record<string, number> = {};
   for (const answer of answers) expected[answer] = (expected[answer] ?? 0) + 1;
@@ -175,12 +180,10 @@ test.serial(
     web = await startProcess('web', webEnv(newSecret(), SHORT_LIVED_TOKENS));
     t.true(jwtExpiry(firstPair.access)! > Date.now() + 1000, 'the access token is unexpired by every clock');
 
-    const before = await servedRequests();
-    const me = await observed.client.auth.getMe();
-    const after = await servedRequests();
+    const { result: me, scrapes } = await servedDuring(() => observed.client.auth.getMe());
 
     t.is(me.id, merchant.merchantId);
-    assertExchange(t, observed, { before, after }, [
+    assertExchange(t, observed, scrapes, [
       `GET ${ME} 401`,
       `POST ${REFRESH} 401`,
       `POST ${TOKEN} 200`,
@@ -198,13 +201,11 @@ test.serial(
     await waitPast(jwtExpiry(refused)!);
     t.true(jwtExpiry(observed.pair!.refresh)! > realNow.call(Date) + 1000, 'the refresh token is still valid');
 
-    const before = await servedRequests();
-    const me = await observed.client.auth.getMe();
-    const after = await servedRequests();
+    const { result: me, scrapes } = await servedDuring(() => observed.client.auth.getMe());
 
     t.is(me.id, merchant.merchantId);
     // The service saw the request twice: refused once, answered once; no new login.
-    assertExchange(t, observed, { before, after }, [`GET ${ME} 401`, `POST ${REFRESH} 200`, `GET ${ME} 200`]);
+    assertExchange(t, observed, scrapes, [`GET ${ME} 401`, `POST ${REFRESH} 200`, `GET ${ME} 200`]);
     const [refusedBearer, , retriedBearer] = observed.bearers.slice(2);
     t.is(refusedBearer, `Bearer ${refused}`);
     t.not(retriedBearer, refusedBearer);
@@ -219,13 +220,13 @@ test.serial('a 401 on the retry reaches the caller as an ApiError: the request i
   });
   await waitPast(jwtExpiry(observed.pair!.access)!);
 
-  const before = await servedRequests();
-  const error = await t.throwsAsync(observed.client.auth.getMe(), { instanceOf: ApiError });
-  const after = await servedRequests();
+  const { result: error, scrapes } = await servedDuring(() =>
+    t.throwsAsync(observed.client.auth.getMe(), { instanceOf: ApiError }),
+  );
 
   t.is(error.status, 401);
   t.is(error.operationId, 'getMe');
-  assertExchange(t, observed, { before, after }, [`GET ${ME} 401`, `POST ${REFRESH} 200`, `GET ${ME} 401`]);
+  assertExchange(t, observed, scrapes, [`GET ${ME} 401`, `POST ${REFRESH} 200`, `GET ${ME} 401`]);
 });
 
 test.serial('when the refresh token has expired too, the client logs in again and the request succeeds', async (t) => {
@@ -234,17 +235,10 @@ test.serial('when the refresh token has expired too, the client logs in again an
   const firstPair = observed.pair!;
   await waitPast(jwtExpiry(firstPair.refresh)!);
 
-  const before = await servedRequests();
-  const me = await observed.client.auth.getMe();
-  const after = await servedRequests();
+  const { result: me, scrapes } = await servedDuring(() => observed.client.auth.getMe());
 
   t.is(me.id, merchant.merchantId);
-  assertExchange(t, observed, { before, after }, [
-    `GET ${ME} 401`,
-    `POST ${REFRESH} 401`,
-    `POST ${TOKEN} 200`,
-    `GET ${ME} 200`,
-  ]);
+  assertExchange(t, observed, scrapes, [`GET ${ME} 401`, `POST ${REFRESH} 401`, `POST ${TOKEN} 200`, `GET ${ME} 200`]);
   t.not(observed.pair!.refresh, firstPair.refresh);
   t.is(observed.bearers.at(-1), `Bearer ${observed.pair!.access}`);
 });

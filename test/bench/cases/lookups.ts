@@ -15,6 +15,7 @@ import mongoose from 'mongoose';
 import { getConfig } from '../../../config';
 import { ensureCompanionIndexes } from '../../../src/db/companion-indexes';
 import { commandsSince, snapshot } from '../db-commands';
+import { sideOfLatencies } from '../latencies';
 import type { Side, ThroughputCase } from './types';
 
 const LARGE = Number(process.env.BENCH_LOOKUP_DOCS || 100_000);
@@ -64,37 +65,21 @@ async function fill(name: string, count: number): Promise<Filled> {
   return { collection, count, indexes };
 }
 
-function sideOf(latencies: number[], seconds: number, found: number): Side {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 100) / 100;
-  return {
-    requestsPerSecond: Math.round((sorted.length / seconds) * 10) / 10,
-    p50Ms: at(0.5),
-    p99Ms: at(0.99),
-    requests: sorted.length,
-    statusCodes: {},
-    errors: sorted.length - found,
-    valid: found === sorted.length,
-  };
-}
-
 /**
  * LOOKUPS reads in each collection, alternating small and large, so a burst of load from other
  * processes on this machine falls on both sides alike.
  */
 async function lookups(small: Filled, large: Filled, by: '_id' | 'ref'): Promise<{ small: Side; large: Side }> {
-  const sides = [small, large].map((filled) => ({ filled, latencies: [] as number[], found: 0, seconds: 0 }));
+  const sides = [small, large].map((filled) => ({ filled, latencies: [] as number[], found: 0 }));
   for (let i = 0; i < LOOKUPS; i++) {
     for (const side of sides) {
       const n = 1 + Math.floor(Math.random() * side.filled.count);
       const before = performance.now();
       if (await side.filled.collection.findOne(by === '_id' ? { _id: n } : { ref: `ref-${n}` })) side.found++;
-      const ms = performance.now() - before;
-      side.latencies.push(ms);
-      side.seconds += ms / 1000;
+      side.latencies.push(performance.now() - before);
     }
   }
-  const [a, b] = sides.map((side) => sideOf(side.latencies, side.seconds, side.found));
+  const [a, b] = sides.map((side) => sideOfLatencies(side.latencies, side.found));
   return { small: a, large: b };
 }
 

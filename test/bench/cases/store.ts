@@ -14,7 +14,8 @@ import { getConfig } from '../../../config';
 import { ensureCompanionIndexes } from '../../../src/db/companion-indexes';
 import { BENCH_RECORDS } from '../fill';
 import { cpuPerOperation, readCpu } from '../cpu';
-import type { Side, ThroughputCase } from './types';
+import { sideOfLatencies } from '../latencies';
+import type { ThroughputCase } from './types';
 
 const OPS = Number(process.env.BENCH_STORE_OPS || 400);
 const ROUNDS = 4;
@@ -37,7 +38,6 @@ const KINDS: Kind[] = ['insert', 'find', 'update', 'findAndModify'];
 interface Figures {
   latencies: number[];
   storeMs: number;
-  ops: number;
 }
 
 export const storeCase: ThroughputCase = {
@@ -75,9 +75,10 @@ export const storeCase: ThroughputCase = {
           { returnDocument: 'after' },
         ),
     };
-    const figures = Object.fromEntries(
-      KINDS.map((kind) => [kind, { latencies: [], storeMs: 0, ops: 0 } as Figures]),
-    ) as Record<Kind, Figures>;
+    const figures = Object.fromEntries(KINDS.map((kind) => [kind, { latencies: [], storeMs: 0 } as Figures])) as Record<
+      Kind,
+      Figures
+    >;
     for (const kind of KINDS) for (let i = 0; i < 50; i++) await send[kind](); // untimed warm-up
     for (let round = 0; round < ROUNDS; round++) {
       for (const kind of round % 2 ? [...KINDS].reverse() : KINDS) {
@@ -90,26 +91,14 @@ export const storeCase: ThroughputCase = {
         }
         const cpu = cpuPerOperation(before, readCpu([]), 1);
         figure.storeMs += (cpu.ferretdb ?? 0) + (cpu.postgres ?? 0);
-        figure.ops += PER_ROUND;
       }
     }
     await collection.drop();
-    const sideOf = (figure: Figures): Side => {
-      const sorted = [...figure.latencies].sort((a, b) => a - b);
-      const at = (q: number) => Math.round(sorted[Math.floor(q * (sorted.length - 1))] * 100) / 100;
-      const seconds = sorted.reduce((sum, ms) => sum + ms, 0) / 1000;
-      return {
-        requestsPerSecond: Math.round((sorted.length / seconds) * 10) / 10,
-        p50Ms: at(0.5),
-        p99Ms: at(0.99),
-        requests: sorted.length,
-        statusCodes: {},
-        errors: 0,
-        valid: sorted.length === PER_ROUND * ROUNDS,
-      };
+    const sideOf = (figure: Figures) => sideOfLatencies(figure.latencies);
+    const describe = (kind: Kind) => {
+      const { storeMs, latencies } = figures[kind];
+      return `${kind} ${(storeMs / latencies.length).toFixed(2)} ms (p50 ${sideOf(figures[kind]).p50Ms} ms)`;
     };
-    const describe = (kind: Kind) =>
-      `${kind} ${(figures[kind].storeMs / figures[kind].ops).toFixed(2)} ms (p50 ${sideOf(figures[kind]).p50Ms} ms)`;
     return {
       subject: sideOf(figures.update),
       baseline: sideOf(figures.insert),
