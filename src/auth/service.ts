@@ -1,5 +1,6 @@
 /** Identity rules: merchants, users, merchant tokens, login and refresh. Knows nothing of Express. */
 import { nextId } from '../db/ids';
+import { insertDocument } from '../db/inserts';
 import { createOnce, insertOnce } from '../db/claims';
 import { badRequest, notFound, type FieldErrors } from '../http/errors';
 import { hashPassword, newMerchantTokenValue, sha256Hex, UNMATCHABLE_PASSWORD_HASH, verifyPassword } from './crypto';
@@ -120,12 +121,12 @@ export async function createMerchant(input: NewMerchant): Promise<{ merchant: Me
       merchantId,
       merchantProfile: profileOf(profile),
     });
-    const merchant = await MerchantModel.create({
+    const merchant = await insertDocument(MerchantModel, {
       _id: merchantId,
       ...profile,
       owner: { userId: user._id, login: user.login, email: user.email },
     });
-    return { merchant: merchant.toObject(), user };
+    return { merchant, user };
   } catch (error) {
     await releaseEstablishments(merchantId, profile.establishmentNumbers).catch(() => undefined);
     throw error;
@@ -142,7 +143,7 @@ export async function issueMerchantToken(merchantId: number): Promise<{ token: s
   if (!merchant) throw notFound(`No merchant ${merchantId}.`);
   const token = newMerchantTokenValue();
   const prefix = token.slice(0, 10);
-  await MerchantTokenModel.create({
+  await insertDocument(MerchantTokenModel, {
     _id: sha256Hex(token),
     merchantId,
     prefix,

@@ -4,6 +4,7 @@
  */
 import mongoose from 'mongoose';
 import { nextId } from '../db/ids';
+import { insertDocument } from '../db/inserts';
 import { retryOnDuplicateKey } from '../db/claims';
 import { badRequest, notFound } from '../http/errors';
 import { MerchantModel } from '../auth/model';
@@ -136,7 +137,7 @@ function uniqueIds(ids: number[]): number[] {
 export async function createCommercialContact(input: CommercialContactInput): Promise<CommercialContactView> {
   const merchantIds = uniqueIds(input.merchant_ids ?? []);
   await assertMerchantsExist(merchantIds);
-  const contact = await CommercialContactModel.create({
+  const contact = await insertDocument(CommercialContactModel, {
     _id: await nextId('commercial-contact'),
     name: input.name,
     nameKey: sortKeyOf(input.name),
@@ -146,7 +147,7 @@ export async function createCommercialContact(input: CommercialContactInput): Pr
     active: input.active ?? true,
     merchantIds,
   });
-  return contactView(contact.toObject());
+  return contactView(contact);
 }
 
 /** Changes only the fields given; merchant_ids, when given, replaces the whole list of links. */

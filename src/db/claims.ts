@@ -20,6 +20,7 @@
 import crypto from 'node:crypto';
 import type { Model, UpdateQuery } from 'mongoose';
 import { checkedAfterLookup } from './filters';
+import { insertDocument } from './inserts';
 
 /** Duplicate key on insert. FerretDB gives code 11000 without keyValue, so only the code is checked. */
 export function isDuplicateKey(error: unknown): boolean {
@@ -27,30 +28,24 @@ export function isDuplicateKey(error: unknown): boolean {
   return e?.code === 11000 || Boolean(e?.writeErrors?.some((w) => w.code === 11000));
 }
 
-/** The created mongoose document, or null when a document with its unique key exists. */
-async function createUnlessExists<T>(model: Model<T>, doc: Partial<T> | Record<string, unknown>) {
+/** Inserts `doc` unless a document with its unique key exists: the stored document (defaults applied), or null. */
+export async function createOnce<T>(model: Model<T>, doc: Partial<T> | Record<string, unknown>): Promise<T | null> {
   try {
-    return await model.create(doc);
+    return await insertDocument(model, doc);
   } catch (error) {
     if (isDuplicateKey(error)) return null;
     throw error;
   }
 }
 
-/** Inserts `doc` unless a document with its unique key exists: the stored document (defaults applied), or null. */
-export async function createOnce<T>(model: Model<T>, doc: Partial<T> | Record<string, unknown>): Promise<T | null> {
-  const created = await createUnlessExists(model, doc);
-  return created ? (created.toObject() as T) : null;
-}
-
 export type InsertOutcome = 'inserted' | 'exists';
 
-/** createOnce when only whether this call inserted matters: the same insert, without the stored document's copy. */
+/** createOnce when only whether this call inserted matters. */
 export async function insertOnce<T>(
   model: Model<T>,
   doc: Partial<T> | Record<string, unknown>,
 ): Promise<InsertOutcome> {
-  return (await createUnlessExists(model, doc)) ? 'inserted' : 'exists';
+  return (await createOnce(model, doc)) ? 'inserted' : 'exists';
 }
 
 /**

@@ -8,6 +8,7 @@ import { Joi } from 'celebrate';
 import { getConfig } from '../../config';
 import { MerchantModel } from '../auth/model';
 import { nextId } from '../db/ids';
+import { insertDocument } from '../db/inserts';
 import { freeKey, recordOfUse, requestHash, useIdempotencyKey, type KeyBook } from '../payments/idempotency';
 import { ApiError, badRequest, notFound, type FieldErrors } from '../http/errors';
 import { documentKind, normalizeDocument } from '../checkout/documents';
@@ -195,7 +196,7 @@ async function insertLink(merchantId: number, input: CreateLinkInput, now: Date)
   const merchant = await MerchantModel.findById(merchantId).lean();
   if (!merchant) throw notFound('No such merchant.');
   const normalized = normalizeDocument(input.document);
-  const link = await PaymentLinkModel.create({
+  return insertDocument(PaymentLinkModel, {
     _id: await nextId('payment_link'),
     guid: crypto.randomUUID(),
     merchantId,
@@ -214,7 +215,6 @@ async function insertLink(merchantId: number, input: CreateLinkInput, now: Date)
     createdAt: now,
     updatedAt: now,
   });
-  return link.toObject();
 }
 
 export interface CreateResult {

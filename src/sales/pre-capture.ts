@@ -11,6 +11,7 @@ import { CardError, decryptCard, summarizeCard, type ClearCard } from '../cards'
 import { documentKind, normalizeDocument } from '../checkout/documents';
 import { checkedAfterLookup } from '../db/filters';
 import { nextId } from '../db/ids';
+import { insertDocument } from '../db/inserts';
 import { ApiError, badRequest } from '../http/errors';
 import { logger } from '../logger';
 import { chargeCard } from '../payments/card-charge';
@@ -112,7 +113,7 @@ async function runPreCapture(
   const id = await nextId('online_sale');
   const merchantOrderId = `S${id}R${crypto.randomBytes(5).toString('hex')}`;
   const summary = prepared.card ? summarizeCard(prepared.card) : prepared.cardToken;
-  const created = await OnlineSaleModel.create({
+  let sale = await insertDocument(OnlineSaleModel, {
     _id: id,
     merchantId,
     merchantOrderId,
@@ -129,7 +130,6 @@ async function runPreCapture(
     idempotencyRecordCreatedAt: key?.recordCreatedAt ?? null,
     idempotencyBodyHash: key?.bodyHash ?? null,
   });
-  let sale = created.toObject() as OnlineSale;
   const customer = {
     name: input.payer.name,
     identity: prepared.document ?? undefined,
@@ -200,7 +200,7 @@ async function runPreCapture(
     if (cardResult?.approved && cardResult.cardToken && prepared.card) {
       // Saved before the sale is recorded, so the answer kept for replays can say the token was issued.
       const card = summarizeCard(prepared.card);
-      await SavedCardModel.create({
+      await insertDocument(SavedCardModel, {
         _id: sha256Hex(cardResult.cardToken),
         merchantId,
         brand: card.brand,

@@ -7,6 +7,7 @@ import { checkedAfterLookup } from '../db/filters';
 import mongoose from 'mongoose';
 import { getConfig } from '../../config';
 import { nextId } from '../db/ids';
+import { insertDocument } from '../db/inserts';
 import { insertOnce } from '../db/claims';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { CardError, cardBrand, decryptCard, summarizeCard } from '../cards';
@@ -131,7 +132,7 @@ export async function createSubscription(
     endDate: input.endDate ?? null,
     maxCycles: input.maxCycles ?? null,
   };
-  const created = await SubscriptionModel.create({
+  const sub = await insertDocument(SubscriptionModel, {
     _id: id,
     merchantId,
     value: input.value,
@@ -152,7 +153,6 @@ export async function createSubscription(
     customer: { name: input.customer?.name?.trim() || card.holder, identity: input.customer?.identity ?? null },
     description: input.description ?? null,
   });
-  const sub: Subscription = created.toObject();
   await hooks.afterInsert?.(sub);
   try {
     if (await startFirstCycleIfDue(sub, now())) return (await SubscriptionModel.findById(id).lean()) ?? sub;

@@ -7,6 +7,7 @@
 import mongoose from 'mongoose';
 import { Agent, request } from 'undici';
 import { getConfig } from '../../config';
+import { insertDocument } from '../db/inserts';
 import { logger } from '../logger';
 import type { CarriedEvent, LinkWebhookJob } from '../../jobs/link-webhook';
 import { WebhookAttemptModel, WebhookEventModel, type WebhookEvent } from './model';
@@ -164,7 +165,7 @@ export async function deliverEvent(
   }
   const durationMs = Math.round(performance.now() - startedMs);
   await Promise.all([
-    WebhookAttemptModel.create({
+    insertDocument(WebhookAttemptModel, {
       eventId: event._id,
       merchantId: event.merchantId,
       linkId: event.linkId,
