@@ -10,6 +10,7 @@ import {
   MERCHANT_CREDENTIALS,
   merchantIdOf,
   STAFF_CREDENTIALS,
+  VerifiedTokens,
   type CredentialPolicy,
 } from '../../src/http/auth';
 import { issueMerchantToken, revokeMerchantTokens } from '../../src/auth/service';
@@ -244,4 +245,51 @@ test('a signed access token whose subject is not a user id is a 401, not a 500',
     const res = await fetch(`${app.url}/probe/any`, { headers: bearer(token) });
     t.is(res.status, 401, `sub ${JSON.stringify(sub)}`);
   }
+});
+
+test('a JWT seen before is still refused from its expiry on, and when its user is gone', async (t) => {
+  const jwt = await import('jsonwebtoken');
+  const { getConfig } = await import('../../config');
+  const user = await newMerchant();
+  // Expires at the start of the second after next: accepted twice (verified, then remembered) first.
+  const exp = Math.floor(Date.now() / 1000) + 2;
+  const claims = { sub: String(user.userId), typ: 'access', role: 'merchant', mid: user.merchantId, exp };
+  const token = jwt.default.sign(claims, getConfig().jwt.secret, { algorithm: 'HS256' });
+  const call = async (value: string) => (await fetch(`${app.url}/probe/any`, { headers: bearer(value) })).status;
+  t.is(await call(token), 200);
+  t.is(await call(token), 200);
+  const [header, payload, signature] = token.split('.');
+  const flipped = `${signature.slice(0, -2)}${signature.at(-2) === 'A' ? 'B' : 'A'}${signature.at(-1)}`;
+  t.is(await call(`${header}.${payload}.${flipped}`), 401, 'another signature is another token, verified afresh');
+  const promoted = Buffer.from(JSON.stringify({ ...claims, role: 'staff', sub: String(merchant.userId) }));
+  t.is(await call(`${header}.${promoted.toString('base64url')}.${signature}`), 401, 'another payload too');
+  await new Promise((resolve) => setTimeout(resolve, exp * 1000 - Date.now() + 50));
+  t.is(await call(token), 401, 'expired, though verified before');
+
+  const live = await newMerchant();
+  t.is(await call(live.accessToken), 200);
+  await UserModel.deleteOne({ _id: live.userId });
+  t.is(await call(live.accessToken), 401, 'the user is read on every request');
+});
+
+test('verified tokens are kept until their expiry, at most a set number, under the key they were checked with', (t) => {
+  const kept = new VerifiedTokens(2);
+  const key = {};
+  const claims = (exp?: number) => ({ sub: '1', typ: 'access' as const, role: 'merchant' as const, mid: 1, exp });
+  kept.add('a', key, claims(100));
+  t.deepEqual(kept.get('a', key, 99_999), claims(100));
+  t.is(kept.get('a', key, 100_000), undefined, 'not from its exp second on');
+  t.is(kept.size, 0, 'and dropped');
+  kept.add('no-exp', key, claims());
+  t.is(kept.size, 0, 'a token without an expiry is never kept');
+  kept.add('b', key, claims(200));
+  kept.add('c', key, claims(200));
+  kept.add('d', key, claims(200));
+  t.is(kept.size, 2);
+  t.is(kept.get('b', key, 0), undefined, 'the oldest went first');
+  t.truthy(kept.get('d', key, 0));
+  t.is(kept.get('d', {}, 0), undefined, 'not under another key');
+  kept.add('e', {}, claims(200));
+  t.is(kept.get('c', key, 0), undefined, 'a new key empties it');
+  t.is(kept.size, 1);
 });
