@@ -8,17 +8,20 @@
  * intake: 1.24 ms of web CPU per notice with `create`, 0.99 ms with this, the same document
  * stored). On two shared cores that CPU is throughput.
  *
- * What `save()` would do that this does not: run save middleware. Mongoose gives every schema its
- * own (MONGOOSE_SAVE_HOOKS: done here, or nothing to do for a new document outside a session); a
- * schema that has any other save middleware, or a custom validator (validateSync skips async
- * ones), is refused on first use, so a hook added later is never skipped in silence.
+ * What `save()` would do that this does not: run middleware. Mongoose gives every schema save
+ * middleware of its own (MONGOOSE_SAVE_HOOKS, known by name: done here, or nothing to do for a new
+ * document outside a session). A model this would store differently from `create` is refused on
+ * its first insert: save or validate middleware of its own, a custom validator (validateSync skips
+ * async ones), discriminators, or the schema options validateBeforeSave and writeConcern; a test
+ * runs the check over every model in src/. The check reads mongoose's hook lists, which its typings
+ * do not show (mongoose 8).
  */
 import type { HydratedDocument, Model, Schema } from 'mongoose';
 
 /** Save middleware mongoose adds to every schema, and what becomes of it here. */
 const MONGOOSE_SAVE_HOOKS = new Set([
   'validateBeforeSave', // validateSync below
-  'timestampsPreSave', // initializeTimestamps below
+  'timestampsPreSave', // stampNew below (a subdocument's timestamps are refused)
   'saveSubdocsPreSave', // runs subdocuments' own save middleware: the check below refuses any
   'saveSubdocsPostSave',
   'saveSubdocsPostDeleteOne',
@@ -34,17 +37,24 @@ interface HookLists {
 }
 
 /** Why `save()` would do more for this schema than insertDocument does, or nothing. */
-function schemaRefusals(schema: Schema, where: string): string[] {
+function schemaRefusals(schema: Schema, where: string, nested = false): string[] {
   const hooks = (schema as unknown as { s: { hooks: HookLists } }).s.hooks;
-  const problems = [...(hooks._pres.get('save') ?? []), ...(hooks._posts.get('save') ?? [])]
-    .filter((hook) => !MONGOOSE_SAVE_HOOKS.has(hook.fn.name))
-    .map((hook) => `${where} has save middleware ${hook.fn.name || '(anonymous)'}`);
+  const problems: string[] = [];
+  for (const kind of ['save', 'validate']) {
+    for (const hook of [...(hooks._pres.get(kind) ?? []), ...(hooks._posts.get(kind) ?? [])])
+      if (!MONGOOSE_SAVE_HOOKS.has(hook.fn.name))
+        problems.push(`${where} has ${kind} middleware ${hook.fn.name || '(anonymous)'}`);
+  }
+  for (const option of ['validateBeforeSave', 'writeConcern'] as const)
+    if (schema.get(option) !== undefined && !(option === 'validateBeforeSave' && schema.get(option) === true))
+      problems.push(`${where} sets the schema option ${option}`);
+  if (nested && schema.get('timestamps')) problems.push(`${where} has timestamps of its own`);
   schema.eachPath((path, type) => {
     if (type.validators.some((validator: { type?: string }) => validator.type === 'user defined'))
       problems.push(`${where}.${path} has a custom validator`);
   });
   for (const child of schema.childSchemas)
-    problems.push(...schemaRefusals(child.schema, `${where}.${child.model.path}`));
+    problems.push(...schemaRefusals(child.schema, `${where}.${child.model.path}`, true));
   return problems;
 }
 
@@ -55,7 +65,9 @@ const insertable = new WeakSet<AnyModel>();
 
 /** Why insertDocument would refuse this model (it would store less than `create` does), or nothing. */
 export function insertRefusals(model: AnyModel): string[] {
-  return schemaRefusals(model.schema, model.modelName);
+  const problems = schemaRefusals(model.schema, model.modelName);
+  if (model.discriminators) problems.push(`${model.modelName} has discriminators`);
+  return problems;
 }
 
 function assertInsertable(model: AnyModel): void {
@@ -67,19 +79,37 @@ function assertInsertable(model: AnyModel): void {
 }
 
 /**
+ * Timestamps as save() sets them on a new document (mongoose's setDocumentTimestamps): createdAt
+ * kept if given, else now; updatedAt equal to createdAt (given or not); either alone, now if missing.
+ */
+function stampNew(
+  model: AnyModel,
+  document: { get(path: string): unknown; set(path: string, value: unknown): unknown },
+): void {
+  const paths = (model.schema as unknown as { $timestamps?: { createdAt?: string | null; updatedAt?: string | null } })
+    .$timestamps;
+  if (!paths) return;
+  const now = new Date();
+  if (paths.createdAt && !document.get(paths.createdAt)) document.set(paths.createdAt, now);
+  if (paths.updatedAt) document.set(paths.updatedAt, paths.createdAt ? document.get(paths.createdAt) : now);
+}
+
+/**
  * Inserts a new document built from `fields` as `model.create(fields)` would, and returns it as
  * stored (what `create(...).toObject()` gives). Throws mongoose's ValidationError when invalid,
  * with no command sent, and the driver's error when the insert fails (a duplicate key among them).
  */
 export async function insertDocument<T>(model: Model<T>, fields: Partial<T> | Record<string, unknown>): Promise<T> {
   assertInsertable(model);
-  const document = new model(fields) as HydratedDocument<T> & { initializeTimestamps?: () => void };
-  document.initializeTimestamps?.();
+  const document = new model(fields) as HydratedDocument<T>;
   const invalid = document.validateSync();
   if (invalid) throw invalid;
+  stampNew(model, document);
   const stored = document.toBSON() as Record<string, unknown>;
+  // As save() refuses it; the driver would otherwise store an ObjectId the schema never declared.
+  if (stored._id === undefined) throw new Error(`insertDocument: a ${model.modelName} without an _id`);
   const versionKey = model.schema.get('versionKey');
-  if (typeof versionKey === 'string' && stored[versionKey] === undefined) stored[versionKey] = 0;
+  if (typeof versionKey === 'string') stored[versionKey] = 0;
   await model.collection.insertOne(stored as never);
   return stored as T;
 }

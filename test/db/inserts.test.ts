@@ -61,6 +61,27 @@ test.serial('stores what create stores (cast, defaults, timestamps, version key)
   t.is(stored!.address.city, 'São Paulo', "a subdocument's default");
 });
 
+test.serial('timestamps as create sets them: a given createdAt is kept and updatedAt follows it', async (t) => {
+  const createdAt = new Date('2026-01-02T03:04:05.000Z');
+  const updatedAt = new Date('2026-05-06T07:08:09.000Z');
+  for (const given of [{ createdAt }, { createdAt, updatedAt }, { updatedAt }]) {
+    const ours = await insertDocument(ParcelModel, { ...fields(10), ...given });
+    const theirs = (await ParcelModel.create({ ...fields(11), ...given })).toObject();
+    const keys = Object.keys(given).join(' and ');
+    if (given.createdAt) t.deepEqual(ours.createdAt, createdAt, keys);
+    t.deepEqual(ours.updatedAt, ours.createdAt, keys);
+    t.deepEqual(theirs.updatedAt, theirs.createdAt, `create does the same with ${keys}`);
+    await ParcelModel.deleteMany({ _id: mongoose.trusted({ $in: [10, 11] }) });
+  }
+});
+
+test.serial('a document without an _id is refused, as save refuses it, before any command', async (t) => {
+  const { commands } = await countDbCommands(() =>
+    t.throwsAsync(insertDocument(ParcelModel, { kind: 'box', weightGrams: 1 }), { message: /without an _id/ }),
+  );
+  t.is(commands.total, 0);
+});
+
 test.serial('an invalid document is refused with mongoose ValidationError and no command sent', async (t) => {
   const { result: error, commands } = await countDbCommands(() =>
     insertDocument(ParcelModel, { _id: 3, kind: 'crate', weightGrams: 'heavy', label: 'x'.repeat(21) }).then(
@@ -100,6 +121,20 @@ test.serial(
       { collection: 'test_inserts_hooked' },
     );
     const Checked = mongoose.model('TestInsertChecked', checked);
+    const validating = new Schema({ _id: Number, name: String }, { collection: 'test_inserts_hooked' });
+    validating.pre('validate', function deriveName() {
+      this.set('name', 'derived');
+    });
+    const Validating = mongoose.model('TestInsertValidating', validating);
+    const unvalidated = new Schema({ _id: Number }, { collection: 'test_inserts_hooked', validateBeforeSave: false });
+    const Unvalidated = mongoose.model('TestInsertUnvalidated', unvalidated);
+    const stamped = new Schema(
+      { _id: Number, inner: new Schema({ code: String }, { timestamps: true }) },
+      { collection: 'test_inserts_hooked' },
+    );
+    const Stamped = mongoose.model('TestInsertStamped', stamped);
+    const Base = mongoose.model('TestInsertBase', new Schema({ _id: Number }, { collection: 'test_inserts_hooked' }));
+    Base.discriminator('TestInsertDerived', new Schema({ extra: String }));
     const { commands } = await countDbCommands(async () => {
       const refused = (model: mongoose.Model<never>, doc: Record<string, unknown>, names: string) =>
         t.throwsAsync(insertDocument(model, doc), { message: new RegExp(names) });
@@ -110,6 +145,14 @@ test.serial(
         'TestInsertNested.inner has save middleware innerHook',
       );
       await refused(Checked as never, { _id: 3, code: 'B' }, 'TestInsertChecked.code has a custom validator');
+      await refused(Validating as never, { _id: 4 }, 'TestInsertValidating has validate middleware deriveName');
+      await refused(
+        Unvalidated as never,
+        { _id: 5 },
+        'TestInsertUnvalidated sets the schema option validateBeforeSave',
+      );
+      await refused(Stamped as never, { _id: 6, inner: { code: 'x' } }, 'TestInsertStamped.inner has timestamps');
+      await refused(Base as never, { _id: 7 }, 'TestInsertBase has discriminators');
     });
     t.is(commands.total, 0);
   },
