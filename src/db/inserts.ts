@@ -9,7 +9,7 @@
  * stored). On two shared cores that CPU is throughput.
  *
  * What `save()` would do that this does not: run middleware. Mongoose gives every schema save
- * middleware of its own (MONGOOSE_SAVE_HOOKS, known by name: done here, or nothing to do for a new
+ * middleware of its own (MONGOOSE_OWN_HOOKS, known by name: done here, or nothing to do for a new
  * document outside a session). A model this would store differently from `create` is refused on
  * its first insert: save or validate middleware of its own, a custom validator (validateSync skips
  * async ones), discriminators, or the schema options validateBeforeSave and writeConcern; a test
@@ -18,8 +18,8 @@
  */
 import type { HydratedDocument, Model, Schema } from 'mongoose';
 
-/** Save middleware mongoose adds to every schema, and what becomes of it here. */
-const MONGOOSE_SAVE_HOOKS = new Set([
+/** Middleware mongoose adds to every schema (all of it save middleware), and what becomes of it here. */
+const MONGOOSE_OWN_HOOKS = new Set([
   'validateBeforeSave', // validateSync below
   'timestampsPreSave', // stampNew below (a subdocument's timestamps are refused)
   'saveSubdocsPreSave', // runs subdocuments' own save middleware: the check below refuses any
@@ -42,12 +42,12 @@ function schemaRefusals(schema: Schema, where: string, nested = false): string[]
   const problems: string[] = [];
   for (const kind of ['save', 'validate']) {
     for (const hook of [...(hooks._pres.get(kind) ?? []), ...(hooks._posts.get(kind) ?? [])])
-      if (!MONGOOSE_SAVE_HOOKS.has(hook.fn.name))
+      if (!MONGOOSE_OWN_HOOKS.has(hook.fn.name))
         problems.push(`${where} has ${kind} middleware ${hook.fn.name || '(anonymous)'}`);
   }
-  for (const option of ['validateBeforeSave', 'writeConcern'] as const)
-    if (schema.get(option) !== undefined && !(option === 'validateBeforeSave' && schema.get(option) === true))
-      problems.push(`${where} sets the schema option ${option}`);
+  // save() would skip validation, or write with another write concern.
+  if (schema.get('validateBeforeSave') === false) problems.push(`${where} sets the schema option validateBeforeSave`);
+  if (schema.get('writeConcern') !== undefined) problems.push(`${where} sets the schema option writeConcern`);
   if (nested && schema.get('timestamps')) problems.push(`${where} has timestamps of its own`);
   schema.eachPath((path, type) => {
     if (type.validators.some((validator: { type?: string }) => validator.type === 'user defined'))

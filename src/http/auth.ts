@@ -184,13 +184,11 @@ async function principalOfAccessToken(claims: VerifiedClaims): Promise<Principal
 
 async function authenticateJwt(req: Request, bearer: string): Promise<Principal | null> {
   const key = jwtKey();
-  let claims = verifiedTokens.get(bearer, key);
-  if (!claims) {
-    claims = (await verifyWithStrategy(req)) ?? undefined;
-    if (!claims) return null;
-    // Only access tokens are kept: a refresh token is refused below on every request anyway.
-    if (claims.typ === 'access') verifiedTokens.add(bearer, key, claims);
-  }
+  const known = verifiedTokens.get(bearer, key);
+  const claims = known ?? (await verifyWithStrategy(req));
+  if (!claims) return null;
+  // Only access tokens are kept: a refresh token is refused below on every request anyway.
+  if (!known && claims.typ === 'access') verifiedTokens.add(bearer, key, claims);
   return principalOfAccessToken(claims);
 }
 

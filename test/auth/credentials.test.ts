@@ -1,5 +1,7 @@
 import '../helpers/env';
 import test from 'ava';
+import jwt from 'jsonwebtoken';
+import { getConfig } from '../../config';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, newStaff, systemToken, type TestMerchant } from '../helpers/identity';
 import { features } from '../../src/features';
@@ -234,27 +236,25 @@ test('x-merchant-id is a strict decimal id: hex, exponent, signed and zero forms
   }
 });
 
+/** A JWT with these claims, validly signed with the service's own secret. */
+function signedByTheService(claims: object, options: jwt.SignOptions = {}): string {
+  return jwt.sign(claims, getConfig().jwt.secret, { algorithm: 'HS256', ...options });
+}
+
 test('a signed access token whose subject is not a user id is a 401, not a 500', async (t) => {
-  const jwt = await import('jsonwebtoken');
-  const { getConfig } = await import('../../config');
   for (const sub of ['abc', '', '1.5', '-3']) {
-    const token = jwt.default.sign({ sub, typ: 'access', role: 'staff', mid: null }, getConfig().jwt.secret, {
-      algorithm: 'HS256',
-      expiresIn: 60,
-    });
+    const token = signedByTheService({ sub, typ: 'access', role: 'staff', mid: null }, { expiresIn: 60 });
     const res = await fetch(`${app.url}/probe/any`, { headers: bearer(token) });
     t.is(res.status, 401, `sub ${JSON.stringify(sub)}`);
   }
 });
 
 test('a JWT seen before is still refused from its expiry on, and when its user is gone', async (t) => {
-  const jwt = await import('jsonwebtoken');
-  const { getConfig } = await import('../../config');
   const user = await newMerchant();
   // Accepted twice (verified, then remembered) in the seconds before its expiry, then refused.
   const exp = Math.floor(Date.now() / 1000) + 5;
   const claims = { sub: String(user.userId), typ: 'access', role: 'merchant', mid: user.merchantId, exp };
-  const token = jwt.default.sign(claims, getConfig().jwt.secret, { algorithm: 'HS256' });
+  const token = signedByTheService(claims);
   const call = async (value: string) => (await fetch(`${app.url}/probe/any`, { headers: bearer(value) })).status;
   t.is(await call(token), 200);
   t.is(await call(token), 200);

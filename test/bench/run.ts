@@ -219,8 +219,9 @@ async function runCase(
   await load(urlOf(baseline, 'baseline'), baseline, WARMUP_SECONDS);
   if (floor) await load(urlOf(floor, 'baseline'), floor, WARMUP_SECONDS);
   await benchCase.drained?.(context, await load(urlOf(subject, 'web'), subject, WARMUP_SECONDS));
-  const sides = { baseline: new RoundsOf(), floor: new RoundsOf(), subject: new RoundsOf() };
-  const warmup = { baseline: new RoundsOf(), floor: new RoundsOf(), subject: new RoundsOf() };
+  const roundsOfEachSide = () => ({ baseline: new RoundsOf(), floor: new RoundsOf(), subject: new RoundsOf() });
+  const sides = roundsOfEachSide();
+  const warmup = roundsOfEachSide();
   /**
    * One side for one round: its load, then (subject) the work it queued, with the database commands
    * of the process(es) that did it and the CPU of every process meanwhile. A baseline or floor sent
