@@ -3,7 +3,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import { refuseNulInBody, refuseNulInUrl } from './http/nul-characters';
 import { getConfig } from '../config';
-import { logger as defaultLogger, type Logger } from './logger';
+import { logger as defaultLogger, type Logger } from './platform/logger';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { requireCredential } from './http/auth';
 import { DEFAULT_BODY_LIMIT_BYTES, type Feature, type RouteSpec } from './http/routes';

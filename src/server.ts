@@ -4,8 +4,8 @@ import { getConfig } from '../config';
 import { buildApp } from './app';
 import { connectDatabase, disconnectDatabase } from './db/connection';
 import { closeQueues, waitForRedis } from './queue';
-import { logger } from './logger';
-import { runProcess } from './lifecycle';
+import { logger } from './platform/logger';
+import { runProcess } from './platform/lifecycle';
 
 export async function startWeb() {
   const config = getConfig();

@@ -2,8 +2,8 @@
 import type { AddressInfo } from 'node:net';
 import { getConfig } from '../config';
 import { buildSandboxApp } from '../src/acquirer/sandbox/server';
-import { logger } from '../src/logger';
-import { runProcess } from '../src/lifecycle';
+import { logger } from '../src/platform/logger';
+import { runProcess } from '../src/platform/lifecycle';
 
 export async function startSandbox() {
   const config = getConfig();

@@ -6,8 +6,8 @@
 import { getConfig } from '../config';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection';
 import { closeQueues, startWorker, waitForRedis } from '../src/queue';
-import { logger } from '../src/logger';
-import { runProcess } from '../src/lifecycle';
+import { logger } from '../src/platform/logger';
+import { runProcess } from '../src/platform/lifecycle';
 import { jobKinds } from '../jobs/processors';
 import { startMetricsListener } from '../src/metrics/server';
 

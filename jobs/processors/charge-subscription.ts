@@ -1,6 +1,6 @@
 /** Sends one attempt of a subscription charge to the acquirer and records the outcome. */
 import type { Job } from 'bullmq';
-import { logger } from '../../src/logger';
+import { logger } from '../../src/platform/logger';
 import { runChargeAttempt, type ChargeAttemptResult } from '../../src/subscriptions/charging';
 import { CHARGE_QUEUE, type ChargeSubscriptionPayload } from '../charge-subscription';
 import type { JobKind } from '../types';

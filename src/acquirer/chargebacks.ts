@@ -13,7 +13,7 @@
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { getConfig } from '../../config';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { AcquirerNotConfiguredError, AcquirerUnavailableError } from './errors';
 
 /** Where the acquirer posts chargeback notifications to us, and the header carrying the shared secret. */

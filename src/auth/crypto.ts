@@ -1,4 +1,4 @@
-/** Password hashing (scrypt), opaque token generation and hashing, constant-time comparison. */
+/** Password hashing (scrypt) and merchant token generation. */
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 
@@ -30,18 +30,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
     p: Number(p),
   });
   return crypto.timingSafeEqual(actual, expected);
-}
-
-export function sha256Hex(value: string): string {
-  return crypto.createHash('sha256').update(value).digest('hex');
-}
-
-/** Compares two secrets in constant time (hashing first makes the lengths equal). */
-export function safeEqual(a: string, b: string): boolean {
-  return crypto.timingSafeEqual(
-    crypto.createHash('sha256').update(a).digest(),
-    crypto.createHash('sha256').update(b).digest(),
-  );
 }
 
 export function newMerchantTokenValue(): string {

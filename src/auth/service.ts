@@ -3,7 +3,8 @@ import { nextId } from '../db/ids';
 import { insertDocument } from '../db/inserts';
 import { createOnce, insertOnce } from '../db/claims';
 import { badRequest, notFound, type FieldErrors } from '../http/errors';
-import { hashPassword, newMerchantTokenValue, sha256Hex, UNMATCHABLE_PASSWORD_HASH, verifyPassword } from './crypto';
+import { hashPassword, newMerchantTokenValue, UNMATCHABLE_PASSWORD_HASH, verifyPassword } from './crypto';
+import { sha256Hex } from '../platform/digests';
 import {
   MerchantModel,
   MerchantTokenModel,

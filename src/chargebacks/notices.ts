@@ -6,7 +6,7 @@
 import { Joi } from 'celebrate';
 import { insertOnce } from '../db/claims';
 import { badRequest } from '../http/errors';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { jobWillRun } from '../queue';
 import {
   chargebackNoticeJobId,

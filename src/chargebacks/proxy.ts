@@ -5,7 +5,7 @@
  */
 import { callChargebackApi, type ChargebackResponse } from '../acquirer/chargebacks';
 import { badRequest, forbidden } from '../http/errors';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import {
   assertInScope,
   buffered,

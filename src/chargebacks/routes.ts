@@ -12,11 +12,11 @@ import {
   CHARGEBACK_NOTICE_SECRET_HEADER,
   type ChargebackResponse,
 } from '../acquirer/chargebacks';
-import { safeEqual } from '../auth/crypto';
+import { safeEqual } from '../platform/digests';
 import type { CredentialPolicy } from '../http/auth';
 import { unauthorized } from '../http/errors';
 import { routeTable, type Feature, type RouteOptions } from '../http/routes';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import {
   validateAccept,
   validateConsult,

@@ -16,7 +16,7 @@ import { chargeCard, chargeStatusOf, findCharge, type CardCharge } from '../paym
 import { cardBrand, CardError, decryptCard, publicKeyPem, summarizeCard } from '../cards';
 import { readOne } from '../db/reads';
 import { badRequest, conflict, notFound } from '../http/errors';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { effectiveStatus, isoWithOffset } from '../payment-links/service';
 import {
   LINK_EXPIRED,
@@ -28,7 +28,7 @@ import {
   type LinkAddress,
   type PaymentLink,
 } from '../payment-links/model';
-import { documentKind, maskDocument, normalizeDocument } from './documents';
+import { documentKind, maskDocument, normalizeDocument } from '../platform/brazilian-documents';
 import { payerDenialMessage } from './payer-messages';
 import { ALREADY_PAID, claimPayment, inProgress, releaseClaim, type HeldPayment } from './pay-claims';
 import { linkPaymentOf, notify, recordPaid } from './settlement';

@@ -4,7 +4,7 @@
  */
 import mongoose from 'mongoose';
 import { callMayStillBeRunningMs, type CardSaleResult } from '../acquirer/client';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { chargeStatusOf, findCharge } from '../payments/card-charge';
 import { effectiveStatus, isoWithOffset } from '../payment-links/service';
 import {

@@ -10,7 +10,7 @@
  * settles against the truth (the acquirer, the stored event), so a lost write is settled again.
  */
 import mongoose, { type Model } from 'mongoose';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 
 export interface Backfill {
   name: string;

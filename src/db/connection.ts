@@ -4,7 +4,7 @@
  */
 import mongoose from 'mongoose';
 import { getConfig } from '../../config';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { ensureCompanionIndexes, type IndexedFields } from './companion-indexes';
 import { monitorCommands } from './monitoring';
 

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CommandFailedEvent, CommandStartedEvent, CommandSucceededEvent, MongoClient } from 'mongodb';
-import { dbCommandDuration, dbCommands } from '../metrics/registry';
+import { dbCommandDuration, dbCommands } from '../platform/metrics-registry';
 import { filterShapesOf, type FilterShape } from './query-shapes';
 
 interface Pending {

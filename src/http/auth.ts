@@ -21,7 +21,7 @@ import {
   type Role,
 } from '../auth/model';
 import type { UserRecord } from '../auth/service';
-import { sha256Hex } from '../auth/crypto';
+import { sha256Hex } from '../platform/digests';
 import { readOne } from '../db/reads';
 import { JWT_ALGORITHM, jwtKey, type TokenClaims } from '../auth/tokens';
 import { ApiError, badRequest, forbidden, unauthorized } from './errors';

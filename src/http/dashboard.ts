@@ -4,7 +4,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { getConfig } from '../../config';
-import { safeEqual, sha256Hex } from '../auth/crypto';
+import { safeEqual, sha256Hex } from '../platform/digests';
 import { authenticateUser } from '../auth/service';
 import { authorize, STAFF_CREDENTIALS } from './auth';
 import { ApiError } from './errors';

@@ -4,7 +4,7 @@
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isCelebrateError } from 'celebrate';
-import type { Logger } from '../logger';
+import type { Logger } from '../platform/logger';
 import { AcquirerNotConfiguredError, AcquirerUnavailableError } from '../acquirer/errors';
 
 /** Messages of the driver, mongoose and ioredis when the store or Redis cannot be reached. */

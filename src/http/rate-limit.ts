@@ -16,7 +16,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import type { Request, RequestHandler } from 'express';
 import { getConfig } from '../../config';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { createRedisConnection, type RedisClient } from '../queue';
 import { ApiError } from './errors';
 

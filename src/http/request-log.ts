@@ -6,7 +6,7 @@
  */
 import crypto from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { maskCardNumbers, type Logger } from '../logger';
+import { maskCardNumbers, type Logger } from '../platform/logger';
 
 declare module 'express-serve-static-core' {
   interface Request {

@@ -1,6 +1,6 @@
 /** Acquirer call latency and errors, fed by the acquirer client's 'call' events (no card data in them). */
 import { acquirerEvents, type AcquirerCallEvent } from '../acquirer/client';
-import { acquirerCallDuration, acquirerCallErrors } from './registry';
+import { acquirerCallDuration, acquirerCallErrors } from '../platform/metrics-registry';
 
 let subscribed = false;
 

@@ -4,12 +4,12 @@
  * queue depth, so a sum over processes never counts it twice.
  */
 import { Gauge } from 'prom-client';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { chargebackNoticesNeedingAttention } from '../chargebacks/service';
 import { paymentsNeedingAttention } from '../checkout/service';
 import { salesNeedingAttention } from '../sales/service';
 import { chargesNeedingAttention } from '../subscriptions/scheduling';
-import { registry } from './registry';
+import { registry } from '../platform/metrics-registry';
 
 const SOURCES: (() => Promise<Record<string, number>>)[] = [
   () => salesNeedingAttention(),

@@ -1,6 +1,6 @@
 /** Counts and times every HTTP answer by route template, so ids in paths never become label values. */
 import type { Request, RequestHandler } from 'express';
-import { httpRequestDuration, httpRequests } from './registry';
+import { httpRequestDuration, httpRequests } from '../platform/metrics-registry';
 
 /**
  * The route template Express matched (`/api/v1/online/sales/:id/`), the mount point of a

@@ -4,7 +4,7 @@
  */
 import { Gauge } from 'prom-client';
 import { getQueue, redisAnswers } from '../queue';
-import { registry } from './registry';
+import { registry } from '../platform/metrics-registry';
 
 export const QUEUE_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as const;
 

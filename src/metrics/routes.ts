@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import { routeTable, type Feature } from '../http/routes';
 import { basicAuth } from '../http/dashboard';
-import { registry } from './registry';
+import { registry } from '../platform/metrics-registry';
 import { recordAcquirerCalls } from './acquirer';
 import { docs, tag } from './swagger';
 

@@ -5,7 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { basicAuth } from '../http/dashboard';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { serveMetrics } from './routes';
 
 export async function startMetricsListener(

@@ -15,8 +15,8 @@ import crypto from 'node:crypto';
 import { Queue, Worker, type Job, type JobsOptions, type Processor, type WorkerOptions } from 'bullmq';
 import Redis, { Cluster, type RedisOptions } from 'ioredis';
 import { getConfig } from '../../config';
-import { logger } from '../logger';
-import { jobDuration, jobFailures, jobStalls } from '../metrics/registry';
+import { logger } from '../platform/logger';
+import { jobDuration, jobFailures, jobStalls } from '../platform/metrics-registry';
 
 export const defaultJobOptions: JobsOptions = {
   attempts: 8,

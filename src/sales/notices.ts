@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import { getConfig } from '../../config';
 import { getSale, NOTIFICATION_SIGNATURE_HEADER as SIGNATURE_HEADER, type AcquirerSale } from '../acquirer/client';
-import { safeEqual, sha256Hex } from '../auth/crypto';
+import { safeEqual, sha256Hex } from '../platform/digests';
 import { insertOnce } from '../db/claims';
 import { ApiError, badRequest } from '../http/errors';
 import { enqueuePaymentNotice, paymentNoticeJobId } from '../../jobs/apply-payment-notice';

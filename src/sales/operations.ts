@@ -14,7 +14,7 @@ import {
 import { getMerchant } from '../auth/service';
 import { checkedAfterLookup } from '../db/filters';
 import { ApiError } from '../http/errors';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { OnlineSaleModel, type OnlineSale, type SaleTransition } from './model';
 import { iso, presentSale, type SaleView } from './presentation';
 import { effectiveStatus, SALE_OPERATIONS } from './state-table';

@@ -6,14 +6,14 @@
 import crypto from 'node:crypto';
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import { createPixCharge, type CardSaleResult, type PixChargeResult } from '../acquirer/client';
-import { sha256Hex } from '../auth/crypto';
+import { sha256Hex } from '../platform/digests';
 import { CardError, decryptCard, summarizeCard, type ClearCard } from '../cards';
-import { documentKind, normalizeDocument } from '../checkout/documents';
+import { documentKind, normalizeDocument } from '../platform/brazilian-documents';
 import { checkedAfterLookup } from '../db/filters';
 import { nextId } from '../db/ids';
 import { insertDocument } from '../db/inserts';
 import { ApiError, badRequest } from '../http/errors';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { chargeCard } from '../payments/card-charge';
 import { useIdempotencyKey } from '../payments/idempotency';
 import { OnlineSaleModel, SavedCardModel, type OnlineSale } from './model';

@@ -5,7 +5,7 @@
 import mongoose from 'mongoose';
 import { callMayStillBeRunningMs } from '../acquirer/client';
 import { checkedAfterLookup } from '../db/filters';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { jobWillRun } from '../queue';
 import { enqueuePaymentNotice, paymentNoticeJobId, paymentNoticeQueue } from '../../jobs/apply-payment-notice';
 import { enqueueReconcileSale, reconcileSweepJobId } from '../../jobs/reconcile-sale';

@@ -8,7 +8,7 @@ import { AcquirerUnavailableError } from '../acquirer/errors';
 import { Claims, type HeldClaim } from '../db/claims';
 import { checkedAfterLookup } from '../db/filters';
 import { ApiError, notFound } from '../http/errors';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import {
   OnlineSaleModel,
   SaleTransitionModel,

@@ -16,7 +16,7 @@ import { checkedAfterLookup } from '../db/filters';
 import mongoose from 'mongoose';
 import { createOnce } from '../db/claims';
 import { nextId } from '../db/ids';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { isApprovedStatus } from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import { chargeCard, findCharge as findAcquirerCharge } from '../payments/card-charge';

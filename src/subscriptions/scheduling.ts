@@ -7,7 +7,7 @@
  */
 import { checkedAfterLookup } from '../db/filters';
 import mongoose from 'mongoose';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { keptJob, retryFailedJob } from '../queue';
 import { chargeJobId, chargeQueue, enqueueCharges } from '../../jobs/charge-subscription';
 import { dayOf } from './clock';

@@ -13,7 +13,7 @@ import { badRequest, conflict, notFound } from '../http/errors';
 import { CardError, cardBrand, decryptCard, summarizeCard } from '../cards';
 import { AcquirerRejectedError, getSale, tokenizeCard, voidSale } from '../acquirer/client';
 import { chargeStatusOf } from '../payments/card-charge';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { addDays, addMonths, isCalendarDay, now, today } from './clock';
 import { startFirstCycleIfDue } from './scheduling';
 import {

@@ -8,11 +8,11 @@ import mongoose from 'mongoose';
 import { Agent, request } from 'undici';
 import { getConfig } from '../../config';
 import { insertDocument } from '../db/inserts';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import type { CarriedEvent, LinkWebhookJob } from '../../jobs/link-webhook';
 import { WebhookAttemptModel, WebhookEventModel, type WebhookEvent } from './model';
 import { getWebhookSecret, signedHeaders } from './secrets';
-import { checkWebhookUrl, type ResolvedAddress, type Resolver } from './url-safety';
+import { checkWebhookUrl, type ResolvedAddress, type Resolver } from '../platform/url-safety';
 
 export interface DeliveryOutcome {
   success: boolean;

@@ -6,7 +6,7 @@
  */
 import mongoose from 'mongoose';
 import { createOnce } from '../db/claims';
-import { logger } from '../logger';
+import { logger } from '../platform/logger';
 import { deliveryJobId, deliveryQueue, enqueueDelivery } from '../../jobs/link-webhook';
 import { WebhookEventModel, type WebhookEvent } from './model';
 

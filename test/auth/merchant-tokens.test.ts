@@ -7,7 +7,7 @@ import '../helpers/env';
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { bearer, newMerchant } from '../helpers/identity';
-import { sha256Hex } from '../../src/auth/crypto';
+import { sha256Hex } from '../../src/platform/digests';
 import { MerchantTokenModel, RevokedMerchantTokenModel } from '../../src/auth/model';
 import { issueMerchantToken, listMerchantTokens, revokeMerchantTokens, updateMerchant } from '../../src/auth/service';
 

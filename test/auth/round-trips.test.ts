@@ -10,7 +10,7 @@ import { startTestApp, json, type TestApp } from '../helpers/app';
 import { countDbCommands } from '../helpers/db-commands';
 import { bearer, newMerchant, newStaff, systemToken, type TestMerchant } from '../helpers/identity';
 import { MerchantModel, MerchantTokenModel, UserModel } from '../../src/auth/model';
-import { sha256Hex } from '../../src/auth/crypto';
+import { sha256Hex } from '../../src/platform/digests';
 import { revokeMerchantTokens, updateMerchant } from '../../src/auth/service';
 
 let app: TestApp;

@@ -8,7 +8,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { registry } from '../../src/metrics/registry';
+import { registry } from '../../src/platform/metrics-registry';
 import { benchCases } from './cases';
 
 async function main() {

@@ -13,7 +13,7 @@
  *    such a worker counts from zero, and its start-up commands must not land in the figure.
  */
 import { getConfig } from '../../config';
-import { registry } from '../../src/metrics/registry';
+import { registry } from '../../src/platform/metrics-registry';
 
 /** Not per-operation work: schema and server chatter, sent at process start. */
 const NOT_WORK = new Set([

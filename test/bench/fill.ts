@@ -16,7 +16,8 @@
 import crypto from 'node:crypto';
 import type mongoose from 'mongoose';
 import { MerchantModel, MerchantTokenModel, UserModel } from '../../src/auth/model';
-import { hashPassword, sha256Hex } from '../../src/auth/crypto';
+import { hashPassword } from '../../src/auth/crypto';
+import { sha256Hex } from '../../src/platform/digests';
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { CommercialContactModel } from '../../src/contacts/model';
 import { LINK_PAID, LinkIdempotencyModel, PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/model';

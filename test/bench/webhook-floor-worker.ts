@@ -11,7 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { Agent, request } from 'undici';
 import { getConfig } from '../../config';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { logger } from '../../src/logger';
+import { logger } from '../../src/platform/logger';
 import { closeQueues, startWorker, waitForRedis } from '../../src/queue';
 import { startMetricsListener } from '../../src/metrics/server';
 import { WebhookEventModel } from '../../src/webhooks/model';

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { eventually } from '../helpers/processes';
 import { buildApp } from '../../src/app';
 import { features } from '../../src/features';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/platform/logger';
 import type { Feature } from '../../src/http/routes';
 
 // Routes only this test registers: an answer, a failure, and one slow enough for a client to leave.

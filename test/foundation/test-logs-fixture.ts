@@ -5,7 +5,7 @@
  */
 import '../helpers/env';
 import test from 'ava';
-import { logger } from '../../src/logger';
+import { logger } from '../../src/platform/logger';
 import { startProcess, stopAll } from '../helpers/processes';
 
 test.after.always(() => stopAll());

@@ -5,7 +5,7 @@
  *
  * Run such tests with test.serial: a concurrent test of the same file would add its commands.
  */
-import { dbCommands } from '../../src/metrics/registry';
+import { dbCommands } from '../../src/platform/metrics-registry';
 
 export interface CommandCount {
   total: number;

@@ -3,7 +3,7 @@
  * https://[::ffff:0:7f00:1]/ (IPv4-translated loopback) accepted as a webhook URL.
  */
 import test from 'ava';
-import { checkWebhookUrl, embeddedIpv4, isPublicAddress } from '../../src/webhooks/url-safety';
+import { checkWebhookUrl, embeddedIpv4, isPublicAddress } from '../../src/platform/url-safety';
 
 const noDns = async () => {
   throw new Error('no DNS in this test');

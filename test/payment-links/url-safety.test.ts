@@ -1,6 +1,6 @@
 import '../helpers/env';
 import test from 'ava';
-import { checkWebhookUrl, isPublicAddress, type ResolvedAddress, type Resolver } from '../../src/webhooks/url-safety';
+import { checkWebhookUrl, isPublicAddress, type ResolvedAddress, type Resolver } from '../../src/platform/url-safety';
 
 /** A resolver answering from a table, so the decision is tested without a network. */
 function table(entries: Record<string, string[]>): Resolver {

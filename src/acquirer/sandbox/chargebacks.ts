@@ -13,7 +13,7 @@
 import crypto from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
 import { getConfig } from '../../../config';
-import { safeEqual } from '../../auth/crypto';
+import { safeEqual } from '../../platform/digests';
 import { CHARGEBACK_NOTICE_PATH, CHARGEBACK_NOTICE_SECRET_HEADER } from '../chargebacks';
 import type { SandboxArea } from './areas';
 

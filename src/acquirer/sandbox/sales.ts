@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
 import { getConfig } from '../../../config';
-import { safeEqual } from '../../auth/crypto';
+import { safeEqual } from '../../platform/digests';
 import { luhnValid } from '../../cards';
 import type { SandboxArea } from './areas';
 import {
