@@ -214,7 +214,7 @@ async function main(argv: string[]): Promise<number> {
   const command = COMMANDS[name];
   const { getConfig } = await import('../config');
   const { connectDatabase, disconnectDatabase } = await import('./db/connection');
-  const { ApiError } = await import('./http/errors');
+  const { ApiError } = await import('./platform/errors');
   try {
     // Import the models before connecting: connecting creates the indexes of the registered models.
     const service = await import('./auth/service');

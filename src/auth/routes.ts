@@ -4,7 +4,8 @@
  */
 import type { RequestHandler } from 'express';
 import { ANY_CREDENTIAL, type Principal } from '../http/auth';
-import { answerMalformedBodyWith, ApiError } from '../http/errors';
+import { answerMalformedBodyWith } from '../http/malformed-bodies';
+import { ApiError } from '../platform/errors';
 import { rateLimit } from '../http/rate-limit';
 import { routeTable, type Feature } from '../http/routes';
 import { describeIdentity, obtainTokenPair, refreshAccessToken } from './service';

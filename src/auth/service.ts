@@ -2,7 +2,7 @@
 import { nextId } from '../db/ids';
 import { insertDocument } from '../db/inserts';
 import { createOnce, insertOnce } from '../db/claims';
-import { badRequest, notFound, type FieldErrors } from '../http/errors';
+import { badRequest, notFound, type FieldErrors } from '../platform/errors';
 import { hashPassword, newMerchantTokenValue, UNMATCHABLE_PASSWORD_HASH, verifyPassword } from './crypto';
 import { sha256Hex } from '../platform/digests';
 import {

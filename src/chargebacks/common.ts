@@ -5,7 +5,7 @@
 import mongoose from 'mongoose';
 import { callChargebackApi, readChargebackText, type ChargebackResponse } from '../acquirer/chargebacks';
 import { MerchantModel } from '../auth/model';
-import { forbidden } from '../http/errors';
+import { forbidden } from '../platform/errors';
 
 // Scope: which establishment numbers (EC) the caller may act for. null = any (the system token).
 

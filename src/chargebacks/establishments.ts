@@ -8,7 +8,7 @@
 import mongoose, { Schema } from 'mongoose';
 import { MerchantModel } from '../auth/model';
 import { insertOnce } from '../db/claims';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../platform/errors';
 
 export interface EstablishmentOwner {
   /** The establishment number. */

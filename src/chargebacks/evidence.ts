@@ -6,7 +6,7 @@
  * Decision: the name is `<IdCase>.<extension>`; the part before the extension must equal IdCase.
  */
 import zlib from 'node:zlib';
-import type { FieldErrors } from '../http/errors';
+import type { FieldErrors } from '../platform/errors';
 
 export const MAX_EVIDENCE_BYTES = 8 * 1024 * 1024;
 export const MAX_EVIDENCE_PAGES = 10;

@@ -5,7 +5,7 @@
  */
 import { Joi } from 'celebrate';
 import { insertOnce } from '../db/claims';
-import { badRequest } from '../http/errors';
+import { badRequest } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { jobWillRun } from '../queue';
 import {

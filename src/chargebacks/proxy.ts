@@ -4,7 +4,7 @@
  * recorded at once (the chargeback leaves the pending list).
  */
 import { callChargebackApi, type ChargebackResponse } from '../acquirer/chargebacks';
-import { badRequest, forbidden } from '../http/errors';
+import { badRequest, forbidden } from '../platform/errors';
 import { logger } from '../platform/logger';
 import {
   assertInScope,

@@ -14,7 +14,7 @@ import {
 } from '../acquirer/chargebacks';
 import { safeEqual } from '../platform/digests';
 import type { CredentialPolicy } from '../http/auth';
-import { unauthorized } from '../http/errors';
+import { unauthorized } from '../platform/errors';
 import { routeTable, type Feature, type RouteOptions } from '../http/routes';
 import { logger } from '../platform/logger';
 import {

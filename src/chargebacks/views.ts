@@ -2,7 +2,7 @@
  * The pending and history views over the chargebacks received by notice (the projections of
  * projection.ts), scoped to the caller's establishments.
  */
-import { ApiError } from '../http/errors';
+import { ApiError } from '../platform/errors';
 import { parseJson, trusted, type EstablishmentScope } from './common';
 import { ChargebackModel, type Chargeback, type ChargebackStatus } from './model';
 

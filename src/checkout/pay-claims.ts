@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import { callMayStillBeRunningMs } from '../acquirer/client';
 import { Claims, type HeldClaim } from '../db/claims';
-import { ApiError, conflict } from '../http/errors';
+import { ApiError, conflict } from '../platform/errors';
 import { PaymentClaimModel, type PaymentClaim, type PaymentLink } from '../payment-links/model';
 
 /**

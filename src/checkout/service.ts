@@ -15,7 +15,7 @@ import { type AcquirerCardBrand } from '../acquirer/client';
 import { chargeCard, chargeStatusOf, findCharge, type CardCharge } from '../payments/card-charge';
 import { cardBrand, CardError, decryptCard, publicKeyPem, summarizeCard } from '../cards';
 import { readOne } from '../db/reads';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { badRequest, conflict, notFound } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { effectiveStatus, isoWithOffset } from '../payment-links/service';
 import {

@@ -5,7 +5,7 @@
 import type { Request, RequestHandler } from 'express';
 import { STAFF_CREDENTIALS } from '../http/auth';
 import { routeTable, type Feature } from '../http/routes';
-import { notFound } from '../http/errors';
+import { notFound } from '../platform/errors';
 import {
   createCommercialContact,
   getGlobalCeo,

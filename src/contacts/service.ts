@@ -6,7 +6,7 @@ import mongoose from 'mongoose';
 import { nextId } from '../db/ids';
 import { insertDocument } from '../db/inserts';
 import { retryOnDuplicateKey } from '../db/claims';
-import { badRequest, notFound } from '../http/errors';
+import { badRequest, notFound } from '../platform/errors';
 import { MerchantModel } from '../auth/model';
 import { CommercialContactModel, GLOBAL_CEO_ID, GlobalCeoModel, type CommercialContact, type GlobalCeo } from './model';
 

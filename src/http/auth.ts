@@ -24,7 +24,7 @@ import type { UserRecord } from '../auth/service';
 import { sha256Hex } from '../platform/digests';
 import { readOne } from '../db/reads';
 import { JWT_ALGORITHM, jwtKey, type TokenClaims } from '../auth/tokens';
-import { ApiError, badRequest, forbidden, unauthorized } from './errors';
+import { ApiError, badRequest, forbidden, unauthorized } from '../platform/errors';
 
 export interface CredentialPolicy {
   /** Which users' JWT access tokens are accepted. */

@@ -7,7 +7,7 @@ import { getConfig } from '../../config';
 import { safeEqual, sha256Hex } from '../platform/digests';
 import { authenticateUser } from '../auth/service';
 import { authorize, STAFF_CREDENTIALS } from './auth';
-import { ApiError } from './errors';
+import { ApiError } from '../platform/errors';
 import { consumeRateLimit } from './rate-limit';
 import { getQueue } from '../queue';
 

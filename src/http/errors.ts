@@ -5,6 +5,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isCelebrateError } from 'celebrate';
 import type { Logger } from '../platform/logger';
+import { ApiError, type FieldErrors } from '../platform/errors';
+import { malformedBodyAnswerFor } from './malformed-bodies';
 import { AcquirerNotConfiguredError, AcquirerUnavailableError } from '../acquirer/errors';
 
 /** Messages of the driver, mongoose and ioredis when the store or Redis cannot be reached. */
@@ -13,33 +15,6 @@ const STORE_UNAVAILABLE = new RegExp(
     'Client must be connected',
   'i',
 );
-
-export type FieldErrors = Record<string, string[]>;
-
-/** An error whose HTTP status and JSON body are known. Services throw these; they know no Express. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: Record<string, unknown>,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(typeof body.detail === 'string' ? body.detail : `HTTP ${status}`);
-    this.name = 'ApiError';
-  }
-}
-
-export const badRequest = (fields: FieldErrors) => new ApiError(400, fields);
-export const badRequestDetail = (detail: string) => new ApiError(400, { detail });
-export const unauthorized = (detail = 'Authentication credentials were not provided or are invalid.') =>
-  new ApiError(401, { detail });
-export const forbidden = (detail = 'You do not have permission to perform this action.') =>
-  new ApiError(403, { detail });
-export const notFound = (detail = 'Not found.') => new ApiError(404, { detail });
-export const conflict = (detail: string) => new ApiError(409, { detail });
-export const badGateway = (
-  detail = 'Payment gateway error: the acquirer could not be reached or did not answer in time.',
-) => new ApiError(502, { detail });
-export const serviceUnavailable = (detail: string) => new ApiError(503, { detail });
 
 /** Joi/celebrate details -> {"field": ["message"]}; the key is the dotted path of the field. */
 function celebrateFieldMap(error: unknown): FieldErrors {
@@ -70,15 +45,6 @@ export function isBackingServiceDown(error: unknown): boolean {
   if (e.name && MONGO_UNAVAILABLE.has(e.name)) return true;
   if (e.message && STORE_UNAVAILABLE.test(e.message)) return true;
   return false;
-}
-
-/**
- * Paths whose contract answers every failure alike (the token endpoints: always 401) also answer a
- * body that is not JSON that way; the body is parsed before any route runs, so they register here.
- */
-const malformedBodyAnswers = new Map<string, ApiError>();
-export function answerMalformedBodyWith(path: string, error: ApiError): void {
-  malformedBodyAnswers.set(path.replace(/\/+$/, ''), error);
 }
 
 export const notFoundHandler: RequestHandler = (_req, res) => {
@@ -115,7 +81,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const bodyParserType = (error as { type?: string }).type;
     if (bodyParserType === 'entity.parse.failed') {
-      const own = malformedBodyAnswers.get(req.path.replace(/\/+$/, ''));
+      const own = malformedBodyAnswerFor(req.path);
       if (own) res.set(own.headers).status(own.status).json(own.body);
       else res.status(400).json({ detail: 'Malformed JSON in request body.' });
       return;

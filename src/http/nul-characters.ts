@@ -4,7 +4,7 @@
  * document carrying one fails inside the store (a 500); no field of ours has a use for it.
  */
 import type { RequestHandler } from 'express';
-import { badRequest, badRequestDetail } from './errors';
+import { badRequest, badRequestDetail } from '../platform/errors';
 
 const NUL = '\u0000';
 

@@ -18,7 +18,7 @@ import type { Request, RequestHandler } from 'express';
 import { getConfig } from '../../config';
 import { logger } from '../platform/logger';
 import { createRedisConnection, type RedisClient } from '../queue';
-import { ApiError } from './errors';
+import { ApiError } from '../platform/errors';
 
 const SLIDING_LOG = `
 local key = KEYS[1]

@@ -10,7 +10,7 @@ import { MerchantModel } from '../auth/model';
 import { nextId } from '../db/ids';
 import { insertDocument } from '../db/inserts';
 import { freeKey, recordOfUse, requestHash, useIdempotencyKey, type KeyBook } from '../payments/idempotency';
-import { ApiError, badRequest, notFound, type FieldErrors } from '../http/errors';
+import { ApiError, badRequest, notFound, type FieldErrors } from '../platform/errors';
 import { documentKind, normalizeDocument } from '../platform/brazilian-documents';
 import { BRAZILIAN_PHONE_MESSAGE, toBrazilianE164 } from '../contacts/phone';
 import { checkWebhookUrl, UNSAFE_WEBHOOK_URL, type Resolver } from '../platform/url-safety';

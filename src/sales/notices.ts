@@ -7,7 +7,7 @@ import { getConfig } from '../../config';
 import { getSale, NOTIFICATION_SIGNATURE_HEADER as SIGNATURE_HEADER, type AcquirerSale } from '../acquirer/client';
 import { safeEqual, sha256Hex } from '../platform/digests';
 import { insertOnce } from '../db/claims';
-import { ApiError, badRequest } from '../http/errors';
+import { ApiError, badRequest } from '../platform/errors';
 import { enqueuePaymentNotice, paymentNoticeJobId } from '../../jobs/apply-payment-notice';
 import { OnlineSaleModel, PaymentNoticeModel } from './model';
 import { reconcileReadSale, settleToAcquirer } from './reconciliation';

@@ -13,7 +13,7 @@ import {
 } from '../acquirer/client';
 import { getMerchant } from '../auth/service';
 import { checkedAfterLookup } from '../db/filters';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { OnlineSaleModel, type OnlineSale, type SaleTransition } from './model';
 import { iso, presentSale, type SaleView } from './presentation';

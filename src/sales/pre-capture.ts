@@ -12,7 +12,7 @@ import { documentKind, normalizeDocument } from '../platform/brazilian-documents
 import { checkedAfterLookup } from '../db/filters';
 import { nextId } from '../db/ids';
 import { insertDocument } from '../db/inserts';
-import { ApiError, badRequest } from '../http/errors';
+import { ApiError, badRequest } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { chargeCard } from '../payments/card-charge';
 import { useIdempotencyKey } from '../payments/idempotency';

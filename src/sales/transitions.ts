@@ -7,7 +7,7 @@ import { AcquirerRejectedError, type AcquirerSale } from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import { Claims, type HeldClaim } from '../db/claims';
 import { checkedAfterLookup } from '../db/filters';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../platform/errors';
 import { logger } from '../platform/logger';
 import {
   OnlineSaleModel,

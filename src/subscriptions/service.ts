@@ -9,7 +9,7 @@ import { getConfig } from '../../config';
 import { nextId } from '../db/ids';
 import { insertDocument } from '../db/inserts';
 import { insertOnce } from '../db/claims';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { badRequest, conflict, notFound } from '../platform/errors';
 import { CardError, cardBrand, decryptCard, summarizeCard } from '../cards';
 import { AcquirerRejectedError, getSale, tokenizeCard, voidSale } from '../acquirer/client';
 import { chargeStatusOf } from '../payments/card-charge';

@@ -6,7 +6,7 @@
  *   delivery.ts       one delivery attempt, recorded
  * This file holds the merchant's view of the events: the log and redelivery on request.
  */
-import { notFound } from '../http/errors';
+import { notFound } from '../platform/errors';
 import { enqueueDelivery } from '../../jobs/link-webhook';
 import { WebhookAttemptModel, WebhookEventModel, type WebhookEvent } from './model';
 
