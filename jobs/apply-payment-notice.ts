@@ -2,7 +2,8 @@
  * The queue of acquirer card/PIX notifications to apply to their sales (processor:
  * processors/apply-payment-notice.ts, worker process only).
  */
-import { getQueue, recordJobId } from '../src/queue';
+import { getQueue } from '../src/queue/queues';
+import { recordJobId } from '../src/queue/kept-jobs';
 
 export const NOTICE_QUEUE = 'sales-notices';
 

@@ -4,7 +4,7 @@
  * schedulers at once, or one restarted mid-run, enqueue each attempt once.
  */
 import type { Job } from 'bullmq';
-import { getQueue } from '../src/queue';
+import { getQueue } from '../src/queue/queues';
 import type { ChargeJobData } from '../src/subscriptions/charging';
 
 export const CHARGE_QUEUE = 'subscription-charges';

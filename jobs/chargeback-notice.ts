@@ -2,7 +2,8 @@
  * The queue of stored chargeback notices to apply (processor: processors/chargeback-notice.ts,
  * worker process only).
  */
-import { getQueue, recordJobId } from '../src/queue';
+import { getQueue } from '../src/queue/queues';
+import { recordJobId } from '../src/queue/kept-jobs';
 import type { NoticeKind } from '../src/chargebacks/model';
 
 export const CHARGEBACK_NOTICE_QUEUE = 'chargeback-notices';

@@ -2,7 +2,7 @@
  * The heartbeat queue: proves a worker takes jobs from Redis and writes to MongoDB. Its processor
  * is processors/heartbeat.ts, loaded by the worker process only.
  */
-import { getQueue } from '../src/queue';
+import { getQueue } from '../src/queue/queues';
 
 export const HEARTBEAT_QUEUE = 'heartbeat';
 

@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import type { WorkerOptions } from 'bullmq';
 import { getConfig } from '../config';
-import { getQueue } from '../src/queue';
+import { getQueue } from '../src/queue/queues';
 import type { WebhookEvent } from '../src/webhooks/model';
 
 export const LINK_WEBHOOK_QUEUE = 'link-webhook';

@@ -2,7 +2,7 @@
  * The queue of sale reconciliations: a sale whose last acquirer call had an unknown outcome is
  * settled by asking the acquirer (processor: processors/reconcile-sale.ts, worker process only).
  */
-import { getQueue } from '../src/queue';
+import { getQueue } from '../src/queue/queues';
 import type { SaleStatus } from '../src/sales/model';
 
 export const RECONCILE_QUEUE = 'sales-reconcile';

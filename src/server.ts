@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { getConfig } from '../config';
 import { buildApp } from './app';
 import { connectDatabase, disconnectDatabase } from './db/connection';
-import { closeQueues, waitForRedis } from './queue';
+import { closeQueues } from './queue/queues';
+import { waitForRedis } from './platform/redis';
 import { logger } from './platform/logger';
 import { runProcess } from './platform/lifecycle';
 

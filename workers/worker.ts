@@ -5,7 +5,8 @@
  */
 import { getConfig } from '../config';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection';
-import { closeQueues, startWorker, waitForRedis } from '../src/queue';
+import { closeQueues, startWorker } from '../src/queue/queues';
+import { waitForRedis } from '../src/platform/redis';
 import { logger } from '../src/platform/logger';
 import { runProcess } from '../src/platform/lifecycle';
 import { jobKinds } from '../jobs/processors';

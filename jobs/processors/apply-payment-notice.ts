@@ -4,7 +4,7 @@
  */
 import type { Job } from 'bullmq';
 import { applyPaymentNotice, giveUpOnNotice, NoticeNotYetMatched } from '../../src/sales/service';
-import { defaultJobOptions } from '../../src/queue';
+import { defaultJobOptions } from '../../src/queue/queues';
 import { NOTICE_QUEUE, type ApplyPaymentNoticePayload } from '../apply-payment-notice';
 import type { JobKind } from '../types';
 

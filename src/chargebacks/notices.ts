@@ -7,7 +7,7 @@ import { Joi } from 'celebrate';
 import { insertOnce } from '../db/claims';
 import { badRequest } from '../platform/errors';
 import { logger } from '../platform/logger';
-import { jobWillRun } from '../queue';
+import { jobWillRun } from '../queue/kept-jobs';
 import {
   chargebackNoticeJobId,
   chargebackNoticeQueue,

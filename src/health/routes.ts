@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import { routeTable, type Feature } from '../http/routes';
 import { databaseAnswers } from '../db/connection';
-import { redisAnswers } from '../queue';
+import { redisAnswers } from '../platform/redis';
 import { definitions, docs, tag } from './swagger';
 
 const handlers = {

@@ -9,7 +9,7 @@ import { authenticateUser } from '../auth/service';
 import { authorize, STAFF_CREDENTIALS } from './auth';
 import { ApiError } from '../platform/errors';
 import { consumeRateLimit } from './rate-limit';
-import { getQueue } from '../queue';
+import { getQueue } from '../queue/queues';
 
 export const DASHBOARD_PATH = '/admin/queues';
 

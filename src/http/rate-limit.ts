@@ -17,7 +17,7 @@ import net from 'node:net';
 import type { Request, RequestHandler } from 'express';
 import { getConfig } from '../../config';
 import { logger } from '../platform/logger';
-import { createRedisConnection, type RedisClient } from '../queue';
+import { createRedisConnection, type RedisClient } from '../platform/redis';
 import { ApiError } from '../platform/errors';
 
 const SLIDING_LOG = `

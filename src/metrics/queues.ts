@@ -3,7 +3,8 @@
  * true whatever the number of workers.
  */
 import { Gauge } from 'prom-client';
-import { getQueue, redisAnswers } from '../queue';
+import { getQueue } from '../queue/queues';
+import { redisAnswers } from '../platform/redis';
 import { registry } from '../platform/metrics-registry';
 
 export const QUEUE_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as const;

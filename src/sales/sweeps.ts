@@ -6,7 +6,7 @@ import mongoose from 'mongoose';
 import { callMayStillBeRunningMs } from '../acquirer/client';
 import { checkedAfterLookup } from '../db/filters';
 import { logger } from '../platform/logger';
-import { jobWillRun } from '../queue';
+import { jobWillRun } from '../queue/kept-jobs';
 import { enqueuePaymentNotice, paymentNoticeJobId, paymentNoticeQueue } from '../../jobs/apply-payment-notice';
 import { enqueueReconcileSale, reconcileSweepJobId } from '../../jobs/reconcile-sale';
 import { OnlineSaleModel, PaymentNoticeModel } from './model';

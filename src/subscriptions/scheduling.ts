@@ -8,7 +8,7 @@
 import { checkedAfterLookup } from '../db/filters';
 import mongoose from 'mongoose';
 import { logger } from '../platform/logger';
-import { keptJob, retryFailedJob } from '../queue';
+import { keptJob, retryFailedJob } from '../queue/kept-jobs';
 import { chargeJobId, chargeQueue, enqueueCharges } from '../../jobs/charge-subscription';
 import { dayOf } from './clock';
 import { attemptIdempotencyKey, attemptOrderId, dueCycleOf, type ChargeJobData } from './charging';

@@ -4,7 +4,8 @@
  */
 import { Worker } from 'bullmq';
 import { getConfig } from '../../config';
-import { createWorkerConnection, getQueue } from '../../src/queue';
+import { getQueue } from '../../src/queue/queues';
+import { createWorkerConnection } from '../../src/platform/redis';
 import type { Side } from './cases/types';
 
 export async function noopJobsPerSecond(count: number, concurrency: number, queueName = 'bench-noop'): Promise<Side> {

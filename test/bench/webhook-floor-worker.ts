@@ -12,7 +12,8 @@ import { Agent, request } from 'undici';
 import { getConfig } from '../../config';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { logger } from '../../src/platform/logger';
-import { closeQueues, startWorker, waitForRedis } from '../../src/queue';
+import { closeQueues, startWorker } from '../../src/queue/queues';
+import { waitForRedis } from '../../src/platform/redis';
 import { startMetricsListener } from '../../src/metrics/server';
 import { WebhookEventModel } from '../../src/webhooks/model';
 

@@ -24,7 +24,7 @@ import {
   requeueUnappliedNotices,
 } from '../../src/chargebacks/service';
 import { CHARGEBACK_NOTICE_QUEUE } from '../../jobs/chargeback-notice';
-import { getQueue } from '../../src/queue';
+import { getQueue } from '../../src/queue/queues';
 import { BACKFILLS, runBackfills } from '../../src/db/backfills';
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { refusalWithPdf } from './files';

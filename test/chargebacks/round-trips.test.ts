@@ -28,7 +28,7 @@ import {
 import { noticeFingerprint } from '../../src/chargebacks/service';
 import { CHARGEBACK_NOTICE_QUEUE, type NoticeJobData } from '../../jobs/chargeback-notice';
 import { ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
-import { getQueue } from '../../src/queue';
+import { getQueue } from '../../src/queue/queues';
 import processChargebackNotice from '../../jobs/processors/chargeback-notice';
 
 let stack: ChargebackStack;

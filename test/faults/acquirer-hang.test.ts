@@ -2,7 +2,7 @@ import '../helpers/env';
 import test from 'ava';
 import net from 'node:net';
 import { getConfig } from '../../config';
-import { getQueue } from '../../src/queue';
+import { getQueue } from '../../src/queue/queues';
 import { RECONCILE_QUEUE } from '../../jobs/reconcile-sale';
 import { HEARTBEAT_QUEUE } from '../../jobs/heartbeat';
 import { HeartbeatModel } from '../../src/health/heartbeat';

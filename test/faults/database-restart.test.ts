@@ -1,7 +1,7 @@
 import '../helpers/env';
 import './quiet-logs';
 import test from 'ava';
-import { getQueue } from '../../src/queue';
+import { getQueue } from '../../src/queue/queues';
 import { HeartbeatModel } from '../../src/health/heartbeat';
 import { HEARTBEAT_QUEUE, type HeartbeatPayload } from '../../jobs/heartbeat';
 import { eventually, freePort, startProcess } from '../helpers/processes';

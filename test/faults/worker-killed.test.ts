@@ -1,7 +1,7 @@
 import '../helpers/env';
 import test from 'ava';
 import mongoose from 'mongoose';
-import { getQueue } from '../../src/queue';
+import { getQueue } from '../../src/queue/queues';
 import { HeartbeatModel } from '../../src/health/heartbeat';
 import { HEARTBEAT_QUEUE, type HeartbeatPayload } from '../../jobs/heartbeat';
 import { eventually, startProcess } from '../helpers/processes';

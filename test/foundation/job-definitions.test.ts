@@ -7,7 +7,7 @@ import '../helpers/env';
 import test from 'ava';
 import type { Job, Queue } from 'bullmq';
 import { getConfig } from '../../config';
-import { getQueue } from '../../src/queue';
+import { getQueue } from '../../src/queue/queues';
 import { queueNames } from '../../jobs';
 import { enqueueHeartbeat } from '../../jobs/heartbeat';
 import { enqueueReconcileSale, reconcileEpisodeJobId, reconcileSweepJobId } from '../../jobs/reconcile-sale';

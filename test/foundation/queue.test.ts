@@ -1,6 +1,6 @@
 import '../helpers/env';
 import test from 'ava';
-import { getQueue } from '../../src/queue';
+import { getQueue } from '../../src/queue/queues';
 import { HeartbeatModel } from '../../src/health/heartbeat';
 import { enqueueHeartbeat, HEARTBEAT_QUEUE } from '../../jobs/heartbeat';
 import { eventually, startProcess } from '../helpers/processes';

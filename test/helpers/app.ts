@@ -4,7 +4,8 @@ import type { Server } from 'node:http';
 import test from 'ava';
 import { buildApp, type AppOptions } from '../../src/app';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { closeQueues, waitForRedis } from '../../src/queue';
+import { closeQueues } from '../../src/queue/queues';
+import { waitForRedis } from '../../src/platform/redis';
 import { newMerchant, type TestMerchant } from './identity';
 
 export interface TestApp {

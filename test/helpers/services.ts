@@ -5,7 +5,8 @@
  */
 import test from 'ava';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { closeQueues, waitForRedis } from '../../src/queue';
+import { closeQueues } from '../../src/queue/queues';
+import { waitForRedis } from '../../src/platform/redis';
 import { stopAll } from './processes';
 
 export interface ServiceHooks {

@@ -3,7 +3,7 @@ import test from 'ava';
 import { getConfig } from '../../config';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { eventually, startProcess, stopAll } from '../helpers/processes';
-import { getQueue, startWorker } from '../../src/queue';
+import { getQueue, startWorker } from '../../src/queue/queues';
 import processHeartbeat from '../../jobs/processors/heartbeat';
 import { queueNames } from '../../jobs';
 import { HEARTBEAT_QUEUE } from '../../jobs/heartbeat';

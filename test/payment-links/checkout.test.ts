@@ -9,7 +9,7 @@ import { WebhookEventModel } from '../../src/webhooks/model';
 import { PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/model';
 import { UNDECRYPTABLE_CARD } from '../../src/cards';
 import { rateLimitKey } from '../../src/http/rate-limit';
-import { getProducerConnection } from '../../src/queue';
+import { getProducerConnection } from '../../src/platform/redis';
 import type { Request } from 'express';
 import {
   APPROVED_CARD,

@@ -5,7 +5,7 @@ import { startProcess, stopAll, type RunningProcess } from '../helpers/processes
 import test from 'ava';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { APPROVED_CARD_NUMBER, encryptedTestCard } from '../helpers/cards';
-import { startWorker } from '../../src/queue';
+import { startWorker } from '../../src/queue/queues';
 import { PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
 import { closeAcquirerClient } from '../../src/acquirer/client';
 import { NOTICE_QUEUE } from '../../jobs/apply-payment-notice';

@@ -8,7 +8,7 @@ import { PAYMENT_NOTIFICATION_PATH, NOTIFICATION_SIGNATURE_HEADER } from '../../
 import { requeueUnappliedPaymentNotices, signNotice, sweepUnsettledSales } from '../../src/sales/service';
 import { NOTICE_QUEUE } from '../../jobs/apply-payment-notice';
 import { RECONCILE_QUEUE } from '../../jobs/reconcile-sale';
-import { getQueue } from '../../src/queue';
+import { getQueue } from '../../src/queue/queues';
 import { getSaleByOrderId } from '../../src/acquirer/client';
 import { call, payPix, pixSale, sandboxPost, PRE_CAPTURE, useSalesEnv } from './helpers';
 

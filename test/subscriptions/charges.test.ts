@@ -3,7 +3,7 @@ import test from 'ava';
 import { json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, systemToken, type TestMerchant } from '../helpers/identity';
 import { eventually, type RunningProcess } from '../helpers/processes';
-import { getQueue, startWorker } from '../../src/queue';
+import { getQueue, startWorker } from '../../src/queue/queues';
 import { encryptCard, luhnValid } from '../../src/cards';
 import { dueCycleOf, runChargeAttempt } from '../../src/subscriptions/charging';
 

@@ -2,7 +2,7 @@ import '../helpers/env';
 import test from 'ava';
 import { eventually, startProcess } from '../helpers/processes';
 
-import { getQueue } from '../../src/queue';
+import { getQueue } from '../../src/queue/queues';
 import { dayOf } from '../../src/subscriptions/clock';
 import { dueCycleOf, runChargeAttempt, type ChargeJobData } from '../../src/subscriptions/charging';
 import {

@@ -1,7 +1,7 @@
 import '../helpers/env';
 import test from 'ava';
 import { startProcess } from '../helpers/processes';
-import { getQueue } from '../../src/queue';
+import { getQueue } from '../../src/queue/queues';
 import { addMonths, dayOf } from '../../src/subscriptions/clock';
 import type { ChargeJobData } from '../../src/subscriptions/charging';
 import { CHARGE_QUEUE, chargeJobId } from '../../jobs/charge-subscription';

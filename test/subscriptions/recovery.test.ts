@@ -5,7 +5,8 @@ import { eventually, startProcess } from '../helpers/processes';
 import { getConfig } from '../../config';
 import { createCardSale } from '../../src/acquirer/client';
 import { cancelSubscription } from '../../src/subscriptions/service';
-import { createRedisConnection, getQueue } from '../../src/queue';
+import { getQueue } from '../../src/queue/queues';
+import { createRedisConnection } from '../../src/platform/redis';
 import { attemptOrderId, type ChargeJobData } from '../../src/subscriptions/charging';
 import {
   enqueueDueSubscriptionCharges,

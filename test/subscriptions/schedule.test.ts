@@ -5,7 +5,7 @@ import type { TestMerchant } from '../helpers/identity';
 import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
 
 import { FAULT_AMOUNTS } from '../../src/acquirer/sandbox/sales';
-import { getQueue } from '../../src/queue';
+import { getQueue } from '../../src/queue/queues';
 import { cancelSubscription } from '../../src/subscriptions/service';
 import { CHARGE_QUEUE, chargeJobId } from '../../jobs/charge-subscription';
 import { SubscriptionChargeModel, SubscriptionModel, type SubscriptionCharge } from '../../src/subscriptions/model';

@@ -1,5 +1,5 @@
 /** Stored events and their delivery jobs, for the tests of this folder. */
-import { getQueue } from '../../src/queue';
+import { getQueue } from '../../src/queue/queues';
 import { LINK_WEBHOOK_QUEUE, type LinkWebhookJob } from '../../jobs/link-webhook';
 import { WebhookEventModel } from '../../src/webhooks/model';
 import { eventually } from '../helpers/processes';

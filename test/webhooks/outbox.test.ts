@@ -1,7 +1,8 @@
 import '../helpers/env';
 import test from 'ava';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { closeQueues, startWorker, waitForRedis } from '../../src/queue';
+import { closeQueues, startWorker } from '../../src/queue/queues';
+import { waitForRedis } from '../../src/platform/redis';
 import { linkWebhookJob } from '../../jobs/processors/link-webhook';
 import { WebhookAttemptModel, WebhookEventModel } from '../../src/webhooks/model';
 import { deliveryJobId } from '../../jobs/link-webhook';

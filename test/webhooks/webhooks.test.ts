@@ -6,7 +6,7 @@ import { startTestApp, json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { eventually, startProcess, stopAll } from '../helpers/processes';
 import { closeAcquirerClient } from '../../src/acquirer/client';
-import { getQueue, startWorker } from '../../src/queue';
+import { getQueue, startWorker } from '../../src/queue/queues';
 import { linkWebhookJob } from '../../jobs/processors/link-webhook';
 import { WebhookEventModel } from '../../src/webhooks/model';
 import { deliverEvent } from '../../src/webhooks/delivery';

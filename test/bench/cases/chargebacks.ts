@@ -15,7 +15,7 @@ import { CHARGEBACK_NOTICE_PATH, CHARGEBACK_NOTICE_SECRET_HEADER } from '../../.
 import { ChargebackNoticeModel } from '../../../src/chargebacks/model';
 import { CHARGEBACK_NOTICE_QUEUE } from '../../../jobs/chargeback-notice';
 import { completedJobs } from '../db-commands';
-import { getQueue } from '../../../src/queue';
+import { getQueue } from '../../../src/queue/queues';
 import { noopJobsPerSecond } from '../noop-jobs';
 import { load } from '../load';
 import type { BenchTarget, HttpCase } from './types';

@@ -6,7 +6,8 @@
  * bench process itself (it queues the events) is pointed at the cluster, and back after it.
  */
 import { getConfig, reloadConfig } from '../../../config';
-import { closeQueues, waitForRedis } from '../../../src/queue';
+import { closeQueues } from '../../../src/queue/queues';
+import { waitForRedis } from '../../../src/platform/redis';
 import { OwnedRedisCluster } from '../../cluster/redis-cluster';
 import { noopJobsPerSecond } from '../noop-jobs';
 import { EVENTS, oneThenTwoWorkers } from './webhooks';

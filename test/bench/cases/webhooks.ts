@@ -12,7 +12,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getConfig } from '../../../config';
-import { getQueue } from '../../../src/queue';
+import { getQueue } from '../../../src/queue/queues';
 import { WebhookEventModel } from '../../../src/webhooks/model';
 import { LINK_WEBHOOK_QUEUE } from '../../../jobs/link-webhook';
 import { emitLinkEvent } from '../../../src/webhooks/outbox';
