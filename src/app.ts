@@ -5,7 +5,7 @@ import { refuseNulInBody, refuseNulInUrl } from './http/nul-characters';
 import { getConfig } from '../config';
 import { logger as defaultLogger, type Logger } from './platform/logger';
 import { errorHandler, notFoundHandler } from './http/errors';
-import { requireCredential } from './http/auth';
+import { requireCredential } from './auth/authenticate';
 import { DEFAULT_BODY_LIMIT_BYTES, type Feature, type RouteSpec } from './http/routes';
 import { basicAuth, DASHBOARD_PATH, dashboardRouter } from './http/dashboard';
 import { features as allFeatures } from './features';

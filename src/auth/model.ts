@@ -1,5 +1,6 @@
 /** Merchants, their users and their API tokens. Passwords and tokens are stored only as hashes. */
 import mongoose, { Schema } from 'mongoose';
+import type { Role } from '../http/credential-policy';
 
 /** The user created with a merchant, as /api/v1/me/ names it for a merchant token or the system token. */
 export interface MerchantOwner {
@@ -40,7 +41,7 @@ merchantSchema.index({ establishmentNumbers: 1 });
 
 export const MerchantModel = mongoose.model<Merchant>('Merchant', merchantSchema);
 
-export type Role = 'merchant' | 'staff';
+export type { Role };
 
 /** What /api/v1/me/ shows of a merchant. */
 export interface MerchantProfile {

@@ -3,7 +3,8 @@
  * fixed 401 body (no hint of which part was wrong) and are rate limited per client IP in Redis.
  */
 import type { RequestHandler } from 'express';
-import { ANY_CREDENTIAL, type Principal } from '../http/auth';
+import { type Principal } from './authenticate';
+import { ANY_CREDENTIAL } from '../http/credential-policy';
 import { answerMalformedBodyWith } from '../http/malformed-bodies';
 import { ApiError } from '../platform/errors';
 import { rateLimit } from '../http/rate-limit';

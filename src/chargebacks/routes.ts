@@ -13,7 +13,7 @@ import {
   type ChargebackResponse,
 } from '../acquirer/chargebacks';
 import { safeEqual } from '../platform/digests';
-import type { CredentialPolicy } from '../http/auth';
+import type { CredentialPolicy } from '../http/credential-policy';
 import { unauthorized } from '../platform/errors';
 import { routeTable, type Feature, type RouteOptions } from '../http/routes';
 import { logger } from '../platform/logger';

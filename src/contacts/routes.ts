@@ -3,7 +3,7 @@
  * global CEO contact. Staff only: a staff user's JWT or the system token; merchant credentials 403.
  */
 import type { Request, RequestHandler } from 'express';
-import { STAFF_CREDENTIALS } from '../http/auth';
+import { STAFF_CREDENTIALS } from '../http/credential-policy';
 import { routeTable, type Feature } from '../http/routes';
 import { notFound } from '../platform/errors';
 import {

@@ -1,7 +1,7 @@
 /** Swagger 2.0 description built from the same route table Express serves. */
 import type { Feature, RouteSpec } from './routes';
 import { errorResponses, swaggerPath } from './routes';
-import { describeSecurity } from './auth';
+import { describeSecurity } from './credential-policy';
 
 const { detail } = errorResponses;
 const responses400 = {

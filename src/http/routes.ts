@@ -4,7 +4,7 @@
  * describes the same table, so the API description cannot drift from what Express serves.
  */
 import type { RequestHandler } from 'express';
-import type { CredentialPolicy } from './auth';
+import type { CredentialPolicy } from './credential-policy';
 
 /** What a JSON API body needs here (card data, a payment link, a notice): kilobytes. */
 export const DEFAULT_BODY_LIMIT_BYTES = 100 * 1024;

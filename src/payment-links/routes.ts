@@ -1,6 +1,7 @@
 /** POST /api/v1/payment-links/ (create, with Idempotency-Key) and GET /api/v1/payment-links/{id}/. */
 import type { RequestHandler } from 'express';
-import { MERCHANT_CREDENTIALS, merchantIdOf } from '../http/auth';
+import { merchantIdOf } from '../auth/authenticate';
+import { MERCHANT_CREDENTIALS } from '../http/credential-policy';
 import { routeTable, type Feature } from '../http/routes';
 import { createPaymentLink, getMerchantLink, presentLink } from './service';
 import { linkIdParam } from './schemas';

@@ -4,7 +4,7 @@
  */
 import type { Request, Response } from 'express';
 import { NOTIFICATION_SIGNATURE_HEADER } from '../acquirer/client';
-import { merchantIdOf } from '../http/auth';
+import { merchantIdOf } from '../auth/authenticate';
 import {
   cancelOnlineSale,
   captureOnlineSale,

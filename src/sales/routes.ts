@@ -4,7 +4,7 @@
  * handlers in handlers.ts, Swagger text in swagger.ts.
  */
 import { PAYMENT_NOTIFICATION_PATH } from '../acquirer/client';
-import { ANY_MERCHANT_CREDENTIAL, type CredentialPolicy } from '../http/auth';
+import { ANY_MERCHANT_CREDENTIAL, type CredentialPolicy } from '../http/credential-policy';
 import { routeTable, type Feature } from '../http/routes';
 import { salesHandlers } from './handlers';
 import { preCaptureValidation, saleIdParam } from './schemas';

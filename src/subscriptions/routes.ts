@@ -4,7 +4,8 @@
  * Every route acts for one merchant: another merchant's subscription is 404, like an unknown one.
  */
 import type { RequestHandler } from 'express';
-import { ANY_MERCHANT_CREDENTIAL, merchantIdOf } from '../http/auth';
+import { merchantIdOf } from '../auth/authenticate';
+import { ANY_MERCHANT_CREDENTIAL } from '../http/credential-policy';
 import { routeTable, type Feature } from '../http/routes';
 import {
   cancelSubscription,

@@ -1,6 +1,7 @@
 /** The merchant's side of link webhooks: the signing secret (read, rotate), the delivery log, redelivery. */
 import type { Request, RequestHandler } from 'express';
-import { MERCHANT_CREDENTIALS, merchantIdOf } from '../http/auth';
+import { merchantIdOf } from '../auth/authenticate';
+import { MERCHANT_CREDENTIALS } from '../http/credential-policy';
 import { consumeRateLimit } from '../http/rate-limit';
 import { routeTable, type Feature } from '../http/routes';
 import { getMerchantLink } from '../payment-links/service';

@@ -6,15 +6,8 @@ import { startTestApp, json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, newStaff, systemToken, type TestMerchant } from '../helpers/identity';
 import { features } from '../../src/features';
 import type { Feature } from '../../src/http/routes';
-import {
-  ANY_CREDENTIAL,
-  ANY_MERCHANT_CREDENTIAL,
-  MERCHANT_CREDENTIALS,
-  merchantIdOf,
-  STAFF_CREDENTIALS,
-  VerifiedTokens,
-  type CredentialPolicy,
-} from '../../src/http/auth';
+import { merchantIdOf, VerifiedTokens } from '../../src/auth/authenticate';
+import { ANY_CREDENTIAL, ANY_MERCHANT_CREDENTIAL, MERCHANT_CREDENTIALS, STAFF_CREDENTIALS, type CredentialPolicy } from '../../src/http/credential-policy';
 import { issueMerchantToken, revokeMerchantTokens } from '../../src/auth/service';
 import { signToken } from '../../src/auth/tokens';
 import { UserModel } from '../../src/auth/model';

@@ -12,28 +12,13 @@ import crypto from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { Strategy as JwtStrategy } from 'passport-jwt';
 import { getConfig } from '../../config';
-import {
-  MerchantModel,
-  MerchantTokenModel,
-  UserModel,
-  type Merchant,
-  type MerchantToken,
-  type Role,
-} from '../auth/model';
-import type { UserRecord } from '../auth/service';
+import { MerchantModel, MerchantTokenModel, UserModel, type Merchant, type MerchantToken, type Role } from './model';
+import type { UserRecord } from './service';
 import { sha256Hex } from '../platform/digests';
 import { readOne } from '../db/reads';
-import { JWT_ALGORITHM, jwtKey, type TokenClaims } from '../auth/tokens';
+import { JWT_ALGORITHM, jwtKey, type TokenClaims } from './tokens';
 import { ApiError, badRequest, forbidden, unauthorized } from '../platform/errors';
-
-export interface CredentialPolicy {
-  /** Which users' JWT access tokens are accepted. */
-  jwt?: Role[];
-  merchantToken?: boolean;
-  system?: boolean;
-  /** For the system token: must the request name a merchant (X-Merchant-Id)? */
-  systemMerchant?: 'required' | 'optional';
-}
+import type { CredentialPolicy } from '../http/credential-policy';
 
 export interface Principal {
   kind: 'jwt' | 'merchantToken' | 'system';
@@ -57,25 +42,6 @@ declare module 'express-serve-static-core' {
     principal?: Principal;
   }
 }
-
-/** Routes that act for one merchant: a merchant user's JWT or a merchant token. */
-export const MERCHANT_CREDENTIALS: CredentialPolicy = { jwt: ['merchant'], merchantToken: true };
-/** Pre-capture: all three credentials. */
-export const ANY_MERCHANT_CREDENTIAL: CredentialPolicy = {
-  jwt: ['merchant'],
-  merchantToken: true,
-  system: true,
-  systemMerchant: 'required',
-};
-/** Platform staff: a staff user's JWT or the system token. */
-export const STAFF_CREDENTIALS: CredentialPolicy = { jwt: ['staff'], system: true, systemMerchant: 'optional' };
-/** /api/v1/me/: every valid credential; the system token may name a merchant. */
-export const ANY_CREDENTIAL: CredentialPolicy = {
-  jwt: ['merchant', 'staff'],
-  merchantToken: true,
-  system: true,
-  systemMerchant: 'optional',
-};
 
 function bearerOf(req: Request): string | null {
   const header = req.headers.authorization;
@@ -274,16 +240,4 @@ export function merchantIdOf(req: Request): number {
   const id = req.principal?.merchantId;
   if (id === undefined) throw new ApiError(403, { detail: 'This operation needs a merchant credential.' });
   return id;
-}
-
-export function describeSecurity(policy: CredentialPolicy | undefined): string {
-  if (!policy) return 'Public: no credential.';
-  const kinds: string[] = [];
-  if (policy.jwt?.length) kinds.push(`a JWT access token of a ${policy.jwt.join(' or ')} user`);
-  if (policy.merchantToken) kinds.push('an individual merchant token (mt_...)');
-  if (policy.system)
-    kinds.push(
-      `the system token${policy.systemMerchant === 'required' ? ' with X-Merchant-Id naming the merchant' : ''}`,
-    );
-  return `Bearer credential: ${kinds.join(', or ')}. No or invalid credential: 401. Another kind of credential: 403.`;
 }
