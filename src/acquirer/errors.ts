@@ -1,6 +1,6 @@
 /**
  * Transport failures with the acquirer: connection refused or reset, timeout, malformed answer.
- * One error kind, mapped to 502 by src/http/errors.ts. `outcomeUnknown` is set when the request
+ * One error kind, mapped to 502 by src/web/errors.ts. `outcomeUnknown` is set when the request
  * may have reached the acquirer (sent, then timed out or reset): the caller must reconcile
  * (ask the acquirer by idempotency key / order id) before concluding nothing happened.
  */

@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { RequestHandler, Response } from 'express';
 import type { Feature, RouteSpec } from './routes';
 import { swaggerPath } from './routes';
-import { buildSwagger } from './docs';
+import { buildSwagger } from '../web/swagger';
 
 type Schema = Record<string, unknown>;
 type Document = {
@@ -253,7 +253,7 @@ export function answerRecorder(): ((route: RouteSpec) => RequestHandler) | undef
   let document: Document | undefined;
   const documentOf = () => {
     // Required lazily: features.ts lists the feature modules, which import this table's types.
-    const { features } = require('../features') as { features: Feature[] };
+    const { features } = require('../web/areas') as { features: Feature[] };
     return (document ??= buildSwagger(features, 'http://localhost') as unknown as Document);
   };
   const file = path.join(dir, `${process.pid}.jsonl`);

@@ -1,7 +1,7 @@
 /** GET /metrics in Prometheus text format, behind the same basic auth as the queue dashboard. */
 import type { RequestHandler } from 'express';
 import { routeTable, type Feature } from '../http/routes';
-import { basicAuth } from '../http/dashboard';
+import { basicAuth } from '../auth/basic-auth';
 import { registry } from '../platform/metrics-registry';
 import { recordAcquirerCalls } from './acquirer';
 import { docs, tag } from './swagger';

@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { basicAuth } from '../http/dashboard';
+import { basicAuth } from '../auth/basic-auth';
 import { logger } from '../platform/logger';
 import { serveMetrics } from './routes';
 

@@ -1,6 +1,6 @@
 /**
  * The online sales route handlers: each calls its service and turns the domain result into the
- * HTTP answer (errors are mapped by src/http/errors.ts).
+ * HTTP answer (errors are mapped by src/web/errors.ts).
  */
 import type { Request, Response } from 'express';
 import { NOTIFICATION_SIGNATURE_HEADER } from '../acquirer/client';

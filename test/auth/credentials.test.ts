@@ -4,7 +4,7 @@ import jwt from 'jsonwebtoken';
 import { getConfig } from '../../config';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, newStaff, systemToken, type TestMerchant } from '../helpers/identity';
-import { features } from '../../src/features';
+import { features } from '../../src/web/areas';
 import type { Feature } from '../../src/http/routes';
 import { merchantIdOf, VerifiedTokens } from '../../src/auth/authenticate';
 import { ANY_CREDENTIAL, ANY_MERCHANT_CREDENTIAL, MERCHANT_CREDENTIALS, STAFF_CREDENTIALS, type CredentialPolicy } from '../../src/http/credential-policy';

@@ -14,5 +14,5 @@ process.env.QUEUE_PREFIX = BENCH_QUEUE_PREFIX;
 process.env.NODE_ENV = 'test';
 process.env.LOG_LEVEL = 'warn';
 // The bench reads every process's /metrics (basic auth) several times per side, and each password
-// check counts against the per-IP login limit (src/http/dashboard.ts): raised for every process.
+// check counts against the per-IP login limit (src/auth/basic-auth.ts): raised for every process.
 process.env.TOKEN_RATE_LIMIT = '100000000';

@@ -8,8 +8,8 @@
 import '../helpers/env';
 import crypto from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
-import { features } from '../../src/features';
-import { buildSwagger } from '../../src/http/docs';
+import { features } from '../../src/web/areas';
+import { buildSwagger } from '../../src/web/swagger';
 import { checkAnswer } from '../../src/http/response-check';
 import { swaggerPath } from '../../src/http/routes';
 import { CHARGEBACK_NOTICE_PATH } from '../../src/acquirer/chargebacks';

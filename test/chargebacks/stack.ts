@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildApp } from '../../src/app';
+import { buildApp } from '../../src/web/app';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues, startWorker } from '../../src/queue/queues';
 import { waitForRedis } from '../../src/platform/redis';

@@ -324,7 +324,7 @@ test('a body that is not an object is a 400', async (t) => {
     method: 'POST',
     headers: { authorization: staff.authorization },
   });
-  // No body at all reads as an empty object (src/app.ts), so the answer names the required fields.
+  // No body at all reads as an empty object (src/web/app.ts), so the answer names the required fields.
   t.is(none.status, 400);
   t.deepEqual(Object.keys(await json(none)).sort(), ['email', 'name']);
 });

@@ -160,7 +160,7 @@ test.serial(
 
 /**
  * Every source file under src/ that defines a model, so a model added later is checked too. Not
- * `import '../../src/app'` (how test/query-shapes/check.ts registers models): the app does not
+ * `import '../../src/web/app'` (how test/query-shapes/check.ts registers models): the app does not
  * register every model (the scheduler's Heartbeat is not among them).
  */
 function modelFiles(dir = path.join(__dirname, '../../src')): string[] {

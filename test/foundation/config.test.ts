@@ -30,7 +30,7 @@ test('production refuses to start without real secrets', (t) => {
 });
 
 test('a process with a bad config exits non-zero naming the variable', (t) => {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/web/server.ts'], {
     cwd: ROOT,
     env: { ...process.env, WORKER_CONCURRENCY: '0', PORT: '0' },
     encoding: 'utf8',

@@ -2,7 +2,7 @@ import '../helpers/env';
 import test from 'ava';
 import { celebrate, Joi, Segments } from 'celebrate';
 import { startTestApp, json, type TestApp } from '../helpers/app';
-import { features } from '../../src/features';
+import { features } from '../../src/web/areas';
 import type { Feature } from '../../src/http/routes';
 
 // A feature that only this test registers, to drive the error paths of the real app.

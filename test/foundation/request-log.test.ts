@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { eventually } from '../helpers/processes';
-import { buildApp } from '../../src/app';
-import { features } from '../../src/features';
+import { buildApp } from '../../src/web/app';
+import { features } from '../../src/web/areas';
 import { createLogger } from '../../src/platform/logger';
 import type { Feature } from '../../src/http/routes';
 

@@ -5,7 +5,7 @@ import test from 'ava';
 import express from 'express';
 import helmet from 'helmet';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { HELMET_OPTIONS, recordHelmetHeaders } from '../../src/http/security-headers';
+import { HELMET_OPTIONS, recordHelmetHeaders } from '../../src/web/security-headers';
 
 /** Headers of a GET exactly as sent: names with their case, in order, as [name, value] pairs. */
 function rawHeaders(url: string, headers: Record<string, string> = {}): Promise<[string, string][]> {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import test from 'ava';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { startTestApp, json, type TestApp } from '../helpers/app';
-import { buildApp } from '../../src/app';
+import { buildApp } from '../../src/web/app';
 import { routeTable, swaggerPath } from '../../src/http/routes';
 
 let app: TestApp;

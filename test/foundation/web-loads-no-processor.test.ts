@@ -32,7 +32,7 @@ const processorFiles = fs
   .map((name) => path.join('jobs', 'processors', name));
 
 test('the web process, app built (dashboard and /metrics included), loads no job processor', (t) => {
-  const loaded = modulesLoadedBy(`require('./src/app.ts').buildApp();`);
+  const loaded = modulesLoadedBy(`require('./src/web/app.ts').buildApp();`);
   t.true(loaded.includes(path.join('jobs', 'index.ts')), 'the app takes its queue names from the definitions');
   t.deepEqual(
     loaded.filter((file) => file.startsWith(path.join('jobs', 'processors'))),

@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import test from 'ava';
-import { buildApp, type AppOptions } from '../../src/app';
+import { buildApp, type AppOptions } from '../../src/web/app';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues } from '../../src/queue/queues';
 import { waitForRedis } from '../../src/platform/redis';

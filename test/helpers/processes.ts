@@ -21,7 +21,7 @@ export async function freePort(): Promise<number> {
 }
 
 export const ENTRY_POINTS = {
-  web: 'src/server.ts',
+  web: 'src/web/server.ts',
   worker: 'workers/worker.ts',
   scheduler: 'workers/scheduler.ts',
   sandbox: 'workers/sandbox.ts',
@@ -159,10 +159,10 @@ export function runCommand(
   });
 }
 
-/** Runs `npm run cli -- ...` the way an operator does (node + tsx on src/cli.ts), against this file's database. */
+/** Runs `npm run cli -- ...` the way an operator does (node + tsx on src/web/cli.ts), against this file's database. */
 export function runCli(
   args: string[],
   options: { env?: NodeJS.ProcessEnv; stdin?: string } = {},
 ): Promise<CommandResult> {
-  return runCommand(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], options);
+  return runCommand(process.execPath, ['--import', 'tsx', 'src/web/cli.ts', ...args], options);
 }

@@ -6,7 +6,7 @@
 import { shapeOfFilter } from '../../src/db/query-shapes';
 import { BACKFILLS } from '../../src/db/backfills';
 // Every model, so each backfill's collection is known here.
-import '../../src/app';
+import '../../src/web/app';
 export interface AllowedScan {
   collection: string;
   from: string;

@@ -5,7 +5,7 @@
  * With `full` (the whole suite ran), recording nothing at all is a failure too.
  * Exit 1, naming each uncovered filter shape and the code that sent it.
  */
-import '../../src/app'; // registers every model, so every declared index is known
+import '../../src/web/app'; // registers every model, so every declared index is known
 import { ALLOWED_SCANS } from './allow-list';
 import { checkShapes, describe, readShapes } from './coverage';
 

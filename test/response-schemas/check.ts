@@ -4,8 +4,8 @@
  * With `full` (the whole suite ran), every operation must also have been answered with a 2xx at
  * least once, except those on the allow-list. Exit 1 naming each operation, status and error.
  */
-import { features } from '../../src/features';
-import { buildSwagger } from '../../src/http/docs';
+import { features } from '../../src/web/areas';
+import { buildSwagger } from '../../src/web/swagger';
 import { UNREACHABLE } from './allow-list';
 import { describeFinding, judge, readRecords } from './verdict';
 

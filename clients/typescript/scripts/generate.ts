@@ -424,8 +424,8 @@ export async function generateClientSource(document: SwaggerDocument): Promise<s
 
 /** The document of this checkout, built as the service serves it (the host does not reach the client). */
 export async function currentDocument(): Promise<SwaggerDocument> {
-  const { buildSwagger } = await import('../../../src/http/docs');
-  const { features } = await import('../../../src/features');
+  const { buildSwagger } = await import('../../../src/web/swagger');
+  const { features } = await import('../../../src/web/areas');
   return buildSwagger(features, 'http://localhost') as unknown as SwaggerDocument;
 }
 

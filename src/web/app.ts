@@ -1,21 +1,22 @@
 /** Builds the Express app from the feature route table. No listen, no connections opened here. */
 import express, { type Express, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { refuseNulInBody, refuseNulInUrl } from './http/nul-characters';
-import { getConfig } from '../config';
-import { logger as defaultLogger, type Logger } from './platform/logger';
-import { errorHandler, notFoundHandler } from './http/errors';
-import { requireCredential } from './auth/authenticate';
-import { DEFAULT_BODY_LIMIT_BYTES, type Feature, type RouteSpec } from './http/routes';
-import { basicAuth, DASHBOARD_PATH, dashboardRouter } from './http/dashboard';
-import { features as allFeatures } from './features';
-import { queueNames } from '../jobs';
-import { httpMetricsMiddleware } from './metrics/http';
-import { reportQueues } from './metrics/queues';
-import { reportAttention } from './metrics/attention';
-import { answerRecorder } from './http/response-check';
-import { requestLog } from './http/request-log';
-import { securityHeaders } from './http/security-headers';
+import { refuseNulInBody, refuseNulInUrl } from '../http/nul-characters';
+import { getConfig } from '../../config';
+import { logger as defaultLogger, type Logger } from '../platform/logger';
+import { errorHandler, notFoundHandler } from './errors';
+import { requireCredential } from '../auth/authenticate';
+import { DEFAULT_BODY_LIMIT_BYTES, type Feature, type RouteSpec } from '../http/routes';
+import { DASHBOARD_PATH, dashboardRouter } from './dashboard';
+import { basicAuth } from '../auth/basic-auth';
+import { features as allFeatures } from './areas';
+import { queueNames } from '../../jobs';
+import { httpMetricsMiddleware } from '../metrics/http';
+import { reportQueues } from '../metrics/queues';
+import { reportAttention } from '../metrics/attention';
+import { answerRecorder } from '../http/response-check';
+import { requestLog } from './request-log';
+import { securityHeaders } from './security-headers';
 
 export interface AppOptions {
   features?: Feature[];

@@ -1,12 +1,12 @@
 /** The web process: connect to MongoDB and Redis, listen, and drain on SIGTERM. */
 import type { AddressInfo } from 'node:net';
-import { getConfig } from '../config';
+import { getConfig } from '../../config';
 import { buildApp } from './app';
-import { connectDatabase, disconnectDatabase } from './db/connection';
-import { closeQueues } from './queue/queues';
-import { waitForRedis } from './platform/redis';
-import { logger } from './platform/logger';
-import { runProcess } from './platform/lifecycle';
+import { connectDatabase, disconnectDatabase } from '../db/connection';
+import { closeQueues } from '../queue/queues';
+import { waitForRedis } from '../platform/redis';
+import { logger } from '../platform/logger';
+import { runProcess } from '../platform/lifecycle';
 
 export async function startWeb() {
   const config = getConfig();

@@ -1,18 +1,15 @@
-/** bull-board queue dashboard at /admin/queues, staff-only (see basicAuth for what it accepts). */
-import type { Express, Request, RequestHandler, Response, Router } from 'express';
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { ExpressAdapter } from '@bull-board/express';
+/**
+ * Basic auth for what operators open in a browser or scrape (the queue dashboard, /metrics): the
+ * operator's password or a staff login, or a staff bearer credential.
+ */
+import type { Request, RequestHandler, Response } from 'express';
 import { getConfig } from '../../config';
 import { safeEqual, sha256Hex } from '../platform/digests';
-import { authenticateUser } from '../auth/service';
-import { authorize } from '../auth/authenticate';
-import { STAFF_CREDENTIALS } from './credential-policy';
 import { ApiError } from '../platform/errors';
-import { consumeRateLimit } from './rate-limit';
-import { getQueue } from '../queue/queues';
-
-export const DASHBOARD_PATH = '/admin/queues';
+import { STAFF_CREDENTIALS } from '../http/credential-policy';
+import { consumeRateLimit } from '../http/rate-limit';
+import { authenticateUser } from './service';
+import { authorize } from './authenticate';
 
 /** A staff login verified recently: bull-board polls its API every few seconds, and scrypt is costly. */
 const STAFF_LOGIN_REMEMBERED_MS = 60_000;
@@ -94,31 +91,4 @@ export function basicAuth(realm: string): RequestHandler {
     }
     res.set('WWW-Authenticate', `Basic realm="${realm}"`).status(401).json({ detail: 'Authentication required.' });
   };
-}
-
-/**
- * bull-board's page links a Google Fonts stylesheet, which our Content-Security-Policy (style-src
- * 'self') blocks with a console error on every load. Everything else it loads is ours, so the link
- * is dropped from the rendered page: its CSS names system fallbacks after IBM Plex, and an
- * operator's browser never calls a third party from the dashboard.
- */
-const THIRD_PARTY_STYLESHEET = /<link\b(?=[^>]*\brel="stylesheet")(?=[^>]*\bhref="(?:https?:)?\/\/)[^>]*>\s*/g;
-
-type RenderFile = (file: string, options: object, callback: (error: Error | null, html?: string) => void) => void;
-
-function dropThirdPartyStylesheets(app: Express): void {
-  const engines = (app as unknown as { engines: Record<string, RenderFile> }).engines;
-  const render = engines['.ejs'];
-  app.engine('ejs', (file, options, callback) =>
-    render(file, options, (error, html) => callback(error, html?.replace(THIRD_PARTY_STYLESHEET, ''))),
-  );
-}
-
-export function dashboardRouter(queueNames: string[]): Router {
-  const serverAdapter = new ExpressAdapter();
-  serverAdapter.setBasePath(DASHBOARD_PATH);
-  createBullBoard({ queues: queueNames.map((name) => new BullMQAdapter(getQueue(name))), serverAdapter });
-  const app = serverAdapter.getRouter() as Express;
-  dropThirdPartyStylesheets(app);
-  return app as unknown as Router;
 }

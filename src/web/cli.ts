@@ -101,15 +101,15 @@ const LOCAL_COMMANDS: Record<string, (options: Options) => Promise<Record<string
       expYear: integerOption(options, 'exp-year'),
       cvv: required(options, 'cvv'),
     };
-    const { encryptCard, publicKeyPem } = await import('./cards');
-    const { keyIdOf } = await import('./cards/keys');
+    const { encryptCard, publicKeyPem } = await import('../cards');
+    const { keyIdOf } = await import('../cards/keys');
     const file = options['public-key-file'];
     const pem = file ? (await import('node:fs')).readFileSync(file, 'utf8') : publicKeyPem();
     return { encrypted_card: encryptCard(card, pem), kid: keyIdOf(pem) };
   },
 };
 
-type Service = typeof import('./auth/service');
+type Service = typeof import('../auth/service');
 
 const COMMANDS: Record<string, (service: Service, options: Options) => Promise<Record<string, unknown>>> = {
   async 'merchant:create'(service, options) {
@@ -212,12 +212,12 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   const command = COMMANDS[name];
-  const { getConfig } = await import('../config');
-  const { connectDatabase, disconnectDatabase } = await import('./db/connection');
-  const { ApiError } = await import('./platform/errors');
+  const { getConfig } = await import('../../config');
+  const { connectDatabase, disconnectDatabase } = await import('../db/connection');
+  const { ApiError } = await import('../platform/errors');
   try {
     // Import the models before connecting: connecting creates the indexes of the registered models.
-    const service = await import('./auth/service');
+    const service = await import('../auth/service');
     await connectDatabase(getConfig().mongodbUri);
     const result = await command(service, options);
     process.stdout.write(`${JSON.stringify(result)}\n`);

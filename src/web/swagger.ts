@@ -1,7 +1,7 @@
 /** Swagger 2.0 description built from the same route table Express serves. */
-import type { Feature, RouteSpec } from './routes';
-import { errorResponses, swaggerPath } from './routes';
-import { describeSecurity } from './credential-policy';
+import type { Feature, RouteSpec } from '../http/routes';
+import { errorResponses, swaggerPath } from '../http/routes';
+import { describeSecurity } from '../http/credential-policy';
 
 const { detail } = errorResponses;
 const responses400 = {
@@ -12,7 +12,7 @@ const responses400 = {
 };
 
 /**
- * What the app answers before or around any route's own work (src/http/errors.ts), added where the
+ * What the app answers before or around any route's own work (src/web/errors.ts), added where the
  * route does not describe the status itself: a request that cannot be read, a body over the route's
  * limit or in an encoding we do not read, a backing service that is down. A 500 is left out on
  * purpose: the suite's response check then fails on any.

@@ -6,7 +6,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isCelebrateError } from 'celebrate';
 import type { Logger } from '../platform/logger';
 import { ApiError, type FieldErrors } from '../platform/errors';
-import { malformedBodyAnswerFor } from './malformed-bodies';
+import { malformedBodyAnswerFor } from '../http/malformed-bodies';
 import { AcquirerNotConfiguredError, AcquirerUnavailableError } from '../acquirer/errors';
 
 /** Messages of the driver, mongoose and ioredis when the store or Redis cannot be reached. */

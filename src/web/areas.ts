@@ -1,0 +1,29 @@
+/** Every area of the API, in the order its routes are registered and described. */
+import type { Feature } from '../http/routes';
+import { paymentLinksFeature } from '../payment-links/routes';
+import { checkoutFeature } from '../checkout/routes';
+import { webhooksFeature } from '../webhooks/routes';
+import { healthFeature } from '../health/routes';
+import { docsFeature } from './docs-routes';
+import { chargebacksFeature } from '../chargebacks/routes';
+import { subscriptionsFeature } from '../subscriptions/routes';
+import { authFeature } from '../auth/routes';
+import { contactsFeature } from '../contacts/routes';
+import { metricsFeature } from '../metrics/routes';
+import { salesFeature } from '../sales/routes';
+import { cardsFeature } from '../cards/routes';
+
+export const features: Feature[] = [
+  healthFeature,
+  docsFeature(() => features),
+  chargebacksFeature,
+  subscriptionsFeature,
+  authFeature,
+  contactsFeature,
+  metricsFeature,
+  salesFeature,
+  cardsFeature,
+  paymentLinksFeature,
+  checkoutFeature,
+  webhooksFeature,
+];
