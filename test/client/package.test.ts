@@ -4,9 +4,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import test from 'ava';
 import {
-  GENERATED_FILE,
+  GENERATED_FILES,
   currentDocument,
-  generateClientSource,
+  generateClientSources,
+  type GeneratedSources,
   type SwaggerDocument,
 } from '../../clients/typescript/scripts/generate';
 import { json } from '../helpers/app';
@@ -28,39 +29,49 @@ useServices({
   },
 });
 
-/** "same", or the first line where the source differs from the committed file (not t.is on 100 KB of source). */
-function differenceFromCommitted(source: string): string {
-  const committed = fs.readFileSync(GENERATED_FILE, 'utf8').split('\n');
-  const fresh = source.split('\n');
-  const first = fresh.findIndex((line, i) => line !== committed[i]);
-  if (first === -1 && fresh.length === committed.length) return 'same';
-  const at = first === -1 ? fresh.length : first;
-  return `line ${at + 1}: generated ${JSON.stringify(fresh[at])}, committed ${JSON.stringify(committed[at])}`;
+/**
+ * "same", or for each generated file that differs from the committed one, its first differing line (not
+ * t.is on 100 KB of source).
+ */
+function differenceFromCommitted(sources: GeneratedSources): string {
+  const differences = (Object.entries(GENERATED_FILES) as [keyof GeneratedSources, string][]).flatMap(
+    ([part, file]) => {
+      const committed = fs.readFileSync(file, 'utf8').split('\n');
+      const fresh = sources[part].split('\n');
+      const first = fresh.findIndex((line, i) => line !== committed[i]);
+      if (first === -1 && fresh.length === committed.length) return [];
+      const at = first === -1 ? fresh.length : first;
+      const where = `${path.relative(ROOT, file)} line ${at + 1}`;
+      return [`${where}: generated ${JSON.stringify(fresh[at])}, committed ${JSON.stringify(committed[at])}`];
+    },
+  );
+  return differences.length === 0 ? 'same' : differences.join('\n');
 }
 
-const STALE = 'clients/typescript/src/generated.ts is stale: run npm run client:generate and commit it';
+const STALE = 'clients/typescript/src/generated-*.ts are stale: run npm run client:generate and commit it';
 
 test('the committed client is what the current document generates', async (t) => {
-  t.is(differenceFromCommitted(await generateClientSource(await currentDocument())), 'same', STALE);
+  t.is(differenceFromCommitted(await generateClientSources(await currentDocument())), 'same', STALE);
 });
 
 test('the served document generates the same client', async (t) => {
   const served = (await json(await fetch(`${web.url}/api/docs/swagger.json`))) as SwaggerDocument;
-  t.is(differenceFromCommitted(await generateClientSource(served)), 'same', STALE);
+  t.is(differenceFromCommitted(await generateClientSources(served)), 'same', STALE);
 });
 
 test('a changed document changes the client (the drift check can fail)', async (t) => {
   const document = structuredClone(await currentDocument());
   const operation = document.paths['/api/v1/online/sales/pre-capture/'].post;
   operation.operationId = 'startSale';
-  const source = await generateClientSource(document);
-  t.regex(source, /\bstartSale\(/);
-  t.notRegex(source, /\bpreCaptureSale\(/);
-  t.not(source, fs.readFileSync(GENERATED_FILE, 'utf8'));
+  const sources = await generateClientSources(document);
+  t.regex(sources.operations, /\bstartSale\(/);
+  t.notRegex(sources.operations, /\bpreCaptureSale\(/);
+  t.regex(sources.types, /\bStartSaleOptions\b/);
+  t.not(differenceFromCommitted(sources), 'same');
   // Two operations with one id would give one method: refused.
   const duplicated = structuredClone(await currentDocument());
   duplicated.paths['/api/v1/online/sales/{id}/'].get.operationId = 'captureSale';
-  await t.throwsAsync(generateClientSource(duplicated), { message: /captureSale is used twice/ });
+  await t.throwsAsync(generateClientSources(duplicated), { message: /captureSale is used twice/ });
 });
 
 /** The docs/client.md example, as written. */
@@ -117,8 +128,15 @@ test('the package builds with tsc and packs its dist, README and package.json on
   t.truthy(manifest.name && manifest.version && manifest.types && manifest.scripts.build);
 
   const { dir, packed } = await buildPackage();
-  for (const file of ['index.js', 'index.d.ts', 'generated.js', 'generated.d.ts', 'cards.js', 'client.js'])
-    t.true(fs.existsSync(path.join(dir, 'dist', file)), `dist/${file}`);
+  const emitted = [
+    'index.js',
+    'index.d.ts',
+    'generated-types.d.ts',
+    'generated-operations.js',
+    'cards.js',
+    'client.js',
+  ];
+  for (const file of emitted) t.true(fs.existsSync(path.join(dir, 'dist', file)), `dist/${file}`);
   t.is(packed.name, manifest.name);
   const files = packed.files.map((file) => file.path).sort();
   t.true(files.includes('dist/index.js') && files.includes('dist/index.d.ts'), files.join(', '));

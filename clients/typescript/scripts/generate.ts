@@ -1,29 +1,39 @@
 /**
- * Generates clients/typescript/src/generated.ts from the service's Swagger 2.0 document: one type per
- * definition, one class per tag (client.sales, client.paymentLinks, ...) with one method per operation
- * named by its operationId, and the table of operations the transport sends.
+ * Generates the client's two generated files from the service's Swagger 2.0 document:
+ * - src/generated-types.ts: one type per definition, the inline types of each operation (bodies, queries,
+ *   answers, header options) and the documented error answers; it imports only transport.ts;
+ * - src/generated-operations.ts: the table of operations the transport sends and one class per tag
+ *   (client.sales, client.paymentLinks, ...) with one method per operation named by its operationId; it
+ *   imports the types and transport.ts, never hand-written code that imports it back.
  *
  *   npm run client:generate                      the document of this checkout (buildSwagger)
  *   npm run client:generate -- --from <url|file> a served document (/api/docs/swagger.json) or a saved one
  *
  * Method shape: path parameters first (in path order), then the body, then the query object, then the
  * options (signal, headers, merchantId, and the operation's own header parameters such as idempotencyKey).
- * test/client/generated.test.ts regenerates in memory and fails when the committed file differs.
+ * test/client/package.test.ts regenerates in memory and fails when a committed file differs.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import prettier from 'prettier';
 
-export const GENERATED_FILE = path.resolve(__dirname, '..', 'src', 'generated.ts');
+const CLIENT_SOURCE_DIR = path.resolve(__dirname, '..', 'src');
+/** Beside the hand-written files (not in a folder of their own, which would import its parent's transport.ts). */
+export const GENERATED_FILES = {
+  types: path.join(CLIENT_SOURCE_DIR, 'generated-types.ts'),
+  operations: path.join(CLIENT_SOURCE_DIR, 'generated-operations.ts'),
+};
+export type GeneratedSources = Record<keyof typeof GENERATED_FILES, string>;
 const REPOSITORY_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 /** Group names where the tag's camelCase is not what a partner would look for. */
 const GROUP_NAMES: Record<string, string> = { 'online-sales': 'sales' };
 
-/** Groups whose class extends a hand-written base (its import) instead of ApiGroup. */
-const GROUP_BASES: Record<string, { name: string; from: string }> = {
-  cards: { name: 'CardEncryption', from: './cards' },
-};
+/**
+ * Groups a hand-written class extends (src/cards.ts: CardsApi adds card encryption to the generated
+ * GeneratedCardsApi). The generated code cannot import that class, so GeneratedClient takes its instance.
+ */
+const EXTENDED_BY_HAND = new Set(['cards']);
 
 /**
  * Options every method takes already (transport.ts RequestOptions): a header parameter of the same name
@@ -209,6 +219,8 @@ interface GeneratedOperation {
   spec: string;
   errors: string;
   aliases: string[];
+  /** The parameter list and return type of the method: where the types it needs from generated-types.ts are named. */
+  signature: string;
 }
 
 function responseKind(operation: Operation, documentProduces: string[]): 'json' | 'text' | 'binary' {
@@ -341,6 +353,7 @@ function operationSource(
       `${id}: { operationId: '${id}', method: '${method}', path: ${JSON.stringify(pathTemplate)}, ` +
       `auth: ${Boolean(operation.security?.length)}, response: '${kind}' },`,
     errors: `${id}: {\n${errorMembers.join('\n')}\n};`,
+    signature: `(${args.join(', ')}): ${returnType}`,
   };
 }
 
@@ -355,8 +368,28 @@ function groupOf(operation: Operation): string {
   return GROUP_NAMES[tag] ?? camelCase(tag);
 }
 
-/** The source of generated.ts for a document, formatted with the repository's prettier settings. */
-export async function generateClientSource(document: SwaggerDocument): Promise<string> {
+function generatedHeader(version: string): string[] {
+  return [
+    '/**',
+    ` * GENERATED from the Swagger document (version ${version}) by clients/typescript/scripts/generate.ts`,
+    ' * (npm run client:generate). Do not edit: regenerate.',
+    ' */',
+    '/* eslint-disable */',
+  ];
+}
+
+/** The class of a group: Generated<Group>Api when a hand-written class extends it under the plain name. */
+function className(group: string): string {
+  return `${EXTENDED_BY_HAND.has(group) ? 'Generated' : ''}${pascalCase(group)}Api`;
+}
+
+/** The names generated-types.ts declares (definitions and operation aliases), in the order it declares them. */
+function declaredNames(declarations: string[]): string[] {
+  return declarations.map((source) => /^export (?:interface|type) ([A-Za-z0-9_]+)/m.exec(source)![1]);
+}
+
+/** The sources of the generated files for a document, formatted with the repository's prettier settings. */
+export async function generateClientSources(document: SwaggerDocument): Promise<GeneratedSources> {
   if (document.swagger !== '2.0') throw new Error(`expected a Swagger 2.0 document, got ${document.swagger}`);
   const documentProduces = document.produces ?? ['application/json'];
   const operations: GeneratedOperation[] = [];
@@ -370,56 +403,83 @@ export async function generateClientSource(document: SwaggerDocument): Promise<s
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
   if (duplicate) throw new Error(`operationId ${duplicate} is used twice`);
 
+  const definitions = Object.entries(document.definitions ?? {}).map(([name, schema]) =>
+    definitionSource(name, schema),
+  );
+  const aliases = operations.flatMap((o) => o.aliases);
+  const types = [
+    ...generatedHeader(document.info.version),
+    ...(aliases.some((alias) => /\bRequestOptions\b/.test(alias))
+      ? [`import type { RequestOptions } from './transport';`, '']
+      : []),
+    '// Definitions of the document',
+    ...definitions,
+    '// Types of the operations (inline bodies, queries, answers and header options)',
+    ...aliases,
+    '/** The documented error answers of each operation: status to body. */',
+    `export interface OperationErrors {\n${operations.map((o) => o.errors).join('\n')}\n}`,
+    '',
+  ];
+
   const tagDescriptions = new Map(
     (document.tags ?? []).map((tag) => [GROUP_NAMES[tag.name] ?? camelCase(tag.name), tag]),
   );
   const groups = [...new Set(operations.map((o) => o.group))];
-  const bases = [...new Set(groups.map((g) => GROUP_BASES[g]).filter(Boolean))];
+  const extended = groups.filter((group) => EXTENDED_BY_HAND.has(group));
   const classes = groups.map((group) => {
     const tag = tagDescriptions.get(group);
-    const base = GROUP_BASES[group]?.name ?? 'ApiGroup';
     const methods = operations.filter((o) => o.group === group).map((o) => o.source);
     return (
       docComment([tag?.description, tag && `Tag "${tag.name}" of the document.`]) +
-      `export class ${pascalCase(group)}Api extends ${base} {\n${methods.join('\n')}}\n`
+      `export class ${className(group)} extends ApiGroup {\n${methods.join('\n')}}\n`
     );
   });
-
-  const source = [
-    '/**',
-    ` * GENERATED from the Swagger document (version ${document.info.version}) by ` +
-      'clients/typescript/scripts/generate.ts',
-    ' * (npm run client:generate). Do not edit: regenerate.',
-    ' */',
-    '/* eslint-disable */',
+  const signatures = operations.map((o) => o.signature).join('\n');
+  const imported = declaredNames([...definitions, ...aliases]).filter((name) =>
+    new RegExp(`\\b${name}\\b`).test(signatures),
+  );
+  const extendedMembers = extended.map((group) => `${group}: ${className(group)};`);
+  const typeParameters = extended.length > 0 ? '<Extended extends ExtendedGroups = ExtendedGroups>' : '';
+  const client = [
+    ...(extended.length > 0
+      ? [
+          '/** The instances of the groups a hand-written class extends: the client constructs those itself. */',
+          `export interface ExtendedGroups {\n${extendedMembers.join('\n')}\n}`,
+          '',
+        ]
+      : []),
+    '/** The groups of the client, one per tag; the client names the classes of those it extends by hand. */',
+    `export abstract class GeneratedClient${typeParameters} {`,
+    ...groups.map(
+      (group) => `readonly ${group}: ${EXTENDED_BY_HAND.has(group) ? `Extended['${group}']` : className(group)};`,
+    ),
+    `protected constructor(transport: Transport${extended.length > 0 ? ', extended: Extended' : ''}) {`,
+    ...groups.map((group) =>
+      EXTENDED_BY_HAND.has(group)
+        ? `this.${group} = extended.${group};`
+        : `this.${group} = new ${className(group)}(transport);`,
+    ),
+    '}',
+    '}',
+  ];
+  const operationsSource = [
+    ...generatedHeader(document.info.version),
     `import { ApiGroup, type OperationSpec, type RequestOptions, type Transport } from './transport';`,
-    ...bases.map((base) => `import { ${base.name} } from '${base.from}';`),
+    ...(imported.length > 0 ? [`import type { ${imported.join(', ')} } from './generated-types';`] : []),
     '',
-    '// Definitions of the document',
-    ...Object.entries(document.definitions ?? {}).map(([name, schema]) => definitionSource(name, schema)),
-    '// Types of the operations (inline bodies, queries, answers and header options)',
-    ...operations.flatMap((o) => o.aliases),
     '/** Every operation, by operationId: what the transport sends. */',
     `export const operations = {\n${operations.map((o) => o.spec).join('\n')}\n}` +
       ' satisfies Record<string, OperationSpec>;',
     '',
     'export type OperationId = keyof typeof operations;',
     '',
-    '/** The documented error answers of each operation: status to body. */',
-    `export interface OperationErrors {\n${operations.map((o) => o.errors).join('\n')}\n}`,
-    '',
     ...classes,
-    '/** The groups of the client, one per tag. */',
-    'export abstract class GeneratedClient {',
-    ...groups.map((group) => `readonly ${group}: ${pascalCase(group)}Api;`),
-    'protected constructor(transport: Transport) {',
-    ...groups.map((group) => `this.${group} = new ${pascalCase(group)}Api(transport);`),
-    '}',
-    '}',
+    ...client,
     '',
-  ].join('\n');
+  ];
   const config = (await prettier.resolveConfig(path.join(REPOSITORY_ROOT, 'package.json'))) ?? {};
-  return prettier.format(source, { ...config, parser: 'typescript' });
+  const format = (lines: string[]) => prettier.format(lines.join('\n'), { ...config, parser: 'typescript' });
+  return { types: await format(types), operations: await format(operationsSource) };
 }
 
 /** The document of this checkout, built as the service serves it (the host does not reach the client). */
@@ -442,14 +502,14 @@ async function readDocument(from: string | undefined): Promise<SwaggerDocument> 
 async function main(): Promise<void> {
   const fromIndex = process.argv.indexOf('--from');
   const document = await readDocument(fromIndex >= 0 ? process.argv[fromIndex + 1] : undefined);
-  const source = await generateClientSource(document);
-  const before = fs.existsSync(GENERATED_FILE) ? fs.readFileSync(GENERATED_FILE, 'utf8') : '';
-  fs.writeFileSync(GENERATED_FILE, source);
+  const sources = await generateClientSources(document);
   const count = Object.values(document.paths).flatMap((item) => Object.keys(item)).length;
-  process.stdout.write(
-    `${path.relative(process.cwd(), GENERATED_FILE)}: ${count} operations, ` +
-      `${before === source ? 'unchanged' : 'rewritten'}\n`,
-  );
+  for (const [part, file] of Object.entries(GENERATED_FILES) as [keyof GeneratedSources, string][]) {
+    const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    fs.writeFileSync(file, sources[part]);
+    const outcome = before === sources[part] ? 'unchanged' : 'rewritten';
+    process.stdout.write(`${path.relative(process.cwd(), file)}: ${count} operations, ${outcome}\n`);
+  }
 }
 
 if (require.main === module) {

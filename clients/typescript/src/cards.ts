@@ -5,8 +5,9 @@
  * may be cached; a rotation gives it a new kid, and the previous key stays accepted for days after.
  */
 import crypto from 'node:crypto';
-import { ApiGroup, type RequestOptions } from './transport';
-import type { CardPublicKey } from './generated';
+import type { RequestOptions } from './transport';
+import type { CardPublicKey } from './generated-types';
+import { GeneratedCardsApi } from './generated-operations';
 
 /** The card JSON the service decrypts (docs/cards.md). */
 export interface Card {
@@ -44,11 +45,9 @@ export interface EncryptedCard {
   kid: string;
 }
 
-/** The hand-written half of client.cards: the generated CardsApi extends it with getCardPublicKey. */
-export abstract class CardEncryption extends ApiGroup {
+/** client.cards: the generated group (getCardPublicKey) with card encryption on top. */
+export class CardsApi extends GeneratedCardsApi {
   private cachedKey?: { key: CardPublicKey; fetchedAt: number };
-
-  abstract getCardPublicKey(options?: RequestOptions): Promise<CardPublicKey>;
 
   /** The current public key, fetched once and kept for CARD_KEY_MAX_AGE_MS (refresh: true asks again). */
   async currentCardKey(options: RequestOptions & { refresh?: boolean } = {}): Promise<CardPublicKey> {
@@ -70,3 +69,9 @@ export abstract class CardEncryption extends ApiGroup {
     return { encryptedCard: encryptCardWithKey(card, key.public_key), kid: key.kid };
   }
 }
+
+/**
+ * The name of the encrypting base before the generated code was split (version 1.0 exported it): still
+ * exported so that code naming it keeps compiling; it is client.cards' class.
+ */
+export { CardsApi as CardEncryption };

@@ -8,7 +8,9 @@
  *   is 401, and the client logs in again when the refresh token itself has expired;
  * - token: an individual merchant token (mt_...) or the system token (with merchantId), sent as is.
  */
-import { GeneratedClient, operations, type AccessToken, type TokenPair } from './generated';
+import { CardsApi } from './cards';
+import type { AccessToken, TokenPair } from './generated-types';
+import { GeneratedClient, operations } from './generated-operations';
 import {
   ApiError,
   operationUrl,
@@ -158,8 +160,9 @@ export class HttpTransport implements Transport {
  * its operationId: client.sales.preCaptureSale(...), client.paymentLinks.createPaymentLink(...).
  * A non-2xx answer throws ApiError (status, body); card encryption is client.cards.encryptCard(...).
  */
-export class PaymentsClient extends GeneratedClient {
+export class PaymentsClient extends GeneratedClient<{ cards: CardsApi }> {
   constructor(options: ClientOptions) {
-    super(new HttpTransport(options));
+    const transport = new HttpTransport(options);
+    super(transport, { cards: new CardsApi(transport) });
   }
 }

@@ -1,6 +1,6 @@
 /** @payments-platform/client: the typed client of the payments platform API. */
 import { ApiError } from './transport';
-import type { OperationErrors } from './generated';
+import type { OperationErrors } from './generated-types';
 
 export { PaymentsClient, HttpTransport, jwtExpiry, type ClientOptions } from './client';
 export {
@@ -12,8 +12,16 @@ export {
   type ResponseKind,
   type Transport,
 } from './transport';
-export { CardEncryption, encryptCardWithKey, CARD_KEY_MAX_AGE_MS, type Card, type EncryptedCard } from './cards';
-export * from './generated';
+export {
+  CardsApi,
+  CardEncryption,
+  encryptCardWithKey,
+  CARD_KEY_MAX_AGE_MS,
+  type Card,
+  type EncryptedCard,
+} from './cards';
+export * from './generated-types';
+export * from './generated-operations';
 
 /**
  * Narrows an error to the documented answer of one operation: after

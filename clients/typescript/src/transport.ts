@@ -1,7 +1,8 @@
 /**
  * What every generated method relies on: the description of one operation (taken from the Swagger
  * document by the generator), the transport that sends it, and the error a non-2xx answer becomes.
- * Hand-written; the generated file (generated.ts) only fills these shapes.
+ * Hand-written, and imports nothing of the client: the generated files (generated-types.ts,
+ * generated-operations.ts) only fill these shapes.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
