@@ -5,19 +5,10 @@ import { createOnce, insertOnce } from '../db/claims';
 import { badRequest, notFound, type FieldErrors } from '../platform/errors';
 import { hashPassword, newMerchantTokenValue, UNMATCHABLE_PASSWORD_HASH, verifyPassword } from './crypto';
 import { sha256Hex } from '../platform/digests';
-import {
-  MerchantModel,
-  MerchantTokenModel,
-  RevokedMerchantTokenModel,
-  UserModel,
-  type Merchant,
-  type MerchantOwner,
-  type MerchantProfile,
-  type MerchantToken,
-  type User,
-} from './model';
+import { MerchantTokenModel, RevokedMerchantTokenModel, UserModel, type MerchantToken, type User } from './model';
+import { MerchantModel, type Merchant, type MerchantOwner, type MerchantProfile } from '../merchants/model';
 import { signToken, verifyToken } from './tokens';
-import { claimEstablishments, releaseEstablishments } from '../chargebacks/establishments';
+import { claimEstablishments, releaseEstablishments } from '../merchants/establishments';
 
 export interface NewMerchant {
   companyName: string;

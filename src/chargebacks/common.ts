@@ -4,7 +4,7 @@
  */
 import mongoose from 'mongoose';
 import { callChargebackApi, readChargebackText, type ChargebackResponse } from '../acquirer/chargebacks';
-import { MerchantModel } from '../auth/model';
+import { MerchantModel } from '../merchants/model';
 import { forbidden } from '../platform/errors';
 
 // Scope: which establishment numbers (EC) the caller may act for. null = any (the system token).

@@ -7,7 +7,7 @@ import { nextId } from '../db/ids';
 import { insertDocument } from '../db/inserts';
 import { retryOnDuplicateKey } from '../db/claims';
 import { badRequest, notFound } from '../platform/errors';
-import { MerchantModel } from '../auth/model';
+import { MerchantModel } from '../merchants/model';
 import { CommercialContactModel, GLOBAL_CEO_ID, GlobalCeoModel, type CommercialContact, type GlobalCeo } from './model';
 
 export interface CommercialContactInput {

@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import { Joi } from 'celebrate';
 import { getConfig } from '../../config';
-import { MerchantModel } from '../auth/model';
+import { MerchantModel } from '../merchants/model';
 import { nextId } from '../db/ids';
 import { insertDocument } from '../db/inserts';
 import { freeKey, recordOfUse, requestHash, useIdempotencyKey, type KeyBook } from '../payments/idempotency';

@@ -5,7 +5,8 @@ import test from 'ava';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { bearer } from '../helpers/identity';
 import { runCli, type CommandResult } from '../helpers/processes';
-import { MerchantModel, MerchantTokenModel, UserModel } from '../../src/auth/model';
+import { MerchantTokenModel, UserModel } from '../../src/auth/model';
+import { MerchantModel } from '../../src/merchants/model';
 
 type CliResult = CommandResult;
 

@@ -9,7 +9,8 @@ import test from 'ava';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { countDbCommands } from '../helpers/db-commands';
 import { bearer, newMerchant, newStaff, systemToken, type TestMerchant } from '../helpers/identity';
-import { MerchantModel, MerchantTokenModel, UserModel } from '../../src/auth/model';
+import { MerchantTokenModel, UserModel } from '../../src/auth/model';
+import { MerchantModel } from '../../src/merchants/model';
 import { sha256Hex } from '../../src/platform/digests';
 import { revokeMerchantTokens, updateMerchant } from '../../src/auth/service';
 

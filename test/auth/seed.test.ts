@@ -4,7 +4,7 @@ import { json } from '../helpers/app';
 import { bearer } from '../helpers/identity';
 import { startChargebackStack, type ChargebackStack } from '../chargebacks/stack';
 import { DEMO_ESTABLISHMENT, describeDemo, describeSecretLocations, seedIfEmpty } from '../../src/devstack/seed';
-import { MerchantModel } from '../../src/auth/model';
+import { MerchantModel } from '../../src/merchants/model';
 import { getConfig } from '../../config';
 import { LOCAL_SECRETS_FILE } from '../../config/local-secrets';
 

@@ -15,7 +15,8 @@
  */
 import crypto from 'node:crypto';
 import type mongoose from 'mongoose';
-import { MerchantModel, MerchantTokenModel, UserModel } from '../../src/auth/model';
+import { MerchantTokenModel, UserModel } from '../../src/auth/model';
+import { MerchantModel } from '../../src/merchants/model';
 import { hashPassword } from '../../src/auth/crypto';
 import { sha256Hex } from '../../src/platform/digests';
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';

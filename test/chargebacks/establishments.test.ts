@@ -10,8 +10,9 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { newMerchant } from '../helpers/identity';
 import { runCli } from '../helpers/processes';
 import { createMerchant, updateMerchant } from '../../src/auth/service';
-import { MerchantModel, UserModel } from '../../src/auth/model';
-import { EstablishmentOwnerModel } from '../../src/chargebacks/establishments';
+import { UserModel } from '../../src/auth/model';
+import { MerchantModel } from '../../src/merchants/model';
+import { EstablishmentOwnerModel } from '../../src/merchants/establishments';
 
 let app: TestApp;
 test.before(async () => {

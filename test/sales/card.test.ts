@@ -1,7 +1,7 @@
 import '../helpers/env';
 import test from 'ava';
 import { newMerchant, systemToken, type TestMerchant } from '../helpers/identity';
-import { MerchantModel } from '../../src/auth/model';
+import { MerchantModel } from '../../src/merchants/model';
 import { OnlineSaleModel } from '../../src/sales/model';
 import { CARDS, call, cardSale, encrypted, PRE_CAPTURE, useSalesEnv } from './helpers';
 

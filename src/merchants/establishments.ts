@@ -6,7 +6,7 @@
  * The merchant document keeps its list (what scope reads); these records only guard it.
  */
 import mongoose, { Schema } from 'mongoose';
-import { MerchantModel } from '../auth/model';
+import { MerchantModel } from '../merchants/model';
 import { insertOnce } from '../db/claims';
 import { ApiError } from '../platform/errors';
 
