@@ -5,7 +5,33 @@
  */
 import type { Job } from 'bullmq';
 import { getQueue } from '../src/queue/queues';
-import type { ChargeJobData } from '../src/subscriptions/charging';
+
+/** Plain data: what the scheduler read of the subscription, so a run needs not read it again. */
+export interface ChargeJobData {
+  subscriptionId: number;
+  /** Due date of the cycle, YYYY-MM-DD. */
+  dueDate: string;
+  /** 1 for the cycle's first send, n for the (n-1)th retry. */
+  attempt: number;
+  /** The scheduler's day when it enqueued the job (its clock): retry days count from it. */
+  today: string;
+  /**
+   * A cycle's first send only, from the scheduler: what the charge is made of, copied from the
+   * subscription it read (fields that never change after creation, and the cycle of `dueDate`),
+   * so the run inserts the charge and moves the subscription on without reading it first. Jobs
+   * without it (the recovery pass's) read the subscription.
+   */
+  cycle?: DueCycle;
+}
+
+export interface DueCycle {
+  merchantId: number;
+  value: number;
+  /** The cycle number of dueDate (0-based). */
+  number: number;
+  /** Due date of the cycle after it; null when dueDate is the subscription's last cycle. */
+  followingDueDate: string | null;
+}
 
 export const CHARGE_QUEUE = 'subscription-charges';
 export const CHARGE_JOB_NAME = 'charge-subscription';

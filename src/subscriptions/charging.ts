@@ -27,7 +27,8 @@ import {
   TRANSPORT_ERROR,
   TRANSPORT_ERROR_MESSAGE,
 } from './retry-policy';
-import { cycleDueDate, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './service';
+import { cycleDueDate, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './calendar';
+import type { ChargeJobData } from '../../jobs/charge-subscription';
 import { advanceToNextCycle, findCharge, insertCharge, loadSubscription, startDueCycle } from './cycle-start';
 import {
   ChargeAttemptModel,
@@ -38,47 +39,6 @@ import {
   type Subscription,
   type SubscriptionCharge,
 } from './model';
-
-export interface ChargeJobData {
-  subscriptionId: number;
-  /** Due date of the cycle, YYYY-MM-DD. */
-  dueDate: string;
-  /** 1 for the cycle's first send, n for the (n-1)th retry. */
-  attempt: number;
-  /** The scheduler's day when it enqueued the job (its clock): retry days count from it. */
-  today: string;
-  /**
-   * A cycle's first send only, from the scheduler: what the charge is made of, copied from the
-   * subscription it read (fields that never change after creation, and the cycle of `dueDate`),
-   * so the run inserts the charge and moves the subscription on without reading it first. Jobs
-   * without it (the recovery pass's) read the subscription.
-   */
-  cycle?: DueCycle;
-}
-
-export interface DueCycle {
-  merchantId: number;
-  value: number;
-  /** The cycle number of dueDate (0-based). */
-  number: number;
-  /** Due date of the cycle after it; null when dueDate is the subscription's last cycle. */
-  followingDueDate: string | null;
-}
-
-/** What a job of the cycle due now carries (see ChargeJobData.cycle). */
-export function dueCycleOf(
-  sub: Pick<
-    Subscription,
-    'merchantId' | 'value' | 'nextCycle' | 'firstDueDate' | 'billingCycle' | 'endDate' | 'maxCycles'
-  >,
-): DueCycle {
-  return {
-    merchantId: sub.merchantId,
-    value: sub.value,
-    number: sub.nextCycle,
-    followingDueDate: cycleDueDate(sub, sub.nextCycle + 1),
-  };
-}
 
 export type ChargeAttemptResult = 'confirmed' | 'denied' | 'already-recorded' | 'not-due';
 

@@ -7,7 +7,8 @@
 import { checkedAfterLookup } from '../db/filters';
 import { createOnce } from '../db/claims';
 import { nextId } from '../db/ids';
-import { applyCancellation, CHARGE_SEQUENCE, cycleDueDate } from './service';
+import { applyCancellation } from './cancellation';
+import { CHARGE_SEQUENCE, cycleDueDate } from './calendar';
 import {
   ChargeStatus,
   SubscriptionCancellationModel,
@@ -16,7 +17,7 @@ import {
   type Subscription,
   type SubscriptionCharge,
 } from './model';
-import type { ChargeJobData, DueCycle } from './charging';
+import type { ChargeJobData, DueCycle } from '../../jobs/charge-subscription';
 
 /** The subscription as the charge path must see it; the cancellation record is read beside it (one wait, not two). */
 export async function loadSubscription(subscriptionId: number): Promise<Subscription | null> {

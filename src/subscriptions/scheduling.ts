@@ -11,7 +11,9 @@ import { logger } from '../platform/logger';
 import { keptJob, retryFailedJob } from '../queue/kept-jobs';
 import { chargeJobId, chargeQueue, enqueueCharges } from '../../jobs/charge-subscription';
 import { dayOf } from './clock';
-import { attemptIdempotencyKey, attemptOrderId, dueCycleOf, type ChargeJobData } from './charging';
+import { attemptIdempotencyKey, attemptOrderId } from './charging';
+import { type ChargeJobData } from '../../jobs/charge-subscription';
+import { dueCycleOf } from './calendar';
 import { startDueCycle } from './cycle-start';
 import { ChargeStatus, SubscriptionChargeModel, SubscriptionModel, type Subscription } from './model';
 

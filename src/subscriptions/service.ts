@@ -5,7 +5,6 @@
  */
 import { checkedAfterLookup } from '../db/filters';
 import mongoose from 'mongoose';
-import { getConfig } from '../../config';
 import { nextId } from '../db/ids';
 import { insertDocument } from '../db/inserts';
 import { insertOnce } from '../db/claims';
@@ -14,8 +13,10 @@ import { CardError, cardBrand, decryptCard, summarizeCard } from '../cards';
 import { AcquirerRejectedError, getSale, tokenizeCard, voidSale } from '../acquirer/client';
 import { chargeStatusOf } from '../payments/card-charge';
 import { logger } from '../platform/logger';
-import { addDays, addMonths, isCalendarDay, now, today } from './clock';
+import { isCalendarDay, now, today } from './clock';
 import { startFirstCycleIfDue } from './scheduling';
+import { cycleDueDate, SUBSCRIPTION_SEQUENCE } from './calendar';
+import { applyCancellation } from './cancellation';
 import {
   ChargeRefundModel,
   ChargeStatus,
@@ -24,39 +25,8 @@ import {
   SubscriptionModel,
   type BillingCycle,
   type Subscription,
-  type SubscriptionCancellation,
   type SubscriptionCharge,
 } from './model';
-
-export const SUBSCRIPTION_SEQUENCE = 'subscription';
-export const CHARGE_SEQUENCE = 'subscription_charge';
-/** Financial transactions created when a charge is confirmed. */
-export const PAYMENT_TRANSACTION_SEQUENCE = 'payment_transaction';
-
-const CYCLE_MONTHS: Record<Exclude<BillingCycle, 'weekly'>, number> = {
-  monthly: 1,
-  bimonthly: 2,
-  quarterly: 3,
-  semiannual: 6,
-  annual: 12,
-};
-
-/** Due date of cycle `cycle` (0-based), always counted from the first due date so month ends do not drift. */
-export function dueDateOfCycle(sub: Pick<Subscription, 'firstDueDate' | 'billingCycle'>, cycle: number): string {
-  if (sub.billingCycle === 'weekly') return addDays(sub.firstDueDate, 7 * cycle);
-  return addMonths(sub.firstDueDate, CYCLE_MONTHS[sub.billingCycle] * cycle);
-}
-
-/** The cycle's due date, or null when the subscription's end (end date or number of cycles) is past it. */
-export function cycleDueDate(
-  sub: Pick<Subscription, 'firstDueDate' | 'billingCycle' | 'endDate' | 'maxCycles'>,
-  cycle: number,
-): string | null {
-  if (sub.maxCycles !== null && sub.maxCycles !== undefined && cycle >= sub.maxCycles) return null;
-  const due = dueDateOfCycle(sub, cycle);
-  if (sub.endDate && due > sub.endDate) return null;
-  return due;
-}
 
 export interface CreateSubscriptionInput {
   value: number;
@@ -180,28 +150,6 @@ export async function findSubscription(merchantId: number, rawId: unknown): Prom
       : await Promise.all([SubscriptionModel.findById(id).lean(), SubscriptionCancellationModel.findById(id).lean()]);
   if (!sub || sub.merchantId !== merchantId) throw notFound('Subscription not found.');
   return applyCancellation(sub, cancellation);
-}
-
-/**
- * The subscription as everyone must see it: cancelled when its cancellation record exists, even if
- * a concurrent whole-document write put `active` back (FerretDB); the stored status is restored.
- */
-export async function withCancellation(sub: Subscription): Promise<Subscription> {
-  if (sub.status !== 'active') return sub;
-  return applyCancellation(sub, await SubscriptionCancellationModel.findById(sub._id).lean());
-}
-
-/** withCancellation with the cancellation record already read (null: none), e.g. beside the subscription. */
-export async function applyCancellation(
-  sub: Subscription,
-  cancellation: SubscriptionCancellation | null,
-): Promise<Subscription> {
-  if (sub.status !== 'active' || !cancellation) return sub;
-  await SubscriptionModel.updateOne(
-    { _id: sub._id },
-    { $set: { status: 'cancelled', cancelledAt: cancellation.cancelledAt, nextDueDate: null } },
-  );
-  return { ...sub, status: 'cancelled', cancelledAt: cancellation.cancelledAt, nextDueDate: null };
 }
 
 export async function cancelSubscription(merchantId: number, rawId: unknown): Promise<Subscription> {
@@ -335,8 +283,4 @@ async function saleIsRefunded(paymentId: string): Promise<boolean> {
 
 function isRefundedStatus(status: number): boolean {
   return chargeStatusOf(status) === 'reversed';
-}
-
-export function retryDays(): number[] {
-  return getConfig().charges.retryDays;
 }

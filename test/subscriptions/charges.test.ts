@@ -5,7 +5,8 @@ import { bearer, newMerchant, systemToken, type TestMerchant } from '../helpers/
 import { eventually, type RunningProcess } from '../helpers/processes';
 import { getQueue, startWorker } from '../../src/queue/queues';
 import { encryptCard, luhnValid } from '../../src/cards';
-import { dueCycleOf, runChargeAttempt } from '../../src/subscriptions/charging';
+import { runChargeAttempt } from '../../src/subscriptions/charging';
+import { dueCycleOf } from '../../src/subscriptions/calendar';
 
 import chargeSubscription from '../../jobs/processors/charge-subscription';
 import { CHARGE_QUEUE, chargeJobId } from '../../jobs/charge-subscription';

@@ -4,7 +4,9 @@ import { eventually, startProcess } from '../helpers/processes';
 
 import { getQueue } from '../../src/queue/queues';
 import { dayOf } from '../../src/subscriptions/clock';
-import { dueCycleOf, runChargeAttempt, type ChargeJobData } from '../../src/subscriptions/charging';
+import { runChargeAttempt } from '../../src/subscriptions/charging';
+import { type ChargeJobData } from '../../jobs/charge-subscription';
+import { dueCycleOf } from '../../src/subscriptions/calendar';
 import {
   ChargeAttemptModel,
   SubscriptionChargeModel,

@@ -3,7 +3,7 @@ import test from 'ava';
 import { startProcess } from '../helpers/processes';
 import { getQueue } from '../../src/queue/queues';
 import { addMonths, dayOf } from '../../src/subscriptions/clock';
-import type { ChargeJobData } from '../../src/subscriptions/charging';
+import type { ChargeJobData } from '../../jobs/charge-subscription';
 import { CHARGE_QUEUE, chargeJobId } from '../../jobs/charge-subscription';
 import { createSubscription as createInProcess } from '../../src/subscriptions/service';
 import { ChargeAttemptModel, SubscriptionChargeModel, SubscriptionModel } from '../../src/subscriptions/model';

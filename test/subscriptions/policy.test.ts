@@ -2,7 +2,7 @@ import '../helpers/env';
 import test from 'ava';
 import { addDays, addMonths, dayOf, isCalendarDay, now, resetClock, setClock } from '../../src/subscriptions/clock';
 import { isHardDecline, nextRetryDay } from '../../src/subscriptions/retry-policy';
-import { cycleDueDate } from '../../src/subscriptions/service';
+import { cycleDueDate } from '../../src/subscriptions/calendar';
 
 const ask = (over: Partial<Parameters<typeof nextRetryDay>[0]> = {}) =>
   nextRetryDay({

@@ -7,7 +7,8 @@ import { createCardSale } from '../../src/acquirer/client';
 import { cancelSubscription } from '../../src/subscriptions/service';
 import { getQueue } from '../../src/queue/queues';
 import { createRedisConnection } from '../../src/platform/redis';
-import { attemptOrderId, type ChargeJobData } from '../../src/subscriptions/charging';
+import { attemptOrderId } from '../../src/subscriptions/charging';
+import { type ChargeJobData } from '../../jobs/charge-subscription';
 import {
   enqueueDueSubscriptionCharges,
   FAILED_CHARGE_JOB_RETRY_MS,
