@@ -15,7 +15,7 @@ import express, { Router, type Request, type Response } from 'express';
 import { getConfig } from '../../../config';
 import { safeEqual } from '../../platform/digests';
 import { CHARGEBACK_NOTICE_PATH, CHARGEBACK_NOTICE_SECRET_HEADER } from '../chargebacks';
-import type { SandboxArea } from './areas';
+import type { SandboxArea } from './area';
 
 const API = '/sandbox-cb/chargeback/v1';
 const CONTROL = '/sandbox-cb/_test';

@@ -9,7 +9,7 @@ import express, { type Request, type Response, type NextFunction, type Router } 
 import { getConfig } from '../../../config';
 import { safeEqual } from '../../platform/digests';
 import { luhnValid } from '../../cards';
-import type { SandboxArea } from './areas';
+import type { SandboxArea } from './area';
 import {
   NOTIFICATION_SIGNATURE_HEADER as SIGNATURE_HEADER,
   PAYMENT_NOTIFICATION_PATH as NOTIFICATION_PATH,

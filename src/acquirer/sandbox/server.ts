@@ -4,7 +4,11 @@
  * Its state lives in its own memory, never in our database.
  */
 import express, { type Express } from 'express';
-import { sandboxAreas } from './areas';
+import type { SandboxArea } from './area';
+import { salesSandboxArea } from './sales';
+import { chargebackSandboxArea } from './chargebacks';
+
+const sandboxAreas: SandboxArea[] = [salesSandboxArea, chargebackSandboxArea];
 
 export function buildSandboxApp(): Express {
   const app = express();
