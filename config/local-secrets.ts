@@ -5,22 +5,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-
-export const SECRET_NAMES = [
-  'JWT_SECRET',
-  'SYSTEM_TOKEN',
-  'CARD_RSA_PRIVATE_KEY',
-  'CARD_RSA_PUBLIC_KEY',
-  'DASHBOARD_PASSWORD',
-  'ACQUIRER_MERCHANT_KEY',
-  'ACQUIRER_NOTIFICATION_SECRET',
-  'ACQUIRER_CHARGEBACK_CLIENT_SECRET',
-  'CHARGEBACK_NOTIFICATION_SECRET',
-];
+import type { SecretNames } from './declare';
+import type { CONFIG_VARIABLES } from './variables';
 
 export const LOCAL_SECRETS_FILE = path.resolve(__dirname, '..', '.data', 'local-secrets.json');
 
-function generate(): Record<string, string> {
+/** One value for each variable declared `secret` (the type holds this list to the declarations). */
+function generate(): Record<SecretNames<typeof CONFIG_VARIABLES>, string> {
   const random = (bytes: number) => crypto.randomBytes(bytes).toString('base64url');
   const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', {
     modulusLength: 2048,

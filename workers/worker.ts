@@ -16,10 +16,7 @@ export async function startWorkers() {
   const config = getConfig();
   await connectDatabase(config.mongodbUri);
   await waitForRedis();
-  const only = (process.env.WORKER_QUEUES ?? '')
-    .split(',')
-    .map((q) => q.trim())
-    .filter(Boolean);
+  const only = config.worker.queues;
   const kinds = jobKinds.filter((kind) => !only.length || only.includes(kind.queue));
   for (const kind of kinds) startWorker(kind.queue, kind.process, kind.worker);
   // Job durations and failures live in this process: Prometheus scrapes it on its own port.

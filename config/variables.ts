@@ -1,0 +1,391 @@
+/**
+ * Every environment variable, declared once and shaped like the config object getConfig() returns.
+ * docs/configuration.md's table is generated from here (`node --import tsx config/docs.ts`).
+ */
+import { Joi } from 'celebrate';
+import { combine, variable } from './declare';
+import { commaSeparated, hostPortList, hostPorts, httpUrl, oneOf, positiveInt, trimTrailingSlashes } from './formats';
+
+export const DEFAULT_FERRETDB_POSTGRESQL_URL = 'postgres://postgres@127.0.0.1:5432/payments';
+
+export const CONFIG_VARIABLES = {
+  nodeEnv: variable({
+    env: 'NODE_ENV',
+    schema: oneOf('development', 'test', 'production'),
+    default: 'development',
+    doc: 'development, test or production; production refuses generated secrets',
+  }),
+  port: variable({
+    env: 'PORT',
+    schema: Joi.number().port(),
+    default: 3000,
+    doc: 'HTTP port of the web process (0 = any free port)',
+  }),
+  host: variable({
+    env: 'HOST',
+    schema: Joi.string(),
+    default: '127.0.0.1',
+    doc: 'Address the web process listens on',
+  }),
+  publicBaseUrl: variable({
+    env: 'PUBLIC_BASE_URL',
+    schema: httpUrl,
+    default: 'http://127.0.0.1:3000',
+    doc: 'Public address of the service; payment_link_url and notification URLs are built on it',
+    parse: trimTrailingSlashes,
+  }),
+  mongodbUri: variable({
+    env: 'MONGODB_URI',
+    schema: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
+    default: 'mongodb://127.0.0.1:27017/payments',
+    doc: 'MongoDB (FerretDB locally) connection string, database name included',
+  }),
+  ferretdb: {
+    backend: variable({
+      env: 'FERRETDB_BACKEND',
+      schema: oneOf('postgresql', 'sqlite'),
+      default: 'postgresql',
+      doc:
+        'Backend of the local FerretDB that npm start / npm test / npm run services start: postgresql (indexed ' +
+        'lookups) or sqlite (embedded; every lookup scans its collection)',
+    }),
+    postgresqlUrl: variable({
+      env: 'FERRETDB_POSTGRESQL_URL',
+      schema: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
+      default: DEFAULT_FERRETDB_POSTGRESQL_URL,
+      doc:
+        'PostgreSQL behind the local FerretDB; every process adds there the companion indexes FerretDB cannot ' +
+        'make itself (nothing happens on a real MongoDB)',
+    }),
+  },
+  redisUrl: variable({
+    env: 'REDIS_URL',
+    schema: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
+    default: 'redis://127.0.0.1:6379',
+    doc: 'Redis used by BullMQ and the shared rate limits',
+  }),
+  /** Redis Cluster seed nodes; empty means the single Redis at redisUrl. */
+  redisClusterNodes: variable({
+    env: 'REDIS_CLUSTER_NODES',
+    schema: hostPortList,
+    default: '',
+    doc:
+      'Redis Cluster seed nodes, host:port,host:port (any few of the cluster); when set, every connection ' +
+      '(queues, workers, rate limits, dashboard, readiness, metrics) goes to the cluster and REDIS_URL is not ' +
+      'used. QUEUE_PREFIX must then carry a hash tag',
+    see: '[scale-out](operations.md#scale-out)',
+    parse: hostPorts,
+  }),
+  queuePrefix: variable({
+    env: 'QUEUE_PREFIX',
+    schema: Joi.string().pattern(/^[A-Za-z0-9_:{}.-]+$/),
+    default: 'pay',
+    doc: 'Key prefix of every BullMQ queue (use a hash tag such as {pay} on Redis Cluster)',
+  }),
+  logLevel: variable({
+    env: 'LOG_LEVEL',
+    schema: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
+    default: 'info',
+    doc: 'pino log level',
+  }),
+  bodyLimit: variable({
+    env: 'BODY_LIMIT',
+    schema: Joi.string().pattern(/^\d+(kb|mb)$/),
+    default: '12mb',
+    doc: 'Largest JSON body accepted (an 8 MB file in base64 is about 10.7 MB); larger bodies get 413',
+  }),
+  trustProxy: variable({
+    env: 'TRUST_PROXY',
+    schema: Joi.string(),
+    default: 'false',
+    doc:
+      "Express trust proxy setting; 'false' means the client IP is the socket address and X-Forwarded-For is " +
+      'ignored',
+  }),
+  jwt: {
+    secret: variable({
+      env: 'JWT_SECRET',
+      schema: Joi.string().min(32),
+      secret: true,
+      doc: 'HS256 secret for access and refresh tokens (generated locally)',
+    }),
+    accessTtlSeconds: variable({
+      env: 'JWT_ACCESS_TTL_SECONDS',
+      schema: positiveInt,
+      default: 900,
+      doc: 'Access token lifetime (15 min)',
+    }),
+    refreshTtlSeconds: variable({
+      env: 'JWT_REFRESH_TTL_SECONDS',
+      schema: positiveInt,
+      default: 604800,
+      doc: 'Refresh token lifetime (7 days)',
+    }),
+  },
+  systemToken: variable({
+    env: 'SYSTEM_TOKEN',
+    schema: Joi.string().min(32),
+    secret: true,
+    doc: 'The fixed system bearer token (generated locally)',
+  }),
+  cardKeys: {
+    privateKeyPem: variable({
+      env: 'CARD_RSA_PRIVATE_KEY',
+      schema: Joi.string().pattern(/BEGIN (RSA )?PRIVATE KEY/),
+      secret: true,
+      doc: 'PEM private key that decrypts cards sent by checkout and API callers (generated locally)',
+    }),
+    publicKeyPem: variable({
+      env: 'CARD_RSA_PUBLIC_KEY',
+      schema: Joi.string().pattern(/BEGIN PUBLIC KEY/),
+      secret: true,
+      doc:
+        'PEM public key of CARD_RSA_PRIVATE_KEY, served at GET /api/v1/cards/public-key/ and to the checkout page ' +
+        'to encrypt cards (PKCS#1 v1.5)',
+      see: '[cards.md](cards.md)',
+    }),
+    /** Key rotation: present only while the previous key is still accepted. */
+    previous: combine(
+      {
+        privateKeyPem: variable({
+          env: 'CARD_RSA_PREVIOUS_PRIVATE_KEY',
+          schema: Joi.string()
+            .pattern(/BEGIN (RSA )?PRIVATE KEY/)
+            .allow(''),
+          default: '',
+          doc:
+            'Key rotation: the replaced CARD_RSA_PRIVATE_KEY, still accepted until CARD_RSA_PREVIOUS_KEY_UNTIL ' +
+            '(empty = none)',
+          see: '[cards.md](cards.md#key-rotation)',
+        }),
+        acceptedUntil: variable({
+          env: 'CARD_RSA_PREVIOUS_KEY_UNTIL',
+          schema: Joi.string().isoDate().allow(''),
+          default: '',
+          doc:
+            'Key rotation: ISO 8601 time after which cards encrypted with the previous key are refused (required ' +
+            'with CARD_RSA_PREVIOUS_PRIVATE_KEY; give callers at least 7 days)',
+          parse: (isoTime) => new Date(isoTime),
+        }),
+      },
+      (previous) => (previous.privateKeyPem ? previous : undefined),
+    ),
+  },
+  dashboard: {
+    user: variable({
+      env: 'DASHBOARD_USER',
+      schema: Joi.string(),
+      default: 'ops',
+      doc:
+        'Operator basic-auth user of /admin/queues and /metrics (staff users may also log in there with their ' +
+        'e-mail and password)',
+    }),
+    password: variable({
+      env: 'DASHBOARD_PASSWORD',
+      schema: Joi.string().min(12),
+      secret: true,
+      doc: 'Basic-auth password of /admin/queues and /metrics (generated locally)',
+    }),
+  },
+  tokenRateLimit: {
+    limit: variable({
+      env: 'TOKEN_RATE_LIMIT',
+      schema: positiveInt,
+      default: 10,
+      doc: 'Requests per IP per window on /api/token/ and /api/token/refresh/',
+    }),
+    windowSeconds: variable({
+      env: 'TOKEN_RATE_WINDOW_SECONDS',
+      schema: positiveInt,
+      default: 60,
+      doc: 'Window of the token rate limit',
+    }),
+  },
+  checkoutPayRateLimit: {
+    limit: variable({
+      env: 'CHECKOUT_PAY_RATE_LIMIT',
+      schema: positiveInt,
+      default: 30,
+      doc:
+        'Card payments per IP per window on the public checkout pay step (generous: phones on mobile networks ' +
+        'share addresses behind CGNAT)',
+    }),
+    windowSeconds: variable({
+      env: 'CHECKOUT_PAY_RATE_WINDOW_SECONDS',
+      schema: positiveInt,
+      default: 600,
+      doc: 'Window of the checkout pay rate limit',
+    }),
+  },
+  acquirer: {
+    baseUrl: variable({
+      env: 'ACQUIRER_BASE_URL',
+      schema: httpUrl,
+      default: 'http://127.0.0.1:4100',
+      doc: 'Acquirer transactional API (the sandbox locally)',
+      parse: trimTrailingSlashes,
+    }),
+    queryUrl: variable({
+      env: 'ACQUIRER_QUERY_URL',
+      schema: httpUrl,
+      default: 'http://127.0.0.1:4100',
+      doc: 'Acquirer query API (GET) (the sandbox locally)',
+      parse: trimTrailingSlashes,
+    }),
+    merchantId: variable({
+      env: 'ACQUIRER_MERCHANT_ID',
+      schema: Joi.string().guid(),
+      default: '6f1f7b1e-2c1a-4a8e-9d4e-3b2c1a0f9e8d',
+      doc: 'Our MerchantId at the acquirer',
+    }),
+    merchantKey: variable({
+      env: 'ACQUIRER_MERCHANT_KEY',
+      schema: Joi.string().min(20),
+      secret: true,
+      doc: 'Our MerchantKey at the acquirer (generated locally, shared with the sandbox)',
+    }),
+    connectTimeoutMs: variable({
+      env: 'ACQUIRER_CONNECT_TIMEOUT_MS',
+      schema: positiveInt,
+      default: 2000,
+      doc: 'Connect timeout of acquirer calls',
+    }),
+    timeoutMs: variable({
+      env: 'ACQUIRER_TIMEOUT_MS',
+      schema: positiveInt,
+      default: 8000,
+      doc: 'Total timeout of one acquirer call',
+    }),
+    notificationSecret: variable({
+      env: 'ACQUIRER_NOTIFICATION_SECRET',
+      schema: Joi.string().min(20),
+      secret: true,
+      doc: 'HMAC secret the acquirer signs card/PIX notifications with',
+    }),
+    chargeback: {
+      baseUrl: variable({
+        env: 'ACQUIRER_CHARGEBACK_BASE_URL',
+        schema: httpUrl,
+        default: 'http://127.0.0.1:4100/sandbox-cb/chargeback/v1',
+        doc: 'Acquirer chargeback API base',
+        parse: trimTrailingSlashes,
+      }),
+      authUrl: variable({
+        env: 'ACQUIRER_CHARGEBACK_AUTH_URL',
+        schema: httpUrl,
+        default: 'http://127.0.0.1:4100/oauth/v2/sandbox/protocol/openid-connect/token',
+        doc: 'OAuth2 token URL of the chargeback API',
+      }),
+      clientId: variable({
+        env: 'ACQUIRER_CHARGEBACK_CLIENT_ID',
+        schema: Joi.string().allow(''),
+        default: 'payments-sandbox',
+        doc: 'OAuth2 client id of the chargeback API; empty disables the integration (503)',
+        emptyIsAValue: true,
+      }),
+      clientSecret: variable({
+        env: 'ACQUIRER_CHARGEBACK_CLIENT_SECRET',
+        schema: Joi.string().allow(''),
+        secret: true,
+        // Not required: with no client id the integration is off and needs no secret.
+        default: '',
+        doc: 'OAuth2 client secret of the chargeback API (generated locally)',
+      }),
+      notificationSecret: variable({
+        env: 'CHARGEBACK_NOTIFICATION_SECRET',
+        schema: Joi.string().min(20),
+        secret: true,
+        doc: 'Shared secret the acquirer sends with chargeback notifications',
+      }),
+    },
+  },
+  sandbox: {
+    port: variable({
+      env: 'SANDBOX_PORT',
+      schema: Joi.number().port(),
+      default: 4100,
+      doc: 'Port of the dev-only acquirer sandbox',
+    }),
+    notifyUrl: variable({
+      env: 'SANDBOX_NOTIFY_URL',
+      schema: httpUrl.allow(''),
+      default: '',
+      doc: 'Where the sandbox posts notifications (default: PUBLIC_BASE_URL)',
+      parse: (url, others) => trimTrailingSlashes(url || String(others.PUBLIC_BASE_URL)),
+    }),
+  },
+  webhooks: {
+    timeoutMs: variable({
+      env: 'WEBHOOK_TIMEOUT_MS',
+      schema: positiveInt,
+      default: 5000,
+      doc: 'Timeout of one outbound link webhook delivery',
+    }),
+    testAllowHosts: variable({
+      env: 'WEBHOOK_TEST_ALLOW_HOSTS',
+      schema: Joi.string().allow(''),
+      default: '',
+      doc: 'TEST ONLY: comma-separated host:port list exempt from the public-HTTPS webhook rule (off by default)',
+      parse: (list) => commaSeparated(list).map((host) => host.toLowerCase()),
+    }),
+    retryBaseMs: variable({
+      env: 'WEBHOOK_RETRY_BASE_MS',
+      schema: positiveInt,
+      default: 60000,
+      doc:
+        'First retry delay of a failed link webhook; each retry doubles it (capped at 720x, with jitter); 16 ' +
+        'attempts span about 3 days',
+    }),
+  },
+  charges: {
+    retryDays: variable({
+      env: 'CHARGE_RETRY_DAYS',
+      schema: Joi.string().pattern(/^\d+(,\d+)*$/),
+      default: '1,3,5,7',
+      doc: 'Days after the first denial on which a soft-declined subscription charge is retried',
+      parse: (days) => days.split(',').map(Number),
+    }),
+  },
+  scheduler: {
+    cron: variable({
+      env: 'SCHEDULER_CRON',
+      schema: Joi.string(),
+      default: '* * * * *',
+      doc: 'node-cron expression of the scheduler tick',
+    }),
+  },
+  worker: {
+    concurrency: variable({
+      env: 'WORKER_CONCURRENCY',
+      schema: positiveInt,
+      default: 5,
+      doc: 'Jobs one worker process runs at once per queue',
+    }),
+    lockDurationMs: variable({
+      env: 'WORKER_LOCK_DURATION_MS',
+      schema: positiveInt,
+      default: 30000,
+      doc:
+        "How long a worker's lock on a running job lasts unrenewed; a job whose worker died runs again after one " +
+        'to two of these',
+    }),
+    metricsPort: variable({
+      env: 'METRICS_PORT',
+      schema: Joi.number().port().allow('') as Joi.AnySchema<number | ''>,
+      default: '',
+      doc:
+        "Port of a worker process's own /metrics listener (empty = none, 0 = any free port); the web process " +
+        'serves /metrics on PORT',
+      parse: (port) => (port === '' ? undefined : port),
+    }),
+    queues: variable({
+      env: 'WORKER_QUEUES',
+      schema: Joi.string().allow(''),
+      default: '',
+      doc:
+        'Queues one worker process runs, comma-separated (empty = every queue of jobs/); to scale one kind on ' +
+        'its own',
+      parse: commaSeparated,
+    }),
+  },
+};
