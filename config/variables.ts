@@ -387,5 +387,13 @@ export const CONFIG_VARIABLES = {
         'its own',
       parse: commaSeparated,
     }),
+    chargeHoldAfterAcquirerMs: variable({
+      env: 'WORKER_TEST_CHARGE_HOLD_MS',
+      schema: Joi.number().integer().min(0).max(60000),
+      default: 0,
+      doc:
+        "Tests only: a subscription charge's first run waits this long between the acquirer's answer and our " +
+        'write, so a fault test can kill the worker in that gap (0 = never)',
+    }),
   },
 };

@@ -2,7 +2,7 @@
  * The queue of acquirer card/PIX notifications to apply to their sales (processor:
  * processors/apply-payment-notice.ts, worker process only).
  */
-import { getQueue } from '../src/queue/queues';
+import { defineJob } from '../src/queue/job-definition';
 import { recordJobId } from '../src/queue/kept-jobs';
 
 export const NOTICE_QUEUE = 'sales-notices';
@@ -16,10 +16,18 @@ export function paymentNoticeJobId(noticeId: string): string {
   return recordJobId('notice', noticeId);
 }
 
+/** What applying a notice came to, as the worker's log and the dashboard show it. */
+export type ApplyPaymentNoticeResult = string;
+
+export const applyPaymentNoticeJob = defineJob<ApplyPaymentNoticePayload, ApplyPaymentNoticeResult>()(
+  NOTICE_QUEUE,
+  'apply-payment-notice',
+);
+
 export function paymentNoticeQueue() {
-  return getQueue<ApplyPaymentNoticePayload>(NOTICE_QUEUE);
+  return applyPaymentNoticeJob.queueOf();
 }
 
 export async function enqueuePaymentNotice(noticeId: string, jobId: string): Promise<void> {
-  await paymentNoticeQueue().add('apply-payment-notice', { noticeId }, { jobId });
+  await applyPaymentNoticeJob.add({ noticeId }, { jobId });
 }

@@ -4,7 +4,7 @@
  * schedulers at once, or one restarted mid-run, enqueue each attempt once.
  */
 import type { Job } from 'bullmq';
-import { getQueue } from '../src/queue/queues';
+import { defineJob } from '../src/queue/job-definition';
 
 /** Plain data: what the scheduler read of the subscription, so a run needs not read it again. */
 export interface ChargeJobData {
@@ -36,27 +36,24 @@ export interface DueCycle {
 export const CHARGE_QUEUE = 'subscription-charges';
 export const CHARGE_JOB_NAME = 'charge-subscription';
 
-export interface ChargeSubscriptionPayload extends ChargeJobData {
-  /**
-   * Tests only: on the job's first run, wait this long (at most 60 s) after the acquirer answered
-   * and before recording, so a test can kill the worker in that gap. Never set by the scheduler.
-   */
-  holdAfterAcquirerMs?: number;
-}
-
 /** Deterministic: the same cycle and attempt is one BullMQ job however often it is enqueued. */
 export function chargeJobId(data: Pick<ChargeJobData, 'subscriptionId' | 'dueDate' | 'attempt'>): string {
   return `charge-${data.subscriptionId}-${data.dueDate}-${data.attempt}`;
 }
 
+/** What one attempt came to (a rerun of a recorded attempt: already-recorded). */
+export type ChargeAttemptResult = 'confirmed' | 'denied' | 'already-recorded' | 'not-due';
+
+export const chargeSubscriptionJob = defineJob<ChargeJobData, ChargeAttemptResult>()(CHARGE_QUEUE, CHARGE_JOB_NAME);
+
 export function chargeQueue() {
-  return getQueue<ChargeJobData>(CHARGE_QUEUE);
+  return chargeSubscriptionJob.queueOf();
 }
 
 /** Queues charge attempts in one Redis round trip (addBulk), each under its deterministic id. */
-export async function enqueueCharges(jobs: ChargeJobData[]): Promise<Job<ChargeJobData>[]> {
+export async function enqueueCharges(
+  jobs: ChargeJobData[],
+): Promise<Job<ChargeJobData, ChargeAttemptResult, typeof CHARGE_JOB_NAME>[]> {
   if (!jobs.length) return [];
-  return chargeQueue().addBulk(
-    jobs.map((data) => ({ name: CHARGE_JOB_NAME, data, opts: { jobId: chargeJobId(data) } })),
-  );
+  return chargeSubscriptionJob.addBulk(jobs.map((data) => ({ data, options: { jobId: chargeJobId(data) } })));
 }

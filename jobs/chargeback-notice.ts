@@ -2,9 +2,14 @@
  * The queue of stored chargeback notices to apply (processor: processors/chargeback-notice.ts,
  * worker process only).
  */
-import { getQueue } from '../src/queue/queues';
+import { defineJob } from '../src/queue/job-definition';
 import { recordJobId } from '../src/queue/kept-jobs';
-import type { NoticeKind } from '../src/chargebacks/model';
+
+/** A new chargeback, or a step of its lifecycle. */
+export type NoticeKind = 'new' | 'lifecycle';
+
+/** applied; unknown (no such notice stored); unconfirmed (a lifecycle step the acquirer does not show yet). */
+export type ChargebackNoticeResult = 'applied' | 'unknown' | 'unconfirmed';
 
 export const CHARGEBACK_NOTICE_QUEUE = 'chargeback-notices';
 
@@ -27,11 +32,13 @@ export function chargebackNoticeJobId(noticeId: string): string {
   return recordJobId('cbn', noticeId);
 }
 
+export const chargebackNoticeJob = defineJob<NoticeJobData, ChargebackNoticeResult>()(CHARGEBACK_NOTICE_QUEUE, 'apply');
+
 export function chargebackNoticeQueue() {
-  return getQueue<NoticeJobData>(CHARGEBACK_NOTICE_QUEUE);
+  return chargebackNoticeJob.queueOf();
 }
 
 /** `attempts`: the queue's default (8, backing off over about 4 minutes) unless given. */
 export async function enqueueChargebackNotice(data: NoticeJobData, jobId: string, attempts?: number): Promise<void> {
-  await chargebackNoticeQueue().add('apply', data, attempts === undefined ? { jobId } : { jobId, attempts });
+  await chargebackNoticeJob.add(data, attempts === undefined ? { jobId } : { jobId, attempts });
 }

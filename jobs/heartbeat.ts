@@ -2,7 +2,7 @@
  * The heartbeat queue: proves a worker takes jobs from Redis and writes to MongoDB. Its processor
  * is processors/heartbeat.ts, loaded by the worker process only.
  */
-import { getQueue } from '../src/queue/queues';
+import { defineJob } from '../src/queue/job-definition';
 
 export const HEARTBEAT_QUEUE = 'heartbeat';
 
@@ -12,6 +12,10 @@ export interface HeartbeatPayload {
   holdMs?: number;
 }
 
+export type HeartbeatResult = 'recorded' | 'already-recorded';
+
+export const heartbeatJob = defineJob<HeartbeatPayload, HeartbeatResult>()(HEARTBEAT_QUEUE, 'heartbeat');
+
 /** One heartbeat per minute, whatever the number of schedulers: the job id is the minute. */
 export function heartbeatJobId(now: Date): string {
   const minute = now.toISOString().slice(0, 16).replace(':', ''); // BullMQ job ids may not contain ':'
@@ -19,9 +23,5 @@ export function heartbeatJobId(now: Date): string {
 }
 
 export async function enqueueHeartbeat(now: Date): Promise<void> {
-  await getQueue<HeartbeatPayload>(HEARTBEAT_QUEUE).add(
-    'heartbeat',
-    { enqueuedAt: now.toISOString() },
-    { jobId: heartbeatJobId(now) },
-  );
+  await heartbeatJob.add({ enqueuedAt: now.toISOString() }, { jobId: heartbeatJobId(now) });
 }

@@ -7,8 +7,7 @@
 import crypto from 'node:crypto';
 import type { WorkerOptions } from 'bullmq';
 import { getConfig } from '../config';
-import { getQueue } from '../src/queue/queues';
-import type { WebhookEvent } from '../src/webhooks/model';
+import { defineJob } from '../src/queue/job-definition';
 
 export const LINK_WEBHOOK_QUEUE = 'link-webhook';
 export const WEBHOOK_BACKOFF_TYPE = 'webhook-exponential-jitter';
@@ -22,7 +21,19 @@ export const WEBHOOK_MAX_DELAY_FACTOR = 720;
  * byte-identical). No card data is in an event, and never the signing secret: that stays in the
  * database and is read at every delivery.
  */
-export type CarriedEvent = Pick<WebhookEvent, 'linkId' | 'url' | 'body'>;
+export interface CarriedEvent {
+  linkId: number;
+  url: string;
+  /** The exact JSON body sent (and signed). */
+  body: string;
+}
+
+/** What names a stored event: its id (msg_<linkId>_<n>), its merchant, when it was stored. */
+export interface StoredEventRef {
+  _id: string;
+  merchantId?: number;
+  createdAt: Date;
+}
 
 export interface LinkWebhookJob {
   eventId: string;
@@ -61,17 +72,24 @@ export const linkWebhookWorkerOptions: Partial<WorkerOptions> = {
  * ids (msg_<link>_<n>) repeat across databases sharing one Redis, or after a database is reset, and
  * a finished job kept under a repeated id would swallow the new event's delivery.
  */
-export function deliveryJobId(event: Pick<WebhookEvent, '_id' | 'createdAt'>): string {
+export function deliveryJobId(event: Pick<StoredEventRef, '_id' | 'createdAt'>): string {
   return `deliver-${event._id}-${new Date(event.createdAt).getTime()}`;
 }
 
+/** A delivered event: the receiver's status code. A failed attempt throws, so it has no result. */
+export interface LinkWebhookResult {
+  statusCode: number;
+}
+
+export const linkWebhookJob = defineJob<LinkWebhookJob, LinkWebhookResult>()(LINK_WEBHOOK_QUEUE, 'deliver');
+
 export function deliveryQueue() {
-  return getQueue<LinkWebhookJob>(LINK_WEBHOOK_QUEUE);
+  return linkWebhookJob.queueOf();
 }
 
 /** Queues a delivery of an event; `carried`: the event's content, for the job to carry (see LinkWebhookJob). */
 export async function enqueueDelivery(
-  event: Pick<WebhookEvent, '_id' | 'createdAt' | 'merchantId'>,
+  event: StoredEventRef,
   trigger: LinkWebhookJob['trigger'],
   carried?: CarriedEvent,
 ): Promise<void> {
@@ -82,7 +100,7 @@ export async function enqueueDelivery(
   const data: LinkWebhookJob = { eventId: event._id, trigger };
   if (event.merchantId !== undefined) data.merchantId = event.merchantId;
   if (carried) data.event = { linkId: carried.linkId, url: carried.url, body: carried.body };
-  await deliveryQueue().add('deliver', data, {
+  await linkWebhookJob.add(data, {
     jobId,
     // A redelivery is one attempt on request; the automatic schedule belongs to the first job.
     attempts: trigger === 'scheduled' ? WEBHOOK_ATTEMPTS : 1,

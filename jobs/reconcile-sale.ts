@@ -2,8 +2,7 @@
  * The queue of sale reconciliations: a sale whose last acquirer call had an unknown outcome is
  * settled by asking the acquirer (processor: processors/reconcile-sale.ts, worker process only).
  */
-import { getQueue } from '../src/queue/queues';
-import type { SaleStatus } from '../src/sales/model';
+import { defineJob } from '../src/queue/job-definition';
 
 export const RECONCILE_QUEUE = 'sales-reconcile';
 
@@ -11,8 +10,16 @@ export interface ReconcileSalePayload {
   saleId: number;
 }
 
+/** What the reconciliation came to, as the worker's log and the dashboard show it. */
+export type ReconcileSaleResult = string;
+
+export const reconcileSaleJob = defineJob<ReconcileSalePayload, ReconcileSaleResult>()(
+  RECONCILE_QUEUE,
+  'reconcile-sale',
+);
+
 /** One job per reconciliation episode (a sale may need several over its life). */
-export function reconcileEpisodeJobId(saleId: number, fromStatus: SaleStatus, since: Date): string {
+export function reconcileEpisodeJobId(saleId: number, fromStatus: string, since: Date): string {
   return `reconcile-${saleId}-${fromStatus}-${since.getTime()}`;
 }
 
@@ -23,9 +30,5 @@ export function reconcileSweepJobId(saleId: number, bucket: number): string {
 
 export async function enqueueReconcileSale(saleId: number, jobId: string, delayMs?: number): Promise<void> {
   const payload: ReconcileSalePayload = { saleId };
-  await getQueue<ReconcileSalePayload>(RECONCILE_QUEUE).add(
-    'reconcile-sale',
-    payload,
-    delayMs === undefined ? { jobId } : { jobId, delay: delayMs },
-  );
+  await reconcileSaleJob.add(payload, delayMs === undefined ? { jobId } : { jobId, delay: delayMs });
 }

@@ -5,8 +5,8 @@
 import type { Job } from 'bullmq';
 import { applyPaymentNotice, giveUpOnNotice, NoticeNotYetMatched } from '../../src/sales/service';
 import { defaultJobOptions } from '../../src/queue/queues';
-import { NOTICE_QUEUE, type ApplyPaymentNoticePayload } from '../apply-payment-notice';
-import type { JobKind } from '../types';
+import { type ApplyPaymentNoticePayload, applyPaymentNoticeJob } from '../apply-payment-notice';
+import { jobKind } from '../types';
 
 export default async function processPaymentNotice(job: Job<ApplyPaymentNoticePayload>): Promise<string> {
   try {
@@ -21,7 +21,4 @@ export default async function processPaymentNotice(job: Job<ApplyPaymentNoticePa
   }
 }
 
-export const applyPaymentNoticeJob: JobKind<ApplyPaymentNoticePayload> = {
-  queue: NOTICE_QUEUE,
-  process: processPaymentNotice,
-};
+export const applyPaymentNoticeProcessor = jobKind(applyPaymentNoticeJob, processPaymentNotice);

@@ -1,12 +1,13 @@
 /** Sends one attempt of a subscription charge to the acquirer and records the outcome. */
 import type { Job } from 'bullmq';
+import { getConfig } from '../../config';
 import { logger } from '../../src/platform/logger';
 import { runChargeAttempt, type ChargeAttemptResult } from '../../src/subscriptions/charging';
-import { CHARGE_QUEUE, type ChargeSubscriptionPayload } from '../charge-subscription';
-import type { JobKind } from '../types';
+import { type ChargeJobData, chargeSubscriptionJob } from '../charge-subscription';
+import { jobKind } from '../types';
 
-export default async function chargeSubscription(job: Job<ChargeSubscriptionPayload>): Promise<ChargeAttemptResult> {
-  const holdMs = Math.min(Math.max(job.data.holdAfterAcquirerMs ?? 0, 0), 60_000);
+export default async function chargeSubscription(job: Job<ChargeJobData>): Promise<ChargeAttemptResult> {
+  const holdMs = getConfig().worker.chargeHoldAfterAcquirerMs;
   const firstRun = job.attemptsMade === 0 && !job.stalledCounter;
   return runChargeAttempt(job.data, {
     rerun: !firstRun,
@@ -23,7 +24,4 @@ export default async function chargeSubscription(job: Job<ChargeSubscriptionPayl
   });
 }
 
-export const chargeSubscriptionJob: JobKind<ChargeSubscriptionPayload> = {
-  queue: CHARGE_QUEUE,
-  process: chargeSubscription,
-};
+export const chargeSubscriptionProcessor = jobKind(chargeSubscriptionJob, chargeSubscription);

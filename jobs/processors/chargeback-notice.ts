@@ -5,8 +5,8 @@
  */
 import type { Job } from 'bullmq';
 import { applyNotice } from '../../src/chargebacks/service';
-import { CHARGEBACK_NOTICE_QUEUE, type ChargebackNoticePayload } from '../chargeback-notice';
-import type { JobKind } from '../types';
+import { type ChargebackNoticePayload, chargebackNoticeJob } from '../chargeback-notice';
+import { jobKind } from '../types';
 
 export default async function processChargebackNotice(job: Job<ChargebackNoticePayload>) {
   const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
@@ -16,7 +16,4 @@ export default async function processChargebackNotice(job: Job<ChargebackNoticeP
   return result;
 }
 
-export const chargebackNoticeJob: JobKind<ChargebackNoticePayload> = {
-  queue: CHARGEBACK_NOTICE_QUEUE,
-  process: processChargebackNotice,
-};
+export const chargebackNoticeProcessor = jobKind(chargebackNoticeJob, processChargebackNotice);

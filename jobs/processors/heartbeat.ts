@@ -1,8 +1,8 @@
 /** Worker heartbeat: proves a worker takes jobs from Redis and writes to MongoDB. */
 import type { Job } from 'bullmq';
 import { recordHeartbeat } from '../../src/health/heartbeat';
-import { HEARTBEAT_QUEUE, type HeartbeatPayload } from '../heartbeat';
-import type { JobKind } from '../types';
+import { type HeartbeatPayload, heartbeatJob } from '../heartbeat';
+import { jobKind } from '../types';
 
 export default async function processHeartbeat(job: Job<HeartbeatPayload>) {
   const holdMs = Math.min(Math.max(job.data.holdMs ?? 0, 0), 30_000);
@@ -10,4 +10,4 @@ export default async function processHeartbeat(job: Job<HeartbeatPayload>) {
   return recordHeartbeat(String(job.id), new Date(job.data.enqueuedAt));
 }
 
-export const heartbeatJob: JobKind<HeartbeatPayload> = { queue: HEARTBEAT_QUEUE, process: processHeartbeat };
+export const heartbeatProcessor = jobKind(heartbeatJob, processHeartbeat);

@@ -3,18 +3,18 @@
  * services that do the work. Producers and the web process use the definitions (jobs/index.ts).
  */
 import type { JobKind } from '../types';
-import { heartbeatJob } from './heartbeat';
-import { chargebackNoticeJob } from './chargeback-notice';
-import { chargeSubscriptionJob } from './charge-subscription';
-import { linkWebhookJob } from './link-webhook';
-import { reconcileSaleJob } from './reconcile-sale';
-import { applyPaymentNoticeJob } from './apply-payment-notice';
+import { heartbeatProcessor } from './heartbeat';
+import { chargebackNoticeProcessor } from './chargeback-notice';
+import { chargeSubscriptionProcessor } from './charge-subscription';
+import { linkWebhookProcessor } from './link-webhook';
+import { reconcileSaleProcessor } from './reconcile-sale';
+import { applyPaymentNoticeProcessor } from './apply-payment-notice';
 
 export const jobKinds: JobKind[] = [
-  heartbeatJob,
-  chargebackNoticeJob,
-  chargeSubscriptionJob,
-  linkWebhookJob,
-  reconcileSaleJob,
-  applyPaymentNoticeJob,
+  heartbeatProcessor,
+  chargebackNoticeProcessor,
+  chargeSubscriptionProcessor,
+  linkWebhookProcessor,
+  reconcileSaleProcessor,
+  applyPaymentNoticeProcessor,
 ];

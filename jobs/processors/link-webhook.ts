@@ -5,8 +5,8 @@
  */
 import { UnrecoverableError, type Job } from 'bullmq';
 import { deliverEvent, markEventFailed } from '../../src/webhooks/delivery';
-import { LINK_WEBHOOK_QUEUE, linkWebhookWorkerOptions, type LinkWebhookJob } from '../link-webhook';
-import type { JobKind } from '../types';
+import { type LinkWebhookJob, linkWebhookJob, linkWebhookWorkerOptions } from '../link-webhook';
+import { jobKind } from '../types';
 
 export default async function deliverLinkWebhook(job: Job<LinkWebhookJob>) {
   const outcome = await deliverEvent(job.data.eventId, job.data.trigger, {
@@ -21,8 +21,4 @@ export default async function deliverLinkWebhook(job: Job<LinkWebhookJob>) {
   throw new Error(outcome.error ?? 'delivery failed');
 }
 
-export const linkWebhookJob: JobKind<LinkWebhookJob> = {
-  queue: LINK_WEBHOOK_QUEUE,
-  process: deliverLinkWebhook,
-  worker: linkWebhookWorkerOptions,
-};
+export const linkWebhookProcessor = jobKind(linkWebhookJob, deliverLinkWebhook, linkWebhookWorkerOptions);

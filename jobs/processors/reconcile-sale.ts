@@ -5,14 +5,11 @@
  */
 import type { Job } from 'bullmq';
 import { reconcileSale } from '../../src/sales/service';
-import { RECONCILE_QUEUE, type ReconcileSalePayload } from '../reconcile-sale';
-import type { JobKind } from '../types';
+import { type ReconcileSalePayload, reconcileSaleJob } from '../reconcile-sale';
+import { jobKind } from '../types';
 
 export default async function processReconcileSale(job: Job<ReconcileSalePayload>): Promise<string> {
   return reconcileSale(job.data.saleId);
 }
 
-export const reconcileSaleJob: JobKind<ReconcileSalePayload> = {
-  queue: RECONCILE_QUEUE,
-  process: processReconcileSale,
-};
+export const reconcileSaleProcessor = jobKind(reconcileSaleJob, processReconcileSale);

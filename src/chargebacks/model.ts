@@ -12,8 +12,9 @@
  * Payloads are kept as JSON text: the acquirer's keys are not ours to trust as MongoDB field names.
  */
 import mongoose, { Schema } from 'mongoose';
+import type { NoticeKind } from '../../jobs/chargeback-notice';
 
-export type NoticeKind = 'new' | 'lifecycle';
+export type { NoticeKind };
 
 export interface ChargebackNotice {
   /** sha256 of the notice's canonical JSON (keys sorted). */

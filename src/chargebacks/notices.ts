@@ -12,6 +12,7 @@ import {
   chargebackNoticeJobId,
   chargebackNoticeQueue,
   enqueueChargebackNotice,
+  type ChargebackNoticeResult,
   type NoticeJobData,
 } from '../../jobs/chargeback-notice';
 import { fetchLifecycle, parseJson, trusted } from './common';
@@ -167,7 +168,7 @@ function dateOf(text: string): Date {
   return Number.isNaN(date.getTime()) ? new Date(0) : date;
 }
 
-export type ApplyResult = 'applied' | 'unknown' | 'unconfirmed';
+export type ApplyResult = ChargebackNoticeResult;
 
 /**
  * How long a lifecycle notice waits for the acquirer's lifecycle to show its step: its API may lag

@@ -6,6 +6,7 @@
 import os from 'node:os';
 import mongoose, { Schema } from 'mongoose';
 import { insertOnce } from '../db/claims';
+import type { HeartbeatResult } from '../../jobs/heartbeat';
 
 export interface Heartbeat {
   _id: string;
@@ -21,7 +22,7 @@ const heartbeatSchema = new Schema<Heartbeat>(
 
 export const HeartbeatModel = mongoose.model<Heartbeat>('Heartbeat', heartbeatSchema);
 
-export async function recordHeartbeat(id: string, enqueuedAt: Date): Promise<'recorded' | 'already-recorded'> {
+export async function recordHeartbeat(id: string, enqueuedAt: Date): Promise<HeartbeatResult> {
   const heartbeat = { _id: id, enqueuedAt, processedAt: new Date(), processedBy: `${os.hostname()}:${process.pid}` };
   return (await insertOnce(HeartbeatModel, heartbeat)) === 'inserted' ? 'recorded' : 'already-recorded';
 }

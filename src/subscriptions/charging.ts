@@ -28,7 +28,9 @@ import {
   TRANSPORT_ERROR_MESSAGE,
 } from './retry-policy';
 import { cycleDueDate, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './calendar';
-import type { ChargeJobData } from '../../jobs/charge-subscription';
+import type { ChargeAttemptResult, ChargeJobData } from '../../jobs/charge-subscription';
+
+export type { ChargeAttemptResult };
 import { advanceToNextCycle, findCharge, insertCharge, loadSubscription, startDueCycle } from './cycle-start';
 import {
   ChargeAttemptModel,
@@ -39,8 +41,6 @@ import {
   type Subscription,
   type SubscriptionCharge,
 } from './model';
-
-export type ChargeAttemptResult = 'confirmed' | 'denied' | 'already-recorded' | 'not-due';
 
 export interface ChargeAttemptHooks {
   /** Called after the acquirer answered and before the outcome is written (tests kill a worker here). */

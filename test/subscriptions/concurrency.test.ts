@@ -5,7 +5,6 @@ import { eventually, startProcess } from '../helpers/processes';
 import { getQueue } from '../../src/queue/queues';
 import { dayOf } from '../../src/subscriptions/clock';
 import { runChargeAttempt } from '../../src/subscriptions/charging';
-import { type ChargeJobData } from '../../jobs/charge-subscription';
 import { dueCycleOf } from '../../src/subscriptions/calendar';
 import {
   ChargeAttemptModel,
@@ -13,12 +12,7 @@ import {
   SubscriptionModel,
   type SubscriptionCharge,
 } from '../../src/subscriptions/model';
-import {
-  CHARGE_JOB_NAME,
-  CHARGE_QUEUE,
-  chargeJobId,
-  type ChargeSubscriptionPayload,
-} from '../../jobs/charge-subscription';
+import { CHARGE_JOB_NAME, CHARGE_QUEUE, chargeJobId, type ChargeJobData } from '../../jobs/charge-subscription';
 import { runSchedulerTick } from '../../workers/scheduler';
 import { chargeAfterAttempt, approvedSubscriptionId, salesForOrder, useSubscriptionStack } from './support';
 
@@ -78,15 +72,15 @@ for (const [form, firstDueDate] of JOB_FORMS) {
 test.serial('a worker killed between the acquirer answer and our write does not charge twice', async (t) => {
   const id = await approvedSubscriptionId(stack, '2032-03-10');
   const env = { WORKER_QUEUES: CHARGE_QUEUE, WORKER_LOCK_DURATION_MS: '2000' };
-  const doomed = await startProcess('worker', env);
+  // Holds its first run of the charge after the acquirer answered, so it can be killed in that gap.
+  const doomed = await startProcess('worker', { ...env, WORKER_TEST_CHARGE_HOLD_MS: '60000' });
   const cycle = dueCycleOf((await SubscriptionModel.findById(id).lean())!); // as the scheduler queues it
-  const data: ChargeSubscriptionPayload = {
+  const data: ChargeJobData = {
     subscriptionId: id,
     dueDate: '2032-03-10',
     attempt: 1,
     today: '2032-03-10',
     cycle,
-    holdAfterAcquirerMs: 60_000,
   };
   // Same job id as the scheduler's, so its ticks below find this job rather than add another.
   await getQueue(CHARGE_QUEUE).add(CHARGE_JOB_NAME, data, { jobId: chargeJobId(data) });

@@ -3,7 +3,7 @@ import test from 'ava';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues, startWorker } from '../../src/queue/queues';
 import { waitForRedis } from '../../src/platform/redis';
-import { linkWebhookJob } from '../../jobs/processors/link-webhook';
+import { linkWebhookProcessor } from '../../jobs/processors/link-webhook';
 import { WebhookAttemptModel, WebhookEventModel } from '../../src/webhooks/model';
 import { deliveryJobId } from '../../jobs/link-webhook';
 import {
@@ -31,7 +31,7 @@ test.before(async () => {
   hookUrl = receiver.url('/hook');
   await connectDatabase(process.env.MONGODB_URI!);
   await waitForRedis();
-  startWorker(linkWebhookJob.queue, linkWebhookJob.process, linkWebhookJob.worker);
+  startWorker(linkWebhookProcessor.queue, linkWebhookProcessor.process, linkWebhookProcessor.worker);
 });
 test.after.always(async () => {
   receiver.close();

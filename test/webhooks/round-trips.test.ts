@@ -9,7 +9,7 @@
 import '../helpers/env';
 import test from 'ava';
 import type { Job, Worker } from 'bullmq';
-import { linkWebhookJob } from '../../jobs/processors/link-webhook';
+import { linkWebhookProcessor } from '../../jobs/processors/link-webhook';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues, startWorker } from '../../src/queue/queues';
 import { waitForRedis } from '../../src/platform/redis';
@@ -30,14 +30,14 @@ let nextLinkId = 950_000;
 let worker: Worker<LinkWebhookJob>;
 // Every worker of this file checks for stalled jobs each second: BullMQ skips a check while the last
 // one's interval runs, whichever worker made it.
-const WORKER_OPTIONS = { ...linkWebhookJob.worker, stalledInterval: 1000 };
+const WORKER_OPTIONS = { ...linkWebhookProcessor.worker, stalledInterval: 1000 };
 
 test.before(async () => {
   await receiver.start();
   process.env.WEBHOOK_TEST_ALLOW_HOSTS = receiver.host;
   await connectDatabase(process.env.MONGODB_URI!);
   await waitForRedis();
-  worker = startWorker(linkWebhookJob.queue, linkWebhookJob.process, WORKER_OPTIONS);
+  worker = startWorker(linkWebhookProcessor.queue, linkWebhookProcessor.process, WORKER_OPTIONS);
   await getWebhookSecret(merchantId); // the merchant's secret exists, as it does after its first event
 });
 test.after.always(async () => {
@@ -169,9 +169,9 @@ test.serial(
     await worker.pause();
     // Delivers and records, then never completes: as a worker killed right after its writes.
     const doomed = startWorker(
-      linkWebhookJob.queue,
+      linkWebhookProcessor.queue,
       async (job: Job<LinkWebhookJob>) => {
-        await linkWebhookJob.process(job);
+        await linkWebhookProcessor.process(job);
         await new Promise(() => undefined);
       },
       { ...WORKER_OPTIONS, lockDuration: 1000 },
@@ -181,7 +181,7 @@ test.serial(
       const event = await emitLinkEvent(newEvent('/stalled'));
       await eventually(async () => (await WebhookEventModel.findById(event._id).lean())?.state === 'delivered', 30_000);
       await doomed.close(true); // its lock is no longer extended: the job stalls
-      survivor = startWorker(linkWebhookJob.queue, linkWebhookJob.process, WORKER_OPTIONS);
+      survivor = startWorker(linkWebhookProcessor.queue, linkWebhookProcessor.process, WORKER_OPTIONS);
       const jobId = deliveryJobId(event);
       await eventually(async () => (await deliveryQueue().getJob(jobId))?.finishedOn, 30_000);
       const rerun = (await deliveryQueue().getJob(jobId))!;

@@ -7,7 +7,7 @@ import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { eventually, startProcess, stopAll } from '../helpers/processes';
 import { closeAcquirerClient } from '../../src/acquirer/client';
 import { getQueue, startWorker } from '../../src/queue/queues';
-import { linkWebhookJob } from '../../jobs/processors/link-webhook';
+import { linkWebhookProcessor } from '../../jobs/processors/link-webhook';
 import { WebhookEventModel } from '../../src/webhooks/model';
 import { deliverEvent } from '../../src/webhooks/delivery';
 import { deliveryJobId, LINK_WEBHOOK_QUEUE, WEBHOOK_ATTEMPTS, webhookRetryDelay } from '../../jobs/link-webhook';
@@ -40,7 +40,7 @@ test.before(async () => {
   app = await startTestApp();
   if (getConfig().webhooks.testAllowHosts[0] !== `127.0.0.1:${receiver.port}`)
     throw new Error('config was loaded before the test set the allow-list');
-  startWorker(linkWebhookJob.queue, linkWebhookJob.process, linkWebhookJob.worker);
+  startWorker(linkWebhookProcessor.queue, linkWebhookProcessor.process, linkWebhookProcessor.worker);
   merchant = await newMerchant();
 });
 test.after.always(async () => {
