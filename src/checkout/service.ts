@@ -12,12 +12,12 @@
  * The claim is in pay-claims.ts; recording a paid link and the sweep that finishes dead pays in settlement.ts.
  */
 import { type AcquirerCardBrand } from '../acquirer/client';
-import { chargeCard, chargeStatusOf, findCharge, type CardCharge } from '../payments/card-charge';
+import { chargeCard, acquirerChargeOutcomeOf, findAcquirerCharge, type CardCharge } from '../payments/card-charge';
 import { cardBrand, CardError, decryptCard, publicKeyPem, summarizeCard } from '../cards';
 import { readOne } from '../db/reads';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { logger } from '../platform/logger';
-import { effectiveStatus, isoWithOffset } from '../payment-links/service';
+import { effectiveLinkStatus, isoWithOffset } from '../payment-links/service';
 import {
   LINK_EXPIRED,
   LINK_PAID,
@@ -64,7 +64,7 @@ function expiredDetail(link: PaymentLink): string {
 
 /** Payer and address steps: allowed only on a pending link that has not expired. */
 function assertEditable(link: PaymentLink, now: Date): void {
-  const status = effectiveStatus(link, now);
+  const status = effectiveLinkStatus(link, now);
   if (status === LINK_PAID) throw conflict(ALREADY_PAID);
   if (status === LINK_EXPIRED) throw conflict(expiredDetail(link));
 }
@@ -87,7 +87,7 @@ function receiptOf(link: PaymentLink) {
 
 /** What the page needs, and nothing more: the payer document is masked, the e-mail never shown. */
 export function presentCheckout(link: PaymentLink, now = new Date()) {
-  const status = effectiveStatus(link, now);
+  const status = effectiveLinkStatus(link, now);
   const document = normalizeDocument(link.document);
   return {
     guid: link.guid,
@@ -190,7 +190,7 @@ async function reconcile(
   const { merchantOrderId, startedAt } = claim.document;
   let found;
   try {
-    found = await findCharge(merchantOrderId, { at: startedAt, mayStillRun: charge.mayStillRun });
+    found = await findAcquirerCharge(merchantOrderId, { at: startedAt, mayStillRun: charge.mayStillRun });
   } catch (queryError) {
     logger.warn(
       { linkId: claim.document._id, err: { message: (queryError as Error).message } },
@@ -202,7 +202,7 @@ async function reconcile(
     if (found.conclusive) await releaseClaim(claim);
     throw charge.error;
   }
-  const status = chargeStatusOf(found.sale.status);
+  const status = acquirerChargeOutcomeOf(found.sale.status);
   if (status !== 'approved' && status !== 'denied') throw charge.error; // not final at the acquirer yet
   return { ...found.sale, approved: status === 'approved' };
 }
@@ -222,7 +222,7 @@ export interface PayOutcome {
  */
 export async function payLink(guid: string, encryptedCard: string, now = new Date()): Promise<PayOutcome> {
   const link = await findLink(guid);
-  const status = effectiveStatus(link, now);
+  const status = effectiveLinkStatus(link, now);
   if (status === LINK_PAID) throw conflict(ALREADY_PAID);
   if (status === LINK_EXPIRED) throw conflict(expiredDetail(link));
   const document = normalizeDocument(link.document);

@@ -5,8 +5,8 @@
 import mongoose from 'mongoose';
 import { callMayStillBeRunningMs, type CardSaleResult } from '../acquirer/client';
 import { logger } from '../platform/logger';
-import { chargeStatusOf, findCharge } from '../payments/card-charge';
-import { effectiveStatus, isoWithOffset } from '../payment-links/service';
+import { acquirerChargeOutcomeOf, findAcquirerCharge } from '../payments/card-charge';
+import { effectiveLinkStatus, isoWithOffset } from '../payment-links/service';
 import {
   LINK_PAID,
   PaymentClaimModel,
@@ -22,8 +22,8 @@ function linkEventData(link: PaymentLink) {
   return {
     id: link._id,
     payment_link_guid: link.guid,
-    status: effectiveStatus(link),
-    status_label: STATUS_LABELS[effectiveStatus(link)],
+    status: effectiveLinkStatus(link),
+    status_label: STATUS_LABELS[effectiveLinkStatus(link)],
     value: link.value,
     number_of_installments: link.installments,
     payment_date: link.paymentDate ? isoWithOffset(link.paymentDate) : null,
@@ -219,7 +219,7 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
     }
     return false;
   }
-  const found = await findCharge(claim.merchantOrderId, { at: claim.startedAt, mayStillRun: true }, now);
+  const found = await findAcquirerCharge(claim.merchantOrderId, { at: claim.startedAt, mayStillRun: true }, now);
   const held = payments.asRead(claim);
   if (!found.sale) {
     if (!found.conclusive) return false;
@@ -227,7 +227,7 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
     return true;
   }
   const { sale } = found;
-  const status = chargeStatusOf(sale.status);
+  const status = acquirerChargeOutcomeOf(sale.status);
   if (status === 'approved') {
     const masked = sale.card?.maskedNumber;
     const card = { brand: sale.card?.brand ?? '', bin: masked?.slice(0, 6) ?? '', last4: masked?.slice(-4) ?? '' };

@@ -159,14 +159,14 @@ export function checkoutUrlOf(guid: string): string {
 }
 
 /** Paid is stored; expired is derived from the clock (no job has to run for a link to expire). */
-export function effectiveStatus(link: Pick<PaymentLink, 'status' | 'expiresAt'>, now = new Date()): number {
+export function effectiveLinkStatus(link: Pick<PaymentLink, 'status' | 'expiresAt'>, now = new Date()): number {
   if (link.status === LINK_PENDING && link.expiresAt.getTime() <= now.getTime()) return LINK_EXPIRED;
   return link.status;
 }
 
 /** The create response (spec table) and the merchant's read of a link: no e-mail, per the spec. */
 export function presentLink(link: PaymentLink, now = new Date()) {
-  const status = effectiveStatus(link, now);
+  const status = effectiveLinkStatus(link, now);
   return {
     id: link._id,
     status,

@@ -11,7 +11,7 @@
  * - the charge is sent under an idempotency key (the acquirer's RequestId): sent again under the
  *   same key, the acquirer answers the sale it already made instead of charging again;
  * - an outcome that is not known (sent, then a timeout, a reset, a 5xx) is never taken for a
- *   failure: the acquirer is asked by order id (findCharge), and "it has no such sale" is
+ *   failure: the acquirer is asked by order id (findAcquirerCharge), and "it has no such sale" is
  *   conclusive only once no call of ours can still be running there (callMayStillBeRunningMs).
  *
  * Medusa's payment providers answer a status rather than throw; so does chargeCard for every
@@ -77,16 +77,20 @@ export function noSaleIsConclusive(sent: ChargeSent, now = new Date()): boolean 
  * conclusive (the caller sends again under the same key instead). Any sale of the order id is
  * found, so sales reconcile a PIX charge's creation through here too.
  */
-export async function findCharge(merchantOrderId: string, sent?: ChargeSent, now = new Date()): Promise<FoundCharge> {
+export async function findAcquirerCharge(
+  merchantOrderId: string,
+  sent?: ChargeSent,
+  now = new Date(),
+): Promise<FoundCharge> {
   const sale = await getSaleByOrderId(merchantOrderId);
   if (sale) return { sale };
   return { sale: null, conclusive: sent ? noSaleIsConclusive(sent, now) : false };
 }
 
 /** A charge's state at the acquirer, as every caller reads it. */
-export type ChargeStatus = 'approved' | 'denied' | 'reversed' | 'open';
+export type AcquirerChargeOutcome = 'approved' | 'denied' | 'reversed' | 'open';
 
-export function chargeStatusOf(acquirerStatus: number): ChargeStatus {
+export function acquirerChargeOutcomeOf(acquirerStatus: number): AcquirerChargeOutcome {
   if (isApprovedStatus(acquirerStatus)) return 'approved';
   if (acquirerStatus === AcquirerStatus.Denied || acquirerStatus === AcquirerStatus.Aborted) return 'denied';
   if (acquirerStatus === AcquirerStatus.Voided || acquirerStatus === AcquirerStatus.Refunded) return 'reversed';

@@ -17,7 +17,7 @@ import { ApiError } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { OnlineSaleModel, type OnlineSale, type SaleTransition } from './model';
 import { iso, presentSale, type SaleView } from './presentation';
-import { effectiveStatus, SALE_OPERATIONS } from './state-table';
+import { effectiveSaleStatus, SALE_OPERATIONS } from './state-table';
 import {
   abandonOperation,
   claimTransition,
@@ -205,7 +205,7 @@ export async function readOnlineSale(scope: SaleScope, saleId: number): Promise<
 export async function pixStatus(scope: SaleScope, saleId: number) {
   const sale = await findSale(scope, saleId);
   if (sale.paymentMethod !== 'pix') throw new ApiError(400, { detail: 'This sale was not paid by PIX.' });
-  const status = effectiveStatus(sale);
+  const status = effectiveSaleStatus(sale);
   return {
     id: sale._id,
     sale_status: status,

@@ -3,7 +3,7 @@
  * it in their HTTP answer), and the answer a pre-capture keeps for Idempotency-Key replays.
  */
 import type { OnlineSale } from './model';
-import { APPROVED_STATUSES, effectiveStatus } from './state-table';
+import { APPROVED_STATUSES, effectiveSaleStatus } from './state-table';
 
 /** The answer a pre-capture gave, as kept on its sale for Idempotency-Key replays: status and JSON body. */
 export interface KeptAnswer {
@@ -15,7 +15,7 @@ export interface KeptAnswer {
 export const iso = (date: Date | null | undefined) => (date ? new Date(date).toISOString() : null);
 
 export function presentSale(sale: OnlineSale, extra: { cardToken?: string } = {}) {
-  const status = effectiveStatus(sale);
+  const status = effectiveSaleStatus(sale);
   return {
     id: sale._id,
     approved: APPROVED_STATUSES.includes(sale.status),

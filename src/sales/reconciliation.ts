@@ -3,7 +3,7 @@
  * outcome (or a PIX past its expiry with no notice) and settles ours to it, once.
  */
 import { AcquirerStatus, callMayStillBeRunningMs, getSale, type AcquirerSale } from '../acquirer/client';
-import { findCharge, noSaleIsConclusive } from '../payments/card-charge';
+import { findAcquirerCharge, noSaleIsConclusive } from '../payments/card-charge';
 import { freeKey, recordOfUse } from '../payments/idempotency';
 import { OnlineSaleModel, SaleIdempotencyModel, type OnlineSale } from './model';
 import { keptAnswerOf } from './presentation';
@@ -42,7 +42,7 @@ export async function reconcileReadSale(sale: OnlineSale | null, now = new Date(
   }
   const truth = sale.acquirer.paymentId
     ? await getSale(sale.acquirer.paymentId)
-    : (await findCharge(sale.merchantOrderId)).sale;
+    : (await findAcquirerCharge(sale.merchantOrderId)).sale;
 
   if (operation === 'authorize') {
     const sent = { at: new Date(sale.createdAt), mayStillRun: Boolean(sale.reconciliation.inFlight) };

@@ -34,6 +34,6 @@ export {
   signNotice,
 } from './notices';
 export { requeueUnappliedPaymentNotices, salesNeedingAttention, sweepUnsettledSales } from './sweeps';
-export { effectiveStatus, statusFromAcquirer } from './state-table';
+export { effectiveSaleStatus, statusFromAcquirer } from './state-table';
 export { presentSale, type PreCaptureResult, type SaleView } from './presentation';
 export { SaleGatewayError, type SaleScope } from './transitions';

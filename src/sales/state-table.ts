@@ -14,7 +14,7 @@ import { AcquirerStatus, type AcquirerSale } from '../acquirer/client';
 import type { OnlineSale, SaleOperation, SaleStatus } from './model';
 
 /** The sale status a reader sees: an unpaid PIX past its expiry is EXPIRED even before the acquirer says so. */
-export function effectiveStatus(sale: OnlineSale, now = new Date()): SaleStatus {
+export function effectiveSaleStatus(sale: OnlineSale, now = new Date()): SaleStatus {
   if (sale.status === 'PENDING' && sale.pix?.expiresAt && new Date(sale.pix.expiresAt).getTime() <= now.getTime())
     return 'EXPIRED';
   return sale.status;

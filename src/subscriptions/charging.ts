@@ -19,7 +19,7 @@ import { nextId } from '../db/ids';
 import { logger } from '../platform/logger';
 import { isApprovedStatus } from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
-import { chargeCard, findCharge as findAcquirerCharge } from '../payments/card-charge';
+import { chargeCard, findAcquirerCharge } from '../payments/card-charge';
 import {
   nextRetryDay,
   SUBSCRIPTION_CANCELLED,
@@ -31,7 +31,13 @@ import { cycleDueDate, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './calenda
 import type { ChargeAttemptResult, ChargeJobData } from '../../jobs/charge-subscription';
 
 export type { ChargeAttemptResult };
-import { advanceToNextCycle, findCharge, insertCharge, loadSubscription, startDueCycle } from './cycle-start';
+import {
+  advanceToNextCycle,
+  findSubscriptionCharge,
+  insertCharge,
+  loadSubscription,
+  startDueCycle,
+} from './cycle-start';
 import {
   ChargeAttemptModel,
   ChargeStatus,
@@ -86,7 +92,7 @@ export async function runChargeAttempt(
       }));
     } else {
       // A cancelled subscription, or a cycle already past (a stale job), gets no new charge.
-      charge = await findCharge(sub._id, data.dueDate);
+      charge = await findSubscriptionCharge(sub._id, data.dueDate);
     }
   }
   if (!charge) return 'not-due';

@@ -29,7 +29,10 @@ export async function loadSubscription(subscriptionId: number): Promise<Subscrip
 }
 
 /** By subscription id (its index); the due date, shared by every charge of a cycle, is checked after. */
-export async function findCharge(subscriptionId: number, dueDate: string): Promise<SubscriptionCharge | null> {
+export async function findSubscriptionCharge(
+  subscriptionId: number,
+  dueDate: string,
+): Promise<SubscriptionCharge | null> {
   return SubscriptionChargeModel.findOne({
     subscriptionId,
     dueDate: checkedAfterLookup(dueDate),
@@ -87,7 +90,7 @@ export async function insertCharge(
     attempts: 1,
   });
   if (created) return { charge: created, insertedNow: true };
-  return { charge: (await findCharge(sub._id, dueDate))!, insertedNow: false };
+  return { charge: (await findSubscriptionCharge(sub._id, dueDate))!, insertedNow: false };
 }
 
 /** Moves the subscription to its next cycle once this cycle's charge exists (idempotent). */

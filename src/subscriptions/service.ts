@@ -11,7 +11,7 @@ import { insertOnce } from '../db/claims';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { CardError, cardBrand, decryptCard, summarizeCard } from '../cards';
 import { AcquirerRejectedError, getSale, tokenizeCard, voidSale } from '../acquirer/client';
-import { chargeStatusOf } from '../payments/card-charge';
+import { acquirerChargeOutcomeOf } from '../payments/card-charge';
 import { logger } from '../platform/logger';
 import { isCalendarDay, now, today } from './clock';
 import { startFirstCycleIfDue } from './scheduling';
@@ -282,5 +282,5 @@ async function saleIsRefunded(paymentId: string): Promise<boolean> {
 }
 
 function isRefundedStatus(status: number): boolean {
-  return chargeStatusOf(status) === 'reversed';
+  return acquirerChargeOutcomeOf(status) === 'reversed';
 }

@@ -5,7 +5,7 @@ import test from 'ava';
 import { AcquirerStatus } from '../../src/acquirer/client';
 import type { OnlineSale } from '../../src/sales/model';
 import {
-  effectiveStatus,
+  effectiveSaleStatus,
   isUnnoticedPixPastExpiry,
   PIX_EXPIRY_GRACE_MS,
   SALE_OPERATIONS,
@@ -62,14 +62,14 @@ test('an unpaid pix past its expiry reads expired; before it, and a card, read a
   const past = new Date(now.getTime() - 1000);
   const future = new Date(now.getTime() + 1000);
   t.is(
-    effectiveStatus(sale({ paymentMethod: 'pix', status: 'PENDING', pix: { expiresAt: past } as never }), now),
+    effectiveSaleStatus(sale({ paymentMethod: 'pix', status: 'PENDING', pix: { expiresAt: past } as never }), now),
     'EXPIRED',
   );
   t.is(
-    effectiveStatus(sale({ paymentMethod: 'pix', status: 'PENDING', pix: { expiresAt: future } as never }), now),
+    effectiveSaleStatus(sale({ paymentMethod: 'pix', status: 'PENDING', pix: { expiresAt: future } as never }), now),
     'PENDING',
   );
-  t.is(effectiveStatus(sale({ status: 'PRE_CAPTURED' }), now), 'PRE_CAPTURED');
+  t.is(effectiveSaleStatus(sale({ status: 'PRE_CAPTURED' }), now), 'PRE_CAPTURED');
 });
 
 test('a pending pix is asked about only once its expiry and the grace have passed', (t) => {
