@@ -1,4 +1,7 @@
-/** What a job kind is to the worker: its definition (queue, name, types), a processor that calls services (never routes), and options. */
+/**
+ * What a job kind is to the worker: its definition's queue, a processor that calls services (never
+ * routes), and worker options.
+ */
 import type { Job, WorkerOptions } from 'bullmq';
 import type { JobDefinition } from '../src/queue/job-definition';
 

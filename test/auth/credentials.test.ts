@@ -7,7 +7,13 @@ import { bearer, newMerchant, newStaff, systemToken, type TestMerchant } from '.
 import { features } from '../../src/web/areas';
 import type { Feature } from '../../src/http/routes';
 import { merchantIdOf, VerifiedTokens } from '../../src/auth/authenticate';
-import { ANY_CREDENTIAL, ANY_MERCHANT_CREDENTIAL, MERCHANT_CREDENTIALS, STAFF_CREDENTIALS, type CredentialPolicy } from '../../src/http/credential-policy';
+import {
+  ANY_CREDENTIAL,
+  ANY_MERCHANT_CREDENTIAL,
+  MERCHANT_CREDENTIALS,
+  STAFF_CREDENTIALS,
+  type CredentialPolicy,
+} from '../../src/http/credential-policy';
 import { issueMerchantToken, revokeMerchantTokens } from '../../src/auth/service';
 import { signToken } from '../../src/auth/tokens';
 import { UserModel } from '../../src/auth/model';
