@@ -16,7 +16,8 @@
  *    acquirer, and before a notice or reconciliation moves the sale;
  *  - one stored notice per notification body.
  */
-export { preCapture, type PreCaptureInput } from './pre-capture';
+export { preCapture } from './pre-capture';
+export type { PreCaptureInput } from './schemas';
 export {
   cancelOnlineSale,
   captureOnlineSale,
