@@ -237,6 +237,8 @@ export const pixStatusAnswer = field.object({
   updated_at: field.dateTime(),
 });
 
+export type PixStatusAnswer = ValueOf<typeof pixStatusAnswer>;
+
 export const pixStatusResponse = definition(
   'PixStatusResponse',
   field.object({ status: success, data: required(pixStatusAnswer) }),
@@ -252,6 +254,8 @@ export const saleGatewayError = definition(
   }),
 );
 
+export type SaleGatewayErrorBody = ValueOf<typeof saleGatewayError>;
+
 /** The acquirer's notice; read by hand in notices.ts, which checks its signature over the raw body first. */
 export const paymentNotice = definition(
   'PaymentNotice',
@@ -266,3 +270,5 @@ export const paymentNotice = definition(
 );
 
 export const noticeReceipt = field.object({ received: field.boolean(), duplicate: field.boolean() });
+
+export type NoticeReceipt = ValueOf<typeof noticeReceipt>;

@@ -17,7 +17,7 @@
  *  - one stored notice per notification body.
  */
 export { preCapture } from './pre-capture';
-export type { PreCaptureInput } from './schemas';
+export type { PreCaptureInput, SaleAnswer } from './schemas';
 export {
   cancelOnlineSale,
   captureOnlineSale,
@@ -36,5 +36,5 @@ export {
 } from './notices';
 export { requeueUnappliedPaymentNotices, salesNeedingAttention, sweepUnsettledSales } from './sweeps';
 export { effectiveStatus, statusFromAcquirer } from './state-table';
-export { presentSale, type PreCaptureResult, type SaleView } from './presentation';
+export { presentSale, type PreCaptureResult } from './presentation';
 export { SaleGatewayError, type SaleScope } from './transitions';
