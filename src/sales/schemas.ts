@@ -40,7 +40,7 @@ export const preCaptureRequest = definition(
           'number.max': 'Must be 1 to 12.',
         })
         .description('Card only; a PIX sale has 1'),
-      // The served document has never stated the 4096 and 100 character ceilings: stating them now changes the contract.
+      // The served document never stated the 4096 and 100 character ceilings: stating them changes the contract.
       encrypted_card: swaggerOnly(
         field
           .string()
