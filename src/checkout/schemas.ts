@@ -1,7 +1,7 @@
 /** Joi validation of the checkout calls (celebrate), and the payer step's legacy field alias. */
 import type { RequestHandler } from 'express';
 import { celebrate, Joi, Segments } from 'celebrate';
-import { optionalText } from '../payment-links/service';
+import { optionalText } from '../payment-links/schemas';
 
 const UFS = [
   'AC',

@@ -5,7 +5,16 @@
  * own reader rather than joi-to-json or TypeBox: docs/schemas.md.
  */
 import { Joi } from 'celebrate';
-import type { ArraySchema, BooleanSchema, Description, NumberSchema, ObjectSchema, Schema, StringSchema } from 'joi';
+import type {
+  AnySchema,
+  ArraySchema,
+  BooleanSchema,
+  Description,
+  NumberSchema,
+  ObjectSchema,
+  Schema,
+  StringSchema,
+} from 'joi';
 
 declare const VALUE: unique symbol;
 declare const PRESENT: unique symbol;
@@ -36,7 +45,7 @@ const DEFINITION_META = 'swaggerDefinition';
 /** The meta holding Swagger-only keys, merged last over what is derived (null removes a key). */
 const SWAGGER_META = 'swagger';
 
-function objectOf<K extends Keys>(keys: K): Typed<ObjectSchema, ObjectValue<K>> {
+function objectOf<K extends Keys>(keys: K): Typed<ObjectSchema<ObjectValue<K>>, ObjectValue<K>> {
   for (const [key, schema] of Object.entries(keys)) {
     const described = (schema as unknown as Schema).describe();
     const declaredPresent = (described.metas ?? []).some((meta: Record<string, unknown>) => meta[PRESENCE_META]);
@@ -45,7 +54,7 @@ function objectOf<K extends Keys>(keys: K): Typed<ObjectSchema, ObjectValue<K>> 
     if (present !== declaredPresent)
       throw new Error(`key ${key}: declare required keys with required(), defaults with withDefault()`);
   }
-  return Joi.object(keys as unknown as Record<string, Schema>) as Typed<ObjectSchema, ObjectValue<K>>;
+  return Joi.object(keys as unknown as Record<string, Schema>) as Typed<ObjectSchema<ObjectValue<K>>, ObjectValue<K>>;
 }
 
 /** The entry points of a typed declaration; every Joi method chained after them keeps the type. */
@@ -53,6 +62,8 @@ export const field = {
   string: () => Joi.string() as Typed<StringSchema, string>,
   number: () => Joi.number() as Typed<NumberSchema, number>,
   boolean: () => Joi.boolean() as Typed<BooleanSchema, boolean>,
+  /** Any value: a key only documented (an alias folded away before validation), its Swagger given by swaggerOnly. */
+  any: () => Joi.any() as Typed<AnySchema, unknown>,
   /** A string that is one of `values` (Swagger `enum`). */
   oneOf: <const V extends readonly string[]>(values: V) =>
     Joi.string().valid(...values) as Typed<StringSchema, V[number]>,
@@ -97,6 +108,9 @@ const STRING_RULES: Record<string, (args: Record<string, unknown>) => SwaggerSch
   min: (args) => ({ minLength: args.limit }),
   max: (args) => ({ maxLength: args.limit }),
   isoDate: () => ({ format: 'date-time' }),
+  email: () => ({ format: 'email' }),
+  guid: () => ({ format: 'uuid' }),
+  uri: () => ({ format: 'uri' }),
 };
 const NUMBER_RULES: Record<string, (args: Record<string, unknown>) => SwaggerSchema> = {
   integer: () => ({ type: 'integer' }),
@@ -114,7 +128,8 @@ function rulesOf(described: Description, known: typeof STRING_RULES): SwaggerSch
 }
 
 function fromDescription(described: Description, nested: boolean): SwaggerSchema {
-  const metas: Record<string, unknown> = Object.assign({}, ...((described.metas ?? []) as object[]));
+  const metaList = (described.metas ?? []) as Record<string, unknown>[];
+  const metas: Record<string, unknown> = Object.assign({}, ...metaList);
   if (nested && typeof metas[DEFINITION_META] === 'string') return { $ref: `#/definitions/${metas[DEFINITION_META]}` };
   const flags = (described.flags ?? {}) as Record<string, unknown>;
   const out: SwaggerSchema = {};
@@ -143,6 +158,8 @@ function fromDescription(described: Description, nested: boolean): SwaggerSchema
         out.properties = Object.fromEntries(keys.map(([name, key]) => [name, fromDescription(key, true)]));
       break;
     }
+    case 'any':
+      break;
     default:
       throw new Error(`no Swagger 2.0 reading of a Joi ${described.type}`);
   }
@@ -153,7 +170,9 @@ function fromDescription(described: Description, nested: boolean): SwaggerSchema
   if (flags.default !== undefined && typeof flags.default !== 'object') out.default = flags.default;
   if (flags.description) out.description = flags.description;
   if (described.examples?.length) out.example = described.examples[0];
-  for (const [key, value] of Object.entries((metas[SWAGGER_META] ?? {}) as SwaggerSchema)) {
+  // Every swaggerOnly along the chain counts, the later over the earlier (a shared field's, then its user's).
+  const swaggerKeys = Object.assign({}, ...metaList.map((meta) => meta[SWAGGER_META] ?? {})) as SwaggerSchema;
+  for (const [key, value] of Object.entries(swaggerKeys)) {
     if (value === null) delete out[key];
     else out[key] = value;
   }

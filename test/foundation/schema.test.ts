@@ -49,7 +49,9 @@ test('the declaration validates with its own messages, and the value has its def
       ['extra', 'Unknown field.'],
     ],
   );
-  const validated: Order = order.validate({ kind: 'pix', value: 100 }).value;
+  // validate() itself is typed: no annotation needed for the compiler to know the keys.
+  const validated = order.validate({ kind: 'pix', value: 100 }).value;
+  t.is(validated?.count satisfies number | undefined, 1);
   t.deepEqual(validated, { kind: 'pix', value: 100, count: 1 });
 });
 
@@ -79,6 +81,13 @@ test('the same declaration gives its Swagger 2.0 definition, a held definition a
   t.deepEqual(swaggerOf(field.object({ ok: field.boolean() })), {
     type: 'object',
     properties: { ok: { type: 'boolean' } },
+  });
+  // A shared field's Swagger-only keys stay when its user adds its own.
+  const shared = swaggerOnly(field.string().allow(null), { 'x-nullable': null });
+  t.deepEqual(swaggerOf(swaggerOnly(shared.email(), { example: 'a@b.co' })), {
+    type: 'string',
+    format: 'email',
+    example: 'a@b.co',
   });
 });
 
