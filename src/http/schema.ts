@@ -70,6 +70,9 @@ export const field = {
   /** An ISO 8601 timestamp as an answer states it (Swagger format date-time). */
   dateTime: () => Joi.string().isoDate() as Typed<StringSchema, string>,
   object: objectOf,
+  /** An object of any keys whose values are all `values` (Swagger `additionalProperties`). */
+  record: <S extends { readonly [VALUE]: unknown }>(values: S) =>
+    Joi.object().pattern(/./, values as unknown as Schema) as Typed<ObjectSchema, Record<string, ValueOf<S>>>,
   array: <S extends { readonly [VALUE]: unknown }>(items: S) =>
     Joi.array().items(items as unknown as Schema) as Typed<ArraySchema, ValueOf<S>[]>,
 };
@@ -108,6 +111,8 @@ const STRING_RULES: Record<string, (args: Record<string, unknown>) => SwaggerSch
   min: (args) => ({ minLength: args.limit }),
   max: (args) => ({ maxLength: args.limit }),
   isoDate: () => ({ format: 'date-time' }),
+  // describe() gives the regex as /source/flags; Swagger takes the source.
+  pattern: (args) => ({ pattern: String(args.regex).replace(/^\/(.*)\/[a-z]*$/s, '$1') }),
   email: () => ({ format: 'email' }),
   guid: () => ({ format: 'uuid' }),
   uri: () => ({ format: 'uri' }),
@@ -156,6 +161,8 @@ function fromDescription(described: Description, nested: boolean): SwaggerSchema
       if (requiredKeys.length) out.required = requiredKeys;
       if (keys.length)
         out.properties = Object.fromEntries(keys.map(([name, key]) => [name, fromDescription(key, true)]));
+      const valuesOfAnyKey = (described.patterns as { rule: Description }[] | undefined)?.[0]?.rule;
+      if (valuesOfAnyKey) out.additionalProperties = fromDescription(valuesOfAnyKey, true);
       break;
     }
     case 'any':

@@ -82,6 +82,16 @@ test('the same declaration gives its Swagger 2.0 definition, a held definition a
     type: 'object',
     properties: { ok: { type: 'boolean' } },
   });
+  t.deepEqual(
+    swaggerOf(field.object({ cep: field.string().pattern(/^\d{5}$/), lines: field.record(field.string()) })),
+    {
+      type: 'object',
+      properties: {
+        cep: { type: 'string', pattern: '^\\d{5}$' },
+        lines: { type: 'object', additionalProperties: { type: 'string' } },
+      },
+    },
+  );
   // A shared field's Swagger-only keys stay when its user adds its own.
   const shared = swaggerOnly(field.string().allow(null), { 'x-nullable': null });
   t.deepEqual(swaggerOf(swaggerOnly(shared.email(), { example: 'a@b.co' })), {
