@@ -1,7 +1,11 @@
-/** Joi validation of the checkout calls (celebrate), and the payer step's legacy field alias. */
+/**
+ * The checkout bodies, each declared once (src/http/schema.ts): the three steps' requests (validated
+ * by celebrate), the checkout and pay answers; and the payer step's legacy field alias.
+ */
 import type { RequestHandler } from 'express';
 import { celebrate, Joi, Segments } from 'celebrate';
-import { optionalText } from '../payment-links/service';
+import { definition, field, nullable, required, swaggerOnly, type ValueOf } from '../http/schema';
+import { optionalText } from '../payment-links/schemas';
 
 const UFS = [
   'AC',
@@ -45,80 +49,185 @@ export const foldPayerAlias: RequestHandler = (req, _res, next) => {
   next();
 };
 
-export const payerBody = celebrate(
-  {
-    ...guidParam,
-    [Segments.BODY]: Joi.object({
-      payer_name: Joi.string().trim().min(1).max(20).required().messages({
-        'any.required': 'This field is required.',
-        'string.empty': 'This field may not be blank.',
-        'string.base': 'Not a valid string.',
-        'string.max': 'Ensure this field has no more than 20 characters.',
+/** A required text of at most 20 characters (the payer step's two fields). */
+const requiredText20Messages = {
+  'any.required': 'This field is required.',
+  'string.empty': 'This field may not be blank.',
+  'string.base': 'Not a valid string.',
+  'string.max': 'Ensure this field has no more than 20 characters.',
+};
+
+export const checkoutPayer = definition(
+  'CheckoutPayer',
+  field
+    .object({
+      // The served document never stated the minimum of 1 (a blank name is refused as blank).
+      payer_name: swaggerOnly(required(field.string().trim().min(1).max(20)).messages(requiredText20Messages), {
+        minLength: null,
       }),
-      document: Joi.string().trim().max(20).required().messages({
-        'any.required': 'This field is required.',
-        'string.empty': 'This field may not be blank.',
-        'string.base': 'Not a valid string.',
-        'string.max': 'Ensure this field has no more than 20 characters.',
-      }),
+      // Folded into payer_name by foldPayerAlias before validation: only documented here.
+      merchant_name: swaggerOnly(field.any(), { type: 'string', maxLength: 20 }).description(
+        'Alias of payer_name; payer_name wins',
+      ),
+      document: required(field.string().trim().max(20))
+        .messages(requiredText20Messages)
+        .description(
+          'CPF (11 digits) or CNPJ (14 characters, the new alphanumeric form included), punctuation allowed; ' +
+            'check digits verified',
+        ),
     })
-      .unknown(true)
-      .required(),
-  },
-  { abortEarly: false },
+    .unknown(true),
 );
 
-export const addressBody = celebrate(
-  {
-    ...guidParam,
-    [Segments.BODY]: Joi.object({
-      cep: Joi.string()
-        .trim()
-        .pattern(/^\d{5}-?\d{3}$/)
-        .required()
+export const checkoutAddress = definition(
+  'CheckoutAddress',
+  field
+    .object({
+      cep: required(
+        field
+          .string()
+          .trim()
+          .pattern(/^\d{5}-?\d{3}$/),
+      )
         .messages({
           'any.required': 'This field is required.',
           'string.empty': 'This field may not be blank.',
           'string.base': 'Not a valid string.',
           'string.pattern.base': 'Enter a CEP of 8 digits.',
-        }),
+        })
+        .description('8 digits, dash optional'),
       street: optionalText(100),
       number: optionalText(20),
       complement: optionalText(100),
       neighborhood: optionalText(100),
       city: optionalText(100),
-      state: Joi.string()
-        .trim()
-        .uppercase()
-        .valid(...UFS)
-        .allow('', null)
-        .messages({
-          'any.only': 'Enter a Brazilian state abbreviation (UF), e.g. SP.',
-          'string.base': 'Not a valid string.',
-        }),
+      // The served document names no list of states, and no empty or null one.
+      state: swaggerOnly(
+        field
+          .string()
+          .trim()
+          .uppercase()
+          .valid(...UFS)
+          .allow('', null)
+          .messages({
+            'any.only': 'Enter a Brazilian state abbreviation (UF), e.g. SP.',
+            'string.base': 'Not a valid string.',
+          })
+          .description('UF, e.g. SP'),
+        { enum: null, 'x-nullable': null },
+      ),
       reference: optionalText(100),
     })
-      .unknown(true)
-      .required(),
-  },
+    .unknown(true),
+);
+
+export const checkoutPay = definition(
+  'CheckoutPay',
+  field
+    .object({
+      // The served document never stated the 4096 character ceiling: stating it changes the contract.
+      encrypted_card: swaggerOnly(
+        required(field.string().max(4096))
+          .messages({
+            'any.required': 'This field is required.',
+            'string.empty': 'This field may not be blank.',
+            'string.base': 'Not a valid string.',
+            'string.max': 'Too long to be an encrypted card.',
+          })
+          .description(
+            'base64 of RSAES-PKCS1-v1_5(publicKey, UTF-8 JSON {"number","holder","expMonth","expYear","cvv"}). ' +
+              'Any decryption or parsing failure gives the same ' +
+              ('400 {"encrypted_card": [...]}; a readable card with a bad field names it: number (Luhn, brand), ' +
+                'expiry, cvv (3 digits, 4 for Amex), holder.'),
+          ),
+        { maxLength: null },
+      ),
+    })
+    .unknown(true),
+);
+
+export const payerBody = celebrate({ ...guidParam, [Segments.BODY]: checkoutPayer.required() }, { abortEarly: false });
+
+export const addressBody = celebrate(
+  { ...guidParam, [Segments.BODY]: checkoutAddress.required() },
   { abortEarly: false },
 );
 
-export const payBody = celebrate(
-  {
-    ...guidParam,
-    [Segments.BODY]: Joi.object({
-      encrypted_card: Joi.string().max(4096).required().messages({
-        'any.required': 'This field is required.',
-        'string.empty': 'This field may not be blank.',
-        'string.base': 'Not a valid string.',
-        'string.max': 'Too long to be an encrypted card.',
+export const payBody = celebrate({ ...guidParam, [Segments.BODY]: checkoutPay.required() }, { abortEarly: false });
+
+/** What the page needs, and nothing more: the payer document is masked, the e-mail never shown. */
+export const checkoutLink = definition(
+  'CheckoutLink',
+  field.object({
+    guid: required(field.string()),
+    status: required(field.number().integer().valid(1, 2, 3)).description('1 Pendente, 2 Pago, 3 Expirado'),
+    statusLabel: required(field.string()),
+    paid: required(field.boolean()),
+    expired: required(field.boolean()),
+    amount: required(field.number().integer()).description('Cents'),
+    description: field.string(),
+    merchantCompanyName: required(field.string()),
+    installments: required(field.number().integer()).description('Installments of the charge, fixed by the link'),
+    expiresAt: required(field.dateTime()),
+    payerName: required(field.string()).description(
+      'The payer name saved by the payer step (or pre-filled by the merchant)',
+    ),
+    payerDocument: field
+      .string()
+      .description('The payer document MASKED (***.456.***-**); the full document is never returned'),
+    payerDocumentSaved: field.boolean().description('A CPF/CNPJ with valid check digits is on file'),
+    address: nullable(field.record(field.string())).description('The address saved by the address step, or null'),
+    publicKey: required(field.string()).description(
+      'PEM RSA public key: encrypt the card JSON with it, RSAES-PKCS1-v1_5, base64',
+    ),
+    encryption: field.oneOf(['RSAES-PKCS1-V1_5']),
+    receipt: nullable(
+      field.object({
+        paymentDate: field.dateTime(),
+        amount: field.number().integer(),
+        installments: field.number().integer(),
+        cardBrand: field.string(),
+        cardLast4: field.string(),
+        authorization: nullable(field.string()).description(
+          "The issuer's authorization code (6 characters), what the receipt shows; null on links paid " +
+            'before it was kept',
+        ),
+        tid: nullable(field.string()).description(
+          "The acquirer's transaction id (20 digits): the page shows it only where it fits on one line",
+        ),
+        merchantCompanyName: field.string(),
+        description: field.string(),
       }),
-    })
-      .unknown(true)
-      .required(),
-  },
-  { abortEarly: false },
+    ).description('Set once paid'),
+  }),
 );
+
+export type CheckoutLinkAnswer = ValueOf<typeof checkoutLink>;
+
+export const checkoutPayResult = definition(
+  'CheckoutPayResult',
+  field.object({
+    approved: required(field.boolean()).description(
+      'false: the card was denied; the link stays payable (status 1) and another card may be tried',
+    ),
+    denial: nullable(
+      field.object({
+        code: field.string().description("The acquirer's ReturnCode, as the merchant's webhook carries it"),
+        message: field
+          .string()
+          .description("The acquirer's ReturnMessage (English), as the merchant's webhook carries it"),
+        payerMessage: field
+          .string()
+          .description(
+            'What the payer reads: Portuguese, chosen by the return code (a generic text for unknown codes ' +
+              'and flagged cards)',
+          ),
+      }),
+    ),
+    checkout: required(checkoutLink),
+  }),
+);
+
+export type CheckoutPayAnswer = ValueOf<typeof checkoutPayResult>;
 
 export const guidOnly = celebrate(guidParam);

@@ -31,6 +31,7 @@ import {
 import { documentKind, maskDocument, normalizeDocument } from '../platform/brazilian-documents';
 import { payerDenialMessage } from './payer-messages';
 import { ALREADY_PAID, claimPayment, inProgress, releaseClaim, type HeldPayment } from './pay-claims';
+import type { CheckoutLinkAnswer, CheckoutPayAnswer } from './schemas';
 import { linkPaymentOf, notify, recordPaid } from './settlement';
 
 export { ALREADY_PAID, IN_PROGRESS } from './pay-claims';
@@ -86,7 +87,7 @@ function receiptOf(link: PaymentLink) {
 }
 
 /** What the page needs, and nothing more: the payer document is masked, the e-mail never shown. */
-export function presentCheckout(link: PaymentLink, now = new Date()) {
+export function presentCheckout(link: PaymentLink, now = new Date()): CheckoutLinkAnswer {
   const status = effectiveLinkStatus(link, now);
   const document = normalizeDocument(link.document);
   return {
@@ -121,9 +122,7 @@ export function presentCheckout(link: PaymentLink, now = new Date()) {
   };
 }
 
-export type CheckoutView = ReturnType<typeof presentCheckout>;
-
-export async function loadCheckout(guid: string, now = new Date()): Promise<CheckoutView> {
+export async function loadCheckout(guid: string, now = new Date()): Promise<CheckoutLinkAnswer> {
   return presentCheckout(await findLink(guid), now);
 }
 
@@ -140,7 +139,7 @@ export async function savePayer(
   guid: string,
   input: { payerName: string; document: string },
   now = new Date(),
-): Promise<CheckoutView> {
+): Promise<CheckoutLinkAnswer> {
   const link = await findLink(guid);
   assertEditable(link, now);
   const document = normalizeDocument(input.document);
@@ -155,7 +154,7 @@ export async function savePayer(
 
 export const INVALID_DOCUMENT = 'Enter a valid CPF (11 digits) or CNPJ (14 characters) with correct check digits.';
 
-export async function saveAddress(guid: string, address: LinkAddress, now = new Date()): Promise<CheckoutView> {
+export async function saveAddress(guid: string, address: LinkAddress, now = new Date()): Promise<CheckoutLinkAnswer> {
   const link = await findLink(guid);
   assertEditable(link, now);
   await assertNoPayInProgress(link);
@@ -207,20 +206,11 @@ async function reconcile(
   return { ...found.sale, approved: status === 'approved' };
 }
 
-export interface PayOutcome {
-  approved: boolean;
-  checkout: CheckoutView;
-  /**
-   * code and message are the acquirer's own (the merchant's webhook carries them); payerMessage is what the page shows.
-   */
-  denial: { code: string; message: string; payerMessage: string } | null;
-}
-
 /**
  * The pay step. Order matters: the card is decrypted and checked before the claim (bad input
  * never blocks the link), and the claim is taken before the acquirer is called.
  */
-export async function payLink(guid: string, encryptedCard: string, now = new Date()): Promise<PayOutcome> {
+export async function payLink(guid: string, encryptedCard: string, now = new Date()): Promise<CheckoutPayAnswer> {
   const link = await findLink(guid);
   const status = effectiveLinkStatus(link, now);
   if (status === LINK_PAID) throw conflict(ALREADY_PAID);

@@ -1,6 +1,8 @@
-/** Swagger text of the checkout calls and page: definitions, parameters and each operation. */
+/** Swagger text of the checkout calls and page: parameters and each operation (the bodies are in schemas.ts). */
 import { errorResponses, type SwaggerOperation } from '../http/routes';
+import { swaggerDefinitions } from '../http/schema';
 import { ASSETS } from './assets';
+import { checkoutAddress, checkoutLink, checkoutPay, checkoutPayer, checkoutPayResult } from './schemas';
 
 const guidPath = {
   name: 'guid',
@@ -20,153 +22,13 @@ export const tag = {
   description: 'Public checkout of a payment link: the page and the four calls it makes. No credential.',
 };
 
-export const definitions = {
-  CheckoutLink: {
-    type: 'object',
-    required: [
-      'guid',
-      'status',
-      'statusLabel',
-      'paid',
-      'expired',
-      'amount',
-      'payerName',
-      'merchantCompanyName',
-      'installments',
-      'expiresAt',
-      'publicKey',
-    ],
-    properties: {
-      guid: { type: 'string' },
-      status: { type: 'integer', enum: [1, 2, 3], description: '1 Pendente, 2 Pago, 3 Expirado' },
-      statusLabel: { type: 'string' },
-      paid: { type: 'boolean' },
-      expired: { type: 'boolean' },
-      amount: { type: 'integer', description: 'Cents' },
-      description: { type: 'string' },
-      merchantCompanyName: { type: 'string' },
-      installments: { type: 'integer', description: 'Installments of the charge, fixed by the link' },
-      expiresAt: { type: 'string', format: 'date-time' },
-      payerName: {
-        type: 'string',
-        description: 'The payer name saved by the payer step (or pre-filled by the merchant)',
-      },
-      payerDocument: {
-        type: 'string',
-        description: 'The payer document MASKED (***.456.***-**); the full document is never returned',
-      },
-      payerDocumentSaved: { type: 'boolean', description: 'A CPF/CNPJ with valid check digits is on file' },
-      address: {
-        type: 'object',
-        'x-nullable': true,
-        description: 'The address saved by the address step, or null',
-        additionalProperties: { type: 'string' },
-      },
-      publicKey: {
-        type: 'string',
-        description: 'PEM RSA public key: encrypt the card JSON with it, RSAES-PKCS1-v1_5, base64',
-      },
-      encryption: { type: 'string', enum: ['RSAES-PKCS1-V1_5'] },
-      receipt: {
-        type: 'object',
-        'x-nullable': true,
-        description: 'Set once paid',
-        properties: {
-          paymentDate: { type: 'string', format: 'date-time' },
-          amount: { type: 'integer' },
-          installments: { type: 'integer' },
-          cardBrand: { type: 'string' },
-          cardLast4: { type: 'string' },
-          authorization: {
-            type: 'string',
-            'x-nullable': true,
-            description:
-              "The issuer's authorization code (6 characters), what the receipt shows; null on links paid " +
-              'before it was kept',
-          },
-          tid: {
-            type: 'string',
-            'x-nullable': true,
-            description: "The acquirer's transaction id (20 digits): the page shows it only where it fits on one line",
-          },
-          merchantCompanyName: { type: 'string' },
-          description: { type: 'string' },
-        },
-      },
-    },
-  },
-  CheckoutPayer: {
-    type: 'object',
-    required: ['payer_name', 'document'],
-    properties: {
-      payer_name: { type: 'string', maxLength: 20 },
-      merchant_name: { type: 'string', maxLength: 20, description: 'Alias of payer_name; payer_name wins' },
-      document: {
-        type: 'string',
-        maxLength: 20,
-        description:
-          'CPF (11 digits) or CNPJ (14 characters, the new alphanumeric form included), punctuation allowed; ' +
-          'check digits verified',
-      },
-    },
-  },
-  CheckoutAddress: {
-    type: 'object',
-    required: ['cep'],
-    properties: {
-      cep: { type: 'string', pattern: '^\\d{5}-?\\d{3}$', description: '8 digits, dash optional' },
-      street: { type: 'string', maxLength: 100 },
-      number: { type: 'string', maxLength: 20 },
-      complement: { type: 'string', maxLength: 100 },
-      neighborhood: { type: 'string', maxLength: 100 },
-      city: { type: 'string', maxLength: 100 },
-      state: { type: 'string', description: 'UF, e.g. SP' },
-      reference: { type: 'string', maxLength: 100 },
-    },
-  },
-  CheckoutPay: {
-    type: 'object',
-    required: ['encrypted_card'],
-    properties: {
-      encrypted_card: {
-        type: 'string',
-        description:
-          'base64 of RSAES-PKCS1-v1_5(publicKey, UTF-8 JSON {"number","holder","expMonth","expYear","cvv"}). ' +
-          'Any decryption or parsing failure gives the same ' +
-          ('400 {"encrypted_card": [...]}; a readable card with a bad field names it: number (Luhn, brand), ' +
-            'expiry, cvv (3 digits, 4 for Amex), holder.'),
-      },
-    },
-  },
-  CheckoutPayResult: {
-    type: 'object',
-    required: ['approved', 'checkout'],
-    properties: {
-      approved: {
-        type: 'boolean',
-        description: 'false: the card was denied; the link stays payable (status 1) and another card may be tried',
-      },
-      denial: {
-        type: 'object',
-        'x-nullable': true,
-        properties: {
-          code: { type: 'string', description: "The acquirer's ReturnCode, as the merchant's webhook carries it" },
-          message: {
-            type: 'string',
-            description: "The acquirer's ReturnMessage (English), as the merchant's webhook carries it",
-          },
-          payerMessage: {
-            type: 'string',
-            description:
-              'What the payer reads: Portuguese, chosen by the return code (a generic text for unknown codes ' +
-              'and flagged cards)',
-          },
-        },
-      },
-      checkout: { $ref: '#/definitions/CheckoutLink' },
-    },
-  },
-};
+export const definitions = swaggerDefinitions(
+  checkoutLink,
+  checkoutPayer,
+  checkoutAddress,
+  checkoutPay,
+  checkoutPayResult,
+);
 
 export const docs = {
   loadCheckout: {

@@ -9,7 +9,7 @@ export const LINK_PENDING = 1;
 export const LINK_PAID = 2;
 /** Never stored: a pending link past its expiry is shown with this status. */
 export const LINK_EXPIRED = 3;
-export const STATUS_LABELS: Record<number, string> = {
+export const STATUS_LABELS: Record<number, 'Pendente' | 'Pago' | 'Expirado'> = {
   [LINK_PENDING]: 'Pendente',
   [LINK_PAID]: 'Pago',
   [LINK_EXPIRED]: 'Expirado',

@@ -4,7 +4,6 @@
  * field map, sync and async rules together, comes back in one 400.
  */
 import crypto from 'node:crypto';
-import { Joi } from 'celebrate';
 import { getConfig } from '../../config';
 import { MerchantModel } from '../merchants/model';
 import { nextId } from '../db/ids';
@@ -12,8 +11,8 @@ import { insertDocument } from '../db/inserts';
 import { freeKey, recordOfUse, requestHash, useIdempotencyKey, type KeyBook } from '../payments/idempotency';
 import { ApiError, badRequest, notFound, type FieldErrors } from '../platform/errors';
 import { documentKind, normalizeDocument } from '../platform/brazilian-documents';
-import { BRAZILIAN_PHONE_MESSAGE, toBrazilianE164 } from '../contacts/phone';
 import { checkWebhookUrl, UNSAFE_WEBHOOK_URL, type Resolver } from '../platform/url-safety';
+import { paymentLinkCreate, type PaymentLinkAnswer } from './schemas';
 import {
   EXPIRY_HOURS,
   LINK_EXPIRED,
@@ -24,63 +23,6 @@ import {
   type LinkIdempotencyRecord,
   type PaymentLink,
 } from './model';
-
-export const INTEGER_REQUIRED = 'A valid integer is required.';
-export const MAX_LINK_VALUE = 2_147_483_647;
-
-/** A text field that may be empty or null, trimmed, at most `max` characters (links and their checkout). */
-export const optionalText = (max: number) =>
-  Joi.string()
-    .trim()
-    .max(max)
-    .allow('', null)
-    .messages({
-      'string.base': 'Not a valid string.',
-      'string.max': `Ensure this field has no more than ${max} characters.`,
-    });
-
-const integer = Joi.number().integer().strict(false).messages({
-  'number.base': INTEGER_REQUIRED,
-  'number.integer': INTEGER_REQUIRED,
-  'number.unsafe': INTEGER_REQUIRED,
-  'number.infinity': INTEGER_REQUIRED,
-});
-
-/** The create body. Aliases are folded into their canonical names before this runs. */
-export const createLinkSchema = Joi.object({
-  value: integer
-    .required()
-    .min(1)
-    .max(MAX_LINK_VALUE)
-    .messages({
-      'any.required': 'This field is required.',
-      'number.min': 'Ensure this value is greater than or equal to 1.',
-      'number.max': `Ensure this value is less than or equal to ${MAX_LINK_VALUE}.`,
-    }),
-  description: optionalText(100),
-  payer_name: optionalText(20),
-  document: optionalText(20),
-  email: Joi.string().trim().max(100).email({ tlds: false }).allow('', null).messages({
-    'string.base': 'Not a valid string.',
-    'string.max': 'Ensure this field has no more than 100 characters.',
-    'string.email': 'Enter a valid email address.',
-  }),
-  // At most 20 characters as typed (the spec's limit), then normalised to E.164 by the one phone normaliser.
-  mobile: optionalText(20)
-    .custom((typed: string, helpers) =>
-      typed.length > 20 ? typed : (toBrazilianE164(typed) ?? helpers.error('phone.brazil')),
-    )
-    .messages({ 'phone.brazil': BRAZILIAN_PHONE_MESSAGE }),
-  number_of_installments: integer.min(1).max(12).default(1).messages({
-    'number.min': 'Ensure this value is greater than or equal to 1.',
-    'number.max': 'Ensure this value is less than or equal to 12.',
-  }),
-  link_exp_period: integer.valid(1, 2, 3).default(2).messages({ 'any.only': 'Choose 1 (24 h), 2 (48 h) or 3 (72 h).' }),
-  webhookUrl: Joi.string().allow('', null).messages({ 'string.base': UNSAFE_WEBHOOK_URL }),
-})
-  // `merchant` is set from the credential (read-only, as the spec says callers must not send it); unknown keys are
-  // ignored.
-  .unknown(true);
 
 export interface CreateLinkInput {
   value: number;
@@ -118,7 +60,7 @@ export async function validateCreateLink(body: unknown, options: ValidateOptions
       non_field_errors: [`Invalid data. Expected a dictionary, but got ${Array.isArray(body) ? 'list' : typeof body}.`],
     });
   }
-  const { value, error } = createLinkSchema.validate(foldAliases(body as Record<string, unknown>), {
+  const { value, error } = paymentLinkCreate.validate(foldAliases(body as Record<string, unknown>), {
     abortEarly: false,
     convert: true,
   });
@@ -165,7 +107,7 @@ export function effectiveLinkStatus(link: Pick<PaymentLink, 'status' | 'expiresA
 }
 
 /** The create response (spec table) and the merchant's read of a link: no e-mail, per the spec. */
-export function presentLink(link: PaymentLink, now = new Date()) {
+export function presentLink(link: PaymentLink, now = new Date()): PaymentLinkAnswer {
   const status = effectiveLinkStatus(link, now);
   return {
     id: link._id,

@@ -14,6 +14,7 @@ import {
   receivePaymentNotice,
   type SaleScope,
 } from './service';
+import type { NoticeReceipt } from './schemas';
 
 /** The merchant a system token without X-Merchant-Id acts for: all of them. */
 function scopeOf(req: Request): SaleScope {
@@ -41,6 +42,7 @@ export const salesHandlers = {
   receivePaymentNotification: async (req: Request, res: Response) => {
     const rawBody = (req as Request & { rawBody?: Buffer }).rawBody;
     const { duplicate } = await receivePaymentNotice(rawBody, req.get(NOTIFICATION_SIGNATURE_HEADER));
-    res.json({ received: true, duplicate });
+    const receipt: NoticeReceipt = { received: true, duplicate };
+    res.json(receipt);
   },
 };

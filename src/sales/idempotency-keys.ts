@@ -13,7 +13,7 @@ import {
   type KeyBook,
 } from '../payments/idempotency';
 import { OnlineSaleModel, SaleIdempotencyModel, type OnlineSale, type SaleIdempotencyRecord } from './model';
-import type { PreCaptureInput } from './pre-capture';
+import type { PreCaptureInput } from './schemas';
 import { keptAnswerOf, storableAnswer, type KeptAnswer } from './presentation';
 import { SaleGatewayError } from './transitions';
 

@@ -16,7 +16,8 @@ import { checkedAfterLookup } from '../db/filters';
 import { ApiError } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { OnlineSaleModel, type OnlineSale, type SaleTransition } from './model';
-import { iso, presentSale, type SaleView } from './presentation';
+import { iso, presentSale } from './presentation';
+import type { PixStatusAnswer, SaleAnswer } from './schemas';
 import { effectiveSaleStatus, SALE_OPERATIONS } from './state-table';
 import {
   abandonOperation,
@@ -86,7 +87,7 @@ async function runOperation(
   sale: OnlineSale,
   operation: CardOperation,
   action: 'captured' | 'cancelled',
-): Promise<SaleView> {
+): Promise<SaleAnswer> {
   const op = { ...SALE_OPERATIONS[operation], operation };
   const transition = await claimTransition(sale._id, op.from, op.operation);
   if (!transition.claimed) {
@@ -170,7 +171,7 @@ async function runOperation(
   }
 }
 
-export async function captureOnlineSale(scope: SaleScope, saleId: number): Promise<SaleView> {
+export async function captureOnlineSale(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
   const sale = await findSale(scope, saleId);
   if (sale.paymentMethod !== 'card' || sale.status !== 'PRE_CAPTURED' || sale.reconciliation)
     refuseInvalidState(sale, 'captured');
@@ -181,7 +182,7 @@ export const VOID_ON_CONFIRMED_DISABLED =
   "This sale is CONFIRMED and the merchant's allow_void_on_confirmed setting is off, so a confirmed sale " +
   'cannot be cancelled (refunded).';
 
-export async function cancelOnlineSale(scope: SaleScope, saleId: number): Promise<SaleView> {
+export async function cancelOnlineSale(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
   const sale = await findSale(scope, saleId);
   if (
     sale.paymentMethod !== 'card' ||
@@ -198,17 +199,18 @@ export async function cancelOnlineSale(scope: SaleScope, saleId: number): Promis
 }
 
 /** GET /online/sales/{id}/: the stored sale (how a merchant learns a reconciled outcome). */
-export async function readOnlineSale(scope: SaleScope, saleId: number): Promise<SaleView> {
+export async function readOnlineSale(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
   return presentSale(await findSale(scope, saleId));
 }
 
-export async function pixStatus(scope: SaleScope, saleId: number) {
+export async function pixStatus(scope: SaleScope, saleId: number): Promise<PixStatusAnswer> {
   const sale = await findSale(scope, saleId);
   if (sale.paymentMethod !== 'pix') throw new ApiError(400, { detail: 'This sale was not paid by PIX.' });
   const status = effectiveSaleStatus(sale);
   return {
     id: sale._id,
-    sale_status: status,
+    // The states a PIX sale moves through (state-table.ts); the answer passes the stored one on as it is.
+    sale_status: status as PixStatusAnswer['sale_status'],
     paid: status === 'CONFIRMED' || status === 'REFUNDED',
     value: sale.amountCents,
     qr_code: sale.pix?.qrCode ?? null,

@@ -21,19 +21,7 @@ import { hashedRequest, saleKeys, settleIdempotencyKeyAfterFailure } from './ide
 import { keptAnswerOf, saleOfAnswer, type KeptAnswer, type PreCaptureResult } from './presentation';
 import { statusFromAcquirer } from './state-table';
 import { markForReconciliation, moveSale, SaleGatewayError } from './transitions';
-
-export interface PreCaptureInput {
-  payment_method: 'card' | 'pix';
-  /** Cents. */
-  value: number;
-  installments: number;
-  encrypted_card?: string;
-  card_token?: string;
-  save_card?: boolean;
-  payer: { name: string; document?: string };
-  order_reference?: string;
-  pix_expires_in?: number;
-}
+import type { PreCaptureInput } from './schemas';
 
 interface PreparedPayment {
   card: ClearCard | null;

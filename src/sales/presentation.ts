@@ -3,6 +3,7 @@
  * it in their HTTP answer), and the answer a pre-capture keeps for Idempotency-Key replays.
  */
 import type { OnlineSale } from './model';
+import type { SaleAnswer } from './schemas';
 import { APPROVED_STATUSES, effectiveSaleStatus } from './state-table';
 
 /** The answer a pre-capture gave, as kept on its sale for Idempotency-Key replays: status and JSON body. */
@@ -12,9 +13,14 @@ export interface KeptAnswer {
   headers?: Record<string, string>;
 }
 
-export const iso = (date: Date | null | undefined) => (date ? new Date(date).toISOString() : null);
+/** A timestamp as answers state it; a date the model always has gives a string (the answer declares it not null). */
+export function iso(date: Date): string;
+export function iso(date: Date | null | undefined): string | null;
+export function iso(date: Date | null | undefined): string | null {
+  return date ? new Date(date).toISOString() : null;
+}
 
-export function presentSale(sale: OnlineSale, extra: { cardToken?: string } = {}) {
+export function presentSale(sale: OnlineSale, extra: { cardToken?: string } = {}): SaleAnswer {
   const status = effectiveSaleStatus(sale);
   return {
     id: sale._id,
@@ -46,18 +52,16 @@ export function presentSale(sale: OnlineSale, extra: { cardToken?: string } = {}
   };
 }
 
-export type SaleView = ReturnType<typeof presentSale>;
-
 /** A pre-capture's outcome: the sale as presented (or as first presented, for a replay). */
 export interface PreCaptureResult {
-  sale: SaleView;
+  sale: SaleAnswer;
   /** An Idempotency-Key replayed the first answer. */
   replayed: boolean;
 }
 
 /** The sale a kept answer presents. */
-export function saleOfAnswer(answer: KeptAnswer): SaleView {
-  return answer.body.data as SaleView;
+export function saleOfAnswer(answer: KeptAnswer): SaleAnswer {
+  return answer.body.data as SaleAnswer;
 }
 
 export function keptAnswerOf(sale: OnlineSale, extra: { cardToken?: string } = {}): KeptAnswer {

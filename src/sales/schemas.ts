@@ -1,97 +1,136 @@
 /**
- * The request schemas of the online sales routes (celebrate/Joi): field messages as the API documents them.
+ * The bodies of the online sales routes, each declared once (src/http/schema.ts): the request's
+ * validation with the messages the API documents, the Swagger definitions and the TypeScript types.
  */
 import { celebrate, Joi, Segments } from 'celebrate';
+import { definition, field, nullable, required, swaggerOnly, withDefault, type ValueOf } from '../http/schema';
+import { SALE_STATUSES } from './model';
 
 /** R$ 10,000,000.00 */
 export const MAX_SALE_VALUE = 1_000_000_000;
 
 const INTEGER = 'A valid integer is required.';
 
-const preCaptureBody = Joi.object({
-  payment_method: Joi.string()
-    .valid('card', 'pix')
-    .required()
-    .messages({ 'any.only': 'Must be card or pix.', 'any.required': 'This field is required.' }),
-  value: Joi.number()
-    .strict()
-    .integer()
-    .min(1)
-    .max(MAX_SALE_VALUE)
-    .required()
-    .messages({
-      'number.base': INTEGER,
-      'number.integer': INTEGER,
-      'number.min': 'Must be at least 1 (cents).',
-      'number.max': `Must be at most ${MAX_SALE_VALUE} (cents).`,
-      'any.required': 'This field is required.',
-    }),
-  installments: Joi.number()
-    .strict()
-    .integer()
-    .min(1)
-    .max(12)
-    .default(1)
-    .when('payment_method', {
-      is: 'pix',
-      then: Joi.valid(1).messages({ 'any.only': 'A PIX sale has one installment.' }),
+export const preCaptureRequest = definition(
+  'PreCaptureRequest',
+  field
+    .object({
+      payment_method: required(field.oneOf(['card', 'pix'])).messages({
+        'any.only': 'Must be card or pix.',
+        'any.required': 'This field is required.',
+      }),
+      value: required(field.number().strict().integer().min(1).max(MAX_SALE_VALUE))
+        .messages({
+          'number.base': INTEGER,
+          'number.integer': INTEGER,
+          'number.min': 'Must be at least 1 (cents).',
+          'number.max': `Must be at most ${MAX_SALE_VALUE} (cents).`,
+          'any.required': 'This field is required.',
+        })
+        .description('Amount in cents. A fraction gives {"value": ["A valid integer is required."]}'),
+      installments: withDefault(field.number().strict().integer().min(1).max(12), 1)
+        .when('payment_method', {
+          is: 'pix',
+          then: Joi.valid(1).messages({ 'any.only': 'A PIX sale has one installment.' }),
+        })
+        .messages({
+          'number.base': INTEGER,
+          'number.integer': INTEGER,
+          'number.min': 'Must be 1 to 12.',
+          'number.max': 'Must be 1 to 12.',
+        })
+        .description('Card only; a PIX sale has 1'),
+      // The served document never stated the 4096 and 100 character ceilings: stating them changes the contract.
+      encrypted_card: swaggerOnly(
+        field
+          .string()
+          .max(4096)
+          .when('payment_method', {
+            is: 'pix',
+            then: Joi.forbidden(),
+            otherwise: Joi.when('card_token', { is: Joi.exist(), then: Joi.forbidden(), otherwise: Joi.required() }),
+          })
+          .messages({
+            'any.required':
+              'A card sale needs encrypted_card (the card encrypted with the service public key) or card_token.',
+            'any.unknown': 'Send either encrypted_card or card_token, and neither for a PIX sale.',
+            'string.base': 'Must be a base64 string.',
+          })
+          .description(
+            'Card sale: base64 of the JSON {"number","holder","expMonth","expYear","cvv"} encrypted with the ' +
+              'service RSA public key, PKCS#1 v1.5 padding ' +
+              ('(as in checkout). Decrypted in memory only; the number and CVV are never stored or logged (brand, ' +
+                'BIN and last four are kept).'),
+          ),
+        { maxLength: null },
+      ),
+      card_token: swaggerOnly(
+        field
+          .string()
+          .max(100)
+          .when('payment_method', { is: 'pix', then: Joi.forbidden() })
+          .messages({ 'any.unknown': 'A PIX sale takes no card_token.', 'string.base': 'Must be a string.' })
+          .description(
+            'Card sale instead of encrypted_card: a card_token this merchant got from an earlier sale with save_card',
+          ),
+        { maxLength: null },
+      ),
+      save_card: withDefault(field.boolean().strict(), false)
+        .messages({ 'boolean.base': 'Must be true or false.' })
+        .description('Card sale with encrypted_card: return a card_token for later sales'),
+      payer: required(
+        field.object({
+          name: swaggerOnly(
+            required(field.string().trim().min(1).max(100)).messages({
+              'any.required': 'This field is required.',
+              'string.empty': 'This field may not be blank.',
+              'string.max': 'At most 100 characters.',
+            }),
+            { minLength: null },
+          ),
+          document: field
+            .string()
+            .trim()
+            .max(20)
+            .when('...payment_method', { is: 'pix', then: Joi.required() })
+            .messages({
+              'any.required': 'A PIX sale needs the payer CPF or CNPJ.',
+              'string.max': 'At most 20 characters.',
+              'string.empty': 'This field may not be blank.',
+            })
+            .description('CPF or CNPJ with valid check digits (punctuation allowed). Required for PIX.'),
+        }),
+      ).messages({
+        'any.required': 'This field is required.',
+        'object.base': 'Must be an object with name and document.',
+      }),
+      order_reference: field
+        .string()
+        .trim()
+        .max(64)
+        .messages({ 'string.max': 'At most 64 characters.' })
+        .description("The merchant's own order reference, echoed back"),
+      pix_expires_in: field
+        .number()
+        .strict()
+        .integer()
+        .min(60)
+        .max(86400)
+        .when('payment_method', { is: 'card', then: Joi.forbidden() })
+        .messages({
+          'number.base': INTEGER,
+          'number.integer': INTEGER,
+          'number.min': 'Must be 60 to 86400 seconds.',
+          'number.max': 'Must be 60 to 86400 seconds.',
+          'any.unknown': 'Only for a PIX sale.',
+        })
+        .description('PIX only: seconds the QR code stays payable. Default: the acquirer default (2 hours).'),
     })
-    .messages({
-      'number.base': INTEGER,
-      'number.integer': INTEGER,
-      'number.min': 'Must be 1 to 12.',
-      'number.max': 'Must be 1 to 12.',
-    }),
-  encrypted_card: Joi.string()
-    .max(4096)
-    .when('payment_method', {
-      is: 'pix',
-      then: Joi.forbidden(),
-      otherwise: Joi.when('card_token', { is: Joi.exist(), then: Joi.forbidden(), otherwise: Joi.required() }),
-    })
-    .messages({
-      'any.required':
-        'A card sale needs encrypted_card (the card encrypted with the service public key) or card_token.',
-      'any.unknown': 'Send either encrypted_card or card_token, and neither for a PIX sale.',
-      'string.base': 'Must be a base64 string.',
-    }),
-  card_token: Joi.string()
-    .max(100)
-    .when('payment_method', { is: 'pix', then: Joi.forbidden() })
-    .messages({ 'any.unknown': 'A PIX sale takes no card_token.', 'string.base': 'Must be a string.' }),
-  save_card: Joi.boolean().strict().default(false).messages({ 'boolean.base': 'Must be true or false.' }),
-  payer: Joi.object({
-    name: Joi.string().trim().min(1).max(100).required().messages({
-      'any.required': 'This field is required.',
-      'string.empty': 'This field may not be blank.',
-      'string.max': 'At most 100 characters.',
-    }),
-    document: Joi.string().trim().max(20).when('...payment_method', { is: 'pix', then: Joi.required() }).messages({
-      'any.required': 'A PIX sale needs the payer CPF or CNPJ.',
-      'string.max': 'At most 20 characters.',
-      'string.empty': 'This field may not be blank.',
-    }),
-  })
-    .required()
-    .messages({
-      'any.required': 'This field is required.',
-      'object.base': 'Must be an object with name and document.',
-    }),
-  order_reference: Joi.string().trim().max(64).messages({ 'string.max': 'At most 64 characters.' }),
-  pix_expires_in: Joi.number()
-    .strict()
-    .integer()
-    .min(60)
-    .max(86400)
-    .when('payment_method', { is: 'card', then: Joi.forbidden() })
-    .messages({
-      'number.base': INTEGER,
-      'number.integer': INTEGER,
-      'number.min': 'Must be 60 to 86400 seconds.',
-      'number.max': 'Must be 60 to 86400 seconds.',
-      'any.unknown': 'Only for a PIX sale.',
-    }),
-}).messages({ 'object.unknown': 'Unknown field.' });
+    .messages({ 'object.unknown': 'Unknown field.' }),
+);
+
+/** A pre-capture's body once validated (defaults filled). */
+export type PreCaptureInput = ValueOf<typeof preCaptureRequest>;
 
 export const saleIdParam = celebrate(
   {
@@ -112,6 +151,124 @@ const idempotencyKeyHeader = Joi.object({
 
 /** The pre-capture's header and body, every bad field reported at once. */
 export const preCaptureValidation = celebrate(
-  { [Segments.HEADERS]: idempotencyKeyHeader, [Segments.BODY]: preCaptureBody },
+  { [Segments.HEADERS]: idempotencyKeyHeader, [Segments.BODY]: preCaptureRequest },
   { abortEarly: false },
 );
+
+const nullableString = () => nullable(field.string());
+
+/** The sale as every sales answer presents it (presentation.ts builds it). */
+export const onlineSale = definition(
+  'OnlineSale',
+  field.object({
+    id: required(field.number().integer()).description('Sale id, used by capture, cancel-capture and pix/status'),
+    approved: required(field.boolean()).description(
+      'true when the acquirer accepted the sale: the card was authorized (sale_status PRE_CAPTURED) or the PIX ' +
+        'charge was created (PENDING, awaiting the payer). ' +
+        'false for a denial (sale_status DENIED, with denial_code and denial_message). HTTP 200 alone is not approval.',
+    ),
+    sale_status: required(field.oneOf(SALE_STATUSES)).description(
+      'See the README, Online sales, for the states and transitions',
+    ),
+    payment_method: required(field.oneOf(['card', 'pix'])),
+    value: required(field.number().integer()).description('Amount in cents'),
+    installments: field.number().integer().min(1).max(12),
+    order_reference: nullableString().description("The merchant's order reference, as sent"),
+    card: nullable(field.object({ brand: field.string(), bin: field.string(), last4: field.string() })).description(
+      'What is kept of the card: brand, BIN, last four. Null for PIX.',
+    ),
+    card_token: field
+      .string()
+      .description(
+        'Only when save_card was true and the card was approved: charge the card again with card_token (this ' +
+          'merchant only). Shown once.',
+      ),
+    card_token_issued: field
+      .boolean()
+      .description(
+        'In an Idempotency-Key replay of an answer that carried card_token: the token was issued (it is shown ' +
+          'only once and not repeated)',
+      ),
+    pix: nullable(
+      field.object({
+        qr_code: field.string().description('PIX copy-and-paste (EMV) code for the payer'),
+        expires_at: nullable(field.dateTime()),
+        paid_at: nullable(field.dateTime()),
+      }),
+    ),
+    denial_code: nullableString().description('Acquirer return code of a denial (e.g. 05, 51, 57); null otherwise'),
+    denial_message: nullableString(),
+    acquirer: field.object({
+      payment_id: nullableString(),
+      tid: nullableString(),
+      authorization_code: nullableString(),
+      proof_of_sale: nullableString().description('NSU'),
+    }),
+    reconciling: field.boolean().description('The outcome of an acquirer call on this sale is being confirmed'),
+    captured_at: nullable(field.dateTime()),
+    cancelled_at: nullable(field.dateTime()),
+    refunded_at: nullable(field.dateTime()),
+    created_at: field.dateTime(),
+    updated_at: field.dateTime(),
+  }),
+);
+
+export type SaleAnswer = ValueOf<typeof onlineSale>;
+
+/** The envelope of a sales answer: {"status": "success", "data": ...}. */
+const success = required(field.oneOf(['success']));
+
+export const onlineSaleResponse = definition(
+  'OnlineSaleResponse',
+  field.object({ status: success, data: required(onlineSale) }),
+);
+
+export const pixStatusAnswer = field.object({
+  id: field.number().integer(),
+  sale_status: field
+    .oneOf(['PROCESSING', 'PENDING', 'CONFIRMED', 'EXPIRED', 'REFUNDED', 'FAILED'])
+    .description('PENDING awaiting the payer; CONFIRMED paid; EXPIRED not paid in time'),
+  paid: field.boolean(),
+  value: field.number().integer().description('Cents'),
+  qr_code: nullableString().description('Copy-and-paste code'),
+  expires_at: nullable(field.dateTime()),
+  paid_at: nullable(field.dateTime()),
+  reconciling: field.boolean(),
+  updated_at: field.dateTime(),
+});
+
+export type PixStatusAnswer = ValueOf<typeof pixStatusAnswer>;
+
+export const pixStatusResponse = definition(
+  'PixStatusResponse',
+  field.object({ status: success, data: required(pixStatusAnswer) }),
+);
+
+export const saleGatewayError = definition(
+  'SaleGatewayError',
+  field.object({
+    detail: required(field.string()),
+    sale_id: field.number().integer(),
+    sale_status: field.oneOf(SALE_STATUSES),
+    reconciling: field.boolean(),
+  }),
+);
+
+export type SaleGatewayErrorBody = ValueOf<typeof saleGatewayError>;
+
+/** The acquirer's notice; read by hand in notices.ts, which checks its signature over the raw body first. */
+export const paymentNotice = definition(
+  'PaymentNotice',
+  field.object({
+    PaymentId: required(field.string()).description('The acquirer PaymentId'),
+    ChangeType: required(field.number().integer()).description(
+      '1 status changed (applied: the sale is read from the acquirer and settled); other types are ' +
+        'stored and ignored',
+    ),
+    RecurrentPaymentId: field.string(),
+  }),
+);
+
+export const noticeReceipt = field.object({ received: field.boolean(), duplicate: field.boolean() });
+
+export type NoticeReceipt = ValueOf<typeof noticeReceipt>;

@@ -16,7 +16,8 @@
  *    acquirer, and before a notice or reconciliation moves the sale;
  *  - one stored notice per notification body.
  */
-export { preCapture, type PreCaptureInput } from './pre-capture';
+export { preCapture } from './pre-capture';
+export type { PreCaptureInput, SaleAnswer } from './schemas';
 export {
   cancelOnlineSale,
   captureOnlineSale,
@@ -35,5 +36,5 @@ export {
 } from './notices';
 export { requeueUnappliedPaymentNotices, salesNeedingAttention, sweepUnsettledSales } from './sweeps';
 export { effectiveSaleStatus, statusFromAcquirer } from './state-table';
-export { presentSale, type PreCaptureResult, type SaleView } from './presentation';
+export { presentSale, type PreCaptureResult } from './presentation';
 export { SaleGatewayError, type SaleScope } from './transitions';

@@ -1,10 +1,18 @@
 /**
- * The Swagger text of the online sales routes: definitions and one doc per operation.
+ * The Swagger text of the online sales routes: one doc per operation; the bodies' definitions come from schemas.ts.
  */
 import { NOTIFICATION_SIGNATURE_HEADER } from '../acquirer/client';
 import { bodyParameter, errorResponses, idempotencyKeyHeader, idempotentCreateErrors } from '../http/routes';
-import { SALE_STATUSES } from './model';
-import { MAX_SALE_VALUE } from './schemas';
+import { swaggerDefinitions, swaggerOf } from '../http/schema';
+import {
+  noticeReceipt,
+  onlineSale,
+  onlineSaleResponse,
+  paymentNotice,
+  pixStatusResponse,
+  preCaptureRequest,
+  saleGatewayError,
+} from './schemas';
 
 /**
  * A sale operation's 400: {"detail": ...} when the sale's state refuses it, or the field map of a
@@ -35,196 +43,14 @@ const gatewayError = {
   schema: { $ref: '#/definitions/SaleGatewayError' },
 };
 
-const saleProperties = {
-  id: { type: 'integer', description: 'Sale id, used by capture, cancel-capture and pix/status' },
-  approved: {
-    type: 'boolean',
-    description:
-      'true when the acquirer accepted the sale: the card was authorized (sale_status PRE_CAPTURED) or the PIX ' +
-      'charge was created (PENDING, awaiting the payer). ' +
-      'false for a denial (sale_status DENIED, with denial_code and denial_message). HTTP 200 alone is not approval.',
-  },
-  sale_status: {
-    type: 'string',
-    enum: [...SALE_STATUSES],
-    description: 'See the README, Online sales, for the states and transitions',
-  },
-  payment_method: { type: 'string', enum: ['card', 'pix'] },
-  value: { type: 'integer', description: 'Amount in cents' },
-  installments: { type: 'integer', minimum: 1, maximum: 12 },
-  order_reference: { type: 'string', 'x-nullable': true, description: "The merchant's order reference, as sent" },
-  card: {
-    type: 'object',
-    'x-nullable': true,
-    description: 'What is kept of the card: brand, BIN, last four. Null for PIX.',
-    properties: { brand: { type: 'string' }, bin: { type: 'string' }, last4: { type: 'string' } },
-  },
-  card_token: {
-    type: 'string',
-    description:
-      'Only when save_card was true and the card was approved: charge the card again with card_token (this ' +
-      'merchant only). Shown once.',
-  },
-  card_token_issued: {
-    type: 'boolean',
-    description:
-      'In an Idempotency-Key replay of an answer that carried card_token: the token was issued (it is shown ' +
-      'only once and not repeated)',
-  },
-  pix: {
-    type: 'object',
-    'x-nullable': true,
-    properties: {
-      qr_code: { type: 'string', description: 'PIX copy-and-paste (EMV) code for the payer' },
-      expires_at: { type: 'string', format: 'date-time', 'x-nullable': true },
-      paid_at: { type: 'string', format: 'date-time', 'x-nullable': true },
-    },
-  },
-  denial_code: {
-    type: 'string',
-    'x-nullable': true,
-    description: 'Acquirer return code of a denial (e.g. 05, 51, 57); null otherwise',
-  },
-  denial_message: { type: 'string', 'x-nullable': true },
-  acquirer: {
-    type: 'object',
-    properties: {
-      payment_id: { type: 'string', 'x-nullable': true },
-      tid: { type: 'string', 'x-nullable': true },
-      authorization_code: { type: 'string', 'x-nullable': true },
-      proof_of_sale: { type: 'string', 'x-nullable': true, description: 'NSU' },
-    },
-  },
-  reconciling: { type: 'boolean', description: 'The outcome of an acquirer call on this sale is being confirmed' },
-  captured_at: { type: 'string', format: 'date-time', 'x-nullable': true },
-  cancelled_at: { type: 'string', format: 'date-time', 'x-nullable': true },
-  refunded_at: { type: 'string', format: 'date-time', 'x-nullable': true },
-  created_at: { type: 'string', format: 'date-time' },
-  updated_at: { type: 'string', format: 'date-time' },
-};
-
-export const salesDefinitions = {
-  PreCaptureRequest: {
-    type: 'object',
-    required: ['payment_method', 'value', 'payer'],
-    properties: {
-      payment_method: { type: 'string', enum: ['card', 'pix'] },
-      value: {
-        type: 'integer',
-        minimum: 1,
-        maximum: MAX_SALE_VALUE,
-        description: 'Amount in cents. A fraction gives {"value": ["A valid integer is required."]}',
-      },
-      installments: {
-        type: 'integer',
-        minimum: 1,
-        maximum: 12,
-        default: 1,
-        description: 'Card only; a PIX sale has 1',
-      },
-      encrypted_card: {
-        type: 'string',
-        description:
-          'Card sale: base64 of the JSON {"number","holder","expMonth","expYear","cvv"} encrypted with the ' +
-          'service RSA public key, PKCS#1 v1.5 padding ' +
-          ('(as in checkout). Decrypted in memory only; the number and CVV are never stored or logged (brand, ' +
-            'BIN and last four are kept).'),
-      },
-      card_token: {
-        type: 'string',
-        description:
-          'Card sale instead of encrypted_card: a card_token this merchant got from an earlier sale with save_card',
-      },
-      save_card: {
-        type: 'boolean',
-        default: false,
-        description: 'Card sale with encrypted_card: return a card_token for later sales',
-      },
-      payer: {
-        type: 'object',
-        required: ['name'],
-        properties: {
-          name: { type: 'string', maxLength: 100 },
-          document: {
-            type: 'string',
-            maxLength: 20,
-            description: 'CPF or CNPJ with valid check digits (punctuation allowed). Required for PIX.',
-          },
-        },
-      },
-      order_reference: {
-        type: 'string',
-        maxLength: 64,
-        description: "The merchant's own order reference, echoed back",
-      },
-      pix_expires_in: {
-        type: 'integer',
-        minimum: 60,
-        maximum: 86400,
-        description: 'PIX only: seconds the QR code stays payable. Default: the acquirer default (2 hours).',
-      },
-    },
-  },
-  OnlineSale: {
-    type: 'object',
-    required: ['id', 'approved', 'sale_status', 'payment_method', 'value'],
-    properties: saleProperties,
-  },
-  OnlineSaleResponse: {
-    type: 'object',
-    required: ['status', 'data'],
-    properties: { status: { type: 'string', enum: ['success'] }, data: { $ref: '#/definitions/OnlineSale' } },
-  },
-  PixStatusResponse: {
-    type: 'object',
-    required: ['status', 'data'],
-    properties: {
-      status: { type: 'string', enum: ['success'] },
-      data: {
-        type: 'object',
-        properties: {
-          id: { type: 'integer' },
-          sale_status: {
-            type: 'string',
-            enum: ['PROCESSING', 'PENDING', 'CONFIRMED', 'EXPIRED', 'REFUNDED', 'FAILED'],
-            description: 'PENDING awaiting the payer; CONFIRMED paid; EXPIRED not paid in time',
-          },
-          paid: { type: 'boolean' },
-          value: { type: 'integer', description: 'Cents' },
-          qr_code: { type: 'string', 'x-nullable': true, description: 'Copy-and-paste code' },
-          expires_at: { type: 'string', format: 'date-time', 'x-nullable': true },
-          paid_at: { type: 'string', format: 'date-time', 'x-nullable': true },
-          reconciling: { type: 'boolean' },
-          updated_at: { type: 'string', format: 'date-time' },
-        },
-      },
-    },
-  },
-  SaleGatewayError: {
-    type: 'object',
-    required: ['detail'],
-    properties: {
-      detail: { type: 'string' },
-      sale_id: { type: 'integer' },
-      sale_status: { type: 'string', enum: [...SALE_STATUSES] },
-      reconciling: { type: 'boolean' },
-    },
-  },
-  PaymentNotice: {
-    type: 'object',
-    required: ['PaymentId', 'ChangeType'],
-    properties: {
-      PaymentId: { type: 'string', description: 'The acquirer PaymentId' },
-      ChangeType: {
-        type: 'integer',
-        description:
-          '1 status changed (applied: the sale is read from the acquirer and settled); other types are ' +
-          'stored and ignored',
-      },
-      RecurrentPaymentId: { type: 'string' },
-    },
-  },
-};
+export const salesDefinitions = swaggerDefinitions(
+  preCaptureRequest,
+  onlineSale,
+  onlineSaleResponse,
+  pixStatusResponse,
+  saleGatewayError,
+  paymentNotice,
+);
 
 export const salesDocs = {
   preCaptureSale: {
@@ -352,7 +178,7 @@ export const salesDocs = {
     responses: {
       200: {
         description: 'Stored (duplicate true for a repeated notice)',
-        schema: { type: 'object', properties: { received: { type: 'boolean' }, duplicate: { type: 'boolean' } } },
+        schema: swaggerOf(noticeReceipt),
       },
       400: errorResponses.fieldErrors,
       401: errorResponses.detail('Missing or invalid signature'),

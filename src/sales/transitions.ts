@@ -18,6 +18,7 @@ import {
   type SaleTransition,
 } from './model';
 import { storableAnswer, type KeptAnswer } from './presentation';
+import type { SaleGatewayErrorBody } from './schemas';
 import { settledFields, withFieldsSet } from './state-table';
 import { enqueueReconcileSale, reconcileEpisodeJobId } from '../../jobs/reconcile-sale';
 
@@ -34,7 +35,7 @@ export class SaleGatewayError extends ApiError {
     readonly outcomeUnknown: boolean,
     cause?: AcquirerUnavailableError,
   ) {
-    super(502, {
+    const body: SaleGatewayErrorBody = {
       detail: outcomeUnknown
         ? 'Payment gateway error: the acquirer did not answer in time. The outcome is being confirmed with the ' +
           'acquirer; the sale is settled automatically.'
@@ -46,7 +47,8 @@ export class SaleGatewayError extends ApiError {
       sale_id: sale._id,
       sale_status: sale.status,
       reconciling: Boolean(sale.reconciliation),
-    });
+    };
+    super(502, body);
   }
 }
 
