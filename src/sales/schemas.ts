@@ -168,7 +168,7 @@ export const onlineSale = definition(
         'false for a denial (sale_status DENIED, with denial_code and denial_message). HTTP 200 alone is not approval.',
     ),
     sale_status: required(field.oneOf(SALE_STATUSES)).description(
-      'See the README, Online sales, for the states and transitions',
+      'See docs/api/sales.md for the states and transitions',
     ),
     payment_method: required(field.oneOf(['card', 'pix'])),
     value: required(field.number().integer()).description('Amount in cents'),

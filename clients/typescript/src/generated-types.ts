@@ -784,7 +784,7 @@ export interface OnlineSale {
    * denial_code and denial_message). HTTP 200 alone is not approval.
    */
   approved: boolean;
-  /** See the README, Online sales, for the states and transitions */
+  /** See docs/api/sales.md for the states and transitions */
   sale_status:
     | 'PROCESSING'
     | 'PRE_CAPTURED'

@@ -2,7 +2,7 @@
  * Sandbox of the acquirer's card/PIX API: card sales (authorize, authorize+capture, capture,
  * void/refund), tokenized cards, recurrent flag, PIX charges, lookups, RequestId idempotency,
  * deterministic test cards and amounts, and test-only controls (pay a PIX charge, inject faults).
- * State lives in this process's memory. The README's "Acquirer sandbox" section documents it.
+ * State lives in this process's memory. docs/sandbox.md documents it.
  */
 import crypto from 'node:crypto';
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
