@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
 import { features } from '../../src/features';
 import { buildSwagger } from '../../src/http/docs';
-import { checkAnswer } from '../../src/http/response-check';
+import { checkAnswer } from '../instrumentation/answers';
 import { swaggerPath } from '../../src/http/routes';
 import { CHARGEBACK_NOTICE_PATH } from '../../src/acquirer/chargebacks';
 import { chargebackNoticeHeaders, newChargebackNotice } from '../helpers/chargeback-notices';

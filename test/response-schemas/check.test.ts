@@ -8,9 +8,11 @@ import { runCommand } from '../helpers/processes';
 import { features } from '../../src/features';
 import { healthFeature } from '../../src/health/routes';
 import { buildSwagger } from '../../src/http/docs';
-import { checkAnswer } from '../../src/http/response-check';
+import { checkAnswer } from '../instrumentation/answers';
 import type { Feature } from '../../src/http/routes';
 import { judge, readRecords } from './verdict';
+// Outside npm test no process preloads the recorders: this file's app records through them all the same.
+import '../instrumentation/preload.cjs';
 
 // This file's answers go to its own directory: under npm test the suite's would fail the run on purpose.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'response-schemas-'));
