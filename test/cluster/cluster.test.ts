@@ -34,7 +34,8 @@ import {
   insertDueSubscriptions,
   sandboxCardToken,
 } from '../helpers/due-subscriptions';
-import { APPROVED_CARD, call, encryptedCard, readyLink } from '../payment-links/helpers';
+import { APPROVED_CARD, encryptedCard, readyLink } from '../payment-links/helpers';
+import { callJson } from '../helpers/http';
 import { pointAtSandbox } from '../chargebacks/stack';
 import { CLUSTER_NODE_TIMEOUT_MS, OwnedRedisCluster } from './redis-cluster';
 
@@ -138,7 +139,13 @@ test.serial(
     const { id, guid } = await readyLink(webs[0].url, merchant, { webhookUrl: hookUrl });
     const pays = await Promise.all(
       webs.map((web) =>
-        call(web.url, 'PUT', `/api/v1/checkout-links/${guid}/pay`, { encrypted_card: encryptedCard(APPROVED_CARD) }),
+        callJson(
+          web,
+          'PUT',
+          `/api/v1/checkout-links/${guid}/pay`,
+          {},
+          { encrypted_card: encryptedCard(APPROVED_CARD) },
+        ),
       ),
     );
     t.deepEqual(pays.map((p) => p.status).sort(), [200, 409]);

@@ -10,22 +10,14 @@ import test from 'ava';
 import { countDbCommands } from '../helpers/db-commands';
 import { PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/model';
 import { WebhookEventModel } from '../../src/webhooks/model';
-import {
-  APPROVED_CARD,
-  DENIED_CARD,
-  VALID_CPF,
-  call,
-  checkoutPath,
-  encryptedCard,
-  readyLink,
-  useLinkApp,
-} from './helpers';
+import { APPROVED_CARD, DENIED_CARD, VALID_CPF, checkoutPath, encryptedCard, readyLink, useLinkApp } from './helpers';
+import { callJson } from '../helpers/http';
 
 // The webhook's events are stored and queued; nothing delivers them here.
 const shop = useLinkApp('Idas e Voltas ME', { allowWebhookHost: '127.0.0.1:9' });
 
 function counted(method: string, path: string, body?: unknown) {
-  return countDbCommands(() => call(shop.app.url, method, path, body));
+  return countDbCommands(() => callJson(shop.app, method, path, {}, body));
 }
 
 test.serial('checkout load: one read', async (t) => {
