@@ -34,10 +34,11 @@ import {
   insertDueSubscriptions,
   sandboxCardToken,
 } from '../helpers/due-subscriptions';
-import { APPROVED_CARD, encryptedCard, readyLink } from '../payment-links/helpers';
+import { APPROVED_CARD, readyLink } from '../payment-links/helpers';
 import { callJson } from '../helpers/http';
 import { pointAtSandbox } from '../chargebacks/stack';
 import { CLUSTER_NODE_TIMEOUT_MS, OwnedRedisCluster } from './redis-cluster';
+import { encryptedTestCard } from '../helpers/cards';
 
 const QUEUE_PREFIX = `{${TEST_QUEUE_PREFIX}}`;
 /** Short, so a job whose worker lost its lock during the failover is taken again within seconds. */
@@ -144,7 +145,7 @@ test.serial(
           'PUT',
           `/api/v1/checkout-links/${guid}/pay`,
           {},
-          { encrypted_card: encryptedCard(APPROVED_CARD) },
+          { encrypted_card: encryptedTestCard({ number: APPROVED_CARD }) },
         ),
       ),
     );

@@ -19,11 +19,10 @@ import {
   VALID_CPF,
   checkoutPath,
   createLink,
-  encryptedCard,
   readyLink,
   useLinkApp,
 } from './helpers';
-import { clearTestCard } from '../helpers/cards';
+import { clearTestCard, encryptedTestCard } from '../helpers/cards';
 import { callJson } from '../helpers/http';
 
 // Links of the stale-payment tests carry a webhook: its events are stored (nothing delivers them here).
@@ -31,7 +30,7 @@ const shop = useLinkApp('Doces da Vila ME', { allowWebhookHost: '127.0.0.1:9' })
 
 /** The payer pays link `guid` with test card `number`. */
 const pay = (guid: string, number: string) =>
-  callJson(shop.app, 'PUT', checkoutPath(guid, 'pay'), {}, { encrypted_card: encryptedCard(number) });
+  callJson(shop.app, 'PUT', checkoutPath(guid, 'pay'), {}, { encrypted_card: encryptedTestCard({ number }) });
 
 /** A pay of link `id` still charging since `ageMs` ago, as a process that died (or still runs) left it. */
 const chargingClaim = (id: number, attemptKey: string, orderSuffix: string, ageMs: number) =>
@@ -293,7 +292,7 @@ test.serial('of many concurrent pays exactly one charges', async (t) => {
   };
   acquirerEvents.on('call', listener);
   try {
-    const card = encryptedCard(APPROVED_CARD);
+    const card = encryptedTestCard({ number: APPROVED_CARD });
     const results = await Promise.all(
       Array.from({ length: 12 }, () =>
         callJson(shop.app, 'PUT', checkoutPath(guid, 'pay'), {}, { encrypted_card: card }),
@@ -522,7 +521,13 @@ test('an unreadable card is 400 with one message whatever the fault', async (t) 
 test('pay checks luhn, expiry and cvv shape', async (t) => {
   const { guid } = await readyLink(shop.app.url, shop.merchant);
   const path = checkoutPath(guid, 'pay');
-  const luhn = await callJson(shop.app, 'PUT', path, {}, { encrypted_card: encryptedCard('4000000000000011') });
+  const luhn = await callJson(
+    shop.app,
+    'PUT',
+    path,
+    {},
+    { encrypted_card: encryptedTestCard({ number: '4000000000000011' }) },
+  );
   t.is(luhn.status, 400);
   t.truthy(luhn.body.number);
   const expired = await callJson(
@@ -531,7 +536,7 @@ test('pay checks luhn, expiry and cvv shape', async (t) => {
     path,
     {},
     {
-      encrypted_card: encryptedCard(APPROVED_CARD, { expYear: 2020 }),
+      encrypted_card: encryptedTestCard({ number: APPROVED_CARD, expYear: 2020 }),
     },
   );
   t.truthy(expired.body.expiry);
@@ -540,7 +545,7 @@ test('pay checks luhn, expiry and cvv shape', async (t) => {
     'PUT',
     path,
     {},
-    { encrypted_card: encryptedCard(APPROVED_CARD, { cvv: '12' }) },
+    { encrypted_card: encryptedTestCard({ number: APPROVED_CARD, cvv: '12' }) },
   );
   t.truthy(cvv.body.cvv);
   t.is((await callJson(shop.app, 'GET', checkoutPath(guid), {})).body.status, 1);
@@ -560,7 +565,7 @@ test('an expired link cannot be paid or edited', async (t) => {
   t.is(loaded.body.status, 3);
   t.true(loaded.body.expired);
   for (const [method, step, body] of [
-    ['PUT', 'pay', { encrypted_card: encryptedCard(APPROVED_CARD) }],
+    ['PUT', 'pay', { encrypted_card: encryptedTestCard({ number: APPROVED_CARD }) }],
     ['PATCH', 'payer', { payer_name: 'A', document: VALID_CPF }],
     ['PATCH', 'address', { cep: '01310100' }],
   ] as const) {

@@ -1,6 +1,5 @@
 /** Shared by the payment-link tests: create a link over HTTP, pay it with test cards. */
-import type { ClearCard } from '../../src/cards';
-import { APPROVED_CARD_NUMBER, encryptedTestCard } from '../helpers/cards';
+import { APPROVED_CARD_NUMBER } from '../helpers/cards';
 import { bearer, type TestMerchant } from '../helpers/identity';
 import test from 'ava';
 import { getConfig } from '../../config';
@@ -60,10 +59,6 @@ export const checkoutPath = (guid: string, step = '') => `/api/v1/checkout-links
 
 export function nextYear(): number {
   return new Date().getUTCFullYear() + 1;
-}
-
-export function encryptedCard(number: string, overrides: Partial<ClearCard> = {}): string {
-  return encryptedTestCard({ number, ...overrides });
 }
 
 export async function createLink(

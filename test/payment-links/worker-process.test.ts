@@ -8,8 +8,9 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { bearer, newMerchant } from '../helpers/identity';
 import { eventually, startProcess, stopAll } from '../helpers/processes';
 import { closeAcquirerClient } from '../../src/acquirer/client';
-import { encryptedCard, APPROVED_CARD, readyLink } from './helpers';
+import { APPROVED_CARD, readyLink } from './helpers';
 import { callJson } from '../helpers/http';
+import { encryptedTestCard } from '../helpers/cards';
 
 let app: TestApp;
 const received: { headers: Record<string, string>; body: string }[] = [];
@@ -57,7 +58,7 @@ test('the worker process delivers a paid link event, retrying a failure', async 
     `/api/v1/checkout-links/${guid}/pay`,
     {},
     {
-      encrypted_card: encryptedCard(APPROVED_CARD),
+      encrypted_card: encryptedTestCard({ number: APPROVED_CARD }),
     },
   );
   t.true(paid.body.approved);

@@ -3,8 +3,9 @@ import test from 'ava';
 import { bearer, newMerchant, systemToken, type TestMerchant } from '../helpers/identity';
 import { MerchantModel } from '../../src/auth/model';
 import { OnlineSaleModel } from '../../src/sales/model';
-import { CARDS, cardSale, encrypted, PRE_CAPTURE, useSalesEnv } from './helpers';
+import { CARDS, cardSale, PRE_CAPTURE, useSalesEnv } from './helpers';
 import { call, callJson } from '../helpers/http';
+import { encryptedTestCard } from '../helpers/cards';
 
 const env = useSalesEnv({ workers: false });
 let other: TestMerchant;
@@ -179,7 +180,9 @@ test('bad input is a field map naming every bad field', async (t) => {
   const both = await preCapture(cardSale({ card_token: 'abc' }));
   t.is(both.status, 400);
   t.truthy(both.body.encrypted_card);
-  const expiredCard = await preCapture(cardSale({ encrypted_card: encrypted(CARDS.approved, { expYear: 2020 }) }));
+  const expiredCard = await preCapture(
+    cardSale({ encrypted_card: encryptedTestCard({ number: CARDS.approved, expYear: 2020 }) }),
+  );
   t.is(expiredCard.status, 400);
   t.is(
     (await callJson(env.app, 'PUT', '/api/v1/online/sales/abc/capture/', bearer(merchant.merchantToken))).status,
@@ -194,7 +197,7 @@ test('a saved card token charges again, for its merchant only', async (t) => {
     'POST',
     PRE_CAPTURE,
     bearer(env.merchant.merchantToken),
-    cardSale({ save_card: true, encrypted_card: encrypted(CARDS.luhnApproved) }),
+    cardSale({ save_card: true, encrypted_card: encryptedTestCard({ number: CARDS.luhnApproved }) }),
   );
   t.is(first.status, 200);
   const token = first.body.data.card_token;

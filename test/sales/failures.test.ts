@@ -22,8 +22,9 @@ import {
 } from '../../src/acquirer/client';
 import { reconcileSale, sweepUnsettledSales } from '../../src/sales/service';
 import { nextId } from '../../src/db/ids';
-import { CARDS, cardSale, encrypted, pixSale, sandboxPost, PRE_CAPTURE, useSalesEnv } from './helpers';
+import { CARDS, cardSale, pixSale, sandboxPost, PRE_CAPTURE, useSalesEnv } from './helpers';
 import { callJson } from '../helpers/http';
+import { encryptedTestCard } from '../helpers/cards';
 
 const env = useSalesEnv();
 const preCapture = (body: unknown, headers: Record<string, string> = {}, who: TestMerchant = env.merchant) =>
@@ -197,15 +198,19 @@ test('a retry that encrypts the same card again replays; another card or expiry 
   const first = await preCapture(body, key, owner);
   t.is(first.status, 200);
   // PKCS#1 v1.5 padding is random: the same card never encrypts to the same text twice.
-  const again = { ...body, encrypted_card: encrypted() };
+  const again = { ...body, encrypted_card: encryptedTestCard() };
   t.not(again.encrypted_card, body.encrypted_card);
   const retry = await preCapture(again, key, owner);
   t.is(retry.status, 200);
   t.is(retry.headers.get('idempotent-replayed'), 'true');
   t.deepEqual(retry.body, first.body);
   t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1, 'authorized once');
-  t.is((await preCapture({ ...body, encrypted_card: encrypted(CARDS.luhnApproved) }, key, owner)).status, 422);
-  const otherExpiry = encrypted(CARDS.approved, { expYear: new Date().getUTCFullYear() + 4 });
+  t.is(
+    (await preCapture({ ...body, encrypted_card: encryptedTestCard({ number: CARDS.luhnApproved }) }, key, owner))
+      .status,
+    422,
+  );
+  const otherExpiry = encryptedTestCard({ number: CARDS.approved, expYear: new Date().getUTCFullYear() + 4 });
   t.is((await preCapture({ ...body, encrypted_card: otherExpiry }, key, owner)).status, 422);
   const record = await SaleIdempotencyModel.findById(`${owner.merchantId}:${key['idempotency-key']}`).lean();
   t.false(JSON.stringify(record).includes(CARDS.approved), 'the card number is not stored');

@@ -70,13 +70,6 @@ export const CARDS = {
   luhnApproved: '4111111111111111',
 } as const;
 
-export function encrypted(
-  number: string = CARDS.approved,
-  overrides: Partial<{ holder: string; expMonth: number; expYear: number; cvv: string }> = {},
-): string {
-  return encryptedTestCard({ number, ...overrides });
-}
-
 export function cardSale(
   overrides: Record<string, unknown> = {},
   number: string = CARDS.approved,
@@ -85,7 +78,7 @@ export function cardSale(
     payment_method: 'card',
     value: 15990,
     installments: 3,
-    encrypted_card: encrypted(number),
+    encrypted_card: encryptedTestCard({ number }),
     payer: { name: 'Maria Silva', document: '529.982.247-25' },
     order_reference: 'pedido-123',
     ...overrides,

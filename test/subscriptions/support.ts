@@ -2,8 +2,8 @@
 import test from 'ava';
 import { getConfig } from '../../config';
 import { closeAcquirerClient } from '../../src/acquirer/client';
-import { encryptCard, luhnValid } from '../../src/cards';
-import { clearTestCard } from '../helpers/cards';
+import { luhnValid, type ClearCard } from '../../src/cards';
+import { encryptedTestCard } from '../helpers/cards';
 import { SubscriptionChargeModel, type SubscriptionCharge } from '../../src/subscriptions/model';
 import { json, startTestApp, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
@@ -59,8 +59,9 @@ export function testCardNumber(lastDigit: number): string {
   throw new Error('no luhn-valid number found');
 }
 
-export function encryptedTestCard(lastDigit: number): string {
-  return encryptCard(clearTestCard({ number: testCardNumber(lastDigit), expYear: 2035 }));
+/** The card of `testCardNumber(lastDigit)`, for encryptedTestCard. */
+export function subscriptionCard(lastDigit: number): Partial<ClearCard> {
+  return { number: testCardNumber(lastDigit), expYear: 2035 };
 }
 
 export async function setFault(sandbox: RunningProcess, body: Record<string, unknown>): Promise<void> {
@@ -100,7 +101,7 @@ export async function createSubscription(
       value: 4990,
       billingCycle: 'monthly',
       firstDueDate: '2030-01-10',
-      encryptedCard: encryptedTestCard(cardLastDigit),
+      encryptedCard: encryptedTestCard(subscriptionCard(cardLastDigit)),
       ...rest,
     }),
   });

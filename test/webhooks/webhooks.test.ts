@@ -13,9 +13,10 @@ import { deliverEvent } from '../../src/webhooks/delivery';
 import { deliveryJobId, LINK_WEBHOOK_QUEUE, WEBHOOK_ATTEMPTS, webhookRetryDelay } from '../../jobs/link-webhook';
 import { emitLinkEvent } from '../../src/webhooks/outbox';
 import { signedHeaders } from '../../src/webhooks/secrets';
-import { APPROVED_CARD, DENIED_CARD, encryptedCard, readyLink } from '../payment-links/helpers';
+import { APPROVED_CARD, DENIED_CARD, readyLink } from '../payment-links/helpers';
 import { callJson } from '../helpers/http';
 import { Receiver } from './receiver';
+import { encryptedTestCard } from '../helpers/cards';
 
 /** eventually(), typed by the truthy value the check finally returns. */
 async function until<T>(
@@ -62,7 +63,13 @@ async function eventsOf(m: TestMerchant, linkId: number) {
 }
 
 async function pay(guid: string, card = APPROVED_CARD) {
-  return callJson(app, 'PUT', `/api/v1/checkout-links/${guid}/pay`, {}, { encrypted_card: encryptedCard(card) });
+  return callJson(
+    app,
+    'PUT',
+    `/api/v1/checkout-links/${guid}/pay`,
+    {},
+    { encrypted_card: encryptedTestCard({ number: card }) },
+  );
 }
 
 /** The first event of the link, once it is in `state` (as the merchant's event list shows it). */
