@@ -16,8 +16,8 @@ export type RequestHeaders = Record<string, string | undefined>;
 
 /**
  * Sends `body` as JSON (a string goes as it is, for bodies that must fail to parse) with a JSON content type
- * (`headers` may replace or drop it), to `target.url` + `path`, and gives the answer as fetch does: for a test
- * that reads the answer while it streams. `call` reads it whole.
+ * (`headers` may replace or drop it), to `target.url` + `path`, and gives the answer as the app sent it (a redirect
+ * is not followed) and as fetch reads it: for a test that reads the answer while it streams. `call` reads it whole.
  */
 export function send(
   target: { url: string },
@@ -32,6 +32,7 @@ export function send(
   return fetch(`${target.url}${path}`, {
     method,
     headers: sent,
+    redirect: 'manual',
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
 }
