@@ -15,7 +15,7 @@ export interface CallResult {
 export type RequestHeaders = Record<string, string | undefined>;
 
 /**
- * Sends `body` as JSON (a string goes as it is, for bodies that must fail to parse) with a JSON content type
+ * Sends `body`, if any, as JSON (a string goes as it is, for bodies that must fail to parse) with a JSON content type
  * (`headers` may replace or drop it), to `target.url` + `path`, and gives the answer as the app sent it (a redirect
  * is not followed) and as fetch reads it: for a test that reads the answer while it streams. `call` reads it whole.
  */
@@ -26,7 +26,8 @@ export function send(
   headers: RequestHeaders = {},
   body?: unknown,
 ): Promise<Response> {
-  const sent = Object.entries({ 'content-type': 'application/json', ...headers }).filter(
+  const contentType = body === undefined ? {} : { 'content-type': 'application/json' };
+  const sent = Object.entries({ ...contentType, ...headers }).filter(
     (header): header is [string, string] => header[1] !== undefined,
   );
   return fetch(`${target.url}${path}`, {
