@@ -12,6 +12,7 @@ import { bearer, newMerchant, newStaff, systemToken, type TestMerchant } from '.
 import { MerchantModel, MerchantTokenModel, UserModel } from '../../src/auth/model';
 import { sha256Hex } from '../../src/auth/crypto';
 import { revokeMerchantTokens, updateMerchant } from '../../src/auth/service';
+import { send } from '../helpers/http';
 
 let app: TestApp;
 let merchant: TestMerchant;
@@ -26,7 +27,7 @@ test.after.always(async () => {
 
 async function me(headers: Record<string, string>) {
   return countDbCommands(async () => {
-    const res = await fetch(`${app.url}/api/v1/me/`, { headers });
+    const res = await send(app, 'GET', '/api/v1/me/', headers);
     return { status: res.status, body: await json(res) };
   });
 }

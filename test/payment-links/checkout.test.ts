@@ -23,7 +23,7 @@ import {
   useLinkApp,
 } from './helpers';
 import { clearTestCard, encryptedTestCard } from '../helpers/cards';
-import { callJson } from '../helpers/http';
+import { callJson, send } from '../helpers/http';
 
 // Links of the stale-payment tests carry a webhook: its events are stored (nothing delivers them here).
 const shop = useLinkApp('Doces da Vila ME', { allowWebhookHost: '127.0.0.1:9' });
@@ -339,7 +339,7 @@ test('load shows what the page needs and never the full document', async (t) => 
   t.false(text.includes(VALID_CPF));
   t.false(text.includes('joao@example.com'));
   t.is(body.payerDocument, '***.982.***-**');
-  const raw = await fetch(`${shop.app.url}${checkoutPath(created.body.payment_link_guid)}`);
+  const raw = await send(shop.app, 'GET', `${checkoutPath(created.body.payment_link_guid)}`);
   t.is(raw.headers.get('cache-control'), 'no-store');
 });
 
@@ -353,7 +353,7 @@ test('unknown guid is 404 on every checkout route and on the page', async (t) =>
   );
   t.is((await callJson(shop.app, 'PATCH', checkoutPath(guid, 'address'), {}, { cep: '01310100' })).status, 404);
   t.is((await pay(guid, APPROVED_CARD)).status, 404);
-  t.is((await fetch(`${shop.app.url}/checkout/${guid}`)).status, 404);
+  t.is((await send(shop.app, 'GET', `/checkout/${guid}`)).status, 404);
 });
 
 test('payer step checks cpf and cnpj check digits, alphanumeric cnpj included', async (t) => {
@@ -470,8 +470,8 @@ test('pay approves, marks the link paid, and a second pay is 409', async (t) => 
   const loaded = await callJson(shop.app, 'GET', checkoutPath(guid), {});
   t.true(loaded.body.paid);
   t.truthy(loaded.body.receipt.paymentDate);
-  const merchantView = await fetch(`${shop.app.url}/api/v1/payment-links/${id}/`, {
-    headers: { authorization: `Bearer ${shop.merchant.merchantToken}` },
+  const merchantView = await send(shop.app, 'GET', `/api/v1/payment-links/${id}/`, {
+    authorization: `Bearer ${shop.merchant.merchantToken}`,
   });
   const view = await json(merchantView);
   t.is(view.status, 2);
@@ -619,13 +619,13 @@ test('page assets come from our origin', async (t) => {
     ['checkout.css', /css/],
     ['forge.min.js', /javascript/],
   ] as const) {
-    const res = await fetch(`${shop.app.url}/checkout/assets/${file}`);
+    const res = await send(shop.app, 'GET', `/checkout/assets/${file}`);
     t.is(res.status, 200, file);
     t.regex(res.headers.get('content-type')!, type);
   }
-  t.is((await fetch(`${shop.app.url}/checkout/assets/..%2F..%2Fpackage.json`)).status, 404);
-  t.is((await fetch(`${shop.app.url}/checkout/assets/index.ts`)).status, 404);
-  const slash = await fetch(`${shop.app.url}/checkout/some-guid/`, { redirect: 'manual' });
+  t.is((await send(shop.app, 'GET', '/checkout/assets/..%2F..%2Fpackage.json')).status, 404);
+  t.is((await send(shop.app, 'GET', '/checkout/assets/index.ts')).status, 404);
+  const slash = await send(shop.app, 'GET', '/checkout/some-guid/');
   t.is(slash.status, 301);
   t.is(slash.headers.get('location'), '/checkout/some-guid');
 });
