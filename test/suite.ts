@@ -47,8 +47,16 @@ async function main(): Promise<number> {
       fs.rmSync(dir, { recursive: true, force: true });
       fs.mkdirSync(dir, { recursive: true });
     }
-    // Processes the tests start inherit both variables, so their filters and answers are checked too.
-    const env = { ...process.env, DB_QUERY_SHAPES_DIR: shapes, RESPONSE_SCHEMAS_DIR: answers, TEST_RUN_ID: runId };
+    // Processes the tests start inherit both variables and the recorders' preload, so their filters and
+    // answers are checked too.
+    const preload = `--require=${path.join(root, 'test', 'instrumentation', 'preload.cjs')}`;
+    const env = {
+      ...process.env,
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, preload].filter(Boolean).join(' '),
+      DB_QUERY_SHAPES_DIR: shapes,
+      RESPONSE_SCHEMAS_DIR: answers,
+      TEST_RUN_ID: runId,
+    };
     const ava = await run(path.join(root, 'node_modules', '.bin', 'ava'), process.argv.slice(2), env);
     if (ava !== 0) return ava;
     // A partial run (arguments given) checks what it ran; a full run also that nothing was left out.

@@ -3,15 +3,17 @@
  * a hot path costs on the store, so /metrics shows them by collection and command, and the bench
  * divides them by the operations it ran.
  *
- * With DB_QUERY_SHAPES_DIR set (the test suite sets it), every filter this process sends is also
- * recorded there, once per shape, with the code that sent it: test/query-shapes checks them all
- * against the declared indexes.
+ * Every command is also published on COMMAND_STARTED_CHANNEL, synchronously in the stack of the code
+ * that sent it: npm test records each filter's shape from there (test/instrumentation/query-shapes.ts)
+ * to check it against the declared indexes. Without a subscriber nothing is published.
  */
-import fs from 'node:fs';
-import path from 'node:path';
+import diagnosticsChannel from 'node:diagnostics_channel';
 import type { CommandFailedEvent, CommandStartedEvent, CommandSucceededEvent, MongoClient } from 'mongodb';
 import { dbCommandDuration, dbCommands } from '../platform/metrics-registry';
-import { filterShapesOf, type FilterShape } from './query-shapes';
+
+/** The name of the channel a command is published on, as `{ event, collection }`. */
+export const COMMAND_STARTED_CHANNEL = 'payments:db:command-started';
+const commandStarted = diagnosticsChannel.channel(COMMAND_STARTED_CHANNEL);
 
 interface Pending {
   collection: string;
@@ -31,11 +33,10 @@ export function monitorCommands(client: MongoClient): void {
   if (monitored.has(client)) return;
   monitored.add(client);
   const pending = new Map<number, Pending>();
-  const shapes = process.env.DB_QUERY_SHAPES_DIR ? shapeRecorder(process.env.DB_QUERY_SHAPES_DIR) : undefined;
   client.on('commandStarted', (event: CommandStartedEvent) => {
     const collection = collectionOf(event);
     pending.set(event.requestId, { collection, command: event.commandName });
-    shapes?.(event, collection);
+    if (commandStarted.hasSubscribers) commandStarted.publish({ event, collection });
   });
   const finish = (event: CommandSucceededEvent | CommandFailedEvent, outcome: 'ok' | 'error') => {
     const started = pending.get(event.requestId);
@@ -46,37 +47,4 @@ export function monitorCommands(client: MongoClient): void {
   };
   client.on('commandSucceeded', (event) => finish(event, 'ok'));
   client.on('commandFailed', (event) => finish(event, 'error'));
-}
-
-/** The first frame of our own code in the stack of the call that sent the command. */
-function codePath(): string {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 60;
-  const stack = new Error().stack ?? '';
-  Error.stackTraceLimit = limit;
-  const root = path.resolve(__dirname, '..', '..') + path.sep;
-  for (const line of stack.split('\n').slice(1)) {
-    const match = /\(?((?:\/|[A-Za-z]:\\)[^():]+):(\d+):\d+\)?$/.exec(line.trim());
-    if (!match || !match[1].startsWith(root)) continue;
-    const file = match[1].slice(root.length);
-    if (file.startsWith('node_modules') || file.startsWith(`src${path.sep}db${path.sep}monitoring`)) continue;
-    return `${file}:${match[2]}`;
-  }
-  return 'unknown';
-}
-
-function shapeRecorder(dir: string): (event: CommandStartedEvent, collection: string) => void {
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${process.pid}.jsonl`);
-  const seen = new Set<string>();
-  return (event, collection) => {
-    for (const shape of filterShapesOf(event.commandName, event.command)) {
-      const from = codePath();
-      const key = `${collection}|${shape.command}|${shape.equality.join(',')}|${shape.other.join(',')}|${from}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const record: FilterShape & { collection: string; from: string } = { collection, ...shape, from };
-      fs.appendFileSync(file, `${JSON.stringify(record)}\n`);
-    }
-  };
 }

@@ -1,4 +1,5 @@
 /** Builds the Express app from the feature route table. No listen, no connections opened here. */
+import diagnosticsChannel from 'node:diagnostics_channel';
 import express, { type Express, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import { refuseNulInBody, refuseNulInUrl } from '../http/nul-characters';
@@ -14,9 +15,16 @@ import { queueNames } from '../../jobs';
 import { httpMetricsMiddleware } from '../metrics/http';
 import { reportQueues } from '../metrics/queues';
 import { reportAttention } from '../metrics/attention';
-import { answerRecorder } from '../http/response-check';
 import { requestLog } from './request-log';
 import { securityHeaders } from './security-headers';
+
+/**
+ * The name of the channel each request to a route is published on, as `{ route, req, res }`, before
+ * anything else of the route runs: npm test records every answer from there
+ * (test/instrumentation/answers.ts). Routes of an app built with no subscriber publish nothing.
+ */
+export const ROUTE_REQUEST_CHANNEL = 'payments:http:route-request';
+const routeRequest = diagnosticsChannel.channel(ROUTE_REQUEST_CHANNEL);
 
 export interface AppOptions {
   features?: Feature[];
@@ -94,12 +102,15 @@ export function buildApp(options: AppOptions = {}): Express {
     return reader;
   };
 
-  // Under npm test (RESPONSE_SCHEMAS_DIR), each route's answers are recorded for the schema check.
-  const recordAnswers = answerRecorder();
+  const publishRequests = routeRequest.hasSubscribers;
   for (const feature of features) {
     for (const route of feature.routes) {
+      const publish: RequestHandler = (req, res, next) => {
+        routeRequest.publish({ route, req, res });
+        next();
+      };
       const chain = [
-        ...(recordAnswers ? [recordAnswers(route)] : []),
+        ...(publishRequests ? [publish] : []),
         ...(route.auth ? [requireCredential(route.auth)] : []),
         ...(route.beforeBody ?? []),
         bodyReader(route),

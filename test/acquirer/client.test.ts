@@ -20,6 +20,7 @@ import {
   type AcquirerCallEvent,
   type CardSaleRequest,
 } from '../../src/acquirer/client';
+import { send } from '../helpers/http';
 
 let sandbox: RunningProcess;
 
@@ -53,11 +54,7 @@ function sale(overrides: Partial<CardSaleRequest> & { number?: string } = {}): C
 }
 
 async function fault(body: Record<string, unknown>) {
-  const res = await fetch(`${sandbox.url}/sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  const res = await send(sandbox, 'POST', '/sandbox/faults', { 'content-type': 'application/json' }, body);
   if (res.status !== 201) throw new Error(`fault not set: ${res.status}`);
 }
 

@@ -7,6 +7,7 @@ import { bearer } from '../helpers/identity';
 import { runCli, type CommandResult } from '../helpers/processes';
 import { MerchantTokenModel, UserModel } from '../../src/auth/model';
 import { MerchantModel } from '../../src/merchants/model';
+import { send } from '../helpers/http';
 
 type CliResult = CommandResult;
 
@@ -27,11 +28,13 @@ test.after.always(() => app?.close());
 const tag = () => crypto.randomBytes(4).toString('hex');
 
 async function login(email: string, password: string) {
-  const res = await fetch(`${app.url}/api/token/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: email, password }),
-  });
+  const res = await send(
+    app,
+    'POST',
+    '/api/token/',
+    { 'content-type': 'application/json' },
+    { username: email, password },
+  );
   return { status: res.status, body: await json(res) };
 }
 
@@ -63,7 +66,7 @@ test('merchant:create, token, set and revoke-token, end to end', async (t) => {
 
   const { status, body: pair } = await login(email, 'correct horse battery');
   t.is(status, 200);
-  const me = await json(await fetch(`${app.url}/api/v1/me/`, { headers: bearer(pair.access) }));
+  const me = await json(await send(app, 'GET', '/api/v1/me/', bearer(pair.access)));
   t.like(me, {
     id: created.merchant_id,
     username: `azul${id}`,
@@ -80,7 +83,7 @@ test('merchant:create, token, set and revoke-token, end to end', async (t) => {
     0,
     'the token itself is not stored',
   );
-  t.is((await fetch(`${app.url}/api/v1/me/`, { headers: bearer(issued.token) })).status, 200);
+  t.is((await send(app, 'GET', '/api/v1/me/', bearer(issued.token))).status, 200);
 
   const set = answer(
     t,
@@ -101,7 +104,7 @@ test('merchant:create, token, set and revoke-token, end to end', async (t) => {
     establishment_numbers: ['1020304050', '999000111'],
   });
   t.true((await MerchantModel.findById(created.merchant_id).lean())!.settings.allowVoidOnConfirmed);
-  const meAfter = await json(await fetch(`${app.url}/api/v1/me/`, { headers: bearer(issued.token) }));
+  const meAfter = await json(await send(app, 'GET', '/api/v1/me/', bearer(issued.token)));
   t.is(meAfter.allow_void_on_confirmed, true);
 
   const listed = answer(t, await cli(['merchant:tokens', '--merchant', String(created.merchant_id)]));
@@ -115,9 +118,9 @@ test('merchant:create, token, set and revoke-token, end to end', async (t) => {
     await cli(['merchant:revoke-token', '--merchant', String(created.merchant_id), '--prefix', issued.prefix]),
   );
   t.deepEqual(revoked, { merchant_id: created.merchant_id, revoked: 1 });
-  t.is((await fetch(`${app.url}/api/v1/me/`, { headers: bearer(issued.token) })).status, 401);
+  t.is((await send(app, 'GET', '/api/v1/me/', bearer(issued.token))).status, 401);
   t.is(
-    (await fetch(`${app.url}/api/v1/me/`, { headers: bearer(pair.access) })).status,
+    (await send(app, 'GET', '/api/v1/me/', bearer(pair.access))).status,
     200,
     'revoking tokens leaves user logins alone',
   );
@@ -167,7 +170,7 @@ test('merchant:revoke-token --all revokes every token of the merchant', async (t
     merchant_id: created.merchant_id,
     revoked: 2,
   });
-  for (const token of tokens) t.is((await fetch(`${app.url}/api/v1/me/`, { headers: bearer(token) })).status, 401);
+  for (const token of tokens) t.is((await send(app, 'GET', '/api/v1/me/', bearer(token))).status, 401);
 });
 
 test('staff:create makes a staff user who logs in', async (t) => {
@@ -187,7 +190,7 @@ test('staff:create makes a staff user who logs in', async (t) => {
   t.like(created, { role: 'staff', login: `ops${id}` });
   const { status, body } = await login(`ops-${id}@plataforma.com.br`, 'staff password 1');
   t.is(status, 200);
-  t.like(await json(await fetch(`${app.url}/api/v1/me/`, { headers: bearer(body.access) })), {
+  t.like(await json(await send(app, 'GET', '/api/v1/me/', bearer(body.access))), {
     role: 'staff',
     id: null,
     username: `ops${id}`,

@@ -17,6 +17,7 @@ import {
 import { issueMerchantToken, revokeMerchantTokens } from '../../src/auth/service';
 import { signToken } from '../../src/auth/tokens';
 import { UserModel } from '../../src/auth/model';
+import { send } from '../helpers/http';
 
 /** A policy without user JWTs, shaped like PIX status's (system token or merchant token). */
 const SYSTEM_OR_MERCHANT_TOKEN: CredentialPolicy = { merchantToken: true, system: true, systemMerchant: 'required' };
@@ -172,7 +173,7 @@ const MATRIX: Record<string, Record<string, Outcome>> = {
 for (const [credential, row] of Object.entries(MATRIX)) {
   test(`policies and ${credential}`, async (t) => {
     for (const [policy, expected] of Object.entries(row)) {
-      const res = await fetch(`${app.url}/probe/${policy}`, { headers: credentials[credential]() });
+      const res = await send(app, 'GET', `/probe/${policy}`, credentials[credential]());
       const body = await json(res);
       const where = `${policy} with ${credential}`;
       if (typeof expected === 'number') {
@@ -194,20 +195,21 @@ test('every policy of the matrix is covered', (t) => {
 test('x-merchant-id does not move a merchant credential to another merchant', async (t) => {
   for (const token of [merchant.accessToken, merchant.merchantToken]) {
     const body = await json(
-      await fetch(`${app.url}/probe/merchant`, {
-        headers: bearer(token, { 'x-merchant-id': String(other.merchantId) }),
-      }),
+      await send(app, 'GET', '/probe/merchant', bearer(token, { 'x-merchant-id': String(other.merchantId) })),
     );
     t.is(body.merchantId, merchant.merchantId);
   }
 });
 
 test('a staff route that asks for a merchant refuses without one', async (t) => {
-  const res = await fetch(`${app.url}/probe/staff-asks-merchant`, { headers: bearer(systemToken()) });
+  const res = await send(app, 'GET', '/probe/staff-asks-merchant', bearer(systemToken()));
   t.is(res.status, 403);
-  const named = await fetch(`${app.url}/probe/staff-asks-merchant`, {
-    headers: bearer(systemToken(), { 'x-merchant-id': String(other.merchantId) }),
-  });
+  const named = await send(
+    app,
+    'GET',
+    '/probe/staff-asks-merchant',
+    bearer(systemToken(), { 'x-merchant-id': String(other.merchantId) }),
+  );
   t.deepEqual(await json(named), { merchantId: other.merchantId });
 });
 
@@ -216,8 +218,8 @@ test('revoking every token of a merchant leaves other merchants alone', async (t
   const second = await issueMerchantToken(mine.merchantId);
   t.is(await revokeMerchantTokens(mine.merchantId, { all: true }), 2);
   for (const token of [mine.merchantToken, second.token])
-    t.is((await fetch(`${app.url}/probe/merchant`, { headers: bearer(token) })).status, 401);
-  t.is((await fetch(`${app.url}/probe/merchant`, { headers: bearer(other.merchantToken) })).status, 200);
+    t.is((await send(app, 'GET', '/probe/merchant', bearer(token))).status, 401);
+  t.is((await send(app, 'GET', '/probe/merchant', bearer(other.merchantToken))).status, 200);
   t.is(
     await revokeMerchantTokens(other.merchantId, { prefix: mine.merchantToken.slice(0, 10) }),
     0,
@@ -227,9 +229,7 @@ test('revoking every token of a merchant leaves other merchants alone', async (t
 
 test('x-merchant-id is a strict decimal id: hex, exponent, signed and zero forms are refused', async (t) => {
   for (const value of [`0x${merchant.merchantId.toString(16)}`, `${merchant.merchantId}e0`, '0', '+1']) {
-    const res = await fetch(`${app.url}/probe/any-merchant`, {
-      headers: bearer(systemToken(), { 'x-merchant-id': value }),
-    });
+    const res = await send(app, 'GET', '/probe/any-merchant', bearer(systemToken(), { 'x-merchant-id': value }));
     t.is(res.status, 400, value);
     t.truthy((await json(res))['X-Merchant-Id'], value);
   }
@@ -243,7 +243,7 @@ function signedByTheService(claims: object, options: jwt.SignOptions = {}): stri
 test('a signed access token whose subject is not a user id is a 401, not a 500', async (t) => {
   for (const sub of ['abc', '', '1.5', '-3']) {
     const token = signedByTheService({ sub, typ: 'access', role: 'staff', mid: null }, { expiresIn: 60 });
-    const res = await fetch(`${app.url}/probe/any`, { headers: bearer(token) });
+    const res = await send(app, 'GET', '/probe/any', bearer(token));
     t.is(res.status, 401, `sub ${JSON.stringify(sub)}`);
   }
 });
@@ -254,7 +254,7 @@ test('a JWT seen before is still refused from its expiry on, and when its user i
   const exp = Math.floor(Date.now() / 1000) + 5;
   const claims = { sub: String(user.userId), typ: 'access', role: 'merchant', mid: user.merchantId, exp };
   const token = signedByTheService(claims);
-  const call = async (value: string) => (await fetch(`${app.url}/probe/any`, { headers: bearer(value) })).status;
+  const call = async (value: string) => (await send(app, 'GET', '/probe/any', bearer(value))).status;
   t.is(await call(token), 200);
   t.is(await call(token), 200);
   const [header, payload, signature] = token.split('.');

@@ -6,6 +6,7 @@ import { bearer, newMerchant, newStaff, systemToken } from '../helpers/identity'
 import { launchChromium } from '../helpers/browser';
 import { getConfig } from '../../config';
 import { queueNames } from '../../jobs';
+import { send } from '../helpers/http';
 
 let app: TestApp;
 test.before(async () => {
@@ -17,7 +18,7 @@ const QUEUES = '/admin/queues/api/queues';
 const basic = (user: string, password: string) => ({
   authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
 });
-const get = (headers: Record<string, string>) => fetch(`${app.url}${QUEUES}`, { headers });
+const get = (headers: Record<string, string>) => send(app, 'GET', QUEUES, headers);
 
 test.serial('a staff e-mail and password open the queue dashboard; password checks are rate limited', async (t) => {
   const staff = await newStaff();
@@ -59,15 +60,14 @@ test.serial(
     const { user, password } = getConfig().dashboard;
     t.is((await get(basic(user, password))).status, 200);
     const answers: number[] = [];
-    for (let i = 0; i < 8; i++)
-      answers.push((await fetch(`${app.url}/metrics`, { headers: basic(user, `guess-${i}`) })).status);
+    for (let i = 0; i < 8; i++) answers.push((await send(app, 'GET', '/metrics', basic(user, `guess-${i}`))).status);
     // low-token-limit: 4 checks per window; the operator's first, right, login was one of them
     t.deepEqual(answers, [401, 401, 401, 429, 429, 429, 429, 429]);
     const limited = await get(basic(user, 'one-more-guess'));
     t.is(limited.status, 429);
     t.truthy(limited.headers.get('retry-after'));
     t.is((await get(basic(user, password))).status, 200, 'the remembered operator login still works');
-    t.is((await fetch(`${app.url}/metrics`, { headers: basic(user, password) })).status, 200);
+    t.is((await send(app, 'GET', '/metrics', basic(user, password))).status, 200);
   },
 );
 

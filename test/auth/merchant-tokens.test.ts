@@ -10,6 +10,7 @@ import { bearer, newMerchant } from '../helpers/identity';
 import { sha256Hex } from '../../src/platform/digests';
 import { MerchantTokenModel, RevokedMerchantTokenModel } from '../../src/auth/model';
 import { issueMerchantToken, listMerchantTokens, revokeMerchantTokens, updateMerchant } from '../../src/auth/service';
+import { send } from '../helpers/http';
 
 let app: TestApp;
 
@@ -21,7 +22,7 @@ test.after.always(async () => {
 });
 
 async function meStatus(token: string): Promise<number> {
-  const res = await fetch(`${app.url}/api/v1/me/`, { headers: bearer(token) });
+  const res = await send(app, 'GET', '/api/v1/me/', bearer(token));
   await res.arrayBuffer();
   return res.status;
 }

@@ -6,6 +6,7 @@ import { startProcess, stopAll } from '../helpers/processes';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { clientBucket } from '../../src/http/rate-limit';
+import { send } from '../helpers/http';
 
 // Each scenario counts under its own key prefix, so no scenario sees another's counts. They run
 // one after another only so that few processes start at once on a busy machine.
@@ -26,11 +27,7 @@ test.after.always(async () => {
 });
 
 function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
+  return send({ url }, 'POST', path, { 'content-type': 'application/json', ...headers }, body);
 }
 const badLogin = { username: 'nobody@example.com', password: 'wrong-password' };
 

@@ -13,6 +13,7 @@ import { MerchantTokenModel, UserModel } from '../../src/auth/model';
 import { MerchantModel } from '../../src/merchants/model';
 import { sha256Hex } from '../../src/platform/digests';
 import { revokeMerchantTokens, updateMerchant } from '../../src/auth/service';
+import { send } from '../helpers/http';
 
 let app: TestApp;
 let merchant: TestMerchant;
@@ -27,7 +28,7 @@ test.after.always(async () => {
 
 async function me(headers: Record<string, string>) {
   return countDbCommands(async () => {
-    const res = await fetch(`${app.url}/api/v1/me/`, { headers });
+    const res = await send(app, 'GET', '/api/v1/me/', headers);
     return { status: res.status, body: await json(res) };
   });
 }

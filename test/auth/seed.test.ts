@@ -7,6 +7,7 @@ import { DEMO_ESTABLISHMENT, describeDemo, describeSecretLocations, seedIfEmpty 
 import { MerchantModel } from '../../src/merchants/model';
 import { getConfig } from '../../config';
 import { LOCAL_SECRETS_FILE } from '../../config/local-secrets';
+import { send } from '../helpers/http';
 
 // The chargeback stack: our app in this process and the acquirer sandbox as a real process.
 let stack: ChargebackStack;
@@ -25,34 +26,34 @@ test.serial(
     t.true(printed.includes(demo!.password) && printed.includes(demo!.merchant_token));
     t.true(printed.includes('card:encrypt') && printed.includes(DEMO_ESTABLISHMENT), printed);
 
-    const login = await fetch(`${stack.url}/api/token/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: demo!.email, password: demo!.password }),
-    });
+    const login = await send(
+      stack,
+      'POST',
+      '/api/token/',
+      { 'content-type': 'application/json' },
+      { username: demo!.email, password: demo!.password },
+    );
     t.is(login.status, 200);
-    const me = await json(await fetch(`${stack.url}/api/v1/me/`, { headers: bearer((await json(login)).access) }));
+    const me = await json(await send(stack, 'GET', '/api/v1/me/', bearer((await json(login)).access)));
     t.like(me, { id: demo!.merchant_id, username: demo!.login, establishment_numbers: [DEMO_ESTABLISHMENT] });
-    const viaToken = await json(await fetch(`${stack.url}/api/v1/me/`, { headers: bearer(demo!.merchant_token) }));
+    const viaToken = await json(await send(stack, 'GET', '/api/v1/me/', bearer(demo!.merchant_token)));
     t.is(viaToken.id, demo!.merchant_id);
 
     // Chargebacks work for the demo merchant at once: its establishment has the sandbox's generated cases.
-    const consult = await fetch(`${stack.url}/api/v1/acquirer/chargeback/consult/?status=PENDING`, {
-      method: 'POST',
-      headers: bearer(demo!.merchant_token),
-      body: JSON.stringify({ establishmentNumber: [Number(DEMO_ESTABLISHMENT)] }),
-    });
+    const consult = await send(
+      stack,
+      'POST',
+      '/api/v1/acquirer/chargeback/consult/?status=PENDING',
+      bearer(demo!.merchant_token),
+      { establishmentNumber: [Number(DEMO_ESTABLISHMENT)] },
+    );
     t.is(consult.status, 200);
     const cases = (await json(consult)).content as { establishmentNumber: number; idChargeback: number }[];
     t.is(cases.length, 4);
     t.true(cases.every((c) => String(c.establishmentNumber) === DEMO_ESTABLISHMENT));
-    const accept = await fetch(`${stack.url}/api/v1/acquirer/chargeback/accept/`, {
-      method: 'PUT',
-      headers: bearer(demo!.merchant_token),
-      body: JSON.stringify({
-        updateChargeback: [{ establishmentNumber: Number(DEMO_ESTABLISHMENT), idChargeback: cases[0].idChargeback }],
-        userName: demo!.email,
-      }),
+    const accept = await send(stack, 'PUT', '/api/v1/acquirer/chargeback/accept/', bearer(demo!.merchant_token), {
+      updateChargeback: [{ establishmentNumber: Number(DEMO_ESTABLISHMENT), idChargeback: cases[0].idChargeback }],
+      userName: demo!.email,
     });
     t.is(accept.status, 200, await accept.clone().text());
 

@@ -10,6 +10,7 @@ import { UserModel } from '../../src/auth/model';
 import { createMerchant } from '../../src/auth/service';
 import { UNMATCHABLE_PASSWORD_HASH, verifyPassword } from '../../src/auth/crypto';
 import { REFRESH_FAILURE, TOKEN_FAILURE } from '../../src/auth/schemas';
+import { send } from '../helpers/http';
 
 const running = useAppWithMerchant();
 
@@ -31,7 +32,7 @@ async function tokenPair(
 }
 
 function me(token: string, extra: Record<string, string> = {}) {
-  return fetch(`${running.app.url}/api/v1/me/`, { headers: bearer(token, extra) });
+  return send(running.app, 'GET', '/api/v1/me/', bearer(token, extra));
 }
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -329,17 +330,14 @@ test('me with a staff jwt names the staff user and no merchant', async (t) => {
 });
 
 test('me is 401 without or with a bad credential', async (t) => {
-  const none = await fetch(`${running.app.url}/api/v1/me/`);
+  const none = await send(running.app, 'GET', '/api/v1/me/');
   t.is(none.status, 401);
   t.is(typeof (await json(none)).detail, 'string');
   t.is((await me('nonsense')).status, 401);
   t.is((await me('mt_unknown-token-value')).status, 401);
   t.is(
-    (
-      await fetch(`${running.app.url}/api/v1/me/`, {
-        headers: { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
-      })
-    ).status,
+    (await send(running.app, 'GET', '/api/v1/me/', { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }))
+      .status,
     401,
   );
 });
@@ -357,7 +355,7 @@ test('a user created with a mixed-case e-mail logs in with any case', async (t) 
 });
 
 test('swagger documents token, refresh and me with their security', async (t) => {
-  const doc = await json(await fetch(`${running.app.url}/api/docs/swagger.json`));
+  const doc = await json(await send(running.app, 'GET', '/api/docs/swagger.json'));
   const token = doc.paths['/api/token/'].post;
   const refresh = doc.paths['/api/token/refresh/'].post;
   const meOp = doc.paths['/api/v1/me/'].get;

@@ -30,6 +30,7 @@ import { ConfigError, loadConfig } from '../../config';
 import { CardError, decryptCard, encryptCard, publicKeyId, UNDECRYPTABLE_CARD } from '../../src/cards';
 import { keyIdOf } from '../../src/cards/keys';
 import { startTestApp, json, type TestApp } from '../helpers/app';
+import { send } from '../helpers/http';
 
 const card = { number: '4111111111111111', holder: 'Ana Souza', expMonth: 12, expYear: 2035, cvv: '123' };
 
@@ -48,7 +49,7 @@ test('the key id is the RFC 7638 thumbprint of the public key', (t) => {
 });
 
 test('the route serves the current key, its kid and the previous key end', async (t) => {
-  const res = await fetch(`${app.url}/api/v1/cards/public-key/`);
+  const res = await send(app, 'GET', '/api/v1/cards/public-key/');
   t.is(res.status, 200);
   t.regex(res.headers.get('cache-control') ?? '', /public, max-age=3600/);
   t.is(res.headers.get('access-control-allow-origin'), '*');

@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
 import { features } from '../../src/web/areas';
 import { buildSwagger } from '../../src/web/swagger';
-import { checkAnswer } from '../../src/http/response-check';
+import { checkAnswer } from '../instrumentation/answers';
 import { swaggerPath } from '../../src/http/routes';
 import { CHARGEBACK_NOTICE_PATH } from '../../src/acquirer/chargebacks';
 import { chargebackNoticeHeaders, newChargebackNotice } from '../helpers/chargeback-notices';
@@ -18,6 +18,7 @@ import { ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { acceptChargebacks, noticeFingerprint } from '../../src/chargebacks/service';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { eventually } from '../helpers/processes';
+import { call } from '../helpers/http';
 import { startChargebackStack, type ChargebackStack } from './stack';
 import { b64, pdfWithPages } from './files';
 
@@ -53,12 +54,14 @@ async function callChecked(
   path: string,
   options: { body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<Answered> {
-  const res = await fetch(`${stack.url}${path}`, {
-    method: method.toUpperCase(),
-    headers: options.headers ?? bearer(merchant.accessToken),
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const bytes = Buffer.from(await res.arrayBuffer());
+  const res = await call(
+    stack,
+    method.toUpperCase(),
+    path,
+    options.headers ?? bearer(merchant.accessToken),
+    options.body,
+  );
+  const { bytes } = res;
   const contentType = (res.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
   const operation = document.paths[swaggerPath(route)]?.[method];
   t.truthy(operation, `${method} ${route} is documented`);

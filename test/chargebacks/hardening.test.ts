@@ -4,7 +4,6 @@
 import '../helpers/env';
 import test from 'ava';
 import { bearer, newMerchant } from '../helpers/identity';
-import { json } from '../helpers/app';
 import { eventually } from '../helpers/processes';
 import { decideStep, sandboxNotify as notifyFromSandbox, startChargebackStack, type ChargebackStack } from './stack';
 import {
@@ -28,6 +27,7 @@ import { getQueue } from '../../src/queue/queues';
 import { BACKFILLS, runBackfills } from '../../src/db/backfills';
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { refusalWithPdf } from './files';
+import { call, callJson } from '../helpers/http';
 
 const CB = '/api/v1/acquirer/chargeback';
 /** The sandbox's establishment whose accept and refuse always succeed, whatever case they name. */
@@ -38,13 +38,6 @@ test.before(async () => {
   stack = await startChargebackStack({ noticeWorker: true });
 });
 test.after.always(() => stack?.close());
-
-const call = (method: string, path: string, token: string, body?: unknown) =>
-  fetch(`${stack.url}${CB}${path}`, {
-    method,
-    headers: bearer(token),
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
 
 /** A notice the sandbox sends to our intake (its own case, so the acquirer knows it), once applied. */
 const sandboxNotify = (body: Record<string, unknown>) => notifyFromSandbox(stack, body);
@@ -63,17 +56,21 @@ test("a merchant cannot read another merchant's lifecycle by refusing with the o
     message: 'Em análise com o Emissor',
     date: '2030-06-01',
   });
-  t.is((await call('GET', `/lifecycle/${notice.idCase}/`, victim.accessToken)).status, 200, 'the owner reads its case');
-  t.is((await call('GET', `/lifecycle/${notice.idCase}/`, attacker.accessToken)).status, 403);
+  t.is(
+    (await call(stack, 'GET', `${CB}/lifecycle/${notice.idCase}/`, bearer(victim.accessToken))).status,
+    200,
+    'the owner reads its case',
+  );
+  t.is((await call(stack, 'GET', `${CB}/lifecycle/${notice.idCase}/`, bearer(attacker.accessToken))).status, 403);
 
   const refusal = refusalWithPdf(ALWAYS_SUCCEEDS, { idChargeback: 12345, idCase: notice.idCase });
-  const refused = await call('PUT', '/refuse/', attacker.accessToken, refusal);
+  const refused = await callJson(stack, 'PUT', `${CB}/refuse/`, bearer(attacker.accessToken), refusal);
   t.is(refused.status, 200, 'the acquirer accepts the refusal of its own chargeback');
-  await json(refused);
+  refused.body;
 
-  const after = await call('GET', `/lifecycle/${notice.idCase}/`, attacker.accessToken);
+  const after = await callJson(stack, 'GET', `${CB}/lifecycle/${notice.idCase}/`, bearer(attacker.accessToken));
   t.is(after.status, 403, "the case named by the caller did not become the caller's");
-  t.deepEqual(await json(after), { detail: `Case ${notice.idCase} is not a chargeback of this merchant.` });
+  t.deepEqual(after.body, { detail: `Case ${notice.idCase} is not a chargeback of this merchant.` });
   t.is(
     await ChargebackEventModel.countDocuments({ establishmentNumber: ALWAYS_SUCCEEDS, idCase: String(notice.idCase) }),
     0,
@@ -93,15 +90,15 @@ test("a merchant's own refusal of a notified chargeback records the case of the 
   const ec = newEstablishment();
   const owner = await newMerchant({ establishmentNumbers: [ec] });
   const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
-  const res = await call('PUT', '/refuse/', owner.accessToken, refusalWithPdf(ec, notice));
+  const res = await call(stack, 'PUT', `${CB}/refuse/`, bearer(owner.accessToken), refusalWithPdf(ec, notice));
   t.is(res.status, 200);
   t.is(
     (await ChargebackEventModel.findById(`refused:${ec}:${notice.idChargeback}`).lean())?.idCase,
     String(notice.idCase),
   );
-  const lifecycle = await call('GET', `/lifecycle/${notice.idCase}/`, owner.accessToken);
+  const lifecycle = await callJson(stack, 'GET', `${CB}/lifecycle/${notice.idCase}/`, bearer(owner.accessToken));
   t.is(lifecycle.status, 200);
-  t.is((await json(lifecycle))[0].establishmentNumber, Number(ec));
+  t.is(lifecycle.body[0].establishmentNumber, Number(ec));
 });
 
 // --- item 5: a notice lost to a job id ---------------------------------------------------------------
@@ -202,8 +199,8 @@ test('a win the acquirer never decided, posted with the secret, changes no outco
   t.truthy(settled?.appliedAt);
   t.is(settled?.result, 'unconfirmed');
   t.is((await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean())?.status, 'PENDING');
-  const history = await fetch(`${stack.url}${CB}/contested/history/`, { headers: bearer(owner.accessToken) });
-  t.deepEqual(await json(history), { results: [] });
+  const history = await callJson(stack, 'GET', `${CB}/contested/history/`, bearer(owner.accessToken));
+  t.deepEqual(history.body, { results: [] });
   t.is(await ChargebackEventModel.countDocuments({ establishmentNumber: ec, kind: 'lifecycle' }), 0);
 });
 
@@ -223,9 +220,7 @@ test('an outcome the acquirer shows is applied by the worker', async (t) => {
   const owner = await newMerchant({ establishmentNumbers: [ec] });
   const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
   await sandboxNotify({ kind: 'win', establishmentNumber: ec, caseId: notice.idCase, date: '2030-08-03' });
-  const [item] = (
-    await json(await fetch(`${stack.url}${CB}/contested/history/`, { headers: bearer(owner.accessToken) }))
-  ).results;
+  const [item] = (await callJson(stack, 'GET', `${CB}/contested/history/`, bearer(owner.accessToken))).body.results;
   t.like(item, { idCase: notice.idCase, outcome: 'WIN' });
   t.is(
     (
@@ -248,24 +243,26 @@ test.serial(
     const owner = await newMerchant({ establishmentNumbers: [ec] });
     const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
     const before = await apiCalls();
-    const accept = await call('PUT', '/accept/', owner.accessToken, {
+    const accept = await callJson(stack, 'PUT', `${CB}/accept/`, bearer(owner.accessToken), {
       updateChargeback: [
         { establishmentNumber: Number(ec), idChargeback: notice.idChargeback, EstablishmentNumber: 2222222222 },
       ],
       EstablishmentNumber: 1,
     });
     t.is(accept.status, 400);
-    t.deepEqual(Object.keys(await json(accept)).sort(), [
-      'EstablishmentNumber',
-      'updateChargeback.0.EstablishmentNumber',
-    ]);
+    t.deepEqual(Object.keys(accept.body).sort(), ['EstablishmentNumber', 'updateChargeback.0.EstablishmentNumber']);
     const refusal = refusalWithPdf(ec, notice);
-    const refuse = await call('PUT', '/refuse/', owner.accessToken, { ...refusal, EstablishmentNumber: 2222222222 });
+    const refuse = await callJson(stack, 'PUT', `${CB}/refuse/`, bearer(owner.accessToken), {
+      ...refusal,
+      EstablishmentNumber: 2222222222,
+    });
     t.is(refuse.status, 400);
-    t.deepEqual(await json(refuse), {
+    t.deepEqual(refuse.body, {
       EstablishmentNumber: ['Not a field the acquirer accepts; only its documented fields are forwarded.'],
     });
-    const consult = await call('POST', '/consult/?status=PENDING', owner.accessToken, { mainCustomer: 1 });
+    const consult = await call(stack, 'POST', `${CB}/consult/?status=PENDING`, bearer(owner.accessToken), {
+      mainCustomer: 1,
+    });
     t.is(consult.status, 400);
     t.is(await apiCalls(), before, 'the acquirer was not called');
     // The service forwards only documented fields whoever calls it.
@@ -285,11 +282,7 @@ test("a filter nested too deeply to serialize is our 400, not the acquirer's 502
   const owner = await newMerchant({ establishmentNumbers: [newEstablishment()] });
   const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
   for (const body of [`{"reason": ${deep}}`, `{"other": ${deep}}`]) {
-    const res = await fetch(`${stack.url}${CB}/consult/?status=PENDING`, {
-      method: 'POST',
-      headers: bearer(owner.accessToken),
-      body,
-    });
+    const res = await call(stack, 'POST', `${CB}/consult/?status=PENDING`, bearer(owner.accessToken), body);
     // Over the route's body limit, or refused as unknown or malformed.
     t.true([400, 413].includes(res.status), `${res.status}`);
   }

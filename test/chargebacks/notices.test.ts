@@ -22,6 +22,7 @@ import {
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { holdChargeback, insertEvent } from '../../src/chargebacks/projection';
 import { refusalWithPdf } from './files';
+import { send } from '../helpers/http';
 
 const CB = '/api/v1/acquirer/chargeback';
 let stack: ChargebackStack;
@@ -36,7 +37,7 @@ const newIds = newNoticeIds;
 const post = (body: unknown, secret?: string) => postChargebackNotice(stack.url, body, secret);
 
 const get = async (path: string, token: string, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${stack.url}${CB}${path}`, { headers: bearer(token, headers) });
+  const res = await send(stack, 'GET', `${CB}${path}`, bearer(token, headers));
   return { status: res.status, body: await json(res) };
 };
 
@@ -66,11 +67,7 @@ test('a notice without the right secret is 401 and is not stored', async (t) => 
   const wrong = await post(notice, 'not-the-secret-at-all-000000');
   t.is(wrong.status, 401);
   t.deepEqual(await json(wrong), { detail: 'Missing or wrong notification secret.' });
-  const none = await fetch(`${stack.url}${CB}/notifications/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(notice),
-  });
+  const none = await send(stack, 'POST', `${CB}/notifications/`, { 'content-type': 'application/json' }, notice);
   t.is(none.status, 401);
   t.is(await ChargebackNoticeModel.countDocuments({ _id: noticeFingerprint(notice) }), 0);
 });
@@ -361,7 +358,7 @@ test('history: most recent outcome first, one item per chargeback, limit and off
 
 test('views need a credential', async (t) => {
   for (const path of ['/contested/', '/contested/history/', '/pending-count/']) {
-    t.is((await fetch(`${stack.url}${CB}${path}`)).status, 401);
+    t.is((await send(stack, 'GET', `${CB}${path}`)).status, 401);
   }
 });
 
@@ -375,25 +372,17 @@ test('accepting through our api takes the chargeback out of pending at once and 
   const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
   await sandboxNotify({ kind: 'new', establishmentNumber: ec });
   t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 2 });
-  const res = await fetch(`${stack.url}${CB}/accept/`, {
-    method: 'PUT',
-    headers: bearer(owner.accessToken),
-    body: JSON.stringify({
-      updateChargeback: [{ establishmentNumber: Number(ec), idChargeback: notice.idChargeback }],
-      userName: 'ops@loja.com.br',
-    }),
+  const res = await send(stack, 'PUT', `${CB}/accept/`, bearer(owner.accessToken), {
+    updateChargeback: [{ establishmentNumber: Number(ec), idChargeback: notice.idChargeback }],
+    userName: 'ops@loja.com.br',
   });
   t.is(res.status, 200);
   t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 1 });
   const [item] = (await get('/contested/history/', owner.accessToken)).body.results;
   t.like(item, { idChargeback: notice.idChargeback, outcome: 'ACCEPTED', handling: 'ACCEPTED' });
   // a refused accept (412) changes nothing more
-  const again = await fetch(`${stack.url}${CB}/accept/`, {
-    method: 'PUT',
-    headers: bearer(owner.accessToken),
-    body: JSON.stringify({
-      updateChargeback: [{ establishmentNumber: Number(ec), idChargeback: notice.idChargeback }],
-    }),
+  const again = await send(stack, 'PUT', `${CB}/accept/`, bearer(owner.accessToken), {
+    updateChargeback: [{ establishmentNumber: Number(ec), idChargeback: notice.idChargeback }],
   });
   t.is(again.status, 412);
   t.is((await get('/contested/history/', owner.accessToken)).body.results.length, 1);
@@ -403,11 +392,7 @@ test("refusing through our api takes it out of pending; the sandbox's win notice
   const ec = newEstablishment();
   const owner = await newMerchant({ establishmentNumbers: [ec] });
   const notice = await sandboxNotify({ kind: 'new', establishmentNumber: ec });
-  const res = await fetch(`${stack.url}${CB}/refuse/`, {
-    method: 'PUT',
-    headers: bearer(owner.accessToken),
-    body: JSON.stringify(refusalWithPdf(ec, notice)),
-  });
+  const res = await send(stack, 'PUT', `${CB}/refuse/`, bearer(owner.accessToken), refusalWithPdf(ec, notice));
   t.is(res.status, 200);
   t.deepEqual((await get('/pending-count/', owner.accessToken)).body, { count: 0 });
   t.deepEqual((await get('/contested/history/', owner.accessToken)).body, { results: [] });

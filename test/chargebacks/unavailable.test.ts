@@ -2,9 +2,9 @@ import '../helpers/env';
 import test from 'ava';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
-import { json } from '../helpers/app';
 import { startProcess, stopAll, type RunningProcess } from '../helpers/processes';
 import { closedPort, pointAtSandbox } from './stack';
+import { call, callJson } from '../helpers/http';
 
 // Each web process loads its own config, so one file can run an unreachable and an unconfigured integration.
 const CB = '/api/v1/acquirer/chargeback';
@@ -32,45 +32,40 @@ test.after.always(async () => {
   await disconnectDatabase();
 });
 
-const call = (web: RunningProcess, method: string, path: string, body?: unknown) =>
-  fetch(`${web.url}${CB}${path}`, {
-    method,
-    headers: bearer(merchant.accessToken),
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-
 test('a refused connection is 502 on every proxy operation', async (t) => {
   const answers = await Promise.all([
-    call(unreachable, 'POST', '/consult/?status=PENDING', {}),
-    call(unreachable, 'PUT', '/accept/', { updateChargeback: [{ establishmentNumber: Number(EC), idChargeback: 1 }] }),
-    call(unreachable, 'GET', `/list-issuer-documents/${EC}/1/`),
-    call(unreachable, 'GET', `/document-issuer/${EC}/1/`),
-    call(unreachable, 'GET', `/support-document/${EC}/1/`),
+    call(unreachable, 'POST', `${CB}/consult/?status=PENDING`, bearer(merchant.accessToken), {}),
+    call(unreachable, 'PUT', `${CB}/accept/`, bearer(merchant.accessToken), {
+      updateChargeback: [{ establishmentNumber: Number(EC), idChargeback: 1 }],
+    }),
+    call(unreachable, 'GET', `${CB}/list-issuer-documents/${EC}/1/`, bearer(merchant.accessToken)),
+    call(unreachable, 'GET', `${CB}/document-issuer/${EC}/1/`, bearer(merchant.accessToken)),
+    call(unreachable, 'GET', `${CB}/support-document/${EC}/1/`, bearer(merchant.accessToken)),
   ]);
   for (const res of answers) {
     t.is(res.status, 502);
-    t.deepEqual(await json(res), {
+    t.deepEqual(res.body, {
       detail: 'Payment gateway error: the acquirer could not be reached or did not answer in time.',
     });
   }
 });
 
 test('no chargeback credentials is 503', async (t) => {
-  const res = await call(unconfigured, 'POST', '/consult/?status=PENDING', {});
+  const res = await callJson(unconfigured, 'POST', `${CB}/consult/?status=PENDING`, bearer(merchant.accessToken), {});
   t.is(res.status, 503);
-  t.deepEqual(await json(res), { detail: 'The chargeback integration is not configured.' });
-  t.is((await call(unconfigured, 'GET', `/document-issuer/${EC}/1/`)).status, 503);
+  t.deepEqual(res.body, { detail: 'The chargeback integration is not configured.' });
+  t.is((await call(unconfigured, 'GET', `${CB}/document-issuer/${EC}/1/`, bearer(merchant.accessToken))).status, 503);
 });
 
 test('our own 400 comes first even when the integration is off, and the views still answer', async (t) => {
-  t.is((await call(unconfigured, 'POST', '/consult/', {})).status, 400);
-  const count = await call(unconfigured, 'GET', '/pending-count/');
+  t.is((await call(unconfigured, 'POST', `${CB}/consult/`, bearer(merchant.accessToken), {})).status, 400);
+  const count = await callJson(unconfigured, 'GET', `${CB}/pending-count/`, bearer(merchant.accessToken));
   t.is(count.status, 200);
-  t.deepEqual(await json(count), { count: 0 });
+  t.deepEqual(count.body, { count: 0 });
 });
 
 test('the token and the client secret never reach the logs', async (t) => {
-  await call(unreachable, 'POST', '/consult/?status=PENDING', {});
+  await call(unreachable, 'POST', `${CB}/consult/?status=PENDING`, bearer(merchant.accessToken), {});
   const { getConfig } = await import('../../config');
   const logs = unreachable.logs.join('');
   t.false(logs.includes(getConfig().acquirer.chargeback.clientSecret));

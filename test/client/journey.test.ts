@@ -12,6 +12,7 @@ import {
 import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
 import { newMerchant, newStaff, type TestMerchant } from '../helpers/identity';
 import { useServices } from '../helpers/services';
+import { send } from '../helpers/http';
 
 // The partner journey of docs/client.md, through the generated client only, against the real web,
 // worker and scheduler processes and the acquirer sandbox. The client talks HTTP to them exactly as a
@@ -199,11 +200,13 @@ test('a PIX sale: pending with its code, then confirmed once the payer pays', as
   t.is(waiting.data.value, 4590);
 
   // The payer pays (a sandbox control); the acquirer's notice reaches the web process, a worker applies it.
-  const paid = await fetch(`${sandbox.url}/sandbox/pix/${pix.data.acquirer?.payment_id}/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ notifyUrl: `${web.url}/api/v1/online/sales/notifications/` }),
-  });
+  const paid = await send(
+    sandbox,
+    'POST',
+    `/sandbox/pix/${pix.data.acquirer?.payment_id}/pay`,
+    { 'content-type': 'application/json' },
+    { notifyUrl: `${web.url}/api/v1/online/sales/notifications/` },
+  );
   t.is(paid.status, 200);
   const confirmed = await eventually(async () => {
     const status = await integration.sales.getPixStatus(pix.data.id);

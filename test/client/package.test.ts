@@ -14,6 +14,7 @@ import { json } from '../helpers/app';
 import { ROOT, runCommand, startProcess, type RunningProcess } from '../helpers/processes';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
 import { useServices } from '../helpers/services';
+import { send } from '../helpers/http';
 
 // The client cannot drift from the document, and the package builds and packs as published.
 
@@ -55,7 +56,7 @@ test('the committed client is what the current document generates', async (t) =>
 });
 
 test('the served document generates the same client', async (t) => {
-  const served = (await json(await fetch(`${web.url}/api/docs/swagger.json`))) as SwaggerDocument;
+  const served = (await json(await send(web, 'GET', '/api/docs/swagger.json'))) as SwaggerDocument;
   t.is(differenceFromCommitted(await generateClientSources(served)), 'same', STALE);
 });
 

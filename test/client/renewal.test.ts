@@ -7,6 +7,7 @@ import { UserModel } from '../../src/auth/model';
 import { freePort, startProcess, type RunningProcess } from '../helpers/processes';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
 import { useServices } from '../helpers/services';
+import { send } from '../helpers/http';
 
 // The generated client's answer to a 401 (clients/typescript/src/client.ts): with a JWT it renews once
 // (refresh token, or a new login when the refresh token is refused) and sends the request again; a
@@ -71,8 +72,8 @@ async function waitPast(expiresAtMs: number): Promise<void> {
 /** The web process's http_requests_total, "METHOD route status" → count. */
 async function servedRequests(): Promise<Map<string, number>> {
   const { user, password } = getConfig().dashboard;
-  const res = await fetch(`${web.url}/metrics`, {
-    headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` },
+  const res = await send(web, 'GET', '/metrics', {
+    authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
   });
   if (res.status !== 200) throw new Error(`metrics answered ${res.status}`);
   const counts = new Map<string, number>();

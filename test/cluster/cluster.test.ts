@@ -35,9 +35,11 @@ import {
   insertDueSubscriptions,
   sandboxCardToken,
 } from '../helpers/due-subscriptions';
-import { APPROVED_CARD, call, encryptedCard, readyLink } from '../payment-links/helpers';
+import { APPROVED_CARD, readyLink } from '../payment-links/helpers';
+import { callJson, send } from '../helpers/http';
 import { pointAtSandbox } from '../chargebacks/stack';
 import { CLUSTER_NODE_TIMEOUT_MS, OwnedRedisCluster } from './redis-cluster';
+import { encryptedTestCard } from '../helpers/cards';
 
 const QUEUE_PREFIX = `{${TEST_QUEUE_PREFIX}}`;
 /** Short, so a job whose worker lost its lock during the failover is taken again within seconds. */
@@ -104,7 +106,7 @@ const basicAuth = () => {
   return { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
 };
 const sandboxSales = async () =>
-  ((await (await fetch(`${sandbox.url}/sandbox/stats`)).json()) as { salesCreated: number }).salesCreated;
+  ((await (await send(sandbox, 'GET', '/sandbox/stats')).json()) as { salesCreated: number }).salesCreated;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits, then checks every delivery counted so far arrived exactly once. */
@@ -121,7 +123,7 @@ test.serial(
   'the cluster runs our processes: readyz, and the two web processes share one token rate limit',
   async (t) => {
     for (const web of webs)
-      t.like(await json(await fetch(`${web.url}/readyz`)), { status: 'ready', redis: true, mongodb: true });
+      t.like(await json(await send(web, 'GET', '/readyz')), { status: 'ready', redis: true, mongodb: true });
     t.deepEqual(
       await tokenStatusesAcross(
         webs.map((web) => web.url),
@@ -139,7 +141,13 @@ test.serial(
     const { id, guid } = await readyLink(webs[0].url, merchant, { webhookUrl: hookUrl });
     const pays = await Promise.all(
       webs.map((web) =>
-        call(web.url, 'PUT', `/api/v1/checkout-links/${guid}/pay`, { encrypted_card: encryptedCard(APPROVED_CARD) }),
+        callJson(
+          web,
+          'PUT',
+          `/api/v1/checkout-links/${guid}/pay`,
+          {},
+          { encrypted_card: encryptedTestCard({ number: APPROVED_CARD }) },
+        ),
       ),
     );
     t.deepEqual(pays.map((p) => p.status).sort(), [200, 409]);
@@ -166,11 +174,13 @@ test.serial('a scheduler on the cluster charges each due subscription once', asy
 test.serial('a chargeback notice received by a web process is applied by the worker', async (t) => {
   const ec = '4123456789';
   const notice = newChargebackNotice(ec, { idCase: 9_100_001, idChargeback: 19_100_001 });
-  const res = await fetch(`${webs[1].url}/api/v1/acquirer/chargeback/notifications/`, {
-    method: 'POST',
-    headers: chargebackNoticeHeaders(),
-    body: JSON.stringify(notice),
-  });
+  const res = await send(
+    webs[1],
+    'POST',
+    '/api/v1/acquirer/chargeback/notifications/',
+    chargebackNoticeHeaders(),
+    notice,
+  );
   t.is(res.status, 202);
   const applied = await eventually(
     async () => (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.appliedAt,
@@ -181,11 +191,11 @@ test.serial('a chargeback notice received by a web process is applied by the wor
 });
 
 test.serial('the dashboard lists every queue and /metrics reads their depth from the cluster', async (t) => {
-  const listed = await fetch(`${webs[0].url}/admin/queues/api/queues`, { headers: basicAuth() });
+  const listed = await send(webs[0], 'GET', '/admin/queues/api/queues', basicAuth());
   t.is(listed.status, 200);
   const names = ((await listed.json()) as { queues: { name: string }[] }).queues.map((q) => q.name);
   t.deepEqual([...names].sort(), [...queueNames()].sort());
-  const metrics = await (await fetch(`${webs[1].url}/metrics`, { headers: basicAuth() })).text();
+  const metrics = await (await send(webs[1], 'GET', '/metrics', basicAuth())).text();
   t.regex(metrics, /^queue_redis_up 1$/m);
   t.regex(metrics, new RegExp(`^queue_jobs\\{queue="${LINK_WEBHOOK_QUEUE}",state="waiting"\\} \\d+$`, 'm'));
 });
@@ -227,7 +237,7 @@ test.serial(
     let watching = true;
     const watcher = (async () => {
       while (watching) {
-        const { status, redis } = await fetch(`${webs[0].url}/readyz`)
+        const { status, redis } = await send(webs[0], 'GET', '/readyz')
           .then(async (r) => ({ status: r.status, redis: (await json(r)).redis as boolean | undefined }))
           .catch(() => ({ status: 0, redis: undefined }));
         readiness.push({ at: Date.now(), status, redis });

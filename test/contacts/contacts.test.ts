@@ -1,8 +1,9 @@
 import '../helpers/env';
 import test from 'ava';
-import { startTestApp, json, type TestApp } from '../helpers/app';
+import { startTestApp, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, newStaff, systemToken, type TestMerchant } from '../helpers/identity';
 import { sortKeyOf } from '../../src/contacts/service';
+import { callJson } from '../helpers/http';
 
 let app: TestApp;
 let staff: Record<string, string>;
@@ -17,15 +18,6 @@ test.after.always(() => app?.close());
 
 const URL_LIST = '/api/v1/commercial-contacts/';
 
-async function call(method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(`${app.url}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await json(res) };
-}
-
 let counter = 0;
 /** A unique e-mail per contact, so tests can pick their own contacts out of the shared list. */
 function uniqueEmail(tag: string): string {
@@ -33,13 +25,13 @@ function uniqueEmail(tag: string): string {
 }
 
 async function createContact(body: Record<string, unknown>) {
-  const res = await call('POST', URL_LIST, staff, { email: uniqueEmail('c'), ...body });
+  const res = await callJson(app, 'POST', URL_LIST, staff, { email: uniqueEmail('c'), ...body });
   if (res.status !== 201) throw new Error(`create failed ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
 test('create answers 201 with the object, phone normalized to e.164', async (t) => {
-  const res = await call('POST', URL_LIST, staff, {
+  const res = await callJson(app, 'POST', URL_LIST, staff, {
     name: '  Álvaro Souza ',
     email: 'Alvaro.Souza@Example.COM',
     phone: '+55 (11) 98765-4321',
@@ -62,11 +54,11 @@ test('create answers 201 with the object, phone normalized to e.164', async (t) 
 });
 
 test('optional fields default to null, true and an empty list', async (t) => {
-  const res = await call('POST', URL_LIST, staff, { name: 'Sem Telefone', email: uniqueEmail('min') });
+  const res = await callJson(app, 'POST', URL_LIST, staff, { name: 'Sem Telefone', email: uniqueEmail('min') });
   t.is(res.status, 201);
   t.like(res.body, { phone: null, title: null, active: true, merchant_ids: [] });
   // a name that folds to an empty sort key is still stored
-  const marks = await call('POST', URL_LIST, staff, { name: '\u0301\u0301', email: uniqueEmail('marks') });
+  const marks = await callJson(app, 'POST', URL_LIST, staff, { name: '\u0301\u0301', email: uniqueEmail('marks') });
   t.is(marks.status, 201);
 });
 
@@ -75,7 +67,7 @@ test('the list is alphabetical ignoring accents and case', async (t) => {
   // created in scrambled order; the tag keeps this test's rows apart from other tests' rows
   const names = ['Eva', 'bruno', 'Álvaro', 'Zé', 'ébano', 'Alvaro', 'Ângela', 'carla', 'Çaio', 'alberto', 'Ana'];
   for (const name of names) await createContact({ name, title: tag });
-  const res = await call('GET', URL_LIST, staff);
+  const res = await callJson(app, 'GET', URL_LIST, staff);
   t.is(res.status, 200);
   const mine = res.body.filter((c: { title: string }) => c.title === tag).map((c: { name: string }) => c.name);
   t.deepEqual(mine, ['alberto', 'Alvaro', 'Álvaro', 'Ana', 'Ângela', 'bruno', 'Çaio', 'carla', 'ébano', 'Eva', 'Zé']);
@@ -88,7 +80,7 @@ test('the list is alphabetical ignoring accents and case', async (t) => {
 test('the whole list is in order, and equal names keep the id order', async (t) => {
   const first = await createContact({ name: 'Mesmo Nome' });
   const second = await createContact({ name: 'Mesmo Nome' });
-  const res = await call('GET', URL_LIST, staff);
+  const res = await callJson(app, 'GET', URL_LIST, staff);
   const keys = res.body.map((c: { name: string }) => sortKeyOf(c.name));
   t.deepEqual(keys, [...keys].sort());
   const ids = res.body.filter((c: { name: string }) => c.name === 'Mesmo Nome').map((c: { id: number }) => c.id);
@@ -105,13 +97,13 @@ test('sort key folds accents, cedilla, case and spaces', (t) => {
 test('the active filter', async (t) => {
   const on = await createContact({ name: 'Filtro Ativo' });
   const off = await createContact({ name: 'Filtro Inativo', active: false });
-  const active = await call('GET', `${URL_LIST}?active=true`, staff);
-  const inactive = await call('GET', `${URL_LIST}?active=false`, staff);
+  const active = await callJson(app, 'GET', `${URL_LIST}?active=true`, staff);
+  const inactive = await callJson(app, 'GET', `${URL_LIST}?active=false`, staff);
   t.true(active.body.some((c: { id: number }) => c.id === on.id));
   t.false(active.body.some((c: { id: number }) => c.id === off.id));
   t.true(inactive.body.every((c: { active: boolean }) => !c.active));
   t.true(inactive.body.some((c: { id: number }) => c.id === off.id));
-  const bad = await call('GET', `${URL_LIST}?active=maybe&page=2`, staff);
+  const bad = await callJson(app, 'GET', `${URL_LIST}?active=maybe&page=2`, staff);
   t.is(bad.status, 400);
   t.deepEqual(Object.keys(bad.body).sort(), ['active', 'page']);
 });
@@ -124,14 +116,14 @@ test('patch changes only the fields sent', async (t) => {
     title: 'Gerente',
     merchant_ids: [merchant.merchantId],
   });
-  const res = await call('PATCH', `${URL_LIST}${created.id}/`, staff, { title: 'Diretora comercial' });
+  const res = await callJson(app, 'PATCH', `${URL_LIST}${created.id}/`, staff, { title: 'Diretora comercial' });
   t.is(res.status, 200);
   t.deepEqual(
     { ...res.body, updated_at: undefined },
     { ...created, title: 'Diretora comercial', updated_at: undefined },
   );
 
-  const renamed = await call('PATCH', `${URL_LIST}${created.id}/`, staff, {
+  const renamed = await callJson(app, 'PATCH', `${URL_LIST}${created.id}/`, staff, {
     name: 'Ágata Prado',
     active: false,
     merchant_ids: [other.merchantId],
@@ -147,15 +139,15 @@ test('patch changes only the fields sent', async (t) => {
   });
 
   // null clears an optional field; an empty body changes nothing
-  const cleared = await call('PATCH', `${URL_LIST}${created.id}/`, staff, { phone: null });
+  const cleared = await callJson(app, 'PATCH', `${URL_LIST}${created.id}/`, staff, { phone: null });
   t.is(cleared.body.phone, null);
   t.is(cleared.body.title, 'Diretora comercial');
-  const same = await call('PATCH', `${URL_LIST}${created.id}/`, staff, {});
+  const same = await callJson(app, 'PATCH', `${URL_LIST}${created.id}/`, staff, {});
   t.is(same.status, 200);
   t.deepEqual(same.body, cleared.body);
 
   // the new name moves it in the list: the stored sort key followed the rename
-  const list = await call('GET', URL_LIST, staff);
+  const list = await callJson(app, 'GET', URL_LIST, staff);
   const names = list.body.map((c: { name: string }) => c.name);
   const at = names.indexOf('Ágata Prado');
   t.true(at >= 0);
@@ -164,7 +156,7 @@ test('patch changes only the fields sent', async (t) => {
 
 test('patch of an unknown or impossible pk is 404', async (t) => {
   for (const pk of ['999999999', 'abc', '0', '1.5']) {
-    const res = await call('PATCH', `${URL_LIST}${pk}/`, staff, { title: 'x' });
+    const res = await callJson(app, 'PATCH', `${URL_LIST}${pk}/`, staff, { title: 'x' });
     t.is(res.status, 404, pk);
     t.deepEqual(res.body, { detail: 'No commercial contact has this id.' });
   }
@@ -178,41 +170,46 @@ test('a contact links to several merchants and each merchant reads it back', asy
   t.deepEqual(zeca.merchant_ids, [a.merchantId, b.merchantId]);
   const beto = await createContact({ name: 'Beto', merchant_ids: [b.merchantId] });
 
-  const ofA = await call('GET', `/api/v1/merchants/${a.merchantId}/commercial-contacts/`, staff);
+  const ofA = await callJson(app, 'GET', `/api/v1/merchants/${a.merchantId}/commercial-contacts/`, staff);
   t.is(ofA.status, 200);
   t.deepEqual(
     ofA.body.map((c: { id: number }) => c.id),
     [zeca.id],
   );
-  const ofB = await call('GET', `/api/v1/merchants/${b.merchantId}/commercial-contacts/`, staff);
+  const ofB = await callJson(app, 'GET', `/api/v1/merchants/${b.merchantId}/commercial-contacts/`, staff);
   t.deepEqual(
     ofB.body.map((c: { name: string }) => c.name),
     ['Beto', 'Zeca'],
   );
-  const none = await call('GET', `/api/v1/merchants/${lonely.merchantId}/commercial-contacts/`, staff);
+  const none = await callJson(app, 'GET', `/api/v1/merchants/${lonely.merchantId}/commercial-contacts/`, staff);
   t.deepEqual(none.body, []);
 
   // unlinking through patch: the merchant no longer reads it back
-  await call('PATCH', `${URL_LIST}${beto.id}/`, staff, { merchant_ids: [] });
-  const ofBAfter = await call('GET', `/api/v1/merchants/${b.merchantId}/commercial-contacts/`, staff);
+  await callJson(app, 'PATCH', `${URL_LIST}${beto.id}/`, staff, { merchant_ids: [] });
+  const ofBAfter = await callJson(app, 'GET', `/api/v1/merchants/${b.merchantId}/commercial-contacts/`, staff);
   t.deepEqual(
     ofBAfter.body.map((c: { name: string }) => c.name),
     ['Zeca'],
   );
-  const inactiveOfB = await call('GET', `/api/v1/merchants/${b.merchantId}/commercial-contacts/?active=false`, staff);
+  const inactiveOfB = await callJson(
+    app,
+    'GET',
+    `/api/v1/merchants/${b.merchantId}/commercial-contacts/?active=false`,
+    staff,
+  );
   t.deepEqual(inactiveOfB.body, []);
 });
 
 test('reading the contacts of an unknown merchant is 404', async (t) => {
   for (const id of ['999999999', 'x']) {
-    const res = await call('GET', `/api/v1/merchants/${id}/commercial-contacts/`, staff);
+    const res = await callJson(app, 'GET', `/api/v1/merchants/${id}/commercial-contacts/`, staff);
     t.is(res.status, 404);
     t.deepEqual(res.body, { detail: 'No merchant has this id.' });
   }
 });
 
 test('linking a merchant that does not exist is a 400 naming it', async (t) => {
-  const created = await call('POST', URL_LIST, staff, {
+  const created = await callJson(app, 'POST', URL_LIST, staff, {
     name: 'Fantasma',
     email: uniqueEmail('g'),
     merchant_ids: [merchant.merchantId, 999999991, 999999992],
@@ -221,14 +218,17 @@ test('linking a merchant that does not exist is a 400 naming it', async (t) => {
   t.deepEqual(created.body, {
     merchant_ids: ['No merchant has the id 999999991.', 'No merchant has the id 999999992.'],
   });
-  const list = await call('GET', URL_LIST, staff);
+  const list = await callJson(app, 'GET', URL_LIST, staff);
   t.false(list.body.some((c: { name: string }) => c.name === 'Fantasma'));
 
   const existing = await createContact({ name: 'Real', merchant_ids: [merchant.merchantId] });
-  const patched = await call('PATCH', `${URL_LIST}${existing.id}/`, staff, { merchant_ids: [999999993], title: 'x' });
+  const patched = await callJson(app, 'PATCH', `${URL_LIST}${existing.id}/`, staff, {
+    merchant_ids: [999999993],
+    title: 'x',
+  });
   t.is(patched.status, 400);
   t.deepEqual(patched.body, { merchant_ids: ['No merchant has the id 999999993.'] });
-  const after = await call('GET', `/api/v1/merchants/${merchant.merchantId}/commercial-contacts/`, staff);
+  const after = await callJson(app, 'GET', `/api/v1/merchants/${merchant.merchantId}/commercial-contacts/`, staff);
   t.like(
     after.body.find((c: { id: number }) => c.id === existing.id),
     { title: null, merchant_ids: [merchant.merchantId] },
@@ -236,7 +236,7 @@ test('linking a merchant that does not exist is a 400 naming it', async (t) => {
 });
 
 test('validation names every bad field at once', async (t) => {
-  const res = await call('POST', URL_LIST, staff, {
+  const res = await callJson(app, 'POST', URL_LIST, staff, {
     email: 'not-an-email',
     phone: '+1 212 555 0100',
     title: 'x'.repeat(101),
@@ -276,7 +276,7 @@ test('phone formats', async (t) => {
     '011 98765 4321': '+5511987654321',
   };
   for (const [sent, stored] of Object.entries(good)) {
-    const res = await call('POST', URL_LIST, staff, { name: 'Fone', email: uniqueEmail('p'), phone: sent });
+    const res = await callJson(app, 'POST', URL_LIST, staff, { name: 'Fone', email: uniqueEmail('p'), phone: sent });
     t.is(res.status, 201, sent);
     t.is(res.body.phone, stored, sent);
   }
@@ -291,14 +291,14 @@ test('phone formats', async (t) => {
     '+55 11 9abc-4321',
     '',
   ]) {
-    const res = await call('POST', URL_LIST, staff, { name: 'Fone', email: uniqueEmail('p'), phone: bad });
+    const res = await callJson(app, 'POST', URL_LIST, staff, { name: 'Fone', email: uniqueEmail('p'), phone: bad });
     t.is(res.status, 400, bad);
     t.deepEqual(Object.keys(res.body), ['phone'], bad);
   }
 });
 
 test('lengths and blanks', async (t) => {
-  const longName = await call('POST', URL_LIST, staff, {
+  const longName = await callJson(app, 'POST', URL_LIST, staff, {
     name: 'n'.repeat(121),
     email: `e@${'d'.repeat(50)}.${'d'.repeat(45)}.io`,
   });
@@ -307,35 +307,40 @@ test('lengths and blanks', async (t) => {
     name: ['Ensure this field has no more than 120 characters.'],
     email: ['Ensure this field has no more than 100 characters.'],
   });
-  const okName = await call('POST', URL_LIST, staff, { name: 'n'.repeat(120), email: uniqueEmail('len') });
+  const okName = await callJson(app, 'POST', URL_LIST, staff, { name: 'n'.repeat(120), email: uniqueEmail('len') });
   t.is(okName.status, 201);
-  const blank = await call('POST', URL_LIST, staff, { name: '   ', email: '' });
+  const blank = await callJson(app, 'POST', URL_LIST, staff, { name: '   ', email: '' });
   t.is(blank.status, 400);
   t.deepEqual(blank.body, { name: ['This field may not be blank.'], email: ['This field may not be blank.'] });
-  const patchBlank = await call('PATCH', `${URL_LIST}${okName.body.id}/`, staff, { name: '', email: null, unknown: 1 });
+  const patchBlank = await callJson(app, 'PATCH', `${URL_LIST}${okName.body.id}/`, staff, {
+    name: '',
+    email: null,
+    unknown: 1,
+  });
   t.is(patchBlank.status, 400);
   t.deepEqual(Object.keys(patchBlank.body).sort(), ['email', 'name', 'unknown']);
 });
 
 test('a body that is not an object is a 400', async (t) => {
-  const list = await call('POST', URL_LIST, staff, [{ name: 'x' }]);
+  const list = await callJson(app, 'POST', URL_LIST, staff, [{ name: 'x' }]);
   t.is(list.status, 400);
-  const none = await fetch(`${app.url}${URL_LIST}`, {
-    method: 'POST',
-    headers: { authorization: staff.authorization },
-  });
-  // No body at all reads as an empty object (src/web/app.ts), so the answer names the required fields.
+  const none = await callJson(app, 'POST', URL_LIST, { authorization: staff.authorization });
+  // No body at all reads as an empty object (src/app.ts), so the answer names the required fields.
   t.is(none.status, 400);
-  t.deepEqual(Object.keys(await json(none)).sort(), ['email', 'name']);
+  t.deepEqual(Object.keys(none.body).sort(), ['email', 'name']);
 });
 
 test('a contact linked to many merchants checks them all in one read, naming the missing ones', async (t) => {
   const many = [merchant.merchantId, ...Array.from({ length: 59 }, (_, i) => 999_990_000 + i)];
-  const created = await call('POST', URL_LIST, staff, { name: 'Muitos', email: uniqueEmail('m'), merchant_ids: many });
+  const created = await callJson(app, 'POST', URL_LIST, staff, {
+    name: 'Muitos',
+    email: uniqueEmail('m'),
+    merchant_ids: many,
+  });
   t.is(created.status, 400);
   t.is(created.body.merchant_ids.length, 59);
   t.is(created.body.merchant_ids[0], 'No merchant has the id 999990000.');
-  const real = await call('POST', URL_LIST, staff, {
+  const real = await callJson(app, 'POST', URL_LIST, staff, {
     name: 'Muitos',
     email: uniqueEmail('m'),
     merchant_ids: Array(60).fill(merchant.merchantId),

@@ -11,6 +11,7 @@ import { eventually, startProcess, type RunningProcess } from '../helpers/proces
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { useServices } from '../helpers/services';
+import { send } from '../helpers/http';
 
 /**
  * A hostile acquirer at the TCP level: `hang` accepts the connection and never answers, `reset`
@@ -86,11 +87,13 @@ function cardSale(value: number) {
 
 async function preCapture(value: number) {
   const started = Date.now();
-  const res = await fetch(`${web.url}/api/v1/online/sales/pre-capture/`, {
-    method: 'POST',
-    headers: bearer(merchant.merchantToken),
-    body: JSON.stringify(cardSale(value)),
-  });
+  const res = await send(
+    web,
+    'POST',
+    '/api/v1/online/sales/pre-capture/',
+    bearer(merchant.merchantToken),
+    cardSale(value),
+  );
   return {
     status: res.status,
     contentType: res.headers.get('content-type') ?? '',
@@ -143,8 +146,8 @@ test.serial('a resetting acquirer: 502 json at once', async (t) => {
 
 test.serial('acquirer failures show in the web process metrics', async (t) => {
   const { user, password } = getConfig().dashboard;
-  const res = await fetch(`${web.url}/metrics`, {
-    headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` },
+  const res = await send(web, 'GET', '/metrics', {
+    authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
   });
   const text = await res.text();
   const unavailable = /^acquirer_errors_total\{operation="createCardSale",kind="unavailable"\} (\d+)$/m.exec(text);

@@ -10,6 +10,7 @@ import { json } from '../helpers/app';
 import { TEST_DB } from '../helpers/env';
 import { OwnedFerretDB } from './owned-services';
 import { useServices } from '../helpers/services';
+import { send } from '../helpers/http';
 
 let ferret: OwnedFerretDB;
 
@@ -34,11 +35,11 @@ test.serial('database stopped and started: readyz 503 and api 503 json while dow
   const web = await startProcess('web');
   const worker = await startProcess('worker', { WORKER_LOCK_DURATION_MS: '3000' });
   const merchant = await newMerchant();
-  const me = () => fetch(`${web.url}/api/v1/me/`, { headers: { authorization: `Bearer ${merchant.merchantToken}` } });
+  const me = () => send(web, 'GET', '/api/v1/me/', { authorization: `Bearer ${merchant.merchantToken}` });
   t.is((await me()).status, 200);
 
   await ferret.stop();
-  const ready = await fetch(`${web.url}/readyz`);
+  const ready = await send(web, 'GET', '/readyz');
   t.is(ready.status, 503);
   t.like(await json(ready), { status: 'unavailable', mongodb: false, redis: true });
   const down = await me();
@@ -56,7 +57,7 @@ test.serial('database stopped and started: readyz 503 and api 503 json while dow
   );
 
   await ferret.start();
-  await eventually(async () => (await fetch(`${web.url}/readyz`)).status === 200, 60_000, 250);
+  await eventually(async () => (await send(web, 'GET', '/readyz')).status === 200, 60_000, 250);
   await eventually(async () => (await me()).status === 200, 30_000, 250);
   await eventually(async () => (await (await queue.getJob('during-outage'))?.getState()) === 'completed', 60_000, 250);
   t.is(await HeartbeatModel.countDocuments({ _id: 'during-outage' }), 1);

@@ -16,6 +16,7 @@ import {
   insertDueSubscriptions,
   sandboxCardToken,
 } from '../helpers/due-subscriptions';
+import { send } from '../helpers/http';
 
 /** A local webhook receiver counting deliveries per webhook-id. */
 const deliveries = new Map<string, number>();
@@ -76,28 +77,32 @@ test.serial('links paid through either web process: every webhook delivered once
   await Promise.all(
     Array.from({ length: 6 }, async (_, i) => {
       const web = webs[i % 2];
-      const created = await fetch(`${web.url}/api/v1/payment-links/`, {
-        method: 'POST',
-        headers: bearer(merchant.merchantToken),
-        body: JSON.stringify({ value: 1000 + i, description: `multi ${i}`, webhookUrl: hookUrl }),
+      const created = await send(web, 'POST', '/api/v1/payment-links/', bearer(merchant.merchantToken), {
+        value: 1000 + i,
+        description: `multi ${i}`,
+        webhookUrl: hookUrl,
       });
       const link = await json(created);
       t.is(created.status, 201, JSON.stringify(link));
       linkIds.push(link.id);
       const other = webs[(i + 1) % 2];
-      await fetch(`${other.url}/api/v1/checkout-links/${link.payment_link_guid}/payer`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ payer_name: 'Maria Silva', document: '529.982.247-25' }),
-      });
+      await send(
+        other,
+        'PATCH',
+        `/api/v1/checkout-links/${link.payment_link_guid}/payer`,
+        { 'content-type': 'application/json' },
+        { payer_name: 'Maria Silva', document: '529.982.247-25' },
+      );
       // Both web processes try to charge the same link at once: one charge, one paid event.
       const pays = await Promise.all(
         webs.map((w) =>
-          fetch(`${w.url}/api/v1/checkout-links/${link.payment_link_guid}/pay`, {
-            method: 'PUT',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ encrypted_card: card }),
-          }),
+          send(
+            w,
+            'PUT',
+            `/api/v1/checkout-links/${link.payment_link_guid}/pay`,
+            { 'content-type': 'application/json' },
+            { encrypted_card: card },
+          ),
         ),
       );
       t.deepEqual(pays.map((p) => p.status).sort(), [200, 409]);
@@ -115,7 +120,7 @@ test.serial('two schedulers at once, two workers: every due charge charged once'
   const today = dayOf(new Date());
   const ids = Array.from({ length: 20 }, (_, i) => 700_000_000 + i);
   await insertDueSubscriptions(merchant.merchantId, ids, await sandboxCardToken(sandbox.url), today);
-  const before = (await (await fetch(`${sandbox.url}/sandbox/stats`)).json()) as { salesCreated: number };
+  const before = (await (await send(sandbox, 'GET', '/sandbox/stats')).json()) as { salesCreated: number };
   // Each scheduler runs a tick as it starts: two ticks at the same moment.
   const schedulers = await Promise.all([startProcess('scheduler'), startProcess('scheduler')]);
   await eventually(async () => (await confirmedChargesOf(ids)) === ids.length, 90_000, 250);
@@ -123,6 +128,6 @@ test.serial('two schedulers at once, two workers: every due charge charged once'
   const { charges, attempts } = await chargesAndAttemptsOf(ids);
   t.is(charges, ids.length, 'one charge per subscription');
   t.is(attempts, ids.length, 'one attempt per charge');
-  const after = (await (await fetch(`${sandbox.url}/sandbox/stats`)).json()) as { salesCreated: number };
+  const after = (await (await send(sandbox, 'GET', '/sandbox/stats')).json()) as { salesCreated: number };
   t.is(after.salesCreated - before.salesCreated, ids.length, 'one sale at the acquirer per charge');
 });

@@ -15,6 +15,7 @@ import { bearer, newMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { ownRedisForThisFile, type OwnedRedis } from './owned-services';
 import { useServices } from '../helpers/services';
+import { send } from '../helpers/http';
 
 let redis: OwnedRedis;
 const delivered: string[] = [];
@@ -50,29 +51,33 @@ test('a link paid while redis is down gets its webhook delivered exactly once wh
   const env = { ACQUIRER_BASE_URL: sandbox.url, ACQUIRER_QUERY_URL: sandbox.url, WEBHOOK_TEST_ALLOW_HOSTS: hookHost };
   const [web] = await Promise.all([startProcess('web', env), startProcess('worker', env)]);
   const merchant = await newMerchant();
-  const created = await fetch(`${web.url}/api/v1/payment-links/`, {
-    method: 'POST',
-    headers: bearer(merchant.merchantToken),
-    body: JSON.stringify({ value: 4990, description: 'paid during an outage', webhookUrl: `http://${hookHost}/hook` }),
+  const created = await send(web, 'POST', '/api/v1/payment-links/', bearer(merchant.merchantToken), {
+    value: 4990,
+    description: 'paid during an outage',
+    webhookUrl: `http://${hookHost}/hook`,
   });
   const link = await json(created);
   t.is(created.status, 201);
-  await fetch(`${web.url}/api/v1/checkout-links/${link.payment_link_guid}/payer`, {
-    method: 'PATCH',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ payer_name: 'Maria Silva', document: '529.982.247-25' }),
-  });
+  await send(
+    web,
+    'PATCH',
+    `/api/v1/checkout-links/${link.payment_link_guid}/payer`,
+    { 'content-type': 'application/json' },
+    { payer_name: 'Maria Silva', document: '529.982.247-25' },
+  );
 
   await redis.stop();
   const card = encryptedTestCard();
-  const paid = await fetch(`${web.url}/api/v1/checkout-links/${link.payment_link_guid}/pay`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ encrypted_card: card }),
-  });
+  const paid = await send(
+    web,
+    'PUT',
+    `/api/v1/checkout-links/${link.payment_link_guid}/pay`,
+    { 'content-type': 'application/json' },
+    { encrypted_card: card },
+  );
   t.is(paid.status, 200, 'the payment itself needs no Redis');
   await redis.start();
-  await eventually(async () => (await fetch(`${web.url}/readyz`)).status === 200, 30_000, 250);
+  await eventually(async () => (await send(web, 'GET', '/readyz')).status === 200, 30_000, 250);
   await eventually(() => redisAnswers(), 30_000, 250);
 
   const eventId = `msg_${link.id}_1`;

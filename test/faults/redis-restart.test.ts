@@ -11,6 +11,7 @@ import { newMerchant, type TestMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { ownRedisForThisFile, type OwnedRedis } from './owned-services';
 import { useServices } from '../helpers/services';
+import { send } from '../helpers/http';
 
 let redis: OwnedRedis;
 
@@ -24,11 +25,13 @@ useServices({
 });
 
 function tokenRequest(web: RunningProcess, merchant: TestMerchant) {
-  return fetch(`${web.url}/api/token/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: merchant.email, password: merchant.password }),
-  });
+  return send(
+    web,
+    'POST',
+    '/api/token/',
+    { 'content-type': 'application/json' },
+    { username: merchant.email, password: merchant.password },
+  );
 }
 
 const heartbeatsDone = async (ids: string[]) =>
@@ -57,7 +60,7 @@ test.serial(
     );
 
     await redis.stop();
-    const ready = await fetch(`${web.url}/readyz`);
+    const ready = await send(web, 'GET', '/readyz');
     t.is(ready.status, 503);
     t.like(await json(ready), { status: 'unavailable', mongodb: true, redis: false });
     const token = await tokenRequest(web, merchant);
@@ -65,12 +68,12 @@ test.serial(
     t.regex(token.headers.get('content-type') ?? '', /application\/json/);
     t.truthy((await json(token)).detail);
     // What needs only the database still answers.
-    const me = await fetch(`${web.url}/api/v1/me/`, { headers: { authorization: `Bearer ${merchant.merchantToken}` } });
+    const me = await send(web, 'GET', '/api/v1/me/', { authorization: `Bearer ${merchant.merchantToken}` });
     t.is(me.status, 200);
-    t.is((await fetch(`${web.url}/healthz`)).status, 200);
+    t.is((await send(web, 'GET', '/healthz')).status, 200);
 
     await redis.start();
-    await eventually(async () => (await fetch(`${web.url}/readyz`)).status === 200, 30_000, 250);
+    await eventually(async () => (await send(web, 'GET', '/readyz')).status === 200, 30_000, 250);
     await eventually(async () => (await tokenRequest(web, merchant)).status === 200, 15_000, 250);
     await eventually(() => heartbeatsDone(queued), 60_000, 250);
     const after = 'after-restart';

@@ -4,6 +4,7 @@ import { celebrate, Joi, Segments } from 'celebrate';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { features } from '../../src/web/areas';
 import type { Feature } from '../../src/http/routes';
+import { send } from '../helpers/http';
 
 // A feature that only this test registers, to drive the error paths of the real app.
 const probe: Feature = {
@@ -42,17 +43,13 @@ test.before(async () => {
 test.after.always(() => app?.close());
 
 test('malformed json is a 400 json error', async (t) => {
-  const res = await fetch(`${app.url}/probe/validate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{"value": 1,',
-  });
+  const res = await send(app, 'POST', '/probe/validate', { 'content-type': 'application/json' }, '{"value": 1,');
   t.is(res.status, 400);
   t.deepEqual(await json(res), { detail: 'Malformed JSON in request body.' });
 });
 
 test('unknown path is a 404 json error', async (t) => {
-  const res = await fetch(`${app.url}/no/such/path`);
+  const res = await send(app, 'GET', '/no/such/path');
   t.is(res.status, 404);
   t.deepEqual(await json(res), { detail: 'Not found.' });
 });
@@ -81,7 +78,7 @@ test('an 8 MB file in base64 fits under the limit', async (t) => {
 });
 
 test('a thrown error is a 500 without stack or internals', async (t) => {
-  const res = await fetch(`${app.url}/probe/throw`);
+  const res = await send(app, 'GET', '/probe/throw');
   t.is(res.status, 500);
   const text = await res.text();
   t.deepEqual(JSON.parse(text), { detail: 'Internal server error.' });
@@ -89,11 +86,13 @@ test('a thrown error is a 500 without stack or internals', async (t) => {
 });
 
 test('validation failures are a field map naming every bad field', async (t) => {
-  const res = await fetch(`${app.url}/probe/validate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ value: 1.5, name: 'toolong' }),
-  });
+  const res = await send(
+    app,
+    'POST',
+    '/probe/validate',
+    { 'content-type': 'application/json' },
+    { value: 1.5, name: 'toolong' },
+  );
   t.is(res.status, 400);
   const body = await json(res);
   t.deepEqual(Object.keys(body).sort(), ['name', 'value']);
@@ -101,38 +100,38 @@ test('validation failures are a field map naming every bad field', async (t) => 
 });
 
 test('every response carries a request id, and a sane incoming one is kept', async (t) => {
-  const fresh = await fetch(`${app.url}/healthz`);
+  const fresh = await send(app, 'GET', '/healthz');
   t.regex(fresh.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
-  const kept = await fetch(`${app.url}/healthz`, { headers: { 'x-request-id': 'abc-123' } });
+  const kept = await send(app, 'GET', '/healthz', { 'x-request-id': 'abc-123' });
   t.is(kept.headers.get('x-request-id'), 'abc-123');
-  const replaced = await fetch(`${app.url}/healthz`, { headers: { 'x-request-id': 'bad id\twith spaces' } });
+  const replaced = await send(app, 'GET', '/healthz', { 'x-request-id': 'bad id\twith spaces' });
   t.not(replaced.headers.get('x-request-id'), 'bad id\twith spaces');
 });
 
 test('helmet headers are set', async (t) => {
-  const res = await fetch(`${app.url}/healthz`);
+  const res = await send(app, 'GET', '/healthz');
   t.is(res.headers.get('x-content-type-options'), 'nosniff');
   t.truthy(res.headers.get('content-security-policy'));
   t.is(res.headers.get('x-powered-by'), null);
 });
 
 test('readyz answers 200 when mongodb and redis answer', async (t) => {
-  const res = await fetch(`${app.url}/readyz`);
+  const res = await send(app, 'GET', '/readyz');
   t.is(res.status, 200);
   t.deepEqual(await json(res), { status: 'ready', mongodb: true, redis: true });
 });
 
 test('the queue dashboard needs its basic-auth credentials', async (t) => {
   const { getConfig } = await import('../../config');
-  const anonymous = await fetch(`${app.url}/admin/queues`);
+  const anonymous = await send(app, 'GET', '/admin/queues');
   t.is(anonymous.status, 401);
-  const wrong = await fetch(`${app.url}/admin/queues`, {
-    headers: { authorization: `Basic ${Buffer.from('ops:nope').toString('base64')}` },
+  const wrong = await send(app, 'GET', '/admin/queues', {
+    authorization: `Basic ${Buffer.from('ops:nope').toString('base64')}`,
   });
   t.is(wrong.status, 401);
   const { user, password } = getConfig().dashboard;
-  const ok = await fetch(`${app.url}/admin/queues/api/queues`, {
-    headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` },
+  const ok = await send(app, 'GET', '/admin/queues/api/queues', {
+    authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
   });
   t.is(ok.status, 200);
   const body = await json(ok);

@@ -6,6 +6,7 @@ import { enqueueHeartbeat, HEARTBEAT_QUEUE } from '../../jobs/heartbeat';
 import { eventually, startProcess } from '../helpers/processes';
 import { json } from '../helpers/app';
 import { useServices } from '../helpers/services';
+import { send } from '../helpers/http';
 
 useServices({
   cleanUp: async () => {
@@ -20,7 +21,7 @@ test.serial('a job enqueued by the scheduler code is completed by a worker proce
   const worker = await startProcess('worker');
   // Stopped whatever the outcome: a worker left running would take the next test's job.
   try {
-    const ready = await json(await fetch(`${web.url}/readyz`));
+    const ready = await json(await send(web, 'GET', '/readyz'));
     t.is(ready.status, 'ready');
     const now = new Date('2030-01-01T10:00:30Z');
     await enqueueHeartbeat(now);
@@ -54,7 +55,7 @@ test.serial('sigterm lets the running job finish exactly once, then the worker e
 
 test.serial('headers over the node limit get a json 431 from the web process', async (t) => {
   const web = await startProcess('web');
-  const res = await fetch(`${web.url}/healthz`, { headers: { 'x-padding': 'a'.repeat(20_000) } });
+  const res = await send(web, 'GET', '/healthz', { 'x-padding': 'a'.repeat(20_000) });
   t.is(res.status, 431);
   t.deepEqual(await json(res), { detail: 'Request headers too large.' });
   await web.stop();

@@ -8,6 +8,7 @@ import { buildApp } from '../../src/web/app';
 import { features } from '../../src/web/areas';
 import { createLogger } from '../../src/platform/logger';
 import type { Feature } from '../../src/http/routes';
+import { send } from '../helpers/http';
 
 // Routes only this test registers: an answer, a failure, and one slow enough for a client to leave.
 const probe: Feature = {
@@ -72,8 +73,9 @@ async function oneLineFor(id: string): Promise<Line> {
 }
 
 test('one info line per answered request: id, method, path without its query, status and time only', async (t) => {
-  const res = await fetch(`${app.url}/probe/echo/abc?token=secret-in-query&card=4000000000000010`, {
-    headers: { authorization: 'Bearer secret-bearer-value', 'x-request-id': 'log-test-1' },
+  const res = await send(app, 'GET', '/probe/echo/abc?token=secret-in-query&card=4000000000000010', {
+    authorization: 'Bearer secret-bearer-value',
+    'x-request-id': 'log-test-1',
   });
   t.is(res.status, 200);
   t.is(res.headers.get('x-request-id'), 'log-test-1');
@@ -96,7 +98,7 @@ test('one info line per answered request: id, method, path without its query, st
 
 test('the request id is the answer header, fresh when the caller sends none or an unsafe one', async (t) => {
   for (const sent of [undefined, 'bad id\twith spaces', 'x'.repeat(101)]) {
-    const res = await fetch(`${app.url}/probe/echo/id`, { headers: sent ? { 'x-request-id': sent } : {} });
+    const res = await send(app, 'GET', '/probe/echo/id', sent ? { 'x-request-id': sent } : {});
     const id = res.headers.get('x-request-id') ?? '';
     t.regex(id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     t.is(((await oneLineFor(id)).req as { id: string }).id, id);
@@ -104,9 +106,9 @@ test('the request id is the answer header, fresh when the caller sends none or a
 });
 
 test('4xx answers are info lines with their status', async (t) => {
-  const unauthorized = await fetch(`${app.url}/api/v1/me/`, { headers: { 'x-request-id': 'log-test-401' } });
+  const unauthorized = await send(app, 'GET', '/api/v1/me/', { 'x-request-id': 'log-test-401' });
   t.is(unauthorized.status, 401);
-  const missing = await fetch(`${app.url}/no/such/path?q=1`, { headers: { 'x-request-id': 'log-test-404' } });
+  const missing = await send(app, 'GET', '/no/such/path?q=1', { 'x-request-id': 'log-test-404' });
   t.is(missing.status, 404);
   const line401 = await oneLineFor('log-test-401');
   t.like(line401, { level: 'info', msg: 'request completed', res: { statusCode: 401 } });
@@ -115,7 +117,7 @@ test('4xx answers are info lines with their status', async (t) => {
 });
 
 test('a 5xx is an error line with the status, no stack; the cause is logged with its stack under the id', async (t) => {
-  const res = await fetch(`${app.url}/probe/throw`, { method: 'POST', headers: { 'x-request-id': 'log-test-500' } });
+  const res = await send(app, 'POST', '/probe/throw', { 'x-request-id': 'log-test-500' });
   t.is(res.status, 500);
   const line = await oneLineFor('log-test-500');
   t.like(line, {
@@ -132,7 +134,7 @@ test('a 5xx is an error line with the status, no stack; the cause is logged with
 });
 
 test('a card-number-like run in the path is masked in the line', async (t) => {
-  const res = await fetch(`${app.url}/probe/echo/4000000000000010`, { headers: { 'x-request-id': 'log-test-card' } });
+  const res = await send(app, 'GET', '/probe/echo/4000000000000010', { 'x-request-id': 'log-test-card' });
   t.is(res.status, 200);
   const line = await oneLineFor('log-test-card');
   t.is((line.req as { url: string }).url, '/probe/echo/[masked ****0010]');
@@ -158,8 +160,8 @@ test('below info (LOG_LEVEL=warn) answered requests log nothing; a 5xx still doe
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
-    await fetch(`${url}/probe/echo/x`, { headers: { 'x-request-id': 'quiet-200' } });
-    await fetch(`${url}/probe/throw`, { method: 'POST', headers: { 'x-request-id': 'quiet-500' } });
+    await send({ url }, 'GET', '/probe/echo/x', { 'x-request-id': 'quiet-200' });
+    await send({ url }, 'POST', '/probe/throw', { 'x-request-id': 'quiet-500' });
     await eventually(() => quiet.some((l) => (l.req as { id?: string } | undefined)?.id === 'quiet-500'));
     t.false(quiet.some((l) => (l.req as { id?: string } | undefined)?.id === 'quiet-200'));
   } finally {

@@ -6,6 +6,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { buildApp } from '../../src/web/app';
 import { routeTable, swaggerPath } from '../../src/http/routes';
+import { send } from '../helpers/http';
 
 let app: TestApp;
 test.before(async () => {
@@ -14,7 +15,7 @@ test.before(async () => {
 test.after.always(() => app?.close());
 
 test('the served description is valid swagger 2.0, version 1.0, with BearerAuth', async (t) => {
-  const doc = await json(await fetch(`${app.url}/api/docs/swagger.json`));
+  const doc = await json(await send(app, 'GET', '/api/docs/swagger.json'));
   t.is(doc.swagger, '2.0');
   t.is(doc.info.version, '1.0');
   t.truthy(doc.securityDefinitions.BearerAuth);
@@ -22,7 +23,7 @@ test('the served description is valid swagger 2.0, version 1.0, with BearerAuth'
 });
 
 test('every route registered in express is described', async (t) => {
-  const doc = await json(await fetch(`${app.url}/api/docs/swagger.json`));
+  const doc = await json(await send(app, 'GET', '/api/docs/swagger.json'));
   const express = buildApp() as unknown as {
     router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] };
   };
@@ -40,7 +41,7 @@ test('every route registered in express is described', async (t) => {
 });
 
 test('swagger ui is served', async (t) => {
-  const res = await fetch(`${app.url}/api/docs/`);
+  const res = await send(app, 'GET', '/api/docs/');
   t.is(res.status, 200);
   t.regex(await res.text(), /swagger-ui/i);
 });
@@ -101,7 +102,7 @@ const PINNED_OPERATION_IDS = [
 ];
 
 test('every operation has a unique operationId, and the ids are the pinned ones', async (t) => {
-  const doc = await json(await fetch(`${app.url}/api/docs/swagger.json`));
+  const doc = await json(await send(app, 'GET', '/api/docs/swagger.json'));
   const ids: string[] = [];
   const unnamed: string[] = [];
   for (const [path, operations] of Object.entries(
@@ -122,7 +123,7 @@ test('every operation has a unique operationId, and the ids are the pinned ones'
 });
 
 test('every operation states what the app answers around its own work', async (t) => {
-  const doc = await json(await fetch(`${app.url}/api/docs/swagger.json`));
+  const doc = await json(await send(app, 'GET', '/api/docs/swagger.json'));
   const missing: string[] = [];
   for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
     for (const [method, operation] of Object.entries(operations)) {
@@ -160,7 +161,7 @@ function canonical(value: unknown): unknown {
 // declared must not move a byte of what is served. fixtures/swagger-1.0.json was recorded from the
 // hand-written declarations; a deliberate change to the contract updates it in the same commit.
 test('the served description is the recorded one, host aside', async (t) => {
-  const served = await json(await fetch(`${app.url}/api/docs/swagger.json`));
+  const served = await json(await send(app, 'GET', '/api/docs/swagger.json'));
   const recorded = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'swagger-1.0.json'), 'utf8'));
   for (const doc of [served, recorded]) {
     delete doc.host;

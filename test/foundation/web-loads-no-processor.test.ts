@@ -48,3 +48,13 @@ test('the worker process loads every processor (the probe sees them when they ar
     [],
   );
 });
+
+test('no production module imports from test/ (test instrumentation hooks in from outside, at run time)', (t) => {
+  const sources = fs.readdirSync(path.join(ROOT, 'src'), { recursive: true, encoding: 'utf8' });
+  const importsTest = (file: string) =>
+    /(from|import|require\()\s*\(?['"`](\.\.\/)+test\//.test(fs.readFileSync(file, 'utf8'));
+  t.deepEqual(
+    sources.filter((file) => file.endsWith('.ts') && importsTest(path.join(ROOT, 'src', file))),
+    [],
+  );
+});

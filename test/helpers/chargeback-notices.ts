@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import { getConfig } from '../../config';
 import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
+import { send } from './http';
 
 /** A fresh establishment number per test: views are scoped by it, so tests do not see each other. */
 export const newEstablishment = () => `4${crypto.randomInt(100_000_000, 999_999_999)}`;
@@ -64,9 +65,11 @@ export function chargebackNoticeHeaders(): Record<string, string> {
 export function postChargebackNotice(baseUrl: string, body: unknown, secret?: string): Promise<Response> {
   const headers = chargebackNoticeHeaders();
   if (secret !== undefined) headers[CHARGEBACK_NOTICE_SECRET_HEADER] = secret;
-  return fetch(`${baseUrl}/api/v1/acquirer/chargeback/notifications/`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify(body),
-  });
+  return send(
+    { url: baseUrl },
+    'POST',
+    '/api/v1/acquirer/chargeback/notifications/',
+    { 'content-type': undefined, ...headers },
+    body,
+  );
 }

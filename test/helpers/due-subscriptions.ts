@@ -11,21 +11,24 @@ import {
   SubscriptionChargeModel,
   SubscriptionModel,
 } from '../../src/subscriptions/model';
+import { send } from './http';
 
 /** A card token of an approving sandbox card, from the sandbox's own tokenization endpoint. */
 export async function sandboxCardToken(sandboxUrl: string): Promise<string> {
   const { merchantId, merchantKey } = getConfig().acquirer;
-  const res = await fetch(`${sandboxUrl}/1/card`, {
-    method: 'POST',
-    headers: { MerchantId: merchantId, MerchantKey: merchantKey, 'content-type': 'application/json' },
-    body: JSON.stringify({
+  const res = await send(
+    { url: sandboxUrl },
+    'POST',
+    '/1/card',
+    { MerchantId: merchantId, MerchantKey: merchantKey, 'content-type': 'application/json' },
+    {
       CustomerName: 'Maria Silva',
       CardNumber: '4000000000000010',
       Holder: 'MARIA SILVA',
       ExpirationDate: `12/${new Date().getUTCFullYear() + 3}`,
       Brand: 'Visa',
-    }),
-  });
+    },
+  );
   const body = (await res.json()) as { CardToken?: string };
   if (!body.CardToken) throw new Error(`the sandbox gave no card token (${res.status})`);
   return body.CardToken;

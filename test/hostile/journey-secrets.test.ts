@@ -11,7 +11,7 @@ import { eventually, startProcess } from '../helpers/processes';
 import { newMerchant, systemToken } from '../helpers/identity';
 import { pdfWithPages } from '../chargebacks/files';
 import { useServices } from '../helpers/services';
-import { call } from '../helpers/http';
+import { call, send } from '../helpers/http';
 
 // A journey through every feature that handles a secret, across real processes at debug level,
 // then a scan of every process's logs (and of the database) for the secrets it used. The other
@@ -153,7 +153,7 @@ test(
     t.is(subscription.status, 201, subscription.text);
 
     // A chargeback refused with a PDF (the web process fetches the acquirer's OAuth token for it).
-    const cases = (await (await fetch(`${sandbox.url}/sandbox-cb/_test/cases/${CHARGEBACK_EC}`)).json()) as any[];
+    const cases = (await (await send(sandbox, 'GET', `/sandbox-cb/_test/cases/${CHARGEBACK_EC}`)).json()) as any[];
     const pending = cases.find((c) => !c.handled);
     t.truthy(pending, 'the sandbox has a pending case');
     const refusal = await call(web, 'PUT', '/api/v1/acquirer/chargeback/refuse/', bearer(access), {

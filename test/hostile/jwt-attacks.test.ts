@@ -6,6 +6,7 @@ import { getConfig } from '../../config';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, newStaff, type TestMerchant } from '../helpers/identity';
 import { LEAKS_INTERNALS } from './swagger-routes';
+import { send } from '../helpers/http';
 
 // Attacks test/auth/token.test.ts already covers on /me (expired, plain alg none, HS512 with our
 // secret, another HS256 secret, a refresh token as access) are not repeated here.
@@ -150,7 +151,7 @@ function tamperedFrom(genuine: string, otherUser: { userId: number; merchantId?:
 }
 
 async function expect401(t: import('ava').ExecutionContext, url: string, token: string, title: string) {
-  const res = await fetch(`${app.url}${url}`, { headers: bearer(token) });
+  const res = await send(app, 'GET', url, bearer(token));
   const text = await res.text();
   t.is(res.status, 401, `${title} on ${url}: ${res.status} ${text.slice(0, 200)}`);
   t.regex(res.headers.get('content-type') ?? '', /application\/json/, title);
@@ -159,12 +160,9 @@ async function expect401(t: import('ava').ExecutionContext, url: string, token: 
 }
 
 test('the genuine tokens are accepted (so every 401 below is the attack, not the route)', async (t) => {
-  t.is((await fetch(`${app.url}/api/v1/me/`, { headers: bearer(merchant.accessToken) })).status, 200);
-  t.is(
-    (await fetch(`${app.url}/api/v1/payment-links/999999999/`, { headers: bearer(merchant.accessToken) })).status,
-    404,
-  );
-  t.is((await fetch(`${app.url}/api/v1/global-ceo/`, { headers: bearer(staff.accessToken) })).status, 200);
+  t.is((await send(app, 'GET', '/api/v1/me/', bearer(merchant.accessToken))).status, 200);
+  t.is((await send(app, 'GET', '/api/v1/payment-links/999999999/', bearer(merchant.accessToken))).status, 404);
+  t.is((await send(app, 'GET', '/api/v1/global-ceo/', bearer(staff.accessToken))).status, 200);
 });
 
 test('forged merchant tokens are 401 on merchant routes', async (t) => {
@@ -193,11 +191,11 @@ test('role and merchant claims in a validly signed token are not trusted: the us
   const promoted = jwt.sign(claimsFor({ userId: merchant.userId, merchantId: merchant.merchantId }, 'staff'), secret, {
     algorithm: 'HS256',
   });
-  t.is((await fetch(`${app.url}/api/v1/global-ceo/`, { headers: bearer(promoted) })).status, 403);
+  t.is((await send(app, 'GET', '/api/v1/global-ceo/', bearer(promoted))).status, 403);
   const otherMerchant = jwt.sign({ ...claimsFor({ userId: merchant.userId }), mid: victim.merchantId }, secret, {
     algorithm: 'HS256',
   });
-  const me = await json(await fetch(`${app.url}/api/v1/me/`, { headers: bearer(otherMerchant) }));
+  const me = await json(await send(app, 'GET', '/api/v1/me/', bearer(otherMerchant)));
   t.is(me.id, merchant.merchantId);
 });
 
@@ -230,24 +228,30 @@ test('the refresh route refuses the same forgeries of a refresh token', async (t
     ['an access token payload relabelled refresh, signature kept', () => asRefresh(merchant.accessToken)],
   ];
   const login = await json(
-    await fetch(`${app.url}/api/token/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: merchant.email, password: merchant.password }),
-    }),
+    await send(
+      app,
+      'POST',
+      '/api/token/',
+      { 'content-type': 'application/json' },
+      { username: merchant.email, password: merchant.password },
+    ),
   );
-  const genuine = await fetch(`${app.url}/api/token/refresh/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ refresh: login.refresh }),
-  });
+  const genuine = await send(
+    app,
+    'POST',
+    '/api/token/refresh/',
+    { 'content-type': 'application/json' },
+    { refresh: login.refresh },
+  );
   t.is(genuine.status, 200, 'a genuine refresh token is accepted');
   for (const [title, token] of forgeries) {
-    const res = await fetch(`${app.url}/api/token/refresh/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ refresh: token() }),
-    });
+    const res = await send(
+      app,
+      'POST',
+      '/api/token/refresh/',
+      { 'content-type': 'application/json' },
+      { refresh: token() },
+    );
     const text = await res.text();
     t.is(res.status, 401, `${title}: ${text}`);
     t.false(text.includes('"access"'), title);

@@ -5,26 +5,13 @@
  */
 import '../helpers/env';
 import test from 'ava';
-import { json, useAppWithMerchant } from '../helpers/app';
+import { useAppWithMerchant } from '../helpers/app';
 import { bearer } from '../helpers/identity';
 import { PaymentLinkModel } from '../../src/payment-links/model';
 import { nulPathOf } from '../../src/http/nul-characters';
+import { callJson } from '../helpers/http';
 
 const running = useAppWithMerchant();
-
-const call = async (
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = { 'content-type': 'application/json' },
-) => {
-  const res = await fetch(`${running.app.url}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await json(res) };
-};
 
 test('a NUL in a path or a query string is a 400, not a 500 from the store', async (t) => {
   for (const [method, path] of [
@@ -32,7 +19,7 @@ test('a NUL in a path or a query string is a 400, not a 500 from the store', asy
     ['PUT', '/api/v1/checkout-links/ab%00cd/pay'],
     ['GET', '/api/v1/acquirer/chargeback/contested/history/?limit=1%00'],
   ] as const) {
-    const res = await call(method, path, method === 'PUT' ? {} : undefined);
+    const res = await callJson(running.app, method, path, {}, method === 'PUT' ? {} : undefined);
     t.is(res.status, 400, `${method} ${path}`);
     t.regex(res.body.detail, /NUL/);
   }
@@ -40,20 +27,29 @@ test('a NUL in a path or a query string is a 400, not a 500 from the store', asy
 
 test('a NUL in a body is a 400 naming the field, and nothing is written', async (t) => {
   const before = await PaymentLinkModel.countDocuments({ merchantId: running.merchant.merchantId });
-  const res = await call(
-    'POST',
-    '/api/v1/payment-links/',
-    { value: 1000, description: 'caf\u0000e' },
-    bearer(running.merchant.merchantToken),
-  );
+  const res = await callJson(running.app, 'POST', '/api/v1/payment-links/', bearer(running.merchant.merchantToken), {
+    value: 1000,
+    description: 'caf\u0000e',
+  });
   t.is(res.status, 400);
   t.deepEqual(res.body, { description: ['Must not contain the NUL character (U+0000).'] });
   t.is(await PaymentLinkModel.countDocuments({ merchantId: running.merchant.merchantId }), before);
 });
 
 test('the token routes answer a NUL like any other failure: 401', async (t) => {
-  t.is((await call('POST', '/api/token/', { username: `${running.merchant.email}\u0000`, password: 'x' })).status, 401);
-  t.is((await call('POST', '/api/token/refresh/', { refresh: 'a\u0000b' })).status, 401);
+  t.is(
+    (
+      await callJson(
+        running.app,
+        'POST',
+        '/api/token/',
+        {},
+        { username: `${running.merchant.email}\u0000`, password: 'x' },
+      )
+    ).status,
+    401,
+  );
+  t.is((await callJson(running.app, 'POST', '/api/token/refresh/', {}, { refresh: 'a\u0000b' })).status, 401);
 });
 
 test('the path of the first NUL is named, keys and array items included', (t) => {

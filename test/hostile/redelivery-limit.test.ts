@@ -9,6 +9,7 @@ import { startTestApp, json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { emitLinkEvent } from '../../src/webhooks/service';
 import { REDELIVERY_LIMITS } from '../../src/webhooks/schemas';
+import { send } from '../helpers/http';
 
 let app: TestApp;
 test.before(async () => {
@@ -17,10 +18,9 @@ test.before(async () => {
 test.after.always(() => app?.close());
 
 async function linkWithEvents(merchant: TestMerchant, count: number): Promise<{ linkId: number; eventIds: string[] }> {
-  const res = await fetch(`${app.url}/api/v1/payment-links/`, {
-    method: 'POST',
-    headers: bearer(merchant.merchantToken),
-    body: JSON.stringify({ value: 2590, description: 'redelivery limit' }),
+  const res = await send(app, 'POST', '/api/v1/payment-links/', bearer(merchant.merchantToken), {
+    value: 2590,
+    description: 'redelivery limit',
   });
   const link = await json(res);
   if (res.status !== 201) throw new Error(`link not created: ${JSON.stringify(link)}`);
@@ -42,10 +42,7 @@ async function linkWithEvents(merchant: TestMerchant, count: number): Promise<{ 
 }
 
 const redeliver = (merchant: TestMerchant, linkId: number, eventId: string) =>
-  fetch(`${app.url}/api/v1/payment-links/${linkId}/webhooks/${eventId}/redeliver/`, {
-    method: 'POST',
-    headers: bearer(merchant.merchantToken),
-  });
+  send(app, 'POST', `/api/v1/payment-links/${linkId}/webhooks/${eventId}/redeliver/`, bearer(merchant.merchantToken));
 
 test.serial('one event is redelivered at most its limit, then 429 with Retry-After', async (t) => {
   const merchant = await newMerchant();

@@ -1,3 +1,4 @@
+import { send } from '../helpers/http';
 /** Every operation of our served Swagger document, with what a hostile test needs to call it. */
 export interface Operation {
   method: string;
@@ -17,7 +18,7 @@ export interface Operation {
 type Json = Record<string, any>;
 
 export async function operationsOf(baseUrl: string): Promise<Operation[]> {
-  const doc = (await (await fetch(`${baseUrl}/api/docs/swagger.json`)).json()) as Json;
+  const doc = (await (await send({ url: baseUrl }, 'GET', '/api/docs/swagger.json')).json()) as Json;
   const resolve = (schema: Json | undefined): Json | undefined =>
     schema?.$ref ? resolve(doc.definitions[String(schema.$ref).replace('#/definitions/', '')]) : schema;
   const operations: Operation[] = [];

@@ -13,6 +13,7 @@ import { OnlineSaleModel, PaymentNoticeModel } from '../../src/sales/model';
 import { SubscriptionChargeModel } from '../../src/subscriptions/model';
 import { ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { PaymentClaimModel } from '../../src/payment-links/model';
+import { send } from '../helpers/http';
 
 let app: TestApp;
 test.before(async () => {
@@ -34,7 +35,7 @@ function basic(user = getConfig().dashboard.user, password = getConfig().dashboa
 }
 
 async function scrape(url: string): Promise<string> {
-  const res = await fetch(`${url}/metrics`, { headers: basic() });
+  const res = await send({ url }, 'GET', '/metrics', basic());
   if (res.status !== 200) throw new Error(`metrics answered ${res.status}`);
   return res.text();
 }
@@ -46,21 +47,21 @@ function sample(text: string, series: string): number | undefined {
 }
 
 test('metrics need the dashboard credentials', async (t) => {
-  const none = await fetch(`${app.url}/metrics`);
+  const none = await send(app, 'GET', '/metrics');
   t.is(none.status, 401);
   t.truthy((await json(none)).detail);
-  const wrong = await fetch(`${app.url}/metrics`, { headers: basic(getConfig().dashboard.user, 'not-the-password') });
+  const wrong = await send(app, 'GET', '/metrics', basic(getConfig().dashboard.user, 'not-the-password'));
   t.is(wrong.status, 401);
-  const right = await fetch(`${app.url}/metrics`, { headers: basic() });
+  const right = await send(app, 'GET', '/metrics', basic());
   t.is(right.status, 200);
   t.regex(right.headers.get('content-type') ?? '', /^text\/plain/);
 });
 
 test('requests are counted by route template and status, never by raw path', async (t) => {
-  await fetch(`${app.url}/healthz`);
-  await fetch(`${app.url}/healthz`);
-  await fetch(`${app.url}/no-such-page-48213`);
-  await fetch(`${app.url}/api/docs/swagger.json`);
+  await send(app, 'GET', '/healthz');
+  await send(app, 'GET', '/healthz');
+  await send(app, 'GET', '/no-such-page-48213');
+  await send(app, 'GET', '/api/docs/swagger.json');
   const text = await scrape(app.url);
   t.true(sample(text, 'http_requests_total{method="GET",route="/healthz",status="200"}')! >= 2);
   t.true(sample(text, 'http_requests_total{method="GET",route="unmatched",status="404"}')! >= 1);
@@ -87,7 +88,7 @@ test('a worker process serves job durations and failures on its own metrics port
   const worker = await startProcess('worker', { METRICS_PORT: '0' });
   const metricsUrl = /metrics listening on (http:\/\/[0-9.:]+)/.exec(worker.logs.join(''))?.[1];
   t.truthy(metricsUrl);
-  t.is((await fetch(`${metricsUrl}/metrics`)).status, 401);
+  t.is((await send({ url: metricsUrl! }, 'GET', '/metrics')).status, 401);
   const queue = getQueue(HEARTBEAT_QUEUE);
   await queue.add('heartbeat', { enqueuedAt: new Date().toISOString() }, { jobId: 'metrics-ok' });
   // An unparseable date makes the heartbeat insert fail: one attempt, so the failure is final.
@@ -114,11 +115,11 @@ test('acquirer calls are timed and their failures counted by operation', async (
 
 test.serial('the queue dashboard lists every queue and retries a failed job', async (t) => {
   const headers = basic();
-  const listed = await fetch(`${app.url}/admin/queues/api/queues`, { headers });
+  const listed = await send(app, 'GET', '/admin/queues/api/queues', headers);
   t.is(listed.status, 200);
   const names = ((await listed.json()) as { queues: { name: string }[] }).queues.map((q) => q.name);
   t.deepEqual([...names].sort(), [...queueNames()].sort());
-  t.is((await fetch(`${app.url}/admin/queues/api/queues`)).status, 401);
+  t.is((await send(app, 'GET', '/admin/queues/api/queues')).status, 401);
 
   const queue = getQueue(HEARTBEAT_QUEUE);
   const worker = startWorker(HEARTBEAT_QUEUE, processHeartbeat);
@@ -126,10 +127,7 @@ test.serial('the queue dashboard lists every queue and retries a failed job', as
   await eventually(async () => (await (await queue.getJob('dashboard-retry'))?.getState()) === 'failed');
   // The operator fixes what made it fail, then retries it from the dashboard.
   await (await queue.getJob('dashboard-retry'))!.updateData({ enqueuedAt: new Date().toISOString() });
-  const retried = await fetch(`${app.url}/admin/queues/api/queues/${HEARTBEAT_QUEUE}/dashboard-retry/retry`, {
-    method: 'PUT',
-    headers,
-  });
+  const retried = await send(app, 'PUT', `/admin/queues/api/queues/${HEARTBEAT_QUEUE}/dashboard-retry/retry`, headers);
   t.is(retried.status, 204);
   await eventually(async () => (await (await queue.getJob('dashboard-retry'))?.getState()) === 'completed');
   await worker.close();

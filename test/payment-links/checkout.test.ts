@@ -17,21 +17,20 @@ import {
   VALID_ALPHANUMERIC_CNPJ,
   VALID_CNPJ,
   VALID_CPF,
-  call,
   checkoutPath,
   createLink,
-  encryptedCard,
   readyLink,
   useLinkApp,
 } from './helpers';
-import { clearTestCard } from '../helpers/cards';
+import { clearTestCard, encryptedTestCard } from '../helpers/cards';
+import { callJson, send } from '../helpers/http';
 
 // Links of the stale-payment tests carry a webhook: its events are stored (nothing delivers them here).
 const shop = useLinkApp('Doces da Vila ME', { allowWebhookHost: '127.0.0.1:9' });
 
 /** The payer pays link `guid` with test card `number`. */
 const pay = (guid: string, number: string) =>
-  call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: encryptedCard(number) });
+  callJson(shop.app, 'PUT', checkoutPath(guid, 'pay'), {}, { encrypted_card: encryptedTestCard({ number }) });
 
 /** A pay of link `id` still charging since `ageMs` ago, as a process that died (or still runs) left it. */
 const chargingClaim = (id: number, attemptKey: string, orderSuffix: string, ageMs: number) =>
@@ -116,7 +115,7 @@ test.serial(
     );
     t.is((await pay(guid, APPROVED_CARD)).status, 409, 'the link is paid');
     t.is(
-      (await call(shop.app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'Ana', document: VALID_CPF }))
+      (await callJson(shop.app, 'PATCH', checkoutPath(guid, 'payer'), {}, { payer_name: 'Ana', document: VALID_CPF }))
         .status,
       409,
     );
@@ -159,10 +158,16 @@ test.serial(
     // While a pay holds a link, its payer and address steps are refused: their write-back could undo a payment.
     t.is(
       (
-        await call(shop.app.url, 'PATCH', checkoutPath(maybeInFlight.guid, 'payer'), {
-          payer_name: 'Ana',
-          document: VALID_CPF,
-        })
+        await callJson(
+          shop.app,
+          'PATCH',
+          checkoutPath(maybeInFlight.guid, 'payer'),
+          {},
+          {
+            payer_name: 'Ana',
+            document: VALID_CPF,
+          },
+        )
       ).status,
       409,
     );
@@ -245,7 +250,7 @@ test.serial(
       const first = await readyLink(shop.app.url, shop.merchant);
       const second = await readyLink(shop.app.url, shop.merchant);
       // Malformed pays count: a card tester's garbage is not free.
-      t.is((await call(shop.app.url, 'PUT', checkoutPath(first.guid, 'pay'), {})).status, 400);
+      t.is((await callJson(shop.app, 'PUT', checkoutPath(first.guid, 'pay'), {}, {})).status, 400);
       t.is((await pay(first.guid, DENIED_CARD)).status, 200);
       t.is((await pay(second.guid, DENIED_CARD)).status, 200);
       const refused = await pay(second.guid, APPROVED_CARD);
@@ -255,13 +260,19 @@ test.serial(
       t.is(sales.length, 2, 'the refused pay never reached the acquirer');
       t.is((await PaymentLinkModel.findById(second.id).lean())!.status, 1, 'the link stays payable');
       // The other steps are not card attempts and stay open.
-      t.is((await call(shop.app.url, 'GET', checkoutPath(second.guid))).status, 200);
+      t.is((await callJson(shop.app, 'GET', checkoutPath(second.guid), {})).status, 200);
       t.is(
         (
-          await call(shop.app.url, 'PATCH', checkoutPath(second.guid, 'payer'), {
-            payer_name: 'Ana',
-            document: VALID_CPF,
-          })
+          await callJson(
+            shop.app,
+            'PATCH',
+            checkoutPath(second.guid, 'payer'),
+            {},
+            {
+              payer_name: 'Ana',
+              document: VALID_CPF,
+            },
+          )
         ).status,
         200,
       );
@@ -281,9 +292,11 @@ test.serial('of many concurrent pays exactly one charges', async (t) => {
   };
   acquirerEvents.on('call', listener);
   try {
-    const card = encryptedCard(APPROVED_CARD);
+    const card = encryptedTestCard({ number: APPROVED_CARD });
     const results = await Promise.all(
-      Array.from({ length: 12 }, () => call(shop.app.url, 'PUT', checkoutPath(guid, 'pay'), { encrypted_card: card })),
+      Array.from({ length: 12 }, () =>
+        callJson(shop.app, 'PUT', checkoutPath(guid, 'pay'), {}, { encrypted_card: card }),
+      ),
     );
     const statuses = results.map((r) => r.status);
     t.is(statuses.filter((s) => s === 200).length, 1, JSON.stringify(statuses));
@@ -307,7 +320,7 @@ test('load shows what the page needs and never the full document', async (t) => 
     email: 'joao@example.com',
     number_of_installments: 2,
   });
-  const { status, body } = await call(shop.app.url, 'GET', checkoutPath(created.body.payment_link_guid));
+  const { status, body } = await callJson(shop.app, 'GET', checkoutPath(created.body.payment_link_guid), {});
   t.is(status, 200);
   t.is(body.payerName, 'João');
   t.is(body.amount, 12345);
@@ -326,20 +339,21 @@ test('load shows what the page needs and never the full document', async (t) => 
   t.false(text.includes(VALID_CPF));
   t.false(text.includes('joao@example.com'));
   t.is(body.payerDocument, '***.982.***-**');
-  const raw = await fetch(`${shop.app.url}${checkoutPath(created.body.payment_link_guid)}`);
+  const raw = await send(shop.app, 'GET', `${checkoutPath(created.body.payment_link_guid)}`);
   t.is(raw.headers.get('cache-control'), 'no-store');
 });
 
 test('unknown guid is 404 on every checkout route and on the page', async (t) => {
   const guid = '00000000-0000-4000-8000-000000000000';
-  t.is((await call(shop.app.url, 'GET', checkoutPath(guid))).status, 404);
+  t.is((await callJson(shop.app, 'GET', checkoutPath(guid), {})).status, 404);
   t.is(
-    (await call(shop.app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'A', document: VALID_CPF })).status,
+    (await callJson(shop.app, 'PATCH', checkoutPath(guid, 'payer'), {}, { payer_name: 'A', document: VALID_CPF }))
+      .status,
     404,
   );
-  t.is((await call(shop.app.url, 'PATCH', checkoutPath(guid, 'address'), { cep: '01310100' })).status, 404);
+  t.is((await callJson(shop.app, 'PATCH', checkoutPath(guid, 'address'), {}, { cep: '01310100' })).status, 404);
   t.is((await pay(guid, APPROVED_CARD)).status, 404);
-  t.is((await fetch(`${shop.app.url}/checkout/${guid}`)).status, 404);
+  t.is((await send(shop.app, 'GET', `/checkout/${guid}`)).status, 404);
 });
 
 test('payer step checks cpf and cnpj check digits, alphanumeric cnpj included', async (t) => {
@@ -353,7 +367,7 @@ test('payer step checks cpf and cnpj check digits, alphanumeric cnpj included', 
     VALID_ALPHANUMERIC_CNPJ,
     '12abc34501de35',
   ]) {
-    const res = await call(shop.app.url, 'PATCH', path, { payer_name: 'Cliente', document });
+    const res = await callJson(shop.app, 'PATCH', path, {}, { payer_name: 'Cliente', document });
     t.is(res.status, 200, document);
     t.true(res.body.payerDocumentSaved);
   }
@@ -366,7 +380,7 @@ test('payer step checks cpf and cnpj check digits, alphanumeric cnpj included', 
     '123',
     'ABCDEFGHIJKLMN',
   ]) {
-    const res = await call(shop.app.url, 'PATCH', path, { payer_name: 'Cliente', document });
+    const res = await callJson(shop.app, 'PATCH', path, {}, { payer_name: 'Cliente', document });
     t.is(res.status, 400, document);
     t.deepEqual(Object.keys(res.body), ['document']);
   }
@@ -375,43 +389,55 @@ test('payer step checks cpf and cnpj check digits, alphanumeric cnpj included', 
 test('payer step: alias, name saved, required fields, limits', async (t) => {
   const { body: link } = await createLink(shop.app.url, shop.merchant, { payer_name: 'Antes' });
   const path = checkoutPath(link.payment_link_guid, 'payer');
-  const alias = await call(shop.app.url, 'PATCH', path, { merchant_name: 'Pelo Alias', document: VALID_CPF });
+  const alias = await callJson(shop.app, 'PATCH', path, {}, { merchant_name: 'Pelo Alias', document: VALID_CPF });
   t.is(alias.status, 200);
   t.is(alias.body.payerName, 'Pelo Alias');
-  const both = await call(shop.app.url, 'PATCH', path, {
-    merchant_name: 'Perde',
-    payer_name: 'Ganha',
-    document: VALID_CPF,
-  });
+  const both = await callJson(
+    shop.app,
+    'PATCH',
+    path,
+    {},
+    {
+      merchant_name: 'Perde',
+      payer_name: 'Ganha',
+      document: VALID_CPF,
+    },
+  );
   t.is(both.body.payerName, 'Ganha');
-  t.is((await call(shop.app.url, 'GET', checkoutPath(link.payment_link_guid))).body.payerName, 'Ganha');
-  const empty = await call(shop.app.url, 'PATCH', path, {});
+  t.is((await callJson(shop.app, 'GET', checkoutPath(link.payment_link_guid), {})).body.payerName, 'Ganha');
+  const empty = await callJson(shop.app, 'PATCH', path, {}, {});
   t.is(empty.status, 400);
   t.deepEqual(empty.body, { payer_name: ['This field is required.'], document: ['This field is required.'] });
-  const long = await call(shop.app.url, 'PATCH', path, { payer_name: 'x'.repeat(21), document: '1'.repeat(21) });
+  const long = await callJson(shop.app, 'PATCH', path, {}, { payer_name: 'x'.repeat(21), document: '1'.repeat(21) });
   t.deepEqual(Object.keys(long.body).sort(), ['document', 'payer_name']);
 });
 
 test('address step: cep of 8 digits, optional lines saved', async (t) => {
   const { body: link } = await createLink(shop.app.url, shop.merchant);
   const path = checkoutPath(link.payment_link_guid, 'address');
-  const ok = await call(shop.app.url, 'PATCH', path, {
-    cep: '01310-100',
-    complement: 'apto 12',
-    reference: 'perto do metrô',
-    street: 'Av. Paulista',
-    number: '1000',
-    city: 'São Paulo',
-    state: 'sp',
-  });
+  const ok = await callJson(
+    shop.app,
+    'PATCH',
+    path,
+    {},
+    {
+      cep: '01310-100',
+      complement: 'apto 12',
+      reference: 'perto do metrô',
+      street: 'Av. Paulista',
+      number: '1000',
+      city: 'São Paulo',
+      state: 'sp',
+    },
+  );
   t.is(ok.status, 200);
   t.like(ok.body.address, { cep: '01310100', complement: 'apto 12', reference: 'perto do metrô', state: 'SP' });
-  t.is((await call(shop.app.url, 'PATCH', path, { cep: '01310100' })).status, 200);
-  const bad = await call(shop.app.url, 'PATCH', path, { cep: '1234', state: 'XX', complement: 'c'.repeat(101) });
+  t.is((await callJson(shop.app, 'PATCH', path, {}, { cep: '01310100' })).status, 200);
+  const bad = await callJson(shop.app, 'PATCH', path, {}, { cep: '1234', state: 'XX', complement: 'c'.repeat(101) });
   t.is(bad.status, 400);
   t.deepEqual(Object.keys(bad.body).sort(), ['cep', 'complement', 'state']);
   t.deepEqual(bad.body.cep, ['Enter a CEP of 8 digits.']);
-  t.deepEqual((await call(shop.app.url, 'PATCH', path, {})).body, { cep: ['This field is required.'] });
+  t.deepEqual((await callJson(shop.app, 'PATCH', path, {}, {})).body, { cep: ['This field is required.'] });
 });
 
 test('pay approves, marks the link paid, and a second pay is 409', async (t) => {
@@ -436,15 +462,16 @@ test('pay approves, marks the link paid, and a second pay is 409', async (t) => 
   t.is(again.status, 409);
   t.regex(again.body.detail, /already paid/);
   t.is(
-    (await call(shop.app.url, 'PATCH', checkoutPath(guid, 'payer'), { payer_name: 'X', document: VALID_CPF })).status,
+    (await callJson(shop.app, 'PATCH', checkoutPath(guid, 'payer'), {}, { payer_name: 'X', document: VALID_CPF }))
+      .status,
     409,
   );
-  t.is((await call(shop.app.url, 'PATCH', checkoutPath(guid, 'address'), { cep: '01310100' })).status, 409);
-  const loaded = await call(shop.app.url, 'GET', checkoutPath(guid));
+  t.is((await callJson(shop.app, 'PATCH', checkoutPath(guid, 'address'), {}, { cep: '01310100' })).status, 409);
+  const loaded = await callJson(shop.app, 'GET', checkoutPath(guid), {});
   t.true(loaded.body.paid);
   t.truthy(loaded.body.receipt.paymentDate);
-  const merchantView = await fetch(`${shop.app.url}/api/v1/payment-links/${id}/`, {
-    headers: { authorization: `Bearer ${shop.merchant.merchantToken}` },
+  const merchantView = await send(shop.app, 'GET', `/api/v1/payment-links/${id}/`, {
+    authorization: `Bearer ${shop.merchant.merchantToken}`,
   });
   const view = await json(merchantView);
   t.is(view.status, 2);
@@ -484,26 +511,44 @@ test('an unreadable card is 400 with one message whatever the fault', async (t) 
   const { guid } = await readyLink(shop.app.url, shop.merchant);
   const path = checkoutPath(guid, 'pay');
   for (const encrypted_card of ['bm90IGVuY3J5cHRlZA==', '%%%', Buffer.alloc(256, 7).toString('base64')]) {
-    const res = await call(shop.app.url, 'PUT', path, { encrypted_card });
+    const res = await callJson(shop.app, 'PUT', path, {}, { encrypted_card });
     t.is(res.status, 400);
     t.deepEqual(res.body, { encrypted_card: [UNDECRYPTABLE_CARD] });
   }
-  t.deepEqual((await call(shop.app.url, 'PUT', path, {})).body, { encrypted_card: ['This field is required.'] });
+  t.deepEqual((await callJson(shop.app, 'PUT', path, {}, {})).body, { encrypted_card: ['This field is required.'] });
 });
 
 test('pay checks luhn, expiry and cvv shape', async (t) => {
   const { guid } = await readyLink(shop.app.url, shop.merchant);
   const path = checkoutPath(guid, 'pay');
-  const luhn = await call(shop.app.url, 'PUT', path, { encrypted_card: encryptedCard('4000000000000011') });
+  const luhn = await callJson(
+    shop.app,
+    'PUT',
+    path,
+    {},
+    { encrypted_card: encryptedTestCard({ number: '4000000000000011' }) },
+  );
   t.is(luhn.status, 400);
   t.truthy(luhn.body.number);
-  const expired = await call(shop.app.url, 'PUT', path, {
-    encrypted_card: encryptedCard(APPROVED_CARD, { expYear: 2020 }),
-  });
+  const expired = await callJson(
+    shop.app,
+    'PUT',
+    path,
+    {},
+    {
+      encrypted_card: encryptedTestCard({ number: APPROVED_CARD, expYear: 2020 }),
+    },
+  );
   t.truthy(expired.body.expiry);
-  const cvv = await call(shop.app.url, 'PUT', path, { encrypted_card: encryptedCard(APPROVED_CARD, { cvv: '12' }) });
+  const cvv = await callJson(
+    shop.app,
+    'PUT',
+    path,
+    {},
+    { encrypted_card: encryptedTestCard({ number: APPROVED_CARD, cvv: '12' }) },
+  );
   t.truthy(cvv.body.cvv);
-  t.is((await call(shop.app.url, 'GET', checkoutPath(guid))).body.status, 1);
+  t.is((await callJson(shop.app, 'GET', checkoutPath(guid), {})).body.status, 1);
 });
 
 test('pay needs the payer step', async (t) => {
@@ -516,15 +561,15 @@ test('pay needs the payer step', async (t) => {
 test('an expired link cannot be paid or edited', async (t) => {
   const { guid, id } = await readyLink(shop.app.url, shop.merchant, { link_exp_period: 1 });
   await PaymentLinkModel.updateOne({ _id: id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
-  const loaded = await call(shop.app.url, 'GET', checkoutPath(guid));
+  const loaded = await callJson(shop.app, 'GET', checkoutPath(guid), {});
   t.is(loaded.body.status, 3);
   t.true(loaded.body.expired);
   for (const [method, step, body] of [
-    ['PUT', 'pay', { encrypted_card: encryptedCard(APPROVED_CARD) }],
+    ['PUT', 'pay', { encrypted_card: encryptedTestCard({ number: APPROVED_CARD }) }],
     ['PATCH', 'payer', { payer_name: 'A', document: VALID_CPF }],
     ['PATCH', 'address', { cep: '01310100' }],
   ] as const) {
-    const res = await call(shop.app.url, method, checkoutPath(guid, step), body);
+    const res = await callJson(shop.app, method, checkoutPath(guid, step), {}, body);
     t.is(res.status, 409, step);
     t.regex(res.body.detail, /expired/);
   }
@@ -574,13 +619,13 @@ test('page assets come from our origin', async (t) => {
     ['checkout.css', /css/],
     ['forge.min.js', /javascript/],
   ] as const) {
-    const res = await fetch(`${shop.app.url}/checkout/assets/${file}`);
+    const res = await send(shop.app, 'GET', `/checkout/assets/${file}`);
     t.is(res.status, 200, file);
     t.regex(res.headers.get('content-type')!, type);
   }
-  t.is((await fetch(`${shop.app.url}/checkout/assets/..%2F..%2Fpackage.json`)).status, 404);
-  t.is((await fetch(`${shop.app.url}/checkout/assets/index.ts`)).status, 404);
-  const slash = await fetch(`${shop.app.url}/checkout/some-guid/`, { redirect: 'manual' });
+  t.is((await send(shop.app, 'GET', '/checkout/assets/..%2F..%2Fpackage.json')).status, 404);
+  t.is((await send(shop.app, 'GET', '/checkout/assets/index.ts')).status, 404);
+  const slash = await send(shop.app, 'GET', '/checkout/some-guid/');
   t.is(slash.status, 301);
   t.is(slash.headers.get('location'), '/checkout/some-guid');
 });

@@ -4,6 +4,7 @@ import { startTestApp, json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, newStaff, type TestMerchant } from '../helpers/identity';
 import { PaymentLinkModel } from '../../src/payment-links/model';
 import { createLink } from './helpers';
+import { send } from '../helpers/http';
 
 let app: TestApp;
 let merchant: TestMerchant;
@@ -74,7 +75,7 @@ test('72 hours for period 3', async (t) => {
 test('the checkout url opens the checkout page', async (t) => {
   const { body } = await createLink(app.url, merchant);
   const path = new URL(body.payment_link_url).pathname;
-  const page = await fetch(`${app.url}${path}`);
+  const page = await send(app, 'GET', path);
   t.is(page.status, 200);
   t.regex(page.headers.get('content-type')!, /text\/html/);
   t.regex(await page.text(), /checkout\.js/);
@@ -87,11 +88,7 @@ test('a fractional value is not a valid integer', async (t) => {
 });
 
 test('value is required, an integer and at least one', async (t) => {
-  const missing = await fetch(`${app.url}/api/v1/payment-links/`, {
-    method: 'POST',
-    headers: bearer(merchant.merchantToken),
-    body: '{}',
-  });
+  const missing = await send(app, 'POST', '/api/v1/payment-links/', bearer(merchant.merchantToken), '{}');
   t.is(missing.status, 400);
   t.deepEqual(await json(missing), { value: ['This field is required.'] });
   t.deepEqual((await createLink(app.url, merchant, { value: 'abc' })).body, {
@@ -262,37 +259,27 @@ test('the merchant comes from the credential, never the body', async (t) => {
   const { status, body } = await createLink(app.url, merchant, { merchant: other.merchantId });
   t.is(status, 201);
   t.is(body.merchant_id, merchant.merchantId);
-  const viaJwt = await fetch(`${app.url}/api/v1/payment-links/`, {
-    method: 'POST',
-    headers: bearer(other.accessToken),
-    body: JSON.stringify({ value: 5 }),
-  });
+  const viaJwt = await send(app, 'POST', '/api/v1/payment-links/', bearer(other.accessToken), { value: 5 });
   t.is(viaJwt.status, 201);
   t.is((await json(viaJwt)).merchant_id, other.merchantId);
 });
 
 test('credentials: none is 401, staff is 403', async (t) => {
-  const none = await fetch(`${app.url}/api/v1/payment-links/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{"value": 1}',
-  });
+  const none = await send(
+    app,
+    'POST',
+    '/api/v1/payment-links/',
+    { 'content-type': 'application/json' },
+    '{"value": 1}',
+  );
   t.is(none.status, 401);
   const staff = await newStaff();
-  const forbidden = await fetch(`${app.url}/api/v1/payment-links/`, {
-    method: 'POST',
-    headers: bearer(staff.accessToken),
-    body: '{"value": 1}',
-  });
+  const forbidden = await send(app, 'POST', '/api/v1/payment-links/', bearer(staff.accessToken), '{"value": 1}');
   t.is(forbidden.status, 403);
 });
 
 test('a body that is not an object is a field map', async (t) => {
-  const res = await fetch(`${app.url}/api/v1/payment-links/`, {
-    method: 'POST',
-    headers: bearer(merchant.merchantToken),
-    body: '[1, 2]',
-  });
+  const res = await send(app, 'POST', '/api/v1/payment-links/', bearer(merchant.merchantToken), '[1, 2]');
   t.is(res.status, 400);
   t.deepEqual(Object.keys(await json(res)), ['non_field_errors']);
 });
@@ -357,10 +344,10 @@ test('a malformed idempotency-key is a field error', async (t) => {
 
 test("the merchant reads its link and not another merchant's", async (t) => {
   const { body } = await createLink(app.url, merchant, { value: 999 });
-  const mine = await fetch(`${app.url}/api/v1/payment-links/${body.id}/`, { headers: bearer(merchant.merchantToken) });
+  const mine = await send(app, 'GET', `/api/v1/payment-links/${body.id}/`, bearer(merchant.merchantToken));
   t.is(mine.status, 200);
   t.is((await json(mine)).payment_link_guid, body.payment_link_guid);
   const other = await newMerchant();
-  const theirs = await fetch(`${app.url}/api/v1/payment-links/${body.id}/`, { headers: bearer(other.merchantToken) });
+  const theirs = await send(app, 'GET', `/api/v1/payment-links/${body.id}/`, bearer(other.merchantToken));
   t.is(theirs.status, 404);
 });

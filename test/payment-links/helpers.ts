@@ -1,13 +1,13 @@
 /** Shared by the payment-link tests: create a link over HTTP, pay it with test cards. */
-import type { ClearCard } from '../../src/cards';
-import { APPROVED_CARD_NUMBER, encryptedTestCard } from '../helpers/cards';
+import { APPROVED_CARD_NUMBER } from '../helpers/cards';
 import { bearer, type TestMerchant } from '../helpers/identity';
 import test from 'ava';
 import { getConfig } from '../../config';
 import { closeAcquirerClient } from '../../src/acquirer/client';
-import { json, startTestApp, type TestApp } from '../helpers/app';
+import { startTestApp, type TestApp } from '../helpers/app';
 import { newMerchant } from '../helpers/identity';
 import { startProcess, stopAll } from '../helpers/processes';
+import { callJson } from '../helpers/http';
 
 /** Sandbox test cards (outcome = last digit): Luhn-valid Visa numbers. */
 export const APPROVED_CARD = APPROVED_CARD_NUMBER;
@@ -61,31 +61,16 @@ export function nextYear(): number {
   return new Date().getUTCFullYear() + 1;
 }
 
-export function encryptedCard(number: string, overrides: Partial<ClearCard> = {}): string {
-  return encryptedTestCard({ number, ...overrides });
-}
-
 export async function createLink(
   baseUrl: string,
   merchant: TestMerchant,
   body: Record<string, unknown> = {},
   headers: Record<string, string> = {},
 ) {
-  const res = await fetch(`${baseUrl}/api/v1/payment-links/`, {
-    method: 'POST',
-    headers: bearer(merchant.merchantToken, headers),
-    body: JSON.stringify({ value: 1500, ...body }),
+  return callJson({ url: baseUrl }, 'POST', '/api/v1/payment-links/', bearer(merchant.merchantToken, headers), {
+    value: 1500,
+    ...body,
   });
-  return { status: res.status, body: await json(res), headers: res.headers };
-}
-
-export async function call(baseUrl: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, headers: res.headers, body: await json(res) };
 }
 
 /** A pending link with the payer step done, ready to pay. */
@@ -93,10 +78,16 @@ export async function readyLink(baseUrl: string, merchant: TestMerchant, body: R
   const created = await createLink(baseUrl, merchant, { payer_name: 'Maria Silva', ...body });
   if (created.status !== 201) throw new Error(`create failed: ${JSON.stringify(created.body)}`);
   const guid = created.body.payment_link_guid as string;
-  const payer = await call(baseUrl, 'PATCH', `/api/v1/checkout-links/${guid}/payer`, {
-    payer_name: 'Maria Silva',
-    document: VALID_CPF,
-  });
+  const payer = await callJson(
+    { url: baseUrl },
+    'PATCH',
+    `/api/v1/checkout-links/${guid}/payer`,
+    {},
+    {
+      payer_name: 'Maria Silva',
+      document: VALID_CPF,
+    },
+  );
   if (payer.status !== 200) throw new Error(`payer step failed: ${JSON.stringify(payer.body)}`);
   return { id: created.body.id as number, guid, link: created.body };
 }

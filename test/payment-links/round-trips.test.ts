@@ -10,22 +10,15 @@ import test from 'ava';
 import { countDbCommands } from '../helpers/db-commands';
 import { PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/model';
 import { WebhookEventModel } from '../../src/webhooks/model';
-import {
-  APPROVED_CARD,
-  DENIED_CARD,
-  VALID_CPF,
-  call,
-  checkoutPath,
-  encryptedCard,
-  readyLink,
-  useLinkApp,
-} from './helpers';
+import { APPROVED_CARD, DENIED_CARD, VALID_CPF, checkoutPath, readyLink, useLinkApp } from './helpers';
+import { callJson } from '../helpers/http';
+import { encryptedTestCard } from '../helpers/cards';
 
 // The webhook's events are stored and queued; nothing delivers them here.
 const shop = useLinkApp('Idas e Voltas ME', { allowWebhookHost: '127.0.0.1:9' });
 
 function counted(method: string, path: string, body?: unknown) {
-  return countDbCommands(() => call(shop.app.url, method, path, body));
+  return countDbCommands(() => callJson(shop.app, method, path, {}, body));
 }
 
 test.serial('checkout load: one read', async (t) => {
@@ -73,7 +66,7 @@ test.serial('an invalid document in the payer step costs the link read only', as
 test.serial('pay, approved, no webhook: link read, claim insert, link paid, claim paid', async (t) => {
   const { guid, id } = await readyLink(shop.app.url, shop.merchant);
   const { result, commands } = await counted('PUT', checkoutPath(guid, 'pay'), {
-    encrypted_card: encryptedCard(APPROVED_CARD),
+    encrypted_card: encryptedTestCard({ number: APPROVED_CARD }),
   });
   t.is(result.status, 200);
   t.true(result.body.approved);
@@ -95,7 +88,7 @@ test.serial('pay, approved, no webhook: link read, claim insert, link paid, clai
 test.serial('pay, approved, with a webhook: the same plus the stored and queued paid event', async (t) => {
   const { guid, id } = await readyLink(shop.app.url, shop.merchant, { webhookUrl: 'http://127.0.0.1:9/hook' });
   const { result, commands } = await counted('PUT', checkoutPath(guid, 'pay'), {
-    encrypted_card: encryptedCard(APPROVED_CARD),
+    encrypted_card: encryptedTestCard({ number: APPROVED_CARD }),
   });
   t.is(result.status, 200);
   t.true(result.body.approved);
@@ -123,7 +116,7 @@ test.serial('pay, approved, with a webhook: the same plus the stored and queued 
 test.serial('pay, declined: link read, claim insert, declined count, claim released', async (t) => {
   const { guid, id } = await readyLink(shop.app.url, shop.merchant);
   const { result, commands } = await counted('PUT', checkoutPath(guid, 'pay'), {
-    encrypted_card: encryptedCard(DENIED_CARD),
+    encrypted_card: encryptedTestCard({ number: DENIED_CARD }),
   });
   t.is(result.status, 200);
   t.false(result.body.approved);

@@ -4,11 +4,13 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { Webhook } from 'standardwebhooks';
 import { getConfig } from '../../config';
-import { startTestApp, json, type TestApp } from '../helpers/app';
+import { startTestApp, type TestApp } from '../helpers/app';
 import { bearer, newMerchant } from '../helpers/identity';
 import { eventually, startProcess, stopAll } from '../helpers/processes';
 import { closeAcquirerClient } from '../../src/acquirer/client';
-import { call, encryptedCard, APPROVED_CARD, readyLink } from './helpers';
+import { APPROVED_CARD, readyLink } from './helpers';
+import { callJson } from '../helpers/http';
+import { encryptedTestCard } from '../helpers/cards';
 
 let app: TestApp;
 const received: { headers: Record<string, string>; body: string }[] = [];
@@ -50,21 +52,22 @@ test('the worker process delivers a paid link event, retrying a failure', async 
   const merchant = await newMerchant();
   const port = (receiver.address() as AddressInfo).port;
   const { id, guid } = await readyLink(app.url, merchant, { webhookUrl: `http://127.0.0.1:${port}/hook` });
-  const paid = await call(app.url, 'PUT', `/api/v1/checkout-links/${guid}/pay`, {
-    encrypted_card: encryptedCard(APPROVED_CARD),
-  });
+  const paid = await callJson(
+    app,
+    'PUT',
+    `/api/v1/checkout-links/${guid}/pay`,
+    {},
+    {
+      encrypted_card: encryptedTestCard({ number: APPROVED_CARD }),
+    },
+  );
   t.true(paid.body.approved);
   await eventually(() => received.length === 2, 30_000);
-  const secret = (
-    await json(await fetch(`${app.url}/api/v1/webhooks/secret/`, { headers: bearer(merchant.merchantToken) }))
-  ).secret;
+  const secret = (await callJson(app, 'GET', '/api/v1/webhooks/secret/', bearer(merchant.merchantToken))).body.secret;
   for (const delivery of received) t.notThrows(() => new Webhook(secret).verify(delivery.body, delivery.headers));
   const events = await eventually(async () => {
-    const list = (
-      await json(
-        await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/`, { headers: bearer(merchant.merchantToken) }),
-      )
-    ).results;
+    const list = (await callJson(app, 'GET', `/api/v1/payment-links/${id}/webhooks/`, bearer(merchant.merchantToken)))
+      .body.results;
     return list[0]?.state === 'delivered' && list;
   });
   t.deepEqual(

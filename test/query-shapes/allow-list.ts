@@ -3,7 +3,7 @@
  * collection, the code (file) and the filter's fields as test/query-shapes records them, and why a
  * scan is right there. Keep it short: a hot path never belongs here.
  */
-import { shapeOfFilter } from '../../src/db/query-shapes';
+import { shapeOfFilter } from '../instrumentation/query-shapes';
 import { BACKFILLS } from '../../src/db/backfills';
 // Every model, so each backfill's collection is known here.
 import '../../src/web/app';

@@ -1,5 +1,5 @@
 /**
- * After the suite: every filter our service code sent (recorded by src/db/monitoring.ts in
+ * After the suite: every filter our service code sent (recorded by test/instrumentation/query-shapes.ts in
  * DB_QUERY_SHAPES_DIR) must be served by a declared index or be an allowed scan.
  *   node --import tsx test/query-shapes/check.ts <dir> [full]
  * With `full` (the whole suite ran), recording nothing at all is a failure too.

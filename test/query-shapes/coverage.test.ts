@@ -1,5 +1,5 @@
 import test from 'ava';
-import { filterShapesOf, shapeOfFilter } from '../../src/db/query-shapes';
+import { filterShapesOf, shapeOfFilter } from '../instrumentation/query-shapes';
 import { checkShapes, type RecordedShape } from './coverage';
 
 const leaders = new Map([['online_sales', new Set(['_id', 'merchantId', 'status'])]]);

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import mongoose from 'mongoose';
-import type { FilterShape } from '../../src/db/query-shapes';
+import type { FilterShape } from '../instrumentation/query-shapes';
 import { ALLOWED_SCANS, type AllowedScan } from './allow-list';
 
 export interface RecordedShape extends FilterShape {

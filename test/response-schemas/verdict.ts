@@ -1,11 +1,11 @@
 /**
- * Reads the answers recorded under RESPONSE_SCHEMAS_DIR (src/http/response-check.ts) and judges the
+ * Reads the answers recorded under RESPONSE_SCHEMAS_DIR (test/instrumentation/answers.ts) and judges the
  * run: every answer must match the document, and a whole run must have answered every operation
  * with a 2xx at least once, apart from the allow-listed ones.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AnswerRecord } from '../../src/http/response-check';
+import type { AnswerRecord } from '../instrumentation/answers';
 
 export interface Unreached {
   operationId: string;

@@ -1,9 +1,11 @@
 import '../helpers/env';
 import test from 'ava';
-import { newMerchant, systemToken, type TestMerchant } from '../helpers/identity';
+import { bearer, newMerchant, systemToken, type TestMerchant } from '../helpers/identity';
 import { MerchantModel } from '../../src/merchants/model';
 import { OnlineSaleModel } from '../../src/sales/model';
-import { CARDS, call, cardSale, encrypted, PRE_CAPTURE, useSalesEnv } from './helpers';
+import { CARDS, cardSale, PRE_CAPTURE, useSalesEnv } from './helpers';
+import { call, callJson } from '../helpers/http';
+import { encryptedTestCard } from '../helpers/cards';
 
 const env = useSalesEnv({ workers: false });
 let other: TestMerchant;
@@ -11,12 +13,12 @@ test.serial.before(async () => {
   other = await newMerchant();
 });
 const capture = (id: number, token = env.merchant.merchantToken) =>
-  call(env, 'PUT', `/api/v1/online/sales/${id}/capture/`, token);
+  callJson(env.app, 'PUT', `/api/v1/online/sales/${id}/capture/`, bearer(token));
 const cancel = (id: number, token = env.merchant.merchantToken) =>
-  call(env, 'PUT', `/api/v1/online/sales/${id}/cancel-capture/`, token);
+  callJson(env.app, 'PUT', `/api/v1/online/sales/${id}/cancel-capture/`, bearer(token));
 
 test('an approved card is pre-captured and keeps only brand, bin and last four', async (t) => {
-  const res = await call(env, 'POST', PRE_CAPTURE, env.merchant.accessToken, cardSale());
+  const res = await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.accessToken), cardSale());
   t.is(res.status, 200);
   const data = res.body.data;
   t.is(res.body.status, 'success');
@@ -36,14 +38,26 @@ test('an approved card is pre-captured and keeps only brand, bin and last four',
 });
 
 test('a denied card is 200 with approved false and cannot be captured or cancelled', async (t) => {
-  const res = await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, cardSale({}, CARDS.denied05));
+  const res = await callJson(
+    env.app,
+    'POST',
+    PRE_CAPTURE,
+    bearer(env.merchant.merchantToken),
+    cardSale({}, CARDS.denied05),
+  );
   t.is(res.status, 200);
   t.false(res.body.data.approved);
   t.is(res.body.data.sale_status, 'DENIED');
   t.is(res.body.data.denial_code, '05');
   t.is(res.body.data.denial_message, 'Not Authorized');
   t.is(res.body.data.acquirer.authorization_code, null);
-  const expired = await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, cardSale({}, CARDS.denied57));
+  const expired = await callJson(
+    env.app,
+    'POST',
+    PRE_CAPTURE,
+    bearer(env.merchant.merchantToken),
+    cardSale({}, CARDS.denied57),
+  );
   t.is(expired.body.data.denial_code, '57');
   const captured = await capture(res.body.data.id);
   t.is(captured.status, 400);
@@ -52,7 +66,7 @@ test('a denied card is 200 with approved false and cannot be captured or cancell
 });
 
 test('capture confirms a pre-captured sale once', async (t) => {
-  const sale = (await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, cardSale())).body.data;
+  const sale = (await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), cardSale())).body.data;
   const first = await capture(sale.id);
   t.is(first.status, 200);
   t.is(first.body.data.sale_status, 'CONFIRMED');
@@ -63,7 +77,7 @@ test('capture confirms a pre-captured sale once', async (t) => {
 });
 
 test('cancel-capture voids a pre-captured sale', async (t) => {
-  const sale = (await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, cardSale())).body.data;
+  const sale = (await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), cardSale())).body.data;
   const res = await cancel(sale.id);
   t.is(res.status, 200);
   t.is(res.body.data.sale_status, 'CANCELLED');
@@ -73,7 +87,7 @@ test('cancel-capture voids a pre-captured sale', async (t) => {
 
 test('a confirmed sale is refunded only when allow_void_on_confirmed is set', async (t) => {
   const owner = await newMerchant();
-  const sale = (await call(env, 'POST', PRE_CAPTURE, owner.merchantToken, cardSale())).body.data;
+  const sale = (await callJson(env.app, 'POST', PRE_CAPTURE, bearer(owner.merchantToken), cardSale())).body.data;
   t.is((await capture(sale.id, owner.merchantToken)).status, 200);
   const refused = await cancel(sale.id, owner.merchantToken);
   t.is(refused.status, 400);
@@ -86,48 +100,58 @@ test('a confirmed sale is refunded only when allow_void_on_confirmed is set', as
 });
 
 test("another merchant's sale is 404, like an unknown id", async (t) => {
-  const sale = (await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, cardSale())).body.data;
+  const sale = (await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), cardSale())).body.data;
   t.is((await capture(sale.id, other.merchantToken)).status, 404);
   t.is((await cancel(sale.id, other.accessToken)).status, 404);
-  t.is((await call(env, 'GET', `/api/v1/online/sales/${sale.id}/pix/status/`, other.merchantToken)).status, 404);
+  t.is(
+    (await callJson(env.app, 'GET', `/api/v1/online/sales/${sale.id}/pix/status/`, bearer(other.merchantToken))).status,
+    404,
+  );
   t.is((await capture(987654321)).status, 404);
-  t.is((await call(env, 'GET', `/api/v1/online/sales/${sale.id}/`, other.merchantToken)).status, 404);
-  const own = await call(env, 'GET', `/api/v1/online/sales/${sale.id}/`, env.merchant.accessToken);
+  t.is((await callJson(env.app, 'GET', `/api/v1/online/sales/${sale.id}/`, bearer(other.merchantToken))).status, 404);
+  const own = await callJson(env.app, 'GET', `/api/v1/online/sales/${sale.id}/`, bearer(env.merchant.accessToken));
   t.is(own.status, 200);
   t.is(own.body.data.sale_status, 'PRE_CAPTURED');
   const stored = await OnlineSaleModel.findById(sale.id).lean();
   t.is(stored?.status, 'PRE_CAPTURED');
   // The system token acts for the merchant it names.
-  const bySystem = await call(env, 'PUT', `/api/v1/online/sales/${sale.id}/capture/`, systemToken(), undefined, {
-    'x-merchant-id': String(env.merchant.merchantId),
-  });
+  const bySystem = await callJson(
+    env.app,
+    'PUT',
+    `/api/v1/online/sales/${sale.id}/capture/`,
+    bearer(systemToken(), {
+      'x-merchant-id': String(env.merchant.merchantId),
+    }),
+    undefined,
+  );
   t.is(bySystem.status, 200);
 });
 
 test('the system token pre-captures for the merchant it names', async (t) => {
-  const res = await call(env, 'POST', PRE_CAPTURE, systemToken(), cardSale(), {
-    'x-merchant-id': String(env.merchant.merchantId),
-  });
+  const res = await callJson(
+    env.app,
+    'POST',
+    PRE_CAPTURE,
+    bearer(systemToken(), {
+      'x-merchant-id': String(env.merchant.merchantId),
+    }),
+    cardSale(),
+  );
   t.is(res.status, 200);
   t.is((await OnlineSaleModel.findById(res.body.data.id).lean())?.merchantId, env.merchant.merchantId);
-  const without = await call(env, 'POST', PRE_CAPTURE, systemToken(), cardSale());
+  const without = await callJson(env.app, 'POST', PRE_CAPTURE, bearer(systemToken()), cardSale());
   t.is(without.status, 400);
 });
 
 test('no credential is 401', async (t) => {
-  const res = await fetch(`${env.app.url}${PRE_CAPTURE}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(cardSale()),
-  });
-  t.is(res.status, 401);
-  t.is((await fetch(`${env.app.url}/api/v1/online/sales/1/capture/`, { method: 'PUT' })).status, 401);
+  t.is((await call(env.app, 'POST', PRE_CAPTURE, {}, cardSale())).status, 401);
+  t.is((await call(env.app, 'PUT', '/api/v1/online/sales/1/capture/')).status, 401);
 });
 
 test('bad input is a field map naming every bad field', async (t) => {
   // Its own merchant: the file's other tests run at once, and their sales are PROCESSING while the acquirer answers.
   const merchant = await newMerchant();
-  const preCapture = (sale: unknown) => call(env, 'POST', PRE_CAPTURE, merchant.merchantToken, sale);
+  const preCapture = (sale: unknown) => callJson(env.app, 'POST', PRE_CAPTURE, bearer(merchant.merchantToken), sale);
   const res = await preCapture({
     payment_method: 'card',
     value: 10.5,
@@ -156,24 +180,29 @@ test('bad input is a field map naming every bad field', async (t) => {
   const both = await preCapture(cardSale({ card_token: 'abc' }));
   t.is(both.status, 400);
   t.truthy(both.body.encrypted_card);
-  const expiredCard = await preCapture(cardSale({ encrypted_card: encrypted(CARDS.approved, { expYear: 2020 }) }));
+  const expiredCard = await preCapture(
+    cardSale({ encrypted_card: encryptedTestCard({ number: CARDS.approved, expYear: 2020 }) }),
+  );
   t.is(expiredCard.status, 400);
-  t.is((await call(env, 'PUT', '/api/v1/online/sales/abc/capture/', merchant.merchantToken)).status, 400);
+  t.is(
+    (await callJson(env.app, 'PUT', '/api/v1/online/sales/abc/capture/', bearer(merchant.merchantToken))).status,
+    400,
+  );
   t.is(await OnlineSaleModel.countDocuments({ merchantId: merchant.merchantId, status: 'PROCESSING' }), 0);
 });
 
 test('a saved card token charges again, for its merchant only', async (t) => {
-  const first = await call(
-    env,
+  const first = await callJson(
+    env.app,
     'POST',
     PRE_CAPTURE,
-    env.merchant.merchantToken,
-    cardSale({ save_card: true, encrypted_card: encrypted(CARDS.luhnApproved) }),
+    bearer(env.merchant.merchantToken),
+    cardSale({ save_card: true, encrypted_card: encryptedTestCard({ number: CARDS.luhnApproved }) }),
   );
   t.is(first.status, 200);
   const token = first.body.data.card_token;
   t.truthy(token);
-  const again = await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, {
+  const again = await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), {
     payment_method: 'card',
     value: 500,
     card_token: token,
@@ -182,7 +211,7 @@ test('a saved card token charges again, for its merchant only', async (t) => {
   t.is(again.status, 200);
   t.true(again.body.data.approved);
   t.deepEqual(again.body.data.card, { brand: 'Visa', bin: '411111', last4: '1111' });
-  const stolen = await call(env, 'POST', PRE_CAPTURE, other.merchantToken, {
+  const stolen = await callJson(env.app, 'POST', PRE_CAPTURE, bearer(other.merchantToken), {
     payment_method: 'card',
     value: 500,
     card_token: token,

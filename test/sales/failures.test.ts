@@ -4,7 +4,7 @@ import test from 'ava';
 import { getConfig } from '../../config';
 import { eventually } from '../helpers/processes';
 import { withAcquirerRefusing } from '../helpers/acquirer';
-import { newMerchant, type TestMerchant } from '../helpers/identity';
+import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import {
   OnlineSaleModel,
   SaleIdempotencyModel,
@@ -22,14 +22,17 @@ import {
 } from '../../src/acquirer/client';
 import { reconcileSale, sweepUnsettledSales } from '../../src/sales/service';
 import { nextId } from '../../src/db/ids';
-import { CARDS, call, cardSale, encrypted, pixSale, sandboxPost, PRE_CAPTURE, useSalesEnv } from './helpers';
+import { CARDS, cardSale, pixSale, sandboxPost, PRE_CAPTURE, useSalesEnv } from './helpers';
+import { callJson } from '../helpers/http';
+import { encryptedTestCard } from '../helpers/cards';
 
 const env = useSalesEnv();
 const preCapture = (body: unknown, headers: Record<string, string> = {}, who: TestMerchant = env.merchant) =>
-  call(env, 'POST', PRE_CAPTURE, who.merchantToken, body, headers);
-const capture = (id: number) => call(env, 'PUT', `/api/v1/online/sales/${id}/capture/`, env.merchant.merchantToken);
+  callJson(env.app, 'POST', PRE_CAPTURE, bearer(who.merchantToken, headers), body);
+const capture = (id: number) =>
+  callJson(env.app, 'PUT', `/api/v1/online/sales/${id}/capture/`, bearer(env.merchant.merchantToken));
 const cancel = (id: number) =>
-  call(env, 'PUT', `/api/v1/online/sales/${id}/cancel-capture/`, env.merchant.merchantToken);
+  callJson(env.app, 'PUT', `/api/v1/online/sales/${id}/cancel-capture/`, bearer(env.merchant.merchantToken));
 const stored = (id: number) => OnlineSaleModel.findById(id).lean();
 const settled = async (id: number): Promise<OnlineSale> =>
   (await eventually(async () => {
@@ -70,7 +73,7 @@ test('a timeout after sending is 502, then reconciliation settles the true state
   t.is(sale.status, 'PRE_CAPTURED');
   t.truthy(sale.acquirer.paymentId);
   // The merchant sees the settled outcome.
-  const read = await call(env, 'GET', `/api/v1/online/sales/${sale._id}/`, env.merchant.merchantToken);
+  const read = await callJson(env.app, 'GET', `/api/v1/online/sales/${sale._id}/`, bearer(env.merchant.merchantToken));
   t.is(read.body.data.sale_status, 'PRE_CAPTURED');
   t.false(read.body.data.reconciling);
   t.true(read.body.data.approved);
@@ -195,15 +198,19 @@ test('a retry that encrypts the same card again replays; another card or expiry 
   const first = await preCapture(body, key, owner);
   t.is(first.status, 200);
   // PKCS#1 v1.5 padding is random: the same card never encrypts to the same text twice.
-  const again = { ...body, encrypted_card: encrypted() };
+  const again = { ...body, encrypted_card: encryptedTestCard() };
   t.not(again.encrypted_card, body.encrypted_card);
   const retry = await preCapture(again, key, owner);
   t.is(retry.status, 200);
   t.is(retry.headers.get('idempotent-replayed'), 'true');
   t.deepEqual(retry.body, first.body);
   t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1, 'authorized once');
-  t.is((await preCapture({ ...body, encrypted_card: encrypted(CARDS.luhnApproved) }, key, owner)).status, 422);
-  const otherExpiry = encrypted(CARDS.approved, { expYear: new Date().getUTCFullYear() + 4 });
+  t.is(
+    (await preCapture({ ...body, encrypted_card: encryptedTestCard({ number: CARDS.luhnApproved }) }, key, owner))
+      .status,
+    422,
+  );
+  const otherExpiry = encryptedTestCard({ number: CARDS.approved, expYear: new Date().getUTCFullYear() + 4 });
   t.is((await preCapture({ ...body, encrypted_card: otherExpiry }, key, owner)).status, 422);
   const record = await SaleIdempotencyModel.findById(`${owner.merchantId}:${key['idempotency-key']}`).lean();
   t.false(JSON.stringify(record).includes(CARDS.approved), 'the card number is not stored');

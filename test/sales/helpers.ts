@@ -1,6 +1,6 @@
 /** Shared setup of the online-sales tests: a real sandbox process, the app in-process, real workers. */
 import { getConfig } from '../../config';
-import { startTestApp, json, type TestApp } from '../helpers/app';
+import { startTestApp, type TestApp } from '../helpers/app';
 import { startProcess, stopAll, type RunningProcess } from '../helpers/processes';
 import test from 'ava';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
@@ -12,6 +12,7 @@ import { NOTICE_QUEUE } from '../../jobs/apply-payment-notice';
 import { RECONCILE_QUEUE } from '../../jobs/reconcile-sale';
 import processReconcileSale from '../../jobs/processors/reconcile-sale';
 import processPaymentNotice from '../../jobs/processors/apply-payment-notice';
+import { callJson } from '../helpers/http';
 
 export interface SalesEnv {
   sandbox: RunningProcess;
@@ -69,13 +70,6 @@ export const CARDS = {
   luhnApproved: '4111111111111111',
 } as const;
 
-export function encrypted(
-  number: string = CARDS.approved,
-  overrides: Partial<{ holder: string; expMonth: number; expYear: number; cvv: string }> = {},
-): string {
-  return encryptedTestCard({ number, ...overrides });
-}
-
 export function cardSale(
   overrides: Record<string, unknown> = {},
   number: string = CARDS.approved,
@@ -84,7 +78,7 @@ export function cardSale(
     payment_method: 'card',
     value: 15990,
     installments: 3,
-    encrypted_card: encrypted(number),
+    encrypted_card: encryptedTestCard({ number }),
     payer: { name: 'Maria Silva', document: '529.982.247-25' },
     order_reference: 'pedido-123',
     ...overrides,
@@ -101,29 +95,8 @@ export function pixSale(overrides: Record<string, unknown> = {}): Record<string,
   };
 }
 
-export async function call(
-  env: SalesEnv,
-  method: string,
-  path: string,
-  token: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const res = await fetch(`${env.app.url}${path}`, {
-    method,
-    headers: bearer(token, headers),
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, headers: res.headers, body: await json(res) };
-}
-
-export async function sandboxPost(env: SalesEnv, path: string, body: unknown = {}) {
-  const res = await fetch(`${env.sandbox.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: await json(res) };
+export function sandboxPost(env: SalesEnv, path: string, body: unknown = {}) {
+  return callJson(env.sandbox, 'POST', path, {}, body);
 }
 
 /** The sandbox's PIX "payer pays" control, notifying our app. */

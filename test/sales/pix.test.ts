@@ -2,7 +2,7 @@ import '../helpers/env';
 import crypto from 'node:crypto';
 import test from 'ava';
 import { eventually } from '../helpers/processes';
-import { systemToken } from '../helpers/identity';
+import { bearer, systemToken } from '../helpers/identity';
 import { OnlineSaleModel, PaymentNoticeModel } from '../../src/sales/model';
 import { PAYMENT_NOTIFICATION_PATH, NOTIFICATION_SIGNATURE_HEADER } from '../../src/acquirer/client';
 import { requeueUnappliedPaymentNotices, signNotice, sweepUnsettledSales } from '../../src/sales/service';
@@ -10,11 +10,12 @@ import { NOTICE_QUEUE } from '../../jobs/apply-payment-notice';
 import { RECONCILE_QUEUE } from '../../jobs/reconcile-sale';
 import { getQueue } from '../../src/queue/queues';
 import { getSaleByOrderId } from '../../src/acquirer/client';
-import { call, payPix, pixSale, sandboxPost, PRE_CAPTURE, useSalesEnv } from './helpers';
+import { payPix, pixSale, sandboxPost, PRE_CAPTURE, useSalesEnv } from './helpers';
+import { callJson } from '../helpers/http';
 
 const env = useSalesEnv();
 const status = (id: number, token = env.merchant.merchantToken) =>
-  call(env, 'GET', `/api/v1/online/sales/${id}/pix/status/`, token);
+  callJson(env.app, 'GET', `/api/v1/online/sales/${id}/pix/status/`, bearer(token));
 
 function postNotice(body: string, signature?: string) {
   return fetch(`${env.app.url}${PAYMENT_NOTIFICATION_PATH}`, {
@@ -28,7 +29,7 @@ function postNotice(body: string, signature?: string) {
 }
 
 test('a pix sale is pending with its copy-and-paste code and cannot be captured or cancelled', async (t) => {
-  const res = await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, pixSale());
+  const res = await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), pixSale());
   t.is(res.status, 200);
   const data = res.body.data;
   t.true(data.approved);
@@ -38,11 +39,23 @@ test('a pix sale is pending with its copy-and-paste code and cannot be captured 
   const expiresIn = Date.parse(data.pix.expires_at) - Date.now();
   t.true(expiresIn > 1700_000 && expiresIn <= 1800_000);
   t.is(data.card, null);
-  const capture = await call(env, 'PUT', `/api/v1/online/sales/${data.id}/capture/`, env.merchant.merchantToken);
+  const capture = await callJson(
+    env.app,
+    'PUT',
+    `/api/v1/online/sales/${data.id}/capture/`,
+    bearer(env.merchant.merchantToken),
+  );
   t.is(capture.status, 400);
   t.regex(capture.body.detail, /PIX/);
   t.is(
-    (await call(env, 'PUT', `/api/v1/online/sales/${data.id}/cancel-capture/`, env.merchant.merchantToken)).status,
+    (
+      await callJson(
+        env.app,
+        'PUT',
+        `/api/v1/online/sales/${data.id}/cancel-capture/`,
+        bearer(env.merchant.merchantToken),
+      )
+    ).status,
     400,
   );
   const read = await status(data.id);
@@ -53,7 +66,7 @@ test('a pix sale is pending with its copy-and-paste code and cannot be captured 
 });
 
 test('the acquirer notice confirms a paid pix sale, and a repeated notice changes nothing twice', async (t) => {
-  const sale = (await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, pixSale())).body.data;
+  const sale = (await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), pixSale())).body.data;
   const paid = await payPix(env, sale.acquirer.payment_id);
   t.is(paid.status, 200);
   t.is(paid.body.notification.status, 200);
@@ -106,7 +119,13 @@ test('a notice for a payment not yet known is stored at once and left unapplied'
 
 test('a payment notice racing the reconciliation of its timed-out pix sale ends confirmed once', async (t) => {
   // 990408: the sandbox creates the charge, then never answers; our sale waits for reconciliation.
-  const res = await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, pixSale({ value: 990408 }));
+  const res = await callJson(
+    env.app,
+    'POST',
+    PRE_CAPTURE,
+    bearer(env.merchant.merchantToken),
+    pixSale({ value: 990408 }),
+  );
   t.is(res.status, 502);
   t.true(res.body.reconciling);
   const sale = await OnlineSaleModel.findById(res.body.sale_id).lean();
@@ -127,18 +146,24 @@ test('a payment notice racing the reconciliation of its timed-out pix sale ends 
 });
 
 test('the system token reads any pix status; a merchant JWT is not accepted', async (t) => {
-  const sale = (await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, pixSale())).body.data;
+  const sale = (await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), pixSale())).body.data;
   t.is((await status(sale.id, systemToken())).status, 200);
   t.is(
     (
-      await call(env, 'GET', `/api/v1/online/sales/${sale.id}/pix/status/`, systemToken(), undefined, {
-        'x-merchant-id': String(env.merchant.merchantId),
-      })
+      await callJson(
+        env.app,
+        'GET',
+        `/api/v1/online/sales/${sale.id}/pix/status/`,
+        bearer(systemToken(), {
+          'x-merchant-id': String(env.merchant.merchantId),
+        }),
+        undefined,
+      )
     ).status,
     200,
   );
   t.is((await status(sale.id, env.merchant.accessToken)).status, 403);
-  const card = await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, {
+  const card = await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), {
     payment_method: 'card',
     value: 100,
     card_token: 'nope',
@@ -148,8 +173,9 @@ test('the system token reads any pix status; a merchant JWT is not accepted', as
 });
 
 test('an unpaid pix past its expiry reads expired', async (t) => {
-  const sale = (await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, pixSale({ pix_expires_in: 60 }))).body
-    .data;
+  const sale = (
+    await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), pixSale({ pix_expires_in: 60 }))
+  ).body.data;
   await OnlineSaleModel.updateOne({ _id: sale.id }, { $set: { 'pix.expiresAt': new Date(Date.now() - 1000) } });
   const read = await status(sale.id);
   t.is(read.body.data.sale_status, 'EXPIRED');
@@ -163,10 +189,11 @@ test('an unpaid pix past its expiry reads expired', async (t) => {
 test.serial(
   'a paid pix whose notice never came is confirmed by the sweep after its expiry; an unpaid one is recorded expired',
   async (t) => {
-    const paidSale = (await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, pixSale({ pix_expires_in: 60 })))
-      .body.data;
+    const paidSale = (
+      await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), pixSale({ pix_expires_in: 60 }))
+    ).body.data;
     const unpaidSale = (
-      await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, pixSale({ pix_expires_in: 60 }))
+      await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), pixSale({ pix_expires_in: 60 }))
     ).body.data;
     // The payer pays; the acquirer's notice is lost on the way.
     t.is((await sandboxPost(env, `/sandbox/pix/${paidSale.acquirer.payment_id}/pay`, { notify: false })).status, 200);
@@ -202,7 +229,7 @@ test.serial(
 
     // One that expired days ago, never settled, is no longer asked: it is left for an operator.
     const forgotten = (
-      await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, pixSale({ pix_expires_in: 60 }))
+      await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), pixSale({ pix_expires_in: 60 }))
     ).body.data;
     await OnlineSaleModel.updateOne(
       { _id: forgotten.id },
@@ -215,7 +242,7 @@ test.serial(
 );
 
 test.serial('a stored payment notice whose job was lost is queued again by the sweep and applied once', async (t) => {
-  const sale = (await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, pixSale())).body.data;
+  const sale = (await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), pixSale())).body.data;
   t.is((await sandboxPost(env, `/sandbox/pix/${sale.acquirer.payment_id}/pay`, { notify: false })).status, 200);
   // The notice was stored, but its job is gone (as if Redis had lost its data).
   const raw = JSON.stringify({ PaymentId: sale.acquirer.payment_id, ChangeType: 1 });
@@ -251,7 +278,8 @@ test.serial('a stored payment notice whose job was lost is queued again by the s
 test.serial(
   'a notice whose content-derived job id Redis still holds as finished is applied all the same',
   async (t) => {
-    const sale = (await call(env, 'POST', PRE_CAPTURE, env.merchant.merchantToken, pixSale())).body.data;
+    const sale = (await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), pixSale())).body
+      .data;
     t.is((await sandboxPost(env, `/sandbox/pix/${sale.acquirer.payment_id}/pay`, { notify: false })).status, 200);
     const body = JSON.stringify({ PaymentId: sale.acquirer.payment_id, ChangeType: 1 });
     const noticeId = crypto.createHash('sha256').update(body).digest('hex');

@@ -10,11 +10,12 @@
 import '../helpers/env';
 import crypto from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
-import { newMerchant, type TestMerchant } from '../helpers/identity';
+import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { countDbCommands } from '../helpers/db-commands';
 import { NOTIFICATION_SIGNATURE_HEADER, PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
 import { applyPaymentNotice, signNotice } from '../../src/sales/service';
-import { call, cardSale, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
+import { cardSale, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
+import { callJson } from '../helpers/http';
 
 let env: SalesEnv;
 let merchant: TestMerchant;
@@ -27,7 +28,7 @@ test.before(async () => {
   env = await startSalesEnv({ workers: false });
   merchant = await newMerchant();
   // The first request of a process claims an id block (a sorted read and an insert).
-  await call(env, 'POST', PRE, merchant.merchantToken, cardSale());
+  await callJson(env.app, 'POST', PRE, bearer(merchant.merchantToken), cardSale());
 });
 test.after.always(() => env?.close());
 
@@ -48,7 +49,7 @@ async function commandsOf<T>(
 }
 
 const preCapture = (body: unknown, headers: Record<string, string> = {}) =>
-  call(env, 'POST', PRE, merchant.merchantToken, body, headers);
+  callJson(env.app, 'POST', PRE, bearer(merchant.merchantToken, headers), body);
 
 test.serial('a card pre-capture: the credential, the sale before the acquirer call, its answer after', async (t) => {
   const { result, by } = await commandsOf(t, () => preCapture(cardSale()));
@@ -119,14 +120,14 @@ test.serial(
     };
     const toCapture = (await preCapture(cardSale())).body.data;
     const captured = await commandsOf(t, () =>
-      call(env, 'PUT', `/api/v1/online/sales/${toCapture.id}/capture/`, merchant.merchantToken),
+      callJson(env.app, 'PUT', `/api/v1/online/sales/${toCapture.id}/capture/`, bearer(merchant.merchantToken)),
     );
     t.is(captured.result.body.data.sale_status, 'CONFIRMED');
     t.deepEqual(captured.by, operation);
 
     const toCancel = (await preCapture(cardSale())).body.data;
     const cancelled = await commandsOf(t, () =>
-      call(env, 'PUT', `/api/v1/online/sales/${toCancel.id}/cancel-capture/`, merchant.merchantToken),
+      callJson(env.app, 'PUT', `/api/v1/online/sales/${toCancel.id}/cancel-capture/`, bearer(merchant.merchantToken)),
     );
     t.is(cancelled.result.body.data.sale_status, 'CANCELLED');
     t.deepEqual(cancelled.by, operation);

@@ -11,12 +11,13 @@ import { runSchedulerTick } from '../../workers/scheduler';
 import {
   chargeAfterAttempt,
   createSubscription,
-  encryptedTestCard,
+  subscriptionCard,
   listCharges,
   salesForOrder,
   useSubscriptionStack,
   type SubscriptionStack,
 } from './support';
+import { encryptedTestCard } from '../helpers/cards';
 
 // A subscription whose first due date is today gets its first charge with its creation (issue 14).
 // "Today" is the UTC day, as the scheduler counts it: real processes tick with the real clock.
@@ -96,7 +97,12 @@ async function createDueToday(afterInsert: (subscriptionId: number) => Promise<v
   let subscriptionId = 0;
   const created = createInProcess(
     stack.merchant.merchantId,
-    { value: 4990, billingCycle: 'monthly', firstDueDate: dayOf(new Date()), encryptedCard: encryptedTestCard(1) },
+    {
+      value: 4990,
+      billingCycle: 'monthly',
+      firstDueDate: dayOf(new Date()),
+      encryptedCard: encryptedTestCard(subscriptionCard(1)),
+    },
     {
       afterInsert: async (sub) => {
         subscriptionId = sub._id;

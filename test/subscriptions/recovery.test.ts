@@ -24,6 +24,7 @@ import {
   type ChargeStatusCode,
 } from '../../src/subscriptions/model';
 import { approvedSubscriptionId, salesForOrder, useSubscriptionStack } from './support';
+import { send } from '../helpers/http';
 
 // Charges whose jobs failed for good or were lost. Serial: each recovery pass sees the whole queue
 // and every charge of this file's database.
@@ -274,8 +275,8 @@ test.serial(
     // A charge run advancing the subscription wrote its stale copy back over the cancellation.
     await SubscriptionModel.updateOne({ _id: subscriptionId }, { $set: { status: 'active', nextDueDate: dueDate } });
     // Read through the API, it is cancelled (and the stored status is put back).
-    const read = await fetch(`${stack.app.url}/api/v1/subscriptions/${subscriptionId}/`, {
-      headers: { authorization: `Bearer ${stack.merchant.merchantToken}` },
+    const read = await send(stack.app, 'GET', `/api/v1/subscriptions/${subscriptionId}/`, {
+      authorization: `Bearer ${stack.merchant.merchantToken}`,
     });
     t.is(((await read.json()) as { data: { status: string } }).data.status, 'cancelled');
     await SubscriptionModel.updateOne({ _id: subscriptionId }, { $set: { status: 'active', nextDueDate: dueDate } });

@@ -2,12 +2,13 @@
 import test from 'ava';
 import { getConfig } from '../../config';
 import { closeAcquirerClient } from '../../src/acquirer/client';
-import { encryptCard, luhnValid } from '../../src/cards';
-import { clearTestCard } from '../helpers/cards';
+import { luhnValid, type ClearCard } from '../../src/cards';
+import { encryptedTestCard } from '../helpers/cards';
 import { SubscriptionChargeModel, type SubscriptionCharge } from '../../src/subscriptions/model';
 import { json, startTestApp, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { send } from '../helpers/http';
 
 export interface SubscriptionStack {
   sandbox: RunningProcess;
@@ -59,28 +60,26 @@ export function testCardNumber(lastDigit: number): string {
   throw new Error('no luhn-valid number found');
 }
 
-export function encryptedTestCard(lastDigit: number): string {
-  return encryptCard(clearTestCard({ number: testCardNumber(lastDigit), expYear: 2035 }));
+/** The card of `testCardNumber(lastDigit)`, for encryptedTestCard. */
+export function subscriptionCard(lastDigit: number): Partial<ClearCard> {
+  return { number: testCardNumber(lastDigit), expYear: 2035 };
 }
 
 export async function setFault(sandbox: RunningProcess, body: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${sandbox.url}/sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  const res = await send(sandbox, 'POST', '/sandbox/faults', { 'content-type': 'application/json' }, body);
   if (res.status !== 201) throw new Error(`fault not set: ${res.status}`);
 }
 
 export async function clearFaults(sandbox: RunningProcess): Promise<void> {
-  await fetch(`${sandbox.url}/sandbox/faults`, { method: 'DELETE' });
+  await send(sandbox, 'DELETE', '/sandbox/faults');
 }
 
 /** Sales the sandbox holds for one merchant order id (0 when none). */
 export async function salesForOrder(sandbox: RunningProcess, merchantOrderId: string): Promise<string[]> {
   const { merchantId, merchantKey } = getConfig().acquirer;
-  const res = await fetch(`${sandbox.url}/1/sales?merchantOrderId=${merchantOrderId}`, {
-    headers: { MerchantId: merchantId, MerchantKey: merchantKey },
+  const res = await send(sandbox, 'GET', `/1/sales?merchantOrderId=${merchantOrderId}`, {
+    MerchantId: merchantId,
+    MerchantKey: merchantKey,
   });
   if (res.status === 404) return [];
   const body = await json(res);
@@ -93,16 +92,12 @@ export async function createSubscription(
   body: Record<string, unknown> & { cardLastDigit?: number },
 ): Promise<{ status: number; body: any }> {
   const { cardLastDigit = 1, ...rest } = body;
-  const res = await fetch(`${url}/api/v1/subscriptions/`, {
-    method: 'POST',
-    headers: bearer(merchant.merchantToken),
-    body: JSON.stringify({
-      value: 4990,
-      billingCycle: 'monthly',
-      firstDueDate: '2030-01-10',
-      encryptedCard: encryptedTestCard(cardLastDigit),
-      ...rest,
-    }),
+  const res = await send({ url }, 'POST', '/api/v1/subscriptions/', bearer(merchant.merchantToken), {
+    value: 4990,
+    billingCycle: 'monthly',
+    firstDueDate: '2030-01-10',
+    encryptedCard: encryptedTestCard(subscriptionCard(cardLastDigit)),
+    ...rest,
   });
   return { status: res.status, body: await json(res) };
 }
@@ -128,9 +123,12 @@ export async function listCharges(
   merchant: TestMerchant,
   subscriptionId: number | string,
 ): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${url}/api/v1/subscriptions/${subscriptionId}/charges/`, {
-    headers: bearer(merchant.merchantToken),
-  });
+  const res = await send(
+    { url: url },
+    'GET',
+    `/api/v1/subscriptions/${subscriptionId}/charges/`,
+    bearer(merchant.merchantToken),
+  );
   return { status: res.status, body: await json(res) };
 }
 

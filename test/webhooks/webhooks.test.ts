@@ -13,8 +13,10 @@ import { deliverEvent } from '../../src/webhooks/delivery';
 import { deliveryJobId, LINK_WEBHOOK_QUEUE, WEBHOOK_ATTEMPTS, webhookRetryDelay } from '../../jobs/link-webhook';
 import { emitLinkEvent } from '../../src/webhooks/outbox';
 import { signedHeaders } from '../../src/webhooks/secrets';
-import { APPROVED_CARD, DENIED_CARD, call, encryptedCard, readyLink } from '../payment-links/helpers';
+import { APPROVED_CARD, DENIED_CARD, readyLink } from '../payment-links/helpers';
+import { callJson, send } from '../helpers/http';
 import { Receiver } from './receiver';
+import { encryptedTestCard } from '../helpers/cards';
 
 /** eventually(), typed by the truthy value the check finally returns. */
 async function until<T>(
@@ -51,17 +53,23 @@ test.after.always(async () => {
 });
 
 async function secretOf(m: TestMerchant): Promise<string> {
-  const res = await fetch(`${app.url}/api/v1/webhooks/secret/`, { headers: bearer(m.merchantToken) });
+  const res = await send(app, 'GET', '/api/v1/webhooks/secret/', bearer(m.merchantToken));
   return (await json(res)).secret;
 }
 
 async function eventsOf(m: TestMerchant, linkId: number) {
-  const res = await fetch(`${app.url}/api/v1/payment-links/${linkId}/webhooks/`, { headers: bearer(m.merchantToken) });
+  const res = await send(app, 'GET', `/api/v1/payment-links/${linkId}/webhooks/`, bearer(m.merchantToken));
   return (await json(res)).results as any[];
 }
 
 async function pay(guid: string, card = APPROVED_CARD) {
-  return call(app.url, 'PUT', `/api/v1/checkout-links/${guid}/pay`, { encrypted_card: encryptedCard(card) });
+  return callJson(
+    app,
+    'PUT',
+    `/api/v1/checkout-links/${guid}/pay`,
+    {},
+    { encrypted_card: encryptedTestCard({ number: card }) },
+  );
 }
 
 /** The first event of the link, once it is in `state` (as the merchant's event list shows it). */
@@ -186,10 +194,12 @@ test('concurrent events of one link never share a sequence number', async (t) =>
 test('a merchant can ask for a redelivery', async (t) => {
   const webhookUrl = receiver.url('/again');
   const { id, event } = await payWithWebhook(webhookUrl);
-  const res = await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/${event.id}/redeliver/`, {
-    method: 'POST',
-    headers: bearer(merchant.merchantToken),
-  });
+  const res = await send(
+    app,
+    'POST',
+    `/api/v1/payment-links/${id}/webhooks/${event.id}/redeliver/`,
+    bearer(merchant.merchantToken),
+  );
   t.is(res.status, 202);
   await until(() => receiver.at('/again').length === 2);
   const [first, second] = receiver.at('/again');
@@ -201,15 +211,19 @@ test('a merchant can ask for a redelivery', async (t) => {
   });
   t.is(after.attempts[1].trigger, 'redelivery');
   const other = await newMerchant();
-  const foreign = await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/${event.id}/redeliver/`, {
-    method: 'POST',
-    headers: bearer(other.merchantToken),
-  });
+  const foreign = await send(
+    app,
+    'POST',
+    `/api/v1/payment-links/${id}/webhooks/${event.id}/redeliver/`,
+    bearer(other.merchantToken),
+  );
   t.is(foreign.status, 404);
-  const unknown = await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/msg_${id}_99/redeliver/`, {
-    method: 'POST',
-    headers: bearer(merchant.merchantToken),
-  });
+  const unknown = await send(
+    app,
+    'POST',
+    `/api/v1/payment-links/${id}/webhooks/msg_${id}_99/redeliver/`,
+    bearer(merchant.merchantToken),
+  );
   t.is(unknown.status, 404);
 });
 
@@ -218,9 +232,7 @@ test('a rotated secret signs at once and the old one still verifies during the g
   const before = await secretOf(owner);
   t.regex(before, /^whsec_[A-Za-z0-9+/]+=*$/);
   t.is(await secretOf(owner), before);
-  const rotated = await json(
-    await fetch(`${app.url}/api/v1/webhooks/secret/rotate/`, { method: 'POST', headers: bearer(owner.merchantToken) }),
-  );
+  const rotated = await json(await send(app, 'POST', '/api/v1/webhooks/secret/rotate/', bearer(owner.merchantToken)));
   t.not(rotated.secret, before);
   t.truthy(rotated.previous_secret_valid_until);
   t.is(await secretOf(owner), rotated.secret);
@@ -273,9 +285,9 @@ test('a delivery connects to the addresses the check resolved, not to a fresh lo
 test("the webhook log is the merchant's own", async (t) => {
   const { id } = await readyLink(app.url, merchant);
   const other = await newMerchant();
-  const res = await fetch(`${app.url}/api/v1/payment-links/${id}/webhooks/`, { headers: bearer(other.merchantToken) });
+  const res = await send(app, 'GET', `/api/v1/payment-links/${id}/webhooks/`, bearer(other.merchantToken));
   t.is(res.status, 404);
-  t.is((await fetch(`${app.url}/api/v1/webhooks/secret/`)).status, 401);
+  t.is((await send(app, 'GET', '/api/v1/webhooks/secret/')).status, 401);
 });
 
 test('the retry schedule doubles with jitter and spans about three days', (t) => {

@@ -2,8 +2,15 @@
  * The shape of a filter: which top-level fields it matches by equality (what FerretDB pushes down
  * to an index, and what a MongoDB index prefix serves) and which it filters otherwise (ranges,
  * $in, $ne, null, nested paths: filtered after reading).
+ *
+ * With DB_QUERY_SHAPES_DIR set (the test suite sets it) and this recorder subscribed
+ * (test/instrumentation/preload.cjs), every filter the process sends is recorded there, once per
+ * shape, with the code that sent it: test/query-shapes/check.ts checks them all against the declared
+ * indexes.
  */
-import type { Document } from 'mongodb';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CommandStartedEvent, Document } from 'mongodb';
 
 export interface FilterShape {
   command: string;
@@ -70,5 +77,45 @@ export function filterShapesOf(commandName: string, command: Document): FilterSh
     }
     default:
       return [];
+  }
+}
+
+/** Frames of the recording itself, skipped when naming the code that sent a command. */
+const RECORDING_FILES = [path.join('src', 'db', 'monitoring'), path.join('test', 'instrumentation')];
+
+/** The first frame of our own code in the stack of the call that sent the command. */
+function codePath(): string {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 60;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  const root = path.resolve(__dirname, '..', '..') + path.sep;
+  for (const line of stack.split('\n').slice(1)) {
+    const match = /\(?((?:\/|[A-Za-z]:\\)[^():]+):(\d+):\d+\)?$/.exec(line.trim());
+    if (!match || !match[1].startsWith(root)) continue;
+    const file = match[1].slice(root.length);
+    if (file.startsWith('node_modules') || RECORDING_FILES.some((recording) => file.startsWith(recording))) continue;
+    return `${file}:${match[2]}`;
+  }
+  return 'unknown';
+}
+
+/** Per directory, the shapes this process recorded there, each with the code that sent it. */
+const seen = new Map<string, Set<string>>();
+
+/** Records the filter shapes of one command (published by src/db/monitoring.ts) it has not recorded before. */
+export function recordShape({ event, collection }: { event: CommandStartedEvent; collection: string }): void {
+  const dir = process.env.DB_QUERY_SHAPES_DIR;
+  if (!dir) return;
+  const recorded = seen.get(dir) ?? new Set<string>();
+  seen.set(dir, recorded);
+  for (const shape of filterShapesOf(event.commandName, event.command)) {
+    const from = codePath();
+    const key = `${collection}|${shape.command}|${shape.equality.join(',')}|${shape.other.join(',')}|${from}`;
+    if (recorded.has(key)) continue;
+    recorded.add(key);
+    const record: FilterShape & { collection: string; from: string } = { collection, ...shape, from };
+    fs.mkdirSync(dir, { recursive: true });
+    fs.appendFileSync(path.join(dir, `${process.pid}.jsonl`), `${JSON.stringify(record)}\n`);
   }
 }

@@ -1,20 +1,18 @@
 /**
  * npm test checks every answer the service gives against the Swagger document it serves: with
- * RESPONSE_SCHEMAS_DIR set (test/suite.ts sets it for the whole run, child processes inherit it),
- * each route's answers are validated against that route's documented response for their status,
- * and one line per distinct verdict is appended to <dir>/<pid>.jsonl. test/response-schemas/check.ts
- * reads them after the suite. A record names the operation, status, content type and either
- * "valid" or the schema errors with the JSON path of the offending value: never the body itself,
- * which may hold tokens.
- *
- * Without the variable nothing is wrapped and the validator (ajv, a devDependency) is never loaded.
+ * RESPONSE_SCHEMAS_DIR set (test/suite.ts sets it for the whole run, child processes inherit it) and
+ * this recorder subscribed (test/instrumentation/preload.cjs), each route's answers are validated
+ * against that route's documented response for their status, and one line per distinct verdict is
+ * appended to <dir>/<pid>.jsonl. test/response-schemas/check.ts reads them after the suite. A record
+ * names the operation, status, content type and either "valid" or the schema errors with the JSON
+ * path of the offending value: never the body itself, which may hold tokens.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RequestHandler, Response } from 'express';
-import type { Feature, RouteSpec } from './routes';
-import { swaggerPath } from './routes';
-import { buildSwagger } from '../web/swagger';
+import type { Request, Response } from 'express';
+import { features } from '../../src/web/areas';
+import { buildSwagger } from '../../src/web/swagger';
+import { swaggerPath, type RouteSpec } from '../../src/http/routes';
 
 type Schema = Record<string, unknown>;
 type Document = {
@@ -107,7 +105,6 @@ class SchemaValidator {
   private readonly compiled = new Map<string, CompiledCheck>();
 
   constructor(document: Document) {
-    // Loaded here only: production never builds a validator, so it never needs the package.
     const Ajv = (require('ajv') as typeof import('ajv')).default;
     this.ajv = new Ajv({ allErrors: true, strictTypes: false, strictTuples: false, logger: false });
     for (const [name, format] of Object.entries(FORMATS)) this.ajv.addFormat(name, format);
@@ -247,55 +244,53 @@ function operationOf(route: RouteSpec, document: Document): Operation | undefine
   return served?.operationId === route.doc.operationId ? served : undefined;
 }
 
-export function answerRecorder(): ((route: RouteSpec) => RequestHandler) | undefined {
+let servedDocument: Document | undefined;
+const documentOf = () => (servedDocument ??= buildSwagger(features, 'http://localhost') as unknown as Document);
+/** Per route, its operation in the served document (undefined: outside it). */
+const operations = new WeakMap<RouteSpec, Operation | undefined>();
+/** Per directory, the records this process wrote there, so each distinct one is written once. */
+const written = new Map<string, Set<string>>();
+
+function write(dir: string, record: AnswerRecord): void {
+  const line = JSON.stringify(record);
+  const lines = written.get(dir) ?? new Set<string>();
+  written.set(dir, lines);
+  if (lines.has(line)) return;
+  lines.add(line);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.appendFileSync(path.join(dir, `${process.pid}.jsonl`), `${line}\n`);
+}
+
+/** Watches one request to `route` (published by src/app.ts) and records the verdict on its answer once it is sent. */
+export function recordAnswer({ route, req, res }: { route: RouteSpec; req: Request; res: Response }): void {
+  // Read per request: a test may point its own answers elsewhere (test/response-schemas/check.test.ts).
   const dir = process.env.RESPONSE_SCHEMAS_DIR;
-  if (!dir) return undefined;
-  let document: Document | undefined;
-  const documentOf = () => {
-    // Required lazily: features.ts lists the feature modules, which import this table's types.
-    const { features } = require('../web/areas') as { features: Feature[] };
-    return (document ??= buildSwagger(features, 'http://localhost') as unknown as Document);
-  };
-  const file = path.join(dir, `${process.pid}.jsonl`);
-  const written = new Set<string>();
-  const write = (record: AnswerRecord) => {
-    const line = JSON.stringify(record);
-    if (written.has(line)) return;
-    written.add(line);
-    fs.mkdirSync(dir, { recursive: true });
-    fs.appendFileSync(file, `${line}\n`);
-  };
-  return (route) => {
-    let operation: Operation | undefined | null = null;
-    return (req, res, next) => {
-      operation = operation === null ? operationOf(route, documentOf()) : operation;
-      if (!operation) return next();
-      const served = operation;
-      const bodyOf = captureBody(res);
-      res.once('finish', () => {
-        const answer: Answer = {
-          status: res.statusCode,
-          contentType: mediaType(res.getHeader('content-type') as string | undefined),
-          // A relayed answer may come compressed (the acquirer's content-encoding is passed on).
-          body: isCompressed(res) ? NOT_KEPT : bodyOf(),
-          head: req.method === 'HEAD',
-        };
-        let verdict: SchemaError[];
-        try {
-          verdict = checkAnswer(documentOf(), served, `${route.method} ${route.path}`, answer);
-        } catch (error) {
-          verdict = [{ path: '', message: `the check itself failed: ${(error as Error).message}` }];
-        }
-        write({
-          operationId: route.doc.operationId,
-          method: route.method,
-          path: swaggerPath(route.path),
-          status: answer.status,
-          contentType: answer.contentType,
-          verdict: verdict.length ? verdict : 'valid',
-        });
-      });
-      next();
+  if (!dir) return;
+  if (!operations.has(route)) operations.set(route, operationOf(route, documentOf()));
+  const operation = operations.get(route);
+  if (!operation) return;
+  const bodyOf = captureBody(res);
+  res.once('finish', () => {
+    const answer: Answer = {
+      status: res.statusCode,
+      contentType: mediaType(res.getHeader('content-type') as string | undefined),
+      // A relayed answer may come compressed (the acquirer's content-encoding is passed on).
+      body: isCompressed(res) ? NOT_KEPT : bodyOf(),
+      head: req.method === 'HEAD',
     };
-  };
+    let verdict: SchemaError[];
+    try {
+      verdict = checkAnswer(documentOf(), operation, `${route.method} ${route.path}`, answer);
+    } catch (error) {
+      verdict = [{ path: '', message: `the check itself failed: ${(error as Error).message}` }];
+    }
+    write(dir, {
+      operationId: route.doc.operationId,
+      method: route.method,
+      path: swaggerPath(route.path),
+      status: answer.status,
+      contentType: answer.contentType,
+      verdict: verdict.length ? verdict : 'valid',
+    });
+  });
 }
