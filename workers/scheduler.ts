@@ -13,7 +13,7 @@ import { runProcess } from '../src/platform/lifecycle';
 import { enqueueHeartbeat } from '../jobs/heartbeat';
 import { enqueueDueSubscriptionWork } from '../src/subscriptions/scheduling';
 import { now as clockNow } from '../src/subscriptions/clock';
-import { requeueUnappliedPaymentNotices, sweepUnsettledSales } from '../src/sales/service';
+import { requeueUnappliedPaymentNotices, sweepUnsettledSales } from '../src/sales';
 import { requeueStaleChargebackNotices } from '../src/chargebacks/service';
 import { requeueUndeliveredLinkEvents } from '../src/webhooks/service';
 import { settleStalePayments } from '../src/checkout/service';

@@ -3,7 +3,7 @@
  * pre-capture recorded the PaymentId is retried; after the last attempt it is marked not applied.
  */
 import type { Job } from 'bullmq';
-import { applyPaymentNotice, giveUpOnNotice, NoticeNotYetMatched } from '../../src/sales/service';
+import { applyPaymentNotice, giveUpOnNotice, NoticeNotYetMatched } from '../../src/sales';
 import { defaultJobOptions } from '../../src/queue/queues';
 import { type ApplyPaymentNoticePayload, applyPaymentNoticeJob } from '../apply-payment-notice';
 import { jobKind } from '../types';

@@ -4,7 +4,7 @@
  * job fails and BullMQ retries it with exponential backoff.
  */
 import type { Job } from 'bullmq';
-import { reconcileSale } from '../../src/sales/service';
+import { reconcileSale } from '../../src/sales';
 import { type ReconcileSalePayload, reconcileSaleJob } from '../reconcile-sale';
 import { jobKind } from '../types';
 

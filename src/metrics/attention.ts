@@ -7,7 +7,7 @@ import { Gauge } from 'prom-client';
 import { logger } from '../platform/logger';
 import { chargebackNoticesNeedingAttention } from '../chargebacks/service';
 import { paymentsNeedingAttention } from '../checkout/service';
-import { salesNeedingAttention } from '../sales/service';
+import { salesNeedingAttention } from '../sales';
 import { chargesNeedingAttention } from '../subscriptions/scheduling';
 import { registry } from '../platform/metrics-registry';
 

@@ -19,7 +19,6 @@
  */
 import crypto from 'node:crypto';
 import type { Model } from 'mongoose';
-import { getConfig } from '../../config';
 import { insertOrRead } from '../db/claims';
 import { checkedAfterLookup } from '../db/filters';
 
@@ -42,30 +41,6 @@ export function canonicalJson(value: unknown): string {
 /** The hash two requests are compared by. */
 export function requestHash(value: unknown): string {
   return crypto.createHash('sha256').update(canonicalJson(value)).digest('hex');
-}
-
-/**
- * A keyed hash of a card's number and expiry: equal for the same card however often it is
- * encrypted, and useless to whoever reads it without the server's secret (a plain hash of a card
- * number is brute-forced in minutes). Never stored beside anything that would reveal the number.
- * The key is derived from the JWT secret, a server secret every deployment has (HKDF, with its own
- * label, so neither use can stand for the other).
- */
-export function cardFingerprint(card: { number: string; expMonth: number; expYear: number }): string {
-  return crypto
-    .createHmac('sha256', fingerprintKey())
-    .update(`${card.number}|${card.expMonth}|${card.expYear}`)
-    .digest('hex');
-}
-
-let derivedKey: { secret: string; key: Buffer } | null = null;
-function fingerprintKey(): Buffer {
-  const secret = getConfig().jwt.secret;
-  if (derivedKey?.secret !== secret) {
-    const key = Buffer.from(crypto.hkdfSync('sha256', secret, 'idempotency', 'card-fingerprint', 32));
-    derivedKey = { secret, key };
-  }
-  return derivedKey.key;
 }
 
 export type KeyState = 'in_progress' | 'reconciling' | 'done';

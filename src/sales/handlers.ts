@@ -13,7 +13,7 @@ import {
   readOnlineSale,
   receivePaymentNotice,
   type SaleScope,
-} from './service';
+} from './index';
 import type { NoticeReceipt } from './schemas';
 
 /** The merchant a system token without X-Merchant-Id acts for: all of them. */

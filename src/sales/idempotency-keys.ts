@@ -4,18 +4,12 @@
  */
 import { callMayStillBeRunningMs } from '../acquirer/client';
 import type { ClearCard } from '../cards';
-import {
-  cardFingerprint,
-  freeKey,
-  IDEMPOTENCY_WINDOW_MS,
-  recordOfUse,
-  requestHash,
-  type KeyBook,
-} from '../payments/idempotency';
+import { freeKey, IDEMPOTENCY_WINDOW_MS, recordOfUse, requestHash, type KeyBook } from '../payments/idempotency';
+import { cardFingerprint } from '../cards/fingerprint';
 import { OnlineSaleModel, SaleIdempotencyModel, type OnlineSale, type SaleIdempotencyRecord } from './model';
 import type { PreCaptureInput } from './schemas';
 import { keptAnswerOf, storableAnswer, type KeptAnswer } from './presentation';
-import { SaleGatewayError } from './transitions';
+import { SaleGatewayError } from './errors';
 
 /** Clock steps between processes are far below this; a key's earlier use is at least 24 hours older. */
 const KEY_CLOCK_TOLERANCE_MS = 60_000;

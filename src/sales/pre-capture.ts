@@ -20,7 +20,8 @@ import { OnlineSaleModel, SavedCardModel, type OnlineSale } from './model';
 import { hashedRequest, saleKeys, settleIdempotencyKeyAfterFailure } from './idempotency-keys';
 import { keptAnswerOf, saleOfAnswer, type KeptAnswer, type PreCaptureResult } from './presentation';
 import { statusFromAcquirer } from './state-table';
-import { markForReconciliation, moveSale, SaleGatewayError } from './transitions';
+import { markForReconciliation, moveSale } from './transitions';
+import { SaleGatewayError } from './errors';
 import type { PreCaptureInput } from './schemas';
 
 interface PreparedPayment {

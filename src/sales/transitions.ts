@@ -3,11 +3,10 @@
  * reconciliation mark set before an acquirer call whose outcome may be unknown, and the one write
  * that moves a sale to what the acquirer said.
  */
-import { AcquirerRejectedError, type AcquirerSale } from '../acquirer/client';
-import { AcquirerUnavailableError } from '../acquirer/errors';
+import type { AcquirerSale } from '../acquirer/client';
 import { Claims, type HeldClaim } from '../db/claims';
 import { checkedAfterLookup } from '../db/filters';
-import { ApiError, notFound } from '../platform/errors';
+import { notFound } from '../platform/errors';
 import { logger } from '../platform/logger';
 import {
   OnlineSaleModel,
@@ -18,7 +17,6 @@ import {
   type SaleTransition,
 } from './model';
 import { storableAnswer, type KeptAnswer } from './presentation';
-import type { SaleGatewayErrorBody } from './schemas';
 import { settledFields, withFieldsSet } from './state-table';
 import { enqueueReconcileSale, reconcileEpisodeJobId } from '../../jobs/reconcile-sale';
 
@@ -27,30 +25,6 @@ export const STUCK_RECONCILIATION_MS = 10 * 60_000;
 
 /** Who asks: a merchant, or the system token acting for every merchant (undefined). */
 export type SaleScope = number | undefined;
-
-/** A gateway failure that carries the sale it left behind. */
-export class SaleGatewayError extends ApiError {
-  constructor(
-    sale: OnlineSale,
-    readonly outcomeUnknown: boolean,
-    cause?: AcquirerUnavailableError,
-  ) {
-    const body: SaleGatewayErrorBody = {
-      detail: outcomeUnknown
-        ? 'Payment gateway error: the acquirer did not answer in time. The outcome is being confirmed with the ' +
-          'acquirer; the sale is settled automatically.'
-        : cause instanceof AcquirerRejectedError
-          ? `Payment gateway error: the acquirer refused the request ` +
-            `(${cause.errors.map((e) => `${e.Code} ${e.Message}`).join('; ') || `HTTP ${cause.httpStatus}`}). ` +
-            `Nothing was done.`
-          : 'Payment gateway error: the acquirer could not be reached. Nothing was done.',
-      sale_id: sale._id,
-      sale_status: sale.status,
-      reconciling: Boolean(sale.reconciliation),
-    };
-    super(502, body);
-  }
-}
 
 export async function findSale(scope: SaleScope, saleId: number): Promise<OnlineSale> {
   // By `_id` alone (see checkedAfterLookup); another merchant's sale is "not found": its existence is not revealed.

@@ -325,7 +325,7 @@ test('a body that is not an object is a 400', async (t) => {
   const list = await callJson(app, 'POST', URL_LIST, staff, [{ name: 'x' }]);
   t.is(list.status, 400);
   const none = await callJson(app, 'POST', URL_LIST, { authorization: staff.authorization });
-  // No body at all reads as an empty object (src/app.ts), so the answer names the required fields.
+  // No body at all reads as an empty object (src/web/app.ts), so the answer names the required fields.
   t.is(none.status, 400);
   t.deepEqual(Object.keys(none.body).sort(), ['email', 'name']);
 });

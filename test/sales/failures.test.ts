@@ -20,7 +20,7 @@ import {
   getSaleByOrderId,
   PAYMENT_NOTIFICATION_PATH,
 } from '../../src/acquirer/client';
-import { reconcileSale, sweepUnsettledSales } from '../../src/sales/service';
+import { reconcileSale, sweepUnsettledSales } from '../../src/sales';
 import { nextId } from '../../src/db/ids';
 import { CARDS, cardSale, pixSale, sandboxPost, PRE_CAPTURE, useSalesEnv } from './helpers';
 import { callJson } from '../helpers/http';

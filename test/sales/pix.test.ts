@@ -5,7 +5,7 @@ import { eventually } from '../helpers/processes';
 import { bearer, systemToken } from '../helpers/identity';
 import { OnlineSaleModel, PaymentNoticeModel } from '../../src/sales/model';
 import { PAYMENT_NOTIFICATION_PATH, NOTIFICATION_SIGNATURE_HEADER } from '../../src/acquirer/client';
-import { requeueUnappliedPaymentNotices, signNotice, sweepUnsettledSales } from '../../src/sales/service';
+import { requeueUnappliedPaymentNotices, signNotice, sweepUnsettledSales } from '../../src/sales';
 import { NOTICE_QUEUE } from '../../jobs/apply-payment-notice';
 import { RECONCILE_QUEUE } from '../../jobs/reconcile-sale';
 import { getQueue } from '../../src/queue/queues';

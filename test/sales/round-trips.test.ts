@@ -13,7 +13,7 @@ import test, { type ExecutionContext } from 'ava';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { countDbCommands } from '../helpers/db-commands';
 import { NOTIFICATION_SIGNATURE_HEADER, PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
-import { applyPaymentNotice, signNotice } from '../../src/sales/service';
+import { applyPaymentNotice, signNotice } from '../../src/sales';
 import { cardSale, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
 import { callJson } from '../helpers/http';
 

@@ -37,4 +37,5 @@ export {
 export { requeueUnappliedPaymentNotices, salesNeedingAttention, sweepUnsettledSales } from './sweeps';
 export { effectiveSaleStatus, statusFromAcquirer } from './state-table';
 export { presentSale, type PreCaptureResult } from './presentation';
-export { SaleGatewayError, type SaleScope } from './transitions';
+export { SaleGatewayError } from './errors';
+export type { SaleScope } from './transitions';
