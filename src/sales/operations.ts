@@ -19,7 +19,16 @@ import { OnlineSaleModel, type OnlineSale, type SaleTransition } from './model';
 import { iso, presentSale } from './presentation';
 import type { PixStatusAnswer, SaleAnswer } from './schemas';
 import { effectiveSaleStatus, SALE_OPERATIONS } from './state-table';
-import { abandonOperation, claimTransition, enqueueReconciliation, findSale, markForReconciliation, moveSale, STUCK_RECONCILIATION_MS, type SaleScope } from './transitions';
+import {
+  abandonOperation,
+  claimTransition,
+  enqueueReconciliation,
+  findSale,
+  markForReconciliation,
+  moveSale,
+  STUCK_RECONCILIATION_MS,
+  type SaleScope,
+} from './transitions';
 import { SaleGatewayError } from './errors';
 
 function refuseInvalidState(sale: OnlineSale, action: 'captured' | 'cancelled'): never {
