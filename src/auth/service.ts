@@ -9,6 +9,15 @@ import { MerchantTokenModel, RevokedMerchantTokenModel, UserModel, type Merchant
 import { MerchantModel, type Merchant, type MerchantOwner, type MerchantProfile } from '../merchants/model';
 import { signToken, verifyToken } from './tokens';
 import { claimEstablishments, releaseEstablishments } from '../merchants/establishments';
+import {
+  changeMerchant,
+  checkEstablishmentNumbers,
+  getMerchant,
+  profileOf,
+  type MerchantChanges,
+} from '../merchants/service';
+
+export { getMerchant, type MerchantChanges };
 
 export interface NewMerchant {
   companyName: string;
@@ -24,7 +33,6 @@ export const MIN_PASSWORD_LENGTH = 8;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 /** A short login name never contains '@', so it can never be mistaken for an e-mail at login. */
 const LOGIN = /^[A-Za-z0-9][A-Za-z0-9_.-]{1,49}$/;
-const ESTABLISHMENT_NUMBER = /^\d{1,20}$/;
 
 /** FerretDB reports a duplicate key without naming the index, so look which field is taken. */
 async function duplicateUser(input: { email: string }) {
@@ -49,20 +57,6 @@ function checkUserInput(input: { email: string; login: string; password: string 
     fields.password = [`The password must have ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`];
   }
   return fields;
-}
-
-function checkEstablishmentNumbers(numbers: string[] | undefined): FieldErrors {
-  const bad = (numbers ?? []).filter((n) => !ESTABLISHMENT_NUMBER.test(n));
-  return bad.length ? { establishment_numbers: [`Establishment numbers are 1 to 20 digits: ${bad.join(', ')}.`] } : {};
-}
-
-/** What a merchant user carries of its merchant (see User.merchantProfile). */
-function profileOf(merchant: Pick<Merchant, 'companyName' | 'settings' | 'establishmentNumbers'>): MerchantProfile {
-  return {
-    companyName: merchant.companyName,
-    allowVoidOnConfirmed: merchant.settings.allowVoidOnConfirmed,
-    establishmentNumbers: merchant.establishmentNumbers,
-  };
 }
 
 export async function createUser(input: {
@@ -204,49 +198,12 @@ export async function revokeMerchantTokens(
   return revoked;
 }
 
-export async function getMerchant(merchantId: number): Promise<Merchant | null> {
-  return MerchantModel.findById(merchantId).lean();
-}
-
-export interface MerchantChanges {
-  companyName?: string;
-  allowVoidOnConfirmed?: boolean;
-  addEstablishmentNumbers?: string[];
-  removeEstablishmentNumbers?: string[];
-}
-
+/** Changes a merchant, then the copies its users and tokens keep of it. */
 export async function updateMerchant(merchantId: number, changes: MerchantChanges): Promise<Merchant> {
-  const problems = {
-    ...checkEstablishmentNumbers(changes.addEstablishmentNumbers),
-    ...checkEstablishmentNumbers(changes.removeEstablishmentNumbers),
-  };
-  if (changes.companyName !== undefined && (!changes.companyName.trim() || changes.companyName.length > 200))
-    problems.company_name = ['Enter the company name (at most 200 characters).'];
-  if (Object.keys(problems).length) throw badRequest(problems);
-  const merchant = await MerchantModel.findById(merchantId);
-  if (!merchant) throw notFound(`No merchant ${merchantId}.`);
-  if (changes.companyName !== undefined) merchant.companyName = changes.companyName.trim();
-  if (changes.allowVoidOnConfirmed !== undefined) merchant.settings.allowVoidOnConfirmed = changes.allowVoidOnConfirmed;
-  const remove = new Set(changes.removeEstablishmentNumbers ?? []);
-  const before = [...merchant.establishmentNumbers];
-  const after = [...new Set([...before, ...(changes.addEstablishmentNumbers ?? [])])].filter((n) => !remove.has(n));
-  const added = after.filter((n) => !before.includes(n));
-  await claimEstablishments(merchantId, added);
-  merchant.establishmentNumbers = after;
-  try {
-    await merchant.save();
-  } catch (error) {
-    await releaseEstablishments(merchantId, added).catch(() => undefined);
-    throw error;
-  }
-  await releaseEstablishments(
-    merchantId,
-    before.filter((n) => !after.includes(n)),
-  );
+  const saved = await changeMerchant(merchantId, changes);
   // The copies of its users and its tokens follow (see User.merchantProfile). Should these writes
   // fail, /me shows the old profile until the next update; nothing decides by a copy. A revoked
   // token has no record left, so the token write cannot race a revocation (see MerchantToken).
-  const saved = merchant.toObject();
   const merchantProfile = profileOf(saved);
   await UserModel.updateMany({ merchantId }, { $set: { merchantProfile } });
   await MerchantTokenModel.updateMany({ merchantId }, { $set: { merchantProfile } });

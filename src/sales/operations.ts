@@ -11,7 +11,7 @@ import {
   voidSale,
   type PaymentUpdateResult,
 } from '../acquirer/client';
-import { getMerchant } from '../auth/service';
+import { getMerchant } from '../merchants/service';
 import { checkedAfterLookup } from '../db/filters';
 import { ApiError } from '../platform/errors';
 import { logger } from '../platform/logger';
