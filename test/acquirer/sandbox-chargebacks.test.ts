@@ -6,6 +6,7 @@ import '../helpers/env';
 import test from 'ava';
 import { getConfig } from '../../config';
 import { startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { call } from '../helpers/http';
 
 const ALWAYS_FAILS = 1111111111;
 const ALWAYS_SUCCEEDS = 2222222222;
@@ -28,15 +29,15 @@ test.before(async () => {
 test.after.always(() => stopAll());
 
 async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${sandbox.url}/sandbox-cb/chargeback/v1${path}`, {
+  const res = await call(
+    sandbox,
     method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.headers.get('content-type')?.includes('json'))
-    return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
+    `/sandbox-cb/chargeback/v1${path}`,
+    { authorization: `Bearer ${token}` },
+    body,
+  );
+  if (!res.headers.get('content-type')?.includes('json')) return { status: res.status, body: res.bytes };
+  return { status: res.status, body: res.text ? JSON.parse(res.text) : null };
 }
 
 const consult = (status: 'PENDING' | 'DONE', filter: Record<string, unknown>) => api('POST', `/${status}`, filter);

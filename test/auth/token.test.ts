@@ -14,13 +14,8 @@ import { send } from '../helpers/http';
 
 const running = useAppWithMerchant();
 
-function post(path: string, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) {
-  return fetch(`${running.app.url}${path}`, {
-    method: 'POST',
-    headers,
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-}
+const post = (path: string, body: unknown, headers?: Record<string, string>) =>
+  send(running.app, 'POST', path, headers, body);
 
 async function tokenPair(
   username = running.merchant.email,

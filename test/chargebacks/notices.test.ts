@@ -83,13 +83,15 @@ test(
       .reverse()
       .map(([key, value]) => `"${key}" : ${JSON.stringify(value)}`)
       .join(',\n  ')}\n}`;
-    const send = (body: string) =>
-      fetch(`${stack.url}${CB}/notifications/`, {
-        method: 'POST',
-        headers: { ...chargebackNoticeHeaders(), 'content-type': 'application/json; charset=utf-8' },
+    const postNotice = (body: string) =>
+      send(
+        stack,
+        'POST',
+        `${CB}/notifications/`,
+        { ...chargebackNoticeHeaders(), 'content-type': 'application/json; charset=utf-8' },
         body,
-      });
-    t.deepEqual(await json(await send(asSent)), { received: true, duplicate: false });
+      );
+    t.deepEqual(await json(await postNotice(asSent)), { received: true, duplicate: false });
     const stored = (await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())!;
     t.is(
       Buffer.from(stored.receivedBody!, 'base64').toString('utf8'),
@@ -100,7 +102,7 @@ test(
     t.deepEqual(JSON.parse(stored.raw), notice);
     await eventually(async () => (await ChargebackNoticeModel.findById(stored._id).lean())?.appliedAt);
     t.is((await get('/contested/', owner.accessToken)).body.results.length, 1);
-    t.deepEqual(await json(await send(JSON.stringify(notice))), { received: true, duplicate: true });
+    t.deepEqual(await json(await postNotice(JSON.stringify(notice))), { received: true, duplicate: true });
     t.is(
       (await ChargebackNoticeModel.findById(stored._id).lean())!.receivedBody,
       stored.receivedBody,

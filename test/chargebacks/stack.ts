@@ -10,6 +10,7 @@ import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues, startWorker } from '../../src/queue/queues';
 import { waitForRedis } from '../../src/platform/redis';
 import { eventually, freePort, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { callJson } from '../helpers/http';
 import { noticeFingerprint } from '../../src/chargebacks/service';
 import { CHARGEBACK_NOTICE_QUEUE } from '../../jobs/chargeback-notice';
 import { ChargebackNoticeModel } from '../../src/chargebacks/model';
@@ -54,12 +55,7 @@ export async function startChargebackStack(
     url,
     sandbox,
     async control(path, body) {
-      const response = await fetch(`${sandbox.url}/sandbox-cb/_test${path}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return response.json();
+      return (await callJson(sandbox, body === undefined ? 'GET' : 'POST', `/sandbox-cb/_test${path}`, {}, body)).body;
     },
     async close() {
       server.closeAllConnections();

@@ -2,7 +2,7 @@ import '../helpers/env';
 import test from 'ava';
 import { startTestApp, json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, newStaff, systemToken } from '../helpers/identity';
-import { call } from '../helpers/http';
+import { call, callJson, send } from '../helpers/http';
 import jwt from 'jsonwebtoken';
 import { signToken } from '../../src/auth/tokens';
 import { UserModel } from '../../src/auth/model';
@@ -38,15 +38,8 @@ const ROUTES: { method: string; path: () => string; body?: () => unknown }[] = [
   { method: 'PUT', path: () => '/api/v1/global-ceo/', body: validContact },
 ];
 
-async function send(route: (typeof ROUTES)[number], headers: Record<string, string>) {
-  const body = route.body?.();
-  const res = await fetch(`${app.url}${route.path()}`, {
-    method: route.method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await json(res) };
-}
+const callRoute = (route: (typeof ROUTES)[number], headers: Record<string, string>) =>
+  callJson(app, route.method, route.path(), headers, route.body?.());
 
 test('no or invalid credential is 401 on every route', async (t) => {
   for (const route of ROUTES) {
@@ -58,7 +51,7 @@ test('no or invalid credential is 401 on every route', async (t) => {
       { authorization: `Basic ${staffJwt}` },
     ];
     for (const headers of variants) {
-      const res = await send(route, headers);
+      const res = await callRoute(route, headers);
       t.is(res.status, 401, `${route.method} ${route.path()} ${JSON.stringify(headers).slice(0, 40)}`);
       t.is(typeof res.body.detail, 'string');
     }
@@ -68,7 +61,7 @@ test('no or invalid credential is 401 on every route', async (t) => {
 test('merchant credentials are 403 on every route', async (t) => {
   for (const route of ROUTES) {
     for (const token of [merchantJwt, merchantToken]) {
-      const res = await send(route, bearer(token));
+      const res = await callRoute(route, bearer(token));
       t.is(res.status, 403, `${route.method} ${route.path()}`);
       t.deepEqual(res.body, { detail: 'This credential is not accepted by this operation.' });
     }
@@ -77,18 +70,18 @@ test('merchant credentials are 403 on every route', async (t) => {
 
 test('a staff jwt and the system token are accepted', async (t) => {
   for (const token of [staffJwt, systemToken()]) {
-    const created = await send(ROUTES[1], bearer(token));
+    const created = await callRoute(ROUTES[1], bearer(token));
     t.is(created.status, 201);
     for (const route of ROUTES.filter((r) => r !== ROUTES[1])) {
       const path = route.method === 'PATCH' ? () => `/api/v1/commercial-contacts/${created.body.id}/` : route.path;
-      const res = await send({ ...route, path }, bearer(token));
+      const res = await callRoute({ ...route, path }, bearer(token));
       t.is(res.status, 200, `${route.method} ${path()}`);
     }
   }
 });
 
 test('the system token may carry the id of an existing merchant', async (t) => {
-  const res = await send(ROUTES[0], bearer(systemToken(), { 'x-merchant-id': String(merchantId) }));
+  const res = await callRoute(ROUTES[0], bearer(systemToken(), { 'x-merchant-id': String(merchantId) }));
   t.is(res.status, 200);
 });
 
@@ -101,14 +94,14 @@ test('the staff role is read from the user, not from the token', async (t) => {
     getConfig().jwt.secret,
     { algorithm: 'HS256', expiresIn: 60 },
   );
-  t.is((await send(list, bearer(forged))).status, 403);
+  t.is((await callRoute(list, bearer(forged))).status, 403);
   // staff demoted after the token was issued, and staff deleted
   const demoted = await newStaff();
   await UserModel.updateOne({ _id: demoted.userId }, { $set: { role: 'merchant' } });
-  t.is((await send(list, bearer(demoted.accessToken))).status, 403);
+  t.is((await callRoute(list, bearer(demoted.accessToken))).status, 403);
   const deleted = await newStaff();
   await UserModel.deleteOne({ _id: deleted.userId });
-  t.is((await send(list, bearer(deleted.accessToken))).status, 401);
+  t.is((await callRoute(list, bearer(deleted.accessToken))).status, 401);
 });
 
 test('an expired or unsigned staff token is 401', async (t) => {
@@ -118,7 +111,7 @@ test('an expired or unsigned staff token is 401', async (t) => {
     algorithm: 'HS256',
   });
   const unsigned = jwt.sign(claims, '', { algorithm: 'none' } as jwt.SignOptions);
-  for (const token of [expired, unsigned]) t.is((await send(ROUTES[0], bearer(token))).status, 401);
+  for (const token of [expired, unsigned]) t.is((await callRoute(ROUTES[0], bearer(token))).status, 401);
 });
 
 test('credentials are checked before the body', async (t) => {
@@ -129,7 +122,7 @@ test('credentials are checked before the body', async (t) => {
 });
 
 test('every route is in the swagger document with its error bodies', async (t) => {
-  const doc = await json(await fetch(`${app.url}/api/docs/swagger.json`));
+  const doc = await json(await send(app, 'GET', '/api/docs/swagger.json', undefined));
   for (const route of ROUTES) {
     const path = route.path().replace(/\/\d+\//, route.method === 'PATCH' ? '/{pk}/' : '/{id}/');
     const op = doc.paths[path]?.[route.method.toLowerCase()];

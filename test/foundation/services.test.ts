@@ -2,6 +2,7 @@ import '../helpers/env';
 import test from 'ava';
 import { spawn, spawnSync } from 'node:child_process';
 import { ROOT, eventually, freePort } from '../helpers/processes';
+import { send } from '../helpers/http';
 
 test('the services script is idempotent: a second run only confirms', (t) => {
   const run = () =>
@@ -56,12 +57,14 @@ async function startDevStack() {
   const stack = { child, output: '', pids: [] as number[], port, sandboxPort };
   child.stdout.on('data', (c) => (stack.output += c));
   child.stderr.on('data', (c) => (stack.output += c));
-  await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 90_000, 500).catch(
-    (error: Error) => {
-      child.kill('SIGKILL');
-      throw new Error(`${error.message}; npm start printed:\n${stack.output.slice(-4000)}`);
-    },
-  );
+  await eventually(
+    async () => (await send({ url: `http://127.0.0.1:${port}` }, 'GET', '/readyz')).status === 200,
+    90_000,
+    500,
+  ).catch((error: Error) => {
+    child.kill('SIGKILL');
+    throw new Error(`${error.message}; npm start printed:\n${stack.output.slice(-4000)}`);
+  });
   stack.pids = [...stack.output.matchAll(/\[start\] \S+ started \(pid (\d+)\)/g)].map((m) => Number(m[1]));
   return stack;
 }
@@ -87,7 +90,7 @@ test.serial('npm start brings every procfile process up and ctrl-c leaves none b
         /sandbox\s+\|.*listening/.test(stack.output),
       30_000,
     );
-    const sandbox = await fetch(`http://127.0.0.1:${stack.sandboxPort}/health`);
+    const sandbox = await send({ url: `http://127.0.0.1:${stack.sandboxPort}` }, 'GET', '/health');
     t.is(sandbox.status, 200);
     t.is(stack.pids.length, 4, stack.output);
     stack.child.kill('SIGINT');

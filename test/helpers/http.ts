@@ -15,7 +15,8 @@ export interface CallResult {
 export type RequestHeaders = Record<string, string | undefined>;
 
 /**
- * Sends `body`, if any, as JSON (a string goes as it is, for bodies that must fail to parse) with a JSON content type
+ * Sends `body`, if any, as JSON (a string or bytes go as they are: bodies that must fail to parse, compressed or signed
+ * ones) with a JSON content type
  * (`headers` may replace or drop it), to `target.url` + `path`, and gives the answer as the app sent it (a redirect
  * is not followed) and as fetch reads it: for a test that reads the answer while it streams. `call` reads it whole.
  */
@@ -34,7 +35,12 @@ export function send(
     method,
     headers: sent,
     redirect: 'manual',
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    body:
+      body === undefined
+        ? undefined
+        : typeof body === 'string' || body instanceof Uint8Array
+          ? body
+          : JSON.stringify(body),
   });
 }
 

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import { createMerchantWithToken, createStaffUser } from '../../src/auth/service';
 import { signToken } from '../../src/auth/tokens';
 import { getConfig } from '../../config';
+import { call } from './http';
 
 export interface TestMerchant {
   merchantId: number;
@@ -62,11 +63,16 @@ export async function tokenStatusesAcross(
 ): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < count; i++) {
-    const res = await fetch(`${webUrls[i % webUrls.length]}/api/token/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: merchant.email, password: merchant.password }),
-    });
+    const res = await call(
+      { url: webUrls[i % webUrls.length] },
+      'POST',
+      '/api/token/',
+      {},
+      {
+        username: merchant.email,
+        password: merchant.password,
+      },
+    );
     statuses.push(res.status);
   }
   return statuses;

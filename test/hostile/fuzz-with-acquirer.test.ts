@@ -10,7 +10,7 @@ import { closeAcquirerClient } from '../../src/acquirer/client';
 import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../../src/http/routes';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { call } from '../helpers/http';
+import { call, callJson } from '../helpers/http';
 import { startProcess, stopAll } from '../helpers/processes';
 import { bearer, newMerchant, newStaff, systemToken, type TestMerchant } from '../helpers/identity';
 import { fillPath, LEAKS_INTERNALS, operationsOf, type Operation } from './swagger-routes';
@@ -118,7 +118,7 @@ test.before(async () => {
   });
   ids.id.push(String(sale.data?.id), String(link.id), String(subscription.data?.id));
   ids.guid.push(String(link.payment_link_guid));
-  const cases = (await (await fetch(`${sandbox.url}/sandbox-cb/_test/cases/${CHARGEBACK_EC}`)).json()) as {
+  const cases = (await callJson(sandbox, 'GET', `/sandbox-cb/_test/cases/${CHARGEBACK_EC}`)).body as {
     idCase: number;
     idChargeback: number;
   }[];
@@ -656,22 +656,14 @@ test(
 test('a body just under the limit is not refused for its size', async (t) => {
   // The refusal carries documents: it reads up to BODY_LIMIT. An ordinary route reads up to its own 100 KB default.
   const under = serialize({ value: 1, description: { __raw: JSON.stringify('x'.repeat(BODY_LIMIT_BYTES - 1024)) } });
-  const res = await fetch(`${app.url}${CB}/refuse/`, {
-    method: 'PUT',
-    headers: bearer(merchant.merchantToken),
-    body: under,
-  });
+  const res = await call(app, 'PUT', `${CB}/refuse/`, bearer(merchant.merchantToken), under);
   t.not(res.status, 413);
   t.true(res.status < 500);
   const underDefault = serialize({
     value: 1,
     description: { __raw: JSON.stringify('x'.repeat(DEFAULT_BODY_LIMIT_BYTES - 1024)) },
   });
-  const link = await fetch(`${app.url}/api/v1/payment-links/`, {
-    method: 'POST',
-    headers: bearer(merchant.merchantToken),
-    body: underDefault,
-  });
+  const link = await call(app, 'POST', '/api/v1/payment-links/', bearer(merchant.merchantToken), underDefault);
   t.not(link.status, 413);
   t.true(link.status < 500);
 });

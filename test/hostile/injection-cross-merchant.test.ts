@@ -6,7 +6,7 @@ import { getConfig } from '../../config';
 import { cardSaleBody, encryptedTestCard } from '../helpers/cards';
 import { closeAcquirerClient } from '../../src/acquirer/client';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { call } from '../helpers/http';
+import { call, send } from '../helpers/http';
 import { startProcess, stopAll } from '../helpers/processes';
 import { bearer, newMerchant, newStaff, type TestMerchant } from '../helpers/identity';
 import { fillPath, LEAKS_INTERNALS, operationsOf, type Operation } from './swagger-routes';
@@ -110,19 +110,12 @@ function liveInjections(value: unknown, path = '', parentKey = ''): string[] {
   return found;
 }
 
-async function send(op: Operation, path: string, token: string, body?: unknown, extra: Record<string, string> = {}) {
-  const res = await fetch(`${app.url}${path}`, {
-    method: op.method,
-    headers: bearer(token, extra),
-    body: body === undefined || op.method === 'GET' ? undefined : JSON.stringify(body),
-    redirect: 'manual',
-  });
-  return { status: res.status, text: await res.text() };
-}
+const callAs = (op: Operation, path: string, token: string, body?: unknown, extra: Record<string, string> = {}) =>
+  call(app, op.method, path, bearer(token, extra), op.method === 'GET' ? undefined : body);
 
 /** The token a route accepts, so the injection gets past authentication: the attacker's merchant token, else staff. */
 async function tokenFor(op: Operation): Promise<string> {
-  const probe = await send(op, fillPath(op.path, {}), attacker.merchantToken);
+  const probe = await callAs(op, fillPath(op.path, {}), attacker.merchantToken);
   return probe.status === 403 && !op.path.includes('chargeback') ? staffToken : attacker.merchantToken;
 }
 
@@ -150,7 +143,7 @@ test.serial(
       const query = names.map((q) => `${q}[$gt]=&${q}[$ne]=&${q}[$where]=${encodeURIComponent(WHERE)}`).join('&');
       attempts.push({ path: `${fillPath(op.path, {})}?${query}`, mustRefuse: false });
       for (const attempt of attempts) {
-        const res = await send(op, attempt.path, token, attempt.body);
+        const res = await callAs(op, attempt.path, token, attempt.body);
         sent++;
         const sentBody = JSON.stringify(attempt.body)?.slice(0, 120);
         const where = `${op.method} ${attempt.path.slice(0, 120)} ${sentBody} -> ${res.status}`;
@@ -190,20 +183,18 @@ test('token login with operator objects is a plain 401', async (t) => {
     ['e-mail in an array', { username: [victim.email], password: victim.password }],
   ];
   for (const [title, body] of cases) {
-    const res = await fetch(`${app.url}/api/token/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    const res = await send(app, 'POST', '/api/token/', { 'content-type': 'application/json' }, body);
     const text = await res.text();
     t.is(res.status, 401, `${title}: ${text}`);
     t.false(text.includes('access'), title);
   }
-  const refresh = await fetch(`${app.url}/api/token/refresh/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ refresh: { $ne: null } }),
-  });
+  const refresh = await send(
+    app,
+    'POST',
+    '/api/token/refresh/',
+    { 'content-type': 'application/json' },
+    { refresh: { $ne: null } },
+  );
   t.true([400, 401].includes(refresh.status));
 });
 
@@ -237,7 +228,7 @@ test.serial(
         ];
         for (const [url, extra] of variants) {
           for (const token of [attacker.merchantToken, attacker.accessToken]) {
-            const res = await send(op, url, token, op.method === 'GET' ? undefined : {}, extra);
+            const res = await callAs(op, url, token, op.method === 'GET' ? undefined : {}, extra);
             const leaked = forbiddenText(res.text);
             // The attacker owns nothing, so a success on any path naming an object is someone else's object.
             if (leaked.length || (res.status >= 200 && res.status < 300 && op.pathParams.length))
@@ -249,13 +240,9 @@ test.serial(
     }
     t.deepEqual(seen, []);
     // The victim's own reads do show the markers (so the check above could fail).
-    const own = await fetch(`${app.url}/api/v1/payment-links/${victimIds.link}/`, {
-      headers: bearer(victim.merchantToken),
-    });
+    const own = await send(app, 'GET', `/api/v1/payment-links/${victimIds.link}/`, bearer(victim.merchantToken));
     t.true((await own.text()).includes('victim-link-marker'));
-    const sale = await fetch(`${app.url}/api/v1/online/sales/${victimIds.sale}/`, {
-      headers: bearer(victim.merchantToken),
-    });
+    const sale = await send(app, 'GET', `/api/v1/online/sales/${victimIds.sale}/`, bearer(victim.merchantToken));
     t.is(sale.status, 200);
   },
 );

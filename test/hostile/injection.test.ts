@@ -4,6 +4,7 @@ import mongoose from 'mongoose';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { newMerchant, newStaff, type TestMerchant } from '../helpers/identity';
 import { fillPath, LEAKS_INTERNALS, operationsOf, type Operation } from './swagger-routes';
+import { call, send } from '../helpers/http';
 
 const MARKER = 'injected-marker';
 /** Operator objects a caller might smuggle in; each is recognisable by its value. */
@@ -55,15 +56,8 @@ function liveOperators(value: unknown, path = '', parentKey = ''): string[] {
   return found;
 }
 
-async function send(op: Operation, path: string, body: unknown, token: string) {
-  const res = await fetch(`${app.url}${path}`, {
-    method: op.method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, text };
-}
+const callAs = (op: Operation, path: string, body: unknown, token: string) =>
+  call(app, op.method, path, { authorization: `Bearer ${token}` }, body);
 
 test.serial(
   'operator objects in any body field, query value or path value never reach a query as operators',
@@ -91,7 +85,7 @@ test.serial(
           if (query) attempts.push({ path: `${fillPath(op.path, {})}?${query}` });
         }
         for (const attempt of attempts) {
-          const res = await send(op, attempt.path, attempt.body, token);
+          const res = await callAs(op, attempt.path, attempt.body, token);
           if (res.status === 500 || LEAKS_INTERNALS.test(res.text))
             problems.push(
               `${op.method} ${attempt.path} ${JSON.stringify(attempt.body)} -> ${res.status} ${res.text.slice(0, 200)}`,
@@ -110,17 +104,21 @@ test.serial(
 
 test.serial('operator objects as login credentials are refused like any wrong password', async (t) => {
   for (const injection of INJECTIONS) {
-    const res = await fetch(`${app.url}/api/token/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.9.9.9' },
-      body: JSON.stringify({ username: injection, password: injection }),
-    });
+    const res = await send(
+      app,
+      'POST',
+      '/api/token/',
+      { 'content-type': 'application/json', 'x-forwarded-for': '10.9.9.9' },
+      { username: injection, password: injection },
+    );
     t.true([401, 429].includes(res.status), `${JSON.stringify(injection)} -> ${res.status}`);
-    const withEmail = await fetch(`${app.url}/api/token/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: merchant.email, password: injection }),
-    });
+    const withEmail = await send(
+      app,
+      'POST',
+      '/api/token/',
+      { 'content-type': 'application/json' },
+      { username: merchant.email, password: injection },
+    );
     t.true([401, 429].includes(withEmail.status));
   }
 });

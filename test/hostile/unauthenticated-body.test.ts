@@ -10,6 +10,7 @@ import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
 import { CHARGEBACK_NOTICE_PATH } from '../../src/acquirer/chargebacks';
+import { send } from '../helpers/http';
 
 let app: TestApp;
 let merchant: TestMerchant;
@@ -93,11 +94,13 @@ test('the chargeback notice intake checks its secret before reading the body', a
 });
 
 test('with a credential, a kilobyte route stops inflating at its own limit: 413, not a parsed 11.8 MB', async (t) => {
-  const res = await fetch(`${app.url}/api/v1/acquirer/chargeback/consult/?status=PENDING`, {
-    method: 'POST',
-    headers: { ...gzipJson, authorization: `Bearer ${merchant.merchantToken}` },
-    body: bomb,
-  });
+  const res = await send(
+    app,
+    'POST',
+    '/api/v1/acquirer/chargeback/consult/?status=PENDING',
+    { ...gzipJson, authorization: `Bearer ${merchant.merchantToken}` },
+    bomb,
+  );
   t.is(res.status, 413);
   // 200 KB of JSON: over the 100 KB default of an ordinary route, under the refusal's document limit.
   const medium = JSON.stringify({
@@ -107,16 +110,20 @@ test('with a credential, a kilobyte route stops inflating at its own limit: 413,
     file: 'A'.repeat(200 * 1024),
     fileName: '1.pdf',
   });
-  const consult = await fetch(`${app.url}/api/v1/acquirer/chargeback/consult/?status=PENDING`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${merchant.merchantToken}` },
-    body: medium,
-  });
+  const consult = await send(
+    app,
+    'POST',
+    '/api/v1/acquirer/chargeback/consult/?status=PENDING',
+    { 'content-type': 'application/json', authorization: `Bearer ${merchant.merchantToken}` },
+    medium,
+  );
   t.is(consult.status, 413);
-  const refuse = await fetch(`${app.url}/api/v1/acquirer/chargeback/refuse/`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${merchant.merchantToken}` },
-    body: medium,
-  });
+  const refuse = await send(
+    app,
+    'PUT',
+    '/api/v1/acquirer/chargeback/refuse/',
+    { 'content-type': 'application/json', authorization: `Bearer ${merchant.merchantToken}` },
+    medium,
+  );
   t.is(refuse.status, 400, 'read and judged by its evidence rules, not refused for its size');
 });

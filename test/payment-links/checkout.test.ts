@@ -23,7 +23,7 @@ import {
   useLinkApp,
 } from './helpers';
 import { clearTestCard, encryptedTestCard } from '../helpers/cards';
-import { callJson, send } from '../helpers/http';
+import { call, callJson, send } from '../helpers/http';
 
 // Links of the stale-payment tests carry a webhook: its events are stored (nothing delivers them here).
 const shop = useLinkApp('Doces da Vila ME', { allowWebhookHost: '127.0.0.1:9' });
@@ -635,11 +635,8 @@ test.serial(
   async (t) => {
     const { guid, id } = await readyLink(shop.app.url, shop.merchant, { value: 4100 });
     // The acquirer takes the authorization and never answers in time: for now it shows no sale.
-    const faulted = await fetch(`${getConfig().acquirer.baseUrl}/sandbox/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ mode: 'hang', operation: 'create' }),
-    });
+    const sandbox = { url: getConfig().acquirer.baseUrl };
+    const faulted = await call(sandbox, 'POST', '/sandbox/faults', {}, { mode: 'hang', operation: 'create' });
     t.is(faulted.status, 201);
     const first = await pay(guid, APPROVED_CARD);
     t.is(first.status, 502);

@@ -11,21 +11,23 @@ import { RECONCILE_QUEUE } from '../../jobs/reconcile-sale';
 import { getQueue } from '../../src/queue/queues';
 import { getSaleByOrderId } from '../../src/acquirer/client';
 import { payPix, pixSale, sandboxPost, PRE_CAPTURE, useSalesEnv } from './helpers';
-import { callJson } from '../helpers/http';
+import { callJson, send } from '../helpers/http';
 
 const env = useSalesEnv();
 const status = (id: number, token = env.merchant.merchantToken) =>
   callJson(env.app, 'GET', `/api/v1/online/sales/${id}/pix/status/`, bearer(token));
 
 function postNotice(body: string, signature?: string) {
-  return fetch(`${env.app.url}${PAYMENT_NOTIFICATION_PATH}`, {
-    method: 'POST',
-    headers: {
+  return send(
+    env.app,
+    'POST',
+    PAYMENT_NOTIFICATION_PATH,
+    {
       'content-type': 'application/json',
       ...(signature ? { [NOTIFICATION_SIGNATURE_HEADER]: signature } : {}),
     },
     body,
-  });
+  );
 }
 
 test('a pix sale is pending with its copy-and-paste code and cannot be captured or cancelled', async (t) => {

@@ -15,7 +15,7 @@ import { countDbCommands } from '../helpers/db-commands';
 import { NOTIFICATION_SIGNATURE_HEADER, PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
 import { applyPaymentNotice, signNotice } from '../../src/sales';
 import { cardSale, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
-import { callJson } from '../helpers/http';
+import { callJson, send } from '../helpers/http';
 
 let env: SalesEnv;
 let merchant: TestMerchant;
@@ -142,9 +142,7 @@ test.serial(
     t.is((await sandboxPost(env, `/sandbox/pix/${sale.acquirer.payment_id}/pay`, { notify: false })).status, 200);
     const raw = JSON.stringify({ PaymentId: sale.acquirer.payment_id, ChangeType: 1 });
     const headers = { 'content-type': 'application/json', [NOTIFICATION_SIGNATURE_HEADER]: signNotice(raw) };
-    const intake = await commandsOf(t, () =>
-      fetch(`${env.app.url}${PAYMENT_NOTIFICATION_PATH}`, { method: 'POST', headers, body: raw }),
-    );
+    const intake = await commandsOf(t, () => send(env.app, 'POST', PAYMENT_NOTIFICATION_PATH, headers, raw));
     t.is(intake.result.status, 200);
     t.deepEqual(intake.by, { 'acquirer_payment_notices insert': 1 });
 

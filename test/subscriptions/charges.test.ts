@@ -189,8 +189,8 @@ test.serial('a refunded charge: status 3, empty denial fields, transaction id ke
   await runSchedulerTick(at('2030-09-10'));
   const confirmed = await chargeAfterAttempt(id, '2030-09-10', 1);
   t.is(confirmed.status, 1);
-  const refundUrl = `${app.url}/api/v1/subscriptions/${id}/charges/${confirmed._id}/refund/`;
-  const res = await fetch(refundUrl, { method: 'PUT', headers: bearer(merchant.merchantToken) });
+  const refundPath = `/api/v1/subscriptions/${id}/charges/${confirmed._id}/refund/`;
+  const res = await send(app, 'PUT', refundPath, bearer(merchant.merchantToken));
   t.is(res.status, 200);
   const refunded = (await json(res)).data;
   t.is(refunded.status, 3);
@@ -199,7 +199,7 @@ test.serial('a refunded charge: status 3, empty denial fields, transaction id ke
   t.is(refunded.nextRetryAt, null);
   t.is(refunded.paymentTransactionId, confirmed.paymentTransactionId);
   t.deepEqual(await onlyCharge(id), refunded);
-  const again = await fetch(refundUrl, { method: 'PUT', headers: bearer(merchant.merchantToken) });
+  const again = await send(app, 'PUT', refundPath, bearer(merchant.merchantToken));
   t.is(again.status, 200);
   t.is((await json(again)).data.status, 3);
 });
