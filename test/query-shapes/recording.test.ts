@@ -1,6 +1,6 @@
 /**
  * The recorders hook in from outside the service (test/instrumentation/preload.cjs subscribes them to what
- * src/db/monitoring.ts and src/app.ts publish): a filter this file sends is recorded with the line that sent it.
+ * src/db/monitoring.ts and src/web/app.ts publish): a filter this file sends is recorded with the line that sent it.
  */
 import '../helpers/env';
 import fs from 'node:fs';
@@ -10,7 +10,7 @@ import test from 'ava';
 import mongoose from 'mongoose';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { COMMAND_STARTED_CHANNEL } from '../../src/db/monitoring';
-import { ROUTE_REQUEST_CHANNEL } from '../../src/app';
+import { ROUTE_REQUEST_CHANNEL } from '../../src/web/app';
 import { readShapes } from './coverage';
 // Outside npm test no process preloads the recorders: this file loads them itself.
 import '../instrumentation/preload.cjs';
