@@ -1,4 +1,4 @@
-/** Swagger text of the subscription routes: parameters and each operation; the bodies' definitions come from schemas.ts. */
+/** Swagger text of the subscription routes: parameters and each operation; the bodies' definitions: schemas.ts. */
 import { errorResponses, type SwaggerOperation } from '../http/routes';
 import { swaggerDefinitions } from '../http/schema';
 import {
