@@ -1,8 +1,13 @@
-/** Joi validation of the subscription routes (celebrate): the field messages the spec gives. */
-import { celebrate, Joi, Segments } from 'celebrate';
+/**
+ * The subscription bodies, each declared once (src/http/schema.ts): the create body's validation with
+ * the field messages the spec gives, the Swagger definitions of every body, and their TypeScript types.
+ */
+import { celebrate, Segments } from 'celebrate';
+import { definition, field, nullable, required, swaggerOnly, withDefault, type ValueOf } from '../http/schema';
 import { FIELD_MESSAGES } from '../http/validation';
 import { BILLING_CYCLES } from './model';
 import { isCalendarDay } from './clock';
+import { HARD_DECLINE_CODES, SUBSCRIPTION_CANCELLED, TRANSPORT_ERROR } from './retry-policy';
 
 const MESSAGES = {
   ...FIELD_MESSAGES,
@@ -13,34 +18,187 @@ const MESSAGES = {
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const calendarDay = () =>
-  Joi.string()
-    .pattern(DAY)
-    .custom((value: string, helpers) => (isCalendarDay(value) ? value : helpers.error('string.pattern.base')));
 
-export const validateCreate = celebrate(
-  {
-    [Segments.BODY]: Joi.object({
-      value: Joi.number().integer().min(1).max(100_000_000_00).required(),
-      billingCycle: Joi.string()
-        .valid(...BILLING_CYCLES)
-        .required()
-        .messages({ 'any.only': `Must be one of: ${BILLING_CYCLES.join(', ')}.` }),
-      firstDueDate: calendarDay().required(),
-      encryptedCard: Joi.string().max(4096).required(),
-      retry: Joi.boolean().default(true),
-      endDate: calendarDay().allow(null),
-      maxCycles: Joi.number().integer().min(1).max(1000).allow(null),
-      customer: Joi.object({
-        name: Joi.string().trim().max(100),
-        identity: Joi.string()
-          .pattern(/^\d{11}(\d{3})?$/)
-          .messages({ 'string.pattern.base': 'A CPF (11 digits) or CNPJ (14 digits), digits only.' }),
-      }),
-      description: Joi.string().max(100).allow(null, ''),
-    })
-      .required()
+/** A day without a time (Swagger format date, which Joi has no rule for). */
+const date = () => swaggerOnly(field.string(), { format: 'date' });
+
+/** A UTC calendar day, YYYY-MM-DD, as the subscription bodies state it. */
+const day = (description: string) => date().pattern(DAY).description(description).example('2030-01-10');
+
+/** A day a request gives: of the right shape, and one the calendar has (no February 30). */
+const calendarDay = (description: string) =>
+  day(description).custom((value: string, helpers) =>
+    isCalendarDay(value) ? value : helpers.error('string.pattern.base'),
+  );
+
+/** The served document states that a create body refuses unknown keys (as Joi does without `.unknown()`). */
+const closed = { additionalProperties: false };
+
+export const subscriptionCreate = definition(
+  'SubscriptionCreate',
+  swaggerOnly(
+    field
+      .object({
+        // The document never stated the 100,000,000.00 ceiling: stating it changes the contract.
+        value: swaggerOnly(required(field.number().integer().min(1).max(100_000_000_00)), { maximum: null })
+          .description('Amount of each charge, in cents. A number with a fraction gives "A valid integer is required."')
+          .example(4990),
+        billingCycle: required(field.oneOf(BILLING_CYCLES))
+          .messages({ 'any.only': `Must be one of: ${BILLING_CYCLES.join(', ')}.` })
+          .description(
+            'Time between due dates. Months count from the first due date, clamped to the month end (Jan 31 ' +
+              'then Feb 28, Mar 31)',
+          ),
+        firstDueDate: required(calendarDay('Due date of the first charge (UTC day); today or later')),
+        encryptedCard: swaggerOnly(required(field.string().max(4096)), { maxLength: null }).description(
+          'The card encrypted as in checkout: base64 of the RSA (PKCS#1 v1.5) encryption, with the service ' +
+            'public key, of the JSON {"number","holder","expMonth","expYear","cvv"}. ' +
+            ('It is turned into an acquirer card token at once; only the token, brand, BIN, last four, holder ' +
+              'and expiry are kept'),
+        ),
+        retry: withDefault(field.boolean(), true).description(
+          'Retry soft-declined charges on the retry schedule. false: each charge is sent once',
+        ),
+        endDate: nullable(calendarDay('Optional last day a charge may fall due; the subscription expires after it')),
+        maxCycles: nullable(field.number().integer().min(1).max(1000)).description(
+          'Optional number of cycles (charges); the subscription expires after the last',
+        ),
+        customer: swaggerOnly(
+          field.object({
+            name: field
+              .string()
+              .trim()
+              .max(100)
+              .description('Customer name sent to the acquirer; default: the card holder'),
+            identity: field
+              .string()
+              .pattern(/^\d{11}(\d{3})?$/)
+              .messages({ 'string.pattern.base': 'A CPF (11 digits) or CNPJ (14 digits), digits only.' })
+              .description('CPF or CNPJ, digits only'),
+          }),
+          closed,
+        ),
+        description: nullable(field.string().max(100)).allow(''),
+      })
       .messages(MESSAGES),
-  },
-  { abortEarly: false },
+    closed,
+  ),
+);
+
+/** A create body once validated (retry filled in). */
+export type SubscriptionCreateInput = ValueOf<typeof subscriptionCreate>;
+
+/** The create body, required (Express leaves a request without one undefined), every bad field reported at once. */
+export const validateCreate = celebrate({ [Segments.BODY]: subscriptionCreate.required() }, { abortEarly: false });
+
+const success = required(field.oneOf(['success']));
+const isoUtc = () => required(field.dateTime().description('ISO 8601, UTC'));
+
+/** The subscription as every subscription answer presents it: every key always there, null where absent. */
+export const subscription = definition(
+  'Subscription',
+  field.object({
+    id: required(field.number().integer()).description('Subscription id'),
+    status: required(field.oneOf(['active', 'cancelled', 'expired'])).description(
+      'active: charged on each due date. cancelled: by the merchant; no new charge and no retry. expired: ' +
+        'the last cycle (endDate or maxCycles) was charged and no charge is pending or awaiting a retry',
+    ),
+    value: required(field.number().integer()).description('Cents per charge'),
+    amount: required(field.number()).description('value in currency units (reais)'),
+    billingCycle: required(field.oneOf(BILLING_CYCLES)),
+    firstDueDate: required(day('First due date')),
+    nextDueDate: required(
+      nullable(
+        day('Due date of the next charge to be created; null when none is left or the subscription is not active'),
+      ),
+    ),
+    endDate: required(nullable(day('Last day a charge may fall due'))),
+    maxCycles: required(nullable(field.number().integer())),
+    retry: required(field.boolean()),
+    card: required(
+      field.object({
+        brand: field.string(),
+        bin: field.string(),
+        last4: field.string(),
+        holder: field.string(),
+        expMonth: field.number().integer(),
+        expYear: field.number().integer(),
+      }),
+    ).description('What is kept of the card; the acquirer card token is never shown'),
+    customer: required(field.object({ name: field.string(), identity: nullable(field.string()) })),
+    description: required(nullable(field.string())),
+    cancelledAt: required(nullable(field.dateTime())),
+    createdAt: isoUtc(),
+    updatedAt: isoUtc(),
+  }),
+);
+
+export type SubscriptionAnswer = ValueOf<typeof subscription>;
+
+export const subscriptionEnvelope = definition(
+  'SubscriptionEnvelope',
+  field.object({ status: success, data: required(subscription) }),
+);
+
+/** One charge exactly as the spec's Subscription charge table describes it: every key always there. */
+export const subscriptionCharge = definition(
+  'SubscriptionCharge',
+  field
+    .object({
+      id: required(field.number().integer()).description('Charge id'),
+      subscriptionId: required(field.number().integer()).description('Owning subscription'),
+      status: required(field.number().integer().valid(0, 1, 2, 3)).description(
+        '0 PENDING (created, first send under way), 1 CONFIRMED, 2 DENIED, 3 REFUNDED',
+      ),
+      value: required(field.number().integer()).description(
+        'Amount of this charge in cents: the amount charged at the acquirer, the same on every retry',
+      ),
+      amount: required(field.number()).description('value in currency units (value / 100)'),
+      dueDate: required(day('Due date of the cycle this charge bills')),
+      acquirerPaymentId: required(field.string()).description(
+        'PaymentId of the last sale at the acquirer; empty string until the acquirer answers with one (and ' +
+          'after a communication failure)',
+      ),
+      denialCode: required(field.string()).description(
+        `Acquirer return code of the denied attempt; empty string unless status is 2. ${TRANSPORT_ERROR} means ` +
+          `a communication failure with the acquirer (retried); ${SUBSCRIPTION_CANCELLED} means the subscription ` +
+          `was cancelled after the charge was created and before it was sent (never sent, never retried). Hard ` +
+          `declines, never retried: ${[...HARD_DECLINE_CODES].join(', ')}; any other code is retried`,
+      ),
+      denialMessage: required(field.string()).description(
+        'Acquirer message of the denied attempt; empty string unless status is 2',
+      ),
+      attempts: required(field.number().integer().min(1)).description(
+        'Times the charge was sent to the acquirer, retries included (1 while the first send is under way). ' +
+          'Always 1 when the subscription has retry off',
+      ),
+      nextRetryAt: required(nullable(date())).description(
+        'Day of the next retry (YYYY-MM-DD). Set only on a denied charge with a retry scheduled; null ' +
+          'otherwise: final denial (hard decline or retries used up), retry off, or a cancelled or expired ' +
+          'subscription. Status 2 with nextRetryAt null is final',
+      ),
+      paymentTransactionId: required(nullable(field.number().integer())).description(
+        'Financial transaction created on confirmation (kept after a refund); null when none',
+      ),
+      createdAt: isoUtc(),
+      updatedAt: isoUtc(),
+    })
+    .description('To know whether a charge was denied, use status, not denialCode.'),
+);
+
+export type ChargeAnswer = ValueOf<typeof subscriptionCharge>;
+
+export const subscriptionChargeList = definition(
+  'SubscriptionChargeList',
+  field.object({
+    status: success,
+    data: required(field.array(subscriptionCharge)).description(
+      'Every charge of the subscription, oldest due date first',
+    ),
+  }),
+);
+
+export const subscriptionChargeEnvelope = definition(
+  'SubscriptionChargeEnvelope',
+  field.object({ status: success, data: required(subscriptionCharge) }),
 );

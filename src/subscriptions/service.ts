@@ -17,28 +17,16 @@ import { isCalendarDay, now, today } from './clock';
 import { startFirstCycleIfDue } from './scheduling';
 import { cycleDueDate, SUBSCRIPTION_SEQUENCE } from './calendar';
 import { applyCancellation } from './cancellation';
+import type { ChargeAnswer, SubscriptionAnswer, SubscriptionCreateInput } from './schemas';
 import {
   ChargeRefundModel,
   ChargeStatus,
   SubscriptionCancellationModel,
   SubscriptionChargeModel,
   SubscriptionModel,
-  type BillingCycle,
   type Subscription,
   type SubscriptionCharge,
 } from './model';
-
-export interface CreateSubscriptionInput {
-  value: number;
-  billingCycle: BillingCycle;
-  firstDueDate: string;
-  encryptedCard: string;
-  retry?: boolean;
-  endDate?: string | null;
-  maxCycles?: number | null;
-  customer?: { name?: string; identity?: string };
-  description?: string | null;
-}
 
 export interface CreateSubscriptionHooks {
   /** Tests only: runs once the subscription is stored, before its first charge (a throw stands for a crash). */
@@ -52,7 +40,7 @@ export interface CreateSubscriptionHooks {
  */
 export async function createSubscription(
   merchantId: number,
-  input: CreateSubscriptionInput,
+  input: SubscriptionCreateInput,
   hooks: CreateSubscriptionHooks = {},
 ): Promise<Subscription> {
   const day = today();
@@ -107,7 +95,7 @@ export async function createSubscription(
     merchantId,
     value: input.value,
     ...fields,
-    retry: input.retry ?? true,
+    retry: input.retry,
     status: 'active',
     nextDueDate: cycleDueDate(fields, 0),
     nextCycle: 0,
@@ -172,7 +160,7 @@ export async function cancelSubscription(merchantId: number, rawId: unknown): Pr
   return (await SubscriptionModel.findById(sub._id).lean())!;
 }
 
-export function subscriptionView(sub: Subscription) {
+export function subscriptionView(sub: Subscription): SubscriptionAnswer {
   return {
     id: sub._id,
     status: sub.status,
@@ -201,7 +189,7 @@ export function subscriptionView(sub: Subscription) {
 }
 
 /** One charge exactly as the spec's Subscription charge table describes it. */
-export function chargeView(charge: SubscriptionCharge, sub: Pick<Subscription, 'retry' | 'status'>) {
+export function chargeView(charge: SubscriptionCharge, sub: Pick<Subscription, 'retry' | 'status'>): ChargeAnswer {
   const denied = charge.status === ChargeStatus.DENIED;
   const confirmedOnce = charge.status === ChargeStatus.CONFIRMED || charge.status === ChargeStatus.REFUNDED;
   return {
@@ -222,10 +210,8 @@ export function chargeView(charge: SubscriptionCharge, sub: Pick<Subscription, '
   };
 }
 
-export type ChargeView = ReturnType<typeof chargeView>;
-
 /** Every charge of the merchant's subscription, oldest due date first. */
-export async function listCharges(merchantId: number, rawSubscriptionId: unknown): Promise<ChargeView[]> {
+export async function listCharges(merchantId: number, rawSubscriptionId: unknown): Promise<ChargeAnswer[]> {
   const sub = await findSubscription(merchantId, rawSubscriptionId);
   const charges = await SubscriptionChargeModel.find({ subscriptionId: sub._id }).sort({ dueDate: 1, _id: 1 }).lean();
   return charges.map((charge) => chargeView(charge, sub));
@@ -241,7 +227,7 @@ export async function refundCharge(
   merchantId: number,
   rawSubscriptionId: unknown,
   rawChargeId: unknown,
-): Promise<ChargeView> {
+): Promise<ChargeAnswer> {
   const sub = await findSubscription(merchantId, rawSubscriptionId);
   const chargeId = parseId(rawChargeId);
   const charge =

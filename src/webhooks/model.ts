@@ -29,7 +29,11 @@ const secretSchema = new Schema<WebhookSecret>(
 
 export const WebhookSecretModel = mongoose.model<WebhookSecret>('WebhookSecret', secretSchema);
 
-export type EventState = 'pending' | 'delivered' | 'failed' | 'gone';
+/** The events the service emits to a link's webhook (checkout's notify); the store takes any type name. */
+export const WEBHOOK_EVENT_TYPES = ['payment_link.paid', 'payment_link.payment_denied'] as const;
+
+export const EVENT_STATES = ['pending', 'delivered', 'failed', 'gone'] as const;
+export type EventState = (typeof EVENT_STATES)[number];
 
 export interface WebhookEvent {
   /** msg_<linkId>_<sequence>: the webhook-id header. Unique by _id, which also makes the sequence unique per link. */
@@ -61,7 +65,7 @@ const eventSchema = new Schema<WebhookEvent>(
     type: { type: String, required: true },
     url: { type: String, required: true },
     body: { type: String, required: true },
-    state: { type: String, enum: ['pending', 'delivered', 'failed', 'gone'], default: 'pending' },
+    state: { type: String, enum: EVENT_STATES, default: 'pending' },
     attemptCount: { type: Number, default: 0 },
     lastAttemptAt: { type: Date, default: null },
     deliveredAt: { type: Date, default: null },
@@ -76,11 +80,14 @@ eventSchema.index({ state: 1, queuedAt: 1, createdAt: 1 });
 
 export const WebhookEventModel = mongoose.model<WebhookEvent>('WebhookEvent', eventSchema);
 
+/** What made an attempt: the delivery schedule, or a merchant's redelivery request. */
+export const ATTEMPT_TRIGGERS = ['scheduled', 'redelivery'] as const;
+
 export interface WebhookAttempt {
   eventId: string;
   merchantId: number;
   linkId: number;
-  trigger: 'scheduled' | 'redelivery';
+  trigger: (typeof ATTEMPT_TRIGGERS)[number];
   at: Date;
   durationMs: number;
   /** HTTP status of the receiver's answer; null when none came (timeout, refused, unsafe URL). */
@@ -94,7 +101,7 @@ const attemptSchema = new Schema<WebhookAttempt>(
     eventId: { type: String, required: true },
     merchantId: { type: Number, required: true },
     linkId: { type: Number, required: true },
-    trigger: { type: String, enum: ['scheduled', 'redelivery'], required: true },
+    trigger: { type: String, enum: ATTEMPT_TRIGGERS, required: true },
     at: { type: Date, required: true },
     durationMs: { type: Number, required: true },
     statusCode: { type: Number, default: null },

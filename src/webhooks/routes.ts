@@ -6,7 +6,12 @@ import { consumeRateLimit } from '../http/rate-limit';
 import { routeTable, type Feature } from '../http/routes';
 import { getMerchantLink } from '../payment-links/service';
 import { getWebhookSecret, listLinkEvents, presentSecret, redeliverEvent, rotateWebhookSecret } from './service';
-import { REDELIVERY_LIMITS, validateLinkParams } from './schemas';
+import {
+  REDELIVERY_LIMITS,
+  validateLinkParams,
+  type RedeliveryQueuedAnswer,
+  type WebhookEventListAnswer,
+} from './schemas';
 import { definitions, docs, tag } from './swagger';
 
 async function limitRedeliveries(req: Request, merchantId: number, eventId: string): Promise<void> {
@@ -41,13 +46,13 @@ const handlers = {
   },
   listLinkWebhookEvents: async (req, res) => {
     const link = await getMerchantLink(merchantIdOf(req), Number(req.params.id));
-    res.json({ results: await listLinkEvents(link.merchantId, link._id) });
+    res.json({ results: await listLinkEvents(link.merchantId, link._id) } satisfies WebhookEventListAnswer);
   },
   redeliverWebhookEvent: async (req, res) => {
     const link = await getMerchantLink(merchantIdOf(req), Number(req.params.id));
     await limitRedeliveries(req, link.merchantId, String(req.params.eventId));
     const event = await redeliverEvent(link.merchantId, link._id, String(req.params.eventId));
-    res.status(202).json({ detail: 'Redelivery queued.', id: event._id });
+    res.status(202).json({ detail: 'Redelivery queued.', id: event._id } satisfies RedeliveryQueuedAnswer);
   },
 } satisfies Record<string, RequestHandler>;
 

@@ -11,6 +11,7 @@
 import crypto from 'node:crypto';
 import { createOnce } from '../db/claims';
 import { WebhookSecretModel, type WebhookSecret } from './model';
+import type { WebhookSecretAnswer } from './schemas';
 
 /** A rotated-out secret keeps signing (beside the new one) this long. */
 export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
@@ -40,7 +41,7 @@ export async function rotateWebhookSecret(merchantId: number, now = new Date()):
   return { ...current, ...rotated };
 }
 
-export function presentSecret(secret: WebhookSecret) {
+export function presentSecret(secret: WebhookSecret): WebhookSecretAnswer {
   return {
     secret: secret.secret,
     created_at: secret.createdAt.toISOString(),

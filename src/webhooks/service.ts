@@ -8,7 +8,8 @@
  */
 import { notFound } from '../platform/errors';
 import { enqueueDelivery } from '../../jobs/link-webhook';
-import { WebhookAttemptModel, WebhookEventModel, type WebhookEvent } from './model';
+import { WebhookAttemptModel, WebhookEventModel, type WebhookAttempt, type WebhookEvent } from './model';
+import type { WebhookEventAnswer } from './schemas';
 
 export * from './outbox';
 export * from './secrets';
@@ -23,15 +24,8 @@ export async function redeliverEvent(merchantId: number, linkId: number, eventId
 
 export function presentEvent(
   event: WebhookEvent,
-  attempts: {
-    at: Date;
-    durationMs: number;
-    statusCode: number | null;
-    success: boolean;
-    error: string | null;
-    trigger: string;
-  }[],
-) {
+  attempts: Pick<WebhookAttempt, 'at' | 'durationMs' | 'statusCode' | 'success' | 'error' | 'trigger'>[],
+): WebhookEventAnswer {
   return {
     id: event._id,
     type: event.type,
@@ -53,7 +47,7 @@ export function presentEvent(
 }
 
 /** Every event of a link, oldest first, each with every attempt. */
-export async function listLinkEvents(merchantId: number, linkId: number) {
+export async function listLinkEvents(merchantId: number, linkId: number): Promise<WebhookEventAnswer[]> {
   const [events, attempts] = await Promise.all([
     WebhookEventModel.find({ linkId, merchantId }).sort({ sequence: 1 }).lean(),
     WebhookAttemptModel.find({ linkId, merchantId }).sort({ at: 1 }).lean(),

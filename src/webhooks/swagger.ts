@@ -1,27 +1,15 @@
-/** Swagger text of the webhook routes: definitions and each operation. */
+/** Swagger text of the webhook routes: each operation; the bodies' definitions come from schemas.ts. */
 import { errorResponses, type SwaggerOperation } from '../http/routes';
+import { swaggerDefinitions, swaggerOf } from '../http/schema';
 import { WEBHOOK_ATTEMPTS } from '../../jobs/link-webhook';
-import { REDELIVERY_LIMITS } from './schemas';
-
-const secretSchema = {
-  type: 'object',
-  required: ['secret', 'created_at'],
-  properties: {
-    secret: {
-      type: 'string',
-      description: 'whsec_<base64 of 32 bytes>. Verify with any Standard Webhooks library (e.g. npm standardwebhooks).',
-    },
-    created_at: { type: 'string', format: 'date-time' },
-    rotated_at: { type: 'string', format: 'date-time', 'x-nullable': true },
-    previous_secret_valid_until: {
-      type: 'string',
-      format: 'date-time',
-      'x-nullable': true,
-      description:
-        'Until then the previous secret also signs: webhook-signature carries two space-separated v1 signatures',
-    },
-  },
-};
+import {
+  REDELIVERY_LIMITS,
+  redeliveryQueued,
+  webhookAttempt,
+  webhookEvent,
+  webhookEventList,
+  webhookSecret,
+} from './schemas';
 
 export const tag = {
   name: 'webhooks',
@@ -36,42 +24,7 @@ export const tag = {
       `others retry with exponential backoff and jitter, ${WEBHOOK_ATTEMPTS} attempts over about 3 days.`),
 };
 
-export const definitions = {
-  WebhookSecret: secretSchema,
-  WebhookAttempt: {
-    type: 'object',
-    properties: {
-      at: { type: 'string', format: 'date-time' },
-      trigger: { type: 'string', enum: ['scheduled', 'redelivery'] },
-      status_code: {
-        type: 'integer',
-        'x-nullable': true,
-        description: 'Null when no HTTP answer came (timeout, refused connection, unsafe URL)',
-      },
-      duration_ms: { type: 'integer' },
-      success: { type: 'boolean' },
-      error: { type: 'string', 'x-nullable': true },
-    },
-  },
-  WebhookEvent: {
-    type: 'object',
-    properties: {
-      id: { type: 'string', description: 'The webhook-id header' },
-      type: { type: 'string', enum: ['payment_link.paid', 'payment_link.payment_denied'] },
-      sequence: { type: 'integer' },
-      url: { type: 'string' },
-      state: {
-        type: 'string',
-        enum: ['pending', 'delivered', 'failed', 'gone'],
-        description: 'failed: every scheduled attempt failed; gone: the receiver answered 410',
-      },
-      created_at: { type: 'string', format: 'date-time' },
-      delivered_at: { type: 'string', format: 'date-time', 'x-nullable': true },
-      payload: { type: 'object', description: 'The exact JSON body sent' },
-      attempts: { type: 'array', items: { $ref: '#/definitions/WebhookAttempt' } },
-    },
-  },
-};
+export const definitions = swaggerDefinitions(webhookSecret, webhookAttempt, webhookEvent);
 
 export const docs = {
   getWebhookSecret: {
@@ -94,10 +47,7 @@ export const docs = {
     responses: {
       200: {
         description: 'Events, oldest first',
-        schema: {
-          type: 'object',
-          properties: { results: { type: 'array', items: { $ref: '#/definitions/WebhookEvent' } } },
-        },
+        schema: swaggerOf(webhookEventList),
       },
       400: errorResponses.fieldErrors,
       404: errorResponses.detail('No such link for this merchant'),
@@ -118,7 +68,7 @@ export const docs = {
     responses: {
       202: {
         description: 'Queued',
-        schema: { type: 'object', properties: { detail: { type: 'string' }, id: { type: 'string' } } },
+        schema: swaggerOf(redeliveryQueued),
       },
       400: errorResponses.fieldErrors,
       404: errorResponses.detail('No such link or event for this merchant'),

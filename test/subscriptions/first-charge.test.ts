@@ -102,6 +102,7 @@ async function createDueToday(afterInsert: (subscriptionId: number) => Promise<v
       billingCycle: 'monthly',
       firstDueDate: dayOf(new Date()),
       encryptedCard: encryptedTestCard(subscriptionCard(1)),
+      retry: true,
     },
     {
       afterInsert: async (sub) => {
