@@ -35,7 +35,7 @@ export function noticeFingerprint(payload: unknown): string {
   return requestHash(payload);
 }
 
-/** The acquirer's ids are numbers (see swagger-definitions.ts); the same digits as text are taken too. */
+/** The acquirer's ids are numbers (see schemas.ts); the same digits as text are taken too. */
 const id = Joi.alternatives(Joi.number().integer().min(0), Joi.string().pattern(/^\d{1,15}$/)).messages({
   'alternatives.match': 'Must be a number (or its digits as text, at most 15).',
 });
