@@ -388,17 +388,31 @@ export const chargebackHistory = definition(
   field.object({ results: required(field.array(chargebackHistoryItem)) }),
 );
 
+/** An id in a notice: a number, or its digits as text. */
+export const noticeId = () =>
+  field.either(field.number().integer().min(0), field.string().pattern(/^\d{1,15}$/)).messages({
+    'alternatives.match': 'Must be a number (or its digits as text, at most 15).',
+  });
+// The document states neither the message's length limits nor that a date may carry a time.
+const noticeDate = () =>
+  swaggerOnly(field.string().isoDate(), { format: 'date' }).messages({
+    'string.isoDate': 'Must be a date yyyy-MM-dd.',
+  });
+
+/** A lifecycle step notice, checked by notices.ts (which tells it from a new-chargeback one); other keys are kept. */
 export const lifecycleNotice = definition(
   'LifecycleNotice',
-  field.object({
-    establishmentNumber: required(establishment()),
-    caseId: required(idCase()),
-    message: required(field.string()).description(
-      'Lifecycle text; "A favor do Estabelecimento" (win) and "A favor do Emissor" (loss) are final',
-    ),
-    executionDate: date(),
-    ActionCicleDate: required(date()),
-  }),
+  field
+    .object({
+      establishmentNumber: required(documentedAsId(noticeId())),
+      caseId: required(documentedAsNumber(noticeId())).description('Case number at the acquirer'),
+      message: required(
+        swaggerOnly(field.string().trim().min(1).max(200), { minLength: null, maxLength: null }),
+      ).description('Lifecycle text; "A favor do Estabelecimento" (win) and "A favor do Emissor" (loss) are final'),
+      executionDate: noticeDate(),
+      ActionCicleDate: required(noticeDate()),
+    })
+    .unknown(true),
 );
 
 export const noticeReceipt = definition(
