@@ -353,7 +353,7 @@ export const pendingChargebacks = definition(
 
 export const pendingCount = definition('PendingCount', field.object({ count: required(field.number().integer()) }));
 
-export const HISTORY_OUTCOMES = ['ACCEPTED', 'WIN', 'LOSS'] as const;
+const HISTORY_OUTCOMES = ['ACCEPTED', 'WIN', 'LOSS'] as const;
 
 export const chargebackHistoryItem = definition(
   'ChargebackHistoryItem',
