@@ -17,6 +17,7 @@ import {
 } from '../../jobs/chargeback-notice';
 import { fetchLifecycle, parseJson, trusted } from './common';
 import { ChargebackNoticeModel, type NoticeKind } from './model';
+import { lifecycleNotice, noticeId } from './schemas';
 import {
   eventsOfCase,
   insertEvent,
@@ -35,24 +36,11 @@ export function noticeFingerprint(payload: unknown): string {
   return requestHash(payload);
 }
 
-/** The acquirer's ids are numbers (see swagger-definitions.ts); the same digits as text are taken too. */
-const id = Joi.alternatives(Joi.number().integer().min(0), Joi.string().pattern(/^\d{1,15}$/)).messages({
-  'alternatives.match': 'Must be a number (or its digits as text, at most 15).',
-});
-const dateText = Joi.string().isoDate().messages({ 'string.isoDate': 'Must be a date yyyy-MM-dd.' });
-
-const lifecycleNoticeSchema = Joi.object({
-  establishmentNumber: id.required(),
-  caseId: id.required(),
-  message: Joi.string().trim().min(1).max(200).required(),
-  executionDate: dateText,
-  ActionCicleDate: dateText.required(),
-}).unknown(true);
-
+/** Only what this service reads of a new chargeback is checked: the rest is the acquirer's to describe. */
 const newChargebackNoticeSchema = Joi.object({
-  establishmentNumber: id.required(),
-  idCase: id.required(),
-  idChargeback: id.required(),
+  establishmentNumber: noticeId().required(),
+  idCase: noticeId().required(),
+  idChargeback: noticeId().required(),
   treatmentDeadline: Joi.string().allow('', null),
   chargebackDetails: Joi.object({ receptionDate: Joi.string().allow('', null) }).unknown(true),
 }).unknown(true);
@@ -65,7 +53,7 @@ function validateNotice(payload: unknown): NoticeKind {
   if (!payload || typeof payload !== 'object' || Array.isArray(payload))
     throw badRequest({ non_field_errors: ['A notice is one JSON object.'] });
   const kind = noticeKindOf(payload as Record<string, unknown>);
-  const { error } = (kind === 'lifecycle' ? lifecycleNoticeSchema : newChargebackNoticeSchema).validate(payload, {
+  const { error } = (kind === 'lifecycle' ? lifecycleNotice : newChargebackNoticeSchema).validate(payload, {
     abortEarly: false,
   });
   if (error) {

@@ -17,6 +17,7 @@ import {
 } from './common';
 import { checkEvidence } from './evidence';
 import { ChargebackModel } from './model';
+import type { AcceptBody, ConsultFilter, RefuseBody } from './schemas';
 import { holdChargeback, insertEvent, refreshChargeback } from './projection';
 
 export interface ConsultQuery {
@@ -51,6 +52,9 @@ const REFUSE_FIELDS = [
   'userName',
 ];
 
+/** A body as the route validated it; another caller's may hold more keys, which documented() leaves out. */
+type WithOtherKeys<Body> = Body & Record<string, unknown>;
+
 function documented(body: Record<string, unknown>, fields: string[]): Record<string, unknown> {
   return Object.fromEntries(
     fields
@@ -74,7 +78,7 @@ function jsonFor(body: unknown): string {
 export async function consultChargebacks(
   scope: EstablishmentScope,
   query: ConsultQuery,
-  filter: Record<string, unknown>,
+  filter: WithOtherKeys<ConsultFilter>,
 ): Promise<ChargebackResponse> {
   const body = documented(filter, CONSULT_FIELDS);
   if (scope !== null) {
@@ -95,13 +99,10 @@ export async function consultChargebacks(
   });
 }
 
-export interface AcceptBody {
-  updateChargeback: { establishmentNumber: string | number; idChargeback: string | number }[];
-  userName?: string;
-  [key: string]: unknown;
-}
-
-export async function acceptChargebacks(scope: EstablishmentScope, body: AcceptBody): Promise<BufferedAnswer> {
+export async function acceptChargebacks(
+  scope: EstablishmentScope,
+  body: WithOtherKeys<AcceptBody>,
+): Promise<BufferedAnswer> {
   assertInScope(
     scope,
     body.updateChargeback.map((item) => String(item.establishmentNumber)),
@@ -132,18 +133,10 @@ export async function acceptChargebacks(scope: EstablishmentScope, body: AcceptB
   return answer;
 }
 
-export interface RefuseBody {
-  establishmentNumber: string | number;
-  idChargeback: string | number;
-  IdCase: string;
-  reasonToRefuse?: string;
-  file: string;
-  fileName: string;
-  userName?: string;
-  [key: string]: unknown;
-}
-
-export async function refuseChargeback(scope: EstablishmentScope, body: RefuseBody): Promise<BufferedAnswer> {
+export async function refuseChargeback(
+  scope: EstablishmentScope,
+  body: WithOtherKeys<RefuseBody>,
+): Promise<BufferedAnswer> {
   const { errors } = checkEvidence({ file: body.file, fileName: body.fileName, IdCase: String(body.IdCase) });
   if (Object.keys(errors).length) throw badRequest(errors);
   assertInScope(scope, [String(body.establishmentNumber)]);

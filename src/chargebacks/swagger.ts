@@ -1,13 +1,57 @@
 /**
  * Swagger text of the chargeback routes, one operation per operationId (the route table in
- * routes.ts names each by it); the schemas they refer to are in swagger-definitions.ts.
+ * routes.ts names each by it); the bodies' definitions come from schemas.ts.
  */
 import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../acquirer/chargebacks';
 import { errorResponses, type SwaggerOperation } from '../http/routes';
+import { field, swaggerDefinitions, swaggerOf } from '../http/schema';
 import { MAX_EVIDENCE_PAGES } from './evidence';
-import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT } from './views';
+import {
+  acceptReply,
+  acceptRequest,
+  acquirerError,
+  chargebackBadRequest,
+  chargebackHistory,
+  chargebackHistoryItem,
+  chargebackItem,
+  chargebackPage,
+  consultFilter,
+  HISTORY_DEFAULT_LIMIT,
+  HISTORY_MAX_LIMIT,
+  issuerDocument,
+  lifecycleEntry,
+  lifecycleNotice,
+  noticeBody,
+  noticeReceipt,
+  pendingChargeback,
+  pendingChargebacks,
+  pendingCount,
+  refuseReply,
+  refuseRequest,
+  supportDocument,
+} from './schemas';
 
-export { definitions } from './swagger-definitions';
+export const definitions = swaggerDefinitions(
+  acquirerError,
+  chargebackBadRequest,
+  consultFilter,
+  chargebackItem,
+  chargebackPage,
+  acceptRequest,
+  acceptReply,
+  refuseRequest,
+  refuseReply,
+  lifecycleEntry,
+  issuerDocument,
+  supportDocument,
+  pendingChargebacks,
+  pendingChargeback,
+  pendingCount,
+  chargebackHistoryItem,
+  chargebackHistory,
+  lifecycleNotice,
+  noticeReceipt,
+);
 
 export const tag = {
   name: 'chargebacks',
@@ -128,7 +172,7 @@ export const docs = {
     responses: {
       200: {
         description: 'Lifecycle steps',
-        schema: { type: 'array', items: { $ref: '#/definitions/LifecycleEntry' } },
+        schema: swaggerOf(field.array(lifecycleEntry)),
       },
       ...acquirerAnswers,
     },
@@ -143,7 +187,7 @@ export const docs = {
     responses: {
       200: {
         description: 'Issuer documents',
-        schema: { type: 'array', items: { $ref: '#/definitions/IssuerDocument' } },
+        schema: swaggerOf(field.array(issuerDocument)),
       },
       ...acquirerAnswers,
     },
@@ -173,7 +217,7 @@ export const docs = {
     responses: {
       200: {
         description: 'Defense documents (code 104)',
-        schema: { type: 'array', items: { $ref: '#/definitions/SupportDocument' } },
+        schema: swaggerOf(field.array(supportDocument)),
       },
       ...acquirerAnswers,
     },
@@ -245,7 +289,7 @@ export const docs = {
         name: 'body',
         in: 'body',
         required: true,
-        schema: { type: 'object', description: 'ChargebackItem or LifecycleNotice' },
+        schema: swaggerOf(noticeBody),
       },
     ],
     responses: {

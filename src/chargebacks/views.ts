@@ -4,10 +4,13 @@
  */
 import { ApiError } from '../platform/errors';
 import { parseJson, trusted, type EstablishmentScope } from './common';
-import { ChargebackModel, type Chargeback, type ChargebackStatus } from './model';
-
-export const HISTORY_DEFAULT_LIMIT = 50;
-export const HISTORY_MAX_LIMIT = 200;
+import { ChargebackModel, type Chargeback } from './model';
+import {
+  HISTORY_MAX_LIMIT,
+  type ChargebackHistoryItemAnswer,
+  type ChargebackItem,
+  type PendingChargebackAnswer,
+} from './schemas';
 
 function scopeFilter(scope: EstablishmentScope): Record<string, unknown> {
   return scope === null ? {} : { establishmentNumber: trusted({ $in: scope }) };
@@ -18,6 +21,8 @@ function scopeFilter(scope: EstablishmentScope): Record<string, unknown> {
  * numbers in its items and notices; we store them as text). Text that is no safe integer (none
  * the acquirer sends) stays text.
  */
+function asAcquirerSends(text: string): number | string;
+function asAcquirerSends(text: string | null): number | string | null;
 function asAcquirerSends(text: string | null): number | string | null {
   return text !== null && /^\d{1,15}$/.test(text) ? Number(text) : text;
 }
@@ -31,15 +36,29 @@ function ids(chargeback: Chargeback) {
   };
 }
 
-export function pendingItem(chargeback: Chargeback): Record<string, unknown> {
-  return { ...(parseJson(chargeback.item) ?? {}), ...ids(chargeback), status: 'PENDING' };
+/** What the acquirer sent in the chargeback's notice (none when it was accepted or refused before it came). */
+function noticeItem(chargeback: Chargeback): ChargebackItem {
+  return parseJson(chargeback.item) ?? {};
+}
+
+/** A pending chargeback was received by notice, which named its case. */
+type ReceivedChargeback = Chargeback & { idCase: string };
+
+export function pendingItem(chargeback: ReceivedChargeback): PendingChargebackAnswer {
+  // idCase again: ids() types it for any chargeback, whose case may be unknown.
+  return {
+    ...noticeItem(chargeback),
+    ...ids(chargeback),
+    idCase: asAcquirerSends(chargeback.idCase),
+    status: 'PENDING',
+  };
 }
 
 /** Pending chargebacks, nearest treatment deadline first. */
-export async function pendingChargebacks(scope: EstablishmentScope): Promise<Record<string, unknown>[]> {
+export async function pendingChargebacks(scope: EstablishmentScope): Promise<PendingChargebackAnswer[]> {
   const rows = await ChargebackModel.find({ status: 'PENDING', ...scopeFilter(scope) })
     .sort({ treatmentDeadline: 1, _id: 1 })
-    .lean();
+    .lean<ReceivedChargeback[]>();
   return rows.map(pendingItem);
 }
 
@@ -47,25 +66,31 @@ export async function pendingCount(scope: EstablishmentScope): Promise<number> {
   return ChargebackModel.countDocuments({ status: 'PENDING', ...scopeFilter(scope) });
 }
 
-const OUTCOME: Partial<Record<ChargebackStatus, string>> = { ACCEPTED: 'ACCEPTED', WON: 'WIN', LOST: 'LOSS' };
+/** A handled chargeback: one of these statuses, which the projection sets together with outcomeAt. */
+type HandledChargeback = Chargeback & { status: 'ACCEPTED' | 'WON' | 'LOST'; outcomeAt: Date };
 
-export function historyItem(chargeback: Chargeback): Record<string, unknown> {
-  const item = parseJson(chargeback.item) ?? {};
-  const lifecycle = parseJson(chargeback.lifecycle) ?? [];
+const OUTCOME: Record<HandledChargeback['status'], ChargebackHistoryItemAnswer['outcome']> = {
+  ACCEPTED: 'ACCEPTED',
+  WON: 'WIN',
+  LOST: 'LOSS',
+};
+
+export function historyItem(chargeback: HandledChargeback): ChargebackHistoryItemAnswer {
+  const lifecycle: ChargebackHistoryItemAnswer['lifecycle'] = parseJson(chargeback.lifecycle) ?? [];
   return {
-    ...item,
+    ...noticeItem(chargeback),
     ...ids(chargeback),
     // How the merchant answered through this service; null when it was answered elsewhere (acquirer portal, deadline).
     handling: chargeback.acceptedAt ? 'ACCEPTED' : chargeback.refusedAt ? 'REFUSED' : null,
-    outcome: OUTCOME[chargeback.status] ?? null,
-    outcomeDate: chargeback.outcomeAt?.toISOString() ?? null,
+    outcome: OUTCOME[chargeback.status],
+    outcomeDate: chargeback.outcomeAt.toISOString(),
     acceptedAt: chargeback.acceptedAt?.toISOString() ?? null,
     refusedAt: chargeback.refusedAt?.toISOString() ?? null,
     lifecycle,
   };
 }
 
-const HISTORY_STATUSES: ChargebackStatus[] = ['ACCEPTED', 'WON', 'LOST'];
+const HISTORY_STATUSES: HandledChargeback['status'][] = ['ACCEPTED', 'WON', 'LOST'];
 
 /**
  * Accepted chargebacks and refused ones with a final outcome, most recent outcome first. Each
@@ -77,7 +102,7 @@ export async function chargebackHistory(
   scope: EstablishmentScope,
   limit: number,
   offset: number,
-): Promise<Record<string, unknown>[]> {
+): Promise<ChargebackHistoryItemAnswer[]> {
   if (limit > HISTORY_MAX_LIMIT || limit < 1 || offset < 0)
     throw new ApiError(400, { limit: [`Must be between 1 and ${HISTORY_MAX_LIMIT}.`] });
   const filters =
@@ -92,7 +117,7 @@ export async function chargebackHistory(
       ChargebackModel.find(filter)
         .sort({ outcomeAt: -1, _id: 1 })
         .limit(offset + limit)
-        .lean(),
+        .lean<HandledChargeback[]>(),
     ),
   );
   const byOutcome = (a: Chargeback, b: Chargeback) =>

@@ -6,6 +6,7 @@
  */
 import { Joi } from 'celebrate';
 import type {
+  AlternativesSchema,
   AnySchema,
   ArraySchema,
   BooleanSchema,
@@ -75,6 +76,12 @@ export const field = {
     Joi.object().pattern(/./, values as unknown as Schema) as Typed<ObjectSchema, Record<string, ValueOf<S>>>,
   array: <S extends { readonly [VALUE]: unknown }>(items: S) =>
     Joi.array().items(items as unknown as Schema) as Typed<ArraySchema, ValueOf<S>[]>,
+  /**
+   * A value any of `choices` accepts (Joi alternatives). Swagger 2.0 has no oneOf, so nothing is derived:
+   * the declaration states the documented type through swaggerOnly.
+   */
+  either: <S extends { readonly [VALUE]: unknown }[]>(...choices: S) =>
+    Joi.alternatives().try(...(choices as unknown as Schema[])) as Typed<AlternativesSchema, ValueOf<S[number]>>,
 };
 
 /** A key the body must carry. */
@@ -166,6 +173,7 @@ function fromDescription(described: Description, nested: boolean): SwaggerSchema
       break;
     }
     case 'any':
+    case 'alternatives':
       break;
     default:
       throw new Error(`no Swagger 2.0 reading of a Joi ${described.type}`);

@@ -116,3 +116,18 @@ test('a key made required by bare Joi is refused: the type would not know it', (
   t.throws(() => field.object({ value: field.number().required() }), { message: /key value: declare required/ });
   t.throws(() => field.object({ count: field.number().default(1) }), { message: /key count/ });
 });
+
+test('either validates by its choices, derives no Swagger (2.0 has no oneOf), and types the union', (t) => {
+  const code = swaggerOnly(
+    field.either(field.number(), field.string().max(3)).messages({ 'alternatives.types': 'A number or a text.' }),
+    { type: 'integer' },
+  ).description('Brand code');
+  t.deepEqual(swaggerOf(code), { type: 'integer', description: 'Brand code' });
+  t.is(code.validate(7).error, undefined);
+  t.is(code.validate('abc').error, undefined);
+  t.is(code.validate(true).error?.message, 'A number or a text.');
+  const value: ValueOf<typeof code> = 'abc';
+  // @ts-expect-error neither a number nor a string
+  const flag: ValueOf<typeof code> = true;
+  t.truthy(value && flag);
+});
