@@ -122,6 +122,10 @@ const NUMBER_RULES: Record<string, (args: Record<string, unknown>) => SwaggerSch
   min: (args) => ({ minimum: args.limit }),
   max: (args) => ({ maximum: args.limit }),
 };
+const ARRAY_RULES: Record<string, (args: Record<string, unknown>) => SwaggerSchema> = {
+  min: (args) => ({ minItems: args.limit }),
+  max: (args) => ({ maxItems: args.limit }),
+};
 
 function rulesOf(described: Description, known: typeof STRING_RULES): SwaggerSchema {
   const out: SwaggerSchema = {};
@@ -149,7 +153,7 @@ function fromDescription(described: Description, nested: boolean): SwaggerSchema
       out.type = 'boolean';
       break;
     case 'array':
-      out.type = 'array';
+      Object.assign(out, { type: 'array' }, rulesOf(described, ARRAY_RULES));
       if (described.items?.[0]) out.items = fromDescription(described.items[0], true);
       break;
     case 'object': {

@@ -92,6 +92,12 @@ test('the same declaration gives its Swagger 2.0 definition, a held definition a
       },
     },
   );
+  t.deepEqual(swaggerOf(field.array(field.number().integer().min(1)).min(1).max(1000)), {
+    type: 'array',
+    minItems: 1,
+    maxItems: 1000,
+    items: { type: 'integer', minimum: 1 },
+  });
   // A shared field's Swagger-only keys stay when its user adds its own.
   const shared = swaggerOnly(field.string().allow(null), { 'x-nullable': null });
   t.deepEqual(swaggerOf(swaggerOnly(shared.email(), { example: 'a@b.co' })), {
