@@ -1,24 +1,11 @@
-/** Swagger text of the health probes. */
+/** Swagger text of the health probes; the answers' definitions come from schemas.ts. */
 import type { SwaggerOperation } from '../http/routes';
+import { swaggerDefinitions } from '../http/schema';
+import { liveness, readiness } from './schemas';
 
 export const tag = { name: 'health', description: 'Process liveness and readiness probes' };
 
-export const definitions = {
-  Liveness: {
-    type: 'object',
-    required: ['status'],
-    properties: { status: { type: 'string', enum: ['ok'] } },
-  },
-  Readiness: {
-    type: 'object',
-    required: ['status', 'mongodb', 'redis'],
-    properties: {
-      status: { type: 'string', enum: ['ready', 'unavailable'] },
-      mongodb: { type: 'boolean', description: 'MongoDB answered a ping' },
-      redis: { type: 'boolean', description: 'Redis answered a ping' },
-    },
-  },
-};
+export const definitions = swaggerDefinitions(liveness, readiness);
 
 export const docs = {
   getLiveness: {
