@@ -1,7 +1,8 @@
 /** Swagger text of the auth routes: shared answers and each operation; the bodies' definitions come from schemas.ts. */
 import { getConfig } from '../../config';
+import { errorDetail } from '../http/error-bodies';
 import { errorResponses, type SwaggerOperation } from '../http/routes';
-import { swaggerDefinitions } from '../http/schema';
+import { swaggerDefinitions, swaggerRef } from '../http/schema';
 import { accessToken, me, REFRESH_FAILURE, refreshRequest, TOKEN_FAILURE, tokenPair, tokenRequest } from './schemas';
 
 function lifetimes(): string {
@@ -24,7 +25,7 @@ function rateLimitNote(): string {
 const throttled = {
   description: 'Per-IP rate limit exceeded; Retry-After says in how many seconds to try again',
   headers: { 'Retry-After': { type: 'integer', description: 'Seconds until a request will be accepted' } },
-  schema: { $ref: '#/definitions/ErrorDetail' },
+  schema: swaggerRef(errorDetail),
 };
 const storeDown = errorResponses.detail(
   'The rate-limit store (Redis) does not answer; the endpoint refuses rather than run unlimited',
@@ -46,9 +47,9 @@ export const docs = {
         `username is the complete e-mail (case-insensitive), never the short login name. Any failure ` +
         `(unknown e-mail, wrong password, login name as username, missing or non-string fields) is 401 with ` +
         `the same body, and an unknown e-mail takes as long as a wrong password. ${lifetimes()} ${rateLimitNote()}`,
-      parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/TokenRequest' } }],
+      parameters: [{ name: 'body', in: 'body', required: true, schema: swaggerRef(tokenRequest) }],
       responses: {
-        200: { description: 'The token pair (an object of strings)', schema: { $ref: '#/definitions/TokenPair' } },
+        200: { description: 'The token pair (an object of strings)', schema: swaggerRef(tokenPair) },
         401: errorResponses.detail(`Any failure; always ${JSON.stringify(TOKEN_FAILURE)}`),
         429: throttled,
         503: storeDown,
@@ -64,11 +65,11 @@ export const docs = {
         `The refresh token is not rotated and stays valid until it expires. An access token is refused here, ` +
         `as a refresh token is refused as a bearer credential. Expired, tampered, unsigned (alg none) or ` +
         `otherwise-signed tokens are 401. ${lifetimes()} ${rateLimitNote()}`,
-      parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/RefreshRequest' } }],
+      parameters: [{ name: 'body', in: 'body', required: true, schema: swaggerRef(refreshRequest) }],
       responses: {
         200: {
           description: 'A new access token (an object of strings)',
-          schema: { $ref: '#/definitions/AccessToken' },
+          schema: swaggerRef(accessToken),
         },
         401: errorResponses.detail(`Any failure; always ${JSON.stringify(REFRESH_FAILURE)}`),
         429: throttled,
@@ -94,7 +95,7 @@ export const docs = {
       },
     ],
     responses: {
-      200: { description: 'The identity', schema: { $ref: '#/definitions/Me' } },
+      200: { description: 'The identity', schema: swaggerRef(me) },
       400: errorResponses.fieldErrors,
     },
   },

@@ -1,6 +1,6 @@
 /** Swagger text of the card public-key route; the answer's definition comes from schemas.ts. */
 import type { SwaggerOperation } from '../http/routes';
-import { swaggerDefinitions } from '../http/schema';
+import { swaggerDefinitions, swaggerRef } from '../http/schema';
 import { CARD_FIELDS } from '.';
 import { cardPublicKey } from './schemas';
 
@@ -27,6 +27,6 @@ export const docs = {
       ('. Cards encrypted with a previous key are accepted until previous_accepted_until (at least 7 days ' +
         'after a rotation); ') +
       `the answer may be cached ${PUBLIC_KEY_MAX_AGE_SECONDS} s. Examples for Node and openssl: docs/cards.md.`,
-    responses: { 200: { description: 'The current key', schema: { $ref: '#/definitions/CardPublicKey' } } },
+    responses: { 200: { description: 'The current key', schema: swaggerRef(cardPublicKey) } },
   },
 } satisfies Record<string, SwaggerOperation>;

@@ -1,6 +1,6 @@
 /** Swagger text of the contact routes: parameters and each operation; the bodies' definitions come from schemas.ts. */
 import { errorResponses, type SwaggerOperation } from '../http/routes';
-import { field, swaggerDefinitions, swaggerOf } from '../http/schema';
+import { field, swaggerDefinitions, swaggerOf, swaggerRef } from '../http/schema';
 import { commercialContact, commercialContactCreate, commercialContactPatch, globalCeo, globalCeoPut } from './schemas';
 
 const TAG = 'commercial-contacts';
@@ -47,11 +47,9 @@ export const docs = {
     operationId: 'createCommercialContact',
     summary: 'Create a commercial contact',
     tags: [TAG],
-    parameters: [
-      { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/CommercialContactCreate' } },
-    ],
+    parameters: [{ name: 'body', in: 'body', required: true, schema: swaggerRef(commercialContactCreate) }],
     responses: {
-      201: { description: 'The contact created', schema: { $ref: '#/definitions/CommercialContact' } },
+      201: { description: 'The contact created', schema: swaggerRef(commercialContact) },
       400: badInput,
     },
   },
@@ -62,10 +60,10 @@ export const docs = {
     tags: [TAG],
     parameters: [
       { name: 'pk', in: 'path', required: true, type: 'integer', description: 'Contact id' },
-      { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/CommercialContactPatch' } },
+      { name: 'body', in: 'body', required: true, schema: swaggerRef(commercialContactPatch) },
     ],
     responses: {
-      200: { description: 'The contact after the change', schema: { $ref: '#/definitions/CommercialContact' } },
+      200: { description: 'The contact after the change', schema: swaggerRef(commercialContact) },
       400: badInput,
       404: errorResponses.detail('No commercial contact has this id'),
     },
@@ -85,7 +83,7 @@ export const docs = {
     responses: {
       200: {
         description: 'The CEO contact, or JSON null when none is registered yet',
-        schema: { allOf: [{ $ref: '#/definitions/GlobalCeo' }], 'x-nullable': true },
+        schema: { allOf: [swaggerRef(globalCeo)], 'x-nullable': true },
       },
     },
   },
@@ -96,9 +94,9 @@ export const docs = {
       'Creates the CEO contact or replaces it whole. Concurrent PUTs leave exactly one record: the last ' +
       'one written.',
     tags: [TAG],
-    parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/GlobalCeoPut' } }],
+    parameters: [{ name: 'body', in: 'body', required: true, schema: swaggerRef(globalCeoPut) }],
     responses: {
-      200: { description: 'The CEO contact as stored', schema: { $ref: '#/definitions/GlobalCeo' } },
+      200: { description: 'The CEO contact as stored', schema: swaggerRef(globalCeo) },
       400: badInput,
     },
   },

@@ -1,6 +1,6 @@
 /** Swagger text of the health probes; the answers' definitions come from schemas.ts. */
 import type { SwaggerOperation } from '../http/routes';
-import { swaggerDefinitions } from '../http/schema';
+import { swaggerDefinitions, swaggerRef } from '../http/schema';
 import { liveness, readiness } from './schemas';
 
 export const tag = { name: 'health', description: 'Process liveness and readiness probes' };
@@ -12,17 +12,17 @@ export const docs = {
     operationId: 'getLiveness',
     summary: 'Process is alive',
     tags: ['health'],
-    responses: { 200: { description: 'Alive', schema: { $ref: '#/definitions/Liveness' } } },
+    responses: { 200: { description: 'Alive', schema: swaggerRef(liveness) } },
   },
   getReadiness: {
     operationId: 'getReadiness',
     summary: 'MongoDB and Redis answer',
     tags: ['health'],
     responses: {
-      200: { description: 'Ready', schema: { $ref: '#/definitions/Readiness' } },
+      200: { description: 'Ready', schema: swaggerRef(readiness) },
       503: {
         description: 'A backing service does not answer; body says which',
-        schema: { $ref: '#/definitions/Readiness' },
+        schema: swaggerRef(readiness),
       },
     },
   },

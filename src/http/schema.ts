@@ -195,13 +195,18 @@ export function swaggerOf(schema: Schema): SwaggerSchema {
   return fromDescription(schema.describe(), false);
 }
 
+function definitionName(schema: Schema): string {
+  const named = (schema.describe().metas ?? []).find((meta: Record<string, unknown>) => meta[DEFINITION_META]);
+  if (!named) throw new Error('a definition needs a name: declare it with definition(name, schema)');
+  return named[DEFINITION_META];
+}
+
 /** The `definitions` entries of named declarations, keyed by their names. */
 export function swaggerDefinitions(...schemas: Schema[]): Record<string, SwaggerSchema> {
-  return Object.fromEntries(
-    schemas.map((schema) => {
-      const name = (schema.describe().metas ?? []).find((meta: Record<string, unknown>) => meta[DEFINITION_META]);
-      if (!name) throw new Error('a definition needs a name: declare it with definition(name, schema)');
-      return [name[DEFINITION_META], swaggerOf(schema)];
-    }),
-  );
+  return Object.fromEntries(schemas.map((schema) => [definitionName(schema), swaggerOf(schema)]));
+}
+
+/** The `$ref` to a named declaration, for an operation's answer or body parameter. */
+export function swaggerRef(schema: Schema): { $ref: string } {
+  return { $ref: `#/definitions/${definitionName(schema)}` };
 }

@@ -7,6 +7,7 @@ import {
   swaggerDefinitions,
   swaggerOf,
   swaggerOnly,
+  swaggerRef,
   withDefault,
   type ValueOf,
 } from '../../src/http/schema';
@@ -121,4 +122,9 @@ test('the same declaration gives the TypeScript type: required keys, defaults fi
 test('a key made required by bare Joi is refused: the type would not know it', (t) => {
   t.throws(() => field.object({ value: field.number().required() }), { message: /key value: declare required/ });
   t.throws(() => field.object({ count: field.number().default(1) }), { message: /key count/ });
+});
+
+test('an operation refers to a named declaration by its name; an unnamed one has none to refer to', (t) => {
+  t.deepEqual(swaggerRef(item), { $ref: '#/definitions/Item' });
+  t.throws(() => swaggerRef(field.object({ ok: field.boolean() })), { message: /a definition needs a name/ });
 });
