@@ -7,6 +7,7 @@ import { hashPassword, newMerchantTokenValue, UNMATCHABLE_PASSWORD_HASH, verifyP
 import { sha256Hex } from '../platform/digests';
 import { MerchantTokenModel, RevokedMerchantTokenModel, UserModel, type MerchantToken, type User } from './model';
 import { MerchantModel, type Merchant, type MerchantOwner, type MerchantProfile } from '../merchants/model';
+import type { AccessTokenAnswer, Profile, TokenPair } from './schemas';
 import { signToken, verifyToken } from './tokens';
 import { claimEstablishments, releaseEstablishments } from '../merchants/establishments';
 import {
@@ -223,11 +224,6 @@ export async function authenticateUser(username: unknown, password: unknown): Pr
   return user && matches ? user : null;
 }
 
-export interface TokenPair {
-  access: string;
-  refresh: string;
-}
-
 export async function obtainTokenPair(username: unknown, password: unknown): Promise<TokenPair | null> {
   const user = await authenticateUser(username, password);
   if (!user) return null;
@@ -238,7 +234,7 @@ export async function obtainTokenPair(username: unknown, password: unknown): Pro
  * A new access token for a valid refresh token, or null. The refresh token is not rotated: it
  * stays valid until it expires. The user must still exist, and the new token carries its current role.
  */
-export async function refreshAccessToken(refresh: unknown): Promise<{ access: string } | null> {
+export async function refreshAccessToken(refresh: unknown): Promise<AccessTokenAnswer | null> {
   if (typeof refresh !== 'string' || !refresh || refresh.length > 4096) return null;
   const claims = verifyToken(refresh, 'refresh');
   const userId = Number(claims?.sub);
@@ -262,17 +258,6 @@ export interface CredentialIdentity {
   merchant?: Merchant | null;
   /** The merchant token's record, read by the credential check: not read again. */
   token?: MerchantToken | null;
-}
-
-export interface Profile {
-  id: number | null;
-  company_name: string | null;
-  username: string | null;
-  email: string | null;
-  role: 'merchant' | 'staff' | 'system';
-  credential: 'jwt' | 'merchant_token' | 'system';
-  allow_void_on_confirmed: boolean | null;
-  establishment_numbers: string[];
 }
 
 const merchantGone = () => notFound('The merchant of this credential no longer exists.');

@@ -1,7 +1,9 @@
-/** Swagger text of the auth routes: definitions, shared answers and each operation. */
+/** Swagger text of the auth routes: shared answers and each operation; the bodies' definitions come from schemas.ts. */
 import { getConfig } from '../../config';
+import { errorDetail } from '../http/error-bodies';
 import { errorResponses, type SwaggerOperation } from '../http/routes';
-import { REFRESH_FAILURE, TOKEN_FAILURE } from './schemas';
+import { swaggerDefinitions, swaggerRef } from '../http/schema';
+import { accessToken, me, REFRESH_FAILURE, refreshRequest, TOKEN_FAILURE, tokenPair, tokenRequest } from './schemas';
 
 function lifetimes(): string {
   const { accessTtlSeconds, refreshTtlSeconds } = getConfig().jwt;
@@ -23,7 +25,7 @@ function rateLimitNote(): string {
 const throttled = {
   description: 'Per-IP rate limit exceeded; Retry-After says in how many seconds to try again',
   headers: { 'Retry-After': { type: 'integer', description: 'Seconds until a request will be accepted' } },
-  schema: { $ref: '#/definitions/ErrorDetail' },
+  schema: swaggerRef(errorDetail),
 };
 const storeDown = errorResponses.detail(
   'The rate-limit store (Redis) does not answer; the endpoint refuses rather than run unlimited',
@@ -31,85 +33,7 @@ const storeDown = errorResponses.detail(
 
 export const tag = { name: 'auth', description: 'Token pair, refresh and the identity bound to a credential' };
 
-export const definitions = {
-  TokenRequest: {
-    type: 'object',
-    required: ['username', 'password'],
-    properties: {
-      username: {
-        type: 'string',
-        description: 'The complete e-mail of the user (case-insensitive); the short login name is not accepted',
-        example: 'owner@loja.com.br',
-      },
-      password: { type: 'string', format: 'password' },
-    },
-  },
-  TokenPair: {
-    type: 'object',
-    required: ['access', 'refresh'],
-    properties: {
-      access: { type: 'string', description: 'Access token (JWT), sent as Authorization: Bearer <access>' },
-      refresh: {
-        type: 'string',
-        description: 'Refresh token (JWT). Not rotated by refresh: it stays valid until it expires',
-      },
-    },
-  },
-  RefreshRequest: {
-    type: 'object',
-    required: ['refresh'],
-    properties: { refresh: { type: 'string', description: 'The refresh token of a token pair' } },
-  },
-  AccessToken: {
-    type: 'object',
-    required: ['access'],
-    properties: { access: { type: 'string', description: 'A new access token (JWT)' } },
-  },
-  Me: {
-    type: 'object',
-    description:
-      'The merchant bound to the credential. Merchant fields are null for a staff user and for the system ' +
-      'token without X-Merchant-Id.',
-    required: [
-      'id',
-      'company_name',
-      'username',
-      'email',
-      'role',
-      'credential',
-      'allow_void_on_confirmed',
-      'establishment_numbers',
-    ],
-    properties: {
-      id: { type: 'integer', 'x-nullable': true, description: 'Merchant id' },
-      company_name: { type: 'string', 'x-nullable': true },
-      username: {
-        type: 'string',
-        'x-nullable': true,
-        description:
-          "Short login name (not the e-mail): the user's own for a JWT; the merchant's first user for a " +
-          'merchant token or the system token naming a merchant; null for the system token alone',
-      },
-      email: { type: 'string', 'x-nullable': true, description: 'E-mail of the same user' },
-      role: { type: 'string', enum: ['merchant', 'staff', 'system'] },
-      credential: {
-        type: 'string',
-        enum: ['jwt', 'merchant_token', 'system'],
-        description: 'Kind of credential the request carried',
-      },
-      allow_void_on_confirmed: {
-        type: 'boolean',
-        'x-nullable': true,
-        description: 'Whether cancel-capture may refund a CONFIRMED sale',
-      },
-      establishment_numbers: {
-        type: 'array',
-        items: { type: 'string' },
-        description: 'Acquirer establishment numbers (EC) of the merchant',
-      },
-    },
-  },
-};
+export const definitions = swaggerDefinitions(tokenRequest, tokenPair, refreshRequest, accessToken, me);
 
 // The token operations are getters so they state the configured lifetimes and limits, read when the
 // description is served rather than when this module is imported.
@@ -123,9 +47,9 @@ export const docs = {
         `username is the complete e-mail (case-insensitive), never the short login name. Any failure ` +
         `(unknown e-mail, wrong password, login name as username, missing or non-string fields) is 401 with ` +
         `the same body, and an unknown e-mail takes as long as a wrong password. ${lifetimes()} ${rateLimitNote()}`,
-      parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/TokenRequest' } }],
+      parameters: [{ name: 'body', in: 'body', required: true, schema: swaggerRef(tokenRequest) }],
       responses: {
-        200: { description: 'The token pair (an object of strings)', schema: { $ref: '#/definitions/TokenPair' } },
+        200: { description: 'The token pair (an object of strings)', schema: swaggerRef(tokenPair) },
         401: errorResponses.detail(`Any failure; always ${JSON.stringify(TOKEN_FAILURE)}`),
         429: throttled,
         503: storeDown,
@@ -141,11 +65,11 @@ export const docs = {
         `The refresh token is not rotated and stays valid until it expires. An access token is refused here, ` +
         `as a refresh token is refused as a bearer credential. Expired, tampered, unsigned (alg none) or ` +
         `otherwise-signed tokens are 401. ${lifetimes()} ${rateLimitNote()}`,
-      parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/RefreshRequest' } }],
+      parameters: [{ name: 'body', in: 'body', required: true, schema: swaggerRef(refreshRequest) }],
       responses: {
         200: {
           description: 'A new access token (an object of strings)',
-          schema: { $ref: '#/definitions/AccessToken' },
+          schema: swaggerRef(accessToken),
         },
         401: errorResponses.detail(`Any failure; always ${JSON.stringify(REFRESH_FAILURE)}`),
         429: throttled,
@@ -171,7 +95,7 @@ export const docs = {
       },
     ],
     responses: {
-      200: { description: 'The identity', schema: { $ref: '#/definitions/Me' } },
+      200: { description: 'The identity', schema: swaggerRef(me) },
       400: errorResponses.fieldErrors,
     },
   },

@@ -9,9 +9,10 @@ import type { RequestHandler } from 'express';
 import { routeTable, type Feature } from '../http/routes';
 import { publicKeyId, publicKeyPem } from '.';
 import { cardKeyRing } from './keys';
-import { CARD_ENCRYPTION, definitions, docs, PUBLIC_KEY_MAX_AGE_SECONDS, tag } from './swagger';
+import { CARD_ENCRYPTION, type CardPublicKeyAnswer } from './schemas';
+import { definitions, docs, PUBLIC_KEY_MAX_AGE_SECONDS, tag } from './swagger';
 
-export function describePublicKey() {
+export function describePublicKey(): CardPublicKeyAnswer {
   const { current, previous } = cardKeyRing();
   return {
     kid: publicKeyId(),

@@ -82,7 +82,10 @@ const scalar = () =>
   });
 // The document has never stated the list and item limits.
 const textList = () =>
-  swaggerOnly(field.array(field.string().max(50)).max(LIST_MAX), { items: { type: 'string' } }).messages({
+  swaggerOnly(field.array(field.string().max(50)).max(LIST_MAX), {
+    items: { type: 'string' },
+    maxItems: null,
+  }).messages({
     'array.base': 'Must be a list of texts.',
     'array.max': `At most ${LIST_MAX} items.`,
     'string.base': 'Must be a list of texts.',
@@ -107,6 +110,7 @@ export const consultFilter = definition(
       reason: textList(),
       establishmentNumber: swaggerOnly(field.array(establishmentNumber()).max(LIST_MAX), {
         items: { type: 'integer' },
+        maxItems: null,
       }).messages({ 'array.base': 'Must be a list of establishment numbers.' }),
       idCase: documentedAsNumber(scalar()).description('Case number at the acquirer'),
       tid: swaggerOnly(scalar(), { type: 'string', maxLength: 20 }),

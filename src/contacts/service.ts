@@ -1,6 +1,6 @@
 /**
  * Commercial contacts and the global CEO contact. Knows nothing of Express: routes, jobs and tests
- * call these functions with already-validated input (see the Joi schemas in routes.ts).
+ * call these functions with already-validated input (see the declarations in schemas.ts).
  */
 import mongoose from 'mongoose';
 import { nextId } from '../db/ids';
@@ -9,45 +9,13 @@ import { retryOnDuplicateKey } from '../db/claims';
 import { badRequest, notFound } from '../platform/errors';
 import { MerchantModel } from '../merchants/model';
 import { CommercialContactModel, GLOBAL_CEO_ID, GlobalCeoModel, type CommercialContact, type GlobalCeo } from './model';
-
-export interface CommercialContactInput {
-  name: string;
-  email: string;
-  phone?: string | null;
-  title?: string | null;
-  active?: boolean;
-  merchant_ids?: number[];
-}
-
-export type CommercialContactChanges = Partial<CommercialContactInput>;
-
-export interface CommercialContactView {
-  id: number;
-  name: string;
-  email: string;
-  phone: string | null;
-  title: string | null;
-  active: boolean;
-  merchant_ids: number[];
-  created_at: string;
-  updated_at: string;
-}
-
-export interface GlobalCeoInput {
-  name: string;
-  email: string;
-  phone?: string | null;
-  title?: string | null;
-}
-
-export interface GlobalCeoView {
-  name: string;
-  email: string;
-  phone: string | null;
-  title: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import type {
+  CommercialContactChanges,
+  CommercialContactInput,
+  CommercialContactView,
+  GlobalCeoInput,
+  GlobalCeoView,
+} from './schemas';
 
 /**
  * Ordering "as a Portuguese speaker expects" without collation (FerretDB has none).

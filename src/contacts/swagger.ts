@@ -1,105 +1,17 @@
-/** Swagger text of the contact routes: definitions, parameters and each operation. */
+/** Swagger text of the contact routes: parameters and each operation; the bodies' definitions come from schemas.ts. */
 import { errorResponses, type SwaggerOperation } from '../http/routes';
-import { LIMITS } from './schemas';
+import { field, swaggerDefinitions, swaggerOf, swaggerRef } from '../http/schema';
+import { commercialContact, commercialContactCreate, commercialContactPatch, globalCeo, globalCeoPut } from './schemas';
 
 const TAG = 'commercial-contacts';
 
-const contactProperties = {
-  name: {
-    type: 'string',
-    maxLength: LIMITS.name,
-    description: 'Full name; leading and trailing spaces are trimmed',
-    example: 'Álvaro Souza',
-  },
-  email: {
-    type: 'string',
-    format: 'email',
-    maxLength: LIMITS.email,
-    description: 'E-mail, stored lower-cased. Not unique: a shared team mailbox may serve several contacts',
-    example: 'alvaro.souza@example.com',
-  },
-  phone: {
-    type: 'string',
-    maxLength: LIMITS.phoneInput,
-    'x-nullable': true,
-    description:
-      'Brazilian phone number, as Brazilians type it: (11) 98765-4321, 11987654321, +55 11 98765-4321, 011 ' +
-      '98765 4321 (spaces, dots, hyphens, parentheses allowed); ' +
-      ('stored and returned as E.164. Mobile: 9 digits starting with 9; landline: 8 digits starting with 2 to ' +
-        '5. null clears it'),
-    example: '+5511987654321',
-  },
-  title: {
-    type: 'string',
-    maxLength: LIMITS.title,
-    'x-nullable': true,
-    description: 'Role or job title; null clears it',
-    example: 'Gerente comercial',
-  },
-};
-
-const activeProperty = {
-  type: 'boolean',
-  description: 'Whether the contact is currently in charge; inactive contacts stay listed and linked',
-  default: true,
-};
-const merchantIdsProperty = {
-  type: 'array',
-  maxItems: LIMITS.merchantIds,
-  items: { type: 'integer', minimum: 1 },
-  description:
-    'Ids of the merchants this contact serves. Every id must be an existing merchant (400 names each one that ' +
-    'is not); repeated ids are kept once. On PATCH the list replaces the current one',
-};
-
-export const definitions = {
-  CommercialContact: {
-    type: 'object',
-    required: ['id', 'name', 'email', 'phone', 'title', 'active', 'merchant_ids', 'created_at', 'updated_at'],
-    properties: {
-      id: { type: 'integer', description: 'Contact id (pk)' },
-      ...contactProperties,
-      active: activeProperty,
-      merchant_ids: merchantIdsProperty,
-      created_at: { type: 'string', format: 'date-time', description: 'ISO 8601, UTC' },
-      updated_at: { type: 'string', format: 'date-time', description: 'ISO 8601, UTC' },
-    },
-  },
-  CommercialContactCreate: {
-    type: 'object',
-    required: ['name', 'email'],
-    additionalProperties: false,
-    properties: { ...contactProperties, active: activeProperty, merchant_ids: { ...merchantIdsProperty, default: [] } },
-  },
-  CommercialContactPatch: {
-    type: 'object',
-    description:
-      'Any subset of the contact fields; an absent field keeps its current value. An empty object changes nothing',
-    additionalProperties: false,
-    properties: { ...contactProperties, active: { type: 'boolean' }, merchant_ids: merchantIdsProperty },
-  },
-  GlobalCeo: {
-    type: 'object',
-    description: 'The single global CEO contact; it belongs to no merchant and no portfolio',
-    required: ['name', 'email', 'phone', 'title', 'created_at', 'updated_at'],
-    properties: {
-      ...contactProperties,
-      created_at: {
-        type: 'string',
-        format: 'date-time',
-        description: 'When the CEO was first registered (ISO 8601, UTC)',
-      },
-      updated_at: { type: 'string', format: 'date-time', description: 'Last PUT (ISO 8601, UTC)' },
-    },
-  },
-  GlobalCeoPut: {
-    type: 'object',
-    description: 'The whole CEO contact: it replaces the current one; an absent optional field becomes null',
-    required: ['name', 'email'],
-    additionalProperties: false,
-    properties: contactProperties,
-  },
-};
+export const definitions = swaggerDefinitions(
+  commercialContact,
+  commercialContactCreate,
+  commercialContactPatch,
+  globalCeo,
+  globalCeoPut,
+);
 
 const badInput = {
   ...errorResponses.fieldErrors,
@@ -115,7 +27,7 @@ const activeQuery = {
 const contactList = {
   description:
     'Contacts in alphabetical order of name, accents and case ignored (Álvaro and Alvaro together, before Bruno)',
-  schema: { type: 'array', items: { $ref: '#/definitions/CommercialContact' } },
+  schema: swaggerOf(field.array(commercialContact)),
 };
 
 export const tag = {
@@ -135,11 +47,9 @@ export const docs = {
     operationId: 'createCommercialContact',
     summary: 'Create a commercial contact',
     tags: [TAG],
-    parameters: [
-      { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/CommercialContactCreate' } },
-    ],
+    parameters: [{ name: 'body', in: 'body', required: true, schema: swaggerRef(commercialContactCreate) }],
     responses: {
-      201: { description: 'The contact created', schema: { $ref: '#/definitions/CommercialContact' } },
+      201: { description: 'The contact created', schema: swaggerRef(commercialContact) },
       400: badInput,
     },
   },
@@ -150,10 +60,10 @@ export const docs = {
     tags: [TAG],
     parameters: [
       { name: 'pk', in: 'path', required: true, type: 'integer', description: 'Contact id' },
-      { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/CommercialContactPatch' } },
+      { name: 'body', in: 'body', required: true, schema: swaggerRef(commercialContactPatch) },
     ],
     responses: {
-      200: { description: 'The contact after the change', schema: { $ref: '#/definitions/CommercialContact' } },
+      200: { description: 'The contact after the change', schema: swaggerRef(commercialContact) },
       400: badInput,
       404: errorResponses.detail('No commercial contact has this id'),
     },
@@ -173,7 +83,7 @@ export const docs = {
     responses: {
       200: {
         description: 'The CEO contact, or JSON null when none is registered yet',
-        schema: { allOf: [{ $ref: '#/definitions/GlobalCeo' }], 'x-nullable': true },
+        schema: { allOf: [swaggerRef(globalCeo)], 'x-nullable': true },
       },
     },
   },
@@ -184,9 +94,9 @@ export const docs = {
       'Creates the CEO contact or replaces it whole. Concurrent PUTs leave exactly one record: the last ' +
       'one written.',
     tags: [TAG],
-    parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/GlobalCeoPut' } }],
+    parameters: [{ name: 'body', in: 'body', required: true, schema: swaggerRef(globalCeoPut) }],
     responses: {
-      200: { description: 'The CEO contact as stored', schema: { $ref: '#/definitions/GlobalCeo' } },
+      200: { description: 'The CEO contact as stored', schema: swaggerRef(globalCeo) },
       400: badInput,
     },
   },

@@ -5,6 +5,8 @@
  */
 import type { RequestHandler } from 'express';
 import type { CredentialPolicy } from './credential-policy';
+import { errorDetail, fieldErrors } from './error-bodies';
+import { swaggerRef } from './schema';
 
 /** What a JSON API body needs here (card data, a payment link, a notice): kilobytes. */
 export const DEFAULT_BODY_LIMIT_BYTES = 100 * 1024;
@@ -64,13 +66,13 @@ export function swaggerPath(expressPath: string): string {
 export const errorResponses = {
   fieldErrors: {
     description: 'Invalid input: a map of field name to a list of messages',
-    schema: { $ref: '#/definitions/FieldErrors' },
+    schema: swaggerRef(fieldErrors),
   },
-  detail: (description: string) => ({ description, schema: { $ref: '#/definitions/ErrorDetail' } }),
+  detail: (description: string) => ({ description, schema: swaggerRef(errorDetail) }),
   /** The 422 of every route that takes an Idempotency-Key: the same key came with another body. */
   idempotencyKeyReused: {
     description: 'This Idempotency-Key was used with a different body',
-    schema: { $ref: '#/definitions/ErrorDetail' },
+    schema: swaggerRef(errorDetail),
   },
 };
 

@@ -129,6 +129,10 @@ const NUMBER_RULES: Record<string, (args: Record<string, unknown>) => SwaggerSch
   min: (args) => ({ minimum: args.limit }),
   max: (args) => ({ maximum: args.limit }),
 };
+const ARRAY_RULES: Record<string, (args: Record<string, unknown>) => SwaggerSchema> = {
+  min: (args) => ({ minItems: args.limit }),
+  max: (args) => ({ maxItems: args.limit }),
+};
 
 function rulesOf(described: Description, known: typeof STRING_RULES): SwaggerSchema {
   const out: SwaggerSchema = {};
@@ -156,7 +160,7 @@ function fromDescription(described: Description, nested: boolean): SwaggerSchema
       out.type = 'boolean';
       break;
     case 'array':
-      out.type = 'array';
+      Object.assign(out, { type: 'array' }, rulesOf(described, ARRAY_RULES));
       if (described.items?.[0]) out.items = fromDescription(described.items[0], true);
       break;
     case 'object': {
@@ -199,13 +203,18 @@ export function swaggerOf(schema: Schema): SwaggerSchema {
   return fromDescription(schema.describe(), false);
 }
 
+function definitionName(schema: Schema): string {
+  const named = (schema.describe().metas ?? []).find((meta: Record<string, unknown>) => meta[DEFINITION_META]);
+  if (!named) throw new Error('a definition needs a name: declare it with definition(name, schema)');
+  return named[DEFINITION_META];
+}
+
 /** The `definitions` entries of named declarations, keyed by their names. */
 export function swaggerDefinitions(...schemas: Schema[]): Record<string, SwaggerSchema> {
-  return Object.fromEntries(
-    schemas.map((schema) => {
-      const name = (schema.describe().metas ?? []).find((meta: Record<string, unknown>) => meta[DEFINITION_META]);
-      if (!name) throw new Error('a definition needs a name: declare it with definition(name, schema)');
-      return [name[DEFINITION_META], swaggerOf(schema)];
-    }),
-  );
+  return Object.fromEntries(schemas.map((schema) => [definitionName(schema), swaggerOf(schema)]));
+}
+
+/** The `$ref` to a named declaration, for an operation's answer or body parameter. */
+export function swaggerRef(schema: Schema): { $ref: string } {
+  return { $ref: `#/definitions/${definitionName(schema)}` };
 }

@@ -1,5 +1,5 @@
 /** Swagger text of the metrics route. */
-import type { SwaggerOperation } from '../http/routes';
+import { errorResponses, type SwaggerOperation } from '../http/routes';
 
 export const tag = { name: 'metrics', description: 'What operators watch (Prometheus)' };
 
@@ -17,19 +17,10 @@ export const docs = {
     produces: ['text/plain'],
     responses: {
       200: { description: 'Prometheus text exposition format 0.0.4' },
-      401: { description: 'No or wrong basic-auth credentials', schema: { $ref: '#/definitions/ErrorDetail' } },
-      403: {
-        description: 'A bearer credential that is not staff',
-        schema: { $ref: '#/definitions/ErrorDetail' },
-      },
-      429: {
-        description: 'Too many staff logins from this address; Retry-After says when to try again',
-        schema: { $ref: '#/definitions/ErrorDetail' },
-      },
-      503: {
-        description: 'The credential could not be checked (a backing service does not answer)',
-        schema: { $ref: '#/definitions/ErrorDetail' },
-      },
+      401: errorResponses.detail('No or wrong basic-auth credentials'),
+      403: errorResponses.detail('A bearer credential that is not staff'),
+      429: errorResponses.detail('Too many staff logins from this address; Retry-After says when to try again'),
+      503: errorResponses.detail('The credential could not be checked (a backing service does not answer)'),
     },
   },
 } satisfies Record<string, SwaggerOperation>;

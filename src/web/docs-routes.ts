@@ -1,7 +1,16 @@
 /** Serves our Swagger 2.0 description; the UI is mounted by app.ts at /api/docs. */
 import { getConfig } from '../../config';
 import type { Feature } from '../http/routes';
+import { field, required, swaggerOf, swaggerOnly } from '../http/schema';
 import { buildSwagger } from './swagger';
+
+/** The answer requires the two keys every Swagger 2.0 document has and does not restate Swagger's own schema. */
+const swaggerDocument = swaggerOnly(
+  field
+    .object({ swagger: required(field.oneOf(['2.0'])), paths: required(field.record(field.any())) })
+    .description('A Swagger 2.0 document'),
+  { properties: null },
+);
 
 let swagger: Record<string, unknown> | undefined;
 
@@ -26,7 +35,7 @@ export function docsFeature(areas: () => Feature[]): Feature {
           responses: {
             200: {
               description: 'The description',
-              schema: { type: 'object', description: 'A Swagger 2.0 document', required: ['swagger', 'paths'] },
+              schema: swaggerOf(swaggerDocument),
             },
           },
         },

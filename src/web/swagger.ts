@@ -1,6 +1,8 @@
 /** Swagger 2.0 description built from the same route table Express serves. */
 import type { Feature, RouteSpec } from '../http/routes';
+import { errorDetail, fieldErrors } from '../http/error-bodies';
 import { errorResponses, swaggerPath } from '../http/routes';
+import { swaggerDefinitions, swaggerRef } from '../http/schema';
 import { describeSecurity } from '../http/credential-policy';
 
 const { detail } = errorResponses;
@@ -8,7 +10,7 @@ const responses400 = {
   description:
     'The request could not be read: malformed JSON or a NUL character in the path or query string ' +
     '({"detail": "..."}), or a NUL character in a body field (that field named)',
-  schema: { $ref: '#/definitions/FieldErrors' },
+  schema: swaggerRef(fieldErrors),
 };
 
 /**
@@ -32,20 +34,7 @@ function answeredByEveryRoute(route: RouteSpec): Record<string, unknown> {
 
 export function buildSwagger(features: Feature[], publicBaseUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  const definitions: Record<string, unknown> = {
-    ErrorDetail: { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } },
-    FieldErrors: {
-      type: 'object',
-      description:
-        'Field-level validation errors: field name to the list of its messages. Several fields may be reported ' +
-        'at once. A request that cannot be read at all (malformed JSON, an unsupported body encoding, a NUL ' +
-        'character in the path or query string) is answered {"detail": "..."} instead.',
-      properties: {
-        detail: { type: 'string', description: 'Only when the request could not be read; then the one key' },
-      },
-      additionalProperties: { type: 'array', items: { type: 'string' } },
-    },
-  };
+  const definitions: Record<string, unknown> = swaggerDefinitions(errorDetail, fieldErrors);
   for (const feature of features) {
     Object.assign(definitions, feature.definitions ?? {});
     for (const route of feature.routes) {

@@ -7,6 +7,7 @@ import {
   swaggerDefinitions,
   swaggerOf,
   swaggerOnly,
+  swaggerRef,
   withDefault,
   type ValueOf,
 } from '../../src/http/schema';
@@ -92,6 +93,12 @@ test('the same declaration gives its Swagger 2.0 definition, a held definition a
       },
     },
   );
+  t.deepEqual(swaggerOf(field.array(field.number().integer().min(1)).min(1).max(1000)), {
+    type: 'array',
+    minItems: 1,
+    maxItems: 1000,
+    items: { type: 'integer', minimum: 1 },
+  });
   // A shared field's Swagger-only keys stay when its user adds its own.
   const shared = swaggerOnly(field.string().allow(null), { 'x-nullable': null });
   t.deepEqual(swaggerOf(swaggerOnly(shared.email(), { example: 'a@b.co' })), {
@@ -130,4 +137,9 @@ test('either validates by its choices, derives no Swagger (2.0 has no oneOf), an
   // @ts-expect-error neither a number nor a string
   const flag: ValueOf<typeof code> = true;
   t.truthy(value && flag);
+});
+
+test('an operation refers to a named declaration by its name; an unnamed one has none to refer to', (t) => {
+  t.deepEqual(swaggerRef(item), { $ref: '#/definitions/Item' });
+  t.throws(() => swaggerRef(field.object({ ok: field.boolean() })), { message: /a definition needs a name/ });
 });

@@ -261,7 +261,7 @@ function write(dir: string, record: AnswerRecord): void {
   fs.appendFileSync(path.join(dir, `${process.pid}.jsonl`), `${line}\n`);
 }
 
-/** Watches one request to `route` (published by src/web/app.ts) and records the verdict on its answer once it is sent. */
+/** Watches one request to `route` (published by src/web/app.ts); records the verdict on its answer once sent. */
 export function recordAnswer({ route, req, res }: { route: RouteSpec; req: Request; res: Response }): void {
   // Read per request: a test may point its own answers elsewhere (test/response-schemas/check.test.ts).
   const dir = process.env.RESPONSE_SCHEMAS_DIR;
