@@ -18,6 +18,7 @@ import {
 import { fetchLifecycle, parseJson, trusted } from './common';
 import { ChargebackNoticeModel, type NoticeKind } from './model';
 import { lifecycleNotice, noticeId } from './schemas';
+import { fieldErrorsOf } from '../http/schema';
 import {
   eventsOfCase,
   insertEvent,
@@ -56,12 +57,7 @@ function validateNotice(payload: unknown): NoticeKind {
   const { error } = (kind === 'lifecycle' ? lifecycleNotice : newChargebackNoticeSchema).validate(payload, {
     abortEarly: false,
   });
-  if (error) {
-    const fields: Record<string, string[]> = {};
-    for (const detail of error.details)
-      (fields[detail.path.join('.') || 'non_field_errors'] ??= []).push(detail.message);
-    throw badRequest(fields);
-  }
+  if (error) throw badRequest(fieldErrorsOf(error));
   return kind;
 }
 

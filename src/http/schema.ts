@@ -15,6 +15,7 @@ import type {
   ObjectSchema,
   Schema,
   StringSchema,
+  ValidationError,
 } from 'joi';
 
 declare const VALUE: unique symbol;
@@ -217,4 +218,11 @@ export function swaggerDefinitions(...schemas: Schema[]): Record<string, Swagger
 /** The `$ref` to a named declaration, for an operation's answer or body parameter. */
 export function swaggerRef(schema: Schema): { $ref: string } {
   return { $ref: `#/definitions/${definitionName(schema)}` };
+}
+
+/** A body checked outside celebrate (after a signature over its raw bytes): each bad field to its messages. */
+export function fieldErrorsOf(error: ValidationError): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  for (const detail of error.details) (fields[detail.path.join('.') || 'non_field_errors'] ??= []).push(detail.message);
+  return fields;
 }

@@ -11,6 +11,8 @@ import { ApiError, badRequest } from '../platform/errors';
 import { enqueuePaymentNotice, paymentNoticeJobId } from '../../jobs/apply-payment-notice';
 import { OnlineSaleModel, PaymentNoticeModel } from './model';
 import { reconcileReadSale, settleToAcquirer } from './reconciliation';
+import { fieldErrorsOf } from '../http/schema';
+import { paymentNotice } from './schemas';
 
 export class InvalidNoticeSignature extends ApiError {
   constructor() {
@@ -34,16 +36,14 @@ export async function receivePaymentNotice(
   if (!rawBody?.length || typeof signature !== 'string' || !safeEqual(signature.trim(), signNotice(rawBody)))
     throw new InvalidNoticeSignature();
   const raw = rawBody.toString('utf8');
-  let notice: { PaymentId?: unknown; ChangeType?: unknown };
+  let parsed: unknown;
   try {
-    notice = JSON.parse(raw);
+    parsed = JSON.parse(raw);
   } catch {
     throw badRequest({ non_field_errors: ['The body is not JSON.'] });
   }
-  const fields: Record<string, string[]> = {};
-  if (typeof notice.PaymentId !== 'string' || !notice.PaymentId) fields.PaymentId = ['PaymentId is required.'];
-  if (!Number.isInteger(notice.ChangeType)) fields.ChangeType = ['ChangeType must be an integer.'];
-  if (Object.keys(fields).length) throw badRequest(fields);
+  const { value: notice, error } = paymentNotice.validate(parsed, { abortEarly: false, allowUnknown: true });
+  if (error) throw badRequest(fieldErrorsOf(error));
   const noticeId = sha256Hex(raw);
   let jobId = paymentNoticeJobId(noticeId);
   const record = { _id: noticeId, raw, paymentId: notice.PaymentId, changeType: notice.ChangeType, jobId };

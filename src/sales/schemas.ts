@@ -259,14 +259,21 @@ export type SaleGatewayErrorBody = ValueOf<typeof saleGatewayError>;
 /** The acquirer's notice; read by hand in notices.ts, which checks its signature over the raw body first. */
 export const paymentNotice = definition(
   'PaymentNotice',
-  field.object({
-    PaymentId: required(field.string()).description('The acquirer PaymentId'),
-    ChangeType: required(field.number().integer()).description(
-      '1 status changed (applied: the sale is read from the acquirer and settled); other types are ' +
-        'stored and ignored',
-    ),
-    RecurrentPaymentId: field.string(),
-  }),
+  field
+    .object({
+      PaymentId: required(field.string())
+        .messages({ '*': 'PaymentId is required.' })
+        .description('The acquirer PaymentId'),
+      ChangeType: required(field.number().strict().integer())
+        .messages({ '*': 'ChangeType must be an integer.' })
+        .description(
+          '1 status changed (applied: the sale is read from the acquirer and settled); other types are ' +
+            'stored and ignored',
+        ),
+      // Stored as sent, never read: its shape is the acquirer's to change.
+      RecurrentPaymentId: swaggerOnly(field.any(), { type: 'string' }),
+    })
+    .messages({ 'object.base': 'A notice is one JSON object.' }),
 );
 
 export const noticeReceipt = field.object({ received: field.boolean(), duplicate: field.boolean() });

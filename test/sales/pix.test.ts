@@ -110,6 +110,22 @@ test('a notice with a bad or missing signature is 401 and not stored', async (t)
   t.is(res.status, 400);
 });
 
+test('a signed notice of the wrong shape is a 400 naming each bad field, and is not stored', async (t) => {
+  const answers: Record<string, unknown> = {};
+  for (const body of ['{"PaymentId": "", "ChangeType": "1"}', '{"PaymentId": 7, "ChangeType": 1.5}', '[]']) {
+    const res = await postNotice(body, signNotice(body));
+    answers[body] = [res.status, await res.json()];
+  }
+  const fields = { PaymentId: ['PaymentId is required.'], ChangeType: ['ChangeType must be an integer.'] };
+  const notObject = [400, { non_field_errors: ['A notice is one JSON object.'] }];
+  t.deepEqual(answers, {
+    '{"PaymentId": "", "ChangeType": "1"}': [400, fields],
+    '{"PaymentId": 7, "ChangeType": 1.5}': [400, fields],
+    '[]': notObject,
+  });
+  t.is(await PaymentNoticeModel.countDocuments({ changeType: 1.5 }), 0);
+});
+
 test('a notice for a payment not yet known is stored at once and left unapplied', async (t) => {
   const body = JSON.stringify({ PaymentId: 'a1a1a1a1-0000-0000-0000-000000000000', ChangeType: 1 });
   const res = await postNotice(body, signNotice(body));
