@@ -10,6 +10,7 @@
  * Also correct on MongoDB.
  */
 import mongoose, { Schema } from 'mongoose';
+import { getConfig } from '../../config';
 import { insertOnce } from './claims';
 
 interface SequenceBlock {
@@ -32,7 +33,6 @@ blockSchema.index({ sequence: 1, block: -1 });
 
 export const SequenceBlockModel = mongoose.model<SequenceBlock>('SequenceBlock', blockSchema);
 
-export const BLOCK_SIZE = Number(process.env.ID_BLOCK_SIZE || 20);
 const MAX_ATTEMPTS = 100;
 
 /** The last block this process claimed per sequence: the next claim tries the block after it first. */
@@ -75,7 +75,8 @@ export async function nextId(sequence: string): Promise<number> {
     if (!claim) {
       claim = claimBlock(sequence)
         .then((block) => {
-          localBlocks.set(sequence, { next: block * BLOCK_SIZE + 1, end: (block + 1) * BLOCK_SIZE + 1 });
+          const size = getConfig().idBlockSize;
+          localBlocks.set(sequence, { next: block * size + 1, end: (block + 1) * size + 1 });
         })
         .finally(() => pendingClaims.delete(sequence));
       pendingClaims.set(sequence, claim);

@@ -2,7 +2,8 @@ import '../helpers/env';
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { BLOCK_SIZE, claimBlock, forgetLocalBlocks, nextId } from '../../src/db/ids';
+import { getConfig } from '../../config';
+import { claimBlock, forgetLocalBlocks, nextId } from '../../src/db/ids';
 import { ROOT } from '../helpers/processes';
 
 test.before(() => connectDatabase(process.env.MONGODB_URI!));
@@ -27,7 +28,7 @@ test.serial('a fresh process continues after the blocks already claimed', async 
   forgetLocalBlocks();
   const second = await nextId('restart');
   t.is(first, 1);
-  t.is(second, BLOCK_SIZE + 1);
+  t.is(second, getConfig().idBlockSize + 1);
 });
 
 test.serial('ids from several processes at once are unique', async (t) => {

@@ -1,0 +1,87 @@
+/** The acquirer's variables: its card and chargeback APIs, their credentials, and notices. */
+import { Joi } from 'celebrate';
+import { variable } from './declare';
+import { httpUrl, positiveInt, trimTrailingSlashes } from './formats';
+
+export const ACQUIRER_VARIABLES = {
+  baseUrl: variable({
+    env: 'ACQUIRER_BASE_URL',
+    schema: httpUrl,
+    default: 'http://127.0.0.1:4100',
+    doc: 'Acquirer transactional API (the sandbox locally)',
+    parse: trimTrailingSlashes,
+  }),
+  queryUrl: variable({
+    env: 'ACQUIRER_QUERY_URL',
+    schema: httpUrl,
+    default: 'http://127.0.0.1:4100',
+    doc: 'Acquirer query API (GET) (the sandbox locally)',
+    parse: trimTrailingSlashes,
+  }),
+  merchantId: variable({
+    env: 'ACQUIRER_MERCHANT_ID',
+    schema: Joi.string().guid(),
+    default: '6f1f7b1e-2c1a-4a8e-9d4e-3b2c1a0f9e8d',
+    doc: 'Our MerchantId at the acquirer',
+  }),
+  merchantKey: variable({
+    env: 'ACQUIRER_MERCHANT_KEY',
+    schema: Joi.string().min(20),
+    secret: true,
+    doc: 'Our MerchantKey at the acquirer (generated locally, shared with the sandbox)',
+  }),
+  connectTimeoutMs: variable({
+    env: 'ACQUIRER_CONNECT_TIMEOUT_MS',
+    schema: positiveInt,
+    default: 2000,
+    doc: 'Connect timeout of acquirer calls',
+  }),
+  timeoutMs: variable({
+    env: 'ACQUIRER_TIMEOUT_MS',
+    schema: positiveInt,
+    default: 8000,
+    doc: 'Total timeout of one acquirer call',
+  }),
+  notificationSecret: variable({
+    env: 'ACQUIRER_NOTIFICATION_SECRET',
+    schema: Joi.string().min(20),
+    secret: true,
+    doc: 'HMAC secret the acquirer signs card/PIX notifications with',
+  }),
+  chargeback: {
+    baseUrl: variable({
+      env: 'ACQUIRER_CHARGEBACK_BASE_URL',
+      schema: httpUrl,
+      default: 'http://127.0.0.1:4100/sandbox-cb/chargeback/v1',
+      doc: 'Acquirer chargeback API base',
+      parse: trimTrailingSlashes,
+    }),
+    authUrl: variable({
+      env: 'ACQUIRER_CHARGEBACK_AUTH_URL',
+      schema: httpUrl,
+      default: 'http://127.0.0.1:4100/oauth/v2/sandbox/protocol/openid-connect/token',
+      doc: 'OAuth2 token URL of the chargeback API',
+    }),
+    clientId: variable({
+      env: 'ACQUIRER_CHARGEBACK_CLIENT_ID',
+      schema: Joi.string().allow(''),
+      default: 'payments-sandbox',
+      doc: 'OAuth2 client id of the chargeback API; empty disables the integration (503)',
+      emptyIsAValue: true,
+    }),
+    clientSecret: variable({
+      env: 'ACQUIRER_CHARGEBACK_CLIENT_SECRET',
+      schema: Joi.string().allow(''),
+      secret: true,
+      // Not required: with no client id the integration is off and needs no secret.
+      default: '',
+      doc: 'OAuth2 client secret of the chargeback API (generated locally)',
+    }),
+    notificationSecret: variable({
+      env: 'CHARGEBACK_NOTIFICATION_SECRET',
+      schema: Joi.string().min(20),
+      secret: true,
+      doc: 'Shared secret the acquirer sends with chargeback notifications',
+    }),
+  },
+};
