@@ -14,7 +14,7 @@ import { enqueueHeartbeat } from '../jobs/heartbeat';
 import { enqueueDueSubscriptionWork } from '../src/subscriptions/scheduling';
 import { now as clockNow } from '../src/subscriptions/clock';
 import { requeueUnappliedPaymentNotices, sweepUnsettledSales } from '../src/sales';
-import { requeueStaleChargebackNotices } from '../src/chargebacks/service';
+import { requeueStaleChargebackNotices } from '../src/chargebacks';
 import { requeueUndeliveredLinkEvents } from '../src/webhooks/service';
 import { settleStalePayments } from '../src/checkout/service';
 

@@ -4,7 +4,7 @@
  * the job's backoff; after the last attempt the sweep asks again (see applyNotice).
  */
 import type { Job } from 'bullmq';
-import { applyNotice } from '../../src/chargebacks/service';
+import { applyNotice } from '../../src/chargebacks';
 import { type ChargebackNoticePayload, chargebackNoticeJob } from '../chargeback-notice';
 import { jobKind } from '../types';
 

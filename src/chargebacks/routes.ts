@@ -41,7 +41,7 @@ import {
   type BufferedAnswer,
   type ConsultQuery,
   type EstablishmentScope,
-} from './service';
+} from './index';
 import { definitions, docs, tag } from './swagger';
 
 const BASE = '/api/v1/acquirer/chargeback';

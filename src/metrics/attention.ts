@@ -5,7 +5,7 @@
  */
 import { Gauge } from 'prom-client';
 import { logger } from '../platform/logger';
-import { chargebackNoticesNeedingAttention } from '../chargebacks/service';
+import { chargebackNoticesNeedingAttention } from '../chargebacks';
 import { paymentsNeedingAttention } from '../checkout/service';
 import { salesNeedingAttention } from '../sales';
 import { chargesNeedingAttention } from '../subscriptions/scheduling';

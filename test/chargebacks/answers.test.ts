@@ -15,7 +15,7 @@ import { swaggerPath } from '../../src/http/routes';
 import { CHARGEBACK_NOTICE_PATH } from '../../src/acquirer/chargebacks';
 import { chargebackNoticeHeaders, newChargebackNotice } from '../helpers/chargeback-notices';
 import { ChargebackNoticeModel } from '../../src/chargebacks/model';
-import { acceptChargebacks, noticeFingerprint } from '../../src/chargebacks/service';
+import { acceptChargebacks, noticeFingerprint } from '../../src/chargebacks';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { eventually } from '../helpers/processes';
 import { call } from '../helpers/http';

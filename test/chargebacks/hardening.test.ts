@@ -21,7 +21,7 @@ import {
   noticeFingerprint,
   receiveNotice,
   requeueUnappliedNotices,
-} from '../../src/chargebacks/service';
+} from '../../src/chargebacks';
 import { CHARGEBACK_NOTICE_QUEUE } from '../../jobs/chargeback-notice';
 import { getQueue } from '../../src/queue/queues';
 import { BACKFILLS, runBackfills } from '../../src/db/backfills';

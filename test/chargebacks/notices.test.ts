@@ -18,7 +18,7 @@ import {
   noticeFingerprint,
   receiveNotice,
   requeueUnappliedNotices,
-} from '../../src/chargebacks/service';
+} from '../../src/chargebacks';
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { holdChargeback, insertEvent } from '../../src/chargebacks/projection';
 import { refusalWithPdf } from './files';

@@ -25,7 +25,7 @@ import {
   postChargebackNotice,
   lifecycleNotice,
 } from '../helpers/chargeback-notices';
-import { noticeFingerprint } from '../../src/chargebacks/service';
+import { noticeFingerprint } from '../../src/chargebacks';
 import { CHARGEBACK_NOTICE_QUEUE, type NoticeJobData } from '../../jobs/chargeback-notice';
 import { ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { getQueue } from '../../src/queue/queues';

@@ -11,7 +11,7 @@ import { closeQueues, startWorker } from '../../src/queue/queues';
 import { waitForRedis } from '../../src/platform/redis';
 import { eventually, freePort, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
 import { callJson } from '../helpers/http';
-import { noticeFingerprint } from '../../src/chargebacks/service';
+import { noticeFingerprint } from '../../src/chargebacks';
 import { CHARGEBACK_NOTICE_QUEUE } from '../../jobs/chargeback-notice';
 import { ChargebackNoticeModel } from '../../src/chargebacks/model';
 import processChargebackNotice from '../../jobs/processors/chargeback-notice';

@@ -16,7 +16,7 @@ import { queueNames } from '../../jobs';
 import { getQueue } from '../../src/queue/queues';
 import { onRedisCluster } from '../../src/platform/redis';
 import { ChargebackNoticeModel } from '../../src/chargebacks/model';
-import { noticeFingerprint } from '../../src/chargebacks/service';
+import { noticeFingerprint } from '../../src/chargebacks';
 import { enqueueDueSubscriptionWork } from '../../src/subscriptions/scheduling';
 import { CHARGE_QUEUE } from '../../jobs/charge-subscription';
 import { dayOf } from '../../src/subscriptions/clock';
