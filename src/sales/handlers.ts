@@ -34,7 +34,7 @@ export const salesHandlers = {
     success(res, sale);
   },
   captureSale: async (req: Request, res: Response) =>
-    success(res, await captureOnlineSale(merchantIdOf(req), saleId(req))),
+    success(res, await captureOnlineSale(merchantIdOf(req), saleId(req), req.body ?? {})),
   cancelSale: async (req: Request, res: Response) =>
     success(res, await cancelOnlineSale(merchantIdOf(req), saleId(req))),
   getSale: async (req: Request, res: Response) => success(res, await readOnlineSale(merchantIdOf(req), saleId(req))),

@@ -92,6 +92,8 @@ export interface OnlineSale {
    */
   acquirerPaymentId?: string | null;
   capturedAt: Date | null;
+  /** Cents captured: all of `amountCents`, or less by a partial capture. Null until captured (absent on older sales). */
+  capturedValue?: number | null;
   cancelledAt: Date | null;
   refundedAt: Date | null;
   createdAt: Date;
@@ -142,6 +144,7 @@ const saleSchema = new Schema<OnlineSale>(
     idempotencyBodyHash: { type: String, default: null },
     acquirerPaymentId: { type: String, default: null },
     capturedAt: { type: Date, default: null },
+    capturedValue: { type: Number, default: null },
     cancelledAt: { type: Date, default: null },
     refundedAt: { type: Date, default: null },
   },

@@ -13,11 +13,11 @@ import {
 } from '../acquirer/client';
 import { getMerchant } from '../merchants/service';
 import { checkedAfterLookup } from '../db/filters';
-import { ApiError } from '../platform/errors';
+import { ApiError, badRequest } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { OnlineSaleModel, type OnlineSale, type SaleTransition } from './model';
 import { iso, presentSale } from './presentation';
-import type { PixStatusAnswer, SaleAnswer } from './schemas';
+import type { CaptureInput, PixStatusAnswer, SaleAnswer } from './schemas';
 import { effectiveSaleStatus, SALE_OPERATIONS } from './state-table';
 import {
   abandonOperation,
@@ -49,7 +49,7 @@ type CardOperation = keyof typeof SALE_OPERATIONS;
 /** The acquirer call of each operation of the state table (a refund is a void of a captured sale there). */
 const ACQUIRER_CALLS: Record<
   CardOperation,
-  (paymentId: string, options: { idempotencyKey: string }) => Promise<PaymentUpdateResult>
+  (paymentId: string, options: { idempotencyKey: string; amountCents?: number }) => Promise<PaymentUpdateResult>
 > = { capture: captureAtAcquirer, void: voidSale, refund: voidSale };
 
 /**
@@ -87,6 +87,7 @@ async function runOperation(
   sale: OnlineSale,
   operation: CardOperation,
   action: 'captured' | 'cancelled',
+  amountCents?: number,
 ): Promise<SaleAnswer> {
   const op = { ...SALE_OPERATIONS[operation], operation };
   const transition = await claimTransition(sale._id, op.from, op.operation);
@@ -125,7 +126,7 @@ async function runOperation(
   // must not be answered with the acquirer's stored refusal of the earlier one.
   const requestKey = `${sale.merchantOrderId}:${op.operation}:${crypto.randomUUID()}`;
   try {
-    result = await ACQUIRER_CALLS[operation](sale.acquirer.paymentId!, { idempotencyKey: requestKey });
+    result = await ACQUIRER_CALLS[operation](sale.acquirer.paymentId!, { idempotencyKey: requestKey, amountCents });
   } catch (error) {
     if (!(error instanceof AcquirerUnavailableError)) {
       await abandonOperation(sale._id, transition.claim);
@@ -162,7 +163,10 @@ async function runOperation(
     });
   }
   try {
-    return presentSale((await moveSale(sale, op.to, result)).moved);
+    // The capture's answer does not echo the amount: what was asked is what was captured.
+    const truth =
+      operation === 'capture' ? { ...result, capturedAmountCents: amountCents ?? sale.amountCents } : result;
+    return presentSale((await moveSale(sale, op.to, truth)).moved);
   } catch (error) {
     // Someone wrote the same outcome first (a notice of this very operation): that is success.
     const current = await OnlineSaleModel.findById(sale._id).lean();
@@ -171,11 +175,23 @@ async function runOperation(
   }
 }
 
-export async function captureOnlineSale(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
+/**
+ * Captures a pre-captured card sale: all of it, or `value` cents of it (a partial capture, once: the
+ * acquirer releases the rest of the authorization and takes no further capture).
+ */
+export async function captureOnlineSale(
+  scope: SaleScope,
+  saleId: number,
+  input: CaptureInput = {},
+): Promise<SaleAnswer> {
   const sale = await findSale(scope, saleId);
   if (sale.paymentMethod !== 'card' || sale.status !== 'PRE_CAPTURED' || sale.reconciliation)
     refuseInvalidState(sale, 'captured');
-  return runOperation(sale, 'capture', 'captured');
+  if (input.value !== undefined && input.value > sale.amountCents)
+    throw badRequest({ value: [`Must be at most the authorized value (${sale.amountCents} cents).`] });
+  // The whole value is sent as a capture without an amount, as the contract's capture always was.
+  const partial = input.value !== undefined && input.value < sale.amountCents ? input.value : undefined;
+  return runOperation(sale, 'capture', 'captured', partial);
 }
 
 export const VOID_ON_CONFIRMED_DISABLED =

@@ -44,6 +44,7 @@ export function presentSale(sale: OnlineSale, extra: { cardToken?: string } = {}
       proof_of_sale: sale.acquirer.proofOfSale,
     },
     reconciling: Boolean(sale.reconciliation),
+    captured_value: sale.capturedAt ? (sale.capturedValue ?? sale.amountCents) : null,
     captured_at: iso(sale.capturedAt),
     cancelled_at: iso(sale.cancelledAt),
     refunded_at: iso(sale.refundedAt),

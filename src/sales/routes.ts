@@ -7,7 +7,7 @@ import { PAYMENT_NOTIFICATION_PATH } from '../acquirer/client';
 import { ANY_MERCHANT_CREDENTIAL, type CredentialPolicy } from '../http/credential-policy';
 import { routeTable, type Feature } from '../http/routes';
 import { salesHandlers } from './handlers';
-import { preCaptureValidation, saleIdParam } from './schemas';
+import { captureValidation, preCaptureValidation, saleIdParam } from './schemas';
 import { salesDefinitions, salesDocs } from './swagger';
 
 export { MAX_SALE_VALUE } from './schemas';
@@ -32,7 +32,7 @@ export const salesFeature: Feature = {
   definitions: salesDefinitions,
   routes: [
     route('post', PRE_CAPTURE, 'preCaptureSale', { auth: MERCHANT, before: [preCaptureValidation] }),
-    route('put', `${SALE}/capture/`, 'captureSale', ONE_SALE),
+    route('put', `${SALE}/capture/`, 'captureSale', { auth: MERCHANT, before: [captureValidation] }),
     route('put', `${SALE}/cancel-capture/`, 'cancelSale', ONE_SALE),
     route('get', `${SALE}/`, 'getSale', ONE_SALE),
     route('get', `${SALE}/pix/status/`, 'getPixStatus', { auth: PIX_STATUS_CREDENTIALS, before: [saleIdParam] }),

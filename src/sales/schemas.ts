@@ -129,14 +129,52 @@ export const preCaptureRequest = definition(
     .messages({ 'object.unknown': 'Unknown field.' }),
 );
 
+/** A capture's optional body: no body (or no value) captures everything authorized. */
+export const captureRequest = definition(
+  'CaptureRequest',
+  field
+    .object({
+      value: field
+        .number()
+        .strict()
+        .integer()
+        .min(1)
+        .max(MAX_SALE_VALUE)
+        .messages({
+          'number.base': INTEGER,
+          'number.integer': INTEGER,
+          'number.min': 'Must be at least 1 (cents).',
+          'number.max': `Must be at most ${MAX_SALE_VALUE} (cents).`,
+        })
+        .description(
+          'Cents to capture, at most the authorized value; less captures part of the sale, once (the rest of ' +
+            'the authorization is released). Absent: everything authorized.',
+        ),
+    })
+    .messages({ 'object.unknown': 'Unknown field.', 'object.base': 'Must be a JSON object.' }),
+);
+
+export type CaptureInput = ValueOf<typeof captureRequest>;
+
 /** A pre-capture's body once validated (defaults filled). */
 export type PreCaptureInput = ValueOf<typeof preCaptureRequest>;
 
+const saleIdParams = Joi.object({
+  id: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required().messages({ '*': INTEGER }),
+});
+
 export const saleIdParam = celebrate(
   {
-    [Segments.PARAMS]: Joi.object({
-      id: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required().messages({ '*': INTEGER }),
-    }),
+    [Segments.PARAMS]: saleIdParams,
+  },
+  { abortEarly: false },
+);
+
+/** The sale id and the capture's optional body, every bad field reported at once. */
+export const captureValidation = celebrate(
+  {
+    [Segments.PARAMS]: saleIdParams,
+    [Segments.BODY]: captureRequest,
   },
   { abortEarly: false },
 );
@@ -205,6 +243,9 @@ export const onlineSale = definition(
       proof_of_sale: nullableString().description('NSU'),
     }),
     reconciling: field.boolean().description('The outcome of an acquirer call on this sale is being confirmed'),
+    captured_value: nullable(field.number().integer()).description(
+      'Cents captured: the whole value, or less after a partial capture; null until captured',
+    ),
     captured_at: nullable(field.dateTime()),
     cancelled_at: nullable(field.dateTime()),
     refunded_at: nullable(field.dateTime()),

@@ -81,6 +81,8 @@ export function settledFields(
   if (truth.authorizationCode) set['acquirer.authorizationCode'] = truth.authorizationCode;
   if (status === 'DENIED') set.denial = { code: truth.returnCode ?? '', message: truth.returnMessage ?? '' };
   if (status === 'CONFIRMED' && !sale.capturedAt) set.capturedAt = now;
+  // What the acquirer captured (its CapturedAmount, or what a capture asked for); 0 or absent: all of it.
+  if (status === 'CONFIRMED' && !sale.capturedValue) set.capturedValue = truth.capturedAmountCents || sale.amountCents;
   if (status === 'CANCELLED') set.cancelledAt = now;
   if (status === 'REFUNDED') set.refundedAt = now;
   if (sale.paymentMethod === 'pix') {

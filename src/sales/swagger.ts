@@ -3,8 +3,9 @@
  */
 import { NOTIFICATION_SIGNATURE_HEADER } from '../acquirer/client';
 import { bodyParameter, errorResponses, idempotencyKeyHeader, idempotentCreateErrors } from '../http/routes';
-import { swaggerDefinitions, swaggerOf } from '../http/schema';
+import { swaggerDefinitions, swaggerOf, swaggerRef } from '../http/schema';
 import {
+  captureRequest,
   noticeReceipt,
   onlineSale,
   onlineSaleResponse,
@@ -50,6 +51,7 @@ export const salesDefinitions = swaggerDefinitions(
   pixStatusResponse,
   saleGatewayError,
   paymentNotice,
+  captureRequest,
 );
 
 export const salesDocs = {
@@ -90,14 +92,20 @@ export const salesDocs = {
     operationId: 'captureSale',
     summary: 'Capture a pre-captured card sale',
     description:
-      'PRE_CAPTURED becomes CONFIRMED (full amount). Two captures at once capture once: one gets 200, the ' +
+      'PRE_CAPTURED becomes CONFIRMED. With no body, the whole authorized value is captured, as the contract ' +
+      'says; a body {"value": <cents>} captures less, once: the acquirer releases the rest of the ' +
+      'authorization, and a second capture is 400 (the sale is CONFIRMED). captured_value shows what was ' +
+      'captured. Two captures at once capture once: one gets 200, the ' +
       'other 409 while the first runs or 400 after. ' +
       ("A PIX sale, or a sale in another state, is 400 with the reason. Another merchant's sale is 404, " +
         'like an unknown id (its existence is not revealed).'),
-    parameters: [idParam],
+    parameters: [idParam, { name: 'body', in: 'body', required: false, schema: swaggerRef(captureRequest) }],
     responses: {
       200: { description: 'Captured: sale_status CONFIRMED', schema: { $ref: '#/definitions/OnlineSaleResponse' } },
-      400: refusedOrBadId('Not a PRE_CAPTURED card sale (the detail names the state)'),
+      400: refusedOrBadId(
+        'Not a PRE_CAPTURED card sale (the detail names the state), or a value that is not a whole number of ' +
+          'cents from 1 to the authorized value (the field map names value)',
+      ),
       404: errorResponses.detail('No such sale for this merchant'),
       409: errorResponses.detail(
         'Another operation on this sale is running, or its last outcome is being confirmed; retry later',

@@ -29,8 +29,8 @@ import { encryptedTestCard } from '../helpers/cards';
 const env = useSalesEnv();
 const preCapture = (body: unknown, headers: Record<string, string> = {}, who: TestMerchant = env.merchant) =>
   callJson(env.app, 'POST', PRE_CAPTURE, bearer(who.merchantToken, headers), body);
-const capture = (id: number) =>
-  callJson(env.app, 'PUT', `/api/v1/online/sales/${id}/capture/`, bearer(env.merchant.merchantToken));
+const capture = (id: number, body?: { value: number }) =>
+  callJson(env.app, 'PUT', `/api/v1/online/sales/${id}/capture/`, bearer(env.merchant.merchantToken), body);
 const cancel = (id: number) =>
   callJson(env.app, 'PUT', `/api/v1/online/sales/${id}/cancel-capture/`, bearer(env.merchant.merchantToken));
 const stored = (id: number) => OnlineSaleModel.findById(id).lean();
@@ -142,6 +142,18 @@ test('a capture whose answer was lost is settled as confirmed', async (t) => {
   const after = await settled(sale.id);
   t.is(after.status, 'CONFIRMED');
   t.is((await getSale(sale.acquirer.payment_id))?.status, 2);
+});
+
+test('a partial capture whose answer was lost is settled with what the acquirer captured', async (t) => {
+  const sale = (await preCapture(cardSale())).body.data;
+  await fault({ mode: 'lose', operation: 'capture', paymentId: sale.acquirer.payment_id });
+  const res = await capture(sale.id, { value: 1234 });
+  t.is(res.status, 502);
+  t.true(res.body.reconciling);
+  const after = await settled(sale.id);
+  t.is(after.status, 'CONFIRMED');
+  t.is(after.capturedValue, 1234);
+  t.is((await getSale(sale.acquirer.payment_id))?.capturedAmountCents, 1234);
 });
 
 test('an acquirer error on capture or cancel is 502 and the sale keeps its state', async (t) => {

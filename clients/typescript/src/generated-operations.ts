@@ -35,6 +35,7 @@ import type {
   OnlineSaleResponse,
   PixStatusResponse,
   PaymentNotice,
+  CaptureRequest,
   CardPublicKey,
   PaymentLinkCreate,
   PaymentLink,
@@ -989,9 +990,12 @@ export class SalesApi extends ApiGroup {
   /**
    * Capture a pre-captured card sale
    *
-   * PRE_CAPTURED becomes CONFIRMED (full amount). Two captures at once capture once: one gets 200, the
-   * other 409 while the first runs or 400 after. A PIX sale, or a sale in another state, is 400 with the
-   * reason. Another merchant's sale is 404, like an unknown id (its existence is not revealed).
+   * PRE_CAPTURED becomes CONFIRMED. With no body, the whole authorized value is captured, as the
+   * contract says; a body {"value": <cents>} captures less, once: the acquirer releases the rest of the
+   * authorization, and a second capture is 400 (the sale is CONFIRMED). captured_value shows what was
+   * captured. Two captures at once capture once: one gets 200, the other 409 while the first runs or 400
+   * after. A PIX sale, or a sale in another state, is 400 with the reason. Another merchant's sale is
+   * 404, like an unknown id (its existence is not revealed).
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
    * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
@@ -1001,8 +1005,8 @@ export class SalesApi extends ApiGroup {
    *
    * @param id Sale id (from the pre-capture answer)
    */
-  captureSale(id: string | number, options?: RequestOptions): Promise<OnlineSaleResponse> {
-    return this.transport.call<OnlineSaleResponse>(operations.captureSale, { pathParams: { id } }, options);
+  captureSale(id: string | number, body?: CaptureRequest, options?: RequestOptions): Promise<OnlineSaleResponse> {
+    return this.transport.call<OnlineSaleResponse>(operations.captureSale, { pathParams: { id }, body }, options);
   }
 
   /**

@@ -837,6 +837,8 @@ export interface OnlineSale {
   };
   /** The outcome of an acquirer call on this sale is being confirmed */
   reconciling?: boolean;
+  /** Cents captured: the whole value, or less after a partial capture; null until captured */
+  captured_value?: number | null;
   /** Format: date-time. */
   captured_at?: string | null;
   /** Format: date-time. */
@@ -900,6 +902,14 @@ export interface PaymentNotice {
    */
   ChangeType: number;
   RecurrentPaymentId?: string;
+}
+
+export interface CaptureRequest {
+  /**
+   * Cents to capture, at most the authorized value; less captures part of the sale, once (the rest of
+   * the authorization is released). Absent: everything authorized.
+   */
+  value?: number;
 }
 
 export interface CardPublicKey {
