@@ -92,7 +92,7 @@ export interface OnlineSale {
    */
   acquirerPaymentId?: string | null;
   capturedAt: Date | null;
-  /** Cents captured: all of `amountCents`, or less by a partial capture. Null until captured (absent on older sales). */
+  /** Cents captured: all of `amountCents`, or less by a partial capture; null until captured (absent on older ones). */
   capturedValue?: number | null;
   cancelledAt: Date | null;
   refundedAt: Date | null;
