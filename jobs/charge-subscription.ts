@@ -6,7 +6,7 @@
 import type { Job } from 'bullmq';
 import { defineJob } from '../src/queue/job-definition';
 
-/** Plain data: what the scheduler read of the subscription, so a run needs not read it again. */
+/** Plain data naming a subscription's cycle and attempt; the run reads the subscription itself. */
 export interface ChargeJobData {
   subscriptionId: number;
   /** Due date of the cycle, YYYY-MM-DD. */
@@ -17,9 +17,9 @@ export interface ChargeJobData {
   today: string;
   /**
    * A cycle's first send only, from the scheduler: what the charge is made of, copied from the
-   * subscription it read (fields that never change after creation, and the cycle of `dueDate`),
-   * so the run inserts the charge and moves the subscription on without reading it first. Jobs
-   * without it (the recovery pass's) read the subscription.
+   * subscription it read (fields that never change after creation, and the cycle of `dueDate`).
+   * Never charged from: the run reads the subscription and refuses a job whose copy disagrees
+   * with it (charging.ts checkCarriedCycle). Jobs without it (the recovery pass's) are read alike.
    */
   cycle?: DueCycle;
 }

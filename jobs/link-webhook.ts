@@ -38,12 +38,15 @@ export interface StoredEventRef {
 export interface LinkWebhookJob {
   eventId: string;
   trigger: 'scheduled' | 'redelivery';
-  /** The event's merchant, so a delivery reads the merchant's secret at once (absent on older jobs). */
+  /**
+   * The event's merchant, so a delivery reads the merchant's secret beside the event (absent on
+   * older jobs); a job whose merchant is not the stored event's is refused.
+   */
   merchantId?: number;
   /**
-   * The event, carried by the job queued with it (emitLinkEvent) and by a redelivery, so their
-   * delivery need not read it back. Absent on jobs queued by the sweeps (and older jobs): they
-   * read the event, as every rerun and retry of a scheduled job does (delivery.ts says why).
+   * The event, carried by the job queued with it (emitLinkEvent) and by a redelivery. Never sent
+   * as carried: every delivery reads the stored event and refuses a job whose copy differs from it
+   * by a byte (delivery.ts). Absent on jobs queued by the sweeps (and older jobs).
    */
   event?: CarriedEvent;
 }

@@ -1,12 +1,22 @@
 /** Sends one attempt of a subscription charge to the acquirer and records the outcome. */
-import type { Job } from 'bullmq';
+import { UnrecoverableError, type Job } from 'bullmq';
 import { getConfig } from '../../config';
 import { logger } from '../../src/platform/logger';
-import { runChargeAttempt, type ChargeAttemptResult } from '../../src/subscriptions/charging';
+import { ChargeJobDisagrees, runChargeAttempt, type ChargeAttemptResult } from '../../src/subscriptions/charging';
 import { type ChargeJobData, chargeSubscriptionJob } from '../charge-subscription';
 import { jobKind } from '../types';
 
 export default async function chargeSubscription(job: Job<ChargeJobData>): Promise<ChargeAttemptResult> {
+  try {
+    return await attempt(job);
+  } catch (error) {
+    // A job that disagrees with its subscription says the same on every retry: it is not retried.
+    if (error instanceof ChargeJobDisagrees) throw new UnrecoverableError(error.message);
+    throw error;
+  }
+}
+
+async function attempt(job: Job<ChargeJobData>): Promise<ChargeAttemptResult> {
   const holdMs = getConfig().worker.chargeHoldAfterAcquirerMs;
   const firstRun = job.attemptsMade === 0 && !job.stalledCounter;
   return runChargeAttempt(job.data, {

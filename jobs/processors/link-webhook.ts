@@ -1,7 +1,7 @@
 /**
  * Delivers one payment-link webhook event. A failed attempt throws so BullMQ retries it on the
  * webhook schedule (exponential, jittered, about 3 days); a 410 Gone throws UnrecoverableError,
- * which stops the retries at once.
+ * which stops the retries at once, as does a job that does not match its stored event (delivery.ts).
  */
 import { UnrecoverableError, type Job } from 'bullmq';
 import { deliverEvent, markEventFailed } from '../../src/webhooks/delivery';
@@ -15,6 +15,8 @@ export default async function deliverLinkWebhook(job: Job<LinkWebhookJob>) {
     firstRun: job.attemptsMade === 0 && !job.stalledCounter,
   });
   if (outcome.success) return { statusCode: outcome.statusCode };
+  // A job that names no stored event, or disagrees with it, is never retried: nothing it says is sent.
+  if (outcome.refused) throw new UnrecoverableError(outcome.error!);
   if (outcome.gone) throw new UnrecoverableError(`receiver answered 410 Gone: retries stopped`);
   const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
   if (lastAttempt && job.data.trigger === 'scheduled') await markEventFailed(job.data.eventId);

@@ -27,17 +27,11 @@ import {
   TRANSPORT_ERROR,
   TRANSPORT_ERROR_MESSAGE,
 } from './retry-policy';
-import { cycleDueDate, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './calendar';
-import type { ChargeAttemptResult, ChargeJobData } from '../../jobs/charge-subscription';
+import { cycleDueDate, dueCycleOf, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './calendar';
+import type { ChargeAttemptResult, ChargeJobData, DueCycle } from '../../jobs/charge-subscription';
 
 export type { ChargeAttemptResult };
-import {
-  advanceToNextCycle,
-  findSubscriptionCharge,
-  insertCharge,
-  loadSubscription,
-  startDueCycle,
-} from './cycle-start';
+import { advanceToNextCycle, findSubscriptionCharge, insertCharge, loadSubscription } from './cycle-start';
 import {
   ChargeAttemptModel,
   ChargeStatus,
@@ -71,32 +65,53 @@ export function attemptOrderId(subscriptionId: number, chargeId: number, attempt
 
 const OPEN = { status: ChargeStatus.PENDING };
 
+/**
+ * A job whose copy of the cycle is not what the stored subscription says: it is not retried, and
+ * nothing of it is charged (a job is not content: anyone who can write to Redis can write one).
+ */
+export class ChargeJobDisagrees extends Error {}
+
+/**
+ * The scheduler's copy of a cycle (ChargeJobData.cycle) checked against the stored subscription:
+ * the merchant and value (never changed after creation) always, and while the subscription is still
+ * at the job's due date, the cycle number and the date it moves on to.
+ */
+function checkCarriedCycle(sub: Subscription, data: ChargeJobData, carried: DueCycle): void {
+  const stored = dueCycleOf(sub);
+  const sameCharge = carried.merchantId === stored.merchantId && carried.value === stored.value;
+  const sameCycle =
+    sub.nextDueDate !== data.dueDate ||
+    (carried.number === stored.number && carried.followingDueDate === stored.followingDueDate);
+  if (sameCharge && sameCycle) return;
+  const message = `refused: the charge job does not match the stored subscription ${sub._id}`;
+  logger.warn({ subscriptionId: sub._id, dueDate: data.dueDate, attempt: data.attempt, carried }, message);
+  throw new ChargeJobDisagrees(message);
+}
+
+/**
+ * One attempt of a charge. The subscription is read first (with its cancellation record, one wait):
+ * what is charged, to whom, and where the subscription moves on to come from it, never from the job,
+ * whose copy of the cycle, when it has one, must agree with it (checkCarriedCycle).
+ */
 export async function runChargeAttempt(
   data: ChargeJobData,
   hooks: ChargeAttemptHooks = {},
 ): Promise<ChargeAttemptResult> {
-  const started = data.attempt === 1 && data.cycle ? await startDueCycle(data, data.cycle) : null;
-  const sub = started ? started.sub : await loadSubscription(data.subscriptionId);
+  const sub = await loadSubscription(data.subscriptionId);
   if (!sub) return 'not-due';
-  // With the scheduler's copy of the cycle, startDueCycle has inserted (or found) the charge and moved on.
-  let charge: SubscriptionCharge | null = started?.charge ?? null;
-  let insertedNow = started?.insertedNow ?? false;
-  if (!started) {
-    if (data.attempt === 1 && sub.status === 'active' && sub.nextDueDate === data.dueDate) {
-      // A cycle's first run without the scheduler's copy: insert first and let the unique index say
-      // whether the charge exists (a lookup first would cost a read more).
-      ({ charge, insertedNow } = await insertCharge(sub, data.dueDate, {
-        merchantId: sub.merchantId,
-        value: sub.value,
-        number: sub.nextCycle,
-      }));
-    } else {
-      // A cancelled subscription, or a cycle already past (a stale job), gets no new charge.
-      charge = await findSubscriptionCharge(sub._id, data.dueDate);
-    }
+  if (data.cycle) checkCarriedCycle(sub, data, data.cycle);
+  let charge: SubscriptionCharge | null;
+  let insertedNow = false;
+  if (data.attempt === 1 && sub.status === 'active' && sub.nextDueDate === data.dueDate) {
+    // A cycle's first run: insert first and let the unique index say whether the charge exists (a
+    // lookup first would cost a read more).
+    ({ charge, insertedNow } = await insertCharge(sub, data.dueDate, dueCycleOf(sub)));
+  } else {
+    // A cancelled subscription, or a cycle already past (a stale job), gets no new charge.
+    charge = await findSubscriptionCharge(sub._id, data.dueDate);
   }
   if (!charge) return 'not-due';
-  if (data.attempt === 1 && !started?.advanced) await advanceToNextCycle(sub, charge);
+  if (data.attempt === 1) await advanceToNextCycle(sub, charge);
 
   // A charge this run just inserted has no recorded attempt yet: one lookup fewer on the common path.
   const recorded = insertedNow ? null : await ChargeAttemptModel.findById(attemptId(charge._id, data.attempt)).lean();

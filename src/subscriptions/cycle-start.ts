@@ -1,8 +1,8 @@
 /**
  * The start of a subscription cycle: its charge inserted once (unique per subscription and due
  * date) and the subscription moved on to its next cycle. Run by the charge job
- * (charging.ts runChargeAttempt) and by the creation of a subscription due today
- * (scheduling.ts startFirstCycleIfDue); both are safe to run twice.
+ * (charging.ts runChargeAttempt, from the subscription it read) and by the creation of a
+ * subscription due today (scheduling.ts startFirstCycleIfDue); both are safe to run twice.
  */
 import { checkedAfterLookup } from '../db/filters';
 import { createOnce } from '../db/claims';
@@ -40,10 +40,9 @@ export async function findSubscriptionCharge(
 }
 
 /**
- * A cycle's first run with the scheduler's copy of the cycle: three round trips before the sale
- * (cancellation record, charge insert, findOneAndUpdate) where reading the subscription first took
- * four (subscription, cancellation record, charge insert, update). The order keeps every guard of
- * the path that reads first:
+ * The first cycle of a subscription created already due, from the cycle its creation just computed
+ * (never from a job: a charge job reads its subscription, charging.ts). The order keeps every guard
+ * of the job's path:
  * - the cancellation record is read before anything is written, so a subscription cancelled
  *   before its run gets no charge (the path that reads first then restores its status);
  * - the charge is inserted before the subscription moves on, as there: a run that dies between
@@ -52,8 +51,8 @@ export async function findSubscriptionCharge(
  *   due date, that answers the subscription as it was: the card and customer the sale needs.
  * When it matches nothing (another run moved it on, a stale job, a cancellation that came after
  * the record was read), the subscription is read as the other path reads it.
- * The creation of a subscription due today runs it too, before its job runs (scheduling.ts,
- * startFirstCycleIfDue): the job's run then finds the charge and the subscription moved on.
+ * It runs before the cycle's job (scheduling.ts, startFirstCycleIfDue): the job's run then finds
+ * the charge and the subscription moved on.
  */
 export async function startDueCycle(
   data: ChargeJobData,

@@ -74,8 +74,8 @@ function dueCycleJob(sub: DueSubscription, today: string): ChargeJobData {
 
 /**
  * A new charge for each active subscription whose next cycle's due date has come. Each job carries
- * the cycle as read here (see ChargeJobData.cycle), so its run does not read the subscription
- * before inserting the charge. A deliberate scan: every active subscription is read (FerretDB
+ * the cycle as read here (see ChargeJobData.cycle), which its run checks against the subscription
+ * it reads. A deliberate scan: every active subscription is read (FerretDB
  * filters the due date after reading), streamed.
  */
 export async function enqueueDueSubscriptionCharges(now: Date): Promise<number> {
@@ -94,7 +94,7 @@ export async function enqueueDueSubscriptionCharges(now: Date): Promise<number> 
  * subscriptions clock, the day the scheduler charges by) gets its first charge now rather than at
  * the scheduler's next tick, up to a minute later. It takes the scheduler's path, not a copy of it:
  * the job the scheduler would queue (same data, same deterministic id), then what that job's run
- * does first, startDueCycle: the charge inserted PENDING under its unique (subscription, due date)
+ * does first, in startDueCycle: the charge inserted PENDING under its unique (subscription, due date)
  * index and the subscription moved to its next cycle. So the charge is listed when the creation
  * answers, a scheduler tick in between or after adds nothing (the job id is taken, and then the
  * subscription is no longer due), and the job's run finds the charge and sends it once.

@@ -1,8 +1,12 @@
-/** bull-board queue dashboard at /admin/queues, staff-only (src/auth/basic-auth.ts says what it accepts). */
-import type { Express, Router } from 'express';
+/**
+ * bull-board queue dashboard at /admin/queues, staff-only (src/auth/basic-auth.ts says what it
+ * accepts), and read-only but for what operators do to existing jobs (OPERATOR_ACTIONS).
+ */
+import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
+import { forbidden } from '../platform/errors';
 import { getQueue } from '../queue/queues';
 
 export const DASHBOARD_PATH = '/admin/queues';
@@ -25,11 +29,33 @@ function dropThirdPartyStylesheets(app: Express): void {
   );
 }
 
+/**
+ * The only changes the dashboard makes (PUT, under /api/queues/<queue>/): retry, clean (remove) and
+ * promote, of one job or of every job of a status. A job is not content (issue 27): adding a job or
+ * changing its data would let a dashboard login write what a worker then acts on, so bull-board's
+ * add, update-data, delay, priority, pause, empty, obliterate, scheduler and history routes are
+ * refused here, before bull-board sees them. bull-board's own readOnlyMode is no use: it refuses
+ * retries too. docs/operations.md lists what operators can do.
+ */
+const OPERATOR_ACTIONS = [
+  /^\/api\/queues\/[^/]+\/[^/]+\/(?:retry|clean|promote)$/, // one job
+  /^\/api\/queues\/[^/]+\/(?:retry|clean)\/[^/]+$/, // every job of a status
+  /^\/api\/queues\/[^/]+\/promote$/, // every delayed job
+];
+
+function refuseOtherChanges(req: Request, _res: Response, next: NextFunction): void {
+  const reads = req.method === 'GET' || req.method === 'HEAD';
+  if (reads || (req.method === 'PUT' && OPERATOR_ACTIONS.some((action) => action.test(req.path)))) return next();
+  next(forbidden('The queue dashboard retries, cleans and promotes existing jobs; it makes no other change.'));
+}
+
 export function dashboardRouter(queueNames: string[]): Router {
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(DASHBOARD_PATH);
   createBullBoard({ queues: queueNames.map((name) => new BullMQAdapter(getQueue(name))), serverAdapter });
   const app = serverAdapter.getRouter() as Express;
   dropThirdPartyStylesheets(app);
-  return app as unknown as Router;
+  const guarded = express.Router();
+  guarded.use(refuseOtherChanges, app);
+  return guarded;
 }

@@ -11,7 +11,7 @@ import { insertDocument } from '../db/inserts';
 import { logger } from '../platform/logger';
 import type { CarriedEvent, LinkWebhookJob } from '../../jobs/link-webhook';
 import { WebhookAttemptModel, WebhookEventModel, type WebhookEvent } from './model';
-import { getWebhookSecret, signedHeaders } from './secrets';
+import { findWebhookSecret, getWebhookSecret, signedHeaders } from './secrets';
 import { checkWebhookUrl, type ResolvedAddress, type Resolver } from '../platform/url-safety';
 
 export interface DeliveryOutcome {
@@ -20,6 +20,8 @@ export interface DeliveryOutcome {
   gone: boolean;
   /** Nothing was sent: a scheduled job found its event no longer pending (delivered, failed or gone). */
   skipped?: boolean;
+  /** Nothing was sent nor recorded: the job names no stored event, or disagrees with it (refusalOf). */
+  refused?: boolean;
   statusCode: number | null;
   error: string | null;
 }
@@ -27,9 +29,9 @@ export interface DeliveryOutcome {
 export interface DeliveryOptions {
   resolve?: Resolver;
   now?: () => Date;
-  /** The event's merchant when the job names it: its secret is read at once. */
+  /** The event's merchant when the job names it: its secret is read beside the event, and checked against it. */
   merchantId?: number;
-  /** The event as the job carries it (LinkWebhookJob.event). */
+  /** The event as the job carries it (LinkWebhookJob.event): checked against the stored event, never sent. */
   carried?: CarriedEvent;
   /** The job's first run: not a retry, nor a rerun after its worker died. Unset: taken for a rerun. */
   firstRun?: boolean;
@@ -79,20 +81,38 @@ async function post(
 /** A scheduled job's event is no longer pending: nothing is sent. */
 const SKIPPED: DeliveryOutcome = { success: true, gone: false, skipped: true, statusCode: null, error: null };
 
-/** The event as a delivery needs it: read from the store, or as the job carries it. */
-type DeliveredEvent = Pick<WebhookEvent, '_id' | 'merchantId' | 'linkId' | 'url' | 'body'>;
+/**
+ * Why a job may not deliver the event it names, or null when it may: the event must be stored, and
+ * what the job says of it (its merchant, the copy it carries) must be the stored record, byte for
+ * byte. A job is not content: anyone who can write to Redis can write one, so a job that disagrees
+ * with its record is refused before anything is sent, signed or written.
+ */
+function refusalOf(eventId: string, stored: WebhookEvent | null, options: DeliveryOptions): string | null {
+  if (!stored) return `refused: the job names no stored event (${eventId})`;
+  const { carried, merchantId } = options;
+  const disagrees =
+    (merchantId !== undefined && merchantId !== stored.merchantId) ||
+    (carried !== undefined &&
+      (carried.linkId !== stored.linkId || carried.url !== stored.url || carried.body !== stored.body));
+  return disagrees ? `refused: the job does not match the stored event ${eventId}` : null;
+}
 
 /**
  * One delivery attempt of a stored event, recorded whatever happens. Never throws for receiver
  * faults.
  *
- * Round trips of the common case, the first run of the job queued with its event: the merchant's
- * secret read, the POST, then the attempt inserted and the event's state written, at once. The
- * event is not read: the job carries what is POSTed, and nothing can have delivered the event
- * before its own first job ran (a redelivery waits behind it in the queue; one running beside it
- * also sends both ways when the event is read). A scheduled job's retry, and a rerun after its
- * worker died, read the event and send nothing once it is no longer pending (a redelivery or the
- * rerun's first try delivered it), as does every job queued by the sweeps, which carry nothing.
+ * The job names its event; what is POSTed, where, and with whose secret is always the stored event
+ * and its merchant's secret, read first. A job carrying a copy of the event (the one queued with it,
+ * a redelivery) has it checked against the record, and a job that disagrees with its record, or
+ * names none, is refused (logged, nothing sent, the stored event left as it was).
+ *
+ * Round trips: the event and the secret of the merchant the job names are read at once (one wait),
+ * then the POST, then the attempt inserted and the event's state written, at once. The first run of
+ * the job queued with its event sends without looking at the event's state: nothing can have
+ * delivered the event before its own first job ran (a redelivery waits behind it in the queue; one
+ * running beside it sends both ways however the state is read). A scheduled job's retry, a rerun
+ * after its worker died, and every job queued by the sweeps (which carry nothing) send nothing once
+ * the event is no longer pending (a redelivery or the rerun's first try delivered it).
  *
  * The attempt and the event's state stay two writes: the attempt is an insert, never lost, while
  * the event is updated by read-modify-write on FerretDB, which a concurrent write to the same
@@ -107,15 +127,19 @@ export async function deliverEvent(
   const config = getConfig();
   const now = options.now ?? (() => new Date());
   const { carried, merchantId } = options;
-  const checkState = trigger === 'scheduled' && !(carried && options.firstRun);
+  // The job's merchant is not yet checked: its secret is only read here, never created.
   const [stored, secretOfJob] = await Promise.all([
-    checkState || !carried || merchantId === undefined ? WebhookEventModel.findById(eventId).lean() : undefined,
-    merchantId === undefined ? undefined : getWebhookSecret(merchantId),
+    WebhookEventModel.findById(eventId).lean<WebhookEvent>(),
+    merchantId === undefined ? undefined : findWebhookSecret(merchantId),
   ]);
-  if (stored === null) return { success: false, gone: true, statusCode: null, error: 'event no longer exists' };
+  const refusal = refusalOf(eventId, stored, options);
+  if (refusal) {
+    logger.warn({ eventId, jobMerchantId: merchantId, trigger }, refusal);
+    return { success: false, gone: false, refused: true, statusCode: null, error: refusal };
+  }
+  const event = stored!;
   // A duplicate scheduled job (a sweep whose add came after the first job was removed) never re-sends.
-  if (checkState && stored!.state !== 'pending') return SKIPPED;
-  const event: DeliveredEvent = stored ?? { _id: eventId, merchantId: merchantId!, ...carried! };
+  if (trigger === 'scheduled' && !(carried && options.firstRun) && event.state !== 'pending') return SKIPPED;
   const started = now();
   const startedMs = performance.now();
   let outcome: DeliveryOutcome;
@@ -132,8 +156,7 @@ export async function deliverEvent(
     };
   } else {
     try {
-      const secret =
-        secretOfJob && secretOfJob._id === event.merchantId ? secretOfJob : await getWebhookSecret(event.merchantId);
+      const secret = secretOfJob ?? (await getWebhookSecret(event.merchantId));
       const statusCode = await post(
         verdict.url,
         verdict.addresses,

@@ -39,7 +39,7 @@ export interface NewLinkEvent {
  * The event is inserted already marked queued, and its job added right after: one write fewer than
  * marking it after the add, and no update of the event still in flight when its first delivery
  * writes it (FerretDB's read-modify-write could put `pending` back over `delivered`). The job
- * carries the event, so its first delivery does not read it back (delivery.ts).
+ * names the event (and carries a copy its delivery checks against the stored one, delivery.ts).
  * When the add fails (Redis down) the mark is taken off again, so the scheduler sweep queues the
  * event after its grace period; should that write fail too, the lost-job pass queues it (a
  * pending event marked queued whose job does not exist).

@@ -20,9 +20,14 @@ function newSecret(): string {
   return `whsec_${crypto.randomBytes(32).toString('base64')}`;
 }
 
+/** The merchant's secret if it exists: a read only, for a merchant id not yet checked against a stored record. */
+export async function findWebhookSecret(merchantId: number): Promise<WebhookSecret | null> {
+  return WebhookSecretModel.findById(merchantId).lean();
+}
+
 /** The merchant's secret, created on first use (a concurrent first use loses the insert and reads the winner). */
 export async function getWebhookSecret(merchantId: number): Promise<WebhookSecret> {
-  const existing = await WebhookSecretModel.findById(merchantId).lean();
+  const existing = await findWebhookSecret(merchantId);
   if (existing) return existing;
   const created = await createOnce(WebhookSecretModel, { _id: merchantId, secret: newSecret(), createdAt: new Date() });
   return created ?? (await WebhookSecretModel.findById(merchantId).lean())!;

@@ -7,6 +7,11 @@ import { launchChromium } from '../helpers/browser';
 import { getConfig } from '../../config';
 import { queueNames } from '../../jobs';
 import { send } from '../helpers/http';
+import { eventually } from '../helpers/processes';
+import { getQueue, startWorker } from '../../src/queue/queues';
+import { HEARTBEAT_QUEUE } from '../../jobs/heartbeat';
+import { LINK_WEBHOOK_QUEUE, type LinkWebhookJob } from '../../jobs/link-webhook';
+import processHeartbeat from '../../jobs/processors/heartbeat';
 
 let app: TestApp;
 test.before(async () => {
@@ -70,6 +75,96 @@ test.serial(
     t.is((await send(app, 'GET', '/metrics', basic(user, password))).status, 200);
   },
 );
+
+/** Every operator credential the dashboard takes (a staff e-mail and password is checked by the test above). */
+async function operatorCredentials(): Promise<[string, Record<string, string>][]> {
+  const { user, password } = getConfig().dashboard;
+  const staff = await newStaff();
+  return [
+    ['operator password', basic(user, password)],
+    ['staff jwt', bearer(staff.accessToken)],
+    ['system token', bearer(systemToken())],
+  ];
+}
+
+test('the dashboard adds no job and changes no job data, whoever asks', async (t) => {
+  const links = getQueue<LinkWebhookJob>(LINK_WEBHOOK_QUEUE);
+  const heartbeats = getQueue(HEARTBEAT_QUEUE);
+  const existing = await heartbeats.add('heartbeat', { enqueuedAt: new Date().toISOString() }, { delay: 3600_000 });
+  const forged = {
+    eventId: 'msg_424242_1',
+    trigger: 'redelivery',
+    merchantId: 42,
+    event: { linkId: 424242, url: 'https://attacker.example/hook', body: '{"type":"payment_link.paid"}' },
+  };
+  for (const [who, headers] of await operatorCredentials()) {
+    const added = await send(app, 'POST', `${QUEUES}/${LINK_WEBHOOK_QUEUE}/add`, headers, {
+      name: 'deliver',
+      data: forged,
+      options: {},
+    });
+    t.is(added.status, 403, `add, ${who}`);
+    t.is(typeof (await json(added)).detail, 'string');
+    const updated = await send(app, 'PATCH', `${QUEUES}/${HEARTBEAT_QUEUE}/${existing.id}/update-data`, headers, {
+      jobData: { enqueuedAt: 'made up', holdMs: 30_000 },
+    });
+    t.is(updated.status, 403, `update-data, ${who}`);
+    for (const [method, path] of [
+      ['PUT', `${QUEUES}/${HEARTBEAT_QUEUE}/pause`],
+      ['PUT', `${QUEUES}/${HEARTBEAT_QUEUE}/empty`],
+      ['PUT', `${QUEUES}/${HEARTBEAT_QUEUE}/obliterate`],
+      ['PATCH', `${QUEUES}/${HEARTBEAT_QUEUE}/${existing.id}/delay`],
+      ['PATCH', `${QUEUES}/${HEARTBEAT_QUEUE}/${existing.id}/priority`],
+      ['PUT', `${QUEUES}/pause`],
+    ]) {
+      t.is((await send(app, method, path, headers, {})).status, 403, `${method} ${path}, ${who}`);
+    }
+  }
+  const linkJobs = await links.getJobs([
+    'waiting',
+    'paused',
+    'delayed',
+    'prioritized',
+    'active',
+    'completed',
+    'failed',
+  ]);
+  t.deepEqual(
+    linkJobs.filter((job) => job?.data.eventId === forged.eventId),
+    [],
+    'no job was added',
+  );
+  const after = (await heartbeats.getJob(existing.id!))!;
+  t.deepEqual(after.data, existing.data, 'its data is as it was');
+  t.is(await after.getState(), 'delayed');
+  t.false(await heartbeats.isPaused());
+  await after.remove();
+});
+
+test('the dashboard retries, promotes and cleans existing jobs, with each operator credential', async (t) => {
+  const queue = getQueue(HEARTBEAT_QUEUE);
+  const worker = startWorker(HEARTBEAT_QUEUE, processHeartbeat);
+  for (const [who, headers] of await operatorCredentials()) {
+    const id = `dashboard-${who.replace(/ /g, '-')}-${Date.now()}`;
+    await queue.add('heartbeat', { enqueuedAt: 'not a date' }, { jobId: id, attempts: 1 });
+    await eventually(async () => (await (await queue.getJob(id))?.getState()) === 'failed');
+    const retried = await send(app, 'PUT', `${QUEUES}/${HEARTBEAT_QUEUE}/${id}/retry`, headers);
+    t.is(retried.status, 204, `retry, ${who}`);
+    await eventually(async () => (await queue.getJob(id))?.attemptsMade === 2, 30_000);
+
+    const delayed = await queue.add('heartbeat', { enqueuedAt: 'not a date' }, { delay: 3600_000, attempts: 1 });
+    const promoted = await send(app, 'PUT', `${QUEUES}/${HEARTBEAT_QUEUE}/${delayed.id}/promote`, headers);
+    t.true(promoted.ok, `promote, ${who}: ${promoted.status}`);
+    await eventually(async () => (await (await queue.getJob(delayed.id!))?.getState()) === 'failed', 30_000);
+
+    for (const jobId of [id, delayed.id!]) {
+      const cleaned = await send(app, 'PUT', `${QUEUES}/${HEARTBEAT_QUEUE}/${jobId}/clean`, headers);
+      t.is(cleaned.status, 204, `clean, ${who}`);
+      t.is(await queue.getJob(jobId), undefined);
+    }
+  }
+  await worker.close();
+});
 
 // Runs after the serial tests: the operator's login is then remembered, so this page's many requests count no password
 // check.

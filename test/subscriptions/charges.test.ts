@@ -1,5 +1,6 @@
 import '../helpers/env';
 import test from 'ava';
+import type { Job } from 'bullmq';
 import { json, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, systemToken, type TestMerchant } from '../helpers/identity';
 import { eventually, type RunningProcess } from '../helpers/processes';
@@ -10,7 +11,7 @@ import { runChargeAttempt } from '../../src/subscriptions/charging';
 import { dueCycleOf } from '../../src/subscriptions/calendar';
 
 import chargeSubscription from '../../jobs/processors/charge-subscription';
-import { CHARGE_QUEUE, chargeJobId } from '../../jobs/charge-subscription';
+import { CHARGE_JOB_NAME, CHARGE_QUEUE, chargeJobId } from '../../jobs/charge-subscription';
 import { SubscriptionChargeModel, SubscriptionModel } from '../../src/subscriptions/model';
 import { runSchedulerTick } from '../../workers/scheduler';
 import { countDbCommands } from '../helpers/db-commands';
@@ -307,19 +308,21 @@ async function chargeCommands(cardLastDigit: number, firstDueDate: string) {
 }
 
 /**
- * One charge run, approved or denied: the cancellation check, the charge inserted, the subscription moved on, the
+ * One charge run, approved or denied: the subscription read beside its cancellation record (one wait; the job's copy
+ * of the cycle is checked against it, never charged from), the charge inserted, the subscription moved on, the
  * outcome inserted and applied.
  */
 const ONE_CHARGE = {
+  'subscriptions find': 1,
   'subscription_cancellations find': 1,
   'subscription_charges insert': 1,
-  'subscriptions findAndModify': 1,
+  'subscriptions update': 1,
   'subscription_charge_attempts insert': 1,
   'subscription_charges update': 1,
 };
 
 test.serial(
-  'one approved charge: a cancellation check, the charge inserted, the subscription moved on, the outcome ' +
+  'one approved charge: the subscription read, the charge inserted, the subscription moved on, the outcome ' +
     'inserted and applied',
   async (t) => {
     const { id, result, by, idBlocks } = await chargeCommands(1, '2031-01-10');
@@ -392,5 +395,43 @@ test.serial(
     const sub = (await SubscriptionModel.findById(id).lean())!;
     t.is(sub.nextDueDate, '2031-06-10');
     t.is(sub.nextCycle, 1);
+  },
+);
+
+test.serial(
+  'a charge job written to Redis with a made-up copy of the cycle charges nothing; the real cycle is charged as ' +
+    'stored',
+  async (t) => {
+    const id = await newSubscriptionId(app.url, merchant, { firstDueDate: '2031-06-10' });
+    const before = (await SubscriptionModel.findById(id).lean())!;
+    const real = {
+      subscriptionId: id,
+      dueDate: '2031-06-10',
+      attempt: 1,
+      today: '2031-06-10',
+      cycle: dueCycleOf(before),
+    };
+    const forgeries = [
+      { ...real.cycle, value: 999_999 },
+      { ...real.cycle, merchantId: other.merchantId },
+      { ...real.cycle, followingDueDate: '2099-01-10' },
+      { ...real.cycle, number: 5 },
+    ];
+    const queue = getQueue(CHARGE_QUEUE);
+    for (const [n, cycle] of forgeries.entries()) {
+      const forged = await queue.add(CHARGE_JOB_NAME, { ...real, cycle }, { jobId: `forged-charge-${id}-${n}` });
+      const finished = (await eventually(async () => {
+        const job = await queue.getJob(forged.id!);
+        return job?.finishedOn && job;
+      }, 30_000)) as Job;
+      t.deepEqual(await SubscriptionChargeModel.find({ subscriptionId: id }).lean(), [], JSON.stringify(cycle));
+      t.regex(finished.failedReason ?? '', /does not match the stored subscription/);
+      t.is(finished.attemptsMade, 1, 'never retried');
+    }
+    t.deepEqual(await SubscriptionModel.findById(id).lean(), before, 'the subscription is as it was');
+    t.is(await runChargeAttempt(real), 'confirmed');
+    const charge = (await SubscriptionChargeModel.findOne({ subscriptionId: id }).lean())!;
+    t.like(charge, { value: before.value, merchantId: merchant.merchantId, cycle: 0 });
+    t.is((await SubscriptionModel.findById(id).lean())!.nextDueDate, '2031-07-10');
   },
 );
