@@ -11,7 +11,12 @@ export type Validated = string | number;
 /** Every variable's validated value by its environment name, for the few fields that depend on another variable. */
 export type ValidatedByName = Readonly<Record<string, Validated>>;
 
-export interface Variable<Value = unknown, Env extends string = string, Secret extends boolean = boolean> {
+export interface Variable<
+  Value = unknown,
+  Env extends string = string,
+  Secret extends boolean = boolean,
+  Generated extends boolean = boolean,
+> {
   kind: 'variable';
   env: Env;
   schema: Joi.AnySchema;
@@ -19,6 +24,11 @@ export interface Variable<Value = unknown, Env extends string = string, Secret e
   default: Validated | undefined;
   doc: string;
   secret: Secret;
+  /**
+   * Whether a local run generates the secret (.data/local-secrets.json). Not for a credential of a service the
+   * developer runs (a local Redis has no password): such a secret keeps its default locally.
+   */
+  generatedLocally: Generated;
   /** Markdown links appended to the doc text in docs/configuration.md (never in error messages). */
   see: string | undefined;
   /** An explicitly empty value is kept rather than replaced by the default. */
@@ -43,9 +53,9 @@ export type ConfigValues<Tree> =
       ? Value
       : { -readonly [Field in keyof Tree]: ConfigValues<Tree[Field]> };
 
-/** The environment names of the secrets declared in a tree. */
+/** The environment names of the secrets a local run generates, declared in a tree. */
 export type SecretNames<Tree> =
-  Tree extends Variable<unknown, infer Env, true>
+  Tree extends Variable<unknown, infer Env, true, true>
     ? Env
     : Tree extends Variable
       ? never
@@ -58,6 +68,7 @@ export function variable<
   Raw extends Validated,
   Value = Raw,
   const Secret extends boolean = false,
+  const Generated extends boolean = Secret,
 >(
   declaration: {
     env: Env;
@@ -65,13 +76,15 @@ export function variable<
     default?: Raw;
     doc: string;
     secret?: Secret;
+    /** For a secret: false when a local run keeps its default instead of generating one. */
+    generatedLocally?: Generated;
     see?: string;
     emptyIsAValue?: boolean;
     /** Turns the validated text or number into the field's value; the identity when absent. */
     parse?: (validated: Raw, others: ValidatedByName) => Value;
   },
   // NoInfer: inside combine() the expected return type would otherwise infer Value as unknown when parse is absent.
-): Variable<NoInfer<Value>, Env, Secret> {
+): Variable<NoInfer<Value>, Env, Secret, Generated> {
   return {
     kind: 'variable',
     env: declaration.env,
@@ -79,6 +92,7 @@ export function variable<
     default: declaration.default,
     doc: declaration.doc,
     secret: (declaration.secret ?? false) as Secret,
+    generatedLocally: (declaration.generatedLocally ?? declaration.secret ?? false) as Generated,
     see: declaration.see,
     emptyIsAValue: declaration.emptyIsAValue ?? false,
     parse: declaration.parse ?? ((validated: Raw) => validated as unknown as Value),

@@ -11,9 +11,10 @@ export const CONFIGURATION_DOC = path.resolve(__dirname, '..', 'docs', 'configur
 
 const HEADER = ['| variable | default | meaning |', '|---|---|---|'];
 
-function describeDefault({ default: fallback, secret }: Variable): string {
+function describeDefault({ default: fallback, secret, generatedLocally }: Variable): string {
   const outsideLocalRuns = fallback === undefined ? 'required' : fallback === '' ? '(empty)' : `\`${fallback}\``;
-  return secret ? `generated locally; ${outsideLocalRuns} in production` : outsideLocalRuns;
+  if (!secret) return outsideLocalRuns;
+  return generatedLocally ? `generated locally; ${outsideLocalRuns} in production` : `${outsideLocalRuns}; secret`;
 }
 
 function row(variable: Variable): string {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { type ConfigValues, type Validated, valuesOf, variablesOf } from './declare';
 import { loadLocalSecrets } from './local-secrets';
 import { CONFIG_VARIABLES } from './variables';
+import { redisSecurityProblems } from './redis-variables';
 
 export { DEFAULT_FERRETDB_POSTGRESQL_URL } from './variables';
 
@@ -26,9 +27,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const { env: name, doc } = variable;
     let value: unknown = env[name];
     if (!(variable.emptyIsAValue && value === '') && (value === undefined || value === ''))
-      value = (variable.secret ? secrets[name] : undefined) ?? variable.default;
+      value = (variable.generatedLocally ? secrets[name] : undefined) ?? variable.default;
     if (value === undefined) {
-      const neverGenerated = variable.secret && nodeEnv === 'production';
+      const neverGenerated = variable.generatedLocally && nodeEnv === 'production';
       problems.push(
         `${name} is required: ${doc}` + (neverGenerated ? ' (production never uses generated secrets)' : ''),
       );
@@ -43,7 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? clusterPrefixProblem(String(validated.QUEUE_PREFIX))
       : undefined;
   if (clusterProblem) problems.push(clusterProblem);
-  if (!problems.length) problems.push(...cardKeyProblems(validated));
+  if (!problems.length) problems.push(...cardKeyProblems(validated), ...redisSecurityProblems(validated));
   if (problems.length) throw new ConfigError(`bad configuration:\n  ${problems.join('\n  ')}`);
   return valuesOf(CONFIG_VARIABLES, validated);
 }

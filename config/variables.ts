@@ -5,6 +5,7 @@
 import { Joi } from 'celebrate';
 import { combine, variable } from './declare';
 import { ACQUIRER_VARIABLES } from './acquirer-variables';
+import { REDIS_SECURITY_VARIABLES } from './redis-variables';
 import { commaSeparated, hostPortList, hostPorts, httpUrl, oneOf, positiveInt, trimTrailingSlashes } from './formats';
 
 export const DEFAULT_FERRETDB_POSTGRESQL_URL = 'postgres://postgres@127.0.0.1:5432/payments';
@@ -63,7 +64,9 @@ export const CONFIG_VARIABLES = {
     env: 'REDIS_URL',
     schema: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
     default: 'redis://127.0.0.1:6379',
-    doc: 'Redis used by BullMQ and the shared rate limits',
+    doc:
+      'Redis used by BullMQ and the shared rate limits; rediss:// for TLS, credentials as redis://user:password@ ' +
+      '(or REDIS_USERNAME, REDIS_PASSWORD)',
   }),
   /** Redis Cluster seed nodes; empty means the single Redis at redisUrl. */
   redisClusterNodes: variable({
@@ -72,11 +75,12 @@ export const CONFIG_VARIABLES = {
     default: '',
     doc:
       'Redis Cluster seed nodes, host:port,host:port (any few of the cluster); when set, every connection ' +
-      '(queues, workers, rate limits, dashboard, readiness, metrics) goes to the cluster and REDIS_URL is not ' +
-      'used. QUEUE_PREFIX must then carry a hash tag',
+      "(queues, workers, rate limits, dashboard, readiness, metrics) goes to the cluster and REDIS_URL's host is " +
+      'not used (its rediss:// and credentials are, on every node). QUEUE_PREFIX must then carry a hash tag',
     see: '[scale-out](operations.md#scale-out)',
     parse: hostPorts,
   }),
+  redisSecurity: REDIS_SECURITY_VARIABLES,
   queuePrefix: variable({
     env: 'QUEUE_PREFIX',
     schema: Joi.string().pattern(/^[A-Za-z0-9_:{}.-]+$/),

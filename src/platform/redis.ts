@@ -10,9 +10,15 @@
  * without a hash tag, so every key of every queue, and the rate limits, live in the tag's slot.
  * When the master of that slot dies, commands fail (the cluster answers CLUSTERDOWN, or the
  * connection closes) until its replica is promoted; ioredis then finds the new master by itself.
+ *
+ * Every connection, to the single Redis and to each cluster node, logs in with the same credentials
+ * and speaks TLS with rediss:// (config/redis-variables.ts): a cluster takes them from REDIS_URL and
+ * REDIS_USERNAME/REDIS_PASSWORD/REDIS_TLS_* as a single Redis does, so none of its nodes is reached in
+ * the clear or anonymously when the configuration says otherwise.
  */
 import Redis, { Cluster, type RedisOptions } from 'ioredis';
 import { getConfig } from '../../config';
+import { redisSecurityOf } from '../../config/redis-variables';
 import { logger } from './logger';
 
 /**
@@ -26,8 +32,12 @@ const extraConnections: RedisClient[] = [];
 
 /** Every Redis connection is made here: to REDIS_URL, or to the cluster when REDIS_CLUSTER_NODES is set. */
 function connect(extra: RedisOptions): RedisClient {
-  const options: RedisOptions = { connectTimeout: 3000, ...extra };
-  const { redisUrl, redisClusterNodes } = getConfig();
+  const { redisUrl, redisClusterNodes, redisSecurity } = getConfig();
+  const options: RedisOptions = {
+    connectTimeout: 3000,
+    ...redisSecurityOf({ url: redisUrl, ...redisSecurity }),
+    ...extra,
+  };
   if (!redisClusterNodes.length) return new Redis(redisUrl, options);
   return new Cluster(redisClusterNodes, {
     // Off for producers, as on one Redis: a command while the cluster is unreachable fails at once.

@@ -1,6 +1,7 @@
 /**
  * The whole platform on a real Redis Cluster (six redis-server processes, three masters with a
- * replica each): web, worker and scheduler processes pointed at it with REDIS_CLUSTER_NODES and a
+ * replica each, TLS only and a password on every node): web, worker and scheduler processes
+ * pointed at it with REDIS_CLUSTER_NODES, REDIS_URL's rediss:// and password, the test CA and a
  * hash-tagged QUEUE_PREFIX. First the journey, then the master serving the queues' slot is
  * SIGKILLed while webhook deliveries and subscription charges are in flight: its replica takes
  * over, and the same processes finish every job, each effect once.
@@ -8,6 +9,7 @@
 import '../helpers/env';
 import '../faults/quiet-logs';
 import test from 'ava';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import mongoose from 'mongoose';
@@ -40,6 +42,7 @@ import { callJson, send } from '../helpers/http';
 import { pointAtSandbox } from '../chargebacks/stack';
 import { CLUSTER_NODE_TIMEOUT_MS, OwnedRedisCluster } from './redis-cluster';
 import { encryptedTestCard } from '../helpers/cards';
+import { makeTestPki, pingRedis, type TestPki } from '../helpers/redis-security';
 
 const QUEUE_PREFIX = `{${TEST_QUEUE_PREFIX}}`;
 /** Short, so a job whose worker lost its lock during the failover is taken again within seconds. */
@@ -58,6 +61,8 @@ const receiver = http.createServer((req, res) => {
 });
 
 let cluster: OwnedRedisCluster;
+let pki: TestPki;
+const CLUSTER_PASSWORD = 'cluster-password-for-tests-only';
 let sandbox: RunningProcess;
 let webs: RunningProcess[];
 let worker: RunningProcess;
@@ -67,10 +72,10 @@ let hookUrl: string;
 
 useServices({
   setUp: async () => {
-    cluster = await OwnedRedisCluster.start();
+    pki = await makeTestPki();
+    cluster = await OwnedRedisCluster.start(6, { password: CLUSTER_PASSWORD, pki });
     // Before anything loads the config: this process and every process it starts use the cluster.
-    process.env.REDIS_CLUSTER_NODES = cluster.seedNodes;
-    process.env.QUEUE_PREFIX = QUEUE_PREFIX;
+    Object.assign(process.env, cluster.environment, { QUEUE_PREFIX });
     if (!onRedisCluster() || getConfig().queuePrefix !== QUEUE_PREFIX)
       throw new Error('config was loaded before the cluster was set');
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -98,6 +103,7 @@ useServices({
   },
   tearDown: async () => {
     await cluster?.destroy();
+    if (pki) fs.rmSync(pki.dir, { recursive: true, force: true });
   },
 });
 
@@ -118,6 +124,14 @@ async function assertEachDeliveredOnce(t: import('ava').ExecutionContext, ids: s
     'each event delivered exactly once',
   );
 }
+
+test.serial('every node refuses a client without TLS or without the password', async (t) => {
+  for (const { port } of cluster.nodes) {
+    t.is(await pingRedis(port, { tls: { ca: pki.ca }, password: CLUSTER_PASSWORD }), 'PONG', `${port}`);
+    t.regex(await pingRedis(port, { tls: { ca: pki.ca } }), /NOAUTH/, `${port} without the password`);
+    t.not(await pingRedis(port, { password: CLUSTER_PASSWORD }), 'PONG', `${port} in the clear`);
+  }
+});
 
 test.serial(
   'the cluster runs our processes: readyz, and the two web processes share one token rate limit',

@@ -3,6 +3,10 @@
  * (cluster mode, AOF on, each in its own temporary folder), joined by `redis-cli --cluster create`
  * into three masters with one replica each. A short cluster-node-timeout makes a failover take
  * seconds. Every node is killed and its folder removed at the end, also if the file crashes.
+ *
+ * Secured, as production should run it: a password on every node (requirepass, and masterauth so
+ * replicas can follow their master), and with a test CA TLS only: clients, the cluster bus and
+ * replication all speak TLS, no plain port is open.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { eventually } from '../helpers/processes';
+import type { TestPki } from '../helpers/redis-security';
 
 const run = promisify(execFile);
 
@@ -47,8 +52,31 @@ async function freeClusterPort(taken: Set<number>): Promise<number> {
   throw new Error('no free pair of ports for a cluster node');
 }
 
-export async function redisCli(port: number, ...args: string[]): Promise<string> {
-  const { stdout } = await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 10_000 });
+export interface ClusterSecurity {
+  /** requirepass and masterauth of every node. */
+  password?: string;
+  /** TLS only, with this CA's server certificate (client certificates optional). */
+  pki?: TestPki;
+}
+
+function securityArguments({ password, pki }: ClusterSecurity, port: number): string[] {
+  const auth = password ? ['--requirepass', password, '--masterauth', password] : [];
+  if (!pki) return ['--port', String(port), ...auth];
+  // prettier-ignore
+  return [
+    '--port', '0', '--tls-port', String(port), '--tls-cluster', 'yes', '--tls-replication', 'yes',
+    '--tls-cert-file', pki.serverCertFile, '--tls-key-file', pki.serverKeyFile, '--tls-ca-cert-file', pki.caFile,
+    '--tls-auth-clients', 'optional', ...auth,
+  ];
+}
+
+/** redis-cli on a node, with the cluster's TLS and password (REDISCLI_AUTH keeps the password off the command). */
+async function cli(security: ClusterSecurity, args: string[]): Promise<string> {
+  const tls = security.pki ? ['--tls', '--cacert', security.pki.caFile] : [];
+  const { stdout } = await run('redis-cli', [...tls, ...args], {
+    timeout: 60_000,
+    env: { ...process.env, ...(security.password ? { REDISCLI_AUTH: security.password } : {}) },
+  });
   return stdout.trim();
 }
 
@@ -58,9 +86,12 @@ process.once('exit', () => {
 });
 
 export class OwnedRedisCluster {
-  private constructor(readonly nodes: ClusterNode[]) {}
+  private constructor(
+    readonly nodes: ClusterNode[],
+    readonly security: ClusterSecurity,
+  ) {}
 
-  static async start(size = 6): Promise<OwnedRedisCluster> {
+  static async start(size = 6, security: ClusterSecurity = {}): Promise<OwnedRedisCluster> {
     const taken = new Set<number>();
     const nodes: ClusterNode[] = [];
     for (let i = 0; i < size; i++) {
@@ -69,7 +100,7 @@ export class OwnedRedisCluster {
       const log = fs.openSync(path.join(dir, 'redis.log'), 'a');
       // prettier-ignore
       const child = spawn('redis-server', [
-        '--port', String(port), '--bind', '127.0.0.1', '--dir', dir,
+        ...securityArguments(security, port), '--bind', '127.0.0.1', '--dir', dir,
         '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf',
         '--cluster-node-timeout', String(CLUSTER_NODE_TIMEOUT_MS),
         '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--maxmemory-policy', 'noeviction',
@@ -79,16 +110,13 @@ export class OwnedRedisCluster {
       child.once('exit', () => alive.delete(child));
       nodes.push({ port, dir, child });
     }
-    const cluster = new OwnedRedisCluster(nodes);
+    const cluster = new OwnedRedisCluster(nodes, security);
     try {
       await Promise.all(
-        nodes.map((n) => eventually(async () => (await redisCli(n.port, 'ping')) === 'PONG', 20_000, 100)),
+        nodes.map((n) => eventually(async () => (await cluster.redisCli(n.port, 'ping')) === 'PONG', 20_000, 100)),
       );
-      await run(
-        'redis-cli',
-        ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '1', '--cluster-yes'],
-        { timeout: 60_000 },
-      );
+      const addresses = nodes.map((n) => `127.0.0.1:${n.port}`);
+      await cli(security, ['--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes']);
       await cluster.waitUntilHealthy();
     } catch (error) {
       await cluster.destroy();
@@ -105,6 +133,24 @@ export class OwnedRedisCluster {
       .join(',');
   }
 
+  /**
+   * What our processes need to use the cluster: the seed nodes, and REDIS_URL for its scheme and
+   * credentials (its host is not used with REDIS_CLUSTER_NODES) and the CA that signed the nodes.
+   */
+  get environment(): Record<string, string> {
+    const { password, pki } = this.security;
+    const scheme = pki ? 'rediss' : 'redis';
+    return {
+      REDIS_CLUSTER_NODES: this.seedNodes,
+      REDIS_URL: `${scheme}://${password ? `:${encodeURIComponent(password)}@` : ''}127.0.0.1:${this.nodes[0].port}`,
+      ...(pki ? { REDIS_TLS_CA: pki.ca } : {}),
+    };
+  }
+
+  async redisCli(port: number, ...args: string[]): Promise<string> {
+    return cli(this.security, ['-h', '127.0.0.1', '-p', String(port), ...args]);
+  }
+
   private living(): ClusterNode[] {
     return this.nodes.filter((n) => n.child.exitCode === null && n.child.signalCode === null);
   }
@@ -114,7 +160,7 @@ export class OwnedRedisCluster {
     await eventually(
       async () => {
         for (const node of this.living()) {
-          const info = await redisCli(node.port, 'cluster', 'info');
+          const info = await this.redisCli(node.port, 'cluster', 'info');
           if (!/cluster_state:ok/.test(info) || !/cluster_slots_ok:16384/.test(info)) return false;
         }
         return true;
@@ -125,13 +171,13 @@ export class OwnedRedisCluster {
   }
 
   async keyslot(key: string): Promise<number> {
-    return Number(await redisCli(this.living()[0].port, 'cluster', 'keyslot', key));
+    return Number(await this.redisCli(this.living()[0].port, 'cluster', 'keyslot', key));
   }
 
   /** The port of the master serving `slot`, as a living node sees the cluster now. */
   async masterOf(slot: number): Promise<number> {
     for (const node of this.living()) {
-      const lines = (await redisCli(node.port, 'cluster', 'nodes')).split('\n');
+      const lines = (await this.redisCli(node.port, 'cluster', 'nodes')).split('\n');
       for (const line of lines) {
         const [, address, flags, , , , , state, ...ranges] = line.split(' ');
         if (!flags.split(',').includes('master') || flags.includes('fail') || state !== 'connected') continue;

@@ -10,6 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureFerretBinary, mongoAnswers, redisAnswers } from '../../src/devstack/services';
 import { eventually, freePort } from '../helpers/processes';
+import {
+  pingRedis,
+  REDIS_ACL_PASSWORD,
+  REDIS_ACL_USER,
+  securedRedisArguments,
+  type TestPki,
+} from '../helpers/redis-security';
 
 abstract class OwnedService {
   private child?: ChildProcess;
@@ -84,6 +91,25 @@ export class OwnedRedis extends OwnedService {
 
   answers(): Promise<boolean> {
     return redisAnswers(this.url);
+  }
+}
+
+/** A Redis reached only over TLS with a client certificate and a password (test/helpers/redis-security.ts). */
+export class SecuredOwnedRedis extends OwnedService {
+  constructor(
+    port: number,
+    readonly pki: TestPki,
+  ) {
+    super('secured-redis', port);
+  }
+
+  protected command(): [string, string[]] {
+    return ['redis-server', [...securedRedisArguments(this.port, this.pki, 'yes'), '--save', '', '--dir', this.dir]];
+  }
+
+  async answers(): Promise<boolean> {
+    const tls = { ca: this.pki.ca, cert: this.pki.clientCert, key: this.pki.clientKey };
+    return (await pingRedis(this.port, { tls, username: REDIS_ACL_USER, password: REDIS_ACL_PASSWORD })) === 'PONG';
   }
 }
 
