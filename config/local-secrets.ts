@@ -5,8 +5,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SecretNames } from './declare';
-import type { CONFIG_VARIABLES } from './variables';
+import { variablesOf, type SecretNames } from './declare';
+import { CONFIG_VARIABLES } from './variables';
 
 export const LOCAL_SECRETS_FILE = path.resolve(__dirname, '..', '.data', 'local-secrets.json');
 
@@ -23,6 +23,7 @@ function generate(): Record<SecretNames<typeof CONFIG_VARIABLES>, string> {
     SYSTEM_TOKEN: `sys_${random(32)}`,
     CARD_RSA_PRIVATE_KEY: privateKey,
     CARD_RSA_PUBLIC_KEY: publicKey,
+    CARD_FINGERPRINT_KEY: random(32),
     DASHBOARD_PASSWORD: random(18),
     ACQUIRER_MERCHANT_KEY: random(30),
     ACQUIRER_NOTIFICATION_SECRET: random(32),
@@ -31,10 +32,10 @@ function generate(): Record<SecretNames<typeof CONFIG_VARIABLES>, string> {
   };
 }
 
-let cached: Record<string, string> | undefined;
+let cached: { file: string; secrets: Record<string, string> } | undefined;
 
 export function loadLocalSecrets(file = LOCAL_SECRETS_FILE): Record<string, string> {
-  if (cached) return cached;
+  if (cached?.file === file) return cached.secrets;
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const temp = `${file}.${process.pid}.${Date.now()}`;
@@ -47,6 +48,23 @@ export function loadLocalSecrets(file = LOCAL_SECRETS_FILE): Record<string, stri
       fs.unlinkSync(temp);
     }
   }
-  cached = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
-  return cached;
+  const text = fs.readFileSync(file, 'utf8');
+  const stored = JSON.parse(text) as Record<string, string>;
+  cached = { file, secrets: { ...secretsMissingFrom(stored, text), ...stored } };
+  return cached.secrets;
+}
+
+/**
+ * A file made before a secret was declared lacks it. Rather than rewrite a file other processes may
+ * be reading (and race them to different values), each missing secret is derived from the file's
+ * own random content (HKDF, labelled with the secret's name): every process derives the same value,
+ * as unguessable as the file.
+ */
+function secretsMissingFrom(stored: Record<string, string>, text: string): Record<string, string> {
+  const missing = variablesOf(CONFIG_VARIABLES)
+    .filter((variable) => variable.secret && !(variable.env in stored))
+    .map((variable) => variable.env);
+  const derive = (name: string) =>
+    Buffer.from(crypto.hkdfSync('sha256', text, 'local-secrets', name, 32)).toString('base64url');
+  return Object.fromEntries(missing.map((name) => [name, derive(name)]));
 }

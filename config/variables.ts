@@ -184,6 +184,27 @@ export const CONFIG_VARIABLES = {
       (previous) => (previous.privateKeyPem ? previous : undefined),
     ),
   },
+  /** The card fingerprint key (src/cards/fingerprint.ts): its own, so no other secret reaches card numbers. */
+  cardFingerprint: {
+    key: variable({
+      env: 'CARD_FINGERPRINT_KEY',
+      schema: Joi.string().min(32),
+      secret: true,
+      doc:
+        'HMAC key of the card fingerprints an Idempotency-Key compares a card request by; nothing else uses it ' +
+        '(generated locally)',
+      see: '[cards.md](cards.md#idempotency-and-the-fingerprint-key)',
+    }),
+    previousKey: variable({
+      env: 'CARD_FINGERPRINT_PREVIOUS_KEY',
+      schema: Joi.string().min(32).allow(''),
+      default: '',
+      doc:
+        'Rotation: the replaced CARD_FINGERPRINT_KEY, still recognised so keys used in the last 24 hours replay; ' +
+        'remove it 24 hours after the rotation (empty = none)',
+      parse: (key) => key || undefined,
+    }),
+  },
   dashboard: {
     user: variable({
       env: 'DASHBOARD_USER',

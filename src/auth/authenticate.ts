@@ -17,7 +17,7 @@ import { MerchantModel, type Merchant } from '../merchants/model';
 import type { UserRecord } from './service';
 import { sha256Hex } from '../platform/digests';
 import { readOne } from '../db/reads';
-import { JWT_ALGORITHM, jwtKey, type TokenClaims } from './tokens';
+import { isCurrentSession, JWT_ALGORITHM, jwtKey, type TokenClaims } from './tokens';
 import { ApiError, badRequest, forbidden, unauthorized } from '../platform/errors';
 import type { CredentialPolicy } from '../http/credential-policy';
 
@@ -30,8 +30,9 @@ export interface Principal {
   /**
    * What the check read, for the route to use instead of reading it again: a JWT's user (without
    * its password hash), a merchant token's record, the merchant the system token names. Read for
-   * this request only: no record is kept between requests, so a revoked token or a deleted user is
-   * refused on the very next request (only a JWT's signature check is remembered: VerifiedTokens).
+   * this request only: no record is kept between requests, so a revoked token, a deleted user or
+   * a user whose sessions were ended is refused on the very next request (only a JWT's signature
+   * check is remembered: VerifiedTokens).
    */
   user?: UserRecord;
   token?: MerchantToken;
@@ -145,7 +146,8 @@ async function principalOfAccessToken(claims: VerifiedClaims): Promise<Principal
   // A token we signed always carries a positive integer sub; anything else is refused, not a 500.
   if (claims.typ !== 'access' || !Number.isSafeInteger(userId) || userId < 1) return null;
   const user = await readOne<UserRecord>(UserModel, { _id: userId }, { passwordHash: 0 });
-  if (!user) return null;
+  // Read here, on every request, so ending a user's sessions refuses a token VerifiedTokens remembers.
+  if (!user || !isCurrentSession(claims, user)) return null;
   return { kind: 'jwt', role: user.role, userId: user._id, merchantId: user.merchantId ?? undefined, user };
 }
 

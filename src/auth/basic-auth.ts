@@ -10,10 +10,32 @@ import { STAFF_CREDENTIALS } from '../http/credential-policy';
 import { consumeRateLimit } from '../http/rate-limit';
 import { authenticateUser } from './service';
 import { authorize } from './authenticate';
+import { UserModel } from './model';
+import { isCurrentSession, type SessionState } from './tokens';
+import { readOne } from '../db/reads';
 
 /** A staff login verified recently: bull-board polls its API every few seconds, and scrypt is costly. */
 const STAFF_LOGIN_REMEMBERED_MS = 60_000;
-const rememberedStaffLogins = new Map<string, number>(); // SHA-256 of the Authorization header -> until
+/**
+ * SHA-256 of the Authorization header -> until when it is remembered, and for a staff login the
+ * user's session version then: a password change or an ended session ends the remembered login too.
+ */
+const rememberedStaffLogins = new Map<string, { until: number; session?: { userId: number; ver: number } }>();
+
+/** A remembered login still valid: in time, and for a staff user, the same session (one read by id, no scrypt). */
+async function isRemembered(key: string): Promise<boolean> {
+  const remembered = rememberedStaffLogins.get(key);
+  if (!remembered || remembered.until <= Date.now()) return false;
+  if (!remembered.session) return true;
+  const fields = { tokenVersion: 1, deactivatedAt: 1 } as const;
+  const user = await readOne<SessionState>(UserModel, { _id: remembered.session.userId }, fields);
+  return Boolean(user && isCurrentSession({ ver: remembered.session.ver }, user));
+}
+
+function remember(key: string, session?: { userId: number; ver: number }): void {
+  if (rememberedStaffLogins.size >= 1000) rememberedStaffLogins.clear();
+  rememberedStaffLogins.set(key, { until: Date.now() + STAFF_LOGIN_REMEMBERED_MS, session });
+}
 
 /**
  * A staff user's complete e-mail and password. Each password check counts against a per-IP limit
@@ -21,13 +43,12 @@ const rememberedStaffLogins = new Map<string, number>(); // SHA-256 of the Autho
  */
 async function isStaffLogin(req: Request, email: string, password: string): Promise<boolean> {
   const key = sha256Hex(req.headers.authorization ?? '');
-  if ((rememberedStaffLogins.get(key) ?? 0) > Date.now()) return true;
+  if (await isRemembered(key)) return true;
   rememberedStaffLogins.delete(key);
   await consumeRateLimit({ name: 'staff-basic' }, req);
   const user = await authenticateUser(email, password);
   if (user?.role !== 'staff') return false;
-  if (rememberedStaffLogins.size >= 1000) rememberedStaffLogins.clear();
-  rememberedStaffLogins.set(key, Date.now() + STAFF_LOGIN_REMEMBERED_MS);
+  remember(key, { userId: user._id, ver: user.tokenVersion ?? 0 });
   return true;
 }
 
@@ -40,11 +61,10 @@ async function isStaffLogin(req: Request, email: string, password: string): Prom
 async function isOperatorLogin(req: Request, name: string, secret: string): Promise<boolean> {
   const { user, password } = getConfig().dashboard;
   const key = sha256Hex(req.headers.authorization ?? '');
-  if ((rememberedStaffLogins.get(key) ?? 0) > Date.now()) return true;
+  if (await isRemembered(key)) return true;
   await consumeRateLimit({ name: 'operator-basic', whenStoreDown: 'allow' }, req);
   if (!(safeEqual(name, user) && safeEqual(secret, password))) return false;
-  if (rememberedStaffLogins.size >= 1000) rememberedStaffLogins.clear();
-  rememberedStaffLogins.set(key, Date.now() + STAFF_LOGIN_REMEMBERED_MS);
+  remember(key);
   return true;
 }
 

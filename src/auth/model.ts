@@ -21,6 +21,15 @@ export interface User {
    * absent on users created before it existed: then the merchant is read.
    */
   merchantProfile?: MerchantProfile | null;
+  /**
+   * Every JWT carries the version its user had when it was signed (claim `ver`); a token of another
+   * version is refused, by the credential check and by refresh. Raised to end every session of the
+   * user at once: a revocation, a password change, a deactivation (endSessions). Absent on users
+   * created before it existed: version 0, as their tokens (which carry none) are.
+   */
+  tokenVersion?: number;
+  /** Set while the user is deactivated: no login, and every token refused. */
+  deactivatedAt?: Date | null;
   createdAt: Date;
 }
 
@@ -38,6 +47,8 @@ const userSchema = new Schema<User>(
     role: { type: String, enum: ['merchant', 'staff'], required: true },
     merchantId: { type: Number, default: null },
     merchantProfile: { type: merchantProfileSchema, default: null },
+    tokenVersion: { type: Number, default: 0 },
+    deactivatedAt: { type: Date, default: null },
   },
   { timestamps: true, versionKey: false, collection: 'users' },
 );

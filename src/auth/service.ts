@@ -8,7 +8,7 @@ import { sha256Hex } from '../platform/digests';
 import { MerchantTokenModel, RevokedMerchantTokenModel, UserModel, type MerchantToken, type User } from './model';
 import { MerchantModel, type Merchant, type MerchantOwner, type MerchantProfile } from '../merchants/model';
 import type { AccessTokenAnswer, Profile, TokenPair } from './schemas';
-import { signToken, verifyToken } from './tokens';
+import { isCurrentSession, signToken, verifyToken } from './tokens';
 import { claimEstablishments, releaseEstablishments } from '../merchants/establishments';
 import {
   changeMerchant,
@@ -50,14 +50,13 @@ function checkUserInput(input: { email: string; login: string; password: string 
   if (typeof input.login !== 'string' || !LOGIN.test(input.login.trim())) {
     fields.login = ['Enter 2 to 50 letters, digits, dots, dashes or underscores, starting with a letter or digit.'];
   }
-  if (
-    typeof input.password !== 'string' ||
-    input.password.length < MIN_PASSWORD_LENGTH ||
-    input.password.length > MAX_PASSWORD_LENGTH
-  ) {
-    fields.password = [`The password must have ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`];
-  }
-  return fields;
+  return { ...fields, ...checkPassword(input.password) };
+}
+
+function checkPassword(password: unknown): FieldErrors {
+  if (typeof password === 'string' && password.length >= MIN_PASSWORD_LENGTH && password.length <= MAX_PASSWORD_LENGTH)
+    return {};
+  return { password: [`The password must have ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`] };
 }
 
 export async function createUser(input: {
@@ -221,7 +220,7 @@ export async function authenticateUser(username: unknown, password: unknown): Pr
   if (!username || username.length > 254 || !password || password.length > MAX_PASSWORD_LENGTH) return null;
   const user = await UserModel.findOne({ email: username.trim().toLowerCase() }).lean();
   const matches = await verifyPassword(password, user?.passwordHash ?? UNMATCHABLE_PASSWORD_HASH);
-  return user && matches ? user : null;
+  return user && matches && !user.deactivatedAt ? user : null;
 }
 
 export async function obtainTokenPair(username: unknown, password: unknown): Promise<TokenPair | null> {
@@ -232,7 +231,8 @@ export async function obtainTokenPair(username: unknown, password: unknown): Pro
 
 /**
  * A new access token for a valid refresh token, or null. The refresh token is not rotated: it
- * stays valid until it expires. The user must still exist, and the new token carries its current role.
+ * stays valid until it expires or its user's sessions are ended (endSessions). The user must still
+ * exist, and the new token carries its current role.
  */
 export async function refreshAccessToken(refresh: unknown): Promise<AccessTokenAnswer | null> {
   if (typeof refresh !== 'string' || !refresh || refresh.length > 4096) return null;
@@ -240,8 +240,61 @@ export async function refreshAccessToken(refresh: unknown): Promise<AccessTokenA
   const userId = Number(claims?.sub);
   if (!claims || !Number.isSafeInteger(userId)) return null;
   const user = await UserModel.findById(userId).lean();
-  if (!user) return null;
+  if (!user || !isCurrentSession(claims, user)) return null;
   return { access: signToken('access', user) };
+}
+
+/** A user by id or complete e-mail (case-insensitive), as an operator names one. */
+async function userNamed(idOrEmail: number | string): Promise<User> {
+  const user =
+    typeof idOrEmail === 'number'
+      ? await UserModel.findById(idOrEmail).lean()
+      : await UserModel.findOne({ email: idOrEmail.trim().toLowerCase() }).lean();
+  if (!user) throw notFound(`No user ${idOrEmail}.`);
+  return user;
+}
+
+/** What ending a user's sessions tells the operator. */
+export interface EndedSessions {
+  userId: number;
+  email: string;
+  tokenVersion: number;
+  deactivated: boolean;
+}
+
+/**
+ * Ends every session of a user at once, with `changes` in the same write: the user's token version
+ * goes up, so every access and refresh token signed before is refused from the next request on, in
+ * every web process (each reads the user on every request and compares the version; see
+ * User.tokenVersion). A new login works at once (unless the user is deactivated).
+ */
+async function endSessions(idOrEmail: number | string, changes: Partial<User> = {}): Promise<EndedSessions> {
+  const user = await userNamed(idOrEmail);
+  const ended = await UserModel.findOneAndUpdate(
+    { _id: user._id },
+    { $set: changes, $inc: { tokenVersion: 1 } },
+    { new: true },
+  ).lean();
+  if (!ended) throw notFound(`No user ${idOrEmail}.`);
+  const { _id, email, tokenVersion, deactivatedAt } = ended;
+  return { userId: _id, email, tokenVersion: tokenVersion ?? 0, deactivated: Boolean(deactivatedAt) };
+}
+
+/** Ends a user's sessions: every token signed so far is refused; the password stays. */
+export function revokeSessions(idOrEmail: number | string): Promise<EndedSessions> {
+  return endSessions(idOrEmail);
+}
+
+/** Sets a user's password and ends its sessions: nobody keeps a session opened with the old one. */
+export async function changePassword(idOrEmail: number | string, password: string): Promise<EndedSessions> {
+  const problems = checkPassword(password);
+  if (Object.keys(problems).length) throw badRequest(problems);
+  return endSessions(idOrEmail, { passwordHash: await hashPassword(password) });
+}
+
+/** Deactivates a user (no login, every token refused) or activates it again (a new login then works). */
+export function setUserActive(idOrEmail: number | string, active: boolean): Promise<EndedSessions> {
+  return endSessions(idOrEmail, { deactivatedAt: active ? null : new Date() });
 }
 
 /** A user as the credential check reads it: everything but the password hash. */

@@ -62,7 +62,8 @@ export const docs = {
       summary: 'Get a new access token with a refresh token',
       tags: ['auth'],
       description:
-        `The refresh token is not rotated and stays valid until it expires. An access token is refused here, ` +
+        `The refresh token is not rotated: it stays valid until it expires or its user's sessions are ended ` +
+        `(a revocation, a password change or a deactivation). An access token is refused here, ` +
         `as a refresh token is refused as a bearer credential. Expired, tampered, unsigned (alg none) or ` +
         `otherwise-signed tokens are 401. ${lifetimes()} ${rateLimitNote()}`,
       parameters: [{ name: 'body', in: 'body', required: true, schema: swaggerRef(refreshRequest) }],

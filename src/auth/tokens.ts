@@ -11,6 +11,19 @@ export interface TokenClaims {
   typ: TokenType;
   role: Role;
   mid: number | null;
+  /** The user's tokenVersion when the token was signed; absent on tokens signed before it existed (0). */
+  ver?: number;
+}
+
+/** What a token is checked against: its user's current version and state (see User.tokenVersion). */
+export interface SessionState {
+  tokenVersion?: number;
+  deactivatedAt?: Date | null;
+}
+
+/** A token of this user's current sessions: signed at its current version, the user not deactivated. */
+export function isCurrentSession(claims: Pick<TokenClaims, 'ver'>, user: SessionState): boolean {
+  return (claims.ver ?? 0) === (user.tokenVersion ?? 0) && !user.deactivatedAt;
 }
 
 export const JWT_ALGORITHM = 'HS256' as const;
@@ -28,9 +41,18 @@ export function jwtKey(): crypto.KeyObject {
   return key.object;
 }
 
-export function signToken(type: TokenType, user: { _id: number; role: Role; merchantId: number | null }): string {
+export function signToken(
+  type: TokenType,
+  user: { _id: number; role: Role; merchantId: number | null; tokenVersion?: number },
+): string {
   const { accessTtlSeconds, refreshTtlSeconds } = getConfig().jwt;
-  const claims: TokenClaims = { sub: String(user._id), typ: type, role: user.role, mid: user.merchantId };
+  const claims: TokenClaims = {
+    sub: String(user._id),
+    typ: type,
+    role: user.role,
+    mid: user.merchantId,
+    ver: user.tokenVersion ?? 0,
+  };
   return jwt.sign(claims, jwtKey(), {
     algorithm: JWT_ALGORITHM,
     expiresIn: type === 'access' ? accessTtlSeconds : refreshTtlSeconds,

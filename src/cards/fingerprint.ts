@@ -1,27 +1,29 @@
-/** The one thing kept that tells two encryptions of a card apart from two cards. */
+/** What tells two encryptions of one card apart from two cards, for an Idempotency-Key to compare. */
 import crypto from 'node:crypto';
 import { getConfig } from '../../config';
+import type { ClearCard } from '.';
 
 /**
- * A keyed hash of a card's number and expiry: equal for the same card however often it is
- * encrypted, and useless to whoever reads it without the server's secret (a plain hash of a card
- * number is brute-forced in minutes). Never stored beside anything that would reveal the number.
- * The key is derived from the JWT secret, a server secret every deployment has (HKDF, with its own
- * label, so neither use can stand for the other).
+ * Keyed hashes of a card (HMAC-SHA256 under CARD_FINGERPRINT_KEY): equal for the same card however
+ * often it is encrypted, and useless to whoever reads them without that key (a plain hash of a
+ * card number is brute-forced in minutes: BIN and last four leave about 10^7 candidates). The key
+ * is this hash's alone: a copy of the database with any other secret (the JWT secret signs tokens,
+ * and rotating it must not change a card's fingerprint) still cannot test candidate numbers.
+ *
+ * The whole card is hashed, holder and CVV included: a request with another CVV or holder is
+ * another request (a retry sends the same card), yet neither is ever kept in the clear.
  */
-export function cardFingerprint(card: { number: string; expMonth: number; expYear: number }): string {
-  return crypto
-    .createHmac('sha256', fingerprintKey())
-    .update(`${card.number}|${card.expMonth}|${card.expYear}`)
-    .digest('hex');
+export function cardFingerprint(card: ClearCard, key: string | Buffer = getConfig().cardFingerprint.key): string {
+  // A JSON array: no field's content can pass for a separator (a holder may contain any character).
+  const fields = [card.number, card.expMonth, card.expYear, card.holder, card.cvv];
+  return crypto.createHmac('sha256', key).update(JSON.stringify(fields)).digest('hex');
 }
 
-let derivedKey: { secret: string; key: Buffer } | null = null;
-function fingerprintKey(): Buffer {
-  const secret = getConfig().jwt.secret;
-  if (derivedKey?.secret !== secret) {
-    const key = Buffer.from(crypto.hkdfSync('sha256', secret, 'idempotency', 'card-fingerprint', 32));
-    derivedKey = { secret, key };
-  }
-  return derivedKey.key;
+/**
+ * The card's fingerprint under each key in use, the current key's first: during a rotation
+ * (CARD_FINGERPRINT_PREVIOUS_KEY, docs/cards.md) a key used before it still recognises its card.
+ */
+export function cardFingerprints(card: ClearCard): string[] {
+  const { key, previousKey } = getConfig().cardFingerprint;
+  return previousKey ? [cardFingerprint(card, key), cardFingerprint(card, previousKey)] : [cardFingerprint(card, key)];
 }

@@ -13,7 +13,8 @@
  * - requests are compared by requestHash (canonical JSON, SHA-256). A card travels encrypted with
  *   PKCS#1 v1.5, whose padding is random: the same card never encrypts to the same text twice, so
  *   card bodies are hashed over the card's fingerprint (cardFingerprint), and a partner who
- *   encrypts the same card again for a retry gets the replay, not a 422.
+ *   encrypts the same card again for a retry gets the replay, not a 422. While that key is rotated
+ *   a request has two hashes (one per key): it is the same request as a record with either.
  *
  * What the first request's work was, and what its answer is, stay with its area (a `KeyBook`).
  */
@@ -89,34 +90,37 @@ export function recordOfUse(recordId: string, createdAt: Date | null | undefined
 }
 
 /**
- * Claims the key for this request (hashed `hash`), or says what the key's first request left. The
+ * Claims the key for this request, or says what the key's first request left. `hash` is the
+ * request's hash, or its hashes under each card fingerprint key in use (the current one first, the
+ * one a new record keeps): a record with any of them was made by the same request. The
  * key's record is inserted or read by the claim primitive (insertOrRead): a record older than the
  * window, or whose work left nothing (`workOf` says 'free'), is replaced, exactly that use of the key.
  */
 export async function useIdempotencyKey<R extends KeyRecord, A>(
   book: KeyBook<R, A>,
   recordId: string,
-  hash: string,
+  hash: string | readonly string[],
   now = new Date(),
 ): Promise<KeyUse<A>> {
+  const hashes = typeof hash === 'string' ? [hash] : hash;
   const keptAnswer = book.keptAnswer;
   const outcome = await insertOrRead<R, KeyUse<A>>(book.model, recordId, {
     document: (_replaced, attempt) => {
       // A use after a freed or replaced one is another use: its own createdAt (it names the use).
       const createdAt = attempt === 0 ? now : new Date(Math.max(Date.now(), now.getTime()));
-      return { ...book.newRecord(createdAt, hash), createdAt };
+      return { ...book.newRecord(createdAt, hashes[0]), createdAt };
     },
     beforeRead: keptAnswer
       ? async () => {
           const kept = await keptAnswer();
           if (!kept) return null;
-          return kept.requestHash === hash ? { use: 'replay', answer: kept.answer } : { use: 'other-request' };
+          return hashes.includes(kept.requestHash) ? { use: 'replay', answer: kept.answer } : { use: 'other-request' };
         }
       : undefined,
     judge: async (existing) => {
       const age = now.getTime() - new Date(existing.createdAt).getTime();
       if (age > IDEMPOTENCY_WINDOW_MS) return 'replace'; // expired: the key is claimed afresh
-      const sameRequest = book.hashOf(existing) === hash;
+      const sameRequest = hashes.includes(book.hashOf(existing));
       if (existing.state === 'done') {
         if (!sameRequest) return { use: 'other-request' };
         const answer = await book.answerOf(existing);

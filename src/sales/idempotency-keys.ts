@@ -5,7 +5,7 @@
 import { callMayStillBeRunningMs } from '../acquirer/client';
 import type { ClearCard } from '../cards';
 import { freeKey, IDEMPOTENCY_WINDOW_MS, recordOfUse, requestHash, type KeyBook } from '../payments/idempotency';
-import { cardFingerprint } from '../cards/fingerprint';
+import { cardFingerprints } from '../cards/fingerprint';
 import { OnlineSaleModel, SaleIdempotencyModel, type OnlineSale, type SaleIdempotencyRecord } from './model';
 import type { PreCaptureInput } from './schemas';
 import { keptAnswerOf, storableAnswer, type KeptAnswer } from './presentation';
@@ -76,10 +76,15 @@ export function saleKeys(recordId: string, merchantId: number): KeyBook<SaleIdem
   };
 }
 
-/** The request a key compares: an encrypted card by its fingerprint (it encrypts differently every time). */
-export function hashedRequest(input: PreCaptureInput, card: ClearCard | null): string {
-  if (!card) return requestHash(input);
-  return requestHash({ ...input, encrypted_card: undefined, card_fingerprint: cardFingerprint(card) });
+/**
+ * The request a key compares: an encrypted card by its fingerprint (it encrypts differently every
+ * time), one hash per fingerprint key in use, the current key's first (useIdempotencyKey).
+ */
+export function hashedRequest(input: PreCaptureInput, card: ClearCard | null): string[] {
+  if (!card) return [requestHash(input)];
+  return cardFingerprints(card).map((fingerprint) =>
+    requestHash({ ...input, encrypted_card: undefined, card_fingerprint: fingerprint }),
+  );
 }
 
 /**

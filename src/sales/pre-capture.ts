@@ -224,8 +224,8 @@ export async function preCapture(
   if (!idempotencyKey)
     return { sale: saleOfAnswer((await runPreCapture(merchantId, input, card, null)).answer), replayed: false };
   const recordId = `${merchantId}:${idempotencyKey}`;
-  const bodyHash = hashedRequest(input, card);
-  const key = await useIdempotencyKey(saleKeys(recordId, merchantId), recordId, bodyHash);
+  const bodyHashes = hashedRequest(input, card);
+  const key = await useIdempotencyKey(saleKeys(recordId, merchantId), recordId, bodyHashes);
   if (key.use === 'other-request') {
     throw new ApiError(422, {
       detail: 'This Idempotency-Key was already used with a different request body. Use a new key for a new sale.',
@@ -245,6 +245,7 @@ export async function preCapture(
     );
   }
   const recordCreatedAt = key.createdAt;
+  const bodyHash = bodyHashes[0]; // the current key's, as the record keeps
   try {
     // The answer is kept on the sale by the write that recorded it (see saleKeys): the record stays as inserted.
     const { answer } = await runPreCapture(merchantId, input, card, { recordId, bodyHash, recordCreatedAt });

@@ -18,6 +18,12 @@ const USAGE = `usage: npm run cli -- <command> [options]
   merchant:set --merchant <id> [--allow-void-on-confirmed true|false] [--name <company>]
       [--establishment <number>]... [--remove-establishment <number>]...
   staff:create --email <e-mail> --login <short name> (--password <pw> | --password-stdin)
+  user:revoke-sessions --user <id or e-mail>
+      ends every session of the user at once: its access and refresh tokens are refused
+  user:set-password --user <id or e-mail> (--password <pw> | --password-stdin)
+      sets the password and ends the user's sessions
+  user:deactivate --user <id or e-mail>
+      no login, and its sessions ended; user:activate --user <id or e-mail> allows logins again
   card:encrypt --number <digits> --exp-month <1-12> --exp-year <yyyy> --cvv <digits>
       [--holder <name>] [--public-key-file <pem>]
       prints {"encrypted_card","kid"}: the card encrypted with this environment's public key
@@ -33,6 +39,7 @@ const OPTIONS = {
   password: { type: 'string' },
   'password-stdin': { type: 'boolean' },
   merchant: { type: 'string' },
+  user: { type: 'string' },
   prefix: { type: 'string' },
   all: { type: 'boolean' },
   'allow-void-on-confirmed': { type: 'string' },
@@ -51,7 +58,7 @@ type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPosit
 
 function required(
   options: Options,
-  name: 'name' | 'email' | 'login' | 'merchant' | 'number' | 'exp-month' | 'exp-year' | 'cvv',
+  name: 'name' | 'email' | 'login' | 'merchant' | 'user' | 'number' | 'exp-month' | 'exp-year' | 'cvv',
 ): string {
   const value = options[name];
   if (typeof value !== 'string' || !value) throw new UsageError(`--${name} is required`);
@@ -63,6 +70,12 @@ function merchantIdOption(options: Options): number {
   if (!Number.isSafeInteger(id) || id < 1)
     throw new UsageError('--merchant must be a merchant id (a positive integer)');
   return id;
+}
+
+/** A user id, or anything else as the user's complete e-mail. */
+function userOption(options: Options): number | string {
+  const user = required(options, 'user');
+  return /^\d+$/.test(user) ? Number(user) : user;
 }
 
 async function passwordOption(options: Options): Promise<string> {
@@ -173,7 +186,24 @@ const COMMANDS: Record<string, (service: Service, options: Options) => Promise<R
     });
     return { user_id: user._id, email: user.email, login: user.login, role: user.role };
   },
+  async 'user:revoke-sessions'(service, options) {
+    return sessionsAnswer(await service.revokeSessions(userOption(options)));
+  },
+  async 'user:set-password'(service, options) {
+    const user = userOption(options);
+    return sessionsAnswer(await service.changePassword(user, await passwordOption(options)));
+  },
+  async 'user:deactivate'(service, options) {
+    return sessionsAnswer(await service.setUserActive(userOption(options), false));
+  },
+  async 'user:activate'(service, options) {
+    return sessionsAnswer(await service.setUserActive(userOption(options), true));
+  },
 };
+
+function sessionsAnswer(ended: import('../auth/service').EndedSessions): Record<string, unknown> {
+  return { user_id: ended.userId, email: ended.email, sessions_ended: true, deactivated: ended.deactivated };
+}
 
 async function main(argv: string[]): Promise<number> {
   let name: string;

@@ -2,7 +2,11 @@ import '../helpers/env';
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { loadConfig, ConfigError } from '../../config';
+import { loadLocalSecrets } from '../../config/local-secrets';
 import { CONFIGURATION_DOC, withConfigurationTable } from '../../config/docs';
 import { ROOT } from '../helpers/processes';
 
@@ -35,7 +39,27 @@ test('production refuses to start without real secrets', (t) => {
   t.regex(error!.message, /JWT_SECRET is required/);
   t.regex(error!.message, /SYSTEM_TOKEN is required/);
   t.regex(error!.message, /CARD_RSA_PRIVATE_KEY is required/);
+  t.regex(error!.message, /CARD_FINGERPRINT_KEY is required/);
   t.notRegex(error!.message, /ACQUIRER_CHARGEBACK_CLIENT_SECRET/, 'optional: the chargeback integration may be off');
+});
+
+test('a local secrets file made before a secret was declared gets it, the same in every process', (t) => {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'local-secrets-')), 'local-secrets.json');
+  writeFileSync(file, JSON.stringify({ JWT_SECRET: 'an older file, written before CARD_FINGERPRINT_KEY' }));
+  const derived = loadLocalSecrets(file).CARD_FINGERPRINT_KEY;
+  t.true(derived.length >= 32);
+  t.not(derived, loadLocalSecrets(file).JWT_SECRET);
+  const readElsewhere = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '-e',
+      `console.log(require('./config/local-secrets').loadLocalSecrets(${JSON.stringify(file)}).CARD_FINGERPRINT_KEY)`,
+    ],
+    { cwd: ROOT, encoding: 'utf8', timeout: 30_000 },
+  );
+  t.is(readElsewhere.stdout.trim(), derived, 'another process derives the same key');
 });
 
 test('a process with a bad config exits non-zero naming the variable', (t) => {

@@ -792,11 +792,12 @@ export class AuthApi extends ApiGroup {
   /**
    * Get a new access token with a refresh token
    *
-   * The refresh token is not rotated and stays valid until it expires. An access token is refused here,
-   * as a refresh token is refused as a bearer credential. Expired, tampered, unsigned (alg none) or
-   * otherwise-signed tokens are 401. Access tokens live 900 s (JWT_ACCESS_TTL_SECONDS, default 900 = 15
-   * min); refresh tokens 604800 s (JWT_REFRESH_TTL_SECONDS, default 604800 = 7 days). Both are HS256
-   * JWTs. Rate limited per client IP: 10 requests per 60 s sliding window (TOKEN_RATE_LIMIT,
+   * The refresh token is not rotated: it stays valid until it expires or its user's sessions are ended
+   * (a revocation, a password change or a deactivation). An access token is refused here, as a refresh
+   * token is refused as a bearer credential. Expired, tampered, unsigned (alg none) or otherwise-signed
+   * tokens are 401. Access tokens live 900 s (JWT_ACCESS_TTL_SECONDS, default 900 = 15 min); refresh
+   * tokens 604800 s (JWT_REFRESH_TTL_SECONDS, default 604800 = 7 days). Both are HS256 JWTs. Rate
+   * limited per client IP: 10 requests per 60 s sliding window (TOKEN_RATE_LIMIT,
    * TOKEN_RATE_WINDOW_SECONDS), counted separately for token and refresh and shared by every web
    * process. Over the limit: 429 with Retry-After.
    *
