@@ -44,12 +44,45 @@ export async function buffered(response: ChargebackResponse): Promise<BufferedAn
   };
 }
 
-/** The JSON in a text, or undefined when it is none. */
 /** A case's lifecycle at the acquirer, read whole (the proxy route answers it; a notice checks its step). */
 export async function fetchLifecycle(idCase: string): Promise<BufferedAnswer> {
   return buffered(await callChargebackApi({ method: 'GET', path: `/lifecycle/${segment(idCase)}` }));
 }
 
+/**
+ * The acquirer's consult items of one case of one establishment (PENDING, or DONE in a notification period
+ * `from`..`to`, yyyy-MM-dd, at most 180 days), read whole. Throws when the acquirer does not answer 2xx: that is no
+ * answer, not a denial.
+ */
+export async function fetchCaseItems(
+  establishmentNumber: string,
+  idCase: string,
+  status: 'PENDING' | 'DONE',
+  period?: { from: string; to: string },
+): Promise<Record<string, unknown>[]> {
+  const filter = {
+    establishmentNumber: [acquirerNumber(establishmentNumber)],
+    idCase: acquirerNumber(idCase),
+    ...(period ? { startNotificationPeriod: period.from, endNotificationPeriod: period.to } : {}),
+  };
+  const answer = await buffered(
+    await callChargebackApi({
+      method: 'POST',
+      path: `/${status}`,
+      query: { page: 0, pageSize: 50 },
+      json: JSON.stringify(filter),
+    }),
+  );
+  if (answer.status < 200 || answer.status >= 300)
+    throw new Error(`the acquirer answered ${answer.status} to the ${status} consult of case ${idCase}`);
+  const content = parseJson(answer.text)?.content;
+  return Array.isArray(content) ? content.filter((item) => item && typeof item === 'object') : [];
+}
+
+/** An id as the acquirer reads it: a number when it is one exactly (its API is numeric), else as given. */
+export const acquirerNumber = (id: string): number | string => (/^\d{1,15}$/.test(id) ? Number(id) : id);
+
+/** The JSON in a text, or undefined when it is none. */
 export function parseJson(text: string): any {
   try {
     return JSON.parse(text);

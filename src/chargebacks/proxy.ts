@@ -7,6 +7,7 @@ import { callChargebackApi, type ChargebackResponse } from '../acquirer/chargeba
 import { badRequest, forbidden } from '../platform/errors';
 import { logger } from '../platform/logger';
 import {
+  acquirerNumber,
   assertInScope,
   buffered,
   fetchLifecycle,
@@ -16,6 +17,7 @@ import {
   type EstablishmentScope,
 } from './common';
 import { checkEvidence } from './evidence';
+import { establishmentNumberOf } from '../merchants/establishments';
 import { ChargebackModel } from './model';
 import type { AcceptBody, ConsultFilter, RefuseBody } from './schemas';
 import { holdChargeback, insertEvent, refreshChargeback } from './projection';
@@ -88,7 +90,7 @@ export async function consultChargebacks(
       // Without establishment numbers the acquirer would answer for the parent (mainCustomer) hierarchy: pin the
       // merchant's own.
       if (!scope.length) throw forbidden('This merchant has no establishment number at the acquirer.');
-      body.establishmentNumber = scope.map((ec) => (/^\d{1,15}$/.test(ec) ? Number(ec) : ec));
+      body.establishmentNumber = scope.map(acquirerNumber);
     }
   }
   return callChargebackApi({
@@ -154,21 +156,24 @@ export async function refuseChargeback(
 
 /**
  * The lifecycle call names only the case, so a merchant may read it only for a case of one of its
- * establishments: by our stored chargeback record (from the acquirer's notice, never from what a
- * caller sent), and by the acquirer's own answer, whose steps name their establishment. The system
+ * establishments: by our stored chargeback record (from a notice the acquirer confirmed, never
+ * from what a caller sent), and by the acquirer's own answer, whose steps must name one of the
+ * merchant's establishments and none other's. A step that names no establishment proves nothing:
+ * an answer of only such steps is refused (an empty one says nothing and is answered). The system
  * token reads any. The answer is small JSON, so it is read whole to be checked.
  */
 export async function chargebackLifecycle(scope: EstablishmentScope, idCase: string): Promise<BufferedAnswer> {
-  if (scope !== null && !(await isCaseOfScope(scope, idCase)))
-    throw forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
+  const notTheCallers = () => forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
+  if (scope !== null && !(await isCaseOfScope(scope, idCase))) throw notTheCallers();
   const answer = await fetchLifecycle(idCase);
   if (scope !== null && answer.status >= 200 && answer.status < 300) {
-    const steps = parseJson(answer.text);
-    const named = (Array.isArray(steps) ? steps : [])
-      .map((step) => step?.establishmentNumber)
-      .filter((ec) => ec !== undefined && ec !== null);
-    if (named.some((ec) => !scope.includes(String(ec))))
-      throw forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
+    const parsed = parseJson(answer.text);
+    const steps: unknown[] = Array.isArray(parsed) ? parsed : [];
+    const named = steps
+      .map((step) => (step as { establishmentNumber?: unknown } | null)?.establishmentNumber)
+      .filter((ec) => ec !== undefined && ec !== null)
+      .map(establishmentNumberOf);
+    if (named.some((ec) => !scope.includes(ec)) || (steps.length > 0 && named.length === 0)) throw notTheCallers();
   }
   return answer;
 }

@@ -22,6 +22,17 @@ const ownerSchema = new Schema<EstablishmentOwner>(
   { versionKey: false, collection: 'establishment_owners' },
 );
 
+/**
+ * An establishment number in its one form: its digits without leading zeros. The acquirer reads
+ * establishment numbers as numbers, so `0123` is establishment 123 there, and every comparison of
+ * ours (ownership, scope, a notice's establishment) must see them as one. Anything that is not
+ * digits is returned as given (the checks that refuse it are the callers').
+ */
+export function establishmentNumberOf(value: unknown): string {
+  const text = String(value);
+  return /^\d+$/.test(text) ? text.replace(/^0+(?=\d)/, '') : text;
+}
+
 export const EstablishmentOwnerModel = mongoose.model<EstablishmentOwner>('EstablishmentOwner', ownerSchema);
 
 function alreadyOwned(establishmentNumber: string, owner: number | undefined): ApiError {
