@@ -11,6 +11,7 @@ import {
   assertInScope,
   buffered,
   fetchLifecycle,
+  normalisedEstablishment,
   parseJson,
   segment,
   type BufferedAnswer,
@@ -83,6 +84,9 @@ export async function consultChargebacks(
   filter: WithOtherKeys<ConsultFilter>,
 ): Promise<ChargebackResponse> {
   const body = documented(filter, CONSULT_FIELDS);
+  // Establishment numbers are checked and forwarded in one form: `0123` is 123 at the acquirer.
+  if (Array.isArray(body.establishmentNumber))
+    body.establishmentNumber = body.establishmentNumber.map(normalisedEstablishment);
   if (scope !== null) {
     const requested = Array.isArray(body.establishmentNumber) ? body.establishmentNumber.map(String) : [];
     if (requested.length) assertInScope(scope, requested);
@@ -103,8 +107,15 @@ export async function consultChargebacks(
 
 export async function acceptChargebacks(
   scope: EstablishmentScope,
-  body: WithOtherKeys<AcceptBody>,
+  given: WithOtherKeys<AcceptBody>,
 ): Promise<BufferedAnswer> {
+  const body = {
+    ...given,
+    updateChargeback: given.updateChargeback.map((item) => ({
+      ...item,
+      establishmentNumber: normalisedEstablishment(item.establishmentNumber),
+    })),
+  };
   assertInScope(
     scope,
     body.updateChargeback.map((item) => String(item.establishmentNumber)),
@@ -137,8 +148,9 @@ export async function acceptChargebacks(
 
 export async function refuseChargeback(
   scope: EstablishmentScope,
-  body: WithOtherKeys<RefuseBody>,
+  given: WithOtherKeys<RefuseBody>,
 ): Promise<BufferedAnswer> {
+  const body = { ...given, establishmentNumber: normalisedEstablishment(given.establishmentNumber) };
   const { errors } = checkEvidence({ file: body.file, fileName: body.fileName, IdCase: String(body.IdCase) });
   if (Object.keys(errors).length) throw badRequest(errors);
   assertInScope(scope, [String(body.establishmentNumber)]);
@@ -187,7 +199,8 @@ async function isCaseOfScope(scope: string[], idCase: string): Promise<boolean> 
 
 /** A document call names its establishment and one id: the establishment must be the caller's. */
 function documentCall(path: string) {
-  return async (scope: EstablishmentScope, establishmentNumber: string, id: string): Promise<ChargebackResponse> => {
+  return async (scope: EstablishmentScope, given: string, id: string): Promise<ChargebackResponse> => {
+    const establishmentNumber = establishmentNumberOf(given);
     assertInScope(scope, [establishmentNumber]);
     return callChargebackApi({ method: 'GET', path: `/${path}/${segment(establishmentNumber)}/${segment(id)}` });
   };

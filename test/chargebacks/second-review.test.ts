@@ -4,6 +4,7 @@
  * sweep; item 6: establishment numbers with leading zeros.
  */
 import '../helpers/env';
+import crypto from 'node:crypto';
 import test from 'ava';
 import mongoose from 'mongoose';
 import { bearer, newMerchant } from '../helpers/identity';
@@ -21,6 +22,11 @@ import { applyNotice, noticeFingerprint, receiveNotice, requeueUnappliedNotices 
 import { CHARGEBACK_NOTICE_QUEUE } from '../../jobs/chargeback-notice';
 import { getQueue } from '../../src/queue/queues';
 import { ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
+import { createMerchant, normaliseEstablishmentNumbers, updateMerchant } from '../../src/auth/service';
+import { UserModel } from '../../src/auth/model';
+import { signToken } from '../../src/auth/tokens';
+import { MerchantModel } from '../../src/merchants/model';
+import { EstablishmentOwnerModel } from '../../src/merchants/establishments';
 
 const CB = '/api/v1/acquirer/chargeback';
 let stack: ChargebackStack;
@@ -151,3 +157,103 @@ test.serial('more than 500 never-confirmable lifecycle notices of one source do 
     await ChargebackNoticeModel.deleteMany({ _id: mongoose.trusted({ $in: unconfirmable.map((n) => n._id) }) });
   }
 });
+
+// --- item 6: establishment numbers with leading zeros -------------------------------------------------
+
+const merchantInput = (establishmentNumbers: string[]) => {
+  const id = crypto.randomBytes(4).toString('hex');
+  const login = `z${id}`;
+  return {
+    companyName: `Loja ${id}`,
+    email: `${login}@example.com`,
+    login,
+    password: `pw-${id}-Secret!`,
+    establishmentNumbers,
+  };
+};
+
+const pendingOf = async (token: string, establishmentNumber?: unknown[]) =>
+  callJson(
+    stack,
+    'POST',
+    `${CB}/consult/?status=PENDING`,
+    bearer(token),
+    establishmentNumber ? { establishmentNumber } : {},
+  );
+
+test("a merchant that names another's establishment with a leading zero never reads its chargebacks", async (t) => {
+  const ecA = newEstablishment();
+  await newMerchant({ establishmentNumbers: [ecA] });
+  const alias = `0${ecA}`;
+  // Given to a new merchant: refused, as the number itself would be.
+  const created = await createMerchant(merchantInput([alias])).then(
+    async ({ user }) => {
+      // Were it given: the consult pinned to it would read the other merchant's chargebacks (0123 is 123 there).
+      const read = await pendingOf(signToken('access', user));
+      return { status: 201, read: read.status, items: read.body.content?.length };
+    },
+    (error: { status?: number }) => ({ status: error.status }),
+  );
+  t.deepEqual(created, { status: 400 });
+  // Added to a merchant: refused.
+  const other = await newMerchant({ establishmentNumbers: [newEstablishment()] });
+  const added = await updateMerchant(other.merchantId, { addEstablishmentNumbers: [`00${ecA}`] }).then(
+    () => 200,
+    (error: { status?: number }) => error.status,
+  );
+  t.is(added, 400);
+  t.false((await MerchantModel.findById(other.merchantId).lean())!.establishmentNumbers.some((ec) => ec.endsWith(ecA)));
+  // Named in a consult: another merchant's establishment, 403.
+  t.is((await pendingOf(other.accessToken, [alias])).status, 403);
+});
+
+test('establishment numbers are kept and compared without their leading zeros', async (t) => {
+  const ec = newEstablishment();
+  const { merchant, user } = await createMerchant(merchantInput([`0${ec}`]));
+  t.deepEqual(merchant.establishmentNumbers, [ec]);
+  t.deepEqual(await EstablishmentOwnerModel.countDocuments({ _id: ec, merchantId: merchant._id }), 1);
+  const consult = await pendingOf(signToken('access', user), [`00${ec}`]);
+  t.is(consult.status, 200, 'its own establishment, however written');
+  t.true(
+    consult.body.content.every((item: { establishmentNumber: number }) => String(item.establishmentNumber) === ec),
+  );
+  // A notice naming it with a zero is the same establishment's.
+  const ids = newNoticeIds();
+  await announceChargeback(stack, newChargebackNotice(ec, ids));
+  const { noticeId } = await receiveNotice({ ...newChargebackNotice(ec, ids), establishmentNumber: `0${ec}` });
+  t.is(await applyNotice(noticeId), 'applied');
+  t.is((await ChargebackModel.findById(`${ec}:${ids.idChargeback}`).lean())?.establishmentNumber, ec);
+});
+
+test.serial(
+  'establishment numbers stored with leading zeros are normalised once, an alias of an owned one dropped',
+  async (t) => {
+    const ecA = newEstablishment();
+    const ecC = newEstablishment();
+    const a = await newMerchant({ establishmentNumbers: [ecA] });
+    const b = await newMerchant({ establishmentNumbers: [] });
+    const c = await newMerchant({ establishmentNumbers: [] });
+    // As an older version stored them: B took A's establishment with a zero, C its own with two.
+    await MerchantModel.updateOne({ _id: b.merchantId }, { $set: { establishmentNumbers: [`0${ecA}`] } });
+    await MerchantModel.updateOne({ _id: c.merchantId }, { $set: { establishmentNumbers: [`00${ecC}`] } });
+    await EstablishmentOwnerModel.insertMany([
+      { _id: `0${ecA}`, merchantId: b.merchantId, claimedAt: new Date() },
+      { _id: `00${ecC}`, merchantId: c.merchantId, claimedAt: new Date() },
+    ]);
+    // Before the backfill runs, the alias already grants nothing.
+    t.is((await pendingOf(b.accessToken)).status, 403);
+    const changed = await normaliseEstablishmentNumbers();
+    t.deepEqual([...changed].sort(), [b.merchantId, c.merchantId].sort());
+    t.deepEqual((await MerchantModel.findById(a.merchantId).lean())!.establishmentNumbers, [ecA]);
+    t.deepEqual((await MerchantModel.findById(b.merchantId).lean())!.establishmentNumbers, []);
+    t.deepEqual((await MerchantModel.findById(c.merchantId).lean())!.establishmentNumbers, [ecC]);
+    t.is((await EstablishmentOwnerModel.findById(ecA).lean())?.merchantId, a.merchantId);
+    t.is((await EstablishmentOwnerModel.findById(ecC).lean())?.merchantId, c.merchantId);
+    t.is(await EstablishmentOwnerModel.countDocuments({ _id: mongoose.trusted({ $in: [`0${ecA}`, `00${ecC}`] }) }), 0);
+    t.deepEqual((await UserModel.findOne({ merchantId: c.merchantId }).lean())!.merchantProfile?.establishmentNumbers, [
+      ecC,
+    ]);
+    t.is((await pendingOf(c.accessToken)).status, 200);
+    t.deepEqual(await normaliseEstablishmentNumbers(), [], 'a second run changes nothing');
+  },
+);

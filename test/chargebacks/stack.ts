@@ -82,7 +82,7 @@ export function decideStep(stack: ChargebackStack, ec: string, caseId: number, m
   return stack.control('/lifecycle-step', { establishmentNumber: ec, caseId, message, date });
 }
 
-/** The sandbox acquirer registers a new chargeback as this consult item (its consult then shows it), without notifying us. */
+/** The sandbox acquirer registers a new chargeback as this consult item (its consult shows it), not notifying us. */
 export function announceChargeback(stack: ChargebackStack, item: Record<string, unknown>) {
   return stack.control('/chargeback', item);
 }
