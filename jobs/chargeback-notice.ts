@@ -14,17 +14,15 @@ export type ChargebackNoticeResult = 'applied' | 'unknown' | 'unconfirmed';
 export const CHARGEBACK_NOTICE_QUEUE = 'chargeback-notices';
 
 /**
- * What a notice job carries: the record's id, and its content (kind and JSON, a few hundred bytes),
- * so the worker need not read back what the intake just wrote. The content is checked against its
- * fingerprint (the record's _id) before it is used; a job without it reads the record.
+ * A notice job names the stored notice record (its fingerprint), nothing else: the worker reads the
+ * record, which only the intake writes after checking the acquirer's secret. A job's content is
+ * never trusted, since anyone who can add a job (the dashboard, Redis) could make one up.
  */
 export interface NoticeJobData {
   noticeId: string;
-  kind?: NoticeKind;
-  raw?: string;
 }
 
-/** _id (fingerprint) of the stored notice, and its content when the producer had it. */
+/** _id (fingerprint) of the stored notice. */
 export type ChargebackNoticePayload = NoticeJobData;
 
 /** A fresh job id for a stored notice, kept on its record (a sweep queues it again only when that job will not run). */

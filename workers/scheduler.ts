@@ -6,6 +6,7 @@ import cron from 'node-cron';
 import { getConfig } from '../config';
 import { connectDatabase, disconnectDatabase, ensureStoreCompanionIndexes } from '../src/db/connection';
 import { runBackfills } from '../src/db/backfills';
+import { normaliseEstablishmentNumbers } from '../src/auth/service';
 import { closeQueues } from '../src/queue/queues';
 import { waitForRedis } from '../src/platform/redis';
 import { logger } from '../src/platform/logger';
@@ -55,6 +56,7 @@ export async function startScheduler() {
   await connectDatabase(config.mongodbUri);
   await waitForRedis();
   await runBackfills();
+  await normaliseEstablishmentNumbers();
   let running: Promise<void> | undefined;
   const task = cron.schedule(config.scheduler.cron, () => {
     if (running) return; // a slow tick is not overlapped by the next one

@@ -1,6 +1,6 @@
 /**
  * Applies a stored chargeback notice (new chargeback or lifecycle step). Idempotent: a retry or a
- * duplicate job changes nothing. A lifecycle step the acquirer does not show yet is retried with
+ * duplicate job changes nothing. A notice the acquirer does not show yet is retried with
  * the job's backoff; after the last attempt the sweep asks again (see applyNotice).
  */
 import type { Job } from 'bullmq';
@@ -10,8 +10,8 @@ import { jobKind } from '../types';
 
 export default async function processChargebackNotice(job: Job<ChargebackNoticePayload>) {
   const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-  const { noticeId, ...carried } = job.data;
-  const result = await applyNotice(noticeId, { lastAttempt, carried });
+  // Only the id is read: whatever else a job carries (an older job's copy, a made-up one) is ignored.
+  const result = await applyNotice(job.data.noticeId, { lastAttempt });
   if (result === 'unconfirmed' && !lastAttempt) throw new Error('lifecycle step not shown by the acquirer yet');
   return result;
 }

@@ -9,11 +9,12 @@ import { MerchantTokenModel, RevokedMerchantTokenModel, UserModel, type Merchant
 import { MerchantModel, type Merchant, type MerchantOwner, type MerchantProfile } from '../merchants/model';
 import type { AccessTokenAnswer, Profile, TokenPair } from './schemas';
 import { isCurrentSession, signToken, verifyToken } from './tokens';
-import { claimEstablishments, releaseEstablishments } from '../merchants/establishments';
+import { claimEstablishments, normaliseStoredEstablishments, releaseEstablishments } from '../merchants/establishments';
 import {
   changeMerchant,
   checkEstablishmentNumbers,
   getMerchant,
+  normalisedEstablishments,
   profileOf,
   type MerchantChanges,
 } from '../merchants/service';
@@ -93,7 +94,7 @@ export async function createMerchant(input: NewMerchant): Promise<{ merchant: Me
   const profile = {
     companyName: input.companyName.trim(),
     settings: { allowVoidOnConfirmed: false },
-    establishmentNumbers: [...new Set(input.establishmentNumbers ?? [])],
+    establishmentNumbers: normalisedEstablishments(input.establishmentNumbers),
   };
   const { email, login, password } = input;
   // An establishment belongs to one merchant: claimed first, freed again if the merchant is not created.
@@ -201,13 +202,33 @@ export async function revokeMerchantTokens(
 /** Changes a merchant, then the copies its users and tokens keep of it. */
 export async function updateMerchant(merchantId: number, changes: MerchantChanges): Promise<Merchant> {
   const saved = await changeMerchant(merchantId, changes);
-  // The copies of its users and its tokens follow (see User.merchantProfile). Should these writes
-  // fail, /me shows the old profile until the next update; nothing decides by a copy. A revoked
-  // token has no record left, so the token write cannot race a revocation (see MerchantToken).
-  const merchantProfile = profileOf(saved);
-  await UserModel.updateMany({ merchantId }, { $set: { merchantProfile } });
-  await MerchantTokenModel.updateMany({ merchantId }, { $set: { merchantProfile } });
+  await copyMerchantProfile(saved);
   return saved;
+}
+
+/**
+ * The copies of a merchant's users and its tokens follow its record (see User.merchantProfile).
+ * Should these writes fail, /me shows the old profile until the next update; nothing decides by a
+ * copy. A revoked token has no record left, so the token write cannot race a revocation (see
+ * MerchantToken).
+ */
+async function copyMerchantProfile(merchant: Merchant): Promise<void> {
+  const merchantProfile = profileOf(merchant);
+  await UserModel.updateMany({ merchantId: merchant._id }, { $set: { merchantProfile } });
+  await MerchantTokenModel.updateMany({ merchantId: merchant._id }, { $set: { merchantProfile } });
+}
+
+/**
+ * The scheduler's one-time backfill of establishment numbers stored with leading zeros
+ * (normaliseStoredEstablishments), with the copies of the merchants it changed. Idempotent.
+ */
+export async function normaliseEstablishmentNumbers(): Promise<number[]> {
+  const changed = await normaliseStoredEstablishments();
+  for (const merchantId of changed) {
+    const merchant = await MerchantModel.findById(merchantId).lean();
+    if (merchant) await copyMerchantProfile(merchant);
+  }
+  return changed;
 }
 
 /**

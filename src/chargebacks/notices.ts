@@ -13,9 +13,9 @@ import {
   chargebackNoticeQueue,
   enqueueChargebackNotice,
   type ChargebackNoticeResult,
-  type NoticeJobData,
 } from '../../jobs/chargeback-notice';
-import { fetchLifecycle, parseJson, trusted } from './common';
+import { fetchCaseItems, fetchLifecycle, parseJson, trusted } from './common';
+import { establishmentNumberOf } from '../merchants/establishments';
 import { ChargebackNoticeModel, type NoticeKind } from './model';
 import { lifecycleNotice, noticeId } from './schemas';
 import { fieldErrorsOf } from '../http/schema';
@@ -80,11 +80,10 @@ export async function receiveNotice(
     ? { receivedBody: received.body.toString('base64'), receivedContentType: received.contentType ?? '' }
     : {};
   let jobId = chargebackNoticeJobId(noticeId);
-  const raw = JSON.stringify(payload);
   const inserted = await insertOnce(ChargebackNoticeModel, {
     _id: noticeId,
     kind,
-    raw,
+    raw: JSON.stringify(payload),
     ...evidence,
     receivedAt: new Date(),
     appliedAt: null,
@@ -97,10 +96,10 @@ export async function receiveNotice(
     // Same record, same job: the add is a no-op while that job exists. A record stored before job ids
     // were kept gets a new one here, and the sweep covers it if this add were lost.
     jobId = stored?.jobId ?? jobId;
-    await enqueueChargebackNotice({ noticeId, kind, raw }, jobId);
+    await enqueueChargebackNotice({ noticeId }, jobId);
     return { noticeId, duplicate: true };
   }
-  await enqueueChargebackNotice({ noticeId, kind, raw }, jobId);
+  await enqueueChargebackNotice({ noticeId }, jobId);
   return { noticeId, duplicate: false };
 }
 
@@ -110,24 +109,39 @@ export async function receiveNotice(
  * added); only a job that will still run by itself (waiting, delayed, active) is left to run.
  * Applying is idempotent, so a second job for one notice costs work, never a wrong state. A notice
  * waiting for the acquirer to confirm it gets one attempt per sweep (it had its backed-off ones).
+ *
+ * Fair to every notice, however many the acquirer never confirms (a source may post any number
+ * with the static secret): notices no job gave up on come first, then those waiting for
+ * confirmation, least recently asked first (each attempt moves its unconfirmedAt to the back), so
+ * a batch full of unconfirmable ones never holds back a newer notice; and one establishment (the
+ * source a notice names) gets at most `perSource` jobs a sweep, so its flood cannot fill the queue.
  */
-export async function requeueUnappliedNotices(now = new Date(), graceMs = 5 * 60_000, batch = 500): Promise<number> {
+export async function requeueUnappliedNotices(
+  now = new Date(),
+  graceMs = 5 * 60_000,
+  batch = 500,
+  perSource = 50,
+): Promise<number> {
   // By the indexed equality `applied: false` (FerretDB cannot index null): only unapplied notices are read.
   const stale = await ChargebackNoticeModel.find(
     { applied: false, receivedAt: trusted({ $lt: new Date(now.getTime() - graceMs) }) },
-    { _id: 1, jobId: 1, kind: 1, raw: 1, unconfirmedAt: 1 },
+    { _id: 1, jobId: 1, raw: 1, unconfirmedAt: 1 },
   )
-    .sort({ receivedAt: 1 })
+    .sort({ unconfirmedAt: 1, receivedAt: 1 })
     .limit(batch)
     .lean();
   const queue = chargebackNoticeQueue();
+  const queuedBySource = new Map<string, number>();
   let queued = 0;
-  for (const { _id, jobId, kind, raw, unconfirmedAt } of stale) {
-    if (await jobWillRun(queue, jobId)) continue;
+  for (const { _id, jobId, raw, unconfirmedAt } of stale) {
+    const source = establishmentNumberOf(parseJson(raw)?.establishmentNumber);
+    const ofSource = queuedBySource.get(source) ?? 0;
+    if (ofSource >= perSource || (await jobWillRun(queue, jobId))) continue;
     const next = chargebackNoticeJobId(_id);
     // Recorded first: if the add then fails, the next sweep finds no job under it and adds again.
     await ChargebackNoticeModel.updateOne({ _id, appliedAt: null }, { $set: { jobId: next } });
-    await enqueueChargebackNotice({ noticeId: _id, kind, raw }, next, unconfirmedAt ? 1 : undefined);
+    await enqueueChargebackNotice({ noticeId: _id }, next, unconfirmedAt ? 1 : undefined);
+    queuedBySource.set(source, ofSource + 1);
     queued++;
   }
   return queued;
@@ -155,72 +169,56 @@ function dateOf(text: string): Date {
 export type ApplyResult = ChargebackNoticeResult;
 
 /**
- * How long a lifecycle notice waits for the acquirer's lifecycle to show its step: its API may lag
- * its notifications, and a real outcome must not be dropped for that. Past this, it is settled as
- * unconfirmed (not applied).
+ * How long a notice waits for the acquirer to show what it says: its API may lag its
+ * notifications, and a real chargeback or outcome must not be dropped for that. Past this, it is
+ * settled as unconfirmed (not applied).
  */
 export const NOTICE_CONFIRMATION_WINDOW_MS = 2 * 24 * 3600_000;
 
 /**
  * Applies a stored notice: records its facts (each once) and recomputes the chargebacks they touch.
- * Idempotent. A notice is only as trustworthy as the static secret header it came with, so a
- * lifecycle step (it moves a chargeback towards its outcome) is applied only once the acquirer's
- * own lifecycle of the case shows it, for the notice's establishment: one acquirer call here, in
- * the worker, never on the intake request. Not shown yet: 'unconfirmed'. On a job's last attempt
- * the notice is marked (unconfirmedAt) and stays unapplied, so the sweep asks again every few
- * minutes; once NOTICE_CONFIRMATION_WINDOW_MS has passed since it was received, it is settled as
- * unconfirmed and left alone. An acquirer that cannot answer throws: the job retries, and the
- * notice stays unapplied.
+ * Idempotent. Its content is the stored record's, read here: a job only names it, since anyone who
+ * can add a job (the dashboard, Redis) could make one up. A notice is only as trustworthy as the
+ * static secret header it came with, so it is a hint the acquirer must confirm, one acquirer call
+ * here in the worker (never on the intake request): a new chargeback counts once the acquirer's
+ * consult shows it for the notice's establishment, and what is recorded is the acquirer's item,
+ * not the notice's (so a forged notice of a real chargeback, first to arrive, records the
+ * acquirer's deadline); a lifecycle step once the acquirer's lifecycle of the case shows it, for
+ * the notice's establishment. Not shown yet: 'unconfirmed'. On a job's last attempt the notice is
+ * marked (unconfirmedAt) and stays unapplied, so the sweep asks again every few minutes; once
+ * NOTICE_CONFIRMATION_WINDOW_MS has passed since it was received, it is settled as unconfirmed and
+ * left alone. An acquirer that cannot answer throws: the job retries, and the notice stays unapplied.
  */
 export async function applyNotice(
   noticeId: string,
-  options: { lastAttempt?: boolean; carried?: Omit<NoticeJobData, 'noticeId'>; now?: Date } = {},
+  options: { lastAttempt?: boolean; now?: Date } = {},
 ): Promise<ApplyResult> {
-  const notice =
-    contentOf(noticeId, options.carried) ??
-    (await ChargebackNoticeModel.findById(noticeId, { kind: 1, raw: 1 }).lean());
+  const notice = await ChargebackNoticeModel.findById(noticeId, { kind: 1, raw: 1, receivedAt: 1 }).lean();
   if (!notice) return 'unknown';
   const payload = JSON.parse(notice.raw) as Record<string, unknown>;
-  const establishmentNumber = String(payload.establishmentNumber);
+  const establishmentNumber = establishmentNumberOf(payload.establishmentNumber);
   if (notice.kind === 'new') {
     const idChargeback = String(payload.idChargeback);
-    const details = (payload.chargebackDetails ?? {}) as Record<string, unknown>;
+    const item = await acquirerItemOf(establishmentNumber, String(payload.idCase), idChargeback, payload);
+    if (!item) return settleUnconfirmed(noticeId, notice.receivedAt, establishmentNumber, options);
+    const idCase = String(item.idCase);
+    const details = (item.chargebackDetails ?? {}) as Record<string, unknown>;
     await insertEvent({
       _id: `received:${establishmentNumber}:${idChargeback}`,
       kind: 'received',
       establishmentNumber,
       idChargeback,
-      idCase: String(payload.idCase),
+      idCase,
       at: dateOf(String(details.receptionDate ?? '')),
-      data: notice.raw,
+      data: JSON.stringify(item),
     });
-    await projectReceived(establishmentNumber, idChargeback, String(payload.idCase));
+    await projectReceived(establishmentNumber, idChargeback, idCase);
   } else {
     const idCase = String(payload.caseId);
     const message = String(payload.message).trim();
     const date = String(payload.ActionCicleDate);
-    if (!(await acquirerShowsStep(establishmentNumber, idCase, message, date))) {
-      if (!options.lastAttempt) return 'unconfirmed';
-      const now = options.now ?? new Date();
-      const receivedAt = (await ChargebackNoticeModel.findById(noticeId, { receivedAt: 1 }).lean())?.receivedAt ?? now;
-      if (now.getTime() - receivedAt.getTime() < NOTICE_CONFIRMATION_WINDOW_MS) {
-        logger.warn(
-          { noticeId, establishmentNumber, idCase },
-          'chargeback lifecycle notice not confirmed by the acquirer yet: asked again by the sweep',
-        );
-        await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { unconfirmedAt: now } });
-        return 'unconfirmed';
-      }
-      logger.warn(
-        { noticeId, establishmentNumber, idCase },
-        'chargeback lifecycle notice never confirmed by the acquirer: not applied',
-      );
-      await ChargebackNoticeModel.updateOne(
-        { _id: noticeId, appliedAt: null },
-        { $set: { appliedAt: now, applied: true, result: 'unconfirmed' } },
-      );
-      return 'unconfirmed';
-    }
+    if (!(await acquirerShowsStep(establishmentNumber, idCase, message, date)))
+      return settleUnconfirmed(noticeId, notice.receivedAt, establishmentNumber, options);
     await insertEvent({
       _id: lifecycleEventId(establishmentNumber, idCase, date, message),
       kind: 'lifecycle',
@@ -243,23 +241,66 @@ export async function applyNotice(
   return 'applied';
 }
 
-/** The content a job carried, when it is the content of this notice (its fingerprint is the notice's _id). */
-function contentOf(
+/** A notice the acquirer does not show (yet): see applyNotice. */
+async function settleUnconfirmed(
   noticeId: string,
-  carried: Omit<NoticeJobData, 'noticeId'> | undefined,
-): { kind: NoticeKind; raw: string } | null {
-  if (!carried?.raw || !carried.kind) return null;
-  const payload = parseJson(carried.raw);
-  if (payload === undefined || noticeFingerprint(payload) !== noticeId || noticeKindOf(payload) !== carried.kind)
-    return null;
-  return { kind: carried.kind, raw: carried.raw };
+  receivedAt: Date,
+  establishmentNumber: string,
+  options: { lastAttempt?: boolean; now?: Date },
+): Promise<ApplyResult> {
+  if (!options.lastAttempt) return 'unconfirmed';
+  const now = options.now ?? new Date();
+  if (now.getTime() - receivedAt.getTime() < NOTICE_CONFIRMATION_WINDOW_MS) {
+    logger.warn(
+      { noticeId, establishmentNumber },
+      'chargeback notice not confirmed by the acquirer yet: asked again by the sweep',
+    );
+    await ChargebackNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { unconfirmedAt: now } });
+    return 'unconfirmed';
+  }
+  logger.warn({ noticeId, establishmentNumber }, 'chargeback notice never confirmed by the acquirer: not applied');
+  await ChargebackNoticeModel.updateOne(
+    { _id: noticeId, appliedAt: null },
+    { $set: { appliedAt: now, applied: true, result: 'unconfirmed' } },
+  );
+  return 'unconfirmed';
+}
+
+/** How far around a notice's reception date a handled chargeback is looked for (the acquirer allows 180 days). */
+const DONE_PERIOD_DAYS = 90;
+
+/**
+ * The acquirer's consult item of this chargeback of this establishment and case, or null when its
+ * consult does not show it: pending first, then handled (accepted or refused before its notice was
+ * applied) in the period around the notice's reception date. The item must name the establishment.
+ */
+async function acquirerItemOf(
+  establishmentNumber: string,
+  idCase: string,
+  idChargeback: string,
+  notice: Record<string, unknown>,
+): Promise<Record<string, unknown> | null> {
+  const isThis = (item: Record<string, unknown>) =>
+    String(item.idChargeback) === idChargeback &&
+    String(item.idCase) === idCase &&
+    item.establishmentNumber !== undefined &&
+    item.establishmentNumber !== null &&
+    establishmentNumberOf(item.establishmentNumber) === establishmentNumber;
+  const pending = (await fetchCaseItems(establishmentNumber, idCase, 'PENDING')).find(isThis);
+  if (pending) return pending;
+  const reception = dateOf(String((notice.chargebackDetails as Record<string, unknown>)?.receptionDate ?? ''));
+  const around = reception.getTime() ? reception : new Date();
+  const day = (offset: number) => new Date(around.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+  const period = { from: day(-DONE_PERIOD_DAYS), to: day(DONE_PERIOD_DAYS) };
+  return (await fetchCaseItems(establishmentNumber, idCase, 'DONE', period)).find(isThis) ?? null;
 }
 
 /**
  * Whether the acquirer's lifecycle of the case has this step (same text once normalised, same day)
- * for this establishment; a notice's date may carry a time, the day is what is compared. Steps that name no
- * establishment are taken as the case's (the call is by
- * case). Throws when the acquirer does not answer 2xx: that is no answer, not a denial.
+ * for this establishment; a notice's date may carry a time, the day is what is compared. A step
+ * that names no establishment confirms nothing: the call is by case, so only the step's own
+ * establishment ties it to the notice's. Throws when the acquirer does not answer 2xx: that is no
+ * answer, not a denial.
  */
 async function acquirerShowsStep(
   establishmentNumber: string,
@@ -277,8 +318,8 @@ async function acquirerShowsStep(
       step &&
       normalise(String(step.message ?? step.action ?? '')) === wanted &&
       String(step.ActionCicleDate ?? step.actionDate ?? '').slice(0, 10) === date.slice(0, 10) &&
-      (step.establishmentNumber === undefined ||
-        step.establishmentNumber === null ||
-        String(step.establishmentNumber) === establishmentNumber),
+      step.establishmentNumber !== undefined &&
+      step.establishmentNumber !== null &&
+      establishmentNumberOf(step.establishmentNumber) === establishmentNumber,
   );
 }

@@ -7,15 +7,18 @@ import { callChargebackApi, type ChargebackResponse } from '../acquirer/chargeba
 import { badRequest, forbidden } from '../platform/errors';
 import { logger } from '../platform/logger';
 import {
+  acquirerNumber,
   assertInScope,
   buffered,
   fetchLifecycle,
+  normalisedEstablishment,
   parseJson,
   segment,
   type BufferedAnswer,
   type EstablishmentScope,
 } from './common';
 import { checkEvidence } from './evidence';
+import { establishmentNumberOf } from '../merchants/establishments';
 import { ChargebackModel } from './model';
 import type { AcceptBody, ConsultFilter, RefuseBody } from './schemas';
 import { holdChargeback, insertEvent, refreshChargeback } from './projection';
@@ -81,6 +84,9 @@ export async function consultChargebacks(
   filter: WithOtherKeys<ConsultFilter>,
 ): Promise<ChargebackResponse> {
   const body = documented(filter, CONSULT_FIELDS);
+  // Establishment numbers are checked and forwarded in one form: `0123` is 123 at the acquirer.
+  if (Array.isArray(body.establishmentNumber))
+    body.establishmentNumber = body.establishmentNumber.map(normalisedEstablishment);
   if (scope !== null) {
     const requested = Array.isArray(body.establishmentNumber) ? body.establishmentNumber.map(String) : [];
     if (requested.length) assertInScope(scope, requested);
@@ -88,7 +94,7 @@ export async function consultChargebacks(
       // Without establishment numbers the acquirer would answer for the parent (mainCustomer) hierarchy: pin the
       // merchant's own.
       if (!scope.length) throw forbidden('This merchant has no establishment number at the acquirer.');
-      body.establishmentNumber = scope.map((ec) => (/^\d{1,15}$/.test(ec) ? Number(ec) : ec));
+      body.establishmentNumber = scope.map(acquirerNumber);
     }
   }
   return callChargebackApi({
@@ -101,8 +107,15 @@ export async function consultChargebacks(
 
 export async function acceptChargebacks(
   scope: EstablishmentScope,
-  body: WithOtherKeys<AcceptBody>,
+  given: WithOtherKeys<AcceptBody>,
 ): Promise<BufferedAnswer> {
+  const body = {
+    ...given,
+    updateChargeback: given.updateChargeback.map((item) => ({
+      ...item,
+      establishmentNumber: normalisedEstablishment(item.establishmentNumber),
+    })),
+  };
   assertInScope(
     scope,
     body.updateChargeback.map((item) => String(item.establishmentNumber)),
@@ -135,8 +148,9 @@ export async function acceptChargebacks(
 
 export async function refuseChargeback(
   scope: EstablishmentScope,
-  body: WithOtherKeys<RefuseBody>,
+  given: WithOtherKeys<RefuseBody>,
 ): Promise<BufferedAnswer> {
+  const body = { ...given, establishmentNumber: normalisedEstablishment(given.establishmentNumber) };
   const { errors } = checkEvidence({ file: body.file, fileName: body.fileName, IdCase: String(body.IdCase) });
   if (Object.keys(errors).length) throw badRequest(errors);
   assertInScope(scope, [String(body.establishmentNumber)]);
@@ -154,21 +168,24 @@ export async function refuseChargeback(
 
 /**
  * The lifecycle call names only the case, so a merchant may read it only for a case of one of its
- * establishments: by our stored chargeback record (from the acquirer's notice, never from what a
- * caller sent), and by the acquirer's own answer, whose steps name their establishment. The system
+ * establishments: by our stored chargeback record (from a notice the acquirer confirmed, never
+ * from what a caller sent), and by the acquirer's own answer, whose steps must name one of the
+ * merchant's establishments and none other's. A step that names no establishment proves nothing:
+ * an answer of only such steps is refused (an empty one says nothing and is answered). The system
  * token reads any. The answer is small JSON, so it is read whole to be checked.
  */
 export async function chargebackLifecycle(scope: EstablishmentScope, idCase: string): Promise<BufferedAnswer> {
-  if (scope !== null && !(await isCaseOfScope(scope, idCase)))
-    throw forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
+  const notTheCallers = () => forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
+  if (scope !== null && !(await isCaseOfScope(scope, idCase))) throw notTheCallers();
   const answer = await fetchLifecycle(idCase);
   if (scope !== null && answer.status >= 200 && answer.status < 300) {
-    const steps = parseJson(answer.text);
-    const named = (Array.isArray(steps) ? steps : [])
-      .map((step) => step?.establishmentNumber)
-      .filter((ec) => ec !== undefined && ec !== null);
-    if (named.some((ec) => !scope.includes(String(ec))))
-      throw forbidden(`Case ${idCase} is not a chargeback of this merchant.`);
+    const parsed = parseJson(answer.text);
+    const steps: unknown[] = Array.isArray(parsed) ? parsed : [];
+    const named = steps
+      .map((step) => (step as { establishmentNumber?: unknown } | null)?.establishmentNumber)
+      .filter((ec) => ec !== undefined && ec !== null)
+      .map(establishmentNumberOf);
+    if (named.some((ec) => !scope.includes(ec)) || (steps.length > 0 && named.length === 0)) throw notTheCallers();
   }
   return answer;
 }
@@ -182,7 +199,8 @@ async function isCaseOfScope(scope: string[], idCase: string): Promise<boolean> 
 
 /** A document call names its establishment and one id: the establishment must be the caller's. */
 function documentCall(path: string) {
-  return async (scope: EstablishmentScope, establishmentNumber: string, id: string): Promise<ChargebackResponse> => {
+  return async (scope: EstablishmentScope, given: string, id: string): Promise<ChargebackResponse> => {
+    const establishmentNumber = establishmentNumberOf(given);
     assertInScope(scope, [establishmentNumber]);
     return callChargebackApi({ method: 'GET', path: `/${path}/${segment(establishmentNumber)}/${segment(id)}` });
   };

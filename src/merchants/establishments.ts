@@ -9,6 +9,7 @@ import mongoose, { Schema } from 'mongoose';
 import { MerchantModel } from '../merchants/model';
 import { insertOnce } from '../db/claims';
 import { ApiError } from '../platform/errors';
+import { logger } from '../platform/logger';
 
 export interface EstablishmentOwner {
   /** The establishment number. */
@@ -21,6 +22,17 @@ const ownerSchema = new Schema<EstablishmentOwner>(
   { _id: { type: String }, merchantId: { type: Number, required: true }, claimedAt: { type: Date, required: true } },
   { versionKey: false, collection: 'establishment_owners' },
 );
+
+/**
+ * An establishment number in its one form: its digits without leading zeros. The acquirer reads
+ * establishment numbers as numbers, so `0123` is establishment 123 there, and every comparison of
+ * ours (ownership, scope, a notice's establishment) must see them as one. Anything that is not
+ * digits is returned as given (the checks that refuse it are the callers').
+ */
+export function establishmentNumberOf(value: unknown): string {
+  const text = String(value);
+  return /^\d+$/.test(text) ? text.replace(/^0+(?=\d)/, '') : text;
+}
 
 export const EstablishmentOwnerModel = mongoose.model<EstablishmentOwner>('EstablishmentOwner', ownerSchema);
 
@@ -64,4 +76,42 @@ export async function claimEstablishments(merchantId: number, establishmentNumbe
 export async function releaseEstablishments(merchantId: number, establishmentNumbers: string[]): Promise<void> {
   for (const establishmentNumber of new Set(establishmentNumbers))
     await EstablishmentOwnerModel.deleteOne({ _id: establishmentNumber, merchantId });
+}
+
+/**
+ * Establishment numbers stored with leading zeros (before numbers were normalised) take their one
+ * form: each merchant's list, and the owner records. An alias of a number another merchant owns
+ * (how `0123` read establishment 123's chargebacks) is dropped from the merchant that named it,
+ * and logged. Run once per scheduler start with the other backfills; it reads the merchants whose
+ * list has such a number (a scan, as every backfill), and a second run finds none. Returns the
+ * merchants whose list changed (their users' copies follow: auth's normaliseEstablishmentNumbers).
+ */
+export async function normaliseStoredEstablishments(): Promise<number[]> {
+  const withLeadingZero = /^0\d/;
+  const merchants = await MerchantModel.find(
+    { establishmentNumbers: withLeadingZero },
+    { establishmentNumbers: 1 },
+  ).lean();
+  for (const merchant of merchants) {
+    const kept = new Set<string>();
+    for (const written of merchant.establishmentNumbers) {
+      const establishmentNumber = establishmentNumberOf(written);
+      if (establishmentNumber !== written) {
+        try {
+          await claimEstablishments(merchant._id, [establishmentNumber]);
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          logger.warn(
+            { merchantId: merchant._id, written, establishmentNumber },
+            'establishment number with leading zeros names one another merchant owns: dropped from this merchant',
+          );
+          continue;
+        }
+      }
+      kept.add(establishmentNumber);
+    }
+    await MerchantModel.updateOne({ _id: merchant._id }, { $set: { establishmentNumbers: [...kept] } });
+  }
+  await EstablishmentOwnerModel.deleteMany({ _id: withLeadingZero });
+  return merchants.map((merchant) => merchant._id);
 }

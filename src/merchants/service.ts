@@ -1,6 +1,6 @@
 /** Merchant administration: its record, its settings and the establishments it owns. */
 import { badRequest, notFound, type FieldErrors } from '../platform/errors';
-import { claimEstablishments, releaseEstablishments } from './establishments';
+import { claimEstablishments, establishmentNumberOf, releaseEstablishments } from './establishments';
 import { MerchantModel, type Merchant, type MerchantProfile } from './model';
 
 const ESTABLISHMENT_NUMBER = /^\d{1,20}$/;
@@ -8,6 +8,11 @@ const ESTABLISHMENT_NUMBER = /^\d{1,20}$/;
 export function checkEstablishmentNumbers(numbers: string[] | undefined): FieldErrors {
   const bad = (numbers ?? []).filter((n) => !ESTABLISHMENT_NUMBER.test(n));
   return bad.length ? { establishment_numbers: [`Establishment numbers are 1 to 20 digits: ${bad.join(', ')}.`] } : {};
+}
+
+/** Checked establishment numbers in their one form (see establishmentNumberOf), each once. */
+export function normalisedEstablishments(numbers: string[] | undefined): string[] {
+  return [...new Set((numbers ?? []).map(establishmentNumberOf))];
 }
 
 export /** What a merchant user carries of its merchant (see User.merchantProfile). */
@@ -43,9 +48,11 @@ export async function changeMerchant(merchantId: number, changes: MerchantChange
   if (!merchant) throw notFound(`No merchant ${merchantId}.`);
   if (changes.companyName !== undefined) merchant.companyName = changes.companyName.trim();
   if (changes.allowVoidOnConfirmed !== undefined) merchant.settings.allowVoidOnConfirmed = changes.allowVoidOnConfirmed;
-  const remove = new Set(changes.removeEstablishmentNumbers ?? []);
+  const remove = new Set(normalisedEstablishments(changes.removeEstablishmentNumbers));
   const before = [...merchant.establishmentNumbers];
-  const after = [...new Set([...before, ...(changes.addEstablishmentNumbers ?? [])])].filter((n) => !remove.has(n));
+  const after = [...new Set([...before, ...normalisedEstablishments(changes.addEstablishmentNumbers)])].filter(
+    (n) => !remove.has(n),
+  );
   const added = after.filter((n) => !before.includes(n));
   await claimEstablishments(merchantId, added);
   merchant.establishmentNumbers = after;

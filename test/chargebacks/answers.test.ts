@@ -19,7 +19,7 @@ import { acceptChargebacks, noticeFingerprint } from '../../src/chargebacks';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { eventually } from '../helpers/processes';
 import { call } from '../helpers/http';
-import { startChargebackStack, type ChargebackStack } from './stack';
+import { announceChargeback, startChargebackStack, type ChargebackStack } from './stack';
 import { b64, pdfWithPages } from './files';
 
 const CB = '/api/v1/acquirer/chargeback';
@@ -136,6 +136,7 @@ test('the proxied operations answer as documented, ids as numbers', async (t) =>
 test('the notice intake and the views answer as documented, ids as numbers', async (t) => {
   const idCase = crypto.randomInt(6_000_000, 7_000_000);
   const intake = CHARGEBACK_NOTICE_PATH;
+  await announceChargeback(stack, notice(idCase));
   const received = await callChecked(t, 'post', intake, intake, {
     body: notice(idCase),
     headers: chargebackNoticeHeaders(),

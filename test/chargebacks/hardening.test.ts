@@ -5,7 +5,13 @@ import '../helpers/env';
 import test from 'ava';
 import { bearer, newMerchant } from '../helpers/identity';
 import { eventually } from '../helpers/processes';
-import { decideStep, sandboxNotify as notifyFromSandbox, startChargebackStack, type ChargebackStack } from './stack';
+import {
+  announceChargeback,
+  decideStep,
+  sandboxNotify as notifyFromSandbox,
+  startChargebackStack,
+  type ChargebackStack,
+} from './stack';
 import {
   lifecycleNotice,
   newChargebackNotice as fullNotice,
@@ -103,7 +109,12 @@ test("a merchant's own refusal of a notified chargeback records the case of the 
 
 // --- item 5: a notice lost to a job id ---------------------------------------------------------------
 
-const newChargebackNotice = (ec: string) => fullNotice(ec, newNoticeIds());
+/** A new chargeback the acquirer shows (its consult has it), and the notice of it. */
+async function newChargebackNotice(ec: string) {
+  const notice = fullNotice(ec, newNoticeIds());
+  await announceChargeback(stack, notice);
+  return notice;
+}
 const post = (body: unknown) => postChargebackNotice(stack.url, body);
 
 /** A notice stored an hour ago and not applied yet, whose job was queued under `jobId`. */
@@ -126,7 +137,7 @@ async function completedJobUnder(jobId: string): Promise<void> {
 
 test.serial('a completed job left in Redis under the content-derived id does not swallow a new notice', async (t) => {
   const ec = newEstablishment();
-  const notice = newChargebackNotice(ec);
+  const notice = await newChargebackNotice(ec);
   // What another run (or an earlier record of the same content) left behind under the old id scheme.
   await completedJobUnder(`cbn-${noticeFingerprint(notice)}`);
   const res = await post(notice);
@@ -141,7 +152,7 @@ test.serial(
   'the sweep queues again a stored unapplied notice whose job completed, and leaves a live job alone',
   async (t) => {
     const ec = newEstablishment();
-    const notice = newChargebackNotice(ec);
+    const notice = await newChargebackNotice(ec);
     const oldJobId = `cbn-${noticeFingerprint(notice)}-old`;
     await completedJobUnder(oldJobId);
     await storeUnappliedNotice(notice, oldJobId);
@@ -152,7 +163,7 @@ test.serial(
     t.not((await ChargebackNoticeModel.findById(noticeFingerprint(notice)).lean())?.jobId, oldJobId);
 
     // A notice whose job is still waiting (delayed here) is not queued twice.
-    const waiting = newChargebackNotice(ec);
+    const waiting = await newChargebackNotice(ec);
     const waitingJobId = `cbn-${noticeFingerprint(waiting)}-waiting`;
     await getQueue(CHARGEBACK_NOTICE_QUEUE).add(
       'apply',
@@ -323,7 +334,7 @@ test.serial('an outcome the acquirer shows only after the job gave up is applied
 });
 
 test.serial('a notice stored before the applied flag existed is marked by the backfill, then swept', async (t) => {
-  const notice = newChargebackNotice(newEstablishment());
+  const notice = await newChargebackNotice(newEstablishment());
   const noticeId = noticeFingerprint(notice);
   // As an older version stored it: no `applied` field, no job id.
   await ChargebackNoticeModel.collection.insertOne({

@@ -3,7 +3,13 @@ import test from 'ava';
 import { bearer, newMerchant, systemToken } from '../helpers/identity';
 import { json } from '../helpers/app';
 import { eventually } from '../helpers/processes';
-import { decideStep, sandboxNotify as notifyFromSandbox, startChargebackStack, type ChargebackStack } from './stack';
+import {
+  announceChargeback,
+  decideStep,
+  sandboxNotify as notifyFromSandbox,
+  startChargebackStack,
+  type ChargebackStack,
+} from './stack';
 import {
   chargebackNoticeHeaders,
   lifecycleNotice,
@@ -41,11 +47,21 @@ const get = async (path: string, token: string, headers: Record<string, string> 
   return { status: res.status, body: await json(res) };
 };
 
-/** The acquirer decides a lifecycle step (its own lifecycle of the case shows it), as it does before notifying us. */
+/**
+ * The acquirer registers a new chargeback (its consult shows it) or decides a lifecycle step (its lifecycle of the case
+ * shows it), as it does before notifying us.
+ */
 async function acquirerDecides(notice: any): Promise<void> {
-  if (notice.caseId === undefined) return;
-  await decideStep(stack, String(notice.establishmentNumber), notice.caseId, notice.message, notice.ActionCicleDate);
+  if (notice.caseId === undefined) await announceChargeback(stack, notice);
+  else
+    await decideStep(stack, String(notice.establishmentNumber), notice.caseId, notice.message, notice.ActionCicleDate);
 }
+
+/** Posts a new-chargeback notice to our intake as the acquirer does, once the acquirer shows the chargeback. */
+const postAnnounced = async (notice: Record<string, unknown>) => {
+  await announceChargeback(stack, notice);
+  return post(notice);
+};
 
 /** Stores and applies notices through the service, in the given order (the worker path is tested separately). */
 async function deliver(...notices: unknown[]): Promise<void> {
@@ -79,6 +95,7 @@ test(
     const ec = newEstablishment();
     const owner = await newMerchant({ establishmentNumbers: [ec] });
     const notice = newChargebackNotice(ec, newIds());
+    await announceChargeback(stack, notice);
     const asSent = `\uFEFF{\n  ${Object.entries(notice)
       .reverse()
       .map(([key, value]) => `"${key}" : ${JSON.stringify(value)}`)
@@ -115,7 +132,7 @@ test('a notice is stored, answered 202, and applied by the worker', async (t) =>
   const ec = newEstablishment();
   const owner = await newMerchant({ establishmentNumbers: [ec] });
   const ids = newIds();
-  const res = await post(newChargebackNotice(ec, ids));
+  const res = await postAnnounced(newChargebackNotice(ec, ids));
   t.is(res.status, 202);
   t.deepEqual(await json(res), { received: true, duplicate: false });
   const stored = await ChargebackNoticeModel.findById(noticeFingerprint(newChargebackNotice(ec, ids))).lean();
@@ -140,6 +157,7 @@ test('the same notice twice, in any key order, is stored once and counted once',
   const owner = await newMerchant({ establishmentNumbers: [ec] });
   const notice = newChargebackNotice(ec, newIds());
   const reordered = Object.fromEntries(Object.entries(notice).reverse());
+  await announceChargeback(stack, notice);
   const [first, second] = await Promise.all([post(notice), post(reordered)]);
   t.deepEqual([first.status, second.status], [202, 202]);
   const third = await post(notice);
@@ -441,6 +459,7 @@ test('the sandbox sends a loss notice, and one with a wrong secret is refused', 
 test('a stored notice whose job was lost is queued again by the safety net', async (t) => {
   const ec = newEstablishment();
   const notice = newChargebackNotice(ec, newIds());
+  await announceChargeback(stack, notice);
   const receivedAt = new Date(Date.now() - 3_600_000);
   await ChargebackNoticeModel.create({
     _id: noticeFingerprint(notice),

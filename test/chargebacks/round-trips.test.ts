@@ -17,7 +17,7 @@ import '../helpers/env';
 import test from 'ava';
 import type { Job } from 'bullmq';
 import { countDbCommands } from '../helpers/db-commands';
-import { decideStep, startChargebackStack, type ChargebackStack } from './stack';
+import { announceChargeback, decideStep, startChargebackStack, type ChargebackStack } from './stack';
 import {
   newChargebackNotice,
   newEstablishment,
@@ -38,7 +38,12 @@ test.before(async () => {
 });
 test.after.always(() => stack?.close());
 
-const newNotice = (ec: string) => newChargebackNotice(ec, newNoticeIds());
+/** A new chargeback the acquirer shows (its consult has it), and the notice of it. */
+async function newNotice(ec: string) {
+  const notice = newChargebackNotice(ec, newNoticeIds());
+  await announceChargeback(stack, notice);
+  return notice;
+}
 const post = (body: unknown) => postChargebackNotice(stack.url, body);
 
 async function jobOf(noticeId: string): Promise<Job<NoticeJobData>> {
@@ -47,7 +52,7 @@ async function jobOf(noticeId: string): Promise<Job<NoticeJobData>> {
 }
 
 test.serial('the intake of a notice is one insert (and one queue add); a duplicate adds one read', async (t) => {
-  const notice = newNotice(newEstablishment());
+  const notice = await newNotice(newEstablishment());
   const { result: status, commands } = await countDbCommands(async () => (await post(notice)).status);
   t.is(status, 202);
   t.deepEqual(commands.by, { 'chargeback_notices insert': 1 });
@@ -59,49 +64,59 @@ test.serial('the intake of a notice is one insert (and one queue add); a duplica
   t.deepEqual(again.commands.by, { 'chargeback_notices insert': 1, 'chargeback_notices find': 1 });
 });
 
-test.serial('applying a new chargeback takes 4 commands; a lifecycle step 7 and one acquirer call', async (t) => {
-  const ec = newEstablishment();
-  const notice = newNotice(ec);
-  t.is((await post(notice)).status, 202);
-  const newJob = await jobOf(noticeFingerprint(notice));
-  const applyNew = await countDbCommands(async () => processChargebackNotice(newJob));
-  t.is(applyNew.result, 'applied');
-  // event insert; the events of its case; the chargeback's first projection inserted; notice marked applied
-  t.deepEqual(applyNew.commands.by, {
-    'chargeback_events insert': 1,
-    'chargeback_events find': 1,
-    'chargebacks insert': 1,
-    'chargeback_notices update': 1,
-  });
-  t.is((await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean())?.status, 'PENDING');
+test.serial(
+  'applying a new chargeback takes 5 commands and one acquirer call; a lifecycle step 8 and one',
+  async (t) => {
+    const ec = newEstablishment();
+    const notice = await newNotice(ec);
+    t.is((await post(notice)).status, 202);
+    const newJob = await jobOf(noticeFingerprint(notice));
+    const apiCallsBeforeNew = (await stack.control('/stats')).apiCalls;
+    const applyNew = await countDbCommands(async () => processChargebackNotice(newJob));
+    t.is(applyNew.result, 'applied');
+    t.is((await stack.control('/stats')).apiCalls - apiCallsBeforeNew, 1, "one consult of the acquirer's pending");
+    // the stored notice; event insert; the events of its case; the chargeback's first projection inserted; notice
+    // marked applied
+    t.deepEqual(applyNew.commands.by, {
+      'chargeback_notices find': 1,
+      'chargeback_events insert': 1,
+      'chargeback_events find': 1,
+      'chargebacks insert': 1,
+      'chargeback_notices update': 1,
+    });
+    t.is((await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean())?.status, 'PENDING');
 
-  // Applied again (a retried job): the inserts find their records, and the full refresh runs on the
-  // document already there; nothing changes.
-  const again = await countDbCommands(async () => processChargebackNotice(newJob));
-  t.is(again.result, 'applied');
-  t.deepEqual(again.commands.by, {
-    'chargeback_events insert': 1,
-    'chargeback_events find': 4,
-    'chargebacks insert': 1,
-    'chargebacks update': 1,
-    'chargeback_notices update': 1,
-  });
-  t.like(await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean(), { status: 'PENDING', eventCount: 1 });
+    // Applied again (a retried job): the inserts find their records, and the full refresh runs on the
+    // document already there; nothing changes.
+    const again = await countDbCommands(async () => processChargebackNotice(newJob));
+    t.is(again.result, 'applied');
+    t.deepEqual(again.commands.by, {
+      'chargeback_notices find': 1,
+      'chargeback_events insert': 1,
+      'chargeback_events find': 4,
+      'chargebacks insert': 1,
+      'chargebacks update': 1,
+      'chargeback_notices update': 1,
+    });
+    t.like(await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean(), { status: 'PENDING', eventCount: 1 });
 
-  const step = lifecycleNotice(ec, notice.idCase, 'A favor do Emissor', '2030-02-01');
-  await decideStep(stack, ec, notice.idCase, step.message, step.ActionCicleDate);
-  t.is((await post(step)).status, 202);
-  const apiCallsBefore = (await stack.control('/stats')).apiCalls;
-  const stepJob = await jobOf(noticeFingerprint(step));
-  const applyStep = await countDbCommands(async () => processChargebackNotice(stepJob));
-  t.is(applyStep.result, 'applied');
-  t.is((await stack.control('/stats')).apiCalls - apiCallsBefore, 1, 'one lifecycle call to the acquirer');
-  // event insert; the case's events (naming its chargeback), that chargeback's own; write; both again; notice mark
-  t.deepEqual(applyStep.commands.by, {
-    'chargeback_events insert': 1,
-    'chargeback_events find': 4,
-    'chargebacks update': 1,
-    'chargeback_notices update': 1,
-  });
-  t.is((await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean())?.status, 'LOST');
-});
+    const step = lifecycleNotice(ec, notice.idCase, 'A favor do Emissor', '2030-02-01');
+    await decideStep(stack, ec, notice.idCase, step.message, step.ActionCicleDate);
+    t.is((await post(step)).status, 202);
+    const apiCallsBefore = (await stack.control('/stats')).apiCalls;
+    const stepJob = await jobOf(noticeFingerprint(step));
+    const applyStep = await countDbCommands(async () => processChargebackNotice(stepJob));
+    t.is(applyStep.result, 'applied');
+    t.is((await stack.control('/stats')).apiCalls - apiCallsBefore, 1, 'one lifecycle call to the acquirer');
+    // the stored notice; event insert; the case's events (naming its chargeback), that chargeback's own; write; both
+    // again; notice mark
+    t.deepEqual(applyStep.commands.by, {
+      'chargeback_notices find': 1,
+      'chargeback_events insert': 1,
+      'chargeback_events find': 4,
+      'chargebacks update': 1,
+      'chargeback_notices update': 1,
+    });
+    t.is((await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean())?.status, 'LOST');
+  },
+);

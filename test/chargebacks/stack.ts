@@ -81,3 +81,8 @@ export async function sandboxNotify(stack: ChargebackStack, body: Record<string,
 export function decideStep(stack: ChargebackStack, ec: string, caseId: number, message: string, date: string) {
   return stack.control('/lifecycle-step', { establishmentNumber: ec, caseId, message, date });
 }
+
+/** The sandbox acquirer registers a new chargeback as this consult item (its consult shows it), not notifying us. */
+export function announceChargeback(stack: ChargebackStack, item: Record<string, unknown>) {
+  return stack.control('/chargeback', item);
+}

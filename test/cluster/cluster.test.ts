@@ -188,6 +188,8 @@ test.serial('a scheduler on the cluster charges each due subscription once', asy
 test.serial('a chargeback notice received by a web process is applied by the worker', async (t) => {
   const ec = '4123456789';
   const notice = newChargebackNotice(ec, { idCase: 9_100_001, idChargeback: 19_100_001 });
+  // The acquirer shows it (the worker confirms a new chargeback with its consult before it counts).
+  t.is((await send(sandbox, 'POST', '/sandbox-cb/_test/chargeback', {}, notice)).status, 200);
   const res = await send(
     webs[1],
     'POST',

@@ -79,13 +79,13 @@ test.serial('payment notice: a job id kept on the notice record, the notice id a
   t.is(await jobCount(getQueue('sales-notices')), 1);
 });
 
-test.serial('chargeback notice: its content carried, the default attempts unless given', async (t) => {
+test.serial('chargeback notice: the notice id as payload, the default attempts unless given', async (t) => {
   const jobId = chargebackNoticeJobId('f00d');
   t.regex(jobId, /^cbn-f00d-[0-9a-f]{12}$/);
-  await enqueueChargebackNotice({ noticeId: 'f00d', kind: 'new', raw: '{"idCase":1}' }, jobId);
+  await enqueueChargebackNotice({ noticeId: 'f00d' }, jobId);
   const job = await stored('chargeback-notices', jobId);
   t.is(job.name, 'apply');
-  t.deepEqual(job.data, { noticeId: 'f00d', kind: 'new', raw: '{"idCase":1}' });
+  t.deepEqual(job.data, { noticeId: 'f00d' });
   const once = chargebackNoticeJobId('f00d');
   await enqueueChargebackNotice({ noticeId: 'f00d' }, once, 1);
   t.is((await stored('chargeback-notices', once)).opts.attempts, 1);

@@ -33,6 +33,8 @@ interface IssuerDocument {
 interface LifecycleStep {
   action: string;
   actionDate: string;
+  /** Served without its establishment number (an acquirer may omit it: tests of what that proves). */
+  anonymous?: boolean;
 }
 
 interface SandboxCase {
@@ -57,6 +59,8 @@ interface SandboxCase {
   lifecycle: LifecycleStep[];
   issuerDocuments: IssuerDocument[];
   supportDocuments: { dateInclusion: string; nameFile: string; file: string }[];
+  /** The consult item as a test announced it (control /chargeback): served as given. */
+  announced?: Record<string, unknown>;
 }
 
 // --- state (this process's memory only) -----------------------------------------------------------
@@ -192,6 +196,7 @@ function casesOf(establishmentNumber: string): SandboxCase[] {
 }
 
 function consultItem(c: SandboxCase): Record<string, unknown> {
+  if (c.announced) return { ...c.announced, ...(c.handled ? { actionTakenCode: c.handled.actionTakenCode } : {}) };
   const remaining = Math.max(0, Math.round((Date.parse(c.treatmentDeadline) - Date.parse(day(0))) / 86_400_000));
   const last = c.lifecycle[c.lifecycle.length - 1];
   return {
@@ -347,11 +352,23 @@ function caseFor(establishmentNumber: string, idChargeback: unknown): SandboxCas
     if (known.establishmentNumber !== establishmentNumber) throw mismatch();
     return known;
   }
-  const created = newCase(establishmentNumber, prng(`${establishmentNumber}:${idChargeback}`), 2);
+  return caseUnder(establishmentNumber, `${establishmentNumber}:${idChargeback}`, {
+    idChargeback: Number(idChargeback),
+  });
+}
+
+/** A new case of an establishment under the ids given (the others generated), known to every operation. */
+function caseUnder(
+  establishmentNumber: string,
+  seed: string,
+  ids: { idCase?: number; idChargeback: number },
+): SandboxCase {
+  const created = newCase(establishmentNumber, prng(seed), 2);
   cases.delete(created.idChargeback);
-  created.idChargeback = Number(idChargeback);
+  if (ids.idCase !== undefined) created.idCase = ids.idCase;
+  created.idChargeback = ids.idChargeback;
   cases.set(created.idChargeback, created);
-  casesByEstablishment.get(establishmentNumber)!.push(created);
+  casesOf(establishmentNumber).push(created);
   return created;
 }
 
@@ -440,7 +457,7 @@ function lifecycleOf(req: Request): unknown {
   return (c?.lifecycle ?? []).map((step) => ({
     action: step.action,
     actionDate: step.actionDate,
-    establishmentNumber: Number(c!.establishmentNumber),
+    ...(step.anonymous ? {} : { establishmentNumber: Number(c!.establishmentNumber) }),
     caseId: c!.idCase,
     message: step.action,
     executionDate: step.actionDate,
@@ -700,25 +717,45 @@ function chargebackRouter(): Router {
     gates.delete(idDocumento);
     res.json({ opened: idDocumento });
   });
+  // A new chargeback the acquirer registered without notifying us (tests post the notice themselves): the body is
+  // its consult item, served as given; its ids are the item's.
+  control.post('/chargeback', (req, res) => {
+    const item = (req.body ?? {}) as Record<string, any>;
+    const ec = String(item.establishmentNumber);
+    const c = caseUnder(ec, `${ec}:${item.idChargeback}`, {
+      idCase: Number(item.idCase),
+      idChargeback: Number(item.idChargeback),
+    });
+    if (typeof item.treatmentDeadline === 'string') c.treatmentDeadline = item.treatmentDeadline;
+    if (typeof item.chargebackDetails?.receptionDate === 'string')
+      c.receptionDate = item.chargebackDetails.receptionDate;
+    c.announced = item;
+    res.json(consultItem(c));
+  });
   control.post(
     '/notify',
     handler(async (req, res) => res.json(await notify(req))),
   );
   // A lifecycle step the acquirer decided, without notifying us (tests post the notice themselves).
   // An unknown case is created for the establishment under the given case and chargeback ids.
+  // `anonymous`: the step is served without its establishment number.
   control.post('/lifecycle-step', (req, res) => {
-    const { establishmentNumber, caseId, idChargeback, message, date } = (req.body ?? {}) as Record<string, unknown>;
+    const { establishmentNumber, caseId, idChargeback, message, date, anonymous } = (req.body ?? {}) as Record<
+      string,
+      unknown
+    >;
     const ec = String(establishmentNumber);
-    let c = [...cases.values()].find((x) => String(x.idCase) === String(caseId));
-    if (!c) {
-      c = newCase(ec, prng(`${ec}:${caseId}`), 2);
-      cases.delete(c.idChargeback);
-      c.idCase = Number(caseId);
-      c.idChargeback = Number(idChargeback ?? Number(caseId) + 10_000_000);
-      cases.set(c.idChargeback, c);
-      casesOf(ec).push(c);
-    }
-    c.lifecycle.push({ action: String(message), actionDate: String(date) });
+    const c =
+      [...cases.values()].find((x) => String(x.idCase) === String(caseId)) ??
+      caseUnder(ec, `${ec}:${caseId}`, {
+        idCase: Number(caseId),
+        idChargeback: Number(idChargeback ?? Number(caseId) + 10_000_000),
+      });
+    c.lifecycle.push({
+      action: String(message),
+      actionDate: String(date),
+      ...(anonymous === true ? { anonymous } : {}),
+    });
     res.json({ idCase: c.idCase, establishmentNumber: c.establishmentNumber, lifecycle: c.lifecycle });
   });
   router.use(CONTROL, control);
