@@ -42,6 +42,7 @@ import {
   type MeteredProcess,
 } from './db-commands';
 import { BENCH_RECORDS, fillCollections, type FillReport } from './fill';
+import { pointAtSandbox } from '../helpers/acquirer';
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 3);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS || 3));
@@ -475,7 +476,11 @@ async function startStack(
       sandbox = stack.add(
         await startBenchProcess('sandbox', 'sandbox', { ...env, LOG_LEVEL: 'info', SANDBOX_PORT: '0' }, LISTENING),
       );
-      Object.assign(env, { ACQUIRER_BASE_URL: sandbox.url, ACQUIRER_QUERY_URL: sandbox.url });
+      Object.assign(env, {
+        ACQUIRER_BASE_URL: sandbox.url,
+        ACQUIRER_QUERY_URL: sandbox.url,
+        ...pointAtSandbox(sandbox.url),
+      });
     }
     const web = stack.add(await startWebProcess('web', { ...env, LOG_LEVEL }));
     if (needs.has('worker')) await stack.setWorkers(1);

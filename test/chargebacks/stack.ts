@@ -13,6 +13,7 @@ import { eventually, freePort, startProcess, stopAll, type RunningProcess } from
 import { callJson } from '../helpers/http';
 import { noticeFingerprint } from '../../src/chargebacks';
 import { CHARGEBACK_NOTICE_QUEUE } from '../../jobs/chargeback-notice';
+import { pointAtSandbox } from '../helpers/acquirer';
 import { ChargebackNoticeModel } from '../../src/chargebacks/model';
 import processChargebackNotice from '../../jobs/processors/chargeback-notice';
 
@@ -32,13 +33,6 @@ export async function listenOnFreePort(server: http.Server): Promise<string> {
 
 /** A port nothing listens on (taken, then released). */
 export const closedPort = freePort;
-
-export function pointAtSandbox(sandboxUrl: string): Record<string, string> {
-  return {
-    ACQUIRER_CHARGEBACK_BASE_URL: `${sandboxUrl}/sandbox-cb/chargeback/v1`,
-    ACQUIRER_CHARGEBACK_AUTH_URL: `${sandboxUrl}/oauth/v2/sandbox/protocol/openid-connect/token`,
-  };
-}
 
 export async function startChargebackStack(
   options: { env?: Record<string, string>; noticeWorker?: boolean } = {},

@@ -3,7 +3,8 @@ import test from 'ava';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { startProcess, stopAll, type RunningProcess } from '../helpers/processes';
-import { closedPort, pointAtSandbox } from './stack';
+import { closedPort } from './stack';
+import { pointAtSandbox } from '../helpers/acquirer';
 import { call, callJson } from '../helpers/http';
 
 // Each web process loads its own config, so one file can run an unreachable and an unconfigured integration.

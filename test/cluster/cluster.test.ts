@@ -39,7 +39,7 @@ import {
 } from '../helpers/due-subscriptions';
 import { APPROVED_CARD, readyLink } from '../payment-links/helpers';
 import { callJson, send } from '../helpers/http';
-import { pointAtSandbox } from '../chargebacks/stack';
+import { pointAtSandbox } from '../helpers/acquirer';
 import { CLUSTER_NODE_TIMEOUT_MS, OwnedRedisCluster } from './redis-cluster';
 import { encryptedTestCard } from '../helpers/cards';
 import { makeTestPki, pingRedis, type TestPki } from '../helpers/redis-security';

@@ -13,3 +13,11 @@ export async function withAcquirerRefusing<T>(fn: () => Promise<T>): Promise<T> 
     config.baseUrl = original;
   }
 }
+
+/** The chargeback API's variables for a sandbox process at `sandboxUrl`. */
+export function pointAtSandbox(sandboxUrl: string): Record<string, string> {
+  return {
+    ACQUIRER_CHARGEBACK_BASE_URL: `${sandboxUrl}/sandbox-cb/chargeback/v1`,
+    ACQUIRER_CHARGEBACK_AUTH_URL: `${sandboxUrl}/oauth/v2/sandbox/protocol/openid-connect/token`,
+  };
+}

@@ -274,6 +274,19 @@ function handler(fn: (req: Request, res: Response) => unknown) {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/**
+ * Establishments whose consult shows a pending chargeback for any case it is asked about, its
+ * chargeback id the case number plus the offset (control /echo-establishment): a load test's
+ * notices are then confirmed without announcing each one first.
+ */
+const echoEstablishments = new Map<string, number>();
+
+function echoedCase(ec: string, idCase: unknown): void {
+  const offset = echoEstablishments.get(ec);
+  if (offset === undefined || !numeric(idCase) || casesOf(ec).some((c) => String(c.idCase) === String(idCase))) return;
+  caseUnder(ec, `${ec}:${idCase}`, { idCase: Number(idCase), idChargeback: Number(idCase) + offset });
+}
+
 function consult(req: Request): Record<string, unknown> {
   const status = req.params.status;
   if (status !== 'PENDING' && status !== 'DONE') throw invalid('919', 'Status obrigatório: PENDING ou DONE');
@@ -314,6 +327,7 @@ function consult(req: Request): Record<string, unknown> {
     if (start > end) throw invalid('922', 'Período inválido');
     if ((Date.parse(end) - Date.parse(start)) / 86_400_000 > 180) throw invalid('906', 'Período maior que 180 dias');
   }
+  if (filter.idCase !== undefined && status === 'PENDING') for (const ec of ecs) echoedCase(ec, filter.idCase);
   let found = ecs.flatMap((ec) => (ec === ALWAYS_SUCCEEDS && String(filter.idCase) === '4000000' ? [] : casesOf(ec)));
   found = found.filter((c) => (status === 'PENDING' ? !c.handled : Boolean(c.handled)));
   if (start) found = found.filter((c) => c.receptionDate >= start);
@@ -731,6 +745,13 @@ function chargebackRouter(): Router {
       c.receptionDate = item.chargebackDetails.receptionDate;
     c.announced = item;
     res.json(consultItem(c));
+  });
+  control.post('/echo-establishment', (req, res) => {
+    const { establishmentNumber, idChargebackOffset } = (req.body ?? {}) as Record<string, unknown>;
+    if (!numeric(establishmentNumber) || !Number.isSafeInteger(idChargebackOffset))
+      return void res.status(400).json({ detail: 'establishmentNumber (digits) and idChargebackOffset (integer)' });
+    echoEstablishments.set(String(establishmentNumber), idChargebackOffset as number);
+    res.json({ echoing: String(establishmentNumber) });
   });
   control.post(
     '/notify',

@@ -27,6 +27,7 @@ let completedBefore = 0;
 /** Notices answered 202 so far, the probe and the warm-up included (each completes one job). */
 let accepted = 1;
 const drainSeconds: number[] = [];
+const CHARGEBACK_ID_OFFSET = 10_000_000;
 let intake: BenchTarget | undefined;
 let bare: BenchTarget | undefined;
 
@@ -34,7 +35,7 @@ function notice() {
   sequence += 1;
   return JSON.stringify({
     idCase: sequence,
-    idChargeback: sequence + 10_000_000,
+    idChargeback: sequence + CHARGEBACK_ID_OFFSET,
     establishmentNumber: ESTABLISHMENT,
     process: 'PRIMEIRO_CHARGEBACK',
     treatmentDeadline: '2030-01-20',
@@ -50,7 +51,8 @@ function notice() {
 export const chargebacksCase: HttpCase = {
   name: 'chargebacks',
   route: `POST ${CHARGEBACK_NOTICE_PATH}`,
-  needs: ['worker'],
+  // The worker confirms each new chargeback with the acquirer's consult (issue 27): the sandbox answers it.
+  needs: ['sandbox', 'worker'],
   baseline: 'bare Express: one insertOne + one BullMQ add per notice (the floor of store-then-queue)',
   mountBaseline(router) {
     router.post('/notices', async (req, res) => {
@@ -65,6 +67,13 @@ export const chargebacksCase: HttpCase = {
   async prepare(context) {
     // Before the probe: every notice of this case (the probe included) completes one job after this.
     completedBefore = await completedJobs(context.metered(), CHARGEBACK_NOTICE_QUEUE);
+    // Every notice of the case is one the acquirer shows: its consult answers any case of this establishment.
+    const echo = await fetch(`${context.sandboxUrl}/sandbox-cb/_test/echo-establishment`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ establishmentNumber: ESTABLISHMENT, idChargebackOffset: CHARGEBACK_ID_OFFSET }),
+    });
+    if (!echo.ok) throw new Error(`chargebacks: the sandbox did not take the echo establishment (${echo.status})`);
     const headers = {
       'content-type': 'application/json',
       [CHARGEBACK_NOTICE_SECRET_HEADER]: getConfig().acquirer.chargeback.notificationSecret,
