@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureFerretBinary, mongoAnswers, redisAnswers } from '../../src/devstack/services';
 import { eventually, freePort } from '../helpers/processes';
+import { useServices } from '../helpers/services';
 
 abstract class OwnedService {
   private child?: ChildProcess;
@@ -134,4 +135,21 @@ export async function ownRedisForThisFile(): Promise<OwnedRedis> {
   process.env.REDIS_URL = redis.url;
   if (getConfig().redisUrl !== redis.url) throw new Error('config was loaded before the owned Redis was set');
   return redis;
+}
+
+/**
+ * The hooks of a file whose processes all run on a Redis of its own (ownRedisForThisFile), destroyed
+ * after its tests; `owned.redis` is set once the hooks ran.
+ */
+export function useServicesOnOwnedRedis(): { redis: OwnedRedis } {
+  const owned = {} as { redis: OwnedRedis };
+  useServices({
+    setUp: async () => {
+      owned.redis = await ownRedisForThisFile();
+    },
+    tearDown: async () => {
+      await owned.redis?.destroy();
+    },
+  });
+  return owned;
 }

@@ -166,7 +166,7 @@ const PUBLIC_ANSWERS: Record<string, number> = {
   'GET /readyz': 400,
 };
 
-test('every operation of the served document answers an unauthenticated compressed body before reading it', async (t) => {
+test('every served operation answers an unauthenticated compressed body before reading it', async (t) => {
   // A NUL is refused with a 400 naming its field once the body is read: a 401 shows it was not.
   const nulBody = zlib.gzipSync(Buffer.from(JSON.stringify({ note: 'a\u0000b' })));
   const answers: Record<string, number> = {};
