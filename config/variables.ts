@@ -226,13 +226,31 @@ export const CONFIG_VARIABLES = {
       env: 'TOKEN_RATE_LIMIT',
       schema: positiveInt,
       default: 10,
-      doc: 'Requests per IP per window on /api/token/ and /api/token/refresh/',
+      doc:
+        'Requests per IP per window on /api/token/ and on /api/token/refresh/ (counted apart); the token ' +
+        "route's count is the per-IP budget of every password check, basic auth included",
     }),
     windowSeconds: variable({
       env: 'TOKEN_RATE_WINDOW_SECONDS',
       schema: positiveInt,
       default: 60,
       doc: 'Window of the token rate limit',
+    }),
+  },
+  passwordAccountRateLimit: {
+    limit: variable({
+      env: 'PASSWORD_ACCOUNT_RATE_LIMIT',
+      schema: positiveInt,
+      default: 10,
+      doc:
+        'Password checks per account (e-mail or DASHBOARD_USER) per window, from any address and any route ' +
+        '(/api/token/, basic auth of /admin/queues and /metrics)',
+    }),
+    windowSeconds: variable({
+      env: 'PASSWORD_ACCOUNT_RATE_WINDOW_SECONDS',
+      schema: positiveInt,
+      default: 60,
+      doc: 'Window of the per-account password limit',
     }),
   },
   checkoutPayRateLimit: {

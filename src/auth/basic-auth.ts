@@ -7,12 +7,12 @@ import { getConfig } from '../../config';
 import { safeEqual, sha256Hex } from '../platform/digests';
 import { ApiError } from '../platform/errors';
 import { STAFF_CREDENTIALS } from '../http/credential-policy';
-import { consumeRateLimit } from '../http/rate-limit';
 import { authenticateUser } from './service';
 import { authorize } from './authenticate';
 import { UserModel } from './model';
 import { isCurrentSession, type SessionState } from './tokens';
 import { readOne } from '../db/reads';
+import { countPasswordCheck } from './password-guessing';
 
 /** A staff login verified recently: bull-board polls its API every few seconds, and scrypt is costly. */
 const STAFF_LOGIN_REMEMBERED_MS = 60_000;
@@ -38,14 +38,14 @@ function remember(key: string, session?: { userId: number; ver: number }): void 
 }
 
 /**
- * A staff user's complete e-mail and password. Each password check counts against a per-IP limit
- * with the token endpoints' thresholds, so basic auth is no way around theirs.
+ * A staff user's complete e-mail and password. Each password check spends the budgets the token
+ * route spends (password-guessing.ts), so basic auth is no way around them.
  */
 async function isStaffLogin(req: Request, email: string, password: string): Promise<boolean> {
   const key = sha256Hex(req.headers.authorization ?? '');
   if (await isRemembered(key)) return true;
   rememberedStaffLogins.delete(key);
-  await consumeRateLimit({ name: 'staff-basic' }, req);
+  await countPasswordCheck(req, email);
   const user = await authenticateUser(email, password);
   if (user?.role !== 'staff') return false;
   remember(key, { userId: user._id, ver: user.tokenVersion ?? 0 });
@@ -53,16 +53,17 @@ async function isStaffLogin(req: Request, email: string, password: string): Prom
 }
 
 /**
- * The operator's DASHBOARD_USER/DASHBOARD_PASSWORD. Each check counts against a per-IP limit with
- * the token endpoints' thresholds, so the password cannot be guessed without limit; a correct one
- * is remembered like a staff login, so a scraper or bull-board's polling is not counted each time.
- * When Redis is down the check runs unlimited (logged): /metrics is how an operator sees that outage.
+ * The operator's DASHBOARD_USER/DASHBOARD_PASSWORD. Each check spends the same budgets as a staff
+ * password (per address, and per account: the user name), so it cannot be guessed without limit; a
+ * correct one is remembered like a staff login, so a scraper or bull-board's polling is not counted
+ * each time. While Redis is down no password is checked (503), this one included: a scraper that
+ * must see that outage reads /metrics with the system token as bearer, which is no password.
  */
 async function isOperatorLogin(req: Request, name: string, secret: string): Promise<boolean> {
   const { user, password } = getConfig().dashboard;
   const key = sha256Hex(req.headers.authorization ?? '');
   if (await isRemembered(key)) return true;
-  await consumeRateLimit({ name: 'operator-basic', whenStoreDown: 'allow' }, req);
+  await countPasswordCheck(req, name);
   if (!(safeEqual(name, user) && safeEqual(secret, password))) return false;
   remember(key);
   return true;

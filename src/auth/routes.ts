@@ -1,6 +1,7 @@
 /**
  * Token pair, refresh and the caller's identity. The token endpoints answer every failure with one
- * fixed 401 body (no hint of which part was wrong) and are rate limited per client IP in Redis.
+ * fixed 401 body (no hint of which part was wrong) and are rate limited per client IP in Redis; a
+ * token request also spends the password-check budgets basic auth spends (password-guessing.ts).
  */
 import type { RequestHandler } from 'express';
 import { type Principal } from './authenticate';
@@ -8,6 +9,7 @@ import { ANY_CREDENTIAL } from '../http/credential-policy';
 import { answerMalformedBodyWith } from '../http/malformed-bodies';
 import { ApiError } from '../platform/errors';
 import { rateLimit } from '../http/rate-limit';
+import { limitTokenRequests } from './password-guessing';
 import { routeTable, type Feature } from '../http/routes';
 import { describeIdentity, obtainTokenPair, refreshAccessToken } from './service';
 import { bodyField, REFRESH_FAILURE, TOKEN_FAILURE } from './schemas';
@@ -42,7 +44,7 @@ export const authFeature: Feature = {
   tag,
   definitions,
   routes: [
-    route('post', '/api/token/', 'createToken', { nulInBody: 'handled', before: [rateLimit({ name: 'token' })] }),
+    route('post', '/api/token/', 'createToken', { nulInBody: 'handled', before: [limitTokenRequests] }),
     route('post', '/api/token/refresh/', 'refreshToken', {
       nulInBody: 'handled',
       before: [rateLimit({ name: 'refresh' })],

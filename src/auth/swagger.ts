@@ -16,17 +16,27 @@ function lifetimes(): string {
 function rateLimitNote(): string {
   const { limit, windowSeconds } = getConfig().tokenRateLimit;
   return (
-    `Rate limited per client IP: ${limit} requests per ${windowSeconds} s sliding window (TOKEN_RATE_LIMIT, ` +
-    `TOKEN_RATE_WINDOW_SECONDS), counted separately for token and refresh and shared by every web process. Over ` +
-    `the limit: 429 with Retry-After.`
+    `Rate limited per client IP: ${limit} requests per ${windowSeconds} s window, started by the first request ` +
+    `(TOKEN_RATE_LIMIT, TOKEN_RATE_WINDOW_SECONDS), counted separately for token and refresh and shared by every ` +
+    `web process. Over the limit: 429 with Retry-After.`
   );
 }
 
-const throttled = {
-  description: 'Per-IP rate limit exceeded; Retry-After says in how many seconds to try again',
+function passwordBudgetNote(): string {
+  const { limit, windowSeconds } = getConfig().passwordAccountRateLimit;
+  return (
+    `This route's per-IP count is also that IP's budget of password checks, which basic auth on /admin/queues ` +
+    `and /metrics spends too; and each account (the username, in any case) may be tried ${limit} times per ` +
+    `${windowSeconds} s from all addresses together (PASSWORD_ACCOUNT_RATE_LIMIT, ` +
+    `PASSWORD_ACCOUNT_RATE_WINDOW_SECONDS), 429 beyond.`
+  );
+}
+
+const throttled = (description: string) => ({
+  description,
   headers: { 'Retry-After': { type: 'integer', description: 'Seconds until a request will be accepted' } },
   schema: swaggerRef(errorDetail),
-};
+});
 const storeDown = errorResponses.detail(
   'The rate-limit store (Redis) does not answer; the endpoint refuses rather than run unlimited',
 );
@@ -46,12 +56,15 @@ export const docs = {
       description:
         `username is the complete e-mail (case-insensitive), never the short login name. Any failure ` +
         `(unknown e-mail, wrong password, login name as username, missing or non-string fields) is 401 with ` +
-        `the same body, and an unknown e-mail takes as long as a wrong password. ${lifetimes()} ${rateLimitNote()}`,
+        `the same body, and an unknown e-mail takes as long as a wrong password. ${lifetimes()} ${rateLimitNote()} ` +
+        passwordBudgetNote(),
       parameters: [{ name: 'body', in: 'body', required: true, schema: swaggerRef(tokenRequest) }],
       responses: {
         200: { description: 'The token pair (an object of strings)', schema: swaggerRef(tokenPair) },
         401: errorResponses.detail(`Any failure; always ${JSON.stringify(TOKEN_FAILURE)}`),
-        429: throttled,
+        429: throttled(
+          'Per-IP limit or the per-account password limit exceeded; Retry-After says in how many seconds to try again',
+        ),
         503: storeDown,
       },
     };
@@ -73,7 +86,7 @@ export const docs = {
           schema: swaggerRef(accessToken),
         },
         401: errorResponses.detail(`Any failure; always ${JSON.stringify(REFRESH_FAILURE)}`),
-        429: throttled,
+        429: throttled('Per-IP rate limit exceeded; Retry-After says in how many seconds to try again'),
         503: storeDown,
       },
     };

@@ -16,14 +16,14 @@ import { definitions, docs, tag } from './swagger';
  * Card testing (trying stolen numbers through a public page) is the abuse a pay step invites: each
  * link already refuses cards after 10 declines, and this caps the card attempts of one address
  * across all links. Counted before validation, so malformed attempts count too. Payment needs no
- * Redis otherwise, so while Redis is down payers still pay (unlimited, a warning logged): the
- * per-link stop, kept in the database, still holds.
+ * Redis otherwise, so while Redis is down payers still pay, each web process counting the same
+ * limit in its memory (a warning logged): the per-link stop, kept in the database, still holds.
  */
 const payRateLimit = rateLimit({
   name: 'checkout-pay',
   limit: () => getConfig().checkoutPayRateLimit.limit,
   windowSeconds: () => getConfig().checkoutPayRateLimit.windowSeconds,
-  whenStoreDown: 'allow',
+  whenStoreDown: 'count-per-process',
 });
 
 const handlers = {

@@ -1,54 +1,37 @@
 /**
- * Per-client-IP rate limits kept in Redis, so every web process counts against the same limit.
+ * Rate limits kept in Redis by rate-limiter-flexible (on one Redis or a Redis Cluster), so every web
+ * process counts against the same limit.
  *
- * A sliding log: one sorted set per (limit name, client) holding the times of the requests let
- * through in the last window. One Lua script trims, counts and adds atomically, using Redis's own
- * clock so processes on several machines agree. A request is let through when fewer than `limit`
- * were let through in the last `windowSeconds`; a refused one is not recorded, so a client that
- * keeps hammering is free again one window after its oldest accepted request.
+ * A fixed window per (limit name, client): the first request starts it, each request adds one, and
+ * a request over `limit` is refused until the window ends (Retry-After says when). Refused requests
+ * count too, but never lengthen the window. Redis keeps the window's expiry, so processes on several
+ * machines agree. A fixed window lets a client spend two limits across a window's end; for the
+ * limits here (a minute of password checks, ten minutes of card attempts) that is accepted for a
+ * library that also runs on a cluster, instead of the 160 lines of our own Lua that kept a log.
  *
  * The client is req.ip: the socket address unless the app's 'trust proxy' (TRUST_PROXY) says which
  * proxies' X-Forwarded-For to believe. IPv6 clients are counted per /64, the block one subscriber
  * usually holds. When Redis cannot answer, a limited route answers 503 rather than go unlimited,
- * unless it says otherwise (whenStoreDown).
+ * unless it counts per process meanwhile (whenStoreDown).
  */
-import crypto from 'node:crypto';
 import net from 'node:net';
 import type { Request, RequestHandler } from 'express';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { getConfig } from '../../config';
 import { logger } from '../platform/logger';
 import { createRedisConnection, type RedisClient } from '../platform/redis';
 import { ApiError } from '../platform/errors';
 
-const SLIDING_LOG = `
-local key = KEYS[1]
-local limit = tonumber(ARGV[1])
-local window_ms = tonumber(ARGV[2])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window_ms)
-local count = redis.call('ZCARD', key)
-if count < limit then
-  redis.call('ZADD', key, now, ARGV[3])
-  redis.call('PEXPIRE', key, window_ms)
-  return {1, limit - count - 1, 0}
-end
-local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-return {0, 0, tonumber(oldest[2]) + window_ms - now}
-`;
-
-type LimitedRedis = RedisClient & {
-  slidingLogHit(key: string, limit: number, windowMs: number, member: string): Promise<[number, number, number]>;
-};
-
 const READY_WAIT_MS = 1000;
-let connection: LimitedRedis | undefined;
+let connection: RedisClient | undefined;
+/** The limiters on `connection`, by name and thresholds (a test may change the configured ones). */
+const limiters = new Map<string, RateLimiterRedis>();
 
 /** The limiter's own connection, recreated after closeQueues() ended it; waits briefly while it connects. */
-async function readyConnection(): Promise<LimitedRedis> {
+async function readyConnection(): Promise<RedisClient> {
   if (!connection || connection.status === 'end') {
-    connection = createRedisConnection() as LimitedRedis;
-    connection.defineCommand('slidingLogHit', { numberOfKeys: 1, lua: SLIDING_LOG });
+    connection = createRedisConnection();
+    limiters.clear();
   }
   const current = connection;
   if (current.status !== 'ready') {
@@ -91,18 +74,45 @@ export interface RateLimitOptions {
   limit?: () => number;
   windowSeconds?: () => number;
   /**
-   * When Redis cannot answer: 'refuse' (503, the default: the token endpoints must not run
-   * unlimited) or 'allow' (let the request through unlimited, with a warning logged), for a route
-   * whose other guards hold without Redis and whose outage would cost more than the limit saves.
+   * When Redis cannot answer: 'refuse' (503, the default: password checks and the token endpoints
+   * never run unlimited) or 'count-per-process' (rate-limiter-flexible's insurance: each process
+   * counts in its memory with the same thresholds, a warning logged), for a route whose other guards
+   * hold without Redis and whose outage would cost more than the per-process counts give away.
    */
-  whenStoreDown?: 'refuse' | 'allow';
-  /** Counts per this key (a merchant, an event) instead of per client address. */
+  whenStoreDown?: 'refuse' | 'count-per-process';
+  /** Counts per this key (a merchant, an event, an account) instead of per client address. */
   key?: string;
 }
 
-export function rateLimitKey(name: string, req: Request): string {
-  return `${getConfig().queuePrefix}:ratelimit:${name}:${clientBucket(req.ip)}`;
+/** The Redis key prefix of a limit: its counters are this plus ":" and the client or key. */
+function keyPrefix(name: string): string {
+  return `${getConfig().queuePrefix}:limits:${name}`;
 }
+
+/** The counter a client's requests to the named per-address limit are counted in. */
+export function rateLimitKey(name: string, req: Pick<Request, 'ip'>): string {
+  return `${keyPrefix(name)}:${clientBucket(req.ip)}`;
+}
+
+function limiterFor(redis: RedisClient, options: RateLimitOptions, points: number, duration: number) {
+  const id = JSON.stringify([options.name, points, duration, options.whenStoreDown]);
+  let limiter = limiters.get(id);
+  if (!limiter) {
+    limiter = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: keyPrefix(options.name),
+      points,
+      duration,
+      insuranceLimiter:
+        options.whenStoreDown === 'count-per-process' ? new RateLimiterMemory({ points, duration }) : undefined,
+    });
+    limiters.set(id, limiter);
+  }
+  return limiter;
+}
+
+const unavailable = () =>
+  new ApiError(503, { detail: 'Service temporarily unavailable, try again shortly.' }, { 'Retry-After': '5' });
 
 /**
  * Counts one request of this client against the named limit and throws 429 (with Retry-After)
@@ -111,35 +121,26 @@ export function rateLimitKey(name: string, req: Request): string {
 export async function consumeRateLimit(
   options: RateLimitOptions,
   req: Request,
-): Promise<{ limit: number; remaining: number | null }> {
+): Promise<{ limit: number; remaining: number }> {
   const limit = (options.limit ?? (() => getConfig().tokenRateLimit.limit))();
-  const windowMs = (options.windowSeconds ?? (() => getConfig().tokenRateLimit.windowSeconds))() * 1000;
-  let allowed: number;
-  let remaining: number;
-  let retryMs: number;
+  const windowSeconds = (options.windowSeconds ?? (() => getConfig().tokenRateLimit.windowSeconds))();
+  const redis = await readyConnection();
+  if (redis.status !== 'ready' && options.whenStoreDown === 'count-per-process')
+    logger.warn({ limit: options.name }, 'rate limit store unavailable; counting in this process alone');
   try {
-    const redis = await readyConnection();
-    const key =
-      options.key === undefined
-        ? rateLimitKey(options.name, req)
-        : `${getConfig().queuePrefix}:ratelimit:${options.name}:key:${options.key}`;
-    [allowed, remaining, retryMs] = await redis.slidingLogHit(key, limit, windowMs, crypto.randomUUID());
-  } catch (error) {
-    if (options.whenStoreDown === 'allow') {
-      logger.warn(
-        { err: { message: (error as Error).message }, limit: options.name },
-        'rate limit store unavailable; letting the request through unlimited',
-      );
-      return { limit, remaining: null };
-    }
-    logger.error(
-      { err: { message: (error as Error).message }, limit: options.name },
-      'rate limit store unavailable; refusing',
+    const counted = await limiterFor(redis, options, limit, windowSeconds).consume(
+      options.key === undefined ? clientBucket(req.ip) : `key:${options.key}`,
     );
-    throw new ApiError(503, { detail: 'Service temporarily unavailable, try again shortly.' }, { 'Retry-After': '5' });
-  }
-  if (allowed !== 1) {
-    const retryAfter = Math.max(1, Math.ceil(retryMs / 1000));
+    return { limit, remaining: counted.remainingPoints };
+  } catch (refusal) {
+    if (!(refusal instanceof RateLimiterRes)) {
+      logger.error(
+        { err: { message: (refusal as Error).message }, limit: options.name },
+        'rate limit store unavailable; refusing',
+      );
+      throw unavailable();
+    }
+    const retryAfter = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
     throw new ApiError(
       429,
       { detail: `Request was throttled. Expected available in ${retryAfter} seconds.` },
@@ -150,14 +151,13 @@ export async function consumeRateLimit(
       },
     );
   }
-  return { limit, remaining };
 }
 
 /** Middleware form: limits every request of a route (the token endpoints by default config). */
 export function rateLimit(options: RateLimitOptions): RequestHandler {
   return async (req, res, next) => {
     const { limit, remaining } = await consumeRateLimit(options, req);
-    if (remaining !== null) res.set('RateLimit-Limit', String(limit)).set('RateLimit-Remaining', String(remaining));
+    res.set('RateLimit-Limit', String(limit)).set('RateLimit-Remaining', String(remaining));
     next();
   };
 }

@@ -3,6 +3,7 @@
  * and application by a worker (the sale read from the acquirer and settled).
  */
 import crypto from 'node:crypto';
+import type { RequestHandler } from 'express';
 import { getConfig } from '../../config';
 import { getSale, NOTIFICATION_SIGNATURE_HEADER as SIGNATURE_HEADER, type AcquirerSale } from '../acquirer/client';
 import { safeEqual, sha256Hex } from '../platform/digests';
@@ -24,6 +25,27 @@ export function signNotice(rawBody: string | Buffer, secret = getConfig().acquir
   return `sha256=${crypto.createHmac('sha256', secret).update(rawBody).digest('hex')}`;
 }
 
+/** Whether the body is signed by `signature` (the header's value) with our notification secret. */
+function signedBy(rawBody: Buffer | undefined, signature: string | undefined): boolean {
+  return Boolean(rawBody?.length) && typeof signature === 'string' && safeEqual(signature.trim(), signNotice(rawBody!));
+}
+
+/**
+ * Before the body is read: a request with no signature of the right shape is refused unread, as a
+ * credential is on the other routes (issue 27: authenticate before any body is read).
+ */
+export const requireSignatureHeader: RequestHandler = (req, _res, next) => {
+  if (!/^sha256=[0-9a-f]{64}$/.test(req.get(SIGNATURE_HEADER)?.trim() ?? '')) throw new InvalidNoticeSignature();
+  next();
+};
+
+/** Once the body is read, before anything judges its content (a NUL, its fields): the signature over it. */
+export const requireValidSignature: RequestHandler = (req, _res, next) => {
+  if (!signedBy((req as typeof req & { rawBody?: Buffer }).rawBody, req.get(SIGNATURE_HEADER)))
+    throw new InvalidNoticeSignature();
+  next();
+};
+
 /**
  * Intake of an acquirer card/PIX notification: checks the HMAC (constant time), stores the raw
  * notice (one document per body) and queues its application. Answers at once; the worker does
@@ -33,9 +55,8 @@ export async function receivePaymentNotice(
   rawBody: Buffer | undefined,
   signature: string | undefined,
 ): Promise<{ duplicate: boolean }> {
-  if (!rawBody?.length || typeof signature !== 'string' || !safeEqual(signature.trim(), signNotice(rawBody)))
-    throw new InvalidNoticeSignature();
-  const raw = rawBody.toString('utf8');
+  if (!signedBy(rawBody, signature)) throw new InvalidNoticeSignature();
+  const raw = rawBody!.toString('utf8');
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);

@@ -5,7 +5,9 @@
  */
 import { PAYMENT_NOTIFICATION_PATH } from '../acquirer/client';
 import { ANY_MERCHANT_CREDENTIAL, type CredentialPolicy } from '../http/credential-policy';
+import { refuseNulInBody } from '../http/nul-characters';
 import { routeTable, type Feature } from '../http/routes';
+import { requireSignatureHeader, requireValidSignature } from './notices';
 import { salesHandlers } from './handlers';
 import { captureValidation, preCaptureValidation, saleIdParam } from './schemas';
 import { salesDefinitions, salesDocs } from './swagger';
@@ -36,7 +38,12 @@ export const salesFeature: Feature = {
     route('put', `${SALE}/cancel-capture/`, 'cancelSale', ONE_SALE),
     route('get', `${SALE}/`, 'getSale', ONE_SALE),
     route('get', `${SALE}/pix/status/`, 'getPixStatus', { auth: PIX_STATUS_CREDENTIALS, before: [saleIdParam] }),
-    // Called by the acquirer: authenticated by its signature over the raw body, no credential.
-    route('post', PAYMENT_NOTIFICATION_PATH, 'receivePaymentNotification'),
+    // Called by the acquirer: authenticated by its signature over the raw body, no credential. A
+    // request without one is refused unread; a NUL is judged only once the signature holds.
+    route('post', PAYMENT_NOTIFICATION_PATH, 'receivePaymentNotification', {
+      beforeBody: [requireSignatureHeader],
+      nulInBody: 'handled',
+      before: [requireValidSignature, refuseNulInBody],
+    }),
   ],
 };

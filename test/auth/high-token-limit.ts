@@ -1,5 +1,7 @@
 /**
  * Imported right after helpers/env by in-process test files that call the token endpoints many
- * times: their limit is not what they test (test/auth/rate-limit.test.ts is).
+ * times: their limits are not what they test (test/auth/rate-limit.test.ts and
+ * password-guessing.test.ts are), per address nor per account.
  */
 process.env.TOKEN_RATE_LIMIT = '100000';
+process.env.PASSWORD_ACCOUNT_RATE_LIMIT = '100000';

@@ -40,8 +40,10 @@ const webEnv = (jwtSecret: string, tokenLifetimes: Record<string, string> = {}) 
   PORT: String(webPort),
   JWT_SECRET: jwtSecret,
   ...tokenLifetimes,
-  // Every login and refresh of this file comes from 127.0.0.1; the limit is not what is tested here.
+  // Every login and refresh of this file comes from 127.0.0.1, for a few accounts; the limits are not
+  // what is tested here.
   TOKEN_RATE_LIMIT: '100000',
+  PASSWORD_ACCOUNT_RATE_LIMIT: '100000',
 });
 const newSecret = () => crypto.randomBytes(32).toString('hex');
 

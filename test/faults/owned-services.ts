@@ -17,6 +17,7 @@ import {
   securedRedisArguments,
   type TestPki,
 } from '../helpers/redis-security';
+import { useServices } from '../helpers/services';
 
 abstract class OwnedService {
   private child?: ChildProcess;
@@ -160,4 +161,21 @@ export async function ownRedisForThisFile(): Promise<OwnedRedis> {
   process.env.REDIS_URL = redis.url;
   if (getConfig().redisUrl !== redis.url) throw new Error('config was loaded before the owned Redis was set');
   return redis;
+}
+
+/**
+ * The hooks of a file whose processes all run on a Redis of its own (ownRedisForThisFile), destroyed
+ * after its tests; `owned.redis` is set once the hooks ran.
+ */
+export function useServicesOnOwnedRedis(): { redis: OwnedRedis } {
+  const owned = {} as { redis: OwnedRedis };
+  useServices({
+    setUp: async () => {
+      owned.redis = await ownRedisForThisFile();
+    },
+    tearDown: async () => {
+      await owned.redis?.destroy();
+    },
+  });
+  return owned;
 }

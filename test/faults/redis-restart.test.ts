@@ -9,20 +9,10 @@ import { HEARTBEAT_QUEUE, type HeartbeatPayload } from '../../jobs/heartbeat';
 import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
 import { json } from '../helpers/app';
-import { ownRedisForThisFile, type OwnedRedis } from './owned-services';
-import { useServices } from '../helpers/services';
+import { useServicesOnOwnedRedis } from './owned-services';
 import { send } from '../helpers/http';
 
-let redis: OwnedRedis;
-
-useServices({
-  setUp: async () => {
-    redis = await ownRedisForThisFile();
-  },
-  tearDown: async () => {
-    await redis?.destroy();
-  },
-});
+const owned = useServicesOnOwnedRedis();
 
 function tokenRequest(web: RunningProcess, merchant: TestMerchant) {
   return send(
@@ -59,7 +49,7 @@ test.serial(
       })),
     );
 
-    await redis.stop();
+    await owned.redis.stop();
     const ready = await send(web, 'GET', '/readyz');
     t.is(ready.status, 503);
     t.like(await json(ready), { status: 'unavailable', mongodb: true, redis: false });
@@ -72,7 +62,7 @@ test.serial(
     t.is(me.status, 200);
     t.is((await send(web, 'GET', '/healthz')).status, 200);
 
-    await redis.start();
+    await owned.redis.start();
     await eventually(async () => (await send(web, 'GET', '/readyz')).status === 200, 30_000, 250);
     await eventually(async () => (await tokenRequest(web, merchant)).status === 200, 15_000, 250);
     await eventually(() => heartbeatsDone(queued), 60_000, 250);

@@ -11,6 +11,8 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
 import { CHARGEBACK_NOTICE_PATH } from '../../src/acquirer/chargebacks';
 import { send } from '../helpers/http';
+import { DASHBOARD_PATH } from '../../src/web/dashboard';
+import { fillPath, operationsOf } from './swagger-routes';
 
 let app: TestApp;
 let merchant: TestMerchant;
@@ -126,4 +128,62 @@ test('with a credential, a kilobyte route stops inflating at its own limit: 413,
     medium,
   );
   t.is(refuse.status, 400, 'read and judged by its evidence rules, not refused for its size');
+});
+
+/** Sends `body` whole with `method` (a GET too, which fetch will not give a body) and gives the status. */
+function statusOf(method: string, path: string, headers: Record<string, string>, body: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${app.url}${path}`, {
+      method,
+      headers: { ...headers, 'content-length': String(body.length) },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * The operations anyone may call and the answer each documents to this body: the NUL named (400),
+ * as they read bodies unauthenticated by design; the token routes answer every failure 401. The
+ * acquirer's intakes are not here: their secret or signature header is checked before the body.
+ */
+const PUBLIC_ANSWERS: Record<string, number> = {
+  'POST /api/token/': 401,
+  'POST /api/token/refresh/': 401,
+  'GET /api/v1/checkout-links/{guid}': 400,
+  'PATCH /api/v1/checkout-links/{guid}/payer': 400,
+  'PATCH /api/v1/checkout-links/{guid}/address': 400,
+  'PUT /api/v1/checkout-links/{guid}/pay': 400,
+  'GET /checkout/{guid}': 400,
+  'GET /checkout/assets/{file}': 400,
+  'GET /api/v1/cards/public-key/': 400,
+  'GET /api/docs/swagger.json': 400,
+  'GET /healthz': 400,
+  'GET /readyz': 400,
+};
+
+test('every served operation answers an unauthenticated compressed body before reading it', async (t) => {
+  // A NUL is refused with a 400 naming its field once the body is read: a 401 shows it was not.
+  const nulBody = zlib.gzipSync(Buffer.from(JSON.stringify({ note: 'a\u0000b' })));
+  const answers: Record<string, number> = {};
+  for (const operation of await operationsOf(app.url)) {
+    const path = fillPath(operation.path, {});
+    answers[`${operation.method} ${operation.path}`] = await statusOf(operation.method, path, gzipJson, nulBody);
+  }
+  for (const path of ['/', '/api/queues', '/api/queues/link-webhook/add'])
+    for (const method of ['GET', 'POST', 'PUT'])
+      answers[`${method} ${DASHBOARD_PATH}${path}`] = await statusOf(
+        method,
+        `${DASHBOARD_PATH}${path}`,
+        gzipJson,
+        nulBody,
+      );
+  const expected = Object.fromEntries(
+    Object.keys(answers).map((operation) => [operation, PUBLIC_ANSWERS[operation] ?? 401]),
+  );
+  t.deepEqual(answers, expected);
 });

@@ -778,8 +778,12 @@ export class AuthApi extends ApiGroup {
    * body, and an unknown e-mail takes as long as a wrong password. Access tokens live 900 s
    * (JWT_ACCESS_TTL_SECONDS, default 900 = 15 min); refresh tokens 604800 s (JWT_REFRESH_TTL_SECONDS,
    * default 604800 = 7 days). Both are HS256 JWTs. Rate limited per client IP: 10 requests per 60 s
-   * sliding window (TOKEN_RATE_LIMIT, TOKEN_RATE_WINDOW_SECONDS), counted separately for token and
-   * refresh and shared by every web process. Over the limit: 429 with Retry-After.
+   * window, started by the first request (TOKEN_RATE_LIMIT, TOKEN_RATE_WINDOW_SECONDS), counted
+   * separately for token and refresh and shared by every web process. Over the limit: 429 with
+   * Retry-After. This route's per-IP count is also that IP's budget of password checks, which basic auth
+   * on /admin/queues and /metrics spends too; and each account (the username, in any case) may be tried
+   * 10 times per 60 s from all addresses together (PASSWORD_ACCOUNT_RATE_LIMIT,
+   * PASSWORD_ACCOUNT_RATE_WINDOW_SECONDS), 429 beyond.
    *
    * Public: no credential.
    *
@@ -797,7 +801,7 @@ export class AuthApi extends ApiGroup {
    * token is refused as a bearer credential. Expired, tampered, unsigned (alg none) or otherwise-signed
    * tokens are 401. Access tokens live 900 s (JWT_ACCESS_TTL_SECONDS, default 900 = 15 min); refresh
    * tokens 604800 s (JWT_REFRESH_TTL_SECONDS, default 604800 = 7 days). Both are HS256 JWTs. Rate
-   * limited per client IP: 10 requests per 60 s sliding window (TOKEN_RATE_LIMIT,
+   * limited per client IP: 10 requests per 60 s window, started by the first request (TOKEN_RATE_LIMIT,
    * TOKEN_RATE_WINDOW_SECONDS), counted separately for token and refresh and shared by every web
    * process. Over the limit: 429 with Retry-After.
    *
