@@ -62,7 +62,7 @@ export function loadLocalSecrets(file = LOCAL_SECRETS_FILE): Record<string, stri
  */
 function secretsMissingFrom(stored: Record<string, string>, text: string): Record<string, string> {
   const missing = variablesOf(CONFIG_VARIABLES)
-    .filter((variable) => variable.secret && !(variable.env in stored))
+    .filter((variable) => variable.generatedLocally && !(variable.env in stored))
     .map((variable) => variable.env);
   const derive = (name: string) =>
     Buffer.from(crypto.hkdfSync('sha256', text, 'local-secrets', name, 32)).toString('base64url');

@@ -49,6 +49,9 @@ test('a local secrets file made before a secret was declared gets it, the same i
   const derived = loadLocalSecrets(file).CARD_FINGERPRINT_KEY;
   t.true(derived.length >= 32);
   t.not(derived, loadLocalSecrets(file).JWT_SECRET);
+  // Secrets a local run must not invent (a Redis password, a TLS key) stay absent.
+  t.false('REDIS_PASSWORD' in loadLocalSecrets(file));
+  t.false('REDIS_TLS_KEY' in loadLocalSecrets(file));
   const readElsewhere = spawnSync(
     process.execPath,
     [
