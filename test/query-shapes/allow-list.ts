@@ -50,4 +50,14 @@ export const ALLOWED_SCANS: readonly AllowedScan[] = [
     ...shapeOfFilter(backfill.filter),
     why: `backfill run once at scheduler start: ${backfill.name}`,
   })),
+  // Establishment numbers stored with leading zeros take their one form once per scheduler start (issue 27).
+  ...[
+    { collection: 'merchants', filter: { establishmentNumbers: /^0\d/ } },
+    { collection: 'establishment_owners', filter: { _id: /^0\d/ } },
+  ].map(({ collection, filter }) => ({
+    collection,
+    from: 'src/merchants/establishments.ts',
+    ...shapeOfFilter(filter),
+    why: 'backfill run once at scheduler start: establishment numbers with leading zeros (a pattern, no index serves it)',
+  })),
 ];
