@@ -32,7 +32,7 @@ test.after.always(async () => {
   await disconnectDatabase();
 });
 
-test('PORT moves PUBLIC_BASE_URL and the sandbox notices, SANDBOX_PORT the acquirer URLs; the start lines say so', async (t) => {
+test('PORT moves PUBLIC_BASE_URL and sandbox notices, SANDBOX_PORT acquirer URLs, as start lines say', async (t) => {
   const webUrl = `http://127.0.0.1:${ports.PORT}`;
   const sandboxUrl = `http://127.0.0.1:${ports.SANDBOX_PORT}`;
   t.is(web.url, webUrl);
