@@ -1,23 +1,23 @@
 /** The acquirer's variables: its card and chargeback APIs, their credentials, and notices. */
 import { Joi } from 'celebrate';
 import { variable } from './declare';
-import { httpUrl, positiveInt, trimTrailingSlashes } from './formats';
+import { httpUrl, loopbackUrl, positiveInt, trimTrailingSlashes } from './formats';
+
+export const DEFAULT_SANDBOX_PORT = 4100;
+
+/** An acquirer URL whose default is the local sandbox's, at SANDBOX_PORT; an explicit value wins. */
+const sandboxUrl = (env: `ACQUIRER_${string}URL`, path: string, doc: string) =>
+  variable({
+    env,
+    schema: httpUrl.allow(''),
+    default: '',
+    doc: `${doc} (default: the sandbox, http://127.0.0.1:SANDBOX_PORT${path})`,
+    parse: (url, others) => trimTrailingSlashes(url || loopbackUrl(others.SANDBOX_PORT, DEFAULT_SANDBOX_PORT, path)),
+  });
 
 export const ACQUIRER_VARIABLES = {
-  baseUrl: variable({
-    env: 'ACQUIRER_BASE_URL',
-    schema: httpUrl,
-    default: 'http://127.0.0.1:4100',
-    doc: 'Acquirer transactional API (the sandbox locally)',
-    parse: trimTrailingSlashes,
-  }),
-  queryUrl: variable({
-    env: 'ACQUIRER_QUERY_URL',
-    schema: httpUrl,
-    default: 'http://127.0.0.1:4100',
-    doc: 'Acquirer query API (GET) (the sandbox locally)',
-    parse: trimTrailingSlashes,
-  }),
+  baseUrl: sandboxUrl('ACQUIRER_BASE_URL', '', 'Acquirer transactional API'),
+  queryUrl: sandboxUrl('ACQUIRER_QUERY_URL', '', 'Acquirer query API (GET)'),
   merchantId: variable({
     env: 'ACQUIRER_MERCHANT_ID',
     schema: Joi.string().guid(),
@@ -49,19 +49,12 @@ export const ACQUIRER_VARIABLES = {
     doc: 'HMAC secret the acquirer signs card/PIX notifications with',
   }),
   chargeback: {
-    baseUrl: variable({
-      env: 'ACQUIRER_CHARGEBACK_BASE_URL',
-      schema: httpUrl,
-      default: 'http://127.0.0.1:4100/sandbox-cb/chargeback/v1',
-      doc: 'Acquirer chargeback API base',
-      parse: trimTrailingSlashes,
-    }),
-    authUrl: variable({
-      env: 'ACQUIRER_CHARGEBACK_AUTH_URL',
-      schema: httpUrl,
-      default: 'http://127.0.0.1:4100/oauth/v2/sandbox/protocol/openid-connect/token',
-      doc: 'OAuth2 token URL of the chargeback API',
-    }),
+    baseUrl: sandboxUrl('ACQUIRER_CHARGEBACK_BASE_URL', '/sandbox-cb/chargeback/v1', 'Acquirer chargeback API base'),
+    authUrl: sandboxUrl(
+      'ACQUIRER_CHARGEBACK_AUTH_URL',
+      '/oauth/v2/sandbox/protocol/openid-connect/token',
+      'OAuth2 token URL of the chargeback API',
+    ),
     clientId: variable({
       env: 'ACQUIRER_CHARGEBACK_CLIENT_ID',
       schema: Joi.string().allow(''),

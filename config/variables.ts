@@ -3,12 +3,27 @@
  * docs/configuration.md's table is generated from here (`node --import tsx config/docs.ts`).
  */
 import { Joi } from 'celebrate';
-import { combine, variable } from './declare';
-import { ACQUIRER_VARIABLES } from './acquirer-variables';
+import { combine, variable, type ValidatedByName } from './declare';
+import { ACQUIRER_VARIABLES, DEFAULT_SANDBOX_PORT } from './acquirer-variables';
 import { REDIS_SECURITY_VARIABLES } from './redis-variables';
-import { commaSeparated, hostPortList, hostPorts, httpUrl, oneOf, positiveInt, trimTrailingSlashes } from './formats';
+import {
+  commaSeparated,
+  hostPortList,
+  hostPorts,
+  httpUrl,
+  loopbackUrl,
+  oneOf,
+  positiveInt,
+  trimTrailingSlashes,
+} from './formats';
+
+export const DEFAULT_PORT = 3000;
 
 export const DEFAULT_FERRETDB_POSTGRESQL_URL = 'postgres://postgres@127.0.0.1:5432/payments';
+
+/** PUBLIC_BASE_URL as given, or the web process's loopback address on PORT. */
+const publicBaseUrl = (given: string, others: ValidatedByName) =>
+  trimTrailingSlashes(given || loopbackUrl(others.PORT, DEFAULT_PORT));
 
 export const CONFIG_VARIABLES = {
   nodeEnv: variable({
@@ -20,7 +35,7 @@ export const CONFIG_VARIABLES = {
   port: variable({
     env: 'PORT',
     schema: Joi.number().port(),
-    default: 3000,
+    default: DEFAULT_PORT,
     doc: 'HTTP port of the web process (0 = any free port)',
   }),
   host: variable({
@@ -31,10 +46,13 @@ export const CONFIG_VARIABLES = {
   }),
   publicBaseUrl: variable({
     env: 'PUBLIC_BASE_URL',
-    schema: httpUrl,
-    default: 'http://127.0.0.1:3000',
-    doc: 'Public address of the service; payment_link_url and notification URLs are built on it',
-    parse: trimTrailingSlashes,
+    schema: httpUrl.allow(''),
+    default: '',
+    doc:
+      'Public address of the service; payment_link_url, notification URLs and the Content-Security-Policy (an ' +
+      `https one upgrades insecure requests) are built on it (default: http://127.0.0.1:PORT, port ${DEFAULT_PORT} ` +
+      'with PORT=0)',
+    parse: (url, others) => publicBaseUrl(url, others),
   }),
   mongodbUri: variable({
     env: 'MONGODB_URI',
@@ -274,15 +292,15 @@ export const CONFIG_VARIABLES = {
     port: variable({
       env: 'SANDBOX_PORT',
       schema: Joi.number().port(),
-      default: 4100,
-      doc: 'Port of the dev-only acquirer sandbox',
+      default: DEFAULT_SANDBOX_PORT,
+      doc: 'Port of the dev-only acquirer sandbox; the ACQUIRER_*_URL defaults follow it',
     }),
     notifyUrl: variable({
       env: 'SANDBOX_NOTIFY_URL',
       schema: httpUrl.allow(''),
       default: '',
       doc: 'Where the sandbox posts notifications (default: PUBLIC_BASE_URL)',
-      parse: (url, others) => trimTrailingSlashes(url || String(others.PUBLIC_BASE_URL)),
+      parse: (url, others) => trimTrailingSlashes(url || publicBaseUrl(String(others.PUBLIC_BASE_URL), others)),
     }),
   },
   webhooks: {

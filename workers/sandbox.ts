@@ -14,7 +14,11 @@ export async function startSandbox() {
     server.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
-  logger.info({ port, url: `http://127.0.0.1:${port}` }, `acquirer sandbox listening on http://127.0.0.1:${port}`);
+  const { notifyUrl } = config.sandbox;
+  logger.info(
+    { port, url: `http://127.0.0.1:${port}`, notifyUrl },
+    `acquirer sandbox listening on http://127.0.0.1:${port} (notices to ${notifyUrl})`,
+  );
   return async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

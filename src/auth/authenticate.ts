@@ -19,7 +19,7 @@ import { sha256Hex } from '../platform/digests';
 import { readOne } from '../db/reads';
 import { isCurrentSession, JWT_ALGORITHM, jwtKey, type TokenClaims } from './tokens';
 import { ApiError, badRequest, forbidden, unauthorized } from '../platform/errors';
-import type { CredentialPolicy } from '../http/credential-policy';
+import { acceptedCredentials, type CredentialPolicy } from '../http/credential-policy';
 
 export interface Principal {
   kind: 'jwt' | 'merchantToken' | 'system';
@@ -222,7 +222,8 @@ function accepts(policy: CredentialPolicy, principal: Principal): boolean {
 /** Identifies the caller and checks the policy: 401 without a valid credential, 403 for a kind the policy refuses. */
 export async function authorize(req: Request, policy: CredentialPolicy): Promise<Principal> {
   const principal = await identify(req);
-  if (!accepts(policy, principal)) throw forbidden('This credential is not accepted by this operation.');
+  if (!accepts(policy, principal))
+    throw forbidden(`This credential is not accepted by this operation; it accepts ${acceptedCredentials(policy)}.`);
   if (principal.kind === 'system') {
     principal.merchant = await systemMerchantFrom(req, policy);
     principal.merchantId = principal.merchant?._id;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureServices, stopService, type StartedService } from './services';
 import { loadLocalSecrets } from '../../config/local-secrets';
-import { getConfig } from '../../config';
+import { type Config, getConfig } from '../../config';
 import { describeSecretLocations, seedDemoData } from './seed';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -22,6 +22,19 @@ export function readProcfile(file = path.join(ROOT, 'Procfile')): { name: string
     .map((m) => ({ name: m[1], command: m[2].split(/\s+/) }));
 }
 
+/** Colours a process's prefix on a terminal only: in a file or a pipe the escape codes would be noise. */
+function paint(text: string, color: number): string {
+  return process.stdout.isTTY ? `\x1b[${color}m${text}\x1b[0m` : text;
+}
+
+/** The URLs this stack serves and calls, whose defaults follow PORT and SANDBOX_PORT. */
+function describeUrls(config: Pick<Config, 'publicBaseUrl' | 'acquirer' | 'sandbox'>): string {
+  return (
+    `[start] service ${config.publicBaseUrl} (PUBLIC_BASE_URL), acquirer ${config.acquirer.baseUrl}, ` +
+    `sandbox on port ${config.sandbox.port} posting notices to ${config.sandbox.notifyUrl}\n`
+  );
+}
+
 function prefixed(stream: NodeJS.ReadableStream, name: string, color: number, width: number): void {
   let buffered = '';
   stream.setEncoding('utf8');
@@ -29,7 +42,7 @@ function prefixed(stream: NodeJS.ReadableStream, name: string, color: number, wi
     buffered += chunk;
     const lines = buffered.split('\n');
     buffered = lines.pop() ?? '';
-    for (const line of lines) process.stdout.write(`\x1b[${color}m${name.padEnd(width)} |\x1b[0m ${line}\n`);
+    for (const line of lines) process.stdout.write(`${paint(`${name.padEnd(width)} |`, color)} ${line}\n`);
   });
 }
 
@@ -38,6 +51,7 @@ async function main() {
   const services: StartedService[] = await ensureServices(false);
   await seedDemoData();
   process.stdout.write(describeSecretLocations(getConfig()));
+  process.stdout.write(describeUrls(getConfig()));
   const entries = readProcfile();
   const width = Math.max(...entries.map((e) => e.name.length));
   const children: { name: string; child: ChildProcess }[] = [];

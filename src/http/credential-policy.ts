@@ -34,8 +34,8 @@ export const ANY_CREDENTIAL: CredentialPolicy = {
   systemMerchant: 'optional',
 };
 
-export function describeSecurity(policy: CredentialPolicy | undefined): string {
-  if (!policy) return 'Public: no credential.';
+/** The kinds of credential a policy accepts, in words: the Swagger description and every 403 for another kind. */
+export function acceptedCredentials(policy: CredentialPolicy): string {
   const kinds: string[] = [];
   if (policy.jwt?.length) kinds.push(`a JWT access token of a ${policy.jwt.join(' or ')} user`);
   if (policy.merchantToken) kinds.push('an individual merchant token (mt_...)');
@@ -43,5 +43,13 @@ export function describeSecurity(policy: CredentialPolicy | undefined): string {
     kinds.push(
       `the system token${policy.systemMerchant === 'required' ? ' with X-Merchant-Id naming the merchant' : ''}`,
     );
-  return `Bearer credential: ${kinds.join(', or ')}. No or invalid credential: 401. Another kind of credential: 403.`;
+  return kinds.join(', or ');
+}
+
+export function describeSecurity(policy: CredentialPolicy | undefined): string {
+  if (!policy) return 'Public: no credential.';
+  return (
+    `Bearer credential: ${acceptedCredentials(policy)}. No or invalid credential: 401. ` +
+    'Another kind of credential: 403.'
+  );
 }

@@ -7,18 +7,33 @@
  */
 import type { RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
+import { type Config, getConfig } from '../../config';
 
-export const HELMET_OPTIONS: Readonly<HelmetOptions> = {
-  contentSecurityPolicy: {
-    // Everything the checkout page and Swagger UI load is served from our own origin.
-    directives: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:'],
+/**
+ * Where the service is served over HTTPS (an https PUBLIC_BASE_URL, or production, which sits behind TLS), its
+ * pages may ask the browser to upgrade any http request. Over plain HTTP that directive breaks them: a browser on
+ * any host but loopback (a phone on the LAN, a staging box) rewrites the page's asset requests to https, which
+ * nothing answers, and the checkout stays on "Carregando…" and Swagger UI blank.
+ */
+export function servedOverHttps(config: Pick<Config, 'publicBaseUrl' | 'nodeEnv'>): boolean {
+  return config.nodeEnv === 'production' || new URL(config.publicBaseUrl).protocol === 'https:';
+}
+
+export function helmetOptions(overHttps: boolean): HelmetOptions {
+  return {
+    contentSecurityPolicy: {
+      // Everything the checkout page and Swagger UI load is served from our own origin.
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        // helmet's default, which null turns off.
+        upgradeInsecureRequests: overHttps ? [] : null,
+      },
     },
-  },
-};
+  };
+}
 
 export interface RecordedHeaders {
   set: [name: string, value: string][];
@@ -55,8 +70,8 @@ function isFunction(value: unknown): boolean {
   return typeof value === 'function';
 }
 
-/** Sets helmet's headers (as recorded once for HELMET_OPTIONS) on every answer. */
-export function securityHeaders(options: HelmetOptions = HELMET_OPTIONS): RequestHandler {
+/** Sets helmet's headers (as recorded once for this service's options) on every answer. */
+export function securityHeaders(options: HelmetOptions = helmetOptions(servedOverHttps(getConfig()))): RequestHandler {
   const { set, removed } = recordHelmetHeaders(options);
   return (_req, res, next) => {
     for (let i = 0; i < set.length; i++) res.setHeader(set[i][0], set[i][1]);

@@ -33,8 +33,13 @@ export async function startWeb() {
     server.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
-  // Tests and the Procfile runner read this line to learn the port when PORT=0.
-  logger.info({ port, url: `http://${config.host}:${port}` }, `web listening on http://${config.host}:${port}`);
+  // Tests and the Procfile runner read this line to learn the port when PORT=0. The URLs the service builds and
+  // calls follow, since their defaults derive from the ports and an explicit value may differ.
+  const urls = { publicBaseUrl: config.publicBaseUrl, acquirerUrl: config.acquirer.baseUrl };
+  logger.info(
+    { port, url: `http://${config.host}:${port}`, ...urls },
+    `web listening on http://${config.host}:${port} (public URL ${urls.publicBaseUrl}, acquirer ${urls.acquirerUrl})`,
+  );
   return async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();

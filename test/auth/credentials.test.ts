@@ -8,6 +8,7 @@ import { features } from '../../src/web/areas';
 import type { Feature } from '../../src/http/routes';
 import { merchantIdOf, VerifiedTokens } from '../../src/auth/authenticate';
 import {
+  acceptedCredentials,
   ANY_CREDENTIAL,
   ANY_MERCHANT_CREDENTIAL,
   MERCHANT_CREDENTIALS,
@@ -54,6 +55,9 @@ probe.routes.push({
   },
   doc: { operationId: 'probeStaffAsksMerchant', summary: 'merchantIdOf on a staff route', responses: {} },
 });
+
+const refusal = (policy: CredentialPolicy) =>
+  `This credential is not accepted by this operation; it accepts ${acceptedCredentials(policy)}.`;
 
 let app: TestApp;
 let merchant: TestMerchant;
@@ -179,6 +183,8 @@ for (const [credential, row] of Object.entries(MATRIX)) {
       if (typeof expected === 'number') {
         t.is(res.status, expected, where);
         if (expected === 400) t.truthy(body['X-Merchant-Id'], where);
+        // A credential of another kind is told which kinds the operation accepts.
+        else if (expected === 403) t.deepEqual(body, { detail: refusal(POLICIES[policy]) }, where);
         else t.is(typeof body.detail, 'string', where);
       } else {
         t.is(res.status, 200, where);

@@ -63,7 +63,11 @@ test('merchant credentials are 403 on every route', async (t) => {
     for (const token of [merchantJwt, merchantToken]) {
       const res = await callRoute(route, bearer(token));
       t.is(res.status, 403, `${route.method} ${route.path()}`);
-      t.deepEqual(res.body, { detail: 'This credential is not accepted by this operation.' });
+      t.deepEqual(res.body, {
+        detail:
+          'This credential is not accepted by this operation; it accepts a JWT access token of a staff user, ' +
+          'or the system token.',
+      });
     }
   }
 });

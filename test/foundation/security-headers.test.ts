@@ -5,7 +5,11 @@ import test from 'ava';
 import express from 'express';
 import helmet from 'helmet';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { HELMET_OPTIONS, recordHelmetHeaders } from '../../src/web/security-headers';
+import { getConfig } from '../../config';
+import { helmetOptions, recordHelmetHeaders, servedOverHttps } from '../../src/web/security-headers';
+import { startProcess, stopAll } from '../helpers/processes';
+
+const OUR_OPTIONS = () => helmetOptions(servedOverHttps(getConfig()));
 
 /** Headers of a GET exactly as sent: names with their case, in order, as [name, value] pairs. */
 function rawHeaders(url: string, headers: Record<string, string> = {}): Promise<[string, string][]> {
@@ -24,7 +28,7 @@ function rawHeaders(url: string, headers: Record<string, string> = {}): Promise<
 /** What helmet's own middleware sends with our options: a bare app with helmet alone in front. */
 async function helmetsOwnHeaders(): Promise<[string, string][]> {
   const bare = express();
-  bare.use(helmet(HELMET_OPTIONS));
+  bare.use(helmet(OUR_OPTIONS()));
   bare.get('/', (_req, res) => {
     res.end();
   });
@@ -44,7 +48,10 @@ let app: TestApp;
 test.before(async () => {
   app = await startTestApp();
 });
-test.after.always(() => app?.close());
+test.after.always(async () => {
+  await app?.close();
+  await stopAll();
+});
 
 test("every kind of answer carries helmet's headers byte for byte, in helmet's order, no X-Powered-By", async (t) => {
   const expected = await helmetsOwnHeaders();
@@ -73,7 +80,7 @@ test("every kind of answer carries helmet's headers byte for byte, in helmet's o
 });
 
 test('the recorded list is what helmet sets, and a per-request directive is refused rather than frozen', (t) => {
-  const recorded = recordHelmetHeaders(HELMET_OPTIONS);
+  const recorded = recordHelmetHeaders(OUR_OPTIONS());
   t.deepEqual(recorded.removed, ['X-Powered-By']);
   t.true(recorded.set.some(([name, value]) => name === 'X-Content-Type-Options' && value === 'nosniff'));
   t.throws(
@@ -83,4 +90,23 @@ test('the recorded list is what helmet sets, and a per-request directive is refu
       }),
     { message: /computed per request/ },
   );
+});
+
+/** The Content-Security-Policy a server sends. */
+async function contentSecurityPolicy(url: string): Promise<string> {
+  const sent = await rawHeaders(`${url}/healthz`);
+  return sent.find(([name]) => name === 'Content-Security-Policy')?.[1] ?? '';
+}
+
+test('upgrade-insecure-requests is sent only where the service is served over HTTPS', async (t) => {
+  // Over plain HTTP the directive has browsers on any host but loopback fetch the pages' assets over https.
+  t.is(new URL(getConfig().publicBaseUrl).protocol, 'http:');
+  const overHttp = await contentSecurityPolicy(app.url);
+  t.regex(overHttp, /default-src 'self'/);
+  t.notRegex(overHttp, /upgrade-insecure-requests/);
+
+  const behindTls = await startProcess('web', { PUBLIC_BASE_URL: 'https://pagamentos.example.com.br' });
+  t.regex(await contentSecurityPolicy(behindTls.url), /;upgrade-insecure-requests$/);
+  t.true(servedOverHttps({ publicBaseUrl: 'http://10.0.0.5:3000', nodeEnv: 'production' }));
+  t.false(servedOverHttps({ publicBaseUrl: 'http://10.0.0.5:3000', nodeEnv: 'development' }));
 });

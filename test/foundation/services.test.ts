@@ -49,8 +49,8 @@ async function startDevStack() {
       ...process.env,
       LOG_LEVEL: 'info',
       PORT: String(port),
+      // The URLs built on them follow the two ports.
       SANDBOX_PORT: String(sandboxPort),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -93,6 +93,10 @@ test.serial('npm start brings every procfile process up and ctrl-c leaves none b
     const sandbox = await send({ url: `http://127.0.0.1:${stack.sandboxPort}` }, 'GET', '/health');
     t.is(sandbox.status, 200);
     t.is(stack.pids.length, 4, stack.output);
+    const [web, sandboxUrl] = [`http://127.0.0.1:${stack.port}`, `http://127.0.0.1:${stack.sandboxPort}`];
+    t.true(stack.output.includes(`[start] service ${web} (PUBLIC_BASE_URL), acquirer ${sandboxUrl}, `), stack.output);
+    // Written to a pipe, not a terminal: no colour codes.
+    t.false(stack.output.includes('\x1b['), stack.output);
     stack.child.kill('SIGINT');
     const code = await new Promise((resolve) => stack.child.once('exit', resolve));
     t.is(code, 0, stack.output);

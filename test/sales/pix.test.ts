@@ -180,7 +180,14 @@ test('the system token reads any pix status; a merchant JWT is not accepted', as
     ).status,
     200,
   );
-  t.is((await status(sale.id, env.merchant.accessToken)).status, 403);
+  // The merchant's user is told which credentials the operation takes.
+  const refused = await status(sale.id, env.merchant.accessToken);
+  t.is(refused.status, 403);
+  t.deepEqual(refused.body, {
+    detail:
+      'This credential is not accepted by this operation; it accepts an individual merchant token (mt_...), or the ' +
+      'system token.',
+  });
   const card = await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), {
     payment_method: 'card',
     value: 100,
