@@ -41,9 +41,11 @@ test('a dead redis url on loopback gets a redis-server started there', async (t)
  * held by an outgoing connection: the web process then never listens); resolves once /readyz is
  * 200, or fails with what the stack printed.
  */
-async function startDevStack() {
+async function startDevStack(through: 'entry point' | 'npm' = 'entry point') {
   const [port, sandboxPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/devstack/start.ts'], {
+  const [command, args] =
+    through === 'npm' ? ['npm', ['start']] : [process.execPath, ['--import', 'tsx', 'src/devstack/start.ts']];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -105,6 +107,25 @@ test.serial('npm start brings every procfile process up and ctrl-c leaves none b
     if (stack.child.exitCode === null) stack.child.kill('SIGKILL');
   }
 });
+
+// A process manager, an IDE's stop button or `kill -INT <pid>` signal the npm process alone, not its group.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  test.serial(`${signal} to the npm process alone stops every process of npm start`, async (t) => {
+    const stack = await startDevStack('npm');
+    try {
+      t.is(stack.pids.length, 4, stack.output);
+      stack.child.kill(signal);
+      const exited = new Promise((resolve) => stack.child.once('exit', resolve));
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+      t.not(stack.child.exitCode ?? stack.child.signalCode, null, 'npm itself is still running');
+      await eventually(() => alivePids(stack.pids).length === 0, 20_000, 250).catch(() => undefined);
+      t.deepEqual(alivePids(stack.pids), [], stack.output);
+    } finally {
+      if (stack.child.exitCode === null) stack.child.kill('SIGKILL');
+      for (const pid of alivePids(stack.pids)) process.kill(pid, 'SIGKILL');
+    }
+  });
+}
 
 test.serial('if npm start is killed outright its processes stop on their own', async (t) => {
   const stack = await startDevStack();
