@@ -153,6 +153,9 @@ export function runCommand(
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
+    // A child that exits without reading its input closes the pipe first: EPIPE is no failure of ours,
+    // its exit code and output say how it ended.
+    child.stdin.on('error', () => undefined);
     // 'close', not 'exit': a child's output may still be in its pipes when it exits.
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.stdin ?? '');

@@ -58,6 +58,6 @@ export const ALLOWED_SCANS: readonly AllowedScan[] = [
     collection,
     from: 'src/merchants/establishments.ts',
     ...shapeOfFilter(filter),
-    why: 'backfill run once at scheduler start: establishment numbers with leading zeros (a pattern, no index serves it)',
+    why: 'backfill run once at scheduler start: establishment numbers with leading zeros (a pattern no index serves)',
   })),
 ];
