@@ -17,6 +17,7 @@ import { requeueUnappliedPaymentNotices, sweepUnsettledSales } from '../src/sale
 import { requeueStaleChargebackNotices } from '../src/chargebacks';
 import { requeueUndeliveredLinkEvents } from '../src/webhooks/service';
 import { settleStalePayments } from '../src/checkout/service';
+import { sweepPendingRefunds } from '../src/refunds';
 
 export type SchedulerTask = (now: Date) => Promise<unknown>;
 
@@ -37,6 +38,7 @@ export const schedulerTasks: SchedulerTask[] = [
   requeueStaleChargebackNotices,
   settleStalePayments,
   requeueUndeliveredLinkEvents,
+  sweepPendingRefunds,
   recheckStoreIndexes,
 ];
 

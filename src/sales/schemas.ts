@@ -247,6 +247,13 @@ export const onlineSale = definition(
       'Cents captured: the whole value, or less after a partial capture; null until captured',
     ),
     captured_at: nullable(field.dateTime()),
+    refunded_value: field
+      .number()
+      .integer()
+      .description(
+        'Cents given back by succeeded refunds (docs/api/refunds.md); 0 when none. PARTIALLY_REFUNDED while it is ' +
+          'less than captured_value, REFUNDED once it is all of it',
+      ),
     cancelled_at: nullable(field.dateTime()),
     refunded_at: nullable(field.dateTime()),
     created_at: field.dateTime(),
