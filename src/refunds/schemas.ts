@@ -4,7 +4,7 @@
  */
 import { celebrate, Joi, Segments } from 'celebrate';
 import { definition, field, nullable, required, type ValueOf } from '../http/schema';
-import { MAX_SALE_VALUE } from '../sales';
+import { idempotencyKeyHeader, partOfSaleValue } from '../sales';
 import { REFUND_REASONS, REFUND_STATUSES } from './model';
 
 const INTEGER = 'A valid integer is required.';
@@ -16,19 +16,9 @@ export const refundRequest = definition(
   'RefundRequest',
   field
     .object({
-      value: field
-        .number()
-        .strict()
-        .integer()
-        .min(1)
-        .max(MAX_SALE_VALUE)
-        .messages({
-          'number.base': INTEGER,
-          'number.integer': INTEGER,
-          'number.min': 'Must be at least 1 (cents).',
-          'number.max': `Must be at most ${MAX_SALE_VALUE} (cents).`,
-        })
-        .description('Cents to give back, at most what is left to refund. Absent: all that is left.'),
+      value: partOfSaleValue().description(
+        'Cents to give back, at most what is left to refund. Absent: all that is left.',
+      ),
       reason: field
         .oneOf(REFUND_REASONS)
         .messages({ 'any.only': `Must be one of ${REFUND_REASONS.join(', ')}.`, 'string.base': 'Must be a string.' })
@@ -49,17 +39,10 @@ export const refundRequest = definition(
 
 export type RefundInput = ValueOf<typeof refundRequest>;
 
+/** A sale's or a refund's id, as the sales routes read theirs. */
 const idParams = Joi.object({
   id: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required().messages({ '*': INTEGER }),
 });
-
-const idempotencyKeyHeader = Joi.object({
-  'idempotency-key': Joi.string()
-    .min(1)
-    .max(255)
-    .pattern(/^[\x21-\x7e]+$/)
-    .messages({ '*': 'At most 255 visible ASCII characters.' }),
-}).unknown(true);
 
 /** A refund request: the sale id, the Idempotency-Key and the body, every bad field reported at once. */
 export const createRefundValidation = celebrate(
