@@ -2,8 +2,9 @@ import '../helpers/env';
 import test from 'ava';
 import { bearer, newMerchant } from '../helpers/identity';
 import { callJson } from '../helpers/http';
-import { getSale } from '../../src/acquirer/client';
+import { AcquirerRejectedError, getSale, voidSale } from '../../src/acquirer/client';
 import { OnlineSaleModel } from '../../src/sales/model';
+import { MerchantModel } from '../../src/merchants/model';
 import { RefundModel } from '../../src/refunds/model';
 import { sendPendingRefunds } from '../../src/refunds';
 import { startWorker } from '../../src/queue/queues';
@@ -189,3 +190,41 @@ test.serial("sales that cannot be refunded: a clear 4xx; another merchant's sale
   t.is((await callJson(env.app, 'GET', refundsOf(mine.id), stranger)).status, 404);
   t.is((await callJson(env.app, 'GET', `/api/v1/refunds/${made.body.data.id}/`, stranger)).status, 404);
 });
+
+test.serial('a refund racing a cancel-capture: one of them reaches the acquirer, never both', async (t) => {
+  await MerchantModel.updateOne({ _id: env.merchant.merchantId }, { $set: { 'settings.allowVoidOnConfirmed': true } });
+  for (let round = 0; round < 4; round++) {
+    const sale = await capturedSale(10000);
+    const [cancel, refunded] = await Promise.all([
+      callJson(env.app, 'PUT', `/api/v1/online/sales/${sale.id}/cancel-capture/`, token()),
+      refund(sale.id, { value: 3000 }),
+    ]);
+    // Refused at once when the cancel-capture had already refunded the whole sale.
+    const outcome = refunded.status === 422 ? { status: 'failed' } : await settled(refunded.body.data.id);
+    const voided = await voidedAtAcquirer(sale.acquirer.payment_id);
+    if (cancel.status === 200) {
+      t.is(outcome.status, 'failed');
+      t.is(voided, 10000);
+      t.like(await readSale(sale.id), { sale_status: 'REFUNDED', refunded_value: 10000 });
+    } else {
+      t.is(cancel.status, 409);
+      t.is(outcome.status, 'succeeded');
+      t.is(voided, 3000);
+      t.like(await readSale(sale.id), { sale_status: 'PARTIALLY_REFUNDED', refunded_value: 3000 });
+    }
+  }
+});
+
+test.serial(
+  'the sandbox refuses a cancel within 5 s of the last one on a sale (code 99), and does nothing',
+  async (t) => {
+    const sale = await capturedSale(10000);
+    const paymentId = sale.acquirer.payment_id;
+    t.is((await voidSale(paymentId, { amountCents: 1000 })).status, 2);
+    const refused = await t.throwsAsync(voidSale(paymentId, { amountCents: 1000 }), {
+      instanceOf: AcquirerRejectedError,
+    });
+    t.true(refused!.hasCode(99));
+    t.is(await voidedAtAcquirer(paymentId), 1000);
+  },
+);
