@@ -10,17 +10,21 @@
  * delayed job: a turn of the lane later.
  */
 import crypto from 'node:crypto';
+import { getConfig } from '../../config';
 import { AcquirerRejectedError, callMayStillBeRunningMs, getSale, voidSale } from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
-import { Claims } from '../db/claims';
+import { Claims, type HeldClaim } from '../db/claims';
 import { logger } from '../platform/logger';
 import { claimTransition, OnlineSaleModel, releaseTransitionClaimOf, type OnlineSale } from '../sales';
 import { enqueueSendRefunds } from '../../jobs/send-refunds';
 import { RefundLaneModel, RefundModel, type Refund, type RefundLane } from './model';
 import { CANCEL_SPACING_MS, outcomeFromVoidedAmount, refusalOf } from './outcomes';
 
-/** The lane outlives any acquirer call of its holder; after that its holder is taken for dead. */
-const laneLeaseMs = () => callMayStillBeRunningMs() + 30_000;
+/**
+ * The holder extends the lane before each acquirer call, so the lease outlives one call (its
+ * headers and its body may each take the acquirer timeout); after that its holder is taken for dead.
+ */
+const laneLeaseMs = () => 2 * getConfig().acquirer.timeoutMs + 15_000;
 
 const lanes = new Claims<RefundLane>(RefundLaneModel, { startField: 'startedAt', leaseMs: laneLeaseMs });
 
@@ -50,7 +54,7 @@ export async function sendPendingRefunds(saleId: number): Promise<string> {
       const refunds = await RefundModel.find({ saleId }).sort({ _id: 1 }).lean();
       const next = refunds.find((refund) => refund.status === 'pending');
       if (!next) return 'no pending refund';
-      const step = await advance(next, refunds);
+      const step = await advance(next, refunds, lane.claim);
       if (step.next === 'later') {
         await enqueueSendRefunds(saleId, step.delayMs);
         return `refund ${next._id}: ${step.why}; another turn in ${step.delayMs} ms`;
@@ -67,9 +71,13 @@ export async function sendPendingRefunds(saleId: number): Promise<string> {
 const succeededSum = (refunds: Refund[]) =>
   refunds.filter((refund) => refund.status === 'succeeded').reduce((sum, refund) => sum + refund.valueCents, 0);
 
-async function advance(refund: Refund, refunds: Refund[]): Promise<Step> {
+/** Another turn took the lane over (this one was taken for dead): it must not call the acquirer. */
+const LANE_LOST: Step = { next: 'later', delayMs: RETRY_LATER_MS, why: 'the lane was taken over' };
+
+async function advance(refund: Refund, refunds: Refund[], lane: HeldClaim<RefundLane>): Promise<Step> {
   const sale = await OnlineSaleModel.findById(refund.saleId).lean();
   if (!sale) return fail(refund, null, 'The sale no longer exists.');
+  if (!(await lane.extend())) return LANE_LOST;
   if (refund.sent) return settleUnknown(refund, sale, refunds);
   if (!REFUNDABLE.has(sale.status)) return fail(refund, null, `The sale is ${sale.status}: nothing is left to refund.`);
   if (sale.reconciliation)
