@@ -131,24 +131,28 @@ test.serial('a void whose answer is lost is settled from VoidedAmount, never sen
   t.like(await readSale(sale.id), { sale_status: 'PARTIALLY_REFUNDED', refunded_value: 4000 });
 });
 
-test.serial('a void cut before the acquirer is sent again only once no call can still be running', async (t) => {
-  const sale = await capturedSale(10000);
-  await sandboxPost(env, '/sandbox/faults', { mode: 'drop', operation: 'void', paymentId: sale.acquirer.payment_id });
-  const res = await refund(sale.id, { value: 5000 });
-  t.is(res.status, 202);
-  // A turn now finds VoidedAmount unchanged, but the cut call might still arrive: nothing is sent.
-  await sendPendingRefunds(sale.id);
-  t.is((await RefundModel.findById(res.body.data.id).lean())!.status, 'pending');
-  t.is(await voidedAtAcquirer(sale.acquirer.payment_id), 0);
-  // Once that time is over (the send recorded long ago), the refund is sent again, once.
-  await RefundModel.updateOne(
-    { _id: res.body.data.id },
-    { $set: { 'sent.at': new Date(Date.now() - 3_600_000), attemptedAt: new Date(Date.now() - 3_600_000) } },
+for (const mode of ['drop', 'hang'])
+  test.serial(
+    `a void ${mode === 'drop' ? 'cut' : 'left hanging'} is sent again only once no call can still run`,
+    async (t) => {
+      const sale = await capturedSale(10000);
+      await sandboxPost(env, '/sandbox/faults', { mode, operation: 'void', paymentId: sale.acquirer.payment_id });
+      const res = await refund(sale.id, { value: 5000 });
+      t.is(res.status, 202);
+      // A turn now finds VoidedAmount unchanged, but the cut call might still arrive: nothing is sent.
+      await sendPendingRefunds(sale.id);
+      t.is((await RefundModel.findById(res.body.data.id).lean())!.status, 'pending');
+      t.is(await voidedAtAcquirer(sale.acquirer.payment_id), 0);
+      // Once that time is over (the send recorded long ago), the refund is sent again, once.
+      await RefundModel.updateOne(
+        { _id: res.body.data.id },
+        { $set: { 'sent.at': new Date(Date.now() - 3_600_000), attemptedAt: new Date(Date.now() - 3_600_000) } },
+      );
+      await sendPendingRefunds(sale.id);
+      t.is((await settled(res.body.data.id)).status, 'succeeded');
+      t.is(await voidedAtAcquirer(sale.acquirer.payment_id), 5000);
+    },
   );
-  await sendPendingRefunds(sale.id);
-  t.is((await settled(res.body.data.id)).status, 'succeeded');
-  t.is(await voidedAtAcquirer(sale.acquirer.payment_id), 5000);
-});
 
 test.serial('hostile values are a 400 naming value, and nothing is refunded', async (t) => {
   const sale = await capturedSale(10000);
