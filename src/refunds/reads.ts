@@ -7,7 +7,7 @@ import type { RefundAnswer } from './schemas';
 
 export async function listSaleRefunds(merchantId: number, saleId: number): Promise<RefundAnswer[]> {
   const sale = await findSale(merchantId, saleId);
-  const refunds = await RefundModel.find({ saleId: sale._id }).sort({ _id: 1 }).lean();
+  const refunds = await RefundModel.find({ saleId: sale._id }).sort({ createdAt: 1, _id: 1 }).lean();
   return refunds.map(presentRefund);
 }
 

@@ -51,7 +51,8 @@ export async function sendPendingRefunds(saleId: number): Promise<string> {
   }
   try {
     for (let sent = 0; sent < REFUNDS_PER_TURN; sent++) {
-      const refunds = await RefundModel.find({ saleId }).sort({ _id: 1 }).lean();
+      // Oldest first: ids come from per-process blocks, so only the creation time orders them across processes.
+      const refunds = await RefundModel.find({ saleId }).sort({ createdAt: 1, _id: 1 }).lean();
       const next = refunds.find((refund) => refund.status === 'pending');
       if (!next) return 'no pending refund';
       const step = await advance(next, refunds, lane.claim);
