@@ -9,6 +9,7 @@ import { CHARGE_QUEUE } from './charge-subscription';
 import { LINK_WEBHOOK_QUEUE } from './link-webhook';
 import { RECONCILE_QUEUE } from './reconcile-sale';
 import { NOTICE_QUEUE } from './apply-payment-notice';
+import { REFUNDS_QUEUE } from './send-refunds';
 
 const QUEUE_NAMES = [
   HEARTBEAT_QUEUE,
@@ -17,6 +18,7 @@ const QUEUE_NAMES = [
   LINK_WEBHOOK_QUEUE,
   RECONCILE_QUEUE,
   NOTICE_QUEUE,
+  REFUNDS_QUEUE,
 ];
 
 export function queueNames(): string[] {

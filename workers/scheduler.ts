@@ -18,6 +18,7 @@ import { requeueUnappliedPaymentNotices, sweepUnsettledSales } from '../src/sale
 import { requeueStaleChargebackNotices } from '../src/chargebacks';
 import { requeueUndeliveredLinkEvents } from '../src/webhooks/service';
 import { settleStalePayments } from '../src/checkout/service';
+import { sweepPendingRefunds } from '../src/refunds';
 
 export type SchedulerTask = (now: Date) => Promise<unknown>;
 
@@ -38,6 +39,7 @@ export const schedulerTasks: SchedulerTask[] = [
   requeueStaleChargebackNotices,
   settleStalePayments,
   requeueUndeliveredLinkEvents,
+  sweepPendingRefunds,
   recheckStoreIndexes,
 ];
 

@@ -9,6 +9,7 @@ import { chargeSubscriptionProcessor } from './charge-subscription';
 import { linkWebhookProcessor } from './link-webhook';
 import { reconcileSaleProcessor } from './reconcile-sale';
 import { applyPaymentNoticeProcessor } from './apply-payment-notice';
+import { sendRefundsProcessor } from './send-refunds';
 
 export const jobKinds: JobKind[] = [
   heartbeatProcessor,
@@ -17,4 +18,5 @@ export const jobKinds: JobKind[] = [
   linkWebhookProcessor,
   reconcileSaleProcessor,
   applyPaymentNoticeProcessor,
+  sendRefundsProcessor,
 ];

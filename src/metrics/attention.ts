@@ -9,6 +9,7 @@ import { chargebackNoticesNeedingAttention } from '../chargebacks';
 import { paymentsNeedingAttention } from '../checkout/service';
 import { salesNeedingAttention } from '../sales';
 import { chargesNeedingAttention } from '../subscriptions/scheduling';
+import { refundsNeedingAttention } from '../refunds';
 import { registry } from '../platform/metrics-registry';
 
 const SOURCES: (() => Promise<Record<string, number>>)[] = [
@@ -16,6 +17,7 @@ const SOURCES: (() => Promise<Record<string, number>>)[] = [
   () => paymentsNeedingAttention(),
   () => chargesNeedingAttention(),
   () => chargebackNoticesNeedingAttention(),
+  () => refundsNeedingAttention(),
 ];
 
 export const needsAttention = new Gauge({
@@ -23,7 +25,8 @@ export const needsAttention = new Gauge({
   help:
     'Items the sweeps could not settle, by kind: sale_reconciling_over_10m, pix_unsettled_after_2d, ' +
     'payment_notice_unapplied_over_15m, ' +
-    ('link_payment_unsettled_over_10m, charge_pending_over_1h, chargeback_notice_unapplied_over_15m. Alert when ' +
+    ('link_payment_unsettled_over_10m, charge_pending_over_1h, chargeback_notice_unapplied_over_15m, ' +
+      'refund_pending_over_10m. Alert when ' +
       'above 0. Absent while the database does not answer.'),
   labelNames: ['kind'] as const,
   registers: [],

@@ -39,3 +39,6 @@ export { effectiveSaleStatus, statusFromAcquirer } from './state-table';
 export { presentSale, type PreCaptureResult } from './presentation';
 export { SaleGatewayError } from './errors';
 export type { SaleScope } from './transitions';
+export { claimTransition, findSale, releaseTransitionClaimOf } from './transitions';
+export { OnlineSaleModel, type OnlineSale } from './model';
+export { idempotencyKeyHeader, MAX_SALE_VALUE, partOfSaleValue } from './schemas';

@@ -15,8 +15,10 @@ export const SALE_STATUSES = [
   'CONFIRMED',
   /** Authorization voided before capture. */
   'CANCELLED',
-  /** Captured card sale refunded. */
+  /** Captured card sale refunded: all of what was captured. */
   'REFUNDED',
+  /** Captured card sale of which part was refunded (src/refunds); REFUNDED once all of it is. */
+  'PARTIALLY_REFUNDED',
   /** Card refused by the issuer: not a sale. */
   'DENIED',
   /** Gateway failure: nothing charged. */
@@ -94,6 +96,8 @@ export interface OnlineSale {
   capturedAt: Date | null;
   /** Cents captured: all of `amountCents`, or less by a partial capture; null until captured (absent on older ones). */
   capturedValue?: number | null;
+  /** Cents refunded by succeeded refunds (src/refunds); absent until the first (a cancel-capture refund: all). */
+  refundedValue?: number | null;
   cancelledAt: Date | null;
   refundedAt: Date | null;
   createdAt: Date;
@@ -145,6 +149,7 @@ const saleSchema = new Schema<OnlineSale>(
     acquirerPaymentId: { type: String, default: null },
     capturedAt: { type: Date, default: null },
     capturedValue: { type: Number, default: null },
+    refundedValue: { type: Number, default: null },
     cancelledAt: { type: Date, default: null },
     refundedAt: { type: Date, default: null },
   },

@@ -46,11 +46,18 @@ export function presentSale(sale: OnlineSale, extra: { cardToken?: string } = {}
     reconciling: Boolean(sale.reconciliation),
     captured_value: sale.capturedAt ? (sale.capturedValue ?? sale.amountCents) : null,
     captured_at: iso(sale.capturedAt),
+    refunded_value: refundedValueOf(sale),
     cancelled_at: iso(sale.cancelledAt),
     refunded_at: iso(sale.refundedAt),
     created_at: iso(sale.createdAt),
     updated_at: iso(sale.updatedAt),
   };
+}
+
+/** Cents refunded: what succeeded refunds add up to; a sale REFUNDED by cancel-capture gave back all it captured. */
+function refundedValueOf(sale: OnlineSale): number {
+  if (sale.refundedValue) return sale.refundedValue;
+  return sale.status === 'REFUNDED' && sale.capturedAt ? (sale.capturedValue ?? sale.amountCents) : 0;
 }
 
 /** A pre-capture's outcome: the sale as presented (or as first presented, for a replay). */

@@ -129,27 +129,30 @@ export const preCaptureRequest = definition(
     .messages({ 'object.unknown': 'Unknown field.' }),
 );
 
+/** An optional part of a sale, in whole cents (a partial capture, a refund): 1 to MAX_SALE_VALUE. */
+export const partOfSaleValue = () =>
+  field
+    .number()
+    .strict()
+    .integer()
+    .min(1)
+    .max(MAX_SALE_VALUE)
+    .messages({
+      'number.base': INTEGER,
+      'number.integer': INTEGER,
+      'number.min': 'Must be at least 1 (cents).',
+      'number.max': `Must be at most ${MAX_SALE_VALUE} (cents).`,
+    });
+
 /** A capture's optional body: no body (or no value) captures everything authorized. */
 export const captureRequest = definition(
   'CaptureRequest',
   field
     .object({
-      value: field
-        .number()
-        .strict()
-        .integer()
-        .min(1)
-        .max(MAX_SALE_VALUE)
-        .messages({
-          'number.base': INTEGER,
-          'number.integer': INTEGER,
-          'number.min': 'Must be at least 1 (cents).',
-          'number.max': `Must be at most ${MAX_SALE_VALUE} (cents).`,
-        })
-        .description(
-          'Cents to capture, at most the authorized value; less captures part of the sale, once (the rest of ' +
-            'the authorization is released). Absent: everything authorized.',
-        ),
+      value: partOfSaleValue().description(
+        'Cents to capture, at most the authorized value; less captures part of the sale, once (the rest of ' +
+          'the authorization is released). Absent: everything authorized.',
+      ),
     })
     .messages({ 'object.unknown': 'Unknown field.', 'object.base': 'Must be a JSON object.' }),
 );
@@ -179,7 +182,8 @@ export const captureValidation = celebrate(
   { abortEarly: false },
 );
 
-const idempotencyKeyHeader = Joi.object({
+/** The Idempotency-Key header of a route that takes one (pre-capture, refunds). */
+export const idempotencyKeyHeader = Joi.object({
   'idempotency-key': Joi.string()
     .min(1)
     .max(255)
@@ -247,6 +251,13 @@ export const onlineSale = definition(
       'Cents captured: the whole value, or less after a partial capture; null until captured',
     ),
     captured_at: nullable(field.dateTime()),
+    refunded_value: field
+      .number()
+      .integer()
+      .description(
+        'Cents given back by succeeded refunds (docs/api/refunds.md); 0 when none. PARTIALLY_REFUNDED while it is ' +
+          'less than captured_value, REFUNDED once it is all of it',
+      ),
     cancelled_at: nullable(field.dateTime()),
     refunded_at: nullable(field.dateTime()),
     created_at: field.dateTime(),

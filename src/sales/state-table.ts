@@ -8,6 +8,7 @@
  *   PRE_CAPTURED --capture--> CONFIRMED
  *   PRE_CAPTURED --void-----> CANCELLED
  *   CONFIRMED ----refund----> REFUNDED
+ *   CONFIRMED | PARTIALLY_REFUNDED --(refunds, src/refunds)--> PARTIALLY_REFUNDED | REFUNDED
  *   PENDING --(notice)------> CONFIRMED | EXPIRED                  (PIX)
  */
 import { AcquirerStatus, type AcquirerSale } from '../acquirer/client';
@@ -27,6 +28,7 @@ export const APPROVED_STATUSES: SaleStatus[] = [
   'PENDING',
   'CANCELLED',
   'REFUNDED',
+  'PARTIALLY_REFUNDED',
   'EXPIRED',
 ];
 
@@ -40,12 +42,13 @@ export function statusFromAcquirer(
     case AcquirerStatus.Authorized:
       return 'PRE_CAPTURED';
     case AcquirerStatus.PaymentConfirmed:
-      return 'CONFIRMED';
+      // The acquirer keeps a partially refunded sale captured (2): the refunds core keeps what is refunded.
+      return sale.status === 'PARTIALLY_REFUNDED' ? 'PARTIALLY_REFUNDED' : 'CONFIRMED';
     case AcquirerStatus.Denied:
       return 'DENIED';
     case AcquirerStatus.Voided:
       // The acquirer answers Voided (10) to a same-day cancel of a captured sale too: for us that is a refund.
-      return sale.status === 'CONFIRMED' ? 'REFUNDED' : 'CANCELLED';
+      return sale.status === 'CONFIRMED' || sale.status === 'PARTIALLY_REFUNDED' ? 'REFUNDED' : 'CANCELLED';
     case AcquirerStatus.Refunded:
       return 'REFUNDED';
     case AcquirerStatus.Pending:

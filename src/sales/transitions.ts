@@ -133,3 +133,12 @@ export async function moveSale(
   if (!updated) throw new Error(`sale ${sale._id} left ${sale.status} while its transition was held`);
   return { moved: updated, answer };
 }
+
+/**
+ * Releases the claim on the transition out of `fromStatus` if, and only if, the holder `holder`
+ * still has it: a refund that took it (src/refunds) and learnt its void never happened.
+ */
+export async function releaseTransitionClaimOf(saleId: number, fromStatus: SaleStatus, holder: string): Promise<void> {
+  const held = await transitions.read(`${saleId}:${fromStatus}`);
+  if (held?.holder === holder) await transitions.asRead(held).release();
+}

@@ -11,6 +11,7 @@ import { authFeature } from '../auth/routes';
 import { contactsFeature } from '../contacts/routes';
 import { metricsFeature } from '../metrics/routes';
 import { salesFeature } from '../sales/routes';
+import { refundsFeature } from '../refunds/routes';
 import { cardsFeature } from '../cards/routes';
 
 export const features: Feature[] = [
@@ -22,6 +23,7 @@ export const features: Feature[] = [
   contactsFeature,
   metricsFeature,
   salesFeature,
+  refundsFeature,
   cardsFeature,
   paymentLinksFeature,
   checkoutFeature,

@@ -17,7 +17,14 @@ import { enqueueCharges } from '../../jobs/charge-subscription';
 import { enqueueDelivery } from '../../jobs/link-webhook';
 import { useServices } from '../helpers/services';
 
-const QUEUES = ['heartbeat', 'sales-reconcile', 'sales-notices', 'chargeback-notices', 'subscription-charges'];
+const QUEUES = [
+  'heartbeat',
+  'sales-reconcile',
+  'sales-notices',
+  'chargeback-notices',
+  'subscription-charges',
+  'refunds',
+];
 
 useServices({
   cleanUp: async () => {

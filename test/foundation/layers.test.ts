@@ -26,6 +26,7 @@ const FLOORS: Floor[] = [
       'src/payment-links',
       'src/checkout',
       'src/sales',
+      'src/refunds',
       'src/subscriptions',
       'src/chargebacks',
       'src/health',

@@ -36,6 +36,9 @@ import type {
   PixStatusResponse,
   PaymentNotice,
   CaptureRequest,
+  RefundRequest,
+  RefundResponse,
+  RefundListResponse,
   CardPublicKey,
   PaymentLinkCreate,
   PaymentLink,
@@ -61,6 +64,7 @@ import type {
   PreCaptureSaleOptions,
   ReceivePaymentNotificationOptions,
   ReceivePaymentNotificationResponse,
+  CreateRefundOptions,
   CreatePaymentLinkOptions,
   ListLinkWebhookEventsResponse,
   RedeliverWebhookEventResponse,
@@ -277,6 +281,21 @@ export const operations = {
     auth: false,
     response: 'json',
   },
+  createRefund: {
+    operationId: 'createRefund',
+    method: 'POST',
+    path: '/api/v1/online/sales/{id}/refunds/',
+    auth: true,
+    response: 'json',
+  },
+  listSaleRefunds: {
+    operationId: 'listSaleRefunds',
+    method: 'GET',
+    path: '/api/v1/online/sales/{id}/refunds/',
+    auth: true,
+    response: 'json',
+  },
+  getRefund: { operationId: 'getRefund', method: 'GET', path: '/api/v1/refunds/{id}/', auth: true, response: 'json' },
   getCardPublicKey: {
     operationId: 'getCardPublicKey',
     method: 'GET',
@@ -1096,6 +1115,74 @@ export class SalesApi extends ApiGroup {
 }
 
 /**
+ * Partial and repeated refunds of captured card sales, reconciled against the acquirer
+ *
+ * Tag "refunds" of the document.
+ */
+export class RefundsApi extends ApiGroup {
+  /**
+   * Refund part or all of a captured card sale
+   *
+   * Gives back `value` cents (absent: all that is left) of a CONFIRMED or PARTIALLY_REFUNDED card sale,
+   * as many times as wanted up to the captured value: the pending and succeeded refunds of a sale never
+   * add up to more, whatever runs at once. A sale's refunds reach the acquirer one at a time, 5 s apart:
+   * 201 when the acquirer settled this one at once (status succeeded or failed), 202 with status pending
+   * when it waits its turn or its outcome is being confirmed (read it with getRefund). Low balance at
+   * the acquirer or a refund it finds too late end as a failed refund with failure_reason, not an error.
+   * Past 360 days after the capture: 422. Another merchant's sale is 404. See docs/api/refunds.md.
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
+   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
+   * kind of credential: 403.
+   *
+   * POST /api/v1/online/sales/{id}/refunds/
+   *
+   * @param id Sale id
+   */
+  createRefund(id: string | number, body?: RefundRequest, options?: CreateRefundOptions): Promise<RefundResponse> {
+    return this.transport.call<RefundResponse>(
+      operations.createRefund,
+      { pathParams: { id }, body, headers: { 'Idempotency-Key': options?.idempotencyKey } },
+      options,
+    );
+  }
+
+  /**
+   * A sale's refunds, oldest first
+   *
+   * Stored data only. Another merchant's sale is 404.
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
+   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
+   * kind of credential: 403.
+   *
+   * GET /api/v1/online/sales/{id}/refunds/
+   *
+   * @param id Sale id
+   */
+  listSaleRefunds(id: string | number, options?: RequestOptions): Promise<RefundListResponse> {
+    return this.transport.call<RefundListResponse>(operations.listSaleRefunds, { pathParams: { id } }, options);
+  }
+
+  /**
+   * Read a refund
+   *
+   * Stored data only: pending, succeeded or failed. Another merchant's refund is 404.
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
+   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
+   * kind of credential: 403.
+   *
+   * GET /api/v1/refunds/{id}/
+   *
+   * @param id Refund id
+   */
+  getRefund(id: string | number, options?: RequestOptions): Promise<RefundResponse> {
+    return this.transport.call<RefundResponse>(operations.getRefund, { pathParams: { id } }, options);
+  }
+}
+
+/**
  * The public key that encrypts cards (encrypted_card of sales, subscriptions and the checkout). No
  * credential.
  *
@@ -1358,6 +1445,7 @@ export abstract class GeneratedClient<Extended extends ExtendedGroups = Extended
   readonly commercialContacts: CommercialContactsApi;
   readonly metrics: MetricsApi;
   readonly sales: SalesApi;
+  readonly refunds: RefundsApi;
   readonly cards: Extended['cards'];
   readonly paymentLinks: PaymentLinksApi;
   readonly checkout: CheckoutApi;
@@ -1371,6 +1459,7 @@ export abstract class GeneratedClient<Extended extends ExtendedGroups = Extended
     this.commercialContacts = new CommercialContactsApi(transport);
     this.metrics = new MetricsApi(transport);
     this.sales = new SalesApi(transport);
+    this.refunds = new RefundsApi(transport);
     this.cards = extended.cards;
     this.paymentLinks = new PaymentLinksApi(transport);
     this.checkout = new CheckoutApi(transport);

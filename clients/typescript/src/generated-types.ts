@@ -791,6 +791,7 @@ export interface OnlineSale {
     | 'CONFIRMED'
     | 'CANCELLED'
     | 'REFUNDED'
+    | 'PARTIALLY_REFUNDED'
     | 'DENIED'
     | 'FAILED'
     | 'PENDING'
@@ -841,6 +842,11 @@ export interface OnlineSale {
   captured_value?: number | null;
   /** Format: date-time. */
   captured_at?: string | null;
+  /**
+   * Cents given back by succeeded refunds (docs/api/refunds.md); 0 when none. PARTIALLY_REFUNDED while
+   * it is less than captured_value, REFUNDED once it is all of it
+   */
+  refunded_value?: number;
   /** Format: date-time. */
   cancelled_at?: string | null;
   /** Format: date-time. */
@@ -886,6 +892,7 @@ export interface SaleGatewayError {
     | 'CONFIRMED'
     | 'CANCELLED'
     | 'REFUNDED'
+    | 'PARTIALLY_REFUNDED'
     | 'DENIED'
     | 'FAILED'
     | 'PENDING'
@@ -910,6 +917,56 @@ export interface CaptureRequest {
    * the authorization is released). Absent: everything authorized.
    */
   value?: number;
+}
+
+export interface RefundRequest {
+  /** Cents to give back, at most what is left to refund. Absent: all that is left. */
+  value?: number;
+  /** Why the money goes back */
+  reason?: 'requested_by_customer' | 'item_returned' | 'shipping_fee' | 'duplicate' | 'fraudulent' | 'other';
+  /** Your own keys and string values (at most 20), echoed back */
+  metadata?: {
+    [key: string]: string;
+  };
+}
+
+export interface Refund {
+  id: number;
+  sale_id: number;
+  /** Cents */
+  value: number;
+  reason?: 'requested_by_customer' | 'item_returned' | 'shipping_fee' | 'duplicate' | 'fraudulent' | 'other' | null;
+  metadata?: {
+    [key: string]: string;
+  } | null;
+  /**
+   * pending: accepted, not yet confirmed by the acquirer; succeeded: the money went back; failed: it did
+   * not (failure_reason says why)
+   */
+  status: 'pending' | 'succeeded' | 'failed';
+  /** The acquirer's cancel code of a failed refund (43, 40...) */
+  acquirer_code?: string | null;
+  failure_reason?: string | null;
+  /** Format: date-time. */
+  created_at: string;
+  /** Format: date-time. */
+  updated_at: string;
+  /**
+   * When it became succeeded or failed
+   *
+   * Format: date-time.
+   */
+  settled_at?: string | null;
+}
+
+export interface RefundResponse {
+  status: 'success';
+  data: Refund;
+}
+
+export interface RefundListResponse {
+  status: 'success';
+  data: Array<Refund>;
 }
 
 export interface CardPublicKey {
@@ -1249,6 +1306,16 @@ export type ReceivePaymentNotificationResponse = {
   duplicate?: boolean;
 };
 
+export interface CreateRefundOptions extends RequestOptions {
+  /**
+   * Header Idempotency-Key.
+   *
+   * Recommended. Per merchant, kept 24 h. The same key with the same sale and body replays the first
+   * answer (header Idempotent-Replayed: true) without a second refund; with another body it is 422.
+   */
+  idempotencyKey?: string;
+}
+
 export interface CreatePaymentLinkOptions extends RequestOptions {
   /**
    * Header Idempotency-Key.
@@ -1550,6 +1617,31 @@ export interface OperationErrors {
     401: ErrorDetail;
     413: ErrorDetail;
     415: ErrorDetail;
+    503: ErrorDetail;
+  };
+  createRefund: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    422: ErrorDetail;
+    503: ErrorDetail;
+  };
+  listSaleRefunds: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    503: ErrorDetail;
+  };
+  getRefund: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
     503: ErrorDetail;
   };
   getCardPublicKey: {

@@ -25,6 +25,18 @@ export const FAULT_AMOUNTS = {
   resetAfterProcessing: 990104,
 } as const;
 
+/** The acquirer's refusals of a cancel that a `refuse` fault answers: low balance, too late, status forbids. */
+export const REFUSAL_MESSAGES: Record<string, string> = {
+  '40': 'Cancel not allowed: past the refund window',
+  '41': 'Cancel not allowed for this transaction status',
+  '43': 'Insufficient merchant balance for the cancel',
+  '72': 'Insufficient merchant balance for the cancel',
+  '76': 'Insufficient merchant balance for the cancel',
+};
+
+/** The acquirer wants at least this long between cancels on one sale; a cancel sooner is refused (code 99). */
+export const CANCEL_SPACING_MS = 5_000;
+
 const PIX_DEFAULT_EXPIRY_SECONDS = 7200;
 const PIX_MAX_EXPIRY_SECONDS = 86400;
 const HANG_LIMIT_MS = 120_000;
@@ -90,6 +102,8 @@ interface SandboxSale {
   capturedDate?: string;
   voidedAmount: number;
   voidedDate?: string;
+  /** When the last cancel (void or partial void) was carried out: the next must wait CANCEL_SPACING_MS. */
+  lastCancelAt?: number;
   card?: {
     masked: string;
     holder: string;
@@ -102,7 +116,9 @@ interface SandboxSale {
 }
 
 interface Fault {
-  mode: 'latency' | 'error' | 'drop' | 'hang' | 'malformed' | 'lose';
+  mode: 'latency' | 'error' | 'drop' | 'hang' | 'malformed' | 'lose' | 'refuse';
+  /** `refuse`: the acquirer's cancel code answered (REFUSAL_MESSAGES), nothing done. */
+  code?: string;
   remaining: number;
   latencyMs: number;
   operation: 'create' | 'capture' | 'void' | 'query' | 'card' | 'any';
@@ -376,6 +392,9 @@ function applyFaults(req: Request, res: Response, next: NextFunction): void {
     case 'hang':
       hang(req, res);
       return;
+    case 'refuse':
+      fail(res, 400, [{ Code: Number(fault.code), Message: REFUSAL_MESSAGES[fault.code!] }]);
+      return;
     case 'lose':
       // The operation IS carried out, then the answer is lost (connection reset).
       res.json = () => {
@@ -544,6 +563,9 @@ function voidOne(sale: SandboxSale | undefined, amountParam: unknown): Answer {
     return { status: 400, body: [{ Code: 51, Message: 'Amount above the original' }] };
   if (sale.status === 1 && amount !== voidable)
     return { status: 400, body: [{ Code: 41, Message: 'Partial void only on captured sales' }] };
+  if (sale.lastCancelAt !== undefined && Date.now() - sale.lastCancelAt < CANCEL_SPACING_MS)
+    return { status: 400, body: [{ Code: 99, Message: 'Retry: less than 5 s since the last cancel on this sale' }] };
+  sale.lastCancelAt = Date.now();
   sale.voidedAmount += amount;
   sale.voidedDate = acquirerDate();
   state.stats.voids++;
@@ -723,11 +745,13 @@ function router(): Router {
   /** Injects faults into the next acquirer calls: {mode, count, latencyMs, operation, paymentId}. */
   r.post('/sandbox/faults', (req, res) => {
     const body = (req.body ?? {}) as Json;
-    const modes = ['latency', 'error', 'drop', 'hang', 'malformed', 'lose'];
+    const modes = ['latency', 'error', 'drop', 'hang', 'malformed', 'lose', 'refuse'];
     const operations = ['create', 'capture', 'void', 'query', 'card', 'any'];
     if (!modes.includes(body.mode)) return res.status(400).json({ detail: `mode must be one of ${modes.join(', ')}` });
     if (body.operation !== undefined && !operations.includes(body.operation))
       return res.status(400).json({ detail: `operation must be one of ${operations.join(', ')}` });
+    if (body.mode === 'refuse' && !(String(body.code) in REFUSAL_MESSAGES))
+      return res.status(400).json({ detail: `code must be one of ${Object.keys(REFUSAL_MESSAGES).join(', ')}` });
     const fault: Fault = {
       mode: body.mode,
       remaining: Number.isInteger(body.count) && body.count > 0 ? body.count : 1,
@@ -735,6 +759,7 @@ function router(): Router {
         Number.isInteger(body.latencyMs) && body.latencyMs >= 0 ? Math.min(body.latencyMs, HANG_LIMIT_MS) : 1000,
       operation: body.operation ?? 'any',
       paymentId: typeof body.paymentId === 'string' ? body.paymentId : undefined,
+      ...(body.mode === 'refuse' ? { code: String(body.code) } : {}),
     };
     state.faults.push(fault);
     res.status(201).json({ faults: state.faults });

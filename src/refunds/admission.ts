@@ -1,0 +1,110 @@
+/**
+ * A refund request: the sale's rules, then admission under the sale's next slot (model.ts), then
+ * the first turn of the sale's send lane right away. The answer is 201 when the acquirer settled the
+ * refund in that turn, 202 with the pending refund when it waits its turn (docs/api/refunds.md).
+ */
+import { nextId } from '../db/ids';
+import { createOnce } from '../db/claims';
+import { ApiError } from '../platform/errors';
+import { findSale, type OnlineSale } from '../sales';
+import { RefundModel, type Refund } from './model';
+import { presentRefund } from './presentation';
+import type { RefundAnswer, RefundInput } from './schemas';
+import { capturedValueOf, sendPendingRefunds } from './sending';
+
+/** The acquirer refunds a captured card sale up to 360 days after its capture. */
+export const REFUND_WINDOW_DAYS = 360;
+const DAY_MS = 24 * 3600_000;
+/** Admission retries after losing a slot to a concurrent request; each loss means another was admitted. */
+const ADMISSION_ATTEMPTS = 200;
+
+export interface RefundOutcome {
+  httpStatus: 201 | 202;
+  refund: RefundAnswer;
+}
+
+/** Who made the request, for the Idempotency-Key's record. */
+export interface KeyUseOfRefund {
+  recordId: string;
+  createdAt: Date;
+}
+
+function refuseSale(sale: OnlineSale, now: Date): void {
+  if (sale.paymentMethod !== 'card') throw new ApiError(400, { detail: 'Only card sales can be refunded here.' });
+  if (sale.reconciliation) {
+    throw new ApiError(
+      409,
+      { detail: 'The outcome of the last acquirer call on this sale is being confirmed. Retry later.' },
+      { 'Retry-After': '2' },
+    );
+  }
+  if (sale.status === 'REFUNDED') throw new ApiError(422, { detail: 'This sale is already fully refunded.' });
+  if (sale.status !== 'CONFIRMED' && sale.status !== 'PARTIALLY_REFUNDED') {
+    throw new ApiError(400, {
+      detail:
+        'Only a captured card sale (CONFIRMED or PARTIALLY_REFUNDED) can be refunded; ' +
+        `this sale is ${sale.status}.`,
+    });
+  }
+  const capturedAt = sale.capturedAt ? new Date(sale.capturedAt).getTime() : now.getTime();
+  if (now.getTime() - capturedAt > REFUND_WINDOW_DAYS * DAY_MS) {
+    throw new ApiError(422, {
+      detail: `This sale was captured more than ${REFUND_WINDOW_DAYS} days ago: the acquirer no longer refunds it.`,
+    });
+  }
+}
+
+/**
+ * Admits a refund of the sale: the sum of its pending and succeeded refunds never exceeds what was
+ * captured. Each try reads the sale's refunds and inserts the next slot; losing the slot means
+ * another request was admitted in between, so this one reads again and checks again.
+ */
+async function admit(sale: OnlineSale, input: RefundInput, keyUse: KeyUseOfRefund | null): Promise<Refund> {
+  const captured = capturedValueOf(sale);
+  for (let attempt = 0; attempt < ADMISSION_ATTEMPTS; attempt++) {
+    const refunds = await RefundModel.find({ saleId: sale._id }, { status: 1, valueCents: 1 }).lean();
+    const committed = refunds
+      .filter((refund) => refund.status !== 'failed')
+      .reduce((sum, refund) => sum + refund.valueCents, 0);
+    const left = captured - committed;
+    if (left <= 0) throw new ApiError(422, { detail: 'Nothing is left to refund on this sale.' });
+    const value = input.value ?? left;
+    if (value > left) {
+      throw new ApiError(422, {
+        detail:
+          `At most ${left} cents are left to refund on this sale ` +
+          `(captured ${captured}, refunded or pending ${committed}).`,
+      });
+    }
+    const admitted = await createOnce(RefundModel, {
+      _id: await nextId('refunds'),
+      saleId: sale._id,
+      merchantId: sale.merchantId,
+      slot: `${sale._id}:${refunds.length}`,
+      valueCents: value,
+      reason: input.reason ?? null,
+      metadata: input.metadata ?? null,
+      status: 'pending',
+      idempotencyRecordId: keyUse?.recordId ?? null,
+      idempotencyRecordCreatedAt: keyUse?.createdAt ?? null,
+    });
+    if (admitted) return admitted;
+  }
+  throw new ApiError(409, { detail: 'Too many refunds of this sale at once. Retry later.' }, { 'Retry-After': '1' });
+}
+
+/** Admits the refund and gives it its first turn of the sale's send lane. */
+export async function refundSale(
+  merchantId: number,
+  saleId: number,
+  input: RefundInput,
+  keyUse: KeyUseOfRefund | null = null,
+  now = new Date(),
+): Promise<RefundOutcome> {
+  const sale = await findSale(merchantId, saleId);
+  refuseSale(sale, now);
+  const admitted = await admit(sale, input, keyUse);
+  await sendPendingRefunds(sale._id);
+  const current = (await RefundModel.findById(admitted._id).lean()) ?? admitted;
+  return { httpStatus: current.status === 'pending' ? 202 : 201, refund: presentRefund(current) };
+}

@@ -1,0 +1,25 @@
+/** The refund route handlers: each calls its service and turns the result into the HTTP answer. */
+import type { Request, Response } from 'express';
+import { merchantIdOf } from '../auth/authenticate';
+import { listSaleRefunds, readRefund, refundSale, refundSaleWithKey } from './index';
+
+const idOf = (req: Request) => Number(req.params.id);
+
+export const refundsHandlers = {
+  createRefund: async (req: Request, res: Response) => {
+    const key = req.get('idempotency-key') || undefined;
+    const input = req.body ?? {};
+    const merchantId = merchantIdOf(req);
+    const outcome = key
+      ? await refundSaleWithKey(merchantId, idOf(req), input, key)
+      : { ...(await refundSale(merchantId, idOf(req), input)), replayed: false };
+    if (outcome.replayed) res.set('Idempotent-Replayed', 'true');
+    res.status(outcome.httpStatus).json({ status: 'success', data: outcome.refund });
+  },
+  listSaleRefunds: async (req: Request, res: Response) => {
+    res.json({ status: 'success', data: await listSaleRefunds(merchantIdOf(req), idOf(req)) });
+  },
+  getRefund: async (req: Request, res: Response) => {
+    res.json({ status: 'success', data: await readRefund(merchantIdOf(req), idOf(req)) });
+  },
+};

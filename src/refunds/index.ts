@@ -1,0 +1,16 @@
+/**
+ * Refunds of captured card sales: partial and repeated, up to what was captured, sent to the
+ * acquirer one at a time per sale and reconciled against its cumulative VoidedAmount. Knows nothing
+ * of Express: routes, jobs and tests call these functions. One file per part:
+ *
+ * - model.ts: the refund, the sale's admission slots and send lane, the Idempotency-Key records;
+ * - admission.ts and idempotency-keys.ts: a refund request, its rules and its key;
+ * - sending.ts and outcomes.ts: the send lane, the acquirer's answers, unknown outcomes;
+ * - reads.ts, presentation.ts: the stored reads; sweeps.ts: the scheduler's task and /metrics counts.
+ */
+export { refundSale, REFUND_WINDOW_DAYS, type RefundOutcome } from './admission';
+export { refundSaleWithKey } from './idempotency-keys';
+export { sendPendingRefunds } from './sending';
+export { listSaleRefunds, readRefund } from './reads';
+export { refundsNeedingAttention, sweepPendingRefunds } from './sweeps';
+export { RefundModel, REFUND_REASONS, type Refund } from './model';

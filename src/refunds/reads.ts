@@ -1,0 +1,19 @@
+/** The stored reads of refunds: a sale's, and one by its id. Another merchant's is "not found". */
+import { notFound } from '../platform/errors';
+import { findSale } from '../sales';
+import { RefundModel } from './model';
+import { presentRefund } from './presentation';
+import type { RefundAnswer } from './schemas';
+
+export async function listSaleRefunds(merchantId: number, saleId: number): Promise<RefundAnswer[]> {
+  const sale = await findSale(merchantId, saleId);
+  const refunds = await RefundModel.find({ saleId: sale._id }).sort({ createdAt: 1, _id: 1 }).lean();
+  return refunds.map(presentRefund);
+}
+
+export async function readRefund(merchantId: number, refundId: number): Promise<RefundAnswer> {
+  // By `_id` alone, then the merchant: another merchant's refund is not revealed.
+  const refund = await RefundModel.findById(refundId).lean();
+  if (!refund || refund.merchantId !== merchantId) throw notFound('Refund not found.');
+  return presentRefund(refund);
+}

@@ -1,0 +1,28 @@
+/**
+ * Refunds of captured card sales: request one, list a sale's, read one. The credentials are those of
+ * capture and cancel-capture (a merchant's).
+ */
+import { ANY_MERCHANT_CREDENTIAL } from '../http/credential-policy';
+import { routeTable, type Feature } from '../http/routes';
+import { refundsHandlers } from './handlers';
+import { createRefundValidation, idParam } from './schemas';
+import { refundsDefinitions, refundsDocs } from './swagger';
+
+const SALE_REFUNDS = '/api/v1/online/sales/:id/refunds/';
+
+const route = routeTable(refundsDocs, refundsHandlers);
+const MERCHANT = ANY_MERCHANT_CREDENTIAL;
+
+export const refundsFeature: Feature = {
+  name: 'refunds',
+  tag: {
+    name: 'refunds',
+    description: 'Partial and repeated refunds of captured card sales, reconciled against the acquirer',
+  },
+  definitions: refundsDefinitions,
+  routes: [
+    route('post', SALE_REFUNDS, 'createRefund', { auth: MERCHANT, before: [createRefundValidation] }),
+    route('get', SALE_REFUNDS, 'listSaleRefunds', { auth: MERCHANT, before: [idParam] }),
+    route('get', '/api/v1/refunds/:id/', 'getRefund', { auth: MERCHANT, before: [idParam] }),
+  ],
+};

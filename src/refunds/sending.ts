@@ -1,0 +1,197 @@
+/**
+ * Sending a sale's refunds to the acquirer: one process at a time per sale (the send lane, a claim
+ * of src/db/claims.ts), one refund at a time, oldest first, at least CANCEL_SPACING_MS apart.
+ *
+ * Before a void is sent, the refund records what the acquirer's cumulative VoidedAmount of the sale
+ * is (the sum of succeeded refunds: only this lane voids a captured sale) and the request's key.
+ * A void with no answer (timeout, cut connection, a process that died) leaves that record: the next
+ * turn asks the acquirer for VoidedAmount before anything is sent again, so nothing is refunded
+ * twice. Whatever cannot be done now (spacing, a busy lane, an acquirer that does not answer) is a
+ * delayed job: a turn of the lane later.
+ */
+import crypto from 'node:crypto';
+import { getConfig } from '../../config';
+import { AcquirerRejectedError, callMayStillBeRunningMs, getSale, voidSale } from '../acquirer/client';
+import { AcquirerUnavailableError } from '../acquirer/errors';
+import { Claims, type HeldClaim } from '../db/claims';
+import { logger } from '../platform/logger';
+import { claimTransition, OnlineSaleModel, releaseTransitionClaimOf, type OnlineSale } from '../sales';
+import { enqueueSendRefunds } from '../../jobs/send-refunds';
+import { RefundLaneModel, RefundModel, type Refund, type RefundLane } from './model';
+import { CANCEL_SPACING_MS, outcomeFromVoidedAmount, refusalOf } from './outcomes';
+
+/**
+ * The holder extends the lane before each acquirer call, so the lease outlives one call (its
+ * headers and its body may each take the acquirer timeout); after that its holder is taken for dead.
+ */
+const laneLeaseMs = () => 2 * getConfig().acquirer.timeoutMs + 15_000;
+
+const lanes = new Claims<RefundLane>(RefundLaneModel, { startField: 'startedAt', leaseMs: laneLeaseMs });
+
+/** At most this many refunds per turn: a turn stays short, the next one is queued. */
+const REFUNDS_PER_TURN = 20;
+/** When the acquirer cannot be asked or another operation holds the sale: try again after this. */
+const RETRY_LATER_MS = 5_000;
+
+/** What the turn does with the oldest pending refund. */
+type Step = { next: 'continue' } | { next: 'later'; delayMs: number; why: string };
+
+/** The sales a refund may be sent for; a cancel-capture's REFUNDED sale has nothing left. */
+const REFUNDABLE = new Set(['CONFIRMED', 'PARTIALLY_REFUNDED']);
+
+export const capturedValueOf = (sale: OnlineSale): number => sale.capturedValue || sale.amountCents;
+
+/** One turn of a sale's lane: sends its pending refunds until one must wait. Never throws for an acquirer failure. */
+export async function sendPendingRefunds(saleId: number): Promise<string> {
+  const lane = await lanes.claim(saleId, () => ({}));
+  if (!lane.claimed) {
+    // Its holder may have read the pending refunds before ours was recorded: come back after it.
+    await enqueueSendRefunds(saleId, RETRY_LATER_MS);
+    return 'lane busy: another turn later';
+  }
+  try {
+    for (let sent = 0; sent < REFUNDS_PER_TURN; sent++) {
+      // Oldest first: ids come from per-process blocks, so only the creation time orders them across processes.
+      const refunds = await RefundModel.find({ saleId }).sort({ createdAt: 1, _id: 1 }).lean();
+      const next = refunds.find((refund) => refund.status === 'pending');
+      if (!next) return 'no pending refund';
+      const step = await advance(next, refunds, lane.claim);
+      if (step.next === 'later') {
+        await enqueueSendRefunds(saleId, step.delayMs);
+        return `refund ${next._id}: ${step.why}; another turn in ${step.delayMs} ms`;
+      }
+    }
+    await enqueueSendRefunds(saleId, 0);
+    return 'more refunds pending: another turn';
+  } finally {
+    await lane.claim.release();
+  }
+}
+
+/** Sums the sale's succeeded refunds: what the acquirer's VoidedAmount is when nothing is in flight. */
+const succeededSum = (refunds: Refund[]) =>
+  refunds.filter((refund) => refund.status === 'succeeded').reduce((sum, refund) => sum + refund.valueCents, 0);
+
+/** Another turn took the lane over (this one was taken for dead): it must not call the acquirer. */
+const LANE_LOST: Step = { next: 'later', delayMs: RETRY_LATER_MS, why: 'the lane was taken over' };
+
+async function advance(refund: Refund, refunds: Refund[], lane: HeldClaim<RefundLane>): Promise<Step> {
+  const sale = await OnlineSaleModel.findById(refund.saleId).lean();
+  if (!sale) return fail(refund, null, 'The sale no longer exists.');
+  if (!(await lane.extend())) return LANE_LOST;
+  if (refund.sent) return settleUnknown(refund, sale, refunds);
+  if (!REFUNDABLE.has(sale.status)) return fail(refund, null, `The sale is ${sale.status}: nothing is left to refund.`);
+  if (sale.reconciliation)
+    return { next: 'later', delayMs: RETRY_LATER_MS, why: 'another operation on the sale is being confirmed' };
+  const lastSent = Math.max(
+    0,
+    ...refunds.map((other) => (other.attemptedAt ? new Date(other.attemptedAt).getTime() : 0)),
+  );
+  const wait = lastSent + CANCEL_SPACING_MS - Date.now();
+  if (wait > 0) return { next: 'later', delayMs: wait, why: "waiting for the acquirer's spacing between cancels" };
+  let claimHolder = refund.confirmedClaimHolder;
+  if (sale.status === 'CONFIRMED' && !claimHolder) {
+    // The first refund moves the sale out of CONFIRMED: it takes that transition's claim, which
+    // keeps a cancel-capture (a full void) of the same sale out while it runs.
+    const transition = await claimTransition(sale._id, 'CONFIRMED', 'refund');
+    if (!transition.claimed)
+      return { next: 'later', delayMs: RETRY_LATER_MS, why: 'another operation on the sale is running' };
+    claimHolder = transition.claim.document.holder ?? null;
+  }
+  const sent = {
+    at: new Date(),
+    voidedBefore: succeededSum(refunds),
+    requestKey: `refund-${refund._id}-${crypto.randomUUID()}`,
+  };
+  // Recorded before the call: from here on, an unknown outcome is settled from VoidedAmount.
+  await RefundModel.updateOne(
+    { _id: refund._id },
+    { $set: { sent, attemptedAt: sent.at, confirmedClaimHolder: claimHolder } },
+  );
+  const sending = { ...refund, sent, confirmedClaimHolder: claimHolder };
+  try {
+    await voidSale(sale.acquirer.paymentId!, { idempotencyKey: sent.requestKey, amountCents: refund.valueCents });
+  } catch (error) {
+    if (error instanceof AcquirerRejectedError) {
+      const refusal = refusalOf(error.errors, error.httpStatus);
+      await RefundModel.updateOne({ _id: refund._id }, { $set: { sent: null } });
+      if (refusal.retry) return { next: 'later', delayMs: CANCEL_SPACING_MS, why: 'the acquirer asked to retry' };
+      return fail(sending, refusal.code, refusal.reason);
+    }
+    if (!(error instanceof AcquirerUnavailableError)) throw error;
+    logger.warn({ refundId: refund._id, err: { message: error.message } }, 'refund void without an answer');
+    if (!error.outcomeUnknown) {
+      // Never reached the acquirer (refused connection): nothing happened.
+      await RefundModel.updateOne({ _id: refund._id }, { $set: { sent: null } });
+      return { next: 'later', delayMs: RETRY_LATER_MS, why: 'the acquirer could not be reached' };
+    }
+    return { next: 'later', delayMs: RETRY_LATER_MS, why: 'no answer: its outcome is read from VoidedAmount next' };
+  }
+  await succeed(sending, sale, refunds);
+  return { next: 'continue' };
+}
+
+/** A void whose answer never came: the acquirer's VoidedAmount says whether it happened. */
+async function settleUnknown(refund: Refund, sale: OnlineSale, refunds: Refund[]): Promise<Step> {
+  const sent = refund.sent!;
+  let voidedNow: number;
+  try {
+    const truth = await getSale(sale.acquirer.paymentId!);
+    if (!truth) return fail(refund, '3', 'The acquirer has no record of this sale.');
+    voidedNow = truth.voidedAmountCents;
+  } catch (error) {
+    if (!(error instanceof AcquirerUnavailableError)) throw error;
+    return { next: 'later', delayMs: RETRY_LATER_MS, why: 'the acquirer cannot say what became of the void yet' };
+  }
+  const outcome = outcomeFromVoidedAmount(voidedNow, sent.voidedBefore, refund.valueCents);
+  if (outcome === 'happened') {
+    await succeed(refund, sale, refunds);
+    return { next: 'continue' };
+  }
+  if (outcome === 'not-happened') {
+    const stillRunning = callMayStillBeRunningMs() - (Date.now() - new Date(sent.at).getTime());
+    // A call that timed out may still reach the acquirer: until it cannot, nothing is sent again.
+    if (stillRunning > 0)
+      return { next: 'later', delayMs: stillRunning, why: 'the void without an answer may still run' };
+    await RefundModel.updateOne({ _id: refund._id }, { $set: { sent: null } });
+    return { next: 'continue' };
+  }
+  logger.error(
+    { refundId: refund._id, saleId: sale._id, voidedNow, voidedBefore: sent.voidedBefore, value: refund.valueCents },
+    "the acquirer's VoidedAmount matches neither outcome of a refund: left pending for an operator",
+  );
+  return { next: 'later', delayMs: 10 * 60_000, why: 'VoidedAmount matches neither outcome' };
+}
+
+/**
+ * The void happened. The sale is written first (its refunded total counts this refund): a crash
+ * before the refund's own write leaves it pending with its send recorded, and the next turn finds
+ * the same VoidedAmount and writes the same total again.
+ */
+async function succeed(refund: Refund, sale: OnlineSale, refunds: Refund[]): Promise<void> {
+  const refunded = succeededSum(refunds.filter((other) => other._id !== refund._id)) + refund.valueCents;
+  const whole = refunded >= capturedValueOf(sale);
+  const now = new Date();
+  await OnlineSaleModel.updateOne(
+    { _id: sale._id },
+    {
+      $set: {
+        refundedValue: refunded,
+        status: whole ? 'REFUNDED' : 'PARTIALLY_REFUNDED',
+        ...(whole ? { refundedAt: sale.refundedAt ?? now } : {}),
+      },
+    },
+  );
+  await RefundModel.updateOne({ _id: refund._id }, { $set: { status: 'succeeded', settledAt: now } });
+}
+
+async function fail(refund: Refund, code: string | null, reason: string): Promise<Step> {
+  await RefundModel.updateOne(
+    { _id: refund._id },
+    { $set: { status: 'failed', acquirerCode: code, failureReason: reason, settledAt: new Date(), sent: null } },
+  );
+  // Nothing left the sale: a cancel-capture may have its CONFIRMED transition again.
+  if (refund.confirmedClaimHolder)
+    await releaseTransitionClaimOf(refund.saleId, 'CONFIRMED', refund.confirmedClaimHolder);
+  return { next: 'continue' };
+}

@@ -1,0 +1,83 @@
+/** The Swagger text of the refund routes: one doc per operation; the bodies come from schemas.ts. */
+import { errorResponses, idempotencyKeyHeader, idempotentCreateErrors } from '../http/routes';
+import { swaggerDefinitions, swaggerRef } from '../http/schema';
+import { REFUND_WINDOW_DAYS } from './admission';
+import { refund, refundListResponse, refundRequest, refundResponse } from './schemas';
+
+const saleIdParam = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  type: 'integer',
+  minimum: 1,
+  description: 'Sale id',
+};
+
+export const refundsDefinitions = swaggerDefinitions(refundRequest, refund, refundResponse, refundListResponse);
+
+export const refundsDocs = {
+  createRefund: {
+    operationId: 'createRefund',
+    summary: 'Refund part or all of a captured card sale',
+    description:
+      'Gives back `value` cents (absent: all that is left) of a CONFIRMED or PARTIALLY_REFUNDED card sale, as ' +
+      'many times as wanted up to the captured value: the pending and succeeded refunds of a sale never add up ' +
+      "to more, whatever runs at once. A sale's refunds reach the acquirer one at a time, 5 s apart: 201 when " +
+      'the acquirer settled this one at once (status succeeded or failed), 202 with status pending when it ' +
+      'waits its turn or its outcome is being confirmed (read it with getRefund). Low balance at the acquirer ' +
+      'or a refund it finds too late end as a failed refund with failure_reason, not an error. ' +
+      `Past ${REFUND_WINDOW_DAYS} ` +
+      "days after the capture: 422. Another merchant's sale is 404. See docs/api/refunds.md.",
+    parameters: [
+      saleIdParam,
+      idempotencyKeyHeader(
+        'Recommended. Per merchant, kept 24 h. The same key with the same sale and body replays the first ' +
+          'answer (header Idempotent-Replayed: true) without a second refund; with another body it is 422.',
+      ),
+      { name: 'body', in: 'body', required: false, schema: swaggerRef(refundRequest) },
+    ],
+    responses: {
+      201: { description: 'Settled at once: succeeded or failed', schema: swaggerRef(refundResponse) },
+      202: {
+        description: 'Accepted, pending: it waits its turn or is being confirmed',
+        schema: swaggerRef(refundResponse),
+      },
+      ...idempotentCreateErrors(
+        'The first request with this Idempotency-Key is still running, or the sale is being reconciled',
+      ),
+      400: {
+        description:
+          'Not a captured card sale (the detail names its state), or a malformed id or body (a field map naming ' +
+          'value, reason or metadata)',
+        schema: { $ref: '#/definitions/FieldErrors' },
+      },
+      404: errorResponses.detail('No such sale for this merchant'),
+      422: errorResponses.detail(
+        'More than is left to refund, nothing left, the refund window is over, or the Idempotency-Key was used ' +
+          'with another body',
+      ),
+    },
+  },
+  listSaleRefunds: {
+    operationId: 'listSaleRefunds',
+    summary: "A sale's refunds, oldest first",
+    description: "Stored data only. Another merchant's sale is 404.",
+    parameters: [saleIdParam],
+    responses: {
+      200: { description: 'The refunds', schema: swaggerRef(refundListResponse) },
+      400: errorResponses.fieldErrors,
+      404: errorResponses.detail('No such sale for this merchant'),
+    },
+  },
+  getRefund: {
+    operationId: 'getRefund',
+    summary: 'Read a refund',
+    description: "Stored data only: pending, succeeded or failed. Another merchant's refund is 404.",
+    parameters: [{ ...saleIdParam, description: 'Refund id' }],
+    responses: {
+      200: { description: 'The refund', schema: swaggerRef(refundResponse) },
+      400: errorResponses.fieldErrors,
+      404: errorResponses.detail('No such refund for this merchant'),
+    },
+  },
+};
