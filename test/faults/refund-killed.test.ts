@@ -47,9 +47,11 @@ test('a worker killed mid-refund: the void it sent is settled from VoidedAmount,
     {},
     { mode: 'latency', latencyMs: 2000, operation: 'void', paymentId },
   );
-  const doomed = await startProcess('worker', env);
+  // Asked at once, within 5 s of the first void: it must wait its turn (a worker started first could take
+  // longer than that to come up on a loaded machine, and the refund would then go out at once: 201).
   const second = await callJson(web, 'POST', refunds, token, { value: 2000 });
   t.is(second.status, 202);
+  const doomed = await startProcess('worker', env);
   await eventually(async () => Boolean((await RefundModel.findById(second.body.data.id).lean())?.sent), 20_000, 20);
   doomed.child.kill('SIGKILL');
   t.is((await doomed.exited).signal, 'SIGKILL');
