@@ -70,8 +70,10 @@ export const me = definition(
       allow_void_on_confirmed: required(nullable(field.boolean())).description(
         'Whether cancel-capture may refund a CONFIRMED sale',
       ),
-      establishment_numbers: required(field.array(field.string())).description(
-        'Acquirer establishment numbers (EC) of the merchant',
+      // Text, not numbers: an EC has up to 20 digits, past what a JSON number keeps exactly (2^53).
+      establishment_numbers: required(nullable(field.array(field.string()))).description(
+        'Acquirer establishment numbers (EC) of the merchant, as digit strings without leading zeros; the ' +
+          'chargeback routes take each as it is (text or number). null without a merchant',
       ),
     })
     .description(

@@ -357,7 +357,7 @@ function profileAnswer(
     role,
     credential,
     allow_void_on_confirmed: merchant ? merchant.profile.allowVoidOnConfirmed : null,
-    establishment_numbers: merchant?.profile.establishmentNumbers ?? [],
+    establishment_numbers: merchant?.profile.establishmentNumbers ?? null,
   };
 }
 

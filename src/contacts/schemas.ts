@@ -147,8 +147,6 @@ export const globalCeo = definition(
 
 export type GlobalCeoView = ValueOf<typeof globalCeo>;
 
-export const validateCreate = celebrate({ [Segments.BODY]: commercialContactCreate }, { abortEarly: false });
-export const validatePatch = celebrate({ [Segments.BODY]: commercialContactPatch }, { abortEarly: false });
 export const validateCeo = celebrate({ [Segments.BODY]: globalCeoPut }, { abortEarly: false });
 export const validateListQuery = celebrate(
   { [Segments.QUERY]: Joi.object({ active: Joi.boolean() }).messages(MESSAGES) },

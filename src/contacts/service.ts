@@ -1,6 +1,7 @@
 /**
  * Commercial contacts and the global CEO contact. Knows nothing of Express: routes, jobs and tests
- * call these functions with already-validated input (see the declarations in schemas.ts).
+ * call these functions: a contact's create and change bodies are checked here (the merchant ids need the store),
+ * the CEO's body by the route with its declaration in schemas.ts.
  */
 import mongoose from 'mongoose';
 import { nextId } from '../db/ids';
@@ -9,12 +10,13 @@ import { retryOnDuplicateKey } from '../db/claims';
 import { badRequest, notFound } from '../platform/errors';
 import { MerchantModel } from '../merchants/model';
 import { CommercialContactModel, GLOBAL_CEO_ID, GlobalCeoModel, type CommercialContact, type GlobalCeo } from './model';
-import type {
-  CommercialContactChanges,
-  CommercialContactInput,
-  CommercialContactView,
-  GlobalCeoInput,
-  GlobalCeoView,
+import { checkBody, type ValueOf } from '../http/schema';
+import {
+  commercialContactCreate,
+  commercialContactPatch,
+  type CommercialContactView,
+  type GlobalCeoInput,
+  type GlobalCeoView,
 } from './schemas';
 
 /**
@@ -76,10 +78,11 @@ function ceoView(ceo: GlobalCeo): GlobalCeoView {
 const PER_ID_LOOKUPS_UP_TO = 50;
 
 /**
- * Throws a 400 naming every id that is not a merchant. Merchants are never deleted, so a check before the write holds.
+ * The messages naming every id that is not a merchant (none when all are). Merchants are never deleted, so a check
+ * before the write holds.
  */
-async function assertMerchantsExist(merchantIds: number[]): Promise<void> {
-  if (merchantIds.length === 0) return;
+async function unknownMerchantMessages(merchantIds: number[]): Promise<string[]> {
+  if (merchantIds.length === 0) return [];
   let known: Set<number>;
   if (merchantIds.length <= PER_ID_LOOKUPS_UP_TO) {
     // One indexed lookup per id, side by side: FerretDB filters `$in` after reading the whole collection.
@@ -92,19 +95,33 @@ async function assertMerchantsExist(merchantIds: number[]): Promise<void> {
       (await MerchantModel.find({ _id: mongoose.trusted({ $in: merchantIds }) }, { _id: 1 }).lean()).map((m) => m._id),
     );
   }
-  const missing = merchantIds.filter((id) => !known.has(id));
-  if (missing.length) {
-    throw badRequest({ merchant_ids: missing.map((id) => `No merchant has the id ${id}.`) });
-  }
+  return merchantIds.filter((id) => !known.has(id)).map((id) => `No merchant has the id ${id}.`);
 }
 
 function uniqueIds(ids: number[]): number[] {
   return [...new Set(ids)];
 }
 
-export async function createCommercialContact(input: CommercialContactInput): Promise<CommercialContactView> {
-  const merchantIds = uniqueIds(input.merchant_ids ?? []);
-  await assertMerchantsExist(merchantIds);
+/**
+ * A create or change body checked whole: the schema's rules, then (when the list itself is good) that each
+ * merchant id names a merchant, so one 400 names every bad field. `merchant_ids` comes back without repeats.
+ */
+async function checkContactBody<S extends typeof commercialContactCreate | typeof commercialContactPatch>(
+  schema: S,
+  body: unknown,
+): Promise<ValueOf<S>> {
+  const { value, fields } = checkBody(schema, body);
+  if (value.merchant_ids !== undefined) {
+    value.merchant_ids = uniqueIds(value.merchant_ids);
+    const unknown = await unknownMerchantMessages(value.merchant_ids);
+    if (unknown.length) fields.merchant_ids = unknown;
+  }
+  if (Object.keys(fields).length) throw badRequest(fields);
+  return value as ValueOf<S>;
+}
+
+export async function createCommercialContact(body: unknown): Promise<CommercialContactView> {
+  const input = await checkContactBody(commercialContactCreate, body);
   const contact = await insertDocument(CommercialContactModel, {
     _id: await nextId('commercial-contact'),
     name: input.name,
@@ -113,26 +130,21 @@ export async function createCommercialContact(input: CommercialContactInput): Pr
     phone: input.phone ?? null,
     title: input.title ?? null,
     active: input.active ?? true,
-    merchantIds,
+    merchantIds: input.merchant_ids ?? [],
   });
   return contactView(contact);
 }
 
 /** Changes only the fields given; merchant_ids, when given, replaces the whole list of links. */
-export async function updateCommercialContact(
-  id: number,
-  changes: CommercialContactChanges,
-): Promise<CommercialContactView> {
+export async function updateCommercialContact(id: number, body: unknown): Promise<CommercialContactView> {
+  const changes = await checkContactBody(commercialContactPatch, body);
   const set: Partial<CommercialContact> = {};
   if (changes.name !== undefined) Object.assign(set, { name: changes.name, nameKey: sortKeyOf(changes.name) });
   if (changes.email !== undefined) set.email = changes.email;
   if (changes.phone !== undefined) set.phone = changes.phone;
   if (changes.title !== undefined) set.title = changes.title;
   if (changes.active !== undefined) set.active = changes.active;
-  if (changes.merchant_ids !== undefined) {
-    set.merchantIds = uniqueIds(changes.merchant_ids);
-    await assertMerchantsExist(set.merchantIds);
-  }
+  if (changes.merchant_ids !== undefined) set.merchantIds = changes.merchant_ids;
   const contact = Object.keys(set).length
     ? await CommercialContactModel.findOneAndUpdate({ _id: id }, { $set: set }, { new: true }).lean()
     : await CommercialContactModel.findById(id).lean();

@@ -2,7 +2,6 @@
  * The subscription bodies, each declared once (src/http/schema.ts): the create body's validation with
  * the field messages the spec gives, the Swagger definitions of every body, and their TypeScript types.
  */
-import { celebrate, Segments } from 'celebrate';
 import { definition, field, nullable, required, swaggerOnly, withDefault, type ValueOf } from '../http/schema';
 import { FIELD_MESSAGES } from '../http/validation';
 import { BILLING_CYCLES } from './model';
@@ -87,9 +86,6 @@ export const subscriptionCreate = definition(
 
 /** A create body once validated (retry filled in). */
 export type SubscriptionCreateInput = ValueOf<typeof subscriptionCreate>;
-
-/** The create body, required (Express leaves a request without one undefined), every bad field reported at once. */
-export const validateCreate = celebrate({ [Segments.BODY]: subscriptionCreate.required() }, { abortEarly: false });
 
 const success = required(field.oneOf(['success']));
 const isoUtc = () => required(field.dateTime().description('ISO 8601, UTC'));

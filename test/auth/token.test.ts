@@ -324,6 +324,26 @@ test('me with a staff jwt names the staff user and no merchant', async (t) => {
   t.truthy(body.username);
 });
 
+test('me gives establishment_numbers as digit strings for every merchant credential, null without a merchant', async (t) => {
+  // Random ECs (an EC belongs to one merchant), one written with leading zeros.
+  const digits = () => String(crypto.randomInt(1e9, 1e10));
+  const [padded, plain] = [digits(), digits()];
+  const owner = await newMerchant({ establishmentNumbers: [`00${padded}`, plain] });
+  const expected = [padded, plain];
+  const asMerchantUser = await json(await me(owner.accessToken));
+  const asMerchantToken = await json(await me(owner.merchantToken));
+  const asSystemForMerchant = await json(await me(systemToken(), { 'x-merchant-id': String(owner.merchantId) }));
+  for (const body of [asMerchantUser, asMerchantToken, asSystemForMerchant]) {
+    t.deepEqual(body.establishment_numbers, expected, body.credential);
+    t.is(body.id, owner.merchantId);
+  }
+  const asSystemAlone = await json(await me(systemToken()));
+  const asStaff = await json(await me((await newStaff()).accessToken));
+  for (const body of [asSystemAlone, asStaff]) {
+    t.like(body, { id: null, allow_void_on_confirmed: null, establishment_numbers: null }, body.role);
+  }
+});
+
 test('me is 401 without or with a bad credential', async (t) => {
   const none = await send(running.app, 'GET', '/api/v1/me/');
   t.is(none.status, 401);

@@ -265,6 +265,29 @@ test('validation names every bad field at once', async (t) => {
   t.deepEqual(res.body['merchant_ids.0'], ['A valid integer is required.']);
 });
 
+test('an unknown merchant id is named in the same 400 as the bad fields', async (t) => {
+  const created = await callJson(app, 'POST', URL_LIST, staff, {
+    email: 'not-an-email',
+    merchant_ids: [merchant.merchantId, 999999994],
+  });
+  t.is(created.status, 400);
+  t.deepEqual(created.body, {
+    name: ['This field is required.'],
+    email: ['Enter a valid e-mail address.'],
+    merchant_ids: ['No merchant has the id 999999994.'],
+  });
+  const existing = await createContact({ name: 'Dois erros' });
+  const patched = await callJson(app, 'PATCH', `${URL_LIST}${existing.id}/`, staff, {
+    title: 'x'.repeat(101),
+    merchant_ids: [999999995],
+  });
+  t.is(patched.status, 400);
+  t.deepEqual(patched.body, {
+    title: ['Ensure this field has no more than 100 characters.'],
+    merchant_ids: ['No merchant has the id 999999995.'],
+  });
+});
+
 test('phone formats', async (t) => {
   const good: Record<string, string> = {
     '+5511987654321': '+5511987654321',

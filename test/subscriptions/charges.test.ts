@@ -274,6 +274,26 @@ test.serial('create: validation names every bad field; the card token is never s
   const past = await createSubscription(app.url, merchant, { firstDueDate: '2020-01-01' });
   t.deepEqual(past.body, { firstDueDate: ['The first due date cannot be in the past.'] });
 
+  // The checks past the schema (the clock, the card's decryption) answer in the same 400 as the schema's.
+  const everyBadField = await createSubscription(app.url, merchant, {
+    value: 1.5,
+    billingCycle: 'yearly',
+    firstDueDate: '2020-01-01',
+    endDate: '2019-12-31',
+    encryptedCard: 'bm90IGEgY2FyZA==',
+  });
+  t.is(everyBadField.status, 400);
+  t.deepEqual(Object.keys(everyBadField.body).sort(), [
+    'billingCycle',
+    'encryptedCard',
+    'endDate',
+    'firstDueDate',
+    'value',
+  ]);
+  t.deepEqual(everyBadField.body.firstDueDate, ['The first due date cannot be in the past.']);
+  t.deepEqual(everyBadField.body.endDate, ['The end date cannot be before the first due date.']);
+  t.deepEqual(everyBadField.body.encryptedCard, badCard.body.encryptedCard);
+
   const created = await createSubscription(app.url, merchant, {
     firstDueDate: '2030-12-31',
     billingCycle: 'quarterly',

@@ -594,8 +594,11 @@ export interface Me {
   credential: 'jwt' | 'merchant_token' | 'system';
   /** Whether cancel-capture may refund a CONFIRMED sale */
   allow_void_on_confirmed: boolean | null;
-  /** Acquirer establishment numbers (EC) of the merchant */
-  establishment_numbers: Array<string>;
+  /**
+   * Acquirer establishment numbers (EC) of the merchant, as digit strings without leading zeros; the
+   * chargeback routes take each as it is (text or number). null without a merchant
+   */
+  establishment_numbers: Array<string> | null;
 }
 
 export interface CommercialContact {
