@@ -324,7 +324,7 @@ test('me with a staff jwt names the staff user and no merchant', async (t) => {
   t.truthy(body.username);
 });
 
-test('me gives establishment_numbers as digit strings for every merchant credential, null without a merchant', async (t) => {
+test('me: establishment_numbers are digit strings for a merchant credential, null without one', async (t) => {
   // Random ECs (an EC belongs to one merchant), one written with leading zeros.
   const digits = () => String(crypto.randomInt(1e9, 1e10));
   const [padded, plain] = [digits(), digits()];
