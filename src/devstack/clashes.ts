@@ -31,7 +31,8 @@ async function liveWorkersOnPrefix(): Promise<number> {
 /** What to set to run this stack beside the one in the way. */
 function remedy(config: Pick<Config, 'instance'>): string {
   return config.instance
-    ? `another stack already runs as INSTANCE=${config.instance}: choose another name, e.g. INSTANCE=${config.instance}-2`
+    ? `another stack already runs as INSTANCE=${config.instance}: choose another name, ` +
+        `e.g. INSTANCE=${config.instance}-2`
     : 'to run a second stack beside it, name this one, e.g. `INSTANCE=two npm start` (its own database, queue ' +
         'prefix and ports; see the README, "A second stack beside the first")';
 }

@@ -21,7 +21,7 @@ test('local defaults load with no .env', (t) => {
   t.deepEqual(config.worker.queues, [], 'every queue');
 });
 
-test('INSTANCE moves the default database, queue prefix and ports, and the URLs built on them; a set value wins', (t) => {
+test('INSTANCE moves the default database, queue prefix, ports and the URLs built on them; a set value wins', (t) => {
   const first = loadConfig({ NODE_ENV: 'development' });
   const second = loadConfig({ NODE_ENV: 'development', INSTANCE: 'two' });
   t.is(first.mongodbUri, 'mongodb://127.0.0.1:27017/payments');
