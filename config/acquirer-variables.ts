@@ -12,7 +12,8 @@ const sandboxUrl = (env: `ACQUIRER_${string}URL`, path: string, doc: string) =>
     schema: httpUrl.allow(''),
     default: '',
     doc: `${doc} (default: the sandbox, http://127.0.0.1:SANDBOX_PORT${path})`,
-    parse: (url, others) => trimTrailingSlashes(url || loopbackUrl(others.SANDBOX_PORT, DEFAULT_SANDBOX_PORT, path)),
+    parse: (url, others) =>
+      trimTrailingSlashes(url || loopbackUrl(others.SANDBOX_PORT, DEFAULT_SANDBOX_PORT, others, path)),
   });
 
 export const ACQUIRER_VARIABLES = {

@@ -9,10 +9,10 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { type ConfigValues, type Validated, valuesOf, variablesOf } from './declare';
 import { loadLocalSecrets } from './local-secrets';
-import { CONFIG_VARIABLES } from './variables';
+import { CONFIG_VARIABLES, queuePrefixOf } from './variables';
 import { redisSecurityProblems } from './redis-variables';
 
-export { DEFAULT_FERRETDB_POSTGRESQL_URL } from './variables';
+export { DEFAULT_FERRETDB_POSTGRESQL_URL, DEFAULT_MONGODB_SERVER } from './variables';
 
 export type Config = ConfigValues<typeof CONFIG_VARIABLES>;
 
@@ -40,8 +40,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     else validated[name] = parsed;
   }
   const clusterProblem =
-    validated.REDIS_CLUSTER_NODES && validated.QUEUE_PREFIX
-      ? clusterPrefixProblem(String(validated.QUEUE_PREFIX))
+    validated.REDIS_CLUSTER_NODES && validated.QUEUE_PREFIX !== undefined
+      ? clusterPrefixProblem(queuePrefixOf(validated.QUEUE_PREFIX, validated))
       : undefined;
   if (clusterProblem) problems.push(clusterProblem);
   if (!problems.length) problems.push(...cardKeyProblems(validated), ...redisSecurityProblems(validated));

@@ -3,27 +3,40 @@
  * docs/configuration.md's table is generated from here (`node --import tsx config/docs.ts`).
  */
 import { Joi } from 'celebrate';
-import { combine, variable, type ValidatedByName } from './declare';
+import { combine, variable, type Validated, type ValidatedByName } from './declare';
 import { ACQUIRER_VARIABLES, DEFAULT_SANDBOX_PORT } from './acquirer-variables';
 import { REDIS_SECURITY_VARIABLES } from './redis-variables';
 import {
   commaSeparated,
+  forInstance,
   hostPortList,
   hostPorts,
   httpUrl,
+  instanceName,
   loopbackUrl,
   oneOf,
+  portOrDefault,
+  portSchema,
   positiveInt,
   trimTrailingSlashes,
 } from './formats';
 
 export const DEFAULT_PORT = 3000;
 
+/** The local FerretDB (or MongoDB) server, without a database name. */
+export const DEFAULT_MONGODB_SERVER = 'mongodb://127.0.0.1:27017';
+
 export const DEFAULT_FERRETDB_POSTGRESQL_URL = 'postgres://postgres@127.0.0.1:5432/payments';
 
 /** PUBLIC_BASE_URL as given, or the web process's loopback address on PORT. */
 const publicBaseUrl = (given: string, others: ValidatedByName) =>
-  trimTrailingSlashes(given || loopbackUrl(others.PORT, DEFAULT_PORT));
+  trimTrailingSlashes(given || loopbackUrl(others.PORT, DEFAULT_PORT, others));
+
+/** What the doc of a port whose default follows INSTANCE adds. */
+const INSTANCE_MOVES = '; INSTANCE moves it';
+
+/** QUEUE_PREFIX as given, or pay (pay-INSTANCE for a named instance). */
+export const queuePrefixOf = (given: Validated, others: ValidatedByName) => String(given || forInstance('pay', others));
 
 export const CONFIG_VARIABLES = {
   nodeEnv: variable({
@@ -32,11 +45,22 @@ export const CONFIG_VARIABLES = {
     default: 'development',
     doc: 'development, test or production; production refuses generated secrets',
   }),
+  instance: variable({
+    env: 'INSTANCE',
+    schema: instanceName,
+    default: '',
+    doc:
+      'Name of a second stack beside a running one (lower-case letters, digits and dashes, e.g. two): the ' +
+      'defaults of MONGODB_URI (database payments-INSTANCE), QUEUE_PREFIX (pay-INSTANCE), PORT and SANDBOX_PORT ' +
+      '(each moved by the same multiple of 10, printed at start) and every URL built on them follow it',
+    see: '[a second stack](../README.md#a-second-stack-beside-the-first)',
+  }),
   port: variable({
     env: 'PORT',
-    schema: Joi.number().port(),
-    default: DEFAULT_PORT,
-    doc: 'HTTP port of the web process (0 = any free port)',
+    schema: portSchema,
+    default: '',
+    doc: `HTTP port of the web process (0 = any free port; default ${DEFAULT_PORT}${INSTANCE_MOVES})`,
+    parse: (port, others) => portOrDefault(port, DEFAULT_PORT, others),
   }),
   host: variable({
     env: 'HOST',
@@ -56,9 +80,14 @@ export const CONFIG_VARIABLES = {
   }),
   mongodbUri: variable({
     env: 'MONGODB_URI',
-    schema: Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] }),
-    default: 'mongodb://127.0.0.1:27017/payments',
-    doc: 'MongoDB (FerretDB locally) connection string, database name included',
+    schema: Joi.string()
+      .uri({ scheme: ['mongodb', 'mongodb+srv'] })
+      .allow(''),
+    default: '',
+    doc:
+      'MongoDB (FerretDB locally) connection string, database name included (default: ' +
+      `${DEFAULT_MONGODB_SERVER}/payments, or payments-INSTANCE)`,
+    parse: (uri, others) => uri || `${DEFAULT_MONGODB_SERVER}/${forInstance('payments', others)}`,
   }),
   ferretdb: {
     backend: variable({
@@ -101,9 +130,14 @@ export const CONFIG_VARIABLES = {
   redisSecurity: REDIS_SECURITY_VARIABLES,
   queuePrefix: variable({
     env: 'QUEUE_PREFIX',
-    schema: Joi.string().pattern(/^[A-Za-z0-9_:{}.-]+$/),
-    default: 'pay',
-    doc: 'Key prefix of every BullMQ queue (use a hash tag such as {pay} on Redis Cluster)',
+    schema: Joi.string()
+      .pattern(/^[A-Za-z0-9_:{}.-]+$/)
+      .allow(''),
+    default: '',
+    doc:
+      'Key prefix of every BullMQ queue (default: pay, or pay-INSTANCE; use a hash tag such as {pay} on Redis ' +
+      'Cluster)',
+    parse: (prefix, others) => queuePrefixOf(prefix, others),
   }),
   idBlockSize: variable({
     env: 'ID_BLOCK_SIZE',
@@ -291,9 +325,12 @@ export const CONFIG_VARIABLES = {
   sandbox: {
     port: variable({
       env: 'SANDBOX_PORT',
-      schema: Joi.number().port(),
-      default: DEFAULT_SANDBOX_PORT,
-      doc: 'Port of the dev-only acquirer sandbox; the ACQUIRER_*_URL defaults follow it',
+      schema: portSchema,
+      default: '',
+      doc:
+        `Port of the dev-only acquirer sandbox (default ${DEFAULT_SANDBOX_PORT}${INSTANCE_MOVES}); the ` +
+        'ACQUIRER_*_URL defaults follow it',
+      parse: (port, others) => portOrDefault(port, DEFAULT_SANDBOX_PORT, others),
     }),
     notifyUrl: variable({
       env: 'SANDBOX_NOTIFY_URL',

@@ -58,12 +58,17 @@ const NOT_FORWARDED = {
   'object.unknown': 'Not a field the acquirer accepts; only its documented fields are forwarded.',
 };
 const onlyDocumentedKeys = <S extends Schema>(schema: S) => swaggerOnly(schema, { additionalProperties: false });
-/** The messages of a required JSON object body whose unknown keys are refused. */
-const BODY_MESSAGES = {
-  'any.required': 'A JSON body is required.',
-  'object.base': 'The body must be a JSON object.',
+/**
+ * The messages of a required JSON object body whose unknown keys are refused. A body of another type (a bare list of
+ * chargebacks, say) is told the shape expected, so the caller need not guess the key.
+ */
+/** A message as written: Joi would read its braces as references to the value. */
+const literal = (message: string) => message.replaceAll('{', '\\{');
+const bodyMessages = (expected: string) => ({
+  'any.required': literal(`A JSON body is required: ${expected}.`),
+  'object.base': literal(`The body must be a JSON object: ${expected}.`),
   ...NOT_FORWARDED,
-};
+});
 const LIST_MAX = 200;
 const date = () => swaggerOnly(field.string(), { format: 'date' });
 const text = (max: number) =>
@@ -126,6 +131,9 @@ export const consultFilter = definition(
 );
 export type ConsultFilter = ValueOf<typeof consultFilter>;
 
+const ACCEPT_ITEMS = 'a list of {"establishmentNumber", "idChargeback"}';
+const ACCEPT_SHAPE = `{"updateChargeback": [{"establishmentNumber", "idChargeback"}, ...], "userName"?}`;
+
 export const acceptRequest = definition(
   'AcceptRequest',
   onlyDocumentedKeys(
@@ -146,14 +154,14 @@ export const acceptRequest = definition(
           { minItems: 1 },
         ),
       ).messages({
-        'any.required': 'This field is required.',
+        'any.required': literal(`This field is required: ${ACCEPT_ITEMS}.`),
         'array.min': 'List at least one chargeback.',
-        'array.base': 'Must be a list of objects with establishmentNumber and idChargeback.',
+        'array.base': literal(`Must be ${ACCEPT_ITEMS}.`),
       }),
       userName: userName().description('E-mail of the person handling the dispute'),
     }),
   )
-    .messages(BODY_MESSAGES)
+    .messages(bodyMessages(ACCEPT_SHAPE))
     .description(
       'Only these fields are forwarded to the acquirer; any other key (here or in an item) is a 400 naming it.',
     ),
@@ -191,7 +199,11 @@ export const refuseRequest = definition(
       userName: userName(),
     }),
   )
-    .messages(BODY_MESSAGES)
+    .messages(
+      bodyMessages(
+        '{"establishmentNumber", "idChargeback", "IdCase", "reasonToRefuse"?, "file", "fileName", "userName"?}',
+      ),
+    )
     .description('Only these fields are forwarded to the acquirer; any other key is a 400 naming it.'),
 );
 export type RefuseBody = ValueOf<typeof refuseRequest>;

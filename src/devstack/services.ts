@@ -14,7 +14,7 @@ import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import Redis from 'ioredis';
 import pg from 'pg';
-import { DEFAULT_FERRETDB_POSTGRESQL_URL } from '../../config';
+import { DEFAULT_FERRETDB_POSTGRESQL_URL, DEFAULT_MONGODB_SERVER } from '../../config';
 
 export const FERRETDB_VERSION = 'v1.24.2';
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -341,14 +341,24 @@ export async function ensureRedis(redisUrl: string, detached: boolean): Promise<
   return started;
 }
 
-export const DEFAULT_MONGODB_URI = 'mongodb://127.0.0.1:27017/payments';
+export const DEFAULT_MONGODB_URI = `${DEFAULT_MONGODB_SERVER}/payments`;
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
-export async function ensureServices(detached: boolean): Promise<StartedService[]> {
+/**
+ * Starts what does not answer at the given URLs: by default MONGODB_URI and REDIS_URL as set; `npm start` passes its
+ * configuration's, whose database follows INSTANCE.
+ */
+export async function ensureServices(
+  detached: boolean,
+  urls: { mongodbUri: string; redisUrl: string } = {
+    mongodbUri: process.env.MONGODB_URI || DEFAULT_MONGODB_URI,
+    redisUrl: process.env.REDIS_URL || DEFAULT_REDIS_URL,
+  },
+): Promise<StartedService[]> {
   const started: StartedService[] = [];
-  const ferret = await ensureFerretDB(process.env.MONGODB_URI || DEFAULT_MONGODB_URI, detached);
+  const ferret = await ensureFerretDB(urls.mongodbUri, detached);
   if (ferret) started.push(ferret);
-  const redis = await ensureRedis(process.env.REDIS_URL || DEFAULT_REDIS_URL, detached);
+  const redis = await ensureRedis(urls.redisUrl, detached);
   if (redis) started.push(redis);
   return started;
 }

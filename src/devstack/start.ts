@@ -9,6 +9,7 @@ import { ensureServices, stopService, type StartedService } from './services';
 import { loadLocalSecrets } from '../../config/local-secrets';
 import { type Config, getConfig } from '../../config';
 import { describeSecretLocations, seedDemoData } from './seed';
+import { clashesWithRunningStack } from './clashes';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const COLORS = [36, 33, 35, 32, 34, 31];
@@ -28,8 +29,15 @@ function paint(text: string, color: number): string {
 }
 
 /** The URLs this stack serves and calls, whose defaults follow PORT and SANDBOX_PORT. */
-function describeUrls(config: Pick<Config, 'publicBaseUrl' | 'acquirer' | 'sandbox'>): string {
+function describeUrls(
+  config: Pick<Config, 'instance' | 'publicBaseUrl' | 'acquirer' | 'sandbox' | 'mongodbUri' | 'queuePrefix'>,
+): string {
+  const instance = config.instance
+    ? `[start] instance ${config.instance}: database ${new URL(config.mongodbUri).pathname.slice(1)}, ` +
+      `queue prefix ${config.queuePrefix}\n`
+    : '';
   return (
+    instance +
     `[start] service ${config.publicBaseUrl} (PUBLIC_BASE_URL), acquirer ${config.acquirer.baseUrl}, ` +
     `sandbox on port ${config.sandbox.port} posting notices to ${config.sandbox.notifyUrl}\n`
   );
@@ -48,10 +56,16 @@ function prefixed(stream: NodeJS.ReadableStream, name: string, color: number, wi
 
 async function main() {
   if (process.env.NODE_ENV !== 'production') loadLocalSecrets(); // generate once before processes race for it
-  const services: StartedService[] = await ensureServices(false);
+  const config = getConfig();
+  const services: StartedService[] = await ensureServices(false, config);
+  const clashes = await clashesWithRunningStack(config);
+  if (clashes.length) {
+    for (const service of services) await stopService(service);
+    throw new Error(`not started: ${clashes.join('; ')}`);
+  }
   await seedDemoData();
-  process.stdout.write(describeSecretLocations(getConfig()));
-  process.stdout.write(describeUrls(getConfig()));
+  process.stdout.write(describeSecretLocations(config));
+  process.stdout.write(describeUrls(config));
   const entries = readProcfile();
   const width = Math.max(...entries.map((e) => e.name.length));
   const children: { name: string; child: ChildProcess }[] = [];

@@ -277,6 +277,30 @@ test.serial('accept validates its body before any acquirer call', async (t) => {
   t.is(await apiCalls(), before);
 });
 
+test.serial('a wrong accept body is told the key and shape expected', async (t) => {
+  const before = await apiCalls();
+  const accept = (body: unknown) => callJson(stack, 'PUT', `${CB}/accept/`, bearer(merchant.accessToken), body);
+  const items = 'a list of {"establishmentNumber", "idChargeback"}';
+  t.deepEqual((await accept({})).body, { updateChargeback: [`This field is required: ${items}.`] });
+  t.deepEqual((await accept({ items: [] })).body, {
+    updateChargeback: [`This field is required: ${items}.`],
+    items: ['Not a field the acquirer accepts; only its documented fields are forwarded.'],
+  });
+  t.deepEqual((await accept({ updateChargeback: { establishmentNumber: EC_A, idChargeback: 1 } })).body, {
+    updateChargeback: [`Must be ${items}.`],
+  });
+  // The list of chargebacks sent bare, without its key.
+  const bare = await accept([{ establishmentNumber: EC_A, idChargeback: 1 }]);
+  t.is(bare.status, 400);
+  t.deepEqual(bare.body, {
+    non_field_errors: [
+      'The body must be a JSON object: {"updateChargeback": [{"establishmentNumber", "idChargeback"}, ...], ' +
+        '"userName"?}.',
+    ],
+  });
+  t.is(await apiCalls(), before);
+});
+
 test('accept on the always-failing establishment passes 500 through, the always-succeeding one 101', async (t) => {
   const failing = await callJson(stack, 'PUT', `${CB}/accept/`, bearer(merchant.accessToken), {
     updateChargeback: [{ establishmentNumber: 1111111111, idChargeback: 40000 }],

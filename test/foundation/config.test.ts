@@ -21,6 +21,31 @@ test('local defaults load with no .env', (t) => {
   t.deepEqual(config.worker.queues, [], 'every queue');
 });
 
+test('INSTANCE moves the default database, queue prefix, ports and the URLs built on them; a set value wins', (t) => {
+  const first = loadConfig({ NODE_ENV: 'development' });
+  const second = loadConfig({ NODE_ENV: 'development', INSTANCE: 'two' });
+  t.is(first.mongodbUri, 'mongodb://127.0.0.1:27017/payments');
+  t.is(second.mongodbUri, 'mongodb://127.0.0.1:27017/payments-two');
+  t.is([first.queuePrefix, second.queuePrefix].join(' '), 'pay pay-two');
+  const moved = second.port - first.port;
+  t.true(moved >= 10 && moved <= 990 && moved % 10 === 0, String(moved));
+  t.is(second.sandbox.port - first.sandbox.port, moved);
+  t.is(second.publicBaseUrl, `http://127.0.0.1:${second.port}`);
+  t.is(second.sandbox.notifyUrl, second.publicBaseUrl);
+  t.is(second.acquirer.baseUrl, `http://127.0.0.1:${second.sandbox.port}`);
+  t.not(loadConfig({ NODE_ENV: 'development', INSTANCE: 'three' }).port, second.port);
+
+  const set = { MONGODB_URI: 'mongodb://127.0.0.1:27017/mine', QUEUE_PREFIX: 'mine', PORT: '0', SANDBOX_PORT: '4200' };
+  const given = loadConfig({ NODE_ENV: 'development', INSTANCE: 'two', ...set });
+  t.deepEqual(
+    [given.mongodbUri, given.queuePrefix, given.port, given.sandbox.port],
+    [set.MONGODB_URI, 'mine', 0, 4200],
+  );
+  // Any free port is known only once listening: the URL keeps the instance's default port.
+  t.is(given.publicBaseUrl, second.publicBaseUrl);
+  t.throws(() => loadConfig({ NODE_ENV: 'development', INSTANCE: 'Two!' }), { message: /INSTANCE is invalid/ });
+});
+
 test('WORKER_QUEUES is read as a list of queue names', (t) => {
   const config = loadConfig({ NODE_ENV: 'development', WORKER_QUEUES: ' link-webhook, charge-subscription ,' });
   t.deepEqual(config.worker.queues, ['link-webhook', 'charge-subscription']);

@@ -1,7 +1,17 @@
 import '../helpers/env';
 import test from 'ava';
 import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import { Queue } from 'bullmq';
+import Redis from 'ioredis';
+import { MongoClient } from 'mongodb';
 import { ROOT, eventually, freePort } from '../helpers/processes';
+import { TEST_QUEUE_PREFIX } from '../helpers/env';
+import { DEFAULT_MONGODB_URI, DEFAULT_REDIS_URL } from '../../src/devstack/services';
+import { DEFAULT_PORT } from '../../config/variables';
+import { DEFAULT_SANDBOX_PORT } from '../../config/acquirer-variables';
+import { instancePortOffset } from '../../config/formats';
+import { LINK_WEBHOOK_QUEUE } from '../../jobs/link-webhook';
 import { send } from '../helpers/http';
 
 test('the services script is idempotent: a second run only confirms', (t) => {
@@ -43,22 +53,33 @@ test('a dead redis url on loopback gets a redis-server started there', async (t)
  */
 async function startDevStack(through: 'entry point' | 'npm' = 'entry point') {
   const [port, sandboxPort] = [await freePort(), await freePort()];
+  // The URLs built on them follow the two ports.
+  return startDevStackWith(through, { PORT: String(port), SANDBOX_PORT: String(sandboxPort) }, port, sandboxPort);
+}
+
+function spawnDevStack(through: 'entry point' | 'npm', env: NodeJS.ProcessEnv) {
   const [command, args] =
     through === 'npm' ? ['npm', ['start']] : [process.execPath, ['--import', 'tsx', 'src/devstack/start.ts']];
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'info',
-      PORT: String(port),
-      // The URLs built on them follow the two ports.
-      SANDBOX_PORT: String(sandboxPort),
-    },
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const stack = { child, output: '', pids: [] as number[], port, sandboxPort };
+  const stack = { child, output: '', pids: [] as number[] };
   child.stdout.on('data', (c) => (stack.output += c));
   child.stderr.on('data', (c) => (stack.output += c));
+  return stack;
+}
+
+async function startDevStackWith(
+  through: 'entry point' | 'npm',
+  env: NodeJS.ProcessEnv,
+  port: number,
+  sandboxPort: number,
+) {
+  // The same object: its output grows as the stack prints.
+  const stack = Object.assign(spawnDevStack(through, env), { port, sandboxPort });
+  const { child } = stack;
   await eventually(
     async () => (await send({ url: `http://127.0.0.1:${port}` }, 'GET', '/readyz')).status === 200,
     90_000,
@@ -134,3 +155,81 @@ test.serial('if npm start is killed outright its processes stop on their own', a
   await eventually(() => alivePids(stack.pids).length === 0, 30_000, 250).catch(() => undefined);
   t.deepEqual(alivePids(stack.pids), []);
 });
+
+/** The queues' keys (by prefix) and the database a stack named INSTANCE made on the shared services. */
+async function dropInstanceData(instance: string): Promise<void> {
+  const mongo = new MongoClient(DEFAULT_MONGODB_URI);
+  await mongo.db(`payments-${instance}`).dropDatabase();
+  await mongo.close();
+  const redis = new Redis(DEFAULT_REDIS_URL);
+  for await (const keys of redis.scanStream({ match: `pay-${instance}:*`, count: 1000 }))
+    if ((keys as string[]).length) await redis.del(...(keys as string[]));
+  redis.disconnect();
+}
+
+async function liveWorkers(prefix: string): Promise<number> {
+  const queue = new Queue(LINK_WEBHOOK_QUEUE, { prefix, connection: { host: '127.0.0.1', port: 6379 } });
+  try {
+    return await queue.getWorkersCount();
+  } finally {
+    await queue.close();
+  }
+}
+
+test.serial(
+  'a second npm start named by INSTANCE runs beside the first, apart; without it, it says what to set',
+  async (t) => {
+    const instance = `t${crypto.randomBytes(3).toString('hex')}`;
+    const first = await startDevStack();
+    const moved = instancePortOffset({ INSTANCE: instance });
+    const unset = { PORT: undefined, SANDBOX_PORT: undefined, MONGODB_URI: undefined, QUEUE_PREFIX: undefined };
+    let second: Awaited<ReturnType<typeof startDevStackWith>> | undefined;
+    try {
+      await eventually(async () => (await liveWorkers(TEST_QUEUE_PREFIX)) > 0, 30_000, 250);
+      // The same settings as the first: stopped before anything starts, told what to set.
+      const clash = spawnDevStack('entry point', { PORT: String(first.port), SANDBOX_PORT: String(first.sandboxPort) });
+      const code = await new Promise((resolve) => clash.child.once('exit', resolve));
+      t.is(code, 1, clash.output);
+      t.regex(clash.output, new RegExp(`port ${first.port} \\(PORT\\) is in use`));
+      t.regex(clash.output, new RegExp(`port ${first.sandboxPort} \\(SANDBOX_PORT\\) is in use`));
+      t.regex(clash.output, new RegExp(`workers of another stack are live on queue prefix '${TEST_QUEUE_PREFIX}'`));
+      t.true(clash.output.includes('INSTANCE=two npm start'), clash.output);
+      t.false(clash.output.includes('started (pid'), clash.output);
+
+      // The second: INSTANCE alone, every other setting at its default.
+      second = await startDevStackWith(
+        'entry point',
+        { ...unset, INSTANCE: instance },
+        DEFAULT_PORT + moved,
+        DEFAULT_SANDBOX_PORT + moved,
+      );
+      const web = `http://127.0.0.1:${second.port}`;
+      t.true(
+        second.output.includes(
+          `[start] instance ${instance}: database payments-${instance}, queue prefix pay-${instance}`,
+        ),
+        second.output,
+      );
+      t.true(
+        second.output.includes(
+          `[start] service ${web} (PUBLIC_BASE_URL), acquirer http://127.0.0.1:${second.sandboxPort}`,
+        ),
+        second.output,
+      );
+      // Its own database: the demo merchant seeded there, which the first's database already had.
+      t.true(second.output.includes('[seed]'), second.output);
+      t.is((await send({ url: `http://127.0.0.1:${second.sandboxPort}` }, 'GET', '/health')).status, 200);
+      t.is((await send({ url: `http://127.0.0.1:${first.port}` }, 'GET', '/readyz')).status, 200);
+      // Its own queues: each stack's worker waits on its own prefix.
+      await eventually(async () => (await liveWorkers(`pay-${instance}`)) > 0, 30_000, 250);
+      t.true((await liveWorkers(TEST_QUEUE_PREFIX)) > 0);
+    } finally {
+      for (const stack of [second, first]) {
+        if (!stack || stack.child.exitCode !== null) continue;
+        stack.child.kill('SIGINT');
+        await new Promise((resolve) => stack.child.once('exit', resolve));
+      }
+      await dropInstanceData(instance);
+    }
+  },
+);
