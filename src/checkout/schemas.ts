@@ -212,10 +212,12 @@ export const checkoutPayResult = definition(
     ),
     denial: nullable(
       field.object({
-        code: field.string().description("The acquirer's ReturnCode, as the merchant's webhook carries it"),
+        code: field
+          .string()
+          .description("The acquirer's ReturnCode (the merchant's webhook carries it as denial.return_code)"),
         message: field
           .string()
-          .description("The acquirer's ReturnMessage (English), as the merchant's webhook carries it"),
+          .description("The acquirer's ReturnMessage, English (the webhook's denial.return_message)"),
         payerMessage: field
           .string()
           .description(

@@ -1169,9 +1169,9 @@ export interface CheckoutPayResult {
   /** false: the card was denied; the link stays payable (status 1) and another card may be tried */
   approved: boolean;
   denial?: {
-    /** The acquirer's ReturnCode, as the merchant's webhook carries it */
+    /** The acquirer's ReturnCode (the merchant's webhook carries it as denial.return_code) */
     code?: string;
-    /** The acquirer's ReturnMessage (English), as the merchant's webhook carries it */
+    /** The acquirer's ReturnMessage, English (the webhook's denial.return_message) */
     message?: string;
     /**
      * What the payer reads: Portuguese, chosen by the return code (a generic text for unknown codes and
