@@ -185,6 +185,65 @@ test('a denied card shows the denial in Portuguese and lets the payer try again'
   await context.close();
 });
 
+test('the card number is grouped as typed, the caret stays in place, and the grouped number pays', async (t) => {
+  const { body: link } = await createLink(app.url, merchant, {
+    value: 2500,
+    payer_name: 'Edu',
+    document: '11.222.333/0001-81',
+  });
+  const context = await browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(pageUrl(link));
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await page.getByLabel('CEP').fill('20040002');
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await page.getByLabel('Nome impresso no cartão').fill('EDU');
+
+  const number = page.getByLabel('Número do cartão');
+  // Runs in the page: typed loosely, as this project compiles without the DOM library.
+  const caret = () => number.evaluate((input: any) => input.selectionStart as number);
+  const placeCaret = (place: number) =>
+    number.evaluate((input: any, at: number) => input.setSelectionRange(at, at), place);
+
+  await number.pressSequentially('4000000000000010');
+  t.is(await number.inputValue(), '4000 0000 0000 0010');
+
+  // A digit typed in the middle stays before the caret, even when it pushes the groups along.
+  await placeCaret(6);
+  await page.keyboard.type('9');
+  t.is(await number.inputValue(), '4000 0900 0000 0001 0');
+  t.is(await caret(), 7);
+  // Backspace just after a space takes the digit before it, and the caret goes back with it.
+  await placeCaret(5);
+  await page.keyboard.press('Backspace');
+  t.is(await number.inputValue(), '4000 9000 0000 0010');
+  t.is(await caret(), 3);
+  // A digit typed at the end of a group lands in the next one, with the caret after it rather than before the space.
+  await placeCaret(4);
+  await page.keyboard.type('5');
+  t.is(await number.inputValue(), '4000 5900 0000 0001 0');
+  t.is(await caret(), 6);
+
+  // Pasted with dashes, or an American Express number (4-6-5).
+  await number.fill('4000-0000-0000-0010');
+  t.is(await number.inputValue(), '4000 0000 0000 0010');
+  await number.fill('');
+  await number.pressSequentially('378282246310005');
+  t.is(await number.inputValue(), '3782 822463 10005');
+
+  // The grouped number pays: the server takes digits only, so no space reached the encrypted card.
+  await number.fill('');
+  await number.pressSequentially('4000000000000010');
+  t.is(await number.inputValue(), '4000 0000 0000 0010');
+  await page.getByLabel('Validade (MM/AA)').fill(`12/${String(nextYear()).slice(2)}`);
+  await page.getByLabel('CVV').fill('123');
+  await page.getByRole('button', { name: /Pagar/ }).click();
+  await page.getByRole('heading', { name: 'Pagamento aprovado' }).waitFor();
+  t.regex((await page.locator('#receipt-details').textContent())!, /final 0010/);
+  t.is((await PaymentLinkModel.findById(link.id).lean())!.status, 2);
+  await context.close();
+});
+
 test('unknown and expired links show a clear state', async (t) => {
   const context = await browser.newContext();
   const page = await context.newPage();

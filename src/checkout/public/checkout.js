@@ -278,10 +278,66 @@
     return sum % 10 === 0;
   }
 
+  /** American Express numbers (34, 37) are printed 4-6-5; every other brand in fours. */
+  function cardGroups(digits) {
+    return /^3[47]/.test(digits) ? [4, 6, 5] : [4, 4, 4, 4, 3];
+  }
+
+  function groupCardDigits(digits) {
+    var parts = [];
+    var start = 0;
+    cardGroups(digits).forEach(function (size) {
+      if (start < digits.length) parts.push(digits.slice(start, start + size));
+      start += size;
+    });
+    return parts.join(' ');
+  }
+
+  /** The caret's place in a grouped number: right after its count-th digit, never after the space that follows it. */
+  function caretAfterDigits(grouped, count) {
+    if (count === 0) return 0;
+    var seen = 0;
+    for (var i = 0; i < grouped.length; i++) {
+      if (/\d/.test(grouped[i]) && ++seen === count) return i + 1;
+    }
+    return grouped.length;
+  }
+
+  /**
+   * Groups the card number as the payer types, pastes or autofills it. The caret is tracked by the digits before it,
+   * so typing or deleting in the middle leaves it where it was; a Backspace or Delete that only took a space takes
+   * the digit beyond it too, as the payer meant.
+   */
+  function groupCardNumberAsTyped(input) {
+    var previousDigits = '';
+    input.addEventListener('input', function (event) {
+      var raw = input.value;
+      var caret = input.selectionStart === null ? raw.length : input.selectionStart;
+      var digitsBefore = raw.slice(0, caret).replace(/\D/g, '');
+      var digits = raw.replace(/\D/g, '');
+      if (digits === previousDigits && event.inputType === 'deleteContentBackward' && digitsBefore.length > 0) {
+        digitsBefore = digitsBefore.slice(0, -1);
+        digits = digitsBefore + digits.slice(digitsBefore.length + 1);
+      } else if (digits === previousDigits && event.inputType === 'deleteContentForward') {
+        digits = digitsBefore + digits.slice(digitsBefore.length + 1);
+      }
+      digits = digits.slice(0, 19);
+      var grouped = groupCardDigits(digits);
+      previousDigits = digits;
+      if (grouped === raw) return;
+      input.value = grouped;
+      if (document.activeElement === input) {
+        var place = caretAfterDigits(grouped, Math.min(digitsBefore.length, digits.length));
+        input.setSelectionRange(place, place);
+      }
+    });
+  }
+
   /** Quick checks before encrypting, so obvious typos are caught without a round trip. The server checks again. */
   function readCard() {
     var errors = {};
-    var number = value('card-number').replace(/[\s.-]/g, '');
+    // Only the digits are encrypted: the spaces of the grouping are the page's, never the card's.
+    var number = value('card-number').replace(/\D/g, '');
     var holder = value('card-holder');
     var expiry = /^(\d{1,2})\s*\/\s*(\d{2}|\d{4})$/.exec(value('card-expiry'));
     var cvv = value('card-cvv');
@@ -331,6 +387,7 @@
   }
 
   function wire() {
+    groupCardNumberAsTyped($('card-number'));
     $('payer-form').addEventListener('submit', function (event) {
       event.preventDefault();
       if (
