@@ -58,7 +58,7 @@ export function describeDemo(demo: DemoCredentials, baseUrl: string): string {
     `[seed] ${JSON.stringify(demo)}`,
     `[seed]   curl -s -X POST ${baseUrl}/api/token/ -H 'content-type: application/json' -d '${login}'`,
     `[seed]   curl -s ${baseUrl}/api/v1/me/ -H 'authorization: Bearer ${demo.merchant_token}'`,
-    `[seed]   a test card to sell with (docs/cards.md): npm run cli -- card:encrypt --number 4000000000000010 ` +
+    `[seed]   a test card to sell with (docs/cards.md): npm run -s cli -- card:encrypt --number 4000000000000010 ` +
       `--exp-month 12 --exp-year ${new Date().getUTCFullYear() + 3} --cvv 123`,
     `[seed]   chargebacks of its sandbox establishment ${demo.establishment_numbers.join(', ')}: curl -s -X ` +
       `POST '${baseUrl}/api/v1/acquirer/chargeback/consult/?status=PENDING' ` +
