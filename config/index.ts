@@ -26,7 +26,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   for (const variable of variablesOf(CONFIG_VARIABLES)) {
     const { env: name, doc } = variable;
     let value: unknown = env[name];
-    if (!(variable.emptyIsAValue && value === '') && (value === undefined || value === ''))
+    if (value === undefined || (value === '' && !variable.emptyIsAValue))
       value = (variable.generatedLocally ? secrets[name] : undefined) ?? variable.default;
     if (value === undefined) {
       const neverGenerated = variable.generatedLocally && nodeEnv === 'production';

@@ -11,7 +11,7 @@ export interface ReconcileSalePayload {
 }
 
 /** What the reconciliation came to, as the worker's log and the dashboard show it. */
-export type ReconcileSaleResult = string;
+type ReconcileSaleResult = string;
 
 export const reconcileSaleJob = defineJob<ReconcileSalePayload, ReconcileSaleResult>()(
   RECONCILE_QUEUE,

@@ -13,7 +13,7 @@ export interface SendRefundsPayload {
 }
 
 /** What the turn came to, as the worker's log and the dashboard show it. */
-export type SendRefundsResult = string;
+type SendRefundsResult = string;
 
 export const sendRefundsJob = defineJob<SendRefundsPayload, SendRefundsResult>()(REFUNDS_QUEUE, 'send-refunds');
 
@@ -22,7 +22,7 @@ export const sendRefundsJob = defineJob<SendRefundsPayload, SendRefundsResult>()
  * would swallow the add); extra turns are harmless: the lane lets one run at a time, and a turn with
  * nothing pending does nothing.
  */
-export function sendRefundsJobId(saleId: number, at: number): string {
+function sendRefundsJobId(saleId: number, at: number): string {
   return `refunds-${saleId}-${at}-${crypto.randomUUID().slice(0, 8)}`;
 }
 

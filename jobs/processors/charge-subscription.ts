@@ -2,8 +2,8 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { getConfig } from '../../config';
 import { logger } from '../../src/platform/logger';
-import { ChargeJobDisagrees, runChargeAttempt, type ChargeAttemptResult } from '../../src/subscriptions/charging';
-import { type ChargeJobData, chargeSubscriptionJob } from '../charge-subscription';
+import { ChargeJobDisagrees, runChargeAttempt } from '../../src/subscriptions/charging';
+import { type ChargeAttemptResult, type ChargeJobData, chargeSubscriptionJob } from '../charge-subscription';
 import { jobKind } from '../types';
 
 export default async function chargeSubscription(job: Job<ChargeJobData>): Promise<ChargeAttemptResult> {

@@ -5,7 +5,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { getConfig } from '../../config';
 import { safeEqual, sha256Hex } from '../platform/digests';
-import { ApiError } from '../platform/errors';
+import { ApiError, serviceUnavailable } from '../platform/errors';
 import { STAFF_CREDENTIALS } from '../http/credential-policy';
 import { authenticateUser } from './service';
 import { authorize } from './authenticate';
@@ -70,10 +70,7 @@ async function isOperatorLogin(req: Request, name: string, secret: string): Prom
 }
 
 function answerError(res: Response, error: unknown): void {
-  const known =
-    error instanceof ApiError
-      ? error
-      : new ApiError(503, { detail: 'Service temporarily unavailable, try again shortly.' }, { 'Retry-After': '5' });
+  const known = error instanceof ApiError ? error : serviceUnavailable();
   res.set(known.headers).status(known.status).json(known.body);
 }
 

@@ -20,7 +20,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import { getConfig } from '../../config';
 import { logger } from '../platform/logger';
 import { createRedisConnection, type RedisClient } from '../platform/redis';
-import { ApiError } from '../platform/errors';
+import { ApiError, serviceUnavailable } from '../platform/errors';
 
 const READY_WAIT_MS = 1000;
 let connection: RedisClient | undefined;
@@ -111,9 +111,6 @@ function limiterFor(redis: RedisClient, options: RateLimitOptions, points: numbe
   return limiter;
 }
 
-const unavailable = () =>
-  new ApiError(503, { detail: 'Service temporarily unavailable, try again shortly.' }, { 'Retry-After': '5' });
-
 /**
  * Counts one request of this client against the named limit and throws 429 (with Retry-After)
  * when it is over, or 503 when Redis cannot answer. Returns the limit and what is left of it.
@@ -138,7 +135,7 @@ export async function consumeRateLimit(
         { err: { message: (refusal as Error).message }, limit: options.name },
         'rate limit store unavailable; refusing',
       );
-      throw unavailable();
+      throw serviceUnavailable();
     }
     const retryAfter = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
     throw new ApiError(

@@ -27,4 +27,6 @@ export const conflict = (detail: string) => new ApiError(409, { detail });
 export const badGateway = (
   detail = 'Payment gateway error: the acquirer could not be reached or did not answer in time.',
 ) => new ApiError(502, { detail });
-export const serviceUnavailable = (detail: string) => new ApiError(503, { detail });
+/** A backing service (Redis, MongoDB) does not answer: try again shortly. */
+export const serviceUnavailable = (detail = 'Service temporarily unavailable, try again shortly.') =>
+  new ApiError(503, { detail }, { 'Retry-After': '5' });

@@ -11,9 +11,7 @@ import { presentRefund } from './presentation';
 import type { RefundInput } from './schemas';
 import { refundSale, type RefundOutcome } from './admission';
 
-type KeptRefundAnswer = RefundOutcome;
-
-function refundKeys(recordId: string, merchantId: number): KeyBook<RefundIdempotencyRecord, KeptRefundAnswer> {
+function refundKeys(recordId: string, merchantId: number): KeyBook<RefundIdempotencyRecord, RefundOutcome> {
   return {
     model: RefundIdempotencyModel,
     newRecord: (_createdAt, bodyHash) => ({ merchantId, bodyHash, state: 'in_progress' }),
@@ -22,7 +20,7 @@ function refundKeys(recordId: string, merchantId: number): KeyBook<RefundIdempot
       record.response
         ? {
             httpStatus: record.response.status as 201 | 202,
-            refund: record.response.body as KeptRefundAnswer['refund'],
+            refund: record.response.body as RefundOutcome['refund'],
           }
         : null,
     workOf: async (record, ageMs) => {

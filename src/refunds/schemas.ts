@@ -2,14 +2,13 @@
  * The bodies of the refund routes, each declared once (src/http/schema.ts): validation with the
  * messages docs/api/refunds.md states, the Swagger definitions and the TypeScript types.
  */
-import { celebrate, Joi, Segments } from 'celebrate';
+import { celebrate, Segments } from 'celebrate';
 import { definition, field, nullable, required, type ValueOf } from '../http/schema';
-import { idempotencyKeyHeader, partOfSaleValue } from '../sales';
+import { idempotencyKeyHeader, partOfSaleValue, saleIdParams } from '../sales';
 import { REFUND_REASONS, REFUND_STATUSES } from './model';
 
-const INTEGER = 'A valid integer is required.';
 /** Metadata stays small: it is shown on every read of the refund. */
-export const METADATA_MAX_KEYS = 20;
+const METADATA_MAX_KEYS = 20;
 const METADATA_MAX_VALUE = 500;
 
 export const refundRequest = definition(
@@ -39,19 +38,14 @@ export const refundRequest = definition(
 
 export type RefundInput = ValueOf<typeof refundRequest>;
 
-/** A sale's or a refund's id, as the sales routes read theirs. */
-const idParams = Joi.object({
-  id: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required().messages({ '*': INTEGER }),
-});
-
 /** A refund request: the sale id, the Idempotency-Key and the body, every bad field reported at once. */
 export const createRefundValidation = celebrate(
-  { [Segments.PARAMS]: idParams, [Segments.HEADERS]: idempotencyKeyHeader, [Segments.BODY]: refundRequest },
+  { [Segments.PARAMS]: saleIdParams, [Segments.HEADERS]: idempotencyKeyHeader, [Segments.BODY]: refundRequest },
   { abortEarly: false },
 );
 
 /** A sale's or a refund's id in the path. */
-export const idParam = celebrate({ [Segments.PARAMS]: idParams }, { abortEarly: false });
+export const idParam = celebrate({ [Segments.PARAMS]: saleIdParams }, { abortEarly: false });
 
 export const refund = definition(
   'Refund',

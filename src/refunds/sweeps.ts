@@ -11,7 +11,7 @@ import { RefundModel } from './model';
 /** A refund pending longer than this has lost its turn (a turn is queued within seconds). */
 const PENDING_GRACE_MS = 60_000;
 /** Pending longer than this: an operator should look (the acquirer cannot say, or VoidedAmount is inconsistent). */
-export const STUCK_REFUND_MS = 10 * 60_000;
+const STUCK_REFUND_MS = 10 * 60_000;
 const SWEEP_BATCH = 500;
 
 export async function sweepPendingRefunds(now = new Date()): Promise<number> {

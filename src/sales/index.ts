@@ -41,4 +41,4 @@ export { SaleGatewayError } from './errors';
 export type { SaleScope } from './transitions';
 export { claimTransition, findSale, releaseTransitionClaimOf } from './transitions';
 export { OnlineSaleModel, type OnlineSale } from './model';
-export { idempotencyKeyHeader, MAX_SALE_VALUE, partOfSaleValue } from './schemas';
+export { idempotencyKeyHeader, MAX_SALE_VALUE, partOfSaleValue, saleIdParams } from './schemas';

@@ -162,7 +162,8 @@ export type CaptureInput = ValueOf<typeof captureRequest>;
 /** A pre-capture's body once validated (defaults filled). */
 export type PreCaptureInput = ValueOf<typeof preCaptureRequest>;
 
-const saleIdParams = Joi.object({
+/** A sale's id in the path: a positive safe integer (the refunds routes read their ids the same way). */
+export const saleIdParams = Joi.object({
   id: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required().messages({ '*': INTEGER }),
 });
 

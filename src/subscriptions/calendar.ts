@@ -21,7 +21,7 @@ const CYCLE_MONTHS: Record<Exclude<BillingCycle, 'weekly'>, number> = {
 };
 
 /** Due date of cycle `cycle` (0-based), always counted from the first due date so month ends do not drift. */
-export function dueDateOfCycle(sub: Pick<Subscription, 'firstDueDate' | 'billingCycle'>, cycle: number): string {
+function dueDateOfCycle(sub: Pick<Subscription, 'firstDueDate' | 'billingCycle'>, cycle: number): string {
   if (sub.billingCycle === 'weekly') return addDays(sub.firstDueDate, 7 * cycle);
   return addMonths(sub.firstDueDate, CYCLE_MONTHS[sub.billingCycle] * cycle);
 }

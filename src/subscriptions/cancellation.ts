@@ -1,21 +1,11 @@
 /** A subscription's cancellation record outranks its stored status (FerretDB has no transactions). */
-import {
-  SubscriptionCancellationModel,
-  SubscriptionModel,
-  type Subscription,
-  type SubscriptionCancellation,
-} from './model';
+import { SubscriptionModel, type Subscription, type SubscriptionCancellation } from './model';
 
 /**
- * The subscription as everyone must see it: cancelled when its cancellation record exists, even if
- * a concurrent whole-document write put `active` back (FerretDB); the stored status is restored.
+ * The subscription as everyone must see it, given its cancellation record (null: none), read beside
+ * it: cancelled when the record exists, even if a concurrent whole-document write put `active` back
+ * (FerretDB); the stored status is restored.
  */
-export async function withCancellation(sub: Subscription): Promise<Subscription> {
-  if (sub.status !== 'active') return sub;
-  return applyCancellation(sub, await SubscriptionCancellationModel.findById(sub._id).lean());
-}
-
-/** withCancellation with the cancellation record already read (null: none), e.g. beside the subscription. */
 export async function applyCancellation(
   sub: Subscription,
   cancellation: SubscriptionCancellation | null,

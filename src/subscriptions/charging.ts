@@ -30,7 +30,6 @@ import {
 import { cycleDueDate, dueCycleOf, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './calendar';
 import type { ChargeAttemptResult, ChargeJobData, DueCycle } from '../../jobs/charge-subscription';
 
-export type { ChargeAttemptResult };
 import { advanceToNextCycle, findSubscriptionCharge, insertCharge, loadSubscription } from './cycle-start';
 import {
   ChargeAttemptModel,
