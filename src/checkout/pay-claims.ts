@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import { callMayStillBeRunningMs } from '../acquirer/client';
 import { Claims, type HeldClaim } from '../db/claims';
 import { ApiError, conflict } from '../platform/errors';
+import type { InstallmentOption } from '../platform/installments';
 import { PaymentClaimModel, type PaymentClaim, type PaymentLink } from '../payment-links/model';
 
 /**
@@ -31,12 +32,14 @@ export const IN_PROGRESS =
  * pay's claim is taken over under its acquirer keys, so the acquirer replays the sale it may have
  * made instead of charging twice.
  */
-export async function claimPayment(link: PaymentLink, now: Date): Promise<HeldPayment> {
+export async function claimPayment(link: PaymentLink, option: InstallmentOption, now: Date): Promise<HeldPayment> {
   const outcome = await payments.claim(
     link._id,
     (takenOver) => ({
       attemptKey: takenOver?.attemptKey ?? crypto.randomUUID(),
       merchantOrderId: takenOver?.merchantOrderId ?? `PL${link._id}T${crypto.randomBytes(6).toString('hex')}`,
+      // Under the same keys the acquirer replays the first sale: its option, not this payer's.
+      option: takenOver ? (takenOver.option ?? null) : option,
       state: 'charging',
     }),
     now,

@@ -7,7 +7,7 @@ import { getConfig } from '../../config';
 import { routeTable, type Feature } from '../http/routes';
 import { rateLimit } from '../http/rate-limit';
 import { PaymentLinkModel } from '../payment-links/model';
-import { loadCheckout, payLink, saveAddress, savePayer } from './service';
+import { linkInstallmentOptions, loadCheckout, payLink, saveAddress, savePayer } from './service';
 import { ASSETS, readAsset, readPage } from './assets';
 import { addressBody, foldPayerAlias, guidOnly, payBody, payerBody } from './schemas';
 import { definitions, docs, tag } from './swagger';
@@ -50,8 +50,11 @@ const handlers = {
     res.set('Cache-Control', 'no-store').json(await saveAddress(String(req.params.guid), address));
   },
   payCheckout: async (req, res) => {
-    const outcome = await payLink(String(req.params.guid), req.body.encrypted_card);
+    const outcome = await payLink(String(req.params.guid), req.body.encrypted_card, req.body.installments);
     res.set('Cache-Control', 'no-store').json(outcome);
+  },
+  getCheckoutInstallments: async (req, res) => {
+    res.set('Cache-Control', 'no-store').json(await linkInstallmentOptions(String(req.params.guid)));
   },
   getCheckoutPage: async (req, res) => {
     // The page loads its assets by relative URL (so a PUBLIC_BASE_URL with a path works): no trailing slash.
@@ -90,6 +93,7 @@ export const checkoutFeature: Feature = {
     route('get', '/api/v1/checkout-links/:guid', 'loadCheckout', { before: [guidOnly] }),
     route('patch', '/api/v1/checkout-links/:guid/payer', 'setCheckoutPayer', { before: [foldPayerAlias, payerBody] }),
     route('patch', '/api/v1/checkout-links/:guid/address', 'setCheckoutAddress', { before: [addressBody] }),
+    route('get', '/api/v1/checkout-links/:guid/installments', 'getCheckoutInstallments', { before: [guidOnly] }),
     route('put', '/api/v1/checkout-links/:guid/pay', 'payCheckout', { before: [payRateLimit, payBody] }),
     route('get', '/checkout/:guid', 'getCheckoutPage'),
     route('get', '/checkout/assets/:file', 'getCheckoutAsset'),

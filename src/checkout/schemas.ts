@@ -142,6 +142,22 @@ export const checkoutPay = definition(
           ),
         { maxLength: null },
       ),
+      installments: field
+        .number()
+        .strict()
+        .integer()
+        .min(1)
+        .max(12)
+        .messages({
+          'number.base': 'A valid integer is required.',
+          'number.integer': 'A valid integer is required.',
+          'number.min': 'Ensure this value is greater than or equal to 1.',
+          'number.max': 'Ensure this value is less than or equal to 12.',
+        })
+        .description(
+          'How many installments the payer chose: one of GET /api/v1/checkout-links/{guid}/installments. ' +
+            "Absent: the link's number_of_installments, as before the payer could choose",
+        ),
     })
     .unknown(true),
 );
@@ -167,7 +183,9 @@ export const checkoutLink = definition(
     amount: required(field.number().integer()).description('Cents'),
     description: field.string(),
     merchantCompanyName: required(field.string()),
-    installments: required(field.number().integer()).description('Installments of the charge, fixed by the link'),
+    installments: required(field.number().integer()).description(
+      'The most installments the payer may choose (the options: GET /api/v1/checkout-links/{guid}/installments)',
+    ),
     expiresAt: required(field.dateTime()),
     payerName: required(field.string()).description(
       'The payer name saved by the payer step (or pre-filled by the merchant)',
@@ -184,8 +202,14 @@ export const checkoutLink = definition(
     receipt: nullable(
       field.object({
         paymentDate: field.dateTime(),
-        amount: field.number().integer(),
-        installments: field.number().integer(),
+        amount: field.number().integer().description("Cents: the link's value"),
+        installments: field.number().integer().description('What the payer chose'),
+        installmentValue: field
+          .number()
+          .integer()
+          .description('Cents of each installment (interest-free: rounded down; the first carries the rest)'),
+        total: field.number().integer().description('Cents charged in all: the amount, or more with interest'),
+        interestFree: field.boolean(),
         cardBrand: field.string(),
         cardLast4: field.string(),
         authorization: nullable(field.string()).description(
@@ -231,5 +255,30 @@ export const checkoutPayResult = definition(
 );
 
 export type CheckoutPayAnswer = ValueOf<typeof checkoutPayResult>;
+
+export const checkoutInstallments = definition(
+  'CheckoutInstallments',
+  field.object({
+    amount: required(field.number().integer()).description("Cents: the link's value"),
+    max_installments: required(field.number().integer()).description("The link's number_of_installments"),
+    options: required(
+      field.array(
+        field.object({
+          installments: required(field.number().integer().min(1).max(12)),
+          installment_value: required(field.number().integer()).description(
+            'Cents of each installment (interest-free: rounded down; the first carries the rest)',
+          ),
+          total: required(field.number().integer()).description('Cents the payer pays in all'),
+          interest_free: required(field.boolean()),
+          label: required(field.string())
+            .description('Portuguese, e.g. "3x de R$ 33,33 sem juros"')
+            .example('3x de R$ 33,33 sem juros'),
+        }),
+      ),
+    ).description("From 1 installment up, those whose installment is at least the link's minimum"),
+  }),
+);
+
+export type CheckoutInstallmentsAnswer = ValueOf<typeof checkoutInstallments>;
 
 export const guidOnly = celebrate(guidParam);

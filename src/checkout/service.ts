@@ -17,7 +17,13 @@ import { cardBrand, CardError, decryptCard, publicKeyPem, summarizeCard } from '
 import { readOne } from '../db/reads';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { logger } from '../platform/logger';
-import { effectiveLinkStatus, isoWithOffset } from '../payment-links/service';
+import { effectiveLinkStatus, isoWithOffset, linkInstallmentPolicy } from '../payment-links/service';
+import {
+  installmentLabel,
+  installmentOption,
+  installmentOptions,
+  type InstallmentOption,
+} from '../platform/installments';
 import {
   LINK_EXPIRED,
   LINK_PAID,
@@ -31,7 +37,7 @@ import {
 import { documentKind, maskDocument, normalizeDocument } from '../platform/brazilian-documents';
 import { payerDenialMessage } from './payer-messages';
 import { ALREADY_PAID, claimPayment, inProgress, releaseClaim, type HeldPayment } from './pay-claims';
-import type { CheckoutLinkAnswer, CheckoutPayAnswer } from './schemas';
+import type { CheckoutInstallmentsAnswer, CheckoutLinkAnswer, CheckoutPayAnswer } from './schemas';
 import { linkPaymentOf, notify, recordPaid } from './settlement';
 
 export { ALREADY_PAID, IN_PROGRESS } from './pay-claims';
@@ -76,6 +82,9 @@ function receiptOf(link: PaymentLink) {
     paymentDate: isoWithOffset(link.paymentDate),
     amount: link.value,
     installments: link.payment.installments,
+    installmentValue: link.payment.installmentValue ?? Math.floor(link.value / link.payment.installments),
+    total: link.payment.total ?? link.value,
+    interestFree: link.payment.interestFree ?? true,
     cardBrand: link.payment.brand,
     cardLast4: link.payment.last4,
     // The short code the issuer gave; the 20-digit transaction id is there too, for where it fits.
@@ -210,7 +219,46 @@ async function reconcile(
  * The pay step. Order matters: the card is decrypted and checked before the claim (bad input
  * never blocks the link), and the claim is taken before the acquirer is called.
  */
-export async function payLink(guid: string, encryptedCard: string, now = new Date()): Promise<CheckoutPayAnswer> {
+/** The options the payer may choose on this link (the public installments route, and what the pay step accepts). */
+export async function linkInstallmentOptions(guid: string): Promise<CheckoutInstallmentsAnswer> {
+  const link = await findLink(guid);
+  return {
+    amount: link.value,
+    max_installments: link.installments,
+    options: installmentOptions(link.value, linkInstallmentPolicy(link)).map((option) => ({
+      installments: option.installments,
+      installment_value: option.installmentValue,
+      total: option.total,
+      interest_free: option.interestFree,
+      label: installmentLabel(option),
+    })),
+  };
+}
+
+/**
+ * The option a pay step charges: the one named, which must be among the link's options (400 otherwise),
+ * or, when none is named, the link's own number as before the payer could choose.
+ */
+function chosenOption(link: PaymentLink, chosen: number | undefined): InstallmentOption {
+  const policy = linkInstallmentPolicy(link);
+  if (chosen === undefined) return installmentOption(link.value, link.installments, policy);
+  const options = installmentOptions(link.value, policy);
+  const option = options.find((candidate) => candidate.installments === chosen);
+  if (!option) {
+    const most = options[options.length - 1].installments;
+    throw badRequest({
+      installments: [most === 1 ? 'This link is paid in 1 installment.' : `Choose from 1 to ${most} installments.`],
+    });
+  }
+  return option;
+}
+
+export async function payLink(
+  guid: string,
+  encryptedCard: string,
+  chosenInstallments?: number,
+  now = new Date(),
+): Promise<CheckoutPayAnswer> {
   const link = await findLink(guid);
   const status = effectiveLinkStatus(link, now);
   if (status === LINK_PAID) throw conflict(ALREADY_PAID);
@@ -237,15 +285,17 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
   const brand = cardBrand(card.number);
   if (!ACQUIRER_BRANDS.has(brand)) throw badRequest({ number: ['This card brand is not accepted.'] });
   const summary = summarizeCard(card);
+  const requested = chosenOption(link, chosenInstallments);
 
-  const claim = await claimPayment(link, now);
+  const claim = await claimPayment(link, requested, now);
+  const option = claim.document.option ?? requested;
   let charge: CardCharge;
   try {
     charge = await chargeCard({
       idempotencyKey: claim.document.attemptKey,
       merchantOrderId: claim.document.merchantOrderId,
-      amountCents: link.value,
-      installments: link.installments,
+      amountCents: option.total,
+      installments: option.installments,
       capture: true,
       customer: { name: link.payerName, identity: document, identityType: kind! },
       card: {
@@ -279,7 +329,7 @@ export async function payLink(guid: string, encryptedCard: string, now = new Dat
   }
 
   const paymentDate = new Date();
-  const payment = linkPaymentOf(result, summary, link.installments);
+  const payment = linkPaymentOf(result, summary, option);
   const paid = await recordPaid(link, claim, payment, paymentDate);
   return { approved: true, checkout: presentCheckout(paid, paymentDate), denial: null };
 }

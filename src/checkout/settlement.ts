@@ -6,7 +6,13 @@ import mongoose from 'mongoose';
 import { callMayStillBeRunningMs, type CardSaleResult } from '../acquirer/client';
 import { logger } from '../platform/logger';
 import { acquirerChargeOutcomeOf, findAcquirerCharge } from '../payments/card-charge';
-import { effectiveLinkStatus, isoWithOffset } from '../payment-links/service';
+import {
+  effectiveLinkStatus,
+  isoWithOffset,
+  linkInstallmentPolicy,
+  presentLinkInstallments,
+} from '../payment-links/service';
+import { installmentOption, type InstallmentOption } from '../platform/installments';
 import {
   LINK_PAID,
   PaymentClaimModel,
@@ -69,6 +75,7 @@ function notifyPaid(paid: PaymentLink, payment: NonNullable<PaymentLink['payment
     'payment_link.paid',
     {
       card: { brand: payment.brand, last4: payment.last4 },
+      payment: { method: 'card', ...presentLinkInstallments(payment, paid.value) },
       acquirer: { payment_id: payment.acquirerPaymentId, tid: payment.tid ?? null, return_code: payment.returnCode },
     },
     { oncePerLink: true },
@@ -79,7 +86,7 @@ function notifyPaid(paid: PaymentLink, payment: NonNullable<PaymentLink['payment
 export function linkPaymentOf(
   answer: Pick<CardSaleResult, 'paymentId' | 'tid' | 'authorizationCode' | 'returnCode' | 'returnMessage'>,
   card: { brand: string; bin: string; last4: string },
-  installments: number,
+  option: InstallmentOption,
 ): NonNullable<PaymentLink['payment']> {
   return {
     acquirerPaymentId: answer.paymentId,
@@ -90,7 +97,10 @@ export function linkPaymentOf(
     brand: card.brand,
     bin: card.bin,
     last4: card.last4,
-    installments,
+    installments: option.installments,
+    total: option.total,
+    installmentValue: option.installmentValue,
+    interestFree: option.interestFree,
   };
 }
 
@@ -231,7 +241,11 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
   if (status === 'approved') {
     const masked = sale.card?.maskedNumber;
     const card = { brand: sale.card?.brand ?? '', bin: masked?.slice(0, 6) ?? '', last4: masked?.slice(-4) ?? '' };
-    const payment = linkPaymentOf(sale, card, link.installments);
+    const payment = linkPaymentOf(
+      sale,
+      card,
+      claim.option ?? installmentOption(link.value, link.installments, linkInstallmentPolicy(link)),
+    );
     await recordPaid(link, held, payment, new Date());
     return true;
   }

@@ -2,7 +2,14 @@
 import { errorResponses, type SwaggerOperation } from '../http/routes';
 import { swaggerDefinitions } from '../http/schema';
 import { ASSETS } from './assets';
-import { checkoutAddress, checkoutLink, checkoutPay, checkoutPayer, checkoutPayResult } from './schemas';
+import {
+  checkoutAddress,
+  checkoutInstallments,
+  checkoutLink,
+  checkoutPay,
+  checkoutPayer,
+  checkoutPayResult,
+} from './schemas';
 
 const guidPath = {
   name: 'guid',
@@ -19,7 +26,7 @@ const notFoundResponse = errorResponses.detail('No link with this guid');
 
 export const tag = {
   name: 'checkout',
-  description: 'Public checkout of a payment link: the page and the four calls it makes. No credential.',
+  description: 'Public checkout of a payment link: the page and the five calls it makes. No credential.',
 };
 
 export const definitions = swaggerDefinitions(
@@ -28,6 +35,7 @@ export const definitions = swaggerDefinitions(
   checkoutAddress,
   checkoutPay,
   checkoutPayResult,
+  checkoutInstallments,
 );
 
 export const docs = {
@@ -78,7 +86,8 @@ export const docs = {
     summary: 'Pay step: charge the encrypted card',
     description:
       'Decrypts the card, checks Luhn, expiry and CVV shape, and charges it through the acquirer as a ' +
-      "captured sale with the link's installments. " +
+      "captured sale in the installments the payer chose (`installments`, one of the link's options; absent: " +
+      "the link's number_of_installments); with interest the charged total is the option's total. " +
       'Needs the payer step done (payer name and a valid CPF/CNPJ on the link), else 400. ' +
       ('Approved: 200 approved true, the link is paid (status 2, payment_date set). Denied: 200 approved ' +
         'false with the denial; the link stays payable. ') +
@@ -101,6 +110,21 @@ export const docs = {
       409: conflictResponse,
       429: errorResponses.detail('Too many pay calls from this address; Retry-After says when to try again'),
       502: errorResponses.detail('The acquirer could not be reached; nothing was charged, the link stays payable'),
+    },
+  },
+  getCheckoutInstallments: {
+    operationId: 'getCheckoutInstallments',
+    summary: 'The installment options the payer may choose',
+    description:
+      "From 1 up to the link's number_of_installments, while each installment is at least its " +
+      'min_installment_value: each with its installment value, total and whether it is interest-free, in ' +
+      'integer cents (interest by the Price table, the installment rounded half up; interest-free: rounded ' +
+      'down, the first installment carrying the rest), and a Portuguese label for the page.',
+    parameters: [guidPath],
+    responses: {
+      200: { description: 'The options', schema: { $ref: '#/definitions/CheckoutInstallments' } },
+      400: errorResponses.fieldErrors,
+      404: notFoundResponse,
     },
   },
   getCheckoutPage: {

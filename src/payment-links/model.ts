@@ -4,6 +4,7 @@
  */
 import mongoose, { Schema } from 'mongoose';
 import type { KeyState } from '../payments/idempotency';
+import type { InstallmentOption } from '../platform/installments';
 
 export const LINK_PENDING = 1;
 export const LINK_PAID = 2;
@@ -43,6 +44,17 @@ export interface LinkPayment {
   bin: string;
   last4: string;
   installments: number;
+  /** The chosen option (src/platform/installments.ts): cents charged in all, each installment, interest-free or not. Absent on links paid before the payer chose. */
+  total?: number;
+  installmentValue?: number;
+  interestFree?: boolean;
+}
+
+/** How a link offers installments beyond its most (`installments`); absent: all interest-free, no minimum. */
+export interface LinkInstallmentPolicy {
+  freeInstallments: number;
+  interestRateMonthlyBp: number;
+  minInstallmentValue: number;
 }
 
 export interface PaymentLink {
@@ -59,7 +71,9 @@ export interface PaymentLink {
   documentValid: boolean;
   email: string;
   mobile: string;
+  /** The most installments the payer may choose; a pay step naming none charges this many. */
   installments: number;
+  installmentPolicy?: LinkInstallmentPolicy | null;
   linkExpPeriod: number;
   webhookUrl: string;
   status: number;
@@ -98,6 +112,9 @@ const paymentSchema = new Schema<LinkPayment>(
     bin: String,
     last4: String,
     installments: Number,
+    total: Number,
+    installmentValue: Number,
+    interestFree: Boolean,
   },
   { _id: false },
 );
@@ -116,6 +133,13 @@ const linkSchema = new Schema<PaymentLink>(
     email: { type: String, default: '' },
     mobile: { type: String, default: '' },
     installments: { type: Number, default: 1 },
+    installmentPolicy: {
+      type: new Schema<LinkInstallmentPolicy>(
+        { freeInstallments: Number, interestRateMonthlyBp: Number, minInstallmentValue: Number },
+        { _id: false },
+      ),
+      default: null,
+    },
     linkExpPeriod: { type: Number, default: 2 },
     webhookUrl: { type: String, default: '' },
     status: { type: Number, default: LINK_PENDING },
@@ -143,6 +167,11 @@ export interface PaymentClaim {
   attemptKey: string;
   merchantOrderId: string;
   state: 'charging' | 'paid';
+  /**
+   * The installment option charged under attemptKey; a claim taken over keeps it (the acquirer replays
+   * that sale, whatever the second payer chose). Absent on claims stored before the payer chose.
+   */
+  option?: InstallmentOption | null;
   /** The claim's holder token (src/db/claims.ts); absent on claims stored before it. */
   holder?: string | null;
   /** When the claim was taken (or taken over): its lease runs from here. */
@@ -166,6 +195,7 @@ const claimSchema = new Schema<PaymentClaim>(
     state: { type: String, enum: ['charging', 'paid'], default: 'charging' },
     holder: { type: String },
     startedAt: { type: Date, required: true },
+    option: { type: Schema.Types.Mixed, default: null },
     payment: { type: Schema.Types.Mixed, default: null },
     paymentDate: { type: Date, default: null },
     notifiedAt: { type: Date, default: null },

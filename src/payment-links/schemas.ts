@@ -5,6 +5,7 @@
 import { celebrate, Joi, Segments } from 'celebrate';
 import { BRAZILIAN_PHONE_MESSAGE, toBrazilianE164 } from '../contacts/phone';
 import { definition, field, nullable, required, swaggerOnly, withDefault, type ValueOf } from '../http/schema';
+import { MAX_INTEREST_RATE_BP } from '../platform/installments';
 import { UNSAFE_WEBHOOK_URL } from '../platform/url-safety';
 
 export const INTEGER_REQUIRED = 'A valid integer is required.';
@@ -77,10 +78,41 @@ export const paymentLinkCreate = definition(
               'landline is a field error.'),
         )
         .example('(11) 98765-4321'),
-      number_of_installments: withDefault(integer.min(1).max(12), 1).messages({
-        'number.min': 'Ensure this value is greater than or equal to 1.',
-        'number.max': 'Ensure this value is less than or equal to 12.',
-      }),
+      number_of_installments: withDefault(integer.min(1).max(12), 1)
+        .messages({
+          'number.min': 'Ensure this value is greater than or equal to 1.',
+          'number.max': 'Ensure this value is less than or equal to 12.',
+        })
+        .description(
+          'The most installments the payer may choose at checkout (the options: GET ' +
+            '/api/v1/checkout-links/{guid}/installments); a pay step naming none charges this many',
+        ),
+      free_installments: integer
+        .min(0)
+        .max(12)
+        .messages({
+          'number.min': 'Ensure this value is greater than or equal to 0.',
+          'number.max': 'Ensure this value is less than or equal to 12.',
+        })
+        .description(
+          'Up to this many installments the payer pays no interest. Default: all of them when ' +
+            'interest_rate_monthly is 0, else 1. More than number_of_installments is a field error',
+        ),
+      interest_rate_monthly: withDefault(integer.min(0).max(MAX_INTEREST_RATE_BP), 0)
+        .messages({
+          'number.min': 'Ensure this value is greater than or equal to 0.',
+          'number.max': `Ensure this value is less than or equal to ${MAX_INTEREST_RATE_BP}.`,
+        })
+        .description(
+          'Monthly interest beyond the free installments, in basis points (199 = 1.99% a month), applied by ' +
+            'the Price table: the payer pays n equal installments rounded half up to the cent',
+        ),
+      min_installment_value: withDefault(integer.min(0).max(MAX_LINK_VALUE), 0)
+        .messages({
+          'number.min': 'Ensure this value is greater than or equal to 0.',
+          'number.max': `Ensure this value is less than or equal to ${MAX_LINK_VALUE}.`,
+        })
+        .description('Cents: options whose installment would be smaller are not offered (one installment always is)'),
       link_exp_period: withDefault(integer.valid(1, 2, 3), 2)
         .messages({ 'any.only': 'Choose 1 (24 h), 2 (48 h) or 3 (72 h).' })
         .description('1 = 24 h, 2 = 48 h, 3 = 72 h after creation'),
@@ -118,7 +150,26 @@ export const paymentLink = definition(
       .description('E.164 (+5511987654321), or empty when none was sent')
       .example('+5511987654321'),
     link_exp_period: required(field.number().integer().valid(1, 2, 3)),
-    number_of_installments: required(field.number().integer().min(1).max(12)),
+    number_of_installments: required(field.number().integer().min(1).max(12)).description(
+      'The most installments the payer may choose',
+    ),
+    free_installments: required(field.number().integer().min(0).max(12)),
+    interest_rate_monthly: required(field.number().integer().min(0)).description('Basis points a month'),
+    min_installment_value: required(field.number().integer().min(0)).description('Cents'),
+    payment: required(
+      nullable(
+        field.object({
+          installments: required(field.number().integer().min(1).max(12)).description('What the payer chose'),
+          installment_value: required(field.number().integer()).description(
+            'Cents of each installment (interest-free: rounded down; the first carries the rest)',
+          ),
+          total: required(field.number().integer()).description(
+            'Cents charged in all (the value, or more with interest)',
+          ),
+          interest_free: required(field.boolean()),
+        }),
+      ),
+    ).description('Null until paid: the installments the payer chose and what was charged'),
     payment_link_guid: required(field.string().guid()),
     payment_link_url: required(field.string().uri()).description(
       'The checkout page (step 1) under PUBLIC_BASE_URL: give this URL to the payer',

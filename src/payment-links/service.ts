@@ -12,6 +12,7 @@ import { freeKey, recordOfUse, requestHash, useIdempotencyKey, type KeyBook } fr
 import { ApiError, badRequest, notFound, type FieldErrors } from '../platform/errors';
 import { documentKind, normalizeDocument } from '../platform/brazilian-documents';
 import { checkWebhookUrl, UNSAFE_WEBHOOK_URL, type Resolver } from '../platform/url-safety';
+import type { InstallmentPolicy } from '../platform/installments';
 import { paymentLinkCreate, type PaymentLinkAnswer } from './schemas';
 import {
   EXPIRY_HOURS,
@@ -21,6 +22,7 @@ import {
   PaymentLinkModel,
   STATUS_LABELS,
   type LinkIdempotencyRecord,
+  type LinkInstallmentPolicy,
   type PaymentLink,
 } from './model';
 
@@ -32,8 +34,21 @@ export interface CreateLinkInput {
   email: string;
   mobile: string;
   installments: number;
+  installmentPolicy: LinkInstallmentPolicy | null;
   linkExpPeriod: number;
   webhookUrl: string;
+}
+
+/** The link's offer: at most its installments, its policy, or all interest-free with no minimum (links before). */
+export function linkInstallmentPolicy(
+  link: Pick<PaymentLink, 'installments' | 'installmentPolicy'>,
+): InstallmentPolicy {
+  return {
+    maxInstallments: link.installments,
+    freeInstallments: link.installmentPolicy?.freeInstallments ?? link.installments,
+    interestRateMonthlyBp: link.installmentPolicy?.interestRateMonthlyBp ?? 0,
+    minInstallmentValue: link.installmentPolicy?.minInstallmentValue ?? 0,
+  };
 }
 
 const WEBHOOK_ALIASES = ['webhookUrl', 'webhook_url', 'callbackUrl', 'callback_url'] as const;
@@ -77,7 +92,14 @@ export async function validateCreateLink(body: unknown, options: ValidateOptions
     });
     if (!verdict.safe) fields.webhookUrl = [UNSAFE_WEBHOOK_URL];
   }
+  const rate: number = value.interest_rate_monthly ?? 0;
+  const freeInstallments: number = value.free_installments ?? (rate > 0 ? 1 : value.number_of_installments);
+  if (!fields.free_installments && !fields.number_of_installments && freeInstallments > value.number_of_installments) {
+    fields.free_installments = ['Ensure this value is less than or equal to number_of_installments.'];
+  }
   if (Object.keys(fields).length) throw badRequest(fields);
+  const minInstallmentValue: number = value.min_installment_value ?? 0;
+  const allFree = freeInstallments >= value.number_of_installments || rate === 0;
   return {
     value: value.value,
     description: value.description ?? '',
@@ -86,6 +108,15 @@ export async function validateCreateLink(body: unknown, options: ValidateOptions
     email: value.email ?? '',
     mobile: value.mobile ?? '',
     installments: value.number_of_installments,
+    // Today's links (all interest-free, no minimum) store no policy.
+    installmentPolicy:
+      allFree && minInstallmentValue === 0
+        ? null
+        : {
+            freeInstallments: Math.min(freeInstallments, value.number_of_installments),
+            interestRateMonthlyBp: rate,
+            minInstallmentValue,
+          },
     linkExpPeriod: value.link_exp_period,
     webhookUrl,
   };
@@ -123,12 +154,33 @@ export function presentLink(link: PaymentLink, now = new Date()): PaymentLinkAns
     mobile: link.mobile,
     link_exp_period: link.linkExpPeriod,
     number_of_installments: link.installments,
+    ...presentInstallmentPolicy(link),
+    payment: link.payment ? presentLinkInstallments(link.payment, link.value) : null,
     payment_link_guid: link.guid,
     payment_link_url: checkoutUrlOf(link.guid),
     payment_date: link.paymentDate ? isoWithOffset(link.paymentDate) : null,
     webhookUrl: link.webhookUrl,
     created_at: isoWithOffset(link.createdAt),
     expires_at: isoWithOffset(link.expiresAt),
+  };
+}
+
+function presentInstallmentPolicy(link: PaymentLink) {
+  const policy = linkInstallmentPolicy(link);
+  return {
+    free_installments: policy.freeInstallments,
+    interest_rate_monthly: policy.interestRateMonthlyBp,
+    min_installment_value: policy.minInstallmentValue,
+  };
+}
+
+/** What the payer chose; a link paid before the choice existed was charged its value in its installments. */
+export function presentLinkInstallments(payment: NonNullable<PaymentLink['payment']>, value: number) {
+  return {
+    installments: payment.installments,
+    installment_value: payment.installmentValue ?? Math.floor(value / payment.installments),
+    total: payment.total ?? value,
+    interest_free: payment.interestFree ?? true,
   };
 }
 
@@ -151,6 +203,7 @@ async function insertLink(merchantId: number, input: CreateLinkInput, now: Date)
     email: input.email,
     mobile: input.mobile,
     installments: input.installments,
+    installmentPolicy: input.installmentPolicy,
     linkExpPeriod: input.linkExpPeriod,
     webhookUrl: input.webhookUrl,
     expiresAt: new Date(now.getTime() + EXPIRY_HOURS[input.linkExpPeriod] * 3600 * 1000),

@@ -66,6 +66,7 @@ const PINNED_OPERATION_IDS = [
   'getCardPublicKey',
   'getChargebackLifecycle',
   'getCheckoutAsset',
+  'getCheckoutInstallments',
   'getCheckoutPage',
   'getGlobalCeo',
   'getLiveness',

@@ -244,6 +244,56 @@ test('the card number is grouped as typed, the caret stays in place, and the gro
   await context.close();
 });
 
+test('the payer chooses the installments on a 360 px phone: labels in reais, the total with interest, the receipt', async (t) => {
+  const { body: link } = await createLink(app.url, merchant, {
+    value: 10_000,
+    payer_name: 'Fábio',
+    document: VALID_CPF,
+    number_of_installments: 6,
+    free_installments: 2,
+    interest_rate_monthly: 199,
+  });
+  const context = await browser.newContext({ ...PHONE, viewport: { width: 360, height: 740 } });
+  const page = await context.newPage();
+  await page.goto(pageUrl(link));
+  await page.getByRole('heading', { name: 'Quem está pagando?' }).waitFor();
+  t.regex((await page.locator('#meta').textContent())!, /Em até 6x/);
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await page.getByLabel('CEP').fill('20040002');
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  const choice = page.getByLabel('Parcelas');
+  await choice.locator('option').nth(5).waitFor({ state: 'attached' });
+  const labels = await choice.locator('option').allTextContents();
+  t.is(labels[0], '1x de R$ 100,00 sem juros');
+  t.is(labels[1], '2x de R$ 50,00 sem juros');
+  t.regex(labels[3], /^4x de R\$ 26,\d\d com juros \(total R\$ 10\d,\d\d\)$/);
+  // The most interest-free installments come chosen; the pay button shows what will be charged.
+  t.is(await choice.inputValue(), '2');
+  // The page writes amounts as Intl does (a no-break space after R$).
+  const payButton = async () => (await page.getByRole('button', { name: /Pagar/ }).textContent())!.replace(/\s/g, ' ');
+  t.is(await payButton(), 'Pagar R$ 100,00');
+  await choice.focus();
+  await choice.selectOption('4');
+  const total = /total (R\$ [\d.,]+)/.exec(labels[3])![1];
+  t.is(await payButton(), `Pagar ${total}`);
+  t.true(await page.evaluate('document.documentElement.scrollWidth <= 360'));
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'checkout-installments-360.png'), fullPage: true });
+
+  await page.getByLabel('Nome impresso no cartão').fill('FABIO');
+  await page.getByLabel('Número do cartão').fill('4000 0000 0000 0010');
+  await page.getByLabel('Validade (MM/AA)').fill(`12/${String(nextYear()).slice(2)}`);
+  await page.getByLabel('CVV').fill('123');
+  await page.getByRole('button', { name: /Pagar/ }).click();
+  await page.getByRole('heading', { name: 'Pagamento aprovado' }).waitFor();
+  const receipt = (await page.locator('#receipt-details').textContent())!.replace(/\s/g, ' ');
+  t.regex(receipt, /4x de R\$ 26,\d\d com juros/);
+  t.true(receipt.includes(`Total pago${total}`));
+  const stored = await PaymentLinkModel.findById(link.id).lean();
+  t.like(stored!.payment, { installments: 4, interestFree: false });
+  t.is(`R$ ${(stored!.payment!.total! / 100).toFixed(2).replace('.', ',')}`, total);
+  await context.close();
+});
+
 test('unknown and expired links show a clear state', async (t) => {
   const context = await browser.newContext();
   const page = await context.newPage();

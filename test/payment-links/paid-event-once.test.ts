@@ -15,6 +15,8 @@ import { emitLinkEvent } from '../../src/webhooks/outbox';
 import { clearTestCard } from '../helpers/cards';
 import { APPROVED_CARD, readyLink, useLinkApp } from './helpers';
 
+const ONE_INSTALLMENT = { installments: 1, installmentValue: 2700, total: 2700, interestFree: true };
+
 // The links carry a webhook: their events are stored and queued (nothing delivers them here).
 const shop = useLinkApp('Pago Uma Vez ME', { allowWebhookHost: '127.0.0.1:9' });
 const WEBHOOK = 'http://127.0.0.1:9/hook';
@@ -38,7 +40,7 @@ async function approvedCharge(link: PaymentLink, claim: HeldPayment) {
     customer: { name: 'Maria Silva' },
     card: { ...clearTestCard({ number: APPROVED_CARD }), brand: 'Visa' },
   });
-  return linkPaymentOf(sale, { brand: 'Visa', bin: '400000', last4: '0010' }, 1);
+  return linkPaymentOf(sale, { brand: 'Visa', bin: '400000', last4: '0010' }, ONE_INSTALLMENT);
 }
 
 /** A moment at which a pay started then has its claim's lease over. */
@@ -47,7 +49,7 @@ const pastTheLease = () => new Date(Date.now() - callMayStillBeRunningMs() - 5_0
 /** A link whose pay claimed it so long ago that its lease is over, with the acquirer's approval in hand. */
 async function slowPay() {
   const link = await payableLink();
-  const slow = await claimPayment(link, pastTheLease());
+  const slow = await claimPayment(link, ONE_INSTALLMENT, pastTheLease());
   return { link, slow, payment: await approvedCharge(link, slow) };
 }
 
@@ -75,7 +77,7 @@ test.serial(
   'a pay that took over a stale claim and recorded the sale, then its slow first holder finishing: one paid event',
   async (t) => {
     const { link, slow, payment } = await slowPay();
-    const taker = await claimPayment(link, new Date());
+    const taker = await claimPayment(link, ONE_INSTALLMENT, new Date());
     t.truthy(taker.takenOver, 'the lease was over: taken over under the same acquirer keys');
     const replayed = await approvedCharge(link, taker);
     t.is(replayed.acquirerPaymentId, payment.acquirerPaymentId, 'the acquirer replays the same sale');
@@ -87,7 +89,7 @@ test.serial(
 
 test.serial('the holder, the sweep and a taker recording the same payment at once: one paid event', async (t) => {
   const { link, slow, payment } = await slowPay();
-  const taker = await claimPayment(link, new Date());
+  const taker = await claimPayment(link, ONE_INSTALLMENT, new Date());
   await Promise.all([
     recordPaid(link, slow, payment, new Date()),
     recordPaid(link, taker, payment, new Date()),

@@ -47,6 +47,7 @@ import type {
   CheckoutAddress,
   CheckoutPay,
   CheckoutPayResult,
+  CheckoutInstallments,
   WebhookSecret,
   GetSwaggerResponse,
   ConsultChargebacksQuery,
@@ -335,6 +336,13 @@ export const operations = {
     operationId: 'setCheckoutAddress',
     method: 'PATCH',
     path: '/api/v1/checkout-links/{guid}/address',
+    auth: false,
+    response: 'json',
+  },
+  getCheckoutInstallments: {
+    operationId: 'getCheckoutInstallments',
+    method: 'GET',
+    path: '/api/v1/checkout-links/{guid}/installments',
     auth: false,
     response: 'json',
   },
@@ -1252,7 +1260,7 @@ export class PaymentLinksApi extends ApiGroup {
 }
 
 /**
- * Public checkout of a payment link: the page and the four calls it makes. No credential.
+ * Public checkout of a payment link: the page and the five calls it makes. No credential.
  *
  * Tag "checkout" of the document.
  */
@@ -1302,18 +1310,41 @@ export class CheckoutApi extends ApiGroup {
   }
 
   /**
+   * The installment options the payer may choose
+   *
+   * From 1 up to the link's number_of_installments, while each installment is at least its
+   * min_installment_value: each with its installment value, total and whether it is interest-free, in
+   * integer cents (interest by the Price table, the installment rounded half up; interest-free: rounded
+   * down, the first installment carrying the rest), and a Portuguese label for the page.
+   *
+   * Public: no credential.
+   *
+   * GET /api/v1/checkout-links/{guid}/installments
+   *
+   * @param guid payment_link_guid of the link
+   */
+  getCheckoutInstallments(guid: string | number, options?: RequestOptions): Promise<CheckoutInstallments> {
+    return this.transport.call<CheckoutInstallments>(
+      operations.getCheckoutInstallments,
+      { pathParams: { guid } },
+      options,
+    );
+  }
+
+  /**
    * Pay step: charge the encrypted card
    *
    * Decrypts the card, checks Luhn, expiry and CVV shape, and charges it through the acquirer as a
-   * captured sale with the link's installments. Needs the payer step done (payer name and a valid
-   * CPF/CNPJ on the link), else 400. Approved: 200 approved true, the link is paid (status 2,
-   * payment_date set). Denied: 200 approved false with the denial; the link stays payable. Of many
-   * concurrent pays exactly one charges; the others get 409. One client address may make
-   * CHECKOUT_PAY_RATE_LIMIT pay calls (default 30) per CHECKOUT_PAY_RATE_WINDOW_SECONDS (default 600)
-   * across all links, counted in Redis and shared by every web process; over it the answer is 429 with
-   * Retry-After. The limit is generous because phones on mobile networks share addresses (CGNAT). While
-   * Redis is down the limit is not applied (payment needs no Redis; the per-link stop after 10 declines
-   * still holds).
+   * captured sale in the installments the payer chose (`installments`, one of the link's options;
+   * absent: the link's number_of_installments); with interest the charged total is the option's total.
+   * Needs the payer step done (payer name and a valid CPF/CNPJ on the link), else 400. Approved: 200
+   * approved true, the link is paid (status 2, payment_date set). Denied: 200 approved false with the
+   * denial; the link stays payable. Of many concurrent pays exactly one charges; the others get 409. One
+   * client address may make CHECKOUT_PAY_RATE_LIMIT pay calls (default 30) per
+   * CHECKOUT_PAY_RATE_WINDOW_SECONDS (default 600) across all links, counted in Redis and shared by
+   * every web process; over it the answer is 429 with Retry-After. The limit is generous because phones
+   * on mobile networks share addresses (CGNAT). While Redis is down the limit is not applied (payment
+   * needs no Redis; the per-link stop after 10 declines still holds).
    *
    * Public: no credential.
    *

@@ -1018,7 +1018,23 @@ export interface PaymentLinkCreate {
    * that is not a Brazilian mobile or landline is a field error.
    */
   mobile?: string;
+  /**
+   * The most installments the payer may choose at checkout (the options: GET
+   * /api/v1/checkout-links/{guid}/installments); a pay step naming none charges this many
+   */
   number_of_installments?: number;
+  /**
+   * Up to this many installments the payer pays no interest. Default: all of them when
+   * interest_rate_monthly is 0, else 1. More than number_of_installments is a field error
+   */
+  free_installments?: number;
+  /**
+   * Monthly interest beyond the free installments, in basis points (199 = 1.99% a month), applied by the
+   * Price table: the payer pays n equal installments rounded half up to the cent
+   */
+  interest_rate_monthly?: number;
+  /** Cents: options whose installment would be smaller are not offered (one installment always is) */
+  min_installment_value?: number;
   /** 1 = 24 h, 2 = 48 h, 3 = 72 h after creation */
   link_exp_period?: 1 | 2 | 3;
   /**
@@ -1053,7 +1069,23 @@ export interface PaymentLink {
   /** E.164 (+5511987654321), or empty when none was sent */
   mobile: string;
   link_exp_period: 1 | 2 | 3;
+  /** The most installments the payer may choose */
   number_of_installments: number;
+  free_installments: number;
+  /** Basis points a month */
+  interest_rate_monthly: number;
+  /** Cents */
+  min_installment_value: number;
+  /** Null until paid: the installments the payer chose and what was charged */
+  payment: {
+    /** What the payer chose */
+    installments: number;
+    /** Cents of each installment (interest-free: rounded down; the first carries the rest) */
+    installment_value: number;
+    /** Cents charged in all (the value, or more with interest) */
+    total: number;
+    interest_free: boolean;
+  } | null;
   /** Format: uuid. */
   payment_link_guid: string;
   /**
@@ -1095,7 +1127,10 @@ export interface CheckoutLink {
   amount: number;
   description?: string;
   merchantCompanyName: string;
-  /** Installments of the charge, fixed by the link */
+  /**
+   * The most installments the payer may choose (the options: GET
+   * /api/v1/checkout-links/{guid}/installments)
+   */
   installments: number;
   /** Format: date-time. */
   expiresAt: string;
@@ -1116,8 +1151,15 @@ export interface CheckoutLink {
   receipt?: {
     /** Format: date-time. */
     paymentDate?: string;
+    /** Cents: the link's value */
     amount?: number;
+    /** What the payer chose */
     installments?: number;
+    /** Cents of each installment (interest-free: rounded down; the first carries the rest) */
+    installmentValue?: number;
+    /** Cents charged in all: the amount, or more with interest */
+    total?: number;
+    interestFree?: boolean;
     cardBrand?: string;
     cardLast4?: string;
     /**
@@ -1163,6 +1205,11 @@ export interface CheckoutPay {
    * a bad field names it: number (Luhn, brand), expiry, cvv (3 digits, 4 for Amex), holder.
    */
   encrypted_card: string;
+  /**
+   * How many installments the payer chose: one of GET /api/v1/checkout-links/{guid}/installments.
+   * Absent: the link's number_of_installments, as before the payer could choose
+   */
+  installments?: number;
 }
 
 export interface CheckoutPayResult {
@@ -1180,6 +1227,24 @@ export interface CheckoutPayResult {
     payerMessage?: string;
   } | null;
   checkout: CheckoutLink;
+}
+
+export interface CheckoutInstallments {
+  /** Cents: the link's value */
+  amount: number;
+  /** The link's number_of_installments */
+  max_installments: number;
+  /** From 1 installment up, those whose installment is at least the link's minimum */
+  options: Array<{
+    installments: number;
+    /** Cents of each installment (interest-free: rounded down; the first carries the rest) */
+    installment_value: number;
+    /** Cents the payer pays in all */
+    total: number;
+    interest_free: boolean;
+    /** Portuguese, e.g. "3x de R$ 33,33 sem juros" */
+    label: string;
+  }>;
 }
 
 export interface WebhookSecret {
@@ -1687,6 +1752,11 @@ export interface OperationErrors {
     409: ErrorDetail;
     413: ErrorDetail;
     415: ErrorDetail;
+    503: ErrorDetail;
+  };
+  getCheckoutInstallments: {
+    400: FieldErrors;
+    404: ErrorDetail;
     503: ErrorDetail;
   };
   payCheckout: {

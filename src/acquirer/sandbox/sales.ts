@@ -89,6 +89,7 @@ interface SandboxSale {
   type: 'CreditCard' | 'Pix';
   amount: number;
   installments: number;
+  interest: string;
   capture: boolean;
   recurrent: boolean;
   status: number;
@@ -190,7 +191,7 @@ function saleBody(sale: SandboxSale): Json {
   if (sale.card) {
     Object.assign(payment, {
       Installments: sale.installments,
-      Interest: 'ByMerchant',
+      Interest: sale.interest,
       Capture: sale.capture,
       Recurrent: sale.recurrent,
       ...(sale.authorizationCode ? { AuthorizationCode: sale.authorizationCode } : {}),
@@ -265,6 +266,7 @@ function newSale(body: Json, type: SandboxSale['type']): SandboxSale {
     type,
     amount: payment.Amount,
     installments: payment.Installments ?? 1,
+    interest: typeof payment.Interest === 'string' ? payment.Interest : 'ByMerchant',
     capture: Boolean(payment.Capture),
     recurrent: Boolean(payment.Recurrent),
     status: 0,

@@ -58,14 +58,49 @@
     $('merchant-name').textContent = checkout.merchantCompanyName;
     $('amount').textContent = money(checkout.amount);
     $('description').textContent = checkout.description || '';
-    var installments =
-      checkout.installments > 1
-        ? checkout.installments + 'x de ' + money(Math.round(checkout.amount / checkout.installments)) + ' · '
-        : 'À vista · ';
+    var installments = checkout.installments > 1 ? 'Em até ' + checkout.installments + 'x · ' : 'À vista · ';
     $('meta').textContent = installments + 'Válido até ' + dateTime(checkout.expiresAt);
-    $('installments-note').textContent =
-      checkout.installments > 1 ? 'Cobrança em ' + checkout.installments + ' parcelas.' : 'Cobrança à vista.';
-    $('pay-button').textContent = 'Pagar ' + money(checkout.amount);
+    showChosenTotal();
+  }
+
+  /** The options the link offers (GET .../installments), loaded once the payer reaches the card step. */
+  var installmentOptions = null;
+
+  function chosenOption() {
+    var chosen = Number($('installments').value);
+    return (installmentOptions || []).filter(function (option) {
+      return option.installments === chosen;
+    })[0];
+  }
+
+  function showChosenTotal() {
+    var option = chosenOption();
+    $('pay-button').textContent = 'Pagar ' + money(option ? option.total : checkout.amount);
+  }
+
+  /**
+   * Fills the installments choice: each option's Portuguese label ("3x de R$ 33,33 sem juros"); chosen at
+   * first, the most interest-free installments (what the link charged before the payer could choose).
+   */
+  function loadInstallments() {
+    if (installmentOptions) return;
+    request('GET', '/installments').then(function (res) {
+      if (res.status !== 200 || !res.data) return;
+      installmentOptions = res.data.options;
+      var select = $('installments');
+      select.textContent = '';
+      var preferred = 1;
+      installmentOptions.forEach(function (option) {
+        var item = document.createElement('option');
+        item.value = String(option.installments);
+        item.textContent = option.label;
+        select.appendChild(item);
+        if (option.interest_free) preferred = option.installments;
+      });
+      select.value = String(preferred);
+      $('installments-field').hidden = installmentOptions.length < 2;
+      showChosenTotal();
+    });
   }
 
   function hideAll() {
@@ -87,6 +122,7 @@
       else li.removeAttribute('aria-current');
     });
     var form = document.querySelector('form[data-step="' + step + '"]');
+    if (step === 'card') loadInstallments();
     form.hidden = false;
     form.querySelector('h1').focus();
   }
@@ -150,6 +186,13 @@
     form.setAttribute('aria-busy', on ? 'true' : 'false');
   }
 
+  function installmentsText(receipt) {
+    var n = receipt.installments || checkout.installments;
+    if (n === 1) return 'À vista';
+    var each = receipt.installmentValue ? ' de ' + money(receipt.installmentValue) : '';
+    return n + 'x' + each + (receipt.interestFree === false ? ' com juros' : ' sem juros');
+  }
+
   function showReceipt() {
     hideAll();
     setStatus('');
@@ -160,9 +203,10 @@
       ['Descrição', checkout.description || '—'],
       ['Pago em', r.paymentDate ? dateTime(r.paymentDate) : '—'],
       ['Cartão', (r.cardBrand || '') + ' final ' + (r.cardLast4 || '')],
-      ['Parcelas', String(r.installments || checkout.installments)],
+      ['Parcelas', installmentsText(r)],
       ['Autorização', r.authorization || '—', 'receipt-authorization'],
     ];
+    if (r.total && r.total !== checkout.amount) rows.splice(1, 0, ['Total pago', money(r.total)]);
     // The 20-digit transaction id wraps on a phone: it is shown only on screens wide enough (CSS).
     if (r.tid) rows.push(['Transação (TID)', r.tid, 'receipt-tid', 'wide-only']);
     var dl = $('receipt-details');
@@ -419,6 +463,7 @@
         showStep('card');
       });
     });
+    $('installments').addEventListener('change', showChosenTotal);
     $('card-form').addEventListener('submit', function (event) {
       event.preventDefault();
       var form = this;
@@ -431,7 +476,9 @@
       } catch (e) {
         return formError(form, 'Não foi possível proteger os dados do cartão neste navegador.');
       }
-      submitStep(form, 'PUT', '/pay', { encrypted_card: encrypted }, function (result) {
+      var pay = { encrypted_card: encrypted };
+      if (chosenOption()) pay.installments = chosenOption().installments;
+      submitStep(form, 'PUT', '/pay', pay, function (result) {
         if (result.approved) {
           ['card-number', 'card-cvv'].forEach(function (id) {
             $(id).value = '';
