@@ -54,6 +54,11 @@ async function dropDatabasesOfRun(runId: string): Promise<number> {
   }
 }
 
+const FILE_NAMED = new RegExp(
+  '(?:Uncaught exception in|Unhandled rejection in|were pending in|Failed to exit when running|remaining in|^\\s*✘) ' +
+    '(\\S+\\.test\\.ts)\\b',
+);
+
 /**
  * The test files ava's output names as failing, or null when some failure cannot be traced to a file (a
  * crash of ava itself, an unknown kind of line): then nothing is run again. Ava prefixes a failed test's
@@ -64,10 +69,7 @@ export function failedTestFiles(output: string, files: string[]): string[] | nul
   const named = new Set<string>();
   for (const line of output.replace(/\x1b\[[0-9;]*m/g, '').split('\n')) {
     const failedTest = /^\s*✘ \[(?:fail|unexpected pass)\]: (.*)$/.exec(line);
-    const aboutFile =
-      /(?:Uncaught exception in|Unhandled rejection in|were pending in|Failed to exit when running|remaining in|^\s*✘) (\S+\.test\.ts)\b/.exec(
-        line,
-      );
+    const aboutFile = FILE_NAMED.exec(line);
     if (failedTest) {
       // A title two files could begin (one file run alone, the other in a folder of that name) runs both.
       const candidates = filesOfTitle(failedTest[1], files);
