@@ -47,7 +47,8 @@ export async function startProcess(
   readyPattern = kind === 'web' || kind === 'sandbox'
     ? /listening on (http:\/\/[0-9.:]+)/
     : /(worker ready|scheduler ready)/,
-  timeoutMs = 30_000,
+  // Generous: under tsx a process compiles as it loads, and on two busy cores that has taken over 30 s.
+  timeoutMs = 60_000,
 ): Promise<RunningProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', ENTRY_POINTS[kind]], {
     cwd: ROOT,
