@@ -9,6 +9,7 @@ import { rateLimit } from '../http/rate-limit';
 import { PaymentLinkModel } from '../payment-links/model';
 import { linkInstallmentOptions, loadCheckout, payLink, saveAddress, savePayer } from './service';
 import { ASSETS, readAsset, readPage } from './assets';
+import { linkPixStatus, startLinkPix } from './pix';
 import { addressBody, foldPayerAlias, guidOnly, payBody, payerBody } from './schemas';
 import { definitions, docs, tag } from './swagger';
 
@@ -56,6 +57,12 @@ const handlers = {
   getCheckoutInstallments: async (req, res) => {
     res.set('Cache-Control', 'no-store').json(await linkInstallmentOptions(String(req.params.guid)));
   },
+  startCheckoutPix: async (req, res) => {
+    res.set('Cache-Control', 'no-store').json(await startLinkPix(String(req.params.guid)));
+  },
+  getCheckoutPix: async (req, res) => {
+    res.set('Cache-Control', 'no-store').json(await linkPixStatus(String(req.params.guid)));
+  },
   getCheckoutPage: async (req, res) => {
     // The page loads its assets by relative URL (so a PUBLIC_BASE_URL with a path works): no trailing slash.
     if (req.path.endsWith('/')) {
@@ -95,6 +102,8 @@ export const checkoutFeature: Feature = {
     route('patch', '/api/v1/checkout-links/:guid/address', 'setCheckoutAddress', { before: [addressBody] }),
     route('get', '/api/v1/checkout-links/:guid/installments', 'getCheckoutInstallments', { before: [guidOnly] }),
     route('put', '/api/v1/checkout-links/:guid/pay', 'payCheckout', { before: [payRateLimit, payBody] }),
+    route('post', '/api/v1/checkout-links/:guid/pix', 'startCheckoutPix', { before: [payRateLimit, guidOnly] }),
+    route('get', '/api/v1/checkout-links/:guid/pix', 'getCheckoutPix', { before: [guidOnly] }),
     route('get', '/checkout/:guid', 'getCheckoutPage'),
     route('get', '/checkout/assets/:file', 'getCheckoutAsset'),
   ],

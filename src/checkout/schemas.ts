@@ -186,6 +186,9 @@ export const checkoutLink = definition(
     installments: required(field.number().integer()).description(
       'The most installments the payer may choose (the options: GET /api/v1/checkout-links/{guid}/installments)',
     ),
+    paymentMethods: required(field.array(field.oneOf(['card', 'pix']))).description(
+      'How the payer may pay: card, PIX (POST .../pix gives the QR code) or both',
+    ),
     expiresAt: required(field.dateTime()),
     payerName: required(field.string()).description(
       'The payer name saved by the payer step (or pre-filled by the merchant)',
@@ -202,6 +205,7 @@ export const checkoutLink = definition(
     receipt: nullable(
       field.object({
         paymentDate: field.dateTime(),
+        method: field.oneOf(['card', 'pix']).description('How the link was paid (card fields are empty for PIX)'),
         amount: field.number().integer().description("Cents: the link's value"),
         installments: field.number().integer().description('What the payer chose'),
         installmentValue: field
@@ -282,3 +286,24 @@ export const checkoutInstallments = definition(
 export type CheckoutInstallmentsAnswer = ValueOf<typeof checkoutInstallments>;
 
 export const guidOnly = celebrate(guidParam);
+
+export const checkoutPix = definition(
+  'CheckoutPix',
+  field.object({
+    status: required(
+      field.oneOf(['none', 'creating', 'waiting', 'paid', 'expired', 'failed', 'paid_twice']),
+    ).description(
+      'The newest QR code: none yet; creating (ask again in a moment); waiting for the payer; paid (the link ' +
+        'is paid: load the checkout for the receipt); expired (POST for a new one); failed (the acquirer ' +
+        'refused it: POST again); paid_twice (paid after the link already was: its money goes back)',
+    ),
+    linkPaid: required(field.boolean()),
+    amount: required(field.number().integer()).description('Cents'),
+    qrCode: required(nullable(field.string())).description('The PIX copy-and-paste code (EMV), while waiting'),
+    qrCodeImage: required(nullable(field.string())).description('data:image/png;base64 of the QR code, while waiting'),
+    expiresAt: required(nullable(field.dateTime())),
+    secondsLeft: required(nullable(field.number().integer())).description('Until the QR code expires, while waiting'),
+  }),
+);
+
+export type CheckoutPixAnswer = ValueOf<typeof checkoutPix>;

@@ -17,7 +17,12 @@ import { cardBrand, CardError, decryptCard, publicKeyPem, summarizeCard } from '
 import { readOne } from '../db/reads';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { logger } from '../platform/logger';
-import { effectiveLinkStatus, isoWithOffset, linkInstallmentPolicy } from '../payment-links/service';
+import {
+  effectiveLinkStatus,
+  isoWithOffset,
+  linkInstallmentPolicy,
+  linkPaymentMethods,
+} from '../payment-links/service';
 import {
   installmentLabel,
   installmentOption,
@@ -58,7 +63,7 @@ const ACQUIRER_BRANDS: ReadonlySet<string> = new Set([
   'Hipercard',
 ]);
 
-async function findLink(guid: string): Promise<PaymentLink> {
+export async function findLink(guid: string): Promise<PaymentLink> {
   if (typeof guid !== 'string' || guid.length > 100) throw notFound('No payment link with this address.');
   const link = await readOne<PaymentLink>(PaymentLinkModel, { guid });
   if (!link) throw notFound('No payment link with this address.');
@@ -67,6 +72,13 @@ async function findLink(guid: string): Promise<PaymentLink> {
 
 function expiredDetail(link: PaymentLink): string {
   return `This payment link expired on ${isoWithOffset(link.expiresAt)} and can no longer be paid or changed.`;
+}
+
+/** A pay (card or PIX): only of a pending link that has not expired. */
+export function assertPayable(link: PaymentLink, now: Date): void {
+  const status = effectiveLinkStatus(link, now);
+  if (status === LINK_PAID) throw conflict(ALREADY_PAID);
+  if (status === LINK_EXPIRED) throw conflict(expiredDetail(link));
 }
 
 /** Payer and address steps: allowed only on a pending link that has not expired. */
@@ -81,6 +93,7 @@ function receiptOf(link: PaymentLink) {
   return {
     paymentDate: isoWithOffset(link.paymentDate),
     amount: link.value,
+    method: link.payment.method ?? 'card',
     installments: link.payment.installments,
     installmentValue: link.payment.installmentValue ?? Math.floor(link.value / link.payment.installments),
     total: link.payment.total ?? link.value,
@@ -109,6 +122,7 @@ export function presentCheckout(link: PaymentLink, now = new Date()): CheckoutLi
     description: link.description,
     merchantCompanyName: link.merchantCompanyName,
     installments: link.installments,
+    paymentMethods: linkPaymentMethods(link),
     expiresAt: isoWithOffset(link.expiresAt),
     payerName: link.payerName,
     payerDocument: maskDocument(document),
@@ -260,9 +274,10 @@ export async function payLink(
   now = new Date(),
 ): Promise<CheckoutPayAnswer> {
   const link = await findLink(guid);
-  const status = effectiveLinkStatus(link, now);
-  if (status === LINK_PAID) throw conflict(ALREADY_PAID);
-  if (status === LINK_EXPIRED) throw conflict(expiredDetail(link));
+  if (!linkPaymentMethods(link).includes('card')) {
+    throw badRequest({ payment_method: ['This payment link is paid by PIX only.'] });
+  }
+  assertPayable(link, now);
   const document = normalizeDocument(link.document);
   const kind = documentKind(document);
   const missing: Record<string, string[]> = {};

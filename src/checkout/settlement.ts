@@ -74,8 +74,8 @@ function notifyPaid(paid: PaymentLink, payment: NonNullable<PaymentLink['payment
     paid,
     'payment_link.paid',
     {
-      card: { brand: payment.brand, last4: payment.last4 },
-      payment: { method: 'card', ...presentLinkInstallments(payment, paid.value) },
+      card: payment.method === 'pix' ? null : { brand: payment.brand, last4: payment.last4 },
+      payment: { method: payment.method ?? 'card', ...presentLinkInstallments(payment, paid.value) },
       acquirer: { payment_id: payment.acquirerPaymentId, tid: payment.tid ?? null, return_code: payment.returnCode },
     },
     { oncePerLink: true },

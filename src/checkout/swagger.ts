@@ -6,6 +6,7 @@ import {
   checkoutAddress,
   checkoutInstallments,
   checkoutLink,
+  checkoutPix,
   checkoutPay,
   checkoutPayer,
   checkoutPayResult,
@@ -26,7 +27,7 @@ const notFoundResponse = errorResponses.detail('No link with this guid');
 
 export const tag = {
   name: 'checkout',
-  description: 'Public checkout of a payment link: the page and the five calls it makes. No credential.',
+  description: 'Public checkout of a payment link: the page and the calls it makes. No credential.',
 };
 
 export const definitions = swaggerDefinitions(
@@ -36,6 +37,7 @@ export const definitions = swaggerDefinitions(
   checkoutPay,
   checkoutPayResult,
   checkoutInstallments,
+  checkoutPix,
 );
 
 export const docs = {
@@ -123,6 +125,38 @@ export const docs = {
     parameters: [guidPath],
     responses: {
       200: { description: 'The options', schema: { $ref: '#/definitions/CheckoutInstallments' } },
+      400: errorResponses.fieldErrors,
+      404: notFoundResponse,
+    },
+  },
+  startCheckoutPix: {
+    operationId: 'startCheckoutPix',
+    summary: 'PIX: the QR code to pay the link',
+    description:
+      'For a link whose payment_methods include pix, once the payer step is done. Answers the live QR code ' +
+      'if there is one (the same for whoever asks), else makes a new one once the one before has expired ' +
+      "(lifetime: the link's pix_expires_in, never past the link's expiry). 409 with Retry-After while " +
+      'another payer is making it or a card pay is in progress. Counted in the pay rate limit.',
+    parameters: [guidPath],
+    responses: {
+      200: { description: 'The QR code', schema: { $ref: '#/definitions/CheckoutPix' } },
+      400: errorResponses.fieldErrors,
+      404: notFoundResponse,
+      409: conflictResponse,
+      429: errorResponses.detail('Too many pay calls from this address; Retry-After says when to try again'),
+      502: errorResponses.detail('The acquirer could not be reached; ask again'),
+    },
+  },
+  getCheckoutPix: {
+    operationId: 'getCheckoutPix',
+    summary: 'PIX: the state of the newest QR code (the page polls it)',
+    description:
+      "paid once the acquirer's notice has been confirmed with it and applied: the link is then paid (load " +
+      'the checkout for its receipt). A QR code paid after the link already was is paid_twice: never the ' +
+      "link's payment; its money goes back.",
+    parameters: [guidPath],
+    responses: {
+      200: { description: 'The newest QR code', schema: { $ref: '#/definitions/CheckoutPix' } },
       400: errorResponses.fieldErrors,
       404: notFoundResponse,
     },

@@ -7,6 +7,7 @@ import { Gauge } from 'prom-client';
 import { logger } from '../platform/logger';
 import { chargebackNoticesNeedingAttention } from '../chargebacks';
 import { paymentsNeedingAttention } from '../checkout/service';
+import { linkPixNeedingAttention } from '../checkout/pix';
 import { salesNeedingAttention } from '../sales';
 import { chargesNeedingAttention } from '../subscriptions/scheduling';
 import { refundsNeedingAttention } from '../refunds';
@@ -15,6 +16,7 @@ import { registry } from '../platform/metrics-registry';
 const SOURCES: (() => Promise<Record<string, number>>)[] = [
   () => salesNeedingAttention(),
   () => paymentsNeedingAttention(),
+  () => linkPixNeedingAttention(),
   () => chargesNeedingAttention(),
   () => chargebackNoticesNeedingAttention(),
   () => refundsNeedingAttention(),
@@ -26,7 +28,7 @@ export const needsAttention = new Gauge({
     'Items the sweeps could not settle, by kind: sale_reconciling_over_10m, pix_unsettled_after_2d, ' +
     'payment_notice_unapplied_over_15m, ' +
     ('link_payment_unsettled_over_10m, charge_pending_over_1h, chargeback_notice_unapplied_over_15m, ' +
-      'refund_pending_over_10m. Alert when ' +
+      'refund_pending_over_10m, link_pix_paid_twice. Alert when ' +
       'above 0. Absent while the database does not answer.'),
   labelNames: ['kind'] as const,
   registers: [],

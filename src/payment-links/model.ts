@@ -43,12 +43,16 @@ export interface LinkPayment {
   brand: string;
   bin: string;
   last4: string;
+  /** 'pix' for a link paid by a PIX QR code (no card fields then); absent: card. */
+  method?: LinkPaymentMethod;
   installments: number;
   /** The chosen option (src/platform/installments.ts): cents charged in all, each installment, interest-free or not. Absent on links paid before the payer chose. */
   total?: number;
   installmentValue?: number;
   interestFree?: boolean;
 }
+
+export type LinkPaymentMethod = 'card' | 'pix';
 
 /** How a link offers installments beyond its most (`installments`); absent: all interest-free, no minimum. */
 export interface LinkInstallmentPolicy {
@@ -74,6 +78,10 @@ export interface PaymentLink {
   /** The most installments the payer may choose; a pay step naming none charges this many. */
   installments: number;
   installmentPolicy?: LinkInstallmentPolicy | null;
+  /** How the payer may pay: ['card'] (links before PIX), ['pix'] or both. */
+  paymentMethods?: LinkPaymentMethod[];
+  /** Seconds a PIX QR code of this link lives (never past the link's own expiry). */
+  pixExpiresIn?: number;
   linkExpPeriod: number;
   webhookUrl: string;
   status: number;
@@ -111,6 +119,7 @@ const paymentSchema = new Schema<LinkPayment>(
     brand: String,
     bin: String,
     last4: String,
+    method: String,
     installments: Number,
     total: Number,
     installmentValue: Number,
@@ -140,6 +149,8 @@ const linkSchema = new Schema<PaymentLink>(
       ),
       default: null,
     },
+    paymentMethods: { type: [String], default: undefined },
+    pixExpiresIn: { type: Number },
     linkExpPeriod: { type: Number, default: 2 },
     webhookUrl: { type: String, default: '' },
     status: { type: Number, default: LINK_PENDING },
@@ -236,3 +247,44 @@ const idempotencySchema = new Schema<LinkIdempotencyRecord>(
 );
 
 export const LinkIdempotencyModel = mongoose.model<LinkIdempotencyRecord>('LinkIdempotency', idempotencySchema);
+
+/**
+ * One PIX QR code of a link: `_id` `<link id>.<n>`, n counting the link's QR codes from 1. A new one is
+ * made only once the one before has expired, and its insert under that unique id is the claim: of
+ * payers asking at once, one creates the charge and the others are shown it. The charge itself is an
+ * online PIX sale of the link's merchant (`saleId`), so the acquirer's notices, the PIX sweeps and
+ * the sales API follow it as any PIX sale.
+ */
+export interface LinkPixCharge {
+  _id: string;
+  linkId: number;
+  seq: number;
+  /** creating: the claim, before the acquirer answered; waiting: the payer may pay; then one of the ends. */
+  state: 'creating' | 'waiting' | 'paid' | 'expired' | 'failed' | 'paid_twice';
+  saleId: number | null;
+  qrCode: string;
+  expiresAt: Date | null;
+  createdAt: Date;
+  settledAt: Date | null;
+}
+
+const pixChargeSchema = new Schema<LinkPixCharge>(
+  {
+    _id: { type: String },
+    linkId: { type: Number, required: true },
+    seq: { type: Number, required: true },
+    state: { type: String, required: true },
+    saleId: { type: Number, default: null },
+    qrCode: { type: String, default: '' },
+    expiresAt: { type: Date, default: null },
+    createdAt: { type: Date, required: true },
+    settledAt: { type: Date, default: null },
+  },
+  { versionKey: false, collection: 'payment_link_pix' },
+);
+// The link's newest QR code; the link of a PIX sale (its notice); the ones paid after the link was.
+pixChargeSchema.index({ linkId: 1, seq: -1 });
+pixChargeSchema.index({ saleId: 1 });
+pixChargeSchema.index({ state: 1 });
+
+export const LinkPixChargeModel = mongoose.model<LinkPixCharge>('LinkPixCharge', pixChargeSchema);

@@ -113,6 +113,29 @@ export const paymentLinkCreate = definition(
           'number.max': `Ensure this value is less than or equal to ${MAX_LINK_VALUE}.`,
         })
         .description('Cents: options whose installment would be smaller are not offered (one installment always is)'),
+      payment_methods: withDefault(
+        field
+          .array(field.oneOf(['card', 'pix']))
+          .min(1)
+          .unique(),
+        ['card'],
+      )
+        .messages({
+          'array.base': 'A list of payment methods is required: ["card"], ["pix"] or ["card", "pix"].',
+          'array.min': 'Name at least one payment method.',
+          'array.unique': 'Name each payment method once.',
+          'any.only': 'Payment methods are "card" and "pix".',
+        })
+        .description('How the payer may pay at checkout: ["card"] (default), ["pix"] or ["card", "pix"]'),
+      pix_expires_in: withDefault(integer.min(60).max(86_400), 1_800)
+        .messages({
+          'number.min': 'Ensure this value is greater than or equal to 60.',
+          'number.max': 'Ensure this value is less than or equal to 86400.',
+        })
+        .description(
+          "Seconds each PIX QR code lives (60 to 86400, default 1800); never past the link's own expiry " +
+            '(a longer one than the link lives is a field error)',
+        ),
       link_exp_period: withDefault(integer.valid(1, 2, 3), 2)
         .messages({ 'any.only': 'Choose 1 (24 h), 2 (48 h) or 3 (72 h).' })
         .description('1 = 24 h, 2 = 48 h, 3 = 72 h after creation'),
@@ -150,6 +173,8 @@ export const paymentLink = definition(
       .description('E.164 (+5511987654321), or empty when none was sent')
       .example('+5511987654321'),
     link_exp_period: required(field.number().integer().valid(1, 2, 3)),
+    payment_methods: required(field.array(field.oneOf(['card', 'pix']))),
+    pix_expires_in: required(field.number().integer()).description('Seconds each PIX QR code lives'),
     number_of_installments: required(field.number().integer().min(1).max(12)).description(
       'The most installments the payer may choose',
     ),

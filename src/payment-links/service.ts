@@ -23,6 +23,7 @@ import {
   STATUS_LABELS,
   type LinkIdempotencyRecord,
   type LinkInstallmentPolicy,
+  type LinkPaymentMethod,
   type PaymentLink,
 } from './model';
 
@@ -35,8 +36,17 @@ export interface CreateLinkInput {
   mobile: string;
   installments: number;
   installmentPolicy: LinkInstallmentPolicy | null;
+  paymentMethods: LinkPaymentMethod[];
+  pixExpiresIn: number;
   linkExpPeriod: number;
   webhookUrl: string;
+}
+
+export const DEFAULT_PIX_EXPIRES_IN = 1_800;
+
+/** How the payer may pay this link; links made before PIX take cards only. */
+export function linkPaymentMethods(link: Pick<PaymentLink, 'paymentMethods'>): LinkPaymentMethod[] {
+  return link.paymentMethods?.length ? link.paymentMethods : ['card'];
 }
 
 /** The link's offer: at most its installments, its policy, or all interest-free with no minimum (links before). */
@@ -97,6 +107,13 @@ export async function validateCreateLink(body: unknown, options: ValidateOptions
   if (!fields.free_installments && !fields.number_of_installments && freeInstallments > value.number_of_installments) {
     fields.free_installments = ['Ensure this value is less than or equal to number_of_installments.'];
   }
+  if (
+    !fields.pix_expires_in &&
+    !fields.link_exp_period &&
+    value.pix_expires_in > EXPIRY_HOURS[value.link_exp_period] * 3600
+  ) {
+    fields.pix_expires_in = ['A PIX QR code cannot outlive its link: at most the link_exp_period in seconds.'];
+  }
   if (Object.keys(fields).length) throw badRequest(fields);
   const minInstallmentValue: number = value.min_installment_value ?? 0;
   const allFree = freeInstallments >= value.number_of_installments || rate === 0;
@@ -117,6 +134,8 @@ export async function validateCreateLink(body: unknown, options: ValidateOptions
             interestRateMonthlyBp: rate,
             minInstallmentValue,
           },
+    paymentMethods: value.payment_methods,
+    pixExpiresIn: value.pix_expires_in,
     linkExpPeriod: value.link_exp_period,
     webhookUrl,
   };
@@ -153,6 +172,8 @@ export function presentLink(link: PaymentLink, now = new Date()): PaymentLinkAns
     document: link.document,
     mobile: link.mobile,
     link_exp_period: link.linkExpPeriod,
+    payment_methods: linkPaymentMethods(link),
+    pix_expires_in: link.pixExpiresIn ?? DEFAULT_PIX_EXPIRES_IN,
     number_of_installments: link.installments,
     ...presentInstallmentPolicy(link),
     payment: link.payment ? presentLinkInstallments(link.payment, link.value) : null,
@@ -204,6 +225,8 @@ async function insertLink(merchantId: number, input: CreateLinkInput, now: Date)
     mobile: input.mobile,
     installments: input.installments,
     installmentPolicy: input.installmentPolicy,
+    paymentMethods: input.paymentMethods,
+    pixExpiresIn: input.pixExpiresIn,
     linkExpPeriod: input.linkExpPeriod,
     webhookUrl: input.webhookUrl,
     expiresAt: new Date(now.getTime() + EXPIRY_HOURS[input.linkExpPeriod] * 3600 * 1000),

@@ -705,6 +705,21 @@ function router(): Router {
   r.post('/sandbox/pix/:paymentId/pay', async (req, res) => {
     const sale = state.sales.get(String(req.params.paymentId));
     if (!sale || sale.type !== 'Pix') return fail(res, 404, [{ Code: 307, Message: 'Pix charge not found' }]);
+    await payPix(sale, req, res);
+  });
+
+  /**
+   * The payer's bank app pays a copy-and-paste code (what a QR code holds), as a person paying a checkout's
+   * QR code by hand would: the charge is found by its code, then paid as above.
+   */
+  r.post('/sandbox/pix/pay-code', async (req, res) => {
+    const code = typeof req.body?.qr_code === 'string' ? req.body.qr_code.trim() : '';
+    const sale = [...state.sales.values()].find((candidate) => candidate.pix?.qrCodeString === code);
+    if (!code || !sale) return fail(res, 404, [{ Code: 307, Message: 'No Pix charge has this code' }]);
+    await payPix(sale, req, res);
+  });
+
+  async function payPix(sale: SandboxSale, req: Request, res: Response): Promise<void> {
     refreshExpiry(sale);
     if (sale.status === 12) {
       sale.status = 2;
@@ -719,7 +734,7 @@ function router(): Router {
     const notifyUrl = typeof req.body?.notifyUrl === 'string' ? req.body.notifyUrl : undefined;
     const notification = req.body?.notify === false ? null : await notify(sale, 1, notifyUrl);
     res.json({ PaymentId: sale.paymentId, Status: sale.status, notification });
-  });
+  }
 
   /** The QR code's time runs out now (an unpaid charge then reads Aborted, 13); no notification is sent. */
   r.post('/sandbox/pix/:paymentId/expire', (req, res) => {

@@ -1,0 +1,253 @@
+/**
+ * PIX at the checkout (issue 25): the payer asks for a QR code, pays it in the bank app, and the page
+ * learns the outcome by polling. Each QR code is an online PIX sale of the link's merchant, made through
+ * the sales pre-capture (so the acquirer's notice, confirmed with a GET, settles it as any PIX sale);
+ * this file keeps which sale is the link's current QR code (LinkPixCharge) and turns a paid one into the
+ * link's payment through the link's one paid-once claim (pay-claims.ts), as a card pay does.
+ */
+import QRCode from 'qrcode';
+import { isDuplicateKey } from '../db/claims';
+import { insertDocument } from '../db/inserts';
+import { badRequest } from '../platform/errors';
+import { logger } from '../platform/logger';
+import { OnlineSaleModel, preCapture, type OnlineSale } from '../sales';
+import { PaymentNoticeModel } from '../sales/model';
+import {
+  LINK_PAID,
+  LinkPixChargeModel,
+  PaymentClaimModel,
+  PaymentLinkModel,
+  type LinkPixCharge,
+  type PaymentLink,
+} from '../payment-links/model';
+import {
+  DEFAULT_PIX_EXPIRES_IN,
+  effectiveLinkStatus,
+  isoWithOffset,
+  linkPaymentMethods,
+} from '../payment-links/service';
+import { documentKind, normalizeDocument } from '../platform/brazilian-documents';
+import { inProgress, payments } from './pay-claims';
+import { notify, recordPaid } from './settlement';
+import type { CheckoutPixAnswer } from './schemas';
+import { assertPayable, findLink } from './service';
+
+/** A QR code whose sale the acquirer never answered is abandoned after this (the page asks again). */
+const CREATING_STALE_MS = 2 * 60_000;
+
+async function newestPix(linkId: number): Promise<LinkPixCharge | null> {
+  return LinkPixChargeModel.findOne({ linkId }).sort({ seq: -1 }).lean();
+}
+
+function isLive(pix: LinkPixCharge, now: Date): boolean {
+  return pix.state === 'waiting' && pix.expiresAt !== null && pix.expiresAt.getTime() > now.getTime();
+}
+
+/**
+ * The payer's QR code: the live one if there is one (the same for whoever asks), else a new one, once
+ * the one before has expired. The payer step must be done (the acquirer needs the payer's name and
+ * CPF/CNPJ for a PIX charge).
+ */
+export async function startLinkPix(guid: string, now = new Date()): Promise<CheckoutPixAnswer> {
+  const link = await findLink(guid);
+  if (!linkPaymentMethods(link).includes('pix')) {
+    throw badRequest({ payment_method: ['This payment link is not paid by PIX.'] });
+  }
+  assertPayable(link, now);
+  const document = normalizeDocument(link.document);
+  if (!link.payerName || !documentKind(document)) {
+    throw badRequest({ document: ['Complete the payer step first: a PIX charge needs the payer name and CPF/CNPJ.'] });
+  }
+  let newest = await settleNewest(link, now);
+  if (newest && (isLive(newest, now) || newest.state === 'paid' || newest.state === 'paid_twice')) {
+    return presentPix(link, newest, now);
+  }
+  if (newest?.state === 'creating' && now.getTime() - newest.createdAt.getTime() < CREATING_STALE_MS) {
+    throw inProgress();
+  }
+  if (await PaymentClaimModel.exists({ _id: link._id, state: 'charging' })) throw inProgress();
+  const seq = (newest?.seq ?? 0) + 1;
+  try {
+    newest = await insertDocument(LinkPixChargeModel, {
+      _id: `${link._id}.${seq}`,
+      linkId: link._id,
+      seq,
+      state: 'creating',
+      saleId: null,
+      qrCode: '',
+      expiresAt: null,
+      createdAt: now,
+      settledAt: null,
+    });
+  } catch (error) {
+    if (isDuplicateKey(error)) throw inProgress(); // another payer is making this QR code: the page asks again
+    throw error;
+  }
+  const lifetime = Math.min(
+    link.pixExpiresIn ?? DEFAULT_PIX_EXPIRES_IN,
+    Math.floor((link.expiresAt.getTime() - now.getTime()) / 1000),
+  );
+  try {
+    const { sale } = await preCapture(
+      link.merchantId,
+      {
+        payment_method: 'pix',
+        value: link.value,
+        installments: 1,
+        save_card: false,
+        payer: { name: link.payerName, document },
+        order_reference: `payment_link ${link._id} pix ${seq}`,
+        pix_expires_in: Math.max(60, lifetime),
+      },
+      // A retry of this very QR code (a crash between the acquirer and here) replays the same sale.
+      `payment-link-pix-${newest._id}`,
+    );
+    const expiresAt = sale.pix?.expires_at ? new Date(sale.pix.expires_at) : null;
+    const state = sale.sale_status === 'PENDING' ? 'waiting' : 'failed';
+    await LinkPixChargeModel.updateOne(
+      { _id: newest._id },
+      { $set: { state, saleId: sale.id, qrCode: sale.pix?.qr_code ?? '', expiresAt } },
+    );
+    newest = { ...newest, state, saleId: sale.id, qrCode: sale.pix?.qr_code ?? '', expiresAt };
+  } catch (error) {
+    await LinkPixChargeModel.updateOne({ _id: newest._id, state: 'creating' }, { $set: { state: 'failed' } });
+    throw error;
+  }
+  return presentPix(link, newest, now);
+}
+
+/** The page's poll: the newest QR code's state, after settling it from its sale. */
+export async function linkPixStatus(guid: string, now = new Date()): Promise<CheckoutPixAnswer> {
+  const link = await findLink(guid);
+  const newest = await settleNewest(link, now);
+  return presentPix(link, newest, now);
+}
+
+/** Settles the newest QR code from its sale (paid, or expired) and returns it as it now is. */
+async function settleNewest(link: PaymentLink, now: Date): Promise<LinkPixCharge | null> {
+  const newest = await newestPix(link._id);
+  if (!newest || newest.state !== 'waiting' || newest.saleId === null) return newest;
+  const sale = await OnlineSaleModel.findById(newest.saleId).lean();
+  return sale ? settlePixCharge(link, newest, sale, now) : newest;
+}
+
+/**
+ * Settles one QR code from its sale. A paid one becomes the link's payment when it takes the link's
+ * paid-once claim; when the link was already paid (by card, or by another QR code) it is a second
+ * payment: kept as `paid_twice`, never the link's payment, counted in needs_attention until its money
+ * goes back. An unpaid one past its expiry ends as expired (one payment_link.pix_expired event).
+ */
+export async function settlePixCharge(
+  link: PaymentLink,
+  pix: LinkPixCharge,
+  sale: OnlineSale,
+  now = new Date(),
+): Promise<LinkPixCharge> {
+  if (pix.state !== 'waiting') return pix;
+  if (sale.status === 'CONFIRMED') {
+    const held = await PaymentClaimModel.findById(link._id).lean();
+    if (held?.state === 'charging') return pix; // a card pay is deciding: settled on a later poll or notice
+    if (held?.state === 'paid' || effectiveLinkStatus(link, now) === LINK_PAID) {
+      return endPix(link, pix, 'paid_twice', now, async () => {
+        logger.warn({ linkId: link._id, saleId: sale._id }, 'a PIX of a link already paid was paid: money to return');
+        await notify(link, 'payment_link.paid_twice', {
+          payment: { method: 'pix', sale_id: sale._id, total: sale.amountCents },
+        });
+      });
+    }
+    const outcome = await payments.claim(link._id, () => ({
+      attemptKey: `pix-${pix._id}`,
+      merchantOrderId: sale.merchantOrderId,
+      state: 'charging',
+    }));
+    if (!outcome.claimed) return pix; // taken meanwhile: the next poll or notice sees who paid
+    const paidAt = sale.pix?.paidAt ?? now;
+    await recordPaid(
+      link,
+      outcome.claim,
+      {
+        acquirerPaymentId: sale.acquirer?.paymentId ?? '',
+        tid: null,
+        authorizationCode: null,
+        returnCode: sale.acquirer?.returnCode ?? '',
+        returnMessage: sale.acquirer?.returnMessage ?? '',
+        brand: '',
+        bin: '',
+        last4: '',
+        method: 'pix',
+        installments: 1,
+        total: sale.amountCents,
+        installmentValue: sale.amountCents,
+        interestFree: true,
+      },
+      paidAt,
+    );
+    return endPix(link, pix, 'paid', now);
+  }
+  const expired = pix.expiresAt !== null && pix.expiresAt.getTime() <= now.getTime();
+  if (sale.status === 'EXPIRED' || sale.status === 'FAILED' || (expired && sale.status === 'PENDING')) {
+    return endPix(link, pix, 'expired', now, () =>
+      notify(link, 'payment_link.pix_expired', {
+        pix: { sale_id: sale._id, expires_at: pix.expiresAt ? isoWithOffset(pix.expiresAt) : null },
+      }).then(() => undefined),
+    );
+  }
+  return pix;
+}
+
+/** Moves a waiting QR code to its end once: whoever wins the move runs `then` (its event). */
+async function endPix(
+  link: PaymentLink,
+  pix: LinkPixCharge,
+  state: LinkPixCharge['state'],
+  now: Date,
+  then?: () => Promise<void>,
+): Promise<LinkPixCharge> {
+  const moved = await LinkPixChargeModel.updateOne(
+    { _id: pix._id, state: 'waiting' },
+    { $set: { state, settledAt: now } },
+  );
+  if (moved.modifiedCount === 1 && then) await then();
+  return { ...pix, state, settledAt: now };
+}
+
+/** After the acquirer's notice moved a sale: the link whose QR code it is, settled (the notice worker). */
+export async function settleLinkPixOfNotice(noticeId: string, now = new Date()): Promise<string | null> {
+  const notice = await PaymentNoticeModel.findById(noticeId).lean();
+  if (!notice) return null;
+  const sale = await OnlineSaleModel.findOne({ acquirerPaymentId: notice.paymentId }).lean();
+  if (!sale || sale.paymentMethod !== 'pix') return null;
+  const pix = await LinkPixChargeModel.findOne({ saleId: sale._id }).lean();
+  if (!pix) return null;
+  const link = await PaymentLinkModel.findById(pix.linkId).lean();
+  if (!link) return null;
+  return (await settlePixCharge(link, pix, sale, now)).state;
+}
+
+/** For /metrics: PIX paid on links already paid, whose money has not gone back yet. */
+export async function linkPixNeedingAttention(): Promise<Record<string, number>> {
+  return { link_pix_paid_twice: await LinkPixChargeModel.countDocuments({ state: 'paid_twice' }) };
+}
+
+async function presentPix(link: PaymentLink, pix: LinkPixCharge | null, now: Date): Promise<CheckoutPixAnswer> {
+  const status = !pix
+    ? 'none'
+    : pix.state === 'waiting' && !isLive(pix, now)
+      ? 'expired'
+      : pix.state === 'creating'
+        ? 'creating'
+        : pix.state;
+  const showCode = status === 'waiting';
+  return {
+    status,
+    linkPaid: effectiveLinkStatus(link, now) === LINK_PAID,
+    amount: link.value,
+    qrCode: showCode ? pix!.qrCode : null,
+    // Drawn here from the copy-and-paste text (the page's CSP allows data: images, no third party).
+    qrCodeImage: showCode
+      ? await QRCode.toDataURL(pix!.qrCode, { errorCorrectionLevel: 'M', margin: 1, width: 256 })
+      : null,
+    expiresAt: pix?.expiresAt ? isoWithOffset(pix.expiresAt) : null,
+    secondsLeft: showCode ? Math.max(0, Math.floor((pix!.expiresAt!.getTime() - now.getTime()) / 1000)) : null,
+  };
+}
