@@ -2,6 +2,7 @@
 import type { Request, Response } from 'express';
 import { merchantIdOf } from '../auth/authenticate';
 import { listSaleRefunds, readRefund, refundSale, refundSaleWithKey } from './index';
+import { refundSubscriptionCharge } from './subscription-charges';
 
 const idOf = (req: Request) => Number(req.params.id);
 
@@ -21,5 +22,10 @@ export const refundsHandlers = {
   },
   getRefund: async (req: Request, res: Response) => {
     res.json({ status: 'success', data: await readRefund(merchantIdOf(req), idOf(req)) });
+  },
+  refundSubscriptionCharge: async (req: Request, res: Response) => {
+    const outcome = await refundSubscriptionCharge(merchantIdOf(req), req.params.id, req.params.chargeId, req.body);
+    if (outcome.httpStatus === 202 && outcome.refundId) res.set('Location', `/api/v1/refunds/${outcome.refundId}/`);
+    res.status(outcome.httpStatus).json({ status: 'success', data: outcome.charge });
   },
 };
