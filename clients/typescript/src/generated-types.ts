@@ -537,6 +537,12 @@ export interface SubscriptionCharge {
    * Format: date-time.
    */
   updatedAt: string;
+  /**
+   * Not in the contract: shown only once something of the charge was refunded (absent before, so a
+   * charge never refunded reads exactly as the contract shows it). Cents given back by succeeded
+   * refunds; status stays 1 CONFIRMED until it reaches value, then 3 REFUNDED
+   */
+  refunded_value?: number;
 }
 
 export interface SubscriptionChargeList {
@@ -972,6 +978,14 @@ export interface RefundListResponse {
   data: Array<Refund>;
 }
 
+export interface ChargeRefundRequest {
+  /**
+   * Cents to give back, at most what is left to refund of the charge. Absent (or no body): all that is
+   * left.
+   */
+  value?: number;
+}
+
 export interface CardPublicKey {
   /**
    * Key id: the RFC 7638 JWK thumbprint (SHA-256, base64url) of the key. A new kid means the key was
@@ -1082,6 +1096,11 @@ export interface PaymentLink {
    * Format: date-time.
    */
   expires_at?: string;
+  /**
+   * On reads (getPaymentLink), not on create: the card sale the payment is recorded as, null until paid.
+   * Refund the link through that sale: POST /api/v1/online/sales/{sale_id}/refunds/
+   */
+  sale_id?: number | null;
 }
 
 export interface CheckoutLink {
@@ -1212,7 +1231,11 @@ export interface WebhookAttempt {
 export interface WebhookEvent {
   /** The webhook-id header */
   id?: string;
-  type?: 'payment_link.paid' | 'payment_link.payment_denied';
+  type?:
+    | 'payment_link.paid'
+    | 'payment_link.payment_denied'
+    | 'payment_link.refund_succeeded'
+    | 'payment_link.refund_failed';
   sequence?: number;
   url?: string;
   /** failed: every scheduled attempt failed; gone: the receiver answered 410 */
@@ -1483,17 +1506,6 @@ export interface OperationErrors {
     404: ErrorDetail;
     503: ErrorDetail;
   };
-  refundSubscriptionCharge: {
-    400: FieldErrors;
-    401: ErrorDetail;
-    403: ErrorDetail;
-    404: ErrorDetail;
-    409: ErrorDetail;
-    413: ErrorDetail;
-    415: ErrorDetail;
-    502: ErrorDetail;
-    503: ErrorDetail;
-  };
   createToken: {
     400: FieldErrors;
     401: ErrorDetail;
@@ -1645,6 +1657,18 @@ export interface OperationErrors {
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
+    503: ErrorDetail;
+  };
+  refundSubscriptionCharge: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    422: ErrorDetail;
+    502: ErrorDetail;
     503: ErrorDetail;
   };
   getCardPublicKey: {
