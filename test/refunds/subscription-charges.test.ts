@@ -233,3 +233,27 @@ test.serial('the acquirer cuts the connection mid-refund: settled from VoidedAmo
   t.like(await settledCharge(subscriptionId, charge._id), { status: 3, refunded_value: 4990 });
   t.is(await voidedAtAcquirer(charge.acquirerPaymentId), 4990);
 });
+
+test.serial('the acquirer hangs past our timeout, then voids: settled from VoidedAmount, voided once', async (t) => {
+  const { subscriptionId, charge } = await confirmedCharge('2031-06-10', 4990);
+  const voidsBefore = await sandboxVoids();
+  // The void is held 4.5 s, past ACQUIRER_TIMEOUT_MS (3 s here): we get no answer, the acquirer does it after.
+  await setFault(stack.sandbox, {
+    mode: 'latency',
+    latencyMs: 4500,
+    operation: 'void',
+    paymentId: charge.acquirerPaymentId,
+  });
+  try {
+    const res = await refund(subscriptionId, charge._id);
+    t.is(res.status, 202, JSON.stringify(res.body));
+    t.like(res.body.data, { status: 1 });
+    t.like(await settledCharge(subscriptionId, charge._id), { status: 3, refunded_value: 4990 });
+  } finally {
+    await clearFaults(stack.sandbox);
+  }
+  t.is(await voidedAtAcquirer(charge.acquirerPaymentId), 4990);
+  t.is((await sandboxVoids()) - voidsBefore, 1, 'the void was not sent again');
+  const saleId = (await SubscriptionChargeModel.findById(charge._id).lean())!.saleId;
+  t.like(await OnlineSaleModel.findById(saleId).lean(), { status: 'REFUNDED', refundedValue: 4990 });
+});
