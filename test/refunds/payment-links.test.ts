@@ -112,6 +112,7 @@ test.serial("a paid link names its sale; the sale's refunds reach the link's web
   t.is(sale.acquirer.payment_id, stored.payment!.acquirerPaymentId);
   t.is(sale.acquirer.tid, stored.payment!.tid);
   t.like(sale.card, { last4: stored.payment!.last4 });
+  t.deepEqual(sale.origin, { kind: 'payment_link', id });
 
   const first = await refundSale(saleId, { value: 700, reason: 'item_returned' });
   t.is(first.status, 201);

@@ -864,6 +864,15 @@ export interface OnlineSale {
   created_at?: string;
   /** Format: date-time. */
   updated_at?: string;
+  /**
+   * Only on a sale recorded for a charge another area made (docs/api/refunds.md): a paid payment link,
+   * or a subscription charge (recorded at its first refund). Absent on a sale made by pre-capture
+   */
+  origin?: {
+    kind: 'payment_link' | 'subscription_charge';
+    /** The payment link id, or the subscription charge id */
+    id: number;
+  };
 }
 
 export interface OnlineSaleResponse {
