@@ -1,8 +1,7 @@
 /** The refund route handlers: each calls its service and turns the result into the HTTP answer. */
 import type { Request, Response } from 'express';
 import { merchantIdOf } from '../auth/authenticate';
-import { listSaleRefunds, readRefund, refundSale, refundSaleWithKey } from './index';
-import { refundSubscriptionCharge } from './subscription-charges';
+import { listSaleRefunds, readRefund, refundSale, refundSaleWithKey, refundSubscriptionCharge } from './index';
 
 const idOf = (req: Request) => Number(req.params.id);
 
