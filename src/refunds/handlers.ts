@@ -23,7 +23,9 @@ export const refundsHandlers = {
     res.json({ status: 'success', data: await readRefund(merchantIdOf(req), idOf(req)) });
   },
   refundSubscriptionCharge: async (req: Request, res: Response) => {
-    const outcome = await refundSubscriptionCharge(merchantIdOf(req), req.params.id, req.params.chargeId, req.body);
+    const key = req.get('idempotency-key') || undefined;
+    const { id, chargeId } = req.params;
+    const outcome = await refundSubscriptionCharge(merchantIdOf(req), id, chargeId, req.body, key);
     if (outcome.httpStatus === 202 && outcome.refundId) res.set('Location', `/api/v1/refunds/${outcome.refundId}/`);
     res.status(outcome.httpStatus).json({ status: 'success', data: outcome.charge });
   },

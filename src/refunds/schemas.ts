@@ -93,7 +93,10 @@ export const chargeRefundRequest = definition(
 export type ChargeRefundInput = ValueOf<typeof chargeRefundRequest>;
 
 /**
- * The body only: the ids keep the subscriptions area's rule (not a positive integer: 404, like an
+ * The Idempotency-Key and the body: the ids keep the subscriptions area's rule (not a positive integer: 404, like an
  * unknown one), so a contract caller sees the answers it always did.
  */
-export const chargeRefundValidation = celebrate({ [Segments.BODY]: chargeRefundRequest }, { abortEarly: false });
+export const chargeRefundValidation = celebrate(
+  { [Segments.HEADERS]: idempotencyKeyHeader, [Segments.BODY]: chargeRefundRequest },
+  { abortEarly: false },
+);

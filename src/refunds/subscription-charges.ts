@@ -9,7 +9,9 @@
  * waits its turn (5 s after the sale's last one) or its outcome is being confirmed, with a Location
  * of the refund to read. A refund the acquirer refused is 409, as before. No body asks for all that
  * is left, as the contract did: on a charge already REFUNDED, or with the rest already pending, it
- * answers the charge as it is (so a caller repeating the contract's call refunds once).
+ * answers the charge as it is (so a caller repeating the contract's call refunds once). An
+ * Idempotency-Key is the sale refunds' (idempotency-keys.ts): a retried partial refund with the same
+ * key and value refunds nothing more; with another value it is 422.
  */
 import { ApiError, conflict } from '../platform/errors';
 import { chargeSaleOf, findCharge } from '../subscriptions/charge-refunds';
@@ -17,6 +19,7 @@ import { ChargeStatus, SubscriptionChargeModel } from '../subscriptions/model';
 import { chargeView } from '../subscriptions/service';
 import type { ChargeAnswer } from '../subscriptions/schemas';
 import { refundSale } from './admission';
+import { refundSaleWithKey } from './idempotency-keys';
 import { RefundModel } from './model';
 import { capturedValueOf } from './sending';
 import type { ChargeRefundInput } from './schemas';
@@ -35,6 +38,7 @@ export async function refundSubscriptionCharge(
   rawSubscriptionId: unknown,
   rawChargeId: unknown,
   input: ChargeRefundInput = {},
+  idempotencyKey?: string,
 ): Promise<ChargeRefundOutcome> {
   const { sub, charge } = await findCharge(merchantId, rawSubscriptionId, rawChargeId);
   const all = input.value === undefined;
@@ -48,7 +52,10 @@ export async function refundSubscriptionCharge(
   const sale = await chargeSaleOf(sub, charge);
   let refund;
   try {
-    ({ refund } = await refundSale(merchantId, sale._id, { value: input.value }));
+    const refundInput = { value: input.value };
+    ({ refund } = idempotencyKey
+      ? await refundSaleWithKey(merchantId, sale._id, refundInput, idempotencyKey)
+      : await refundSale(merchantId, sale._id, refundInput));
   } catch (error) {
     // All that is left is refunded or pending already: the contract's call answers the charge as it is.
     if (!(all && error instanceof ApiError && error.status === 422)) throw error;

@@ -104,6 +104,10 @@ export const refundsDocs = {
     parameters: [
       { name: 'id', in: 'path', required: true, type: 'integer', description: 'Subscription id' },
       { name: 'chargeId', in: 'path', required: true, type: 'integer', description: 'Charge id' },
+      idempotencyKeyHeader(
+        'Recommended with a value. Per merchant, kept 24 h, shared with createRefund. The same key with the same ' +
+          'charge and body replays its refund (no second one); with another body it is 422.',
+      ),
       { name: 'body', in: 'body', required: false, schema: swaggerRef(chargeRefundRequest) },
     ],
     responses: {
@@ -116,17 +120,18 @@ export const refundsDocs = {
         schema: { $ref: '#/definitions/SubscriptionChargeEnvelope' },
       },
       400: {
-        description: 'A malformed body: a field map naming value',
+        description: 'A malformed body or Idempotency-Key: a field map naming value (or the header)',
         schema: { $ref: '#/definitions/FieldErrors' },
       },
       404: errorResponses.detail("Unknown subscription or charge, or another merchant's"),
       409: errorResponses.detail(
         'The charge is not CONFIRMED (the detail names its status), the acquirer refused the refund (its code ' +
-          'and reason), or the outcome of the last acquirer call on its sale is being confirmed',
+          'and reason), the outcome of the last acquirer call on its sale is being confirmed, or the first ' +
+          'request with this Idempotency-Key is still running',
       ),
       422: errorResponses.detail(
-        'A value above what is left to refund, a value on a charge already fully refunded, or the refund window ' +
-          'is over',
+        'A value above what is left to refund, a value on a charge already fully refunded, the refund window ' +
+          'is over, or the Idempotency-Key was used with another body',
       ),
       502: errorResponses.detail('The acquirer could not be reached; the refund can be asked again safely'),
     },

@@ -257,3 +257,30 @@ test.serial('the acquirer hangs past our timeout, then voids: settled from Voide
   const saleId = (await SubscriptionChargeModel.findById(charge._id).lean())!.saleId;
   t.like(await OnlineSaleModel.findById(saleId).lean(), { status: 'REFUNDED', refundedValue: 4990 });
 });
+
+test.serial('an Idempotency-Key makes a retried partial refund of a charge refund once', async (t) => {
+  const { subscriptionId, charge } = await confirmedCharge('2031-07-10', 4990);
+  const key = { 'Idempotency-Key': `charge-${charge._id}-part-1` };
+  const path = refundPath(subscriptionId, charge._id);
+  const send = (body: unknown) => callJson(stack.app, 'PUT', path, bearer(stack.merchant.merchantToken, key), body);
+  const first = await send({ value: 1500 });
+  t.is(first.status, 200);
+  t.like(first.body.data, { status: 1, refunded_value: 1500 });
+  const again = await send({ value: 1500 });
+  t.is(again.status, 200);
+  t.like(again.body.data, { status: 1, refunded_value: 1500 });
+  t.is((await send({ value: 1000 })).status, 422);
+  const badKey = await callJson(
+    stack.app,
+    'PUT',
+    path,
+    bearer(stack.merchant.merchantToken, { 'Idempotency-Key': 'é' }),
+    {
+      value: 100,
+    },
+  );
+  t.is(badKey.status, 400);
+  const saleId = (await SubscriptionChargeModel.findById(charge._id).lean())!.saleId;
+  t.is(await RefundModel.countDocuments({ saleId }), 1);
+  t.is(await voidedAtAcquirer(charge.acquirerPaymentId), 1500);
+});

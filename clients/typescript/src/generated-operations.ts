@@ -66,6 +66,7 @@ import type {
   ReceivePaymentNotificationOptions,
   ReceivePaymentNotificationResponse,
   CreateRefundOptions,
+  RefundSubscriptionChargeOptions,
   CreatePaymentLinkOptions,
   ListLinkWebhookEventsResponse,
   RedeliverWebhookEventResponse,
@@ -780,11 +781,11 @@ export class SubscriptionsApi extends ApiGroup {
     id: string | number,
     chargeId: string | number,
     body?: ChargeRefundRequest,
-    options?: RequestOptions,
+    options?: RefundSubscriptionChargeOptions,
   ): Promise<SubscriptionChargeEnvelope> {
     return this.transport.call<SubscriptionChargeEnvelope>(
       operations.refundSubscriptionCharge,
-      { pathParams: { id, chargeId }, body },
+      { pathParams: { id, chargeId }, body, headers: { 'Idempotency-Key': options?.idempotencyKey } },
       options,
     );
   }

@@ -1351,6 +1351,16 @@ export interface CreateRefundOptions extends RequestOptions {
   idempotencyKey?: string;
 }
 
+export interface RefundSubscriptionChargeOptions extends RequestOptions {
+  /**
+   * Header Idempotency-Key.
+   *
+   * Recommended with a value. Per merchant, kept 24 h, shared with createRefund. The same key with the
+   * same charge and body replays its refund (no second one); with another body it is 422.
+   */
+  idempotencyKey?: string;
+}
+
 export interface CreatePaymentLinkOptions extends RequestOptions {
   /**
    * Header Idempotency-Key.
