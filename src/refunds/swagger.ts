@@ -116,7 +116,9 @@ export const refundsDocs = {
         schema: { $ref: '#/definitions/SubscriptionChargeEnvelope' },
       },
       202: {
-        description: 'The charge, 1 CONFIRMED: the refund is pending (its turn, or its outcome being confirmed)',
+        description:
+          'The charge, 1 CONFIRMED: the refund is pending (its turn, an acquirer that could not be reached or did ' +
+          'not answer: it is sent or settled from VoidedAmount later, never twice)',
         schema: { $ref: '#/definitions/SubscriptionChargeEnvelope' },
       },
       400: {
@@ -133,7 +135,6 @@ export const refundsDocs = {
         'A value above what is left to refund, a value on a charge already fully refunded, the refund window ' +
           'is over, or the Idempotency-Key was used with another body',
       ),
-      502: errorResponses.detail('The acquirer could not be reached; the refund can be asked again safely'),
     },
   },
 };

@@ -1687,7 +1687,6 @@ export interface OperationErrors {
     413: ErrorDetail;
     415: ErrorDetail;
     422: ErrorDetail;
-    502: ErrorDetail;
     503: ErrorDetail;
   };
   getCardPublicKey: {
