@@ -21,6 +21,7 @@ import {
   type PaymentClaim,
   type PaymentLink,
 } from '../payment-links/model';
+import { recordLinkSale } from '../payment-links/sale';
 import { emitLinkEvent } from '../webhooks/service';
 import { payments, releaseClaim, type HeldPayment } from './pay-claims';
 
@@ -39,13 +40,14 @@ function linkEventData(link: PaymentLink) {
 /**
  * Stores an event when the link has a webhook (emitLinkEvent queues its delivery). A failure is
  * logged, never undoes the payment; false tells the caller the event is still owed. `oncePerLink`:
- * an event of this type already stored is the one (emitLinkEvent), so true without storing another.
+ * an event of this type already stored is the one (emitLinkEvent), so true without storing another;
+ * `onceKey`: the same, per key (a refund's events, once per refund).
  */
 export async function notify(
   link: PaymentLink,
   type: string,
   extra: Record<string, unknown>,
-  { oncePerLink = false } = {},
+  { oncePerLink = false, onceKey }: { oncePerLink?: boolean; onceKey?: string } = {},
 ): Promise<boolean> {
   if (!link.webhookUrl) return true;
   try {
@@ -56,6 +58,7 @@ export async function notify(
       type,
       data: { ...linkEventData(link), ...extra },
       oncePerLink,
+      onceKey,
     });
     return true;
   } catch (err) {
@@ -120,8 +123,13 @@ export async function recordPaid(
   payment: NonNullable<PaymentLink['payment']>,
   paymentDate: Date,
 ): Promise<PaymentLink> {
-  await PaymentLinkModel.updateOne({ _id: link._id }, { $set: { status: LINK_PAID, paymentDate, payment } });
-  const paid: PaymentLink = { ...link, status: LINK_PAID, paymentDate, payment };
+  // The card sale its refunds go to, recorded first so the paid write names it (src/payment-links/sale.ts).
+  const sale = await recordLinkSale(link, payment, paymentDate);
+  await PaymentLinkModel.updateOne(
+    { _id: link._id },
+    { $set: { status: LINK_PAID, paymentDate, payment, saleId: sale._id } },
+  );
+  const paid: PaymentLink = { ...link, status: LINK_PAID, paymentDate, payment, saleId: sale._id };
   const notified = await notifyPaid(paid, payment);
   // A slow holder whose claim was taken over writes nothing here: its taker, asking the acquirer
   // under the same keys, records the same sale. One whose claim the sweep settled (as its holder)
@@ -217,11 +225,13 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
   if (claim.state === 'paid') {
     let paid = link;
     if (link.status !== LINK_PAID && claim.payment) {
+      const paymentDate = claim.paymentDate ?? link.paymentDate ?? now;
+      const sale = await recordLinkSale(link, claim.payment, paymentDate);
       await PaymentLinkModel.updateOne(
         { _id: link._id },
-        { $set: { status: LINK_PAID, paymentDate: claim.paymentDate, payment: claim.payment } },
+        { $set: { status: LINK_PAID, paymentDate, payment: claim.payment, saleId: sale._id } },
       );
-      paid = { ...link, status: LINK_PAID, paymentDate: claim.paymentDate ?? link.paymentDate, payment: claim.payment };
+      paid = { ...link, status: LINK_PAID, paymentDate, payment: claim.payment, saleId: sale._id };
     }
     if (!paid.payment || (await notifyPaid(paid, paid.payment))) {
       await payments.asRead(claim).update({ $set: { notifiedAt: new Date(), eventOwed: false } });

@@ -87,6 +87,11 @@ export interface PaymentLink {
   status: number;
   address: LinkAddress | null;
   payment: LinkPayment | null;
+  /**
+   * The card sale the payment is recorded as (src/payment-links/sale.ts): refunds of the link go to
+   * that sale. Written with the paid status; absent on links paid before it was recorded until read.
+   */
+  saleId?: number | null;
   /** Cards declined on this link (approximate under concurrency: $inc); caps card testing through a public link. */
   declinedAttempts: number;
   paymentDate: Date | null;
@@ -156,6 +161,7 @@ const linkSchema = new Schema<PaymentLink>(
     status: { type: Number, default: LINK_PENDING },
     address: { type: addressSchema, default: null },
     payment: { type: paymentSchema, default: null },
+    saleId: { type: Number, default: undefined },
     declinedAttempts: { type: Number, default: 0 },
     paymentDate: { type: Date, default: null },
     expiresAt: { type: Date, required: true },

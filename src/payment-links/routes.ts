@@ -4,6 +4,7 @@ import { merchantIdOf } from '../auth/authenticate';
 import { MERCHANT_CREDENTIALS } from '../http/credential-policy';
 import { routeTable, type Feature } from '../http/routes';
 import { createPaymentLink, getMerchantLink, presentLink } from './service';
+import { withLinkSale } from './sale';
 import { linkIdParam } from './schemas';
 import { definitions, docs, tag } from './swagger';
 
@@ -15,7 +16,8 @@ const handlers = {
     res.status(201).json(link);
   },
   getPaymentLink: async (req, res) => {
-    res.json(presentLink(await getMerchantLink(merchantIdOf(req), Number(req.params.id))));
+    const link = await withLinkSale(await getMerchantLink(merchantIdOf(req), Number(req.params.id)));
+    res.json({ ...presentLink(link), sale_id: link.saleId ?? null });
   },
 } satisfies Record<string, RequestHandler>;
 

@@ -203,6 +203,10 @@ export const paymentLink = definition(
     webhookUrl: required(field.string()).description('Empty when the link has none'),
     created_at: required(field.dateTime()).description('ISO 8601 with UTC offset (+00:00)'),
     expires_at: field.dateTime().description('When the link stops being payable'),
+    sale_id: nullable(field.number().integer()).description(
+      'On reads (getPaymentLink), not on create: the card sale the payment is recorded as, null until paid. ' +
+        'Refund the link through that sale: POST /api/v1/online/sales/{sale_id}/refunds/',
+    ),
   }),
 );
 

@@ -43,7 +43,11 @@ export const docs = {
   getPaymentLink: {
     operationId: 'getPaymentLink',
     summary: 'Read a payment link of the caller',
-    description: "Status 2 (Pago) once paid, with payment_date. Another merchant's link is 404.",
+    description:
+      'Status 2 (Pago) once paid, with payment_date and sale_id: the card sale the payment is recorded as. The ' +
+      'link is refunded through that sale (createRefund: partial and repeated, up to the value); the link ' +
+      'stays 2 (Pago) and its webhook receives payment_link.refund_succeeded or payment_link.refund_failed. ' +
+      "Another merchant's link is 404.",
     parameters: [{ name: 'id', in: 'path', required: true, type: 'integer' }],
     responses: {
       200: { description: 'The link', schema: { $ref: '#/definitions/PaymentLink' } },

@@ -1,7 +1,7 @@
 /** The refund route handlers: each calls its service and turns the result into the HTTP answer. */
 import type { Request, Response } from 'express';
 import { merchantIdOf } from '../auth/authenticate';
-import { listSaleRefunds, readRefund, refundSale, refundSaleWithKey } from './index';
+import { listSaleRefunds, readRefund, refundSale, refundSaleWithKey, refundSubscriptionCharge } from './index';
 
 const idOf = (req: Request) => Number(req.params.id);
 
@@ -21,5 +21,12 @@ export const refundsHandlers = {
   },
   getRefund: async (req: Request, res: Response) => {
     res.json({ status: 'success', data: await readRefund(merchantIdOf(req), idOf(req)) });
+  },
+  refundSubscriptionCharge: async (req: Request, res: Response) => {
+    const key = req.get('idempotency-key') || undefined;
+    const { id, chargeId } = req.params;
+    const outcome = await refundSubscriptionCharge(merchantIdOf(req), id, chargeId, req.body, key);
+    if (outcome.httpStatus === 202 && outcome.refundId) res.set('Location', `/api/v1/refunds/${outcome.refundId}/`);
+    res.status(outcome.httpStatus).json({ status: 'success', data: outcome.charge });
   },
 };

@@ -6,7 +6,9 @@
  * - model.ts: the refund, the sale's admission slots and send lane, the Idempotency-Key records;
  * - admission.ts and idempotency-keys.ts: a refund request, its rules and its key;
  * - sending.ts and outcomes.ts: the send lane, the acquirer's answers, unknown outcomes;
- * - reads.ts, presentation.ts: the stored reads; sweeps.ts: the scheduler's task and /metrics counts.
+ * - reads.ts, presentation.ts: the stored reads; sweeps.ts: the scheduler's task and /metrics counts;
+ * - subscription-charges.ts: refundSubscriptionCharge, a charge's refunds as its sale's;
+ * - origins.ts: a refund's outcome told to what its sale stands for (a subscription charge, a paid link).
  */
 export { refundSale, REFUND_WINDOW_DAYS, type RefundOutcome } from './admission';
 export { refundSaleWithKey } from './idempotency-keys';
@@ -14,3 +16,4 @@ export { sendPendingRefunds } from './sending';
 export { listSaleRefunds, readRefund } from './reads';
 export { refundsNeedingAttention, sweepPendingRefunds } from './sweeps';
 export { RefundModel, REFUND_REASONS, type Refund } from './model';
+export { refundSubscriptionCharge, type ChargeRefundOutcome } from './subscription-charges';

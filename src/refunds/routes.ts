@@ -5,7 +5,7 @@
 import { ANY_MERCHANT_CREDENTIAL } from '../http/credential-policy';
 import { routeTable, type Feature } from '../http/routes';
 import { refundsHandlers } from './handlers';
-import { createRefundValidation, idParam } from './schemas';
+import { chargeRefundValidation, createRefundValidation, idParam } from './schemas';
 import { refundsDefinitions, refundsDocs } from './swagger';
 
 const SALE_REFUNDS = '/api/v1/online/sales/:id/refunds/';
@@ -24,5 +24,11 @@ export const refundsFeature: Feature = {
     route('post', SALE_REFUNDS, 'createRefund', { auth: MERCHANT, before: [createRefundValidation] }),
     route('get', SALE_REFUNDS, 'listSaleRefunds', { auth: MERCHANT, before: [idParam] }),
     route('get', '/api/v1/refunds/:id/', 'getRefund', { auth: MERCHANT, before: [idParam] }),
+    // The contract's charge refund, partial and repeated (subscription-charges.ts): the subscriptions area cannot use
+    // refunds, so its row is here; its operation keeps the subscriptions tag.
+    route('put', '/api/v1/subscriptions/:id/charges/:chargeId/refund/', 'refundSubscriptionCharge', {
+      auth: MERCHANT,
+      before: [chargeRefundValidation],
+    }),
   ],
 };

@@ -77,3 +77,26 @@ export const refundListResponse = definition(
   'RefundListResponse',
   field.object({ status: success, data: required(field.array(refund)) }),
 );
+
+/** refundSubscriptionCharge's optional body: no body (or no value) refunds all that is left, as the contract does. */
+export const chargeRefundRequest = definition(
+  'ChargeRefundRequest',
+  field
+    .object({
+      value: partOfSaleValue().description(
+        'Cents to give back, at most what is left to refund of the charge. Absent (or no body): all that is left.',
+      ),
+    })
+    .messages({ 'object.unknown': 'Unknown field.', 'object.base': 'Must be a JSON object.' }),
+);
+
+export type ChargeRefundInput = ValueOf<typeof chargeRefundRequest>;
+
+/**
+ * The Idempotency-Key and the body: the ids keep the subscriptions area's rule (not a positive integer: 404, like an
+ * unknown one), so a contract caller sees the answers it always did.
+ */
+export const chargeRefundValidation = celebrate(
+  { [Segments.HEADERS]: idempotencyKeyHeader, [Segments.BODY]: chargeRefundRequest },
+  { abortEarly: false },
+);

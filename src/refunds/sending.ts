@@ -19,6 +19,7 @@ import { claimTransition, OnlineSaleModel, releaseTransitionClaimOf, type Online
 import { enqueueSendRefunds } from '../../jobs/send-refunds';
 import { RefundLaneModel, RefundModel, type Refund, type RefundLane } from './model';
 import { CANCEL_SPACING_MS, outcomeFromVoidedAmount, refusalOf } from './outcomes';
+import { refundFailedForOrigin, refundSucceededForOrigin } from './origins';
 
 /**
  * The holder extends the lane before each acquirer call, so the lease outlives one call (its
@@ -182,14 +183,14 @@ async function succeed(refund: Refund, sale: OnlineSale, refunds: Refund[]): Pro
       },
     },
   );
+  await refundSucceededForOrigin(sale, { ...refund, settledAt: now }, refunded, whole);
   await RefundModel.updateOne({ _id: refund._id }, { $set: { status: 'succeeded', settledAt: now } });
 }
 
 async function fail(refund: Refund, code: string | null, reason: string): Promise<Step> {
-  await RefundModel.updateOne(
-    { _id: refund._id },
-    { $set: { status: 'failed', acquirerCode: code, failureReason: reason, settledAt: new Date(), sent: null } },
-  );
+  const failed = { status: 'failed', acquirerCode: code, failureReason: reason, settledAt: new Date(), sent: null };
+  await RefundModel.updateOne({ _id: refund._id }, { $set: failed });
+  await refundFailedForOrigin({ ...refund, ...failed, status: 'failed' });
   // Nothing left the sale: a cancel-capture may have its CONFIRMED transition again.
   if (refund.confirmedClaimHolder)
     await releaseTransitionClaimOf(refund.saleId, 'CONFIRMED', refund.confirmedClaimHolder);

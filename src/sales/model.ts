@@ -33,6 +33,10 @@ export type SaleStatus = (typeof SALE_STATUSES)[number];
 export type PaymentMethod = 'card' | 'pix';
 export type SaleOperation = 'authorize' | 'capture' | 'void' | 'refund';
 
+/** What a sale recorded after the fact stands for (src/sales/settled-sales.ts): a paid link, a subscription charge. */
+export const SALE_ORIGIN_KINDS = ['payment_link', 'subscription_charge'] as const;
+export type SaleOrigin = { kind: (typeof SALE_ORIGIN_KINDS)[number]; id: number };
+
 export interface OnlineSale {
   _id: number;
   merchantId: number;
@@ -100,6 +104,11 @@ export interface OnlineSale {
   refundedValue?: number | null;
   cancelledAt: Date | null;
   refundedAt: Date | null;
+  /**
+   * Set on a sale recorded for a charge another area made (a paid link, a subscription charge), so its
+   * refunds go through src/refunds; absent on a sale made by pre-capture.
+   */
+  origin?: SaleOrigin | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -152,6 +161,7 @@ const saleSchema = new Schema<OnlineSale>(
     refundedValue: { type: Number, default: null },
     cancelledAt: { type: Date, default: null },
     refundedAt: { type: Date, default: null },
+    origin: { type: new Schema({ kind: String, id: Number }, { _id: false }), default: undefined },
   },
   { timestamps: true, versionKey: false, collection: 'online_sales' },
 );

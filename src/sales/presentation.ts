@@ -51,6 +51,7 @@ export function presentSale(sale: OnlineSale, extra: { cardToken?: string } = {}
     refunded_at: iso(sale.refundedAt),
     created_at: iso(sale.createdAt),
     updated_at: iso(sale.updatedAt),
+    ...(sale.origin ? { origin: { kind: sale.origin.kind, id: sale.origin.id } } : {}),
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import { celebrate, Joi, Segments } from 'celebrate';
 import { definition, field, nullable, required, swaggerOnly, withDefault, type ValueOf } from '../http/schema';
-import { SALE_STATUSES } from './model';
+import { SALE_ORIGIN_KINDS, SALE_STATUSES } from './model';
 
 /** R$ 10,000,000.00 */
 export const MAX_SALE_VALUE = 1_000_000_000;
@@ -263,6 +263,15 @@ export const onlineSale = definition(
     refunded_at: nullable(field.dateTime()),
     created_at: field.dateTime(),
     updated_at: field.dateTime(),
+    origin: field
+      .object({
+        kind: required(field.oneOf(SALE_ORIGIN_KINDS)),
+        id: required(field.number().integer()).description('The payment link id, or the subscription charge id'),
+      })
+      .description(
+        'Only on a sale recorded for a charge another area made (docs/api/refunds.md): a paid payment link, or a ' +
+          'subscription charge (recorded at its first refund). Absent on a sale made by pre-capture',
+      ),
   }),
 );
 

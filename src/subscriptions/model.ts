@@ -129,6 +129,13 @@ export interface SubscriptionCharge {
   unsettledIdempotencyKey: string | null;
   unsettledMerchantOrderId: string | null;
   refundedAt: Date | null;
+  /**
+   * Cents given back by succeeded refunds (src/refunds, through the charge's sale); absent until the
+   * first. The charge stays CONFIRMED until it reaches `value`, then is REFUNDED.
+   */
+  refundedValue?: number | null;
+  /** The card sale the charge is recorded as at its first refund (src/subscriptions/charge-refunds.ts). */
+  saleId?: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -152,6 +159,8 @@ const chargeSchema = new Schema<SubscriptionCharge>(
     unsettledIdempotencyKey: { type: String, default: null },
     unsettledMerchantOrderId: { type: String, default: null },
     refundedAt: { type: Date, default: null },
+    refundedValue: { type: Number, default: undefined },
+    saleId: { type: Number, default: undefined },
   },
   { timestamps: true, versionKey: false, collection: 'subscription_charges' },
 );
@@ -205,7 +214,11 @@ attemptSchema.index({ chargeId: 1, attempt: 1 });
 
 export const ChargeAttemptModel = mongoose.model<ChargeAttempt>('SubscriptionChargeAttempt', attemptSchema);
 
-/** A refund claim: _id is the charge id, so a charge is refunded once even with concurrent calls. */
+/**
+ * The refund claim of the whole-charge refund this project made before charges had partial refunds
+ * (`_id` the charge id). No longer written: refunds go through the charge's sale (charge-refunds.ts);
+ * the records stay as history.
+ */
 export interface ChargeRefund {
   _id: number;
   subscriptionId: number;

@@ -1,20 +1,14 @@
 /**
  * Subscriptions and their charges. The spec shows only the charge list; the subscription record
- * (create, read, cancel) and the refund route are ours, the least that makes charges real.
+ * (create, read, cancel) is ours, the least that makes charges real. A charge's refund route
+ * (refundSubscriptionCharge) is a row of src/refunds, which uses this area (never the reverse).
  * Every route acts for one merchant: another merchant's subscription is 404, like an unknown one.
  */
 import type { RequestHandler } from 'express';
 import { merchantIdOf } from '../auth/authenticate';
 import { ANY_MERCHANT_CREDENTIAL } from '../http/credential-policy';
 import { routeTable, type Feature } from '../http/routes';
-import {
-  cancelSubscription,
-  createSubscription,
-  findSubscription,
-  listCharges,
-  refundCharge,
-  subscriptionView,
-} from './service';
+import { cancelSubscription, createSubscription, findSubscription, listCharges, subscriptionView } from './service';
 import { definitions, docs, tag } from './swagger';
 
 const handlers = {
@@ -37,12 +31,6 @@ const handlers = {
   listSubscriptionCharges: async (req, res) => {
     res.json({ status: 'success', data: await listCharges(merchantIdOf(req), req.params.id) });
   },
-  refundSubscriptionCharge: async (req, res) => {
-    res.json({
-      status: 'success',
-      data: await refundCharge(merchantIdOf(req), req.params.id, req.params.chargeId),
-    });
-  },
 } satisfies Record<string, RequestHandler>;
 
 const route = routeTable(docs, handlers);
@@ -58,6 +46,5 @@ export const subscriptionsFeature: Feature = {
     route('get', '/api/v1/subscriptions/:id/', 'getSubscription', merchant),
     route('put', '/api/v1/subscriptions/:id/cancel/', 'cancelSubscription', merchant),
     route('get', '/api/v1/subscriptions/:id/charges/', 'listSubscriptionCharges', merchant),
-    route('put', '/api/v1/subscriptions/:id/charges/:chargeId/refund/', 'refundSubscriptionCharge', merchant),
   ],
 };

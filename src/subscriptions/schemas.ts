@@ -178,6 +178,14 @@ export const subscriptionCharge = definition(
       ),
       createdAt: isoUtc(),
       updatedAt: isoUtc(),
+      refunded_value: field
+        .number()
+        .integer()
+        .description(
+          'Not in the contract: shown only once something of the charge was refunded (absent before, so a ' +
+            'charge never refunded reads exactly as the contract shows it). Cents given back by succeeded ' +
+            'refunds; status stays 1 CONFIRMED until it reaches value, then 3 REFUNDED',
+        ),
     })
     .description('To know whether a charge was denied, use status, not denialCode.'),
 );

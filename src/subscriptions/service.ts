@@ -1,6 +1,7 @@
 /**
  * Subscription rules: create (the card becomes an acquirer card token; one due today gets its first
- * charge at once), read, cancel, the charge list as the spec's table describes it, and refunds.
+ * charge at once), read, cancel, the charge list as the spec's table describes it (refunds of a
+ * charge: charge-refunds.ts and src/refunds).
  * Knows nothing of Express: routes, jobs and tests call it.
  */
 import { checkedAfterLookup } from '../db/filters';
@@ -11,8 +12,7 @@ import { insertOnce } from '../db/claims';
 import { badRequest, conflict, notFound } from '../platform/errors';
 import { CardError, cardBrand, decryptCard, summarizeCard, type ClearCard } from '../cards';
 import { checkBody } from '../http/schema';
-import { AcquirerRejectedError, getSale, tokenizeCard, voidSale } from '../acquirer/client';
-import { acquirerChargeOutcomeOf } from '../payments/card-charge';
+import { AcquirerRejectedError, tokenizeCard } from '../acquirer/client';
 import { logger } from '../platform/logger';
 import { now, today } from './clock';
 import { startFirstCycleIfDue } from './scheduling';
@@ -25,7 +25,6 @@ import {
   type SubscriptionCreateInput,
 } from './schemas';
 import {
-  ChargeRefundModel,
   ChargeStatus,
   SubscriptionCancellationModel,
   SubscriptionChargeModel,
@@ -136,7 +135,7 @@ export async function createSubscription(
 }
 
 /** Ids that are not positive integers name no subscription: 404 like an unknown one. */
-function parseId(raw: unknown): number | null {
+export function parseId(raw: unknown): number | null {
   const id = typeof raw === 'number' ? raw : /^\d{1,15}$/.test(String(raw)) ? Number(raw) : NaN;
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
@@ -220,7 +219,17 @@ export function chargeView(charge: SubscriptionCharge, sub: Pick<Subscription, '
     paymentTransactionId: confirmedOnce ? (charge.paymentTransactionId ?? null) : null,
     createdAt: charge.createdAt.toISOString(),
     updatedAt: charge.updatedAt.toISOString(),
+    ...refundedValueOf(charge),
   };
+}
+
+/**
+ * Shown once something was refunded, so a charge never refunded reads as the contract shows it; a
+ * charge REFUNDED whole before partial refunds existed gave back all of its value.
+ */
+function refundedValueOf(charge: SubscriptionCharge): { refunded_value?: number } {
+  if (charge.refundedValue) return { refunded_value: charge.refundedValue };
+  return charge.status === ChargeStatus.REFUNDED ? { refunded_value: charge.value } : {};
 }
 
 /** Every charge of the merchant's subscription, oldest due date first. */
@@ -228,58 +237,4 @@ export async function listCharges(merchantId: number, rawSubscriptionId: unknown
   const sub = await findSubscription(merchantId, rawSubscriptionId);
   const charges = await SubscriptionChargeModel.find({ subscriptionId: sub._id }).sort({ dueDate: 1, _id: 1 }).lean();
   return charges.map((charge) => chargeView(charge, sub));
-}
-
-/**
- * Refunds a CONFIRMED charge through the acquirer (a void of the captured sale) and marks it
- * REFUNDED. A refund claim inserted under the charge id makes concurrent calls refund once; a
- * call after a crash re-sends the void with the same idempotency key, and a sale the acquirer
- * already shows as voided or refunded counts as done.
- */
-export async function refundCharge(
-  merchantId: number,
-  rawSubscriptionId: unknown,
-  rawChargeId: unknown,
-): Promise<ChargeAnswer> {
-  const sub = await findSubscription(merchantId, rawSubscriptionId);
-  const chargeId = parseId(rawChargeId);
-  const charge =
-    chargeId === null ? null : await SubscriptionChargeModel.findOne({ _id: chargeId, subscriptionId: sub._id }).lean();
-  if (!charge) throw notFound('Charge not found.');
-  if (charge.status === ChargeStatus.REFUNDED) return chargeView(charge, sub);
-  if (charge.status !== ChargeStatus.CONFIRMED) throw conflict('Only a CONFIRMED charge can be refunded.');
-  // 'exists' when claimed before: another call is refunding it, or one crashed midway. Sending the
-  // same void again is safe (the same idempotency key at the acquirer).
-  await insertOnce(ChargeRefundModel, { _id: charge._id, subscriptionId: sub._id, requestedAt: new Date() });
-  let refunded = false;
-  let refusal = '';
-  try {
-    const result = await voidSale(charge.acquirerPaymentId, {
-      idempotencyKey: `subscription-charge-refund-${charge._id}`,
-    });
-    refunded = isRefundedStatus(result.status);
-    refusal = `${result.returnCode} ${result.returnMessage}`.trim();
-  } catch (error) {
-    // A sale voided by an earlier call is refused as not voidable: the sale's status decides below.
-    if (!(error instanceof AcquirerRejectedError)) throw error;
-    refusal = error.errors.map((e) => `${e.Code} ${e.Message}`).join('; ');
-  }
-  if (!refunded) refunded = await saleIsRefunded(charge.acquirerPaymentId);
-  if (!refunded) throw conflict(`The acquirer did not refund the charge${refusal ? ` (${refusal})` : ''}.`);
-  const refundedAt = new Date();
-  await SubscriptionChargeModel.updateOne(
-    { _id: charge._id, status: checkedAfterLookup<number>(ChargeStatus.CONFIRMED) },
-    { $set: { status: ChargeStatus.REFUNDED, refundedAt, nextRetryAt: null } },
-  );
-  await ChargeRefundModel.updateOne({ _id: charge._id }, { $set: { completedAt: refundedAt } });
-  return chargeView((await SubscriptionChargeModel.findById(charge._id).lean())!, sub);
-}
-
-async function saleIsRefunded(paymentId: string): Promise<boolean> {
-  const sale = await getSale(paymentId);
-  return Boolean(sale && isRefundedStatus(sale.status));
-}
-
-function isRefundedStatus(status: number): boolean {
-  return acquirerChargeOutcomeOf(status) === 'reversed';
 }

@@ -22,7 +22,6 @@ export const definitions = swaggerDefinitions(
 );
 
 const idParam = { name: 'id', in: 'path', required: true, type: 'integer', description: 'Subscription id' };
-const chargeIdParam = { name: 'chargeId', in: 'path', required: true, type: 'integer', description: 'Charge id' };
 const subscriptionNotFound = errorResponses.detail(
   "No subscription with this id belongs to the calling merchant (unknown, another merchant's, or not an integer)",
 );
@@ -93,22 +92,6 @@ export const docs = {
         schema: { $ref: '#/definitions/SubscriptionChargeList' },
       },
       404: subscriptionNotFound,
-    },
-  },
-  refundSubscriptionCharge: {
-    operationId: 'refundSubscriptionCharge',
-    summary: 'Refund a confirmed charge',
-    description:
-      'Voids the captured sale at the acquirer and moves the charge from 1 CONFIRMED to 3 REFUNDED (its ' +
-      'paymentTransactionId is kept). Concurrent calls refund once; refunding a REFUNDED charge returns it ' +
-      'unchanged.',
-    tags: [TAG],
-    parameters: [idParam, chargeIdParam],
-    responses: {
-      200: { description: 'The charge, refunded', schema: { $ref: '#/definitions/SubscriptionChargeEnvelope' } },
-      404: errorResponses.detail("Unknown subscription or charge, or another merchant's"),
-      409: errorResponses.detail('The charge is not CONFIRMED, or the acquirer refused the refund'),
-      502: errorResponses.detail('The acquirer could not be reached; the refund can be asked again safely'),
     },
   },
 } satisfies Record<string, SwaggerOperation>;

@@ -30,7 +30,13 @@ const secretSchema = new Schema<WebhookSecret>(
 export const WebhookSecretModel = mongoose.model<WebhookSecret>('WebhookSecret', secretSchema);
 
 /** The events the service emits to a link's webhook (checkout's notify); the store takes any type name. */
-export const WEBHOOK_EVENT_TYPES = ['payment_link.paid', 'payment_link.payment_denied'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'payment_link.paid',
+  'payment_link.payment_denied',
+  // A refund of the link's sale (src/refunds): once per refund, when it ends.
+  'payment_link.refund_succeeded',
+  'payment_link.refund_failed',
+] as const;
 
 export const EVENT_STATES = ['pending', 'delivered', 'failed', 'gone'] as const;
 export type EventState = (typeof EVENT_STATES)[number];
@@ -45,6 +51,8 @@ export interface WebhookEvent {
   url: string;
   /** The exact JSON body sent (and signed), so every redelivery is byte-identical. */
   body: string;
+  /** An event stored at most once per link, type and key (a refund's outcome: "refund:<id>"); absent otherwise. */
+  onceKey?: string;
   state: EventState;
   attemptCount: number;
   lastAttemptAt: Date | null;
@@ -65,6 +73,7 @@ const eventSchema = new Schema<WebhookEvent>(
     type: { type: String, required: true },
     url: { type: String, required: true },
     body: { type: String, required: true },
+    onceKey: { type: String, default: undefined },
     state: { type: String, enum: EVENT_STATES, default: 'pending' },
     attemptCount: { type: Number, default: 0 },
     lastAttemptAt: { type: Date, default: null },

@@ -28,6 +28,8 @@ export interface NewLinkEvent {
    * record that payment): when one is stored already, it is the answer, and nothing is stored or queued.
    */
   oncePerLink?: boolean;
+  /** The same, per key: at most one event of this type and key per link (a refund's outcome, once per refund). */
+  onceKey?: string;
 }
 
 /**
@@ -59,6 +61,7 @@ export async function emitLinkEvent(event: NewLinkEvent, now = new Date()): Prom
       type: event.type,
       url: event.url,
       body,
+      ...(event.onceKey ? { onceKey: event.onceKey } : {}),
       createdAt: now,
       queuedAt: new Date(),
     });
@@ -86,12 +89,14 @@ export async function emitLinkEvent(event: NewLinkEvent, now = new Date()): Prom
 async function latestEvents(
   event: NewLinkEvent,
 ): Promise<{ last: Pick<WebhookEvent, 'sequence'> | null; alreadyStored: WebhookEvent | null }> {
-  if (!event.oncePerLink) {
+  if (!event.oncePerLink && !event.onceKey) {
     const last = await WebhookEventModel.findOne({ linkId: event.linkId }).sort({ sequence: -1 }).lean();
     return { last, alreadyStored: null };
   }
   const events = await WebhookEventModel.find({ linkId: event.linkId }).sort({ sequence: -1 }).lean();
-  return { last: events[0] ?? null, alreadyStored: events.find((stored) => stored.type === event.type) ?? null };
+  const same = (stored: WebhookEvent) =>
+    stored.type === event.type && (!event.onceKey || stored.onceKey === event.onceKey);
+  return { last: events[0] ?? null, alreadyStored: events.find(same) ?? null };
 }
 
 async function unmarkUnqueued(event: Pick<WebhookEvent, '_id' | 'createdAt'>): Promise<void> {

@@ -39,6 +39,7 @@ import type {
   RefundRequest,
   RefundResponse,
   RefundListResponse,
+  ChargeRefundRequest,
   CardPublicKey,
   PaymentLinkCreate,
   PaymentLink,
@@ -66,6 +67,7 @@ import type {
   ReceivePaymentNotificationOptions,
   ReceivePaymentNotificationResponse,
   CreateRefundOptions,
+  RefundSubscriptionChargeOptions,
   CreatePaymentLinkOptions,
   ListLinkWebhookEventsResponse,
   RedeliverWebhookEventResponse,
@@ -187,13 +189,6 @@ export const operations = {
     auth: true,
     response: 'json',
   },
-  refundSubscriptionCharge: {
-    operationId: 'refundSubscriptionCharge',
-    method: 'PUT',
-    path: '/api/v1/subscriptions/{id}/charges/{chargeId}/refund/',
-    auth: true,
-    response: 'json',
-  },
   createToken: { operationId: 'createToken', method: 'POST', path: '/api/token/', auth: false, response: 'json' },
   refreshToken: {
     operationId: 'refreshToken',
@@ -297,6 +292,13 @@ export const operations = {
     response: 'json',
   },
   getRefund: { operationId: 'getRefund', method: 'GET', path: '/api/v1/refunds/{id}/', auth: true, response: 'json' },
+  refundSubscriptionCharge: {
+    operationId: 'refundSubscriptionCharge',
+    method: 'PUT',
+    path: '/api/v1/subscriptions/{id}/charges/{chargeId}/refund/',
+    auth: true,
+    response: 'json',
+  },
   getCardPublicKey: {
     operationId: 'getCardPublicKey',
     method: 'GET',
@@ -762,11 +764,16 @@ export class SubscriptionsApi extends ApiGroup {
   }
 
   /**
-   * Refund a confirmed charge
+   * Refund part or all of a confirmed charge
    *
-   * Voids the captured sale at the acquirer and moves the charge from 1 CONFIRMED to 3 REFUNDED (its
-   * paymentTransactionId is kept). Concurrent calls refund once; refunding a REFUNDED charge returns it
-   * unchanged.
+   * No body (as the contract): refunds all that is left and moves the charge from 1 CONFIRMED to 3
+   * REFUNDED (its paymentTransactionId is kept); on a charge already REFUNDED it returns it unchanged,
+   * so concurrent or repeated calls refund once. A body {"value": cents} refunds part of it, as many
+   * times as wanted up to the charge: the charge stays 1 CONFIRMED, with refunded_value, until all of it
+   * is back, then 3 REFUNDED. The charge's refunds are the refunds of its card sale (recorded at the
+   * first refund), sent to the acquirer one at a time 5 s apart and settled against its VoidedAmount:
+   * 200 when the acquirer settled this one at once, 202 (header Location: the refund, getRefund) while
+   * it waits its turn. See docs/api/refunds.md.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
    * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
@@ -781,11 +788,12 @@ export class SubscriptionsApi extends ApiGroup {
   refundSubscriptionCharge(
     id: string | number,
     chargeId: string | number,
-    options?: RequestOptions,
+    body?: ChargeRefundRequest,
+    options?: RefundSubscriptionChargeOptions,
   ): Promise<SubscriptionChargeEnvelope> {
     return this.transport.call<SubscriptionChargeEnvelope>(
       operations.refundSubscriptionCharge,
-      { pathParams: { id, chargeId } },
+      { pathParams: { id, chargeId }, body, headers: { 'Idempotency-Key': options?.idempotencyKey } },
       options,
     );
   }
@@ -1247,7 +1255,10 @@ export class PaymentLinksApi extends ApiGroup {
   /**
    * Read a payment link of the caller
    *
-   * Status 2 (Pago) once paid, with payment_date. Another merchant's link is 404.
+   * Status 2 (Pago) once paid, with payment_date and sale_id: the card sale the payment is recorded as.
+   * The link is refunded through that sale (createRefund: partial and repeated, up to the value); the
+   * link stays 2 (Pago) and its webhook receives payment_link.refund_succeeded or
+   * payment_link.refund_failed. Another merchant's link is 404.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
    * No or invalid credential: 401. Another kind of credential: 403.

@@ -537,6 +537,12 @@ export interface SubscriptionCharge {
    * Format: date-time.
    */
   updatedAt: string;
+  /**
+   * Not in the contract: shown only once something of the charge was refunded (absent before, so a
+   * charge never refunded reads exactly as the contract shows it). Cents given back by succeeded
+   * refunds; status stays 1 CONFIRMED until it reaches value, then 3 REFUNDED
+   */
+  refunded_value?: number;
 }
 
 export interface SubscriptionChargeList {
@@ -858,6 +864,15 @@ export interface OnlineSale {
   created_at?: string;
   /** Format: date-time. */
   updated_at?: string;
+  /**
+   * Only on a sale recorded for a charge another area made (docs/api/refunds.md): a paid payment link,
+   * or a subscription charge (recorded at its first refund). Absent on a sale made by pre-capture
+   */
+  origin?: {
+    kind: 'payment_link' | 'subscription_charge';
+    /** The payment link id, or the subscription charge id */
+    id: number;
+  };
 }
 
 export interface OnlineSaleResponse {
@@ -970,6 +985,14 @@ export interface RefundResponse {
 export interface RefundListResponse {
   status: 'success';
   data: Array<Refund>;
+}
+
+export interface ChargeRefundRequest {
+  /**
+   * Cents to give back, at most what is left to refund of the charge. Absent (or no body): all that is
+   * left.
+   */
+  value?: number;
 }
 
 export interface CardPublicKey {
@@ -1114,6 +1137,11 @@ export interface PaymentLink {
    * Format: date-time.
    */
   expires_at?: string;
+  /**
+   * On reads (getPaymentLink), not on create: the card sale the payment is recorded as, null until paid.
+   * Refund the link through that sale: POST /api/v1/online/sales/{sale_id}/refunds/
+   */
+  sale_id?: number | null;
 }
 
 export interface CheckoutLink {
@@ -1277,7 +1305,11 @@ export interface WebhookAttempt {
 export interface WebhookEvent {
   /** The webhook-id header */
   id?: string;
-  type?: 'payment_link.paid' | 'payment_link.payment_denied';
+  type?:
+    | 'payment_link.paid'
+    | 'payment_link.payment_denied'
+    | 'payment_link.refund_succeeded'
+    | 'payment_link.refund_failed';
   sequence?: number;
   url?: string;
   /** failed: every scheduled attempt failed; gone: the receiver answered 410 */
@@ -1380,6 +1412,16 @@ export interface CreateRefundOptions extends RequestOptions {
    *
    * Recommended. Per merchant, kept 24 h. The same key with the same sale and body replays the first
    * answer (header Idempotent-Replayed: true) without a second refund; with another body it is 422.
+   */
+  idempotencyKey?: string;
+}
+
+export interface RefundSubscriptionChargeOptions extends RequestOptions {
+  /**
+   * Header Idempotency-Key.
+   *
+   * Recommended with a value. Per merchant, kept 24 h, shared with createRefund. The same key with the
+   * same charge and body replays its refund (no second one); with another body it is 422.
    */
   idempotencyKey?: string;
 }
@@ -1548,17 +1590,6 @@ export interface OperationErrors {
     404: ErrorDetail;
     503: ErrorDetail;
   };
-  refundSubscriptionCharge: {
-    400: FieldErrors;
-    401: ErrorDetail;
-    403: ErrorDetail;
-    404: ErrorDetail;
-    409: ErrorDetail;
-    413: ErrorDetail;
-    415: ErrorDetail;
-    502: ErrorDetail;
-    503: ErrorDetail;
-  };
   createToken: {
     400: FieldErrors;
     401: ErrorDetail;
@@ -1710,6 +1741,17 @@ export interface OperationErrors {
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
+    503: ErrorDetail;
+  };
+  refundSubscriptionCharge: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    422: ErrorDetail;
     503: ErrorDetail;
   };
   getCardPublicKey: {

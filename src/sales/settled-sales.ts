@@ -1,0 +1,72 @@
+/**
+ * A card charge another area made and the acquirer already captured (a paid payment link, a
+ * confirmed subscription charge), recorded as a CONFIRMED card sale after the fact, so its refunds
+ * go through the one refunds core (src/refunds) and the same acquirer void as any card sale.
+ *
+ * Recorded once per origin whoever records it and however often (a pay and the stale-payment
+ * sweep, two refunds of one charge at once, a retry after a crash): its `merchantOrderId` is
+ * derived from the origin ("PL<linkId>", "SC<chargeId>"; pre-capture's are "S<id>R<hex>") and is
+ * unique in the sales collection, so of two inserts one wins and the other reads the winner's sale.
+ * That order id is never sent to the acquirer: the charge was made under its own, and the sale is
+ * found there by its PaymentId.
+ */
+import { isDuplicateKey } from '../db/claims';
+import { nextId } from '../db/ids';
+import { insertDocument } from '../db/inserts';
+import { OnlineSaleModel, type OnlineSale, type SaleOrigin } from './model';
+
+/** The acquirer's captured status (Status 2, PaymentConfirmed). */
+const CAPTURED = 2;
+
+export interface SettledSaleInput {
+  merchantId: number;
+  origin: SaleOrigin;
+  /** Cents captured: the whole charge. */
+  amountCents: number;
+  installments: number;
+  capturedAt: Date;
+  payer: { name: string; document: string | null; documentType: 'CPF' | 'CNPJ' | null };
+  card: { brand: string; bin: string; last4: string; fromToken: boolean };
+  acquirer: {
+    paymentId: string;
+    tid: string | null;
+    authorizationCode: string | null;
+    proofOfSale: string | null;
+    returnCode: string | null;
+    returnMessage: string | null;
+  };
+}
+
+const ORDER_ID_PREFIX: Record<SaleOrigin['kind'], string> = { payment_link: 'PL', subscription_charge: 'SC' };
+
+export const settledSaleOrderId = (origin: SaleOrigin): string => `${ORDER_ID_PREFIX[origin.kind]}${origin.id}`;
+
+/** The sale of the charge, inserted now or read as another recorder inserted it. */
+export async function recordSettledSale(input: SettledSaleInput): Promise<OnlineSale> {
+  const merchantOrderId = settledSaleOrderId(input.origin);
+  try {
+    return await insertDocument(OnlineSaleModel, {
+      _id: await nextId('online_sale'),
+      merchantId: input.merchantId,
+      merchantOrderId,
+      orderReference: null,
+      paymentMethod: 'card',
+      amountCents: input.amountCents,
+      installments: input.installments,
+      status: 'CONFIRMED',
+      payer: input.payer,
+      card: input.card,
+      acquirer: { ...input.acquirer, status: CAPTURED },
+      acquirerPaymentId: input.acquirer.paymentId,
+      capturedAt: input.capturedAt,
+      capturedValue: input.amountCents,
+      origin: input.origin,
+    });
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+  }
+  const recorded = await OnlineSaleModel.findOne({ merchantOrderId }).lean();
+  if (!recorded || recorded.merchantId !== input.merchantId)
+    throw new Error(`the sale of ${input.origin.kind} ${input.origin.id} is not its merchant's`);
+  return recorded;
+}

@@ -1,0 +1,71 @@
+/**
+ * What the subscriptions area knows of a charge's refunds. The refunds themselves are src/refunds'
+ * (refundSubscriptionCharge): a confirmed charge is recorded as a captured card sale (src/sales/
+ * settled-sales.ts) at its first refund, whether it was confirmed before refunds of charges existed
+ * or after, so the charging path writes nothing more; its refunds are that sale's refunds, and when
+ * one succeeds the refunds area writes the charge's refunded total here.
+ */
+import { notFound } from '../platform/errors';
+import { findSale, recordSettledSale, type OnlineSale } from '../sales';
+import { findSubscription, parseId } from './service';
+import { ChargeStatus, SubscriptionChargeModel, type Subscription, type SubscriptionCharge } from './model';
+
+/** The merchant's charge of its subscription: another merchant's, an unknown one or a non-integer id is 404. */
+export async function findCharge(
+  merchantId: number,
+  rawSubscriptionId: unknown,
+  rawChargeId: unknown,
+): Promise<{ sub: Subscription; charge: SubscriptionCharge }> {
+  const sub = await findSubscription(merchantId, rawSubscriptionId);
+  const chargeId = parseId(rawChargeId);
+  const charge =
+    chargeId === null ? null : await SubscriptionChargeModel.findOne({ _id: chargeId, subscriptionId: sub._id }).lean();
+  if (!charge) throw notFound('Charge not found.');
+  return { sub, charge };
+}
+
+/**
+ * The card sale of a CONFIRMED charge, recorded once from what the charge stored of its acquirer
+ * sale (PaymentId, value, the card of the subscription): two refunds recording it at once get the
+ * same sale (settled-sales.ts). The charge's updatedAt is when it was confirmed (nothing writes a
+ * confirmed charge again before its refunds): the refund window counts from there.
+ */
+export async function chargeSaleOf(sub: Subscription, charge: SubscriptionCharge): Promise<OnlineSale> {
+  if (charge.saleId) return findSale(sub.merchantId, charge.saleId);
+  const sale = await recordSettledSale({
+    merchantId: sub.merchantId,
+    origin: { kind: 'subscription_charge', id: charge._id },
+    amountCents: charge.value,
+    installments: 1,
+    capturedAt: charge.updatedAt,
+    payer: { name: sub.customer.name, document: null, documentType: null },
+    card: { brand: sub.card.brand, bin: sub.card.bin, last4: sub.card.last4, fromToken: true },
+    acquirer: {
+      paymentId: charge.acquirerPaymentId,
+      tid: null,
+      authorizationCode: null,
+      proofOfSale: null,
+      returnCode: null,
+      returnMessage: null,
+    },
+  });
+  await SubscriptionChargeModel.updateOne({ _id: charge._id }, { $set: { saleId: sale._id } });
+  return sale;
+}
+
+/**
+ * The charge's refunded total after a refund of its sale succeeded (`whole`: all of it is back, the
+ * charge is REFUNDED). Written by the one process sending the sale's refunds (its lane), from the
+ * sale's total, so writing it again after a crash writes the same.
+ */
+export async function recordChargeRefunded(chargeId: number, refundedCents: number, whole: boolean): Promise<void> {
+  await SubscriptionChargeModel.updateOne(
+    { _id: chargeId },
+    {
+      $set: {
+        refundedValue: refundedCents,
+        ...(whole ? { status: ChargeStatus.REFUNDED, refundedAt: new Date(), nextRetryAt: null } : {}),
+      },
+    },
+  );
+}
