@@ -5,17 +5,24 @@
  * paid before that existed gets it on the merchant's first read.
  */
 import { documentKind, normalizeDocument } from '../platform/brazilian-documents';
-import { recordSettledSale, type OnlineSale } from '../sales';
+import { OnlineSaleModel, recordSettledSale, type OnlineSale } from '../sales';
 import { LINK_PAID, PaymentLinkModel, type LinkPayment, type PaymentLink } from './model';
 
 /** The sale of the link's payment, inserted once whoever records it (the pay, the sweep, a read). */
 export async function recordLinkSale(link: PaymentLink, payment: LinkPayment, paymentDate: Date): Promise<OnlineSale> {
+  if (payment.method === 'pix') {
+    // A link paid by PIX was paid by a PIX sale of its own (src/checkout/pix.ts): that sale is the link's.
+    const pixSale = await OnlineSaleModel.findOne({ acquirerPaymentId: payment.acquirerPaymentId }).lean();
+    if (pixSale && pixSale.merchantId === link.merchantId) return pixSale;
+    throw new Error(`the PIX sale of payment link ${link._id} is not recorded`);
+  }
   const document = normalizeDocument(link.document);
   const kind = document ? documentKind(document) : null;
   return recordSettledSale({
     merchantId: link.merchantId,
     origin: { kind: 'payment_link', id: link._id },
-    amountCents: link.value,
+    // What was charged: the link's value, or more when the payer chose installments with interest.
+    amountCents: payment.total ?? link.value,
     installments: payment.installments || link.installments,
     capturedAt: paymentDate,
     payer: { name: link.payerName, document: kind ? document : null, documentType: kind ?? null },

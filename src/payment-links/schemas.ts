@@ -133,8 +133,8 @@ export const paymentLinkCreate = definition(
           'number.max': 'Ensure this value is less than or equal to 86400.',
         })
         .description(
-          "Seconds each PIX QR code lives (60 to 86400, default 1800); never past the link's own expiry " +
-            '(a longer one than the link lives is a field error)',
+          "Seconds each PIX QR code lives (60 to 86400, default 1800); a code made near the link's end lives " +
+            'only until the link expires',
         ),
       link_exp_period: withDefault(integer.valid(1, 2, 3), 2)
         .messages({ 'any.only': 'Choose 1 (24 h), 2 (48 h) or 3 (72 h).' })

@@ -107,13 +107,6 @@ export async function validateCreateLink(body: unknown, options: ValidateOptions
   if (!fields.free_installments && !fields.number_of_installments && freeInstallments > value.number_of_installments) {
     fields.free_installments = ['Ensure this value is less than or equal to number_of_installments.'];
   }
-  if (
-    !fields.pix_expires_in &&
-    !fields.link_exp_period &&
-    value.pix_expires_in > EXPIRY_HOURS[value.link_exp_period] * 3600
-  ) {
-    fields.pix_expires_in = ['A PIX QR code cannot outlive its link: at most the link_exp_period in seconds.'];
-  }
   if (Object.keys(fields).length) throw badRequest(fields);
   const minInstallmentValue: number = value.min_installment_value ?? 0;
   const allFree = freeInstallments >= value.number_of_installments || rate === 0;

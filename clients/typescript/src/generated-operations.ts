@@ -49,6 +49,7 @@ import type {
   CheckoutPay,
   CheckoutPayResult,
   CheckoutInstallments,
+  CheckoutPix,
   WebhookSecret,
   GetSwaggerResponse,
   ConsultChargebacksQuery,
@@ -352,6 +353,20 @@ export const operations = {
     operationId: 'payCheckout',
     method: 'PUT',
     path: '/api/v1/checkout-links/{guid}/pay',
+    auth: false,
+    response: 'json',
+  },
+  startCheckoutPix: {
+    operationId: 'startCheckoutPix',
+    method: 'POST',
+    path: '/api/v1/checkout-links/{guid}/pix',
+    auth: false,
+    response: 'json',
+  },
+  getCheckoutPix: {
+    operationId: 'getCheckoutPix',
+    method: 'GET',
+    path: '/api/v1/checkout-links/{guid}/pix',
     auth: false,
     response: 'json',
   },
@@ -1271,7 +1286,7 @@ export class PaymentLinksApi extends ApiGroup {
 }
 
 /**
- * Public checkout of a payment link: the page and the five calls it makes. No credential.
+ * Public checkout of a payment link: the page and the calls it makes. No credential.
  *
  * Tag "checkout" of the document.
  */
@@ -1365,6 +1380,41 @@ export class CheckoutApi extends ApiGroup {
    */
   payCheckout(guid: string | number, body: CheckoutPay, options?: RequestOptions): Promise<CheckoutPayResult> {
     return this.transport.call<CheckoutPayResult>(operations.payCheckout, { pathParams: { guid }, body }, options);
+  }
+
+  /**
+   * PIX: the QR code to pay the link
+   *
+   * For a link whose payment_methods include pix, once the payer step is done. Answers the live QR code
+   * if there is one (the same for whoever asks), else makes a new one once the one before has expired
+   * (lifetime: the link's pix_expires_in, never past the link's expiry). 409 with Retry-After while
+   * another payer is making it or a card pay is in progress. Counted in the pay rate limit.
+   *
+   * Public: no credential.
+   *
+   * POST /api/v1/checkout-links/{guid}/pix
+   *
+   * @param guid payment_link_guid of the link
+   */
+  startCheckoutPix(guid: string | number, options?: RequestOptions): Promise<CheckoutPix> {
+    return this.transport.call<CheckoutPix>(operations.startCheckoutPix, { pathParams: { guid } }, options);
+  }
+
+  /**
+   * PIX: the state of the newest QR code (the page polls it)
+   *
+   * paid once the acquirer's notice has been confirmed with it and applied: the link is then paid (load
+   * the checkout for its receipt). A QR code paid after the link already was is paid_twice: never the
+   * link's payment; its money goes back.
+   *
+   * Public: no credential.
+   *
+   * GET /api/v1/checkout-links/{guid}/pix
+   *
+   * @param guid payment_link_guid of the link
+   */
+  getCheckoutPix(guid: string | number, options?: RequestOptions): Promise<CheckoutPix> {
+    return this.transport.call<CheckoutPix>(operations.getCheckoutPix, { pathParams: { guid } }, options);
   }
 
   /**

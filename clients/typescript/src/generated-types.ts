@@ -1058,6 +1058,13 @@ export interface PaymentLinkCreate {
   interest_rate_monthly?: number;
   /** Cents: options whose installment would be smaller are not offered (one installment always is) */
   min_installment_value?: number;
+  /** How the payer may pay at checkout: ["card"] (default), ["pix"] or ["card", "pix"] */
+  payment_methods?: Array<'card' | 'pix'>;
+  /**
+   * Seconds each PIX QR code lives (60 to 86400, default 1800); never past the link's own expiry (a
+   * longer one than the link lives is a field error)
+   */
+  pix_expires_in?: number;
   /** 1 = 24 h, 2 = 48 h, 3 = 72 h after creation */
   link_exp_period?: 1 | 2 | 3;
   /**
@@ -1092,6 +1099,9 @@ export interface PaymentLink {
   /** E.164 (+5511987654321), or empty when none was sent */
   mobile: string;
   link_exp_period: 1 | 2 | 3;
+  payment_methods: Array<'card' | 'pix'>;
+  /** Seconds each PIX QR code lives */
+  pix_expires_in: number;
   /** The most installments the payer may choose */
   number_of_installments: number;
   free_installments: number;
@@ -1160,6 +1170,8 @@ export interface CheckoutLink {
    * /api/v1/checkout-links/{guid}/installments)
    */
   installments: number;
+  /** How the payer may pay: card, PIX (POST .../pix gives the QR code) or both */
+  paymentMethods: Array<'card' | 'pix'>;
   /** Format: date-time. */
   expiresAt: string;
   /** The payer name saved by the payer step (or pre-filled by the merchant) */
@@ -1179,6 +1191,8 @@ export interface CheckoutLink {
   receipt?: {
     /** Format: date-time. */
     paymentDate?: string;
+    /** How the link was paid (card fields are empty for PIX) */
+    method?: 'card' | 'pix';
     /** Cents: the link's value */
     amount?: number;
     /** What the payer chose */
@@ -1273,6 +1287,26 @@ export interface CheckoutInstallments {
     /** Portuguese, e.g. "3x de R$ 33,33 sem juros" */
     label: string;
   }>;
+}
+
+export interface CheckoutPix {
+  /**
+   * The newest QR code: none yet; creating (ask again in a moment); waiting for the payer; paid (the
+   * link is paid: load the checkout for the receipt); expired (POST for a new one); failed (the acquirer
+   * refused it: POST again); paid_twice (paid after the link already was: its money goes back)
+   */
+  status: 'none' | 'creating' | 'waiting' | 'paid' | 'expired' | 'failed' | 'paid_twice';
+  linkPaid: boolean;
+  /** Cents */
+  amount: number;
+  /** The PIX copy-and-paste code (EMV), while waiting */
+  qrCode: string | null;
+  /** data:image/png;base64 of the QR code, while waiting */
+  qrCodeImage: string | null;
+  /** Format: date-time. */
+  expiresAt: string | null;
+  /** Until the QR code expires, while waiting */
+  secondsLeft: number | null;
 }
 
 export interface WebhookSecret {
@@ -1809,6 +1843,21 @@ export interface OperationErrors {
     415: ErrorDetail;
     429: ErrorDetail;
     502: ErrorDetail;
+    503: ErrorDetail;
+  };
+  startCheckoutPix: {
+    400: FieldErrors;
+    404: ErrorDetail;
+    409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    429: ErrorDetail;
+    502: ErrorDetail;
+    503: ErrorDetail;
+  };
+  getCheckoutPix: {
+    400: FieldErrors;
+    404: ErrorDetail;
     503: ErrorDetail;
   };
   getCheckoutPage: {

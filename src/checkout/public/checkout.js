@@ -122,7 +122,13 @@
       else li.removeAttribute('aria-current');
     });
     var form = document.querySelector('form[data-step="' + step + '"]');
-    if (step === 'card') loadInstallments();
+    if (step === 'card') {
+      loadInstallments();
+      showMethod();
+    } else {
+      clearTimeout(pixPoll);
+      clearInterval(pixTick);
+    }
     form.hidden = false;
     form.querySelector('h1').focus();
   }
@@ -186,6 +192,114 @@
     form.setAttribute('aria-busy', on ? 'true' : 'false');
   }
 
+  /** PIX: the poll of the newest QR code and the countdown of the one shown. */
+  var pixPoll = null;
+  var pixTick = null;
+
+  function chosenMethod() {
+    var checked = document.querySelector('input[name="method"]:checked');
+    return checked ? checked.value : 'card';
+  }
+
+  /** The payment step shows the card fields or the PIX panel; the choice only when the link takes both. */
+  function showMethod() {
+    var methods = checkout.paymentMethods || ['card'];
+    $('methods').hidden = methods.length < 2;
+    if (methods.length === 1) document.querySelector('input[name="method"][value="' + methods[0] + '"]').checked = true;
+    var pix = chosenMethod() === 'pix';
+    $('card-fields').hidden = pix;
+    $('pay-button').hidden = pix;
+    $('card-secure').hidden = pix;
+    $('pix-panel').hidden = !pix;
+    if (pix) pixCheck();
+  }
+
+  function pixStatus(text) {
+    $('pix-status').textContent = text;
+  }
+
+  function showPix(pix) {
+    clearTimeout(pixPoll);
+    clearInterval(pixTick);
+    if (pix.status === 'paid_twice') {
+      $('pix-code').hidden = true;
+      $('pix-start').hidden = true;
+      pixStatus('Este link já estava pago: o valor do seu PIX será devolvido para a sua conta.');
+      return;
+    }
+    if (pix.linkPaid) return load(); // the receipt
+    if (pix.status === 'waiting') {
+      $('pix-start').hidden = true;
+      $('pix-code').hidden = false;
+      $('pix-image').src = pix.qrCodeImage;
+      $('pix-copy-paste').value = pix.qrCode;
+      $('pix-amount').textContent = money(pix.amount);
+      var ends = Date.now() + pix.secondsLeft * 1000;
+      var tick = function () {
+        var left = Math.max(0, Math.round((ends - Date.now()) / 1000));
+        $('pix-countdown').textContent =
+          'O código expira em ' + Math.floor(left / 60) + ':' + String(left % 60).padStart(2, '0');
+        if (left === 0) {
+          clearInterval(pixTick);
+          pixCheck();
+        }
+      };
+      tick();
+      pixTick = setInterval(tick, 1000);
+      pixStatus('Aguardando o pagamento do PIX…');
+      pixPoll = setTimeout(pixCheck, 3000);
+      return;
+    }
+    $('pix-code').hidden = true;
+    $('pix-start').hidden = false;
+    if (pix.status === 'expired') {
+      $('pix-start').textContent = 'Gerar novo QR Code';
+      pixStatus('O QR Code expirou sem pagamento. Gere um novo para pagar.');
+    } else if (pix.status === 'failed') {
+      pixStatus('Não foi possível gerar o QR Code. Tente novamente.');
+    } else if (pix.status === 'creating') {
+      pixPoll = setTimeout(pixCheck, 2000);
+    } else {
+      pixStatus('');
+    }
+  }
+
+  function pixCheck() {
+    clearTimeout(pixPoll);
+    request('GET', '/pix').then(
+      function (res) {
+        if (res.status === 200) showPix(res.data);
+        else pixPoll = setTimeout(pixCheck, 5000);
+      },
+      function () {
+        pixPoll = setTimeout(pixCheck, 5000);
+      },
+    );
+  }
+
+  function pixStart() {
+    $('pix-start').disabled = true;
+    pixStatus('Gerando o QR Code…');
+    request('POST', '/pix').then(
+      function (res) {
+        $('pix-start').disabled = false;
+        if (res.status === 200) return showPix(res.data);
+        if (res.status === 409) {
+          // Paid meanwhile, or another payer is making the code: the newest state tells which.
+          pixStatus('Aguarde um instante…');
+          pixPoll = setTimeout(pixCheck, 2000);
+          return;
+        }
+        if (res.status === 429) return pixStatus('Muitas tentativas. Aguarde ' + minutes(res.retryAfter) + '.');
+        pixStatus('Não foi possível gerar o QR Code. Tente novamente em instantes.');
+      },
+      function () {
+        $('pix-start').disabled = false;
+        pixStatus('Sem conexão. Confira a internet e tente novamente.');
+      },
+    );
+  }
+
   function installmentsText(receipt) {
     var n = receipt.installments || checkout.installments;
     if (n === 1) return 'À vista';
@@ -202,10 +316,14 @@
       ['Loja', checkout.merchantCompanyName],
       ['Descrição', checkout.description || '—'],
       ['Pago em', r.paymentDate ? dateTime(r.paymentDate) : '—'],
-      ['Cartão', (r.cardBrand || '') + ' final ' + (r.cardLast4 || '')],
-      ['Parcelas', installmentsText(r)],
-      ['Autorização', r.authorization || '—', 'receipt-authorization'],
     ];
+    if (r.method === 'pix') {
+      rows.push(['Forma de pagamento', 'PIX']);
+    } else {
+      rows.push(['Cartão', (r.cardBrand || '') + ' final ' + (r.cardLast4 || '')]);
+      rows.push(['Parcelas', installmentsText(r)]);
+      rows.push(['Autorização', r.authorization || '—', 'receipt-authorization']);
+    }
     if (r.total && r.total !== checkout.amount) rows.splice(1, 0, ['Total pago', money(r.total)]);
     // The 20-digit transaction id wraps on a phone: it is shown only on screens wide enough (CSS).
     if (r.tid) rows.push(['Transação (TID)', r.tid, 'receipt-tid', 'wide-only']);
@@ -464,6 +582,23 @@
       });
     });
     $('installments').addEventListener('change', showChosenTotal);
+    Array.prototype.forEach.call(document.querySelectorAll('input[name="method"]'), function (radio) {
+      radio.addEventListener('change', showMethod);
+    });
+    $('pix-start').addEventListener('click', pixStart);
+    $('pix-copy').addEventListener('click', function () {
+      var code = $('pix-copy-paste');
+      code.select();
+      var copied = navigator.clipboard ? navigator.clipboard.writeText(code.value) : Promise.reject();
+      copied.then(
+        function () {
+          pixStatus('Código copiado. Cole no app do seu banco.');
+        },
+        function () {
+          pixStatus('Selecione o código e copie.');
+        },
+      );
+    });
     $('card-form').addEventListener('submit', function (event) {
       event.preventDefault();
       var form = this;

@@ -1,0 +1,163 @@
+/**
+ * PIX on the checkout (issue 25, items 1-3 and 7): the link's methods, one live QR code for whoever asks,
+ * the acquirer's notice (applied by the notice worker) paying the link, an expired code renewed, and a
+ * PIX paid after the link already was kept apart from the link's payment.
+ */
+import '../helpers/env';
+import test from 'ava';
+import { PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
+import { linkPixNeedingAttention } from '../../src/checkout/pix';
+import { LinkPixChargeModel, PaymentLinkModel } from '../../src/payment-links/model';
+import { OnlineSaleModel } from '../../src/sales/model';
+import { WebhookEventModel } from '../../src/webhooks/model';
+import { eventually } from '../helpers/processes';
+import { bearer } from '../helpers/identity';
+import { callJson } from '../helpers/http';
+import { encryptedTestCard } from '../helpers/cards';
+import { sandboxPost, useSalesEnv } from '../sales/helpers';
+import { APPROVED_CARD, checkoutPath, createLink, readyLink } from './helpers';
+
+process.env.WEBHOOK_TEST_ALLOW_HOSTS = '127.0.0.1:9';
+const env = useSalesEnv();
+
+const startPix = (guid: string) => callJson(env.app, 'POST', checkoutPath(guid, 'pix'));
+const pixState = (guid: string) => callJson(env.app, 'GET', checkoutPath(guid, 'pix'));
+const readLink = (id: number) =>
+  callJson(env.app, 'GET', `/api/v1/payment-links/${id}/`, bearer(env.merchant.merchantToken));
+/** The payer's bank app pays the copy-and-paste code; the sandbox notifies our app. */
+const payCode = (qrCode: string) =>
+  sandboxPost(env, '/sandbox/pix/pay-code', {
+    qr_code: qrCode,
+    notifyUrl: `${env.app.url}${PAYMENT_NOTIFICATION_PATH}`,
+  });
+const pixLink = (body: Record<string, unknown> = {}) =>
+  readyLink(env.app.url, env.merchant, { value: 4_250, payment_methods: ['card', 'pix'], ...body });
+
+test('a link takes card and PIX: one live QR code for whoever asks, paid by the bank app, the link paid by the notice', async (t) => {
+  const { id, guid, link } = await pixLink({ pix_expires_in: 900, webhookUrl: 'http://127.0.0.1:9/hook' });
+  t.deepEqual(link.payment_methods, ['card', 'pix']);
+  t.is(link.pix_expires_in, 900);
+  t.deepEqual((await callJson(env.app, 'GET', checkoutPath(guid))).body.paymentMethods, ['card', 'pix']);
+  t.is((await pixState(guid)).body.status, 'none');
+
+  const first = await startPix(guid);
+  t.is(first.status, 200, JSON.stringify(first.body));
+  t.like(first.body, { status: 'waiting', linkPaid: false, amount: 4_250 });
+  t.regex(first.body.qrCode as string, /^000201.*6304[0-9A-F]{4}$/);
+  t.regex(first.body.qrCodeImage as string, /^data:image\/png;base64,/);
+  t.true((first.body.secondsLeft as number) > 800 && (first.body.secondsLeft as number) <= 900);
+  // The same code for another payer (or a reload), while it lives.
+  const again = await startPix(guid);
+  t.is(again.body.qrCode, first.body.qrCode);
+  t.is(await LinkPixChargeModel.countDocuments({ linkId: id }), 1);
+
+  t.is((await payCode(first.body.qrCode as string)).status, 200);
+  const paid = await eventually(async () => {
+    const state = await pixState(guid);
+    return state.body.status === 'paid' && state.body;
+  });
+  t.true(paid.linkPaid);
+  const read = await readLink(id);
+  t.is(read.body.status, 2);
+  t.like(read.body.payment, { installments: 1, total: 4_250 });
+  // The link's sale is its PIX sale: refunds of the link go to it.
+  const sale = await OnlineSaleModel.findById(read.body.sale_id).lean();
+  t.like(sale, { paymentMethod: 'pix', status: 'CONFIRMED', amountCents: 4_250 });
+  const receipt = (await callJson(env.app, 'GET', checkoutPath(guid))).body.receipt as Record<string, unknown>;
+  t.like(receipt, { method: 'pix', amount: 4_250 });
+  const event = await WebhookEventModel.findOne({ linkId: id, type: 'payment_link.paid' }).lean();
+  const data = (JSON.parse(event!.body) as { data: Record<string, unknown> }).data;
+  t.is(data.card, null);
+  t.like(data.payment, { method: 'pix', total: 4_250 });
+  // Paid once: no new code, no card pay.
+  t.is((await startPix(guid)).body.status, 'paid');
+  const card = await callJson(env.app, 'PUT', checkoutPath(guid, 'pay'), {}, { encrypted_card: encryptedTestCard() });
+  t.is(card.status, 409);
+});
+
+test('an expired QR code ends with its event, and only then is a new one made', async (t) => {
+  const { id, guid } = await pixLink({ webhookUrl: 'http://127.0.0.1:9/hook' });
+  const first = (await startPix(guid)).body;
+  // The code's time runs out, at the acquirer and on our clock.
+  const pix = await LinkPixChargeModel.findOne({ linkId: id }).lean();
+  const sale = await OnlineSaleModel.findById(pix!.saleId).lean();
+  await sandboxPost(env, `/sandbox/pix/${sale!.acquirer.paymentId}/expire`);
+  await LinkPixChargeModel.updateOne({ _id: pix!._id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+
+  t.like((await pixState(guid)).body, { status: 'expired', qrCode: null, qrCodeImage: null, linkPaid: false });
+  t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.pix_expired' }), 1);
+  const renewed = await startPix(guid);
+  t.is(renewed.body.status, 'waiting');
+  t.not(renewed.body.qrCode, first.qrCode);
+  t.is(await LinkPixChargeModel.countDocuments({ linkId: id }), 2);
+  // The expired code cannot be paid any more at the acquirer; the new one pays the link.
+  t.is((await payCode(first.qrCode as string)).status, 400);
+  await payCode(renewed.body.qrCode as string);
+  await eventually(async () => (await pixState(guid)).body.linkPaid === true);
+  t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.pix_expired' }), 1);
+});
+
+test('a PIX paid after the card paid the link is never the link payment: kept apart, counted, announced', async (t) => {
+  const { id, guid } = await pixLink({ webhookUrl: 'http://127.0.0.1:9/hook' });
+  const code = (await startPix(guid)).body.qrCode as string;
+  const card = await callJson(
+    env.app,
+    'PUT',
+    checkoutPath(guid, 'pay'),
+    {},
+    {
+      encrypted_card: encryptedTestCard({ number: APPROVED_CARD }),
+    },
+  );
+  t.true(card.body.approved);
+  await payCode(code);
+  const twice = await eventually(async () => {
+    const state = await pixState(guid);
+    return state.body.status === 'paid_twice' && state.body;
+  });
+  t.true(twice.linkPaid);
+  const link = await PaymentLinkModel.findById(id).lean();
+  t.is(link!.payment!.method ?? 'card', 'card');
+  t.true((await linkPixNeedingAttention()).link_pix_paid_twice >= 1);
+  t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid_twice' }), 1);
+  t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid' }), 1);
+});
+
+test('concurrent payers asking for a QR code get one code', async (t) => {
+  const { id, guid } = await pixLink();
+  const answers = await Promise.all(Array.from({ length: 6 }, () => startPix(guid)));
+  const codes = new Set(answers.filter((a) => a.status === 200).map((a) => a.body.qrCode));
+  t.true(answers.every((a) => a.status === 200 || a.status === 409));
+  t.true(codes.size <= 1);
+  t.is((await startPix(guid)).body.qrCode, (await pixState(guid)).body.qrCode);
+  t.is(await LinkPixChargeModel.countDocuments({ linkId: id }), 1);
+});
+
+test('methods are kept: a card-only link makes no QR code, a PIX-only link takes no card, bad methods are named', async (t) => {
+  const cardOnly = await readyLink(env.app.url, env.merchant, { value: 1_000 });
+  t.deepEqual(cardOnly.link.payment_methods, ['card']);
+  t.deepEqual((await startPix(cardOnly.guid)).body, { payment_method: ['This payment link is not paid by PIX.'] });
+  const pixOnly = await readyLink(env.app.url, env.merchant, { value: 1_000, payment_methods: ['pix'] });
+  const card = await callJson(
+    env.app,
+    'PUT',
+    checkoutPath(pixOnly.guid, 'pay'),
+    {},
+    {
+      encrypted_card: encryptedTestCard(),
+    },
+  );
+  t.deepEqual(card.body, { payment_method: ['This payment link is paid by PIX only.'] });
+  const bad = await createLink(env.app.url, env.merchant, { payment_methods: ['boleto'], pix_expires_in: 59 });
+  t.is(bad.status, 400);
+  t.deepEqual(Object.keys(bad.body).sort(), ['payment_methods', 'pix_expires_in']);
+  t.deepEqual((await createLink(env.app.url, env.merchant, { pix_expires_in: 86_401 })).body, {
+    pix_expires_in: ['Ensure this value is less than or equal to 86400.'],
+  });
+  t.deepEqual((await createLink(env.app.url, env.merchant, { payment_methods: [] })).body, {
+    payment_methods: ['Name at least one payment method.'],
+  });
+  // The payer step comes first: the acquirer needs the payer's name and CPF/CNPJ.
+  const bare = await createLink(env.app.url, env.merchant, { payment_methods: ['pix'] });
+  t.is((await startPix(bare.body.payment_link_guid as string)).status, 400);
+});
