@@ -48,8 +48,10 @@ export async function startProcess(
     ? /listening on (http:\/\/[0-9.:]+)/
     : /(worker ready|scheduler ready)/,
   timeoutMs = 30_000,
+  /** Node's arguments; by default the entry point's TypeScript source under tsx. */
+  nodeArguments = ['--import', 'tsx', ENTRY_POINTS[kind]],
 ): Promise<RunningProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY_POINTS[kind]], {
+  const child = spawn(process.execPath, nodeArguments, {
     cwd: ROOT,
     env: {
       ...process.env,
