@@ -10,6 +10,7 @@ import { type ConfigValues, type Validated, valuesOf, variablesOf } from './decl
 import { loadLocalSecrets } from './local-secrets';
 import { CONFIG_VARIABLES, queuePrefixOf } from './variables';
 import { redisSecurityProblems } from './redis-variables';
+import { acquirerTlsProblems } from './acquirer-variables';
 
 export { DEFAULT_FERRETDB_POSTGRESQL_URL, DEFAULT_MONGODB_SERVER } from './variables';
 
@@ -43,7 +44,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? clusterPrefixProblem(queuePrefixOf(validated.QUEUE_PREFIX, validated))
       : undefined;
   if (clusterProblem) problems.push(clusterProblem);
-  if (!problems.length) problems.push(...cardKeyProblems(validated), ...redisSecurityProblems(validated));
+  if (!problems.length)
+    problems.push(
+      ...cardKeyProblems(validated),
+      ...redisSecurityProblems(validated),
+      ...acquirerTlsProblems(validated),
+    );
   if (problems.length) throw new ConfigError(badConfiguration(problems));
   return valuesOf(CONFIG_VARIABLES, validated);
 }
