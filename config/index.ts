@@ -11,6 +11,7 @@ import { loadLocalSecrets } from './local-secrets';
 import { CONFIG_VARIABLES, queuePrefixOf } from './variables';
 import { redisSecurityProblems } from './redis-variables';
 import { acquirerTlsProblems } from './acquirer-variables';
+import { productionProblems } from './production';
 
 export { DEFAULT_FERRETDB_POSTGRESQL_URL, DEFAULT_MONGODB_SERVER } from './variables';
 
@@ -44,6 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? clusterPrefixProblem(queuePrefixOf(validated.QUEUE_PREFIX, validated))
       : undefined;
   if (clusterProblem) problems.push(clusterProblem);
+  problems.push(...productionProblems(env, validated));
   if (!problems.length)
     problems.push(
       ...cardKeyProblems(validated),
