@@ -24,7 +24,8 @@ export function describeCertificate(pem: string): string {
   const certificate = new crypto.X509Certificate(pem);
   const oneLine = (name: string) => name.split('\n').join(', ');
   return (
-    `subject ${oneLine(certificate.subject)}, issuer ${oneLine(certificate.issuer)}, serial ${certificate.serialNumber}, ` +
+    `subject ${oneLine(certificate.subject)}, issuer ${oneLine(certificate.issuer)}, ` +
+    `serial ${certificate.serialNumber}, ` +
     `valid ${new Date(certificate.validFrom).toISOString()} to ${new Date(certificate.validTo).toISOString()}`
   );
 }

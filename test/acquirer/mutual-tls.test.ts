@@ -103,7 +103,7 @@ test('the card API is called over HTTPS trusting ACQUIRER_CA', async (t) => {
   t.true(sale.body.data.approved);
 });
 
-test('without ACQUIRER_CA the private CA is not trusted: a gateway error, and the log names the variable', async (t) => {
+test('without ACQUIRER_CA the private CA is not trusted: a gateway error, the log names the variable', async (t) => {
   const sale = await callJson(
     webs.withoutCertificate,
     'POST',
@@ -118,7 +118,7 @@ test('without ACQUIRER_CA the private CA is not trusted: a gateway error, and th
   t.pass();
 });
 
-test('without a client certificate the chargeback call is refused: the acquirer is unreachable, not a 500', async (t) => {
+test('without a client certificate the chargeback call is refused: acquirer unreachable, not a 500', async (t) => {
   const res = await consult(webs.withoutCertificate);
   t.is(res.status, 502);
   t.deepEqual(res.body, GATEWAY_ERROR);
@@ -142,11 +142,8 @@ test('a certificate the acquirer did not sign is refused and named in the log', 
   const res = await consult(webs.stranger);
   t.is(res.status, 502);
   t.deepEqual(res.body, GATEWAY_ERROR);
-  await eventually(() =>
-    /refused or closed the connection .* with our client certificate ACQUIRER_CHARGEBACK_CLIENT_CERT \(subject CN=stranger-client, issuer CN=stranger test CA/.test(
-      logsOf('stranger'),
-    ),
-  );
+  const named = /with our client certificate \w+ \(subject CN=stranger-client, issuer CN=stranger test CA/;
+  await eventually(() => named.test(logsOf('stranger')));
   t.pass();
 });
 

@@ -111,7 +111,7 @@ test('npm start runs the same processes from the TypeScript source', (t) => {
   for (const entry of procfile) t.true(fs.existsSync(path.join(ROOT, fromSource(entry.command).at(-1)!)));
 });
 
-test('a journey on the compiled processes: token, pre-capture at the acquirer, a webhook sent by the worker', async (t) => {
+test('a journey on the compiled processes: token, pre-capture, a webhook sent by the worker', async (t) => {
   const token = await callJson(
     web,
     'POST',
