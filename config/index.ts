@@ -6,11 +6,12 @@
  * with NODE_ENV=production they must come from the environment.
  */
 import crypto from 'node:crypto';
-import path from 'node:path';
 import { type ConfigValues, type Validated, valuesOf, variablesOf } from './declare';
 import { loadLocalSecrets } from './local-secrets';
 import { CONFIG_VARIABLES, queuePrefixOf } from './variables';
 import { redisSecurityProblems } from './redis-variables';
+import { acquirerTlsProblems } from './acquirer-variables';
+import { productionProblems } from './production';
 
 export { DEFAULT_FERRETDB_POSTGRESQL_URL, DEFAULT_MONGODB_SERVER } from './variables';
 
@@ -44,8 +45,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? clusterPrefixProblem(queuePrefixOf(validated.QUEUE_PREFIX, validated))
       : undefined;
   if (clusterProblem) problems.push(clusterProblem);
-  if (!problems.length) problems.push(...cardKeyProblems(validated), ...redisSecurityProblems(validated));
-  if (problems.length) throw new ConfigError(`bad configuration:\n  ${problems.join('\n  ')}`);
+  problems.push(...productionProblems(env, validated));
+  if (!problems.length)
+    problems.push(
+      ...cardKeyProblems(validated),
+      ...redisSecurityProblems(validated),
+      ...acquirerTlsProblems(validated),
+    );
+  if (problems.length) throw new ConfigError(badConfiguration(problems));
   return valuesOf(CONFIG_VARIABLES, validated);
 }
 
@@ -101,6 +108,20 @@ function cardKeyProblems(raw: Record<string, unknown>): string[] {
   return problems;
 }
 
+/** The exit code of a start refused for its configuration (EX_CONFIG of sysexits.h): a supervisor should not retry. */
+export const EXIT_BAD_CONFIGURATION = 78;
+
+/** The message of a refused start: one line per reason under one heading. */
+export function badConfiguration(problems: string[]): string {
+  return `bad configuration:\n  ${problems.join('\n  ')}`;
+}
+
+/** Prints why the process will not start (one line per reason) and exits 78. */
+export function exitRefusingToStart(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(EXIT_BAD_CONFIGURATION);
+}
+
 let loaded: Config | undefined;
 
 /** The process-wide config, loaded on first use. A bad config exits non-zero naming the variable. */
@@ -109,10 +130,7 @@ export function getConfig(): Config {
     try {
       loaded = loadConfig();
     } catch (error) {
-      if (error instanceof ConfigError) {
-        process.stderr.write(`${error.message}\n`);
-        process.exit(78);
-      }
+      if (error instanceof ConfigError) exitRefusingToStart(error.message);
       throw error;
     }
   }
@@ -128,4 +146,4 @@ export function reloadConfig(): Config {
   return getConfig();
 }
 
-export const PROJECT_ROOT = path.resolve(__dirname, '..');
+export { PROJECT_ROOT } from './project-root';

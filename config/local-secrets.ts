@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { variablesOf, type SecretNames } from './declare';
 import { CONFIG_VARIABLES } from './variables';
+import { PROJECT_ROOT } from './project-root';
 
-export const LOCAL_SECRETS_FILE = path.resolve(__dirname, '..', '.data', 'local-secrets.json');
+export const LOCAL_SECRETS_FILE = path.join(PROJECT_ROOT, '.data', 'local-secrets.json');
 
 /** One value for each variable declared `secret` (the type holds this list to the declarations). */
 function generate(): Record<SecretNames<typeof CONFIG_VARIABLES>, string> {
@@ -35,6 +36,9 @@ function generate(): Record<SecretNames<typeof CONFIG_VARIABLES>, string> {
 let cached: { file: string; secrets: Record<string, string> } | undefined;
 
 export function loadLocalSecrets(file = LOCAL_SECRETS_FILE): Record<string, string> {
+  // Callers skip it in production already; this makes sure a new caller cannot read or create the file there.
+  if (process.env.NODE_ENV === 'production')
+    throw new Error('NODE_ENV=production never reads or writes the local secrets file: give every secret');
   if (cached?.file === file) return cached.secrets;
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true });

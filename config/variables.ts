@@ -4,7 +4,7 @@
  */
 import { Joi } from 'celebrate';
 import { combine, variable, type Validated, type ValidatedByName } from './declare';
-import { ACQUIRER_VARIABLES, DEFAULT_SANDBOX_PORT } from './acquirer-variables';
+import { ACQUIRER_VARIABLES, DEFAULT_SANDBOX_PORT, SANDBOX_TLS_VARIABLES } from './acquirer-variables';
 import { REDIS_SECURITY_VARIABLES } from './redis-variables';
 import {
   commaSeparated,
@@ -339,6 +339,7 @@ export const CONFIG_VARIABLES = {
       doc: 'Where the sandbox posts notifications (default: PUBLIC_BASE_URL)',
       parse: (url, others) => trimTrailingSlashes(url || publicBaseUrl(String(others.PUBLIC_BASE_URL), others)),
     }),
+    tls: SANDBOX_TLS_VARIABLES,
   },
   webhooks: {
     timeoutMs: variable({

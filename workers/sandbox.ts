@@ -1,23 +1,16 @@
-/** Procfile `sandbox`: the dev-only acquirer simulator. Refuses to run with NODE_ENV=production. */
-import type { AddressInfo } from 'node:net';
-import { getConfig } from '../config';
-import { buildSandboxApp } from '../src/acquirer/sandbox/server';
+/** Procfile `sandbox`: the dev-only acquirer simulator. Refuses to run with NODE_ENV=production (exit 78). */
+import { badConfiguration, exitRefusingToStart, getConfig } from '../config';
+import { listenSandbox } from '../src/acquirer/sandbox/server';
 import { logger } from '../src/platform/logger';
 import { runProcess } from '../src/platform/lifecycle';
 
 export async function startSandbox() {
   const config = getConfig();
-  if (config.nodeEnv === 'production') throw new Error('the acquirer sandbox never runs in production');
-  const server = buildSandboxApp().listen(config.sandbox.port, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const { port } = server.address() as AddressInfo;
-  const { notifyUrl } = config.sandbox;
+  const { server, url } = await listenSandbox(config);
+  const { notifyUrl, tls } = config.sandbox;
   logger.info(
-    { port, url: `http://127.0.0.1:${port}`, notifyUrl },
-    `acquirer sandbox listening on http://127.0.0.1:${port} (notices to ${notifyUrl})`,
+    { url, notifyUrl, clientCertificates: tls.requireClientCertificate },
+    `acquirer sandbox listening on ${url} (notices to ${notifyUrl})`,
   );
   return async () => {
     server.closeAllConnections();
@@ -25,4 +18,9 @@ export async function startSandbox() {
   };
 }
 
-if (require.main === module) runProcess('sandbox', startSandbox);
+if (require.main === module) {
+  // Before anything else: the simulator accepts any card and must never stand in for the acquirer in production.
+  if (process.env.NODE_ENV === 'production')
+    exitRefusingToStart(badConfiguration(['NODE_ENV=production: the acquirer sandbox never runs in production']));
+  runProcess('sandbox', startSandbox);
+}

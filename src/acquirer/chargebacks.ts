@@ -1,6 +1,7 @@
 /**
  * The chargeback part of the acquirer client: the only code that talks to the acquirer's
- * chargeback API (OAuth2 client credentials; mutual TLS in production).
+ * chargeback API (OAuth2 client credentials; mutual TLS with the client certificate of
+ * ACQUIRER_CHARGEBACK_CLIENT_CERT / _KEY, set up in tls.ts).
  *
  * - The access token (lives <= 5 min) is cached until shortly before it expires, fetched by one
  *   request at a time however many calls need it, refreshed once when the API answers 401, and
@@ -15,6 +16,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { getConfig } from '../../config';
 import { logger } from '../platform/logger';
 import { AcquirerNotConfiguredError, AcquirerUnavailableError } from './errors';
+import { acquirerTlsOptions, checkChargebackClientCertificate, explainTlsFailure } from './tls';
 
 /** Where the acquirer posts chargeback notifications to us, and the header carrying the shared secret. */
 export const CHARGEBACK_NOTICE_PATH = '/api/v1/acquirer/chargeback/notifications/';
@@ -23,37 +25,21 @@ export const CHARGEBACK_NOTICE_SECRET_HEADER = 'x-notification-secret';
 /** Refresh this long before the token's stated expiry (or at half its life if that is shorter). */
 const TOKEN_EARLY_REFRESH_MS = 30_000;
 
-export interface ChargebackTls {
-  /** PEM client certificate signed by the acquirer, its key, and optionally the acquirer's CA. */
-  cert: string;
-  key: string;
-  ca?: string;
-}
-
 let agent: Agent | undefined;
-let tls: ChargebackTls | undefined;
 
+/** The pool of connections to the chargeback API, with its CA and client certificate (tls.ts), opened at first use. */
 function chargebackAgent(): Agent {
   if (!agent) {
     const { connectTimeoutMs, timeoutMs } = getConfig().acquirer;
+    checkChargebackClientCertificate();
     agent = new Agent({
-      connect: { timeout: connectTimeoutMs, ...(tls ?? {}) },
+      connect: { timeout: connectTimeoutMs, ...acquirerTlsOptions('chargeback') },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       keepAliveTimeout: 4_000,
     });
   }
   return agent;
-}
-
-/**
- * Production hook for mutual TLS: give the client certificate (from the secret store) before the
- * first call. Nothing in this repository calls it: the sandbox speaks plain HTTP.
- */
-export function useChargebackClientCertificate(certificate: ChargebackTls): void {
-  tls = certificate;
-  void agent?.close();
-  agent = undefined;
 }
 
 interface CachedToken {
@@ -103,6 +89,7 @@ async function fetchToken(): Promise<CachedToken> {
       }).toString(),
     });
   } catch (error) {
+    explainTlsFailure('chargeback', authUrl, error);
     throw transportError('chargeback token request failed', error, false);
   }
   let payload: { access_token?: unknown; expires_in?: unknown };
@@ -167,8 +154,9 @@ async function send(call: ChargebackRequest, token: string): Promise<ChargebackR
   // Total deadline up to the response headers; the body then runs under the agent's idle timeout.
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  const url = urlOf(call);
   try {
-    const response = await request(urlOf(call), {
+    const response = await request(url, {
       method: call.method,
       dispatcher: chargebackAgent(),
       signal: controller.signal,
@@ -181,6 +169,7 @@ async function send(call: ChargebackRequest, token: string): Promise<ChargebackR
     });
     return { status: response.statusCode, headers: response.headers, body: response.body };
   } catch (error) {
+    explainTlsFailure('chargeback', url, error);
     throw transportError(
       `chargeback ${call.method} ${call.path.split('/')[1] ?? ''} failed`,
       error,

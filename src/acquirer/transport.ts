@@ -10,6 +10,7 @@ import { EventEmitter } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
 import { getConfig } from '../../config';
 import { AcquirerRejectedError, AcquirerUnavailableError } from './errors';
+import { acquirerTlsOptions, explainTlsFailure } from './tls';
 
 export interface AcquirerCallEvent {
   /** createCardSale, capture, void, getSale, ... */
@@ -35,7 +36,7 @@ function getAgent(): Agent {
   if (!agent) {
     const { connectTimeoutMs } = getConfig().acquirer;
     agent = new Agent({
-      connect: { timeout: connectTimeoutMs },
+      connect: { timeout: connectTimeoutMs, ...acquirerTlsOptions('card') },
       keepAliveTimeout: 4_000,
       connections: 64,
       pipelining: 1,
@@ -152,6 +153,7 @@ export async function call(options: CallOptions): Promise<CallResult | null> {
     });
     text = await response.body.text();
   } catch (error) {
+    explainTlsFailure('card', base, error);
     const code = errorCode(error);
     if (!timedOut && code && NOT_SENT_CODES.has(code)) throw unavailable(`not reachable (${code})`, false, error);
     if (timedOut) throw unavailable(`no answer within ${config.timeoutMs} ms`, true, error);

@@ -14,10 +14,9 @@ import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import Redis from 'ioredis';
 import pg from 'pg';
-import { DEFAULT_FERRETDB_POSTGRESQL_URL, DEFAULT_MONGODB_SERVER } from '../../config';
+import { DEFAULT_FERRETDB_POSTGRESQL_URL, DEFAULT_MONGODB_SERVER, PROJECT_ROOT } from '../../config';
 
 export const FERRETDB_VERSION = 'v1.24.2';
-const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const DATA_DIR = path.join(PROJECT_ROOT, '.data');
 
 export interface StartedService {

@@ -3,25 +3,14 @@
  * SIGTERM) stops the processes gracefully, then the services this run started.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { ensureServices, stopService, type StartedService } from './services';
 import { loadLocalSecrets } from '../../config/local-secrets';
-import { type Config, getConfig } from '../../config';
+import { badConfiguration, type Config, exitRefusingToStart, getConfig, PROJECT_ROOT } from '../../config';
+import { procfileCommands } from './procfile';
 import { describeSecretLocations, seedDemoData } from './seed';
 import { clashesWithRunningStack } from './clashes';
 
-const ROOT = path.resolve(__dirname, '..', '..');
 const COLORS = [36, 33, 35, 32, 34, 31];
-
-export function readProcfile(file = path.join(ROOT, 'Procfile')): { name: string; command: string[] }[] {
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .map((line) => /^([A-Za-z0-9_-]+):\s*(.+)$/.exec(line.trim()))
-    .filter((m): m is RegExpExecArray => Boolean(m))
-    .map((m) => ({ name: m[1], command: m[2].split(/\s+/) }));
-}
 
 /** Colours a process's prefix on a terminal only: in a file or a pipe the escape codes would be noise. */
 function paint(text: string, color: number): string {
@@ -55,7 +44,14 @@ function prefixed(stream: NodeJS.ReadableStream, name: string, color: number, wi
 }
 
 async function main() {
-  if (process.env.NODE_ENV !== 'production') loadLocalSecrets(); // generate once before processes race for it
+  if (process.env.NODE_ENV === 'production')
+    exitRefusingToStart(
+      badConfiguration([
+        'NODE_ENV=production: npm start runs the local stack (FerretDB, Redis, the acquirer sandbox, demo data, ' +
+          'generated secrets); in production run the Procfile processes (docs/deploy.md)',
+      ]),
+    );
+  loadLocalSecrets(); // generate once before processes race for it
   const config = getConfig();
   const services: StartedService[] = await ensureServices(false, config);
   const clashes = await clashesWithRunningStack(config);
@@ -66,7 +62,7 @@ async function main() {
   await seedDemoData();
   process.stdout.write(describeSecretLocations(config));
   process.stdout.write(describeUrls(config));
-  const entries = readProcfile();
+  const entries = procfileCommands();
   const width = Math.max(...entries.map((e) => e.name.length));
   const children: { name: string; child: ChildProcess }[] = [];
   let stopping = false;
@@ -98,7 +94,7 @@ async function main() {
 
   entries.forEach(({ name, command }, index) => {
     const child = spawn(command[0], command.slice(1), {
-      cwd: ROOT,
+      cwd: PROJECT_ROOT,
       env: { ...process.env, PROCESS_NAME: name, SUPERVISOR_PID: String(process.pid) },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // own process group: a terminal Ctrl-C reaches only us, and we stop each child once, gracefully

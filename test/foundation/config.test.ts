@@ -60,7 +60,9 @@ test('a bad variable is named with what is expected', (t) => {
 });
 
 test('production refuses to start without real secrets', (t) => {
-  const error = t.throws(() => loadConfig({ NODE_ENV: 'production' }), { instanceOf: ConfigError });
+  const error = t.throws(() => loadConfig({ NODE_ENV: 'production', ACQUIRER_CHARGEBACK_CLIENT_ID: '' }), {
+    instanceOf: ConfigError,
+  });
   t.regex(error!.message, /JWT_SECRET is required/);
   t.regex(error!.message, /SYSTEM_TOKEN is required/);
   t.regex(error!.message, /CARD_RSA_PRIVATE_KEY is required/);

@@ -7,7 +7,7 @@ import '../helpers/env';
 import test from 'ava';
 import fs from 'node:fs';
 import { ConfigError, loadConfig } from '../../config';
-import { loadLocalSecrets } from '../../config/local-secrets';
+import { productionEnvironment, STRONG_REDIS_PASSWORD } from '../helpers/production';
 import { redisSecurityOf } from '../../config/redis-variables';
 import { startProcess } from '../helpers/processes';
 import { makeTestPki, type TestPki } from '../helpers/redis-security';
@@ -20,8 +20,8 @@ test.after.always(() => {
   if (pki) fs.rmSync(pki.dir, { recursive: true, force: true });
 });
 
-/** Every secret production requires, so that only Redis is left to refuse. */
-const production = (env: Record<string, string>) => ({ ...loadLocalSecrets(), NODE_ENV: 'production', ...env });
+/** Everything production requires, so that only Redis is left to refuse. */
+const production = productionEnvironment;
 
 function problemsOf(t: import('ava').ExecutionContext, env: Record<string, string>): string {
   return t.throws(() => loadConfig(env), { instanceOf: ConfigError })!.message;
@@ -40,8 +40,10 @@ test('production refuses a Redis without password or TLS, naming what to set', (
   const clusterNoPassword = production({ REDIS_URL: 'rediss://x:1', REDIS_CLUSTER_NODES: '10.0.0.1:6379' });
   t.regex(problemsOf(t, { ...clusterNoPassword, QUEUE_PREFIX: '{pay}' }), /no password/, 'the same for a cluster');
 
-  const secured = loadConfig(production({ REDIS_URL: 'rediss://redis.internal:6380', REDIS_PASSWORD: 'pw' }));
-  t.is(secured.redisSecurity.password, 'pw');
+  const secured = loadConfig(
+    production({ REDIS_URL: 'rediss://redis.internal:6380', REDIS_PASSWORD: STRONG_REDIS_PASSWORD }),
+  );
+  t.is(secured.redisSecurity.password, STRONG_REDIS_PASSWORD);
   const allowed = loadConfig(production({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_ALLOW_INSECURE: 'true' }));
   t.true(allowed.redisSecurity.allowInsecure);
   t.notThrows(() => loadConfig({ NODE_ENV: 'development' }), 'a local run needs neither');

@@ -49,8 +49,10 @@ export async function startProcess(
     : /(worker ready|scheduler ready)/,
   // Generous: under tsx a process compiles as it loads, and on two busy cores that has taken over 30 s.
   timeoutMs = 60_000,
+  /** Node's arguments; by default the entry point's TypeScript source under tsx. */
+  nodeArguments = ['--import', 'tsx', ENTRY_POINTS[kind]],
 ): Promise<RunningProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY_POINTS[kind]], {
+  const child = spawn(process.execPath, nodeArguments, {
     cwd: ROOT,
     env: {
       ...process.env,

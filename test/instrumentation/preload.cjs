@@ -8,7 +8,17 @@
  */
 const diagnosticsChannel = require('node:diagnostics_channel');
 
-diagnosticsChannel.subscribe('payments:http:route-request', (message) => require('./answers').recordAnswer(message));
-diagnosticsChannel.subscribe('payments:db:command-started', (message) =>
-  require('./query-shapes').recordShape(message),
-);
+/**
+ * A compiled process (the Procfile's `node dist/...`, test/foundation/compiled.test.ts) has no tsx hook: the
+ * query-shape recorder then registers tsx for itself, in this test-only preload, never in the service's code. The
+ * answer recorder reads the routes from src/ and would load a second copy of the service beside the compiled one
+ * (mongoose refuses a model defined twice): such a process's answers go unrecorded, its queries are checked.
+ */
+const compiled = !require.extensions['.ts'];
+
+if (!compiled)
+  diagnosticsChannel.subscribe('payments:http:route-request', (message) => require('./answers').recordAnswer(message));
+diagnosticsChannel.subscribe('payments:db:command-started', (message) => {
+  if (compiled && !require.extensions['.ts']) require('tsx/cjs/api').register();
+  require('./query-shapes').recordShape(message);
+});
