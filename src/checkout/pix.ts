@@ -240,7 +240,8 @@ async function presentPix(link: PaymentLink, pix: LinkPixCharge | null, now: Dat
   const showCode = status === 'waiting';
   return {
     status,
-    linkPaid: effectiveLinkStatus(link, now) === LINK_PAID,
+    // The link read before this request settled its code may not say paid yet: the code does.
+    linkPaid: pix?.state === 'paid' || effectiveLinkStatus(link, now) === LINK_PAID,
     amount: link.value,
     qrCode: showCode ? pix!.qrCode : null,
     // Drawn here from the copy-and-paste text (the page's CSP allows data: images, no third party).

@@ -67,6 +67,7 @@ const PINNED_OPERATION_IDS = [
   'getChargebackLifecycle',
   'getCheckoutAsset',
   'getCheckoutInstallments',
+  'getCheckoutPix',
   'getCheckoutPage',
   'getGlobalCeo',
   'getLiveness',
@@ -102,6 +103,7 @@ const PINNED_OPERATION_IDS = [
   'rotateWebhookSecret',
   'setCheckoutAddress',
   'setCheckoutPayer',
+  'startCheckoutPix',
   'updateCommercialContact',
 ];
 

@@ -156,6 +156,8 @@ const PUBLIC_ANSWERS: Record<string, number> = {
   'POST /api/token/refresh/': 401,
   'GET /api/v1/checkout-links/{guid}': 400,
   'GET /api/v1/checkout-links/{guid}/installments': 400,
+  'POST /api/v1/checkout-links/{guid}/pix': 400,
+  'GET /api/v1/checkout-links/{guid}/pix': 400,
   'PATCH /api/v1/checkout-links/{guid}/payer': 400,
   'PATCH /api/v1/checkout-links/{guid}/address': 400,
   'PUT /api/v1/checkout-links/{guid}/pay': 400,

@@ -70,7 +70,8 @@ test('a link takes card and PIX: one live QR code for whoever asks, paid by the 
   t.is(data.card, null);
   t.like(data.payment, { method: 'pix', total: 4_250 });
   // Paid once: no new code, no card pay.
-  t.is((await startPix(guid)).body.status, 'paid');
+  t.like(await startPix(guid), { status: 409, body: { detail: 'This payment link is already paid.' } });
+  t.is((await pixState(guid)).body.status, 'paid');
   const card = await callJson(env.app, 'PUT', checkoutPath(guid, 'pay'), {}, { encrypted_card: encryptedTestCard() });
   t.is(card.status, 409);
 });

@@ -1061,8 +1061,8 @@ export interface PaymentLinkCreate {
   /** How the payer may pay at checkout: ["card"] (default), ["pix"] or ["card", "pix"] */
   payment_methods?: Array<'card' | 'pix'>;
   /**
-   * Seconds each PIX QR code lives (60 to 86400, default 1800); never past the link's own expiry (a
-   * longer one than the link lives is a field error)
+   * Seconds each PIX QR code lives (60 to 86400, default 1800); a code made near the link's end lives
+   * only until the link expires
    */
   pix_expires_in?: number;
   /** 1 = 24 h, 2 = 48 h, 3 = 72 h after creation */

@@ -1,0 +1,111 @@
+/**
+ * The payer pays a link by PIX in Chromium at phone size (issue 25, items 2, 3 and 5): the QR code and
+ * its copy-and-paste code shown, the page turning into the receipt once the acquirer's notice has been
+ * applied (no reload), an expired code renewed, and a PIX paid after the link already was told in
+ * Portuguese.
+ */
+import '../helpers/env';
+import fs from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import type { Browser, Page } from 'playwright-core';
+import { PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
+import { LinkPixChargeModel } from '../../src/payment-links/model';
+import { OnlineSaleModel } from '../../src/sales/model';
+import { launchChromium } from '../helpers/browser';
+import { ROOT } from '../helpers/processes';
+import { callJson } from '../helpers/http';
+import { encryptedTestCard } from '../helpers/cards';
+import { sandboxPost, useSalesEnv } from '../sales/helpers';
+import { checkoutPath, readyLink } from './helpers';
+
+const SCREENSHOTS = path.join(ROOT, '.data', 'screenshots');
+const env = useSalesEnv();
+let browser: Browser;
+
+test.before(async () => {
+  browser = await launchChromium();
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+});
+test.after.always(async () => {
+  await browser?.close();
+});
+
+const PHONE = { viewport: { width: 360, height: 780 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
+
+/** The payer's page at the payment step with PIX chosen (the payer step was done at creation). */
+async function atPixStep(link: { payment_link_url: string }): Promise<Page> {
+  const context = await browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(`${env.app.url}${new URL(link.payment_link_url).pathname}`);
+  await page.getByRole('heading', { name: 'Quem está pagando?' }).waitFor();
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await page.getByLabel('CEP').fill('01310-100');
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await page.getByRole('heading', { name: 'Pagamento' }).waitFor();
+  await page.getByLabel('PIX', { exact: true }).check();
+  return page;
+}
+
+const payCode = (qrCode: string) =>
+  sandboxPost(env, '/sandbox/pix/pay-code', {
+    qr_code: qrCode,
+    notifyUrl: `${env.app.url}${PAYMENT_NOTIFICATION_PATH}`,
+  });
+
+test('PIX paid in the bank app while the page waits: QR code, copy-and-paste, countdown, then the receipt', async (t) => {
+  const { link } = await readyLink(env.app.url, env.merchant, {
+    value: 8_990,
+    description: 'Cesta de café',
+    payment_methods: ['card', 'pix'],
+  });
+  const page = await atPixStep(link);
+  t.false(await page.getByLabel('Número do cartão').isVisible());
+  await page.getByRole('button', { name: 'Gerar QR Code PIX' }).click();
+  await page.getByRole('img', { name: 'QR Code PIX para pagar este link' }).waitFor();
+  const code = await page.getByLabel('PIX copia e cola').inputValue();
+  t.regex(code, /^000201/);
+  t.regex((await page.locator('#pix-amount').textContent())!.replace(/\s/g, ' '), /R\$ 89,90/);
+  t.regex((await page.locator('#pix-countdown').textContent())!, /O código expira em \d+:\d\d/);
+  t.is(await page.getByRole('status').textContent(), 'Aguardando o pagamento do PIX…');
+  t.true(await page.evaluate('document.documentElement.scrollWidth <= 360'));
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'checkout-pix-360.png'), fullPage: true });
+
+  t.is((await payCode(code)).status, 200);
+  await page.getByRole('heading', { name: 'Pagamento aprovado' }).waitFor({ timeout: 30_000 });
+  const receipt = (await page.locator('#receipt-details').textContent())!.replace(/\s/g, ' ');
+  t.regex(receipt, /Forma de pagamentoPIX/);
+  t.regex(receipt, /89,90/);
+  await page.context().close();
+});
+
+test('an expired QR code is renewed on the page, and a PIX paid after the card is told to the payer', async (t) => {
+  const { id, link, guid } = await readyLink(env.app.url, env.merchant, {
+    value: 1_500,
+    payment_methods: ['card', 'pix'],
+  });
+  const page = await atPixStep(link);
+  await page.getByRole('button', { name: 'Gerar QR Code PIX' }).click();
+  await page.getByRole('status').filter({ hasText: 'Aguardando o pagamento' }).waitFor();
+  const first = await page.getByLabel('PIX copia e cola').inputValue();
+  const pix = await LinkPixChargeModel.findOne({ linkId: id }).lean();
+  const sale = await OnlineSaleModel.findById(pix!.saleId).lean();
+  await sandboxPost(env, `/sandbox/pix/${sale!.acquirer.paymentId}/expire`);
+  await LinkPixChargeModel.updateOne({ _id: pix!._id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+  await page.getByRole('status').filter({ hasText: 'O QR Code expirou sem pagamento' }).waitFor({ timeout: 15_000 });
+  await page.getByRole('button', { name: 'Gerar novo QR Code' }).click();
+  await page.getByRole('status').filter({ hasText: 'Aguardando o pagamento' }).waitFor();
+  const second = await page.getByLabel('PIX copia e cola').inputValue();
+  t.not(second, first);
+
+  // Another payer pays the link by card; this payer's PIX, paid after, is not the link's payment.
+  const card = await callJson(env.app, 'PUT', checkoutPath(guid, 'pay'), {}, { encrypted_card: encryptedTestCard() });
+  t.true(card.body.approved);
+  await payCode(second);
+  await page
+    .getByRole('status')
+    .filter({ hasText: 'Este link já estava pago: o valor do seu PIX será devolvido' })
+    .waitFor({ timeout: 30_000 });
+  t.pass();
+  await page.context().close();
+});
