@@ -36,6 +36,9 @@ export const WEBHOOK_EVENT_TYPES = [
   // A refund of the link's sale (src/refunds): once per refund, when it ends.
   'payment_link.refund_succeeded',
   'payment_link.refund_failed',
+  // PIX at the checkout (src/checkout/pix.ts): a QR code that expired unpaid; one paid after the link was.
+  'payment_link.pix_expired',
+  'payment_link.paid_twice',
 ] as const;
 
 export const EVENT_STATES = ['pending', 'delivered', 'failed', 'gone'] as const;

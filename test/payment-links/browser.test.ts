@@ -80,7 +80,7 @@ test('a payer goes through the three steps to a paid link, and a second visit sh
   await page.getByRole('button', { name: 'Continuar' }).click();
 
   // Step 3: a mistyped card number is caught in place; the good one pays.
-  await page.getByRole('heading', { name: 'Cartão de crédito' }).waitFor();
+  await page.getByRole('heading', { name: 'Pagamento', exact: true }).waitFor();
   await page.screenshot({ path: path.join(SCREENSHOTS, 'checkout-card-step.png'), fullPage: true });
   await page.getByLabel('Nome impresso no cartão').fill('CARLA M SOUZA');
   await page.getByLabel('Número do cartão').fill('4000 0000 0000 0011');

@@ -42,7 +42,7 @@ async function atPixStep(link: { payment_link_url: string }): Promise<Page> {
   await page.getByRole('button', { name: 'Continuar' }).click();
   await page.getByLabel('CEP').fill('01310-100');
   await page.getByRole('button', { name: 'Continuar' }).click();
-  await page.getByRole('heading', { name: 'Pagamento' }).waitFor();
+  await page.getByRole('heading', { name: 'Pagamento', exact: true }).waitFor();
   await page.getByLabel('PIX', { exact: true }).check();
   return page;
 }

@@ -1343,7 +1343,9 @@ export interface WebhookEvent {
     | 'payment_link.paid'
     | 'payment_link.payment_denied'
     | 'payment_link.refund_succeeded'
-    | 'payment_link.refund_failed';
+    | 'payment_link.refund_failed'
+    | 'payment_link.pix_expired'
+    | 'payment_link.paid_twice';
   sequence?: number;
   url?: string;
   /** failed: every scheduled attempt failed; gone: the receiver answered 410 */
