@@ -46,7 +46,10 @@ export interface LinkPayment {
   /** 'pix' for a link paid by a PIX QR code (no card fields then); absent: card. */
   method?: LinkPaymentMethod;
   installments: number;
-  /** The chosen option (src/platform/installments.ts): cents charged in all, each installment, interest-free or not. Absent on links paid before the payer chose. */
+  /**
+   * The chosen option (src/platform/installments.ts): cents charged in all, each installment, interest-free
+   * or not. Absent on links paid before the payer chose.
+   */
   total?: number;
   installmentValue?: number;
   interestFree?: boolean;

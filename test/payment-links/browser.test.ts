@@ -244,7 +244,7 @@ test('the card number is grouped as typed, the caret stays in place, and the gro
   await context.close();
 });
 
-test('the payer chooses the installments on a 360 px phone: labels in reais, the total with interest, the receipt', async (t) => {
+test('installments chosen on a 360 px phone: labels in reais, the total with interest, the receipt', async (t) => {
   const { body: link } = await createLink(app.url, merchant, {
     value: 10_000,
     payer_name: 'Fábio',

@@ -86,7 +86,7 @@ test('options: interest-free up to the free ones, the Price table after, none be
   t.true(plain.every((o) => o.interestFree && o.total === 1_000));
 });
 
-test('a link with a policy shows it, the public route lists its options, and the payer pays the one chosen', async (t) => {
+test('a link shows its policy, the public route lists its options, the payer pays the one chosen', async (t) => {
   const { id, guid, link } = await readyLink(shop.app.url, shop.merchant, {
     value: 30_000,
     number_of_installments: 6,

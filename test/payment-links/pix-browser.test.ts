@@ -53,7 +53,7 @@ const payCode = (qrCode: string) =>
     notifyUrl: `${env.app.url}${PAYMENT_NOTIFICATION_PATH}`,
   });
 
-test('PIX paid in the bank app while the page waits: QR code, copy-and-paste, countdown, then the receipt', async (t) => {
+test('PIX paid in the bank app as the page waits: QR code, copy-and-paste, countdown, then the receipt', async (t) => {
   const { link } = await readyLink(env.app.url, env.merchant, {
     value: 8_990,
     description: 'Cesta de café',

@@ -33,7 +33,7 @@ const payCode = (qrCode: string) =>
 const pixLink = (body: Record<string, unknown> = {}) =>
   readyLink(env.app.url, env.merchant, { value: 4_250, payment_methods: ['card', 'pix'], ...body });
 
-test('a link takes card and PIX: one live QR code for whoever asks, paid by the bank app, the link paid by the notice', async (t) => {
+test('card and PIX: one live QR code for all, paid in the bank app, the link paid by the notice', async (t) => {
   const { id, guid, link } = await pixLink({ pix_expires_in: 900, webhookUrl: 'http://127.0.0.1:9/hook' });
   t.deepEqual(link.payment_methods, ['card', 'pix']);
   t.is(link.pix_expires_in, 900);
@@ -134,7 +134,7 @@ test('concurrent payers asking for a QR code get one code', async (t) => {
   t.is(await LinkPixChargeModel.countDocuments({ linkId: id }), 1);
 });
 
-test('methods are kept: a card-only link makes no QR code, a PIX-only link takes no card, bad methods are named', async (t) => {
+test('a card-only link makes no QR code, a PIX-only link takes no card, bad methods are named', async (t) => {
   const cardOnly = await readyLink(env.app.url, env.merchant, { value: 1_000 });
   t.deepEqual(cardOnly.link.payment_methods, ['card']);
   t.deepEqual((await startPix(cardOnly.guid)).body, { payment_method: ['This payment link is not paid by PIX.'] });
