@@ -3,11 +3,36 @@
  * pre-capture recorded the PaymentId is retried; after the last attempt it is marked not applied.
  */
 import type { Job } from 'bullmq';
-import { settleLinkPixOfNotice } from '../../src/checkout/pix';
+import { markPixReturned, settleLinkPixOfNotice, type SettledLinkPix } from '../../src/checkout/pix';
+import { ApiError } from '../../src/platform/errors';
+import { logger } from '../../src/platform/logger';
+import { refundSaleWithKey } from '../../src/refunds';
 import { applyPaymentNotice, giveUpOnNotice, NoticeNotYetMatched } from '../../src/sales';
 import { defaultJobOptions } from '../../src/queue/queues';
 import { type ApplyPaymentNoticePayload, applyPaymentNoticeJob } from '../apply-payment-notice';
 import { jobKind } from '../types';
+
+/**
+ * A link's PIX paid after the link already was goes back to the payer through the refunds core, once
+ * (its Idempotency-Key replays); an answer that nothing is left to refund means it went back already.
+ */
+async function returnSecondPayment(pix: SettledLinkPix): Promise<void> {
+  try {
+    await refundSaleWithKey(
+      pix.merchantId,
+      pix.saleId,
+      { reason: 'duplicate', metadata: { payment_link_id: String(pix.linkId) } },
+      `payment-link-pix-paid-twice-${pix.pixId}`,
+    );
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 422)) throw error;
+    logger.warn(
+      { linkId: pix.linkId, saleId: pix.saleId, detail: error.body },
+      'second PIX of a link: nothing left to refund',
+    );
+  }
+  await markPixReturned(pix.pixId);
+}
 
 export default async function processPaymentNotice(job: Job<ApplyPaymentNoticePayload>): Promise<string> {
   try {
@@ -15,7 +40,8 @@ export default async function processPaymentNotice(job: Job<ApplyPaymentNoticePa
     // A PIX QR code of a payment link: the link is paid now, not when its payer's page next asks (they may
     // have left). A failure here retries the job; the notice, already applied, is not applied twice.
     const link = await settleLinkPixOfNotice(job.data.noticeId);
-    return link ? `${applied}; payment link QR code ${link}` : applied;
+    if (link?.state === 'paid_twice') await returnSecondPayment(link);
+    return link ? `${applied}; payment link QR code ${link.state}` : applied;
   } catch (error) {
     const attempts = job.opts.attempts ?? defaultJobOptions.attempts ?? 1;
     if (error instanceof NoticeNotYetMatched && job.attemptsMade + 1 >= attempts) {

@@ -59,7 +59,7 @@ export async function startLinkPix(guid: string, now = new Date()): Promise<Chec
     throw badRequest({ document: ['Complete the payer step first: a PIX charge needs the payer name and CPF/CNPJ.'] });
   }
   let newest = await settleNewest(link, now);
-  if (newest && (isLive(newest, now) || newest.state === 'paid' || newest.state === 'paid_twice')) {
+  if (newest && (isLive(newest, now) || ['paid', 'paid_twice', 'returned'].includes(newest.state))) {
     return presentPix(link, newest, now);
   }
   if (newest?.state === 'creating' && now.getTime() - newest.createdAt.getTime() < CREATING_STALE_MS) {
@@ -211,8 +211,16 @@ async function endPix(
   return { ...pix, state, settledAt: now };
 }
 
+export interface SettledLinkPix {
+  pixId: string;
+  linkId: number;
+  merchantId: number;
+  saleId: number;
+  state: LinkPixCharge['state'];
+}
+
 /** After the acquirer's notice moved a sale: the link whose QR code it is, settled (the notice worker). */
-export async function settleLinkPixOfNotice(noticeId: string, now = new Date()): Promise<string | null> {
+export async function settleLinkPixOfNotice(noticeId: string, now = new Date()): Promise<SettledLinkPix | null> {
   const notice = await PaymentNoticeModel.findById(noticeId).lean();
   if (!notice) return null;
   const sale = await OnlineSaleModel.findOne({ acquirerPaymentId: notice.paymentId }).lean();
@@ -221,7 +229,13 @@ export async function settleLinkPixOfNotice(noticeId: string, now = new Date()):
   if (!pix) return null;
   const link = await PaymentLinkModel.findById(pix.linkId).lean();
   if (!link) return null;
-  return (await settlePixCharge(link, pix, sale, now)).state;
+  const { state } = await settlePixCharge(link, pix, sale, now);
+  return { pixId: pix._id, linkId: link._id, merchantId: link.merchantId, saleId: sale._id, state };
+}
+
+/** A second payment's refund was asked for (src/refunds): it no longer needs anyone's attention. */
+export async function markPixReturned(pixId: string): Promise<void> {
+  await LinkPixChargeModel.updateOne({ _id: pixId, state: 'paid_twice' }, { $set: { state: 'returned' } });
 }
 
 /** For /metrics: PIX paid on links already paid, whose money has not gone back yet. */

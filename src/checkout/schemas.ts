@@ -291,11 +291,12 @@ export const checkoutPix = definition(
   'CheckoutPix',
   field.object({
     status: required(
-      field.oneOf(['none', 'creating', 'waiting', 'paid', 'expired', 'failed', 'paid_twice']),
+      field.oneOf(['none', 'creating', 'waiting', 'paid', 'expired', 'failed', 'paid_twice', 'returned']),
     ).description(
       'The newest QR code: none yet; creating (ask again in a moment); waiting for the payer; paid (the link ' +
         'is paid: load the checkout for the receipt); expired (POST for a new one); failed (the acquirer ' +
-        'refused it: POST again); paid_twice (paid after the link already was: its money goes back)',
+        'refused it: POST again); paid_twice (paid after the link already was: its money goes back), then ' +
+        'returned once that refund was asked of the acquirer',
     ),
     linkPaid: required(field.boolean()),
     amount: required(field.number().integer()).description('Cents'),

@@ -269,7 +269,8 @@ export interface LinkPixCharge {
   linkId: number;
   seq: number;
   /** creating: the claim, before the acquirer answered; waiting: the payer may pay; then one of the ends. */
-  state: 'creating' | 'waiting' | 'paid' | 'expired' | 'failed' | 'paid_twice';
+  /** paid_twice: paid after the link already was; returned once its refund was asked for (src/refunds). */
+  state: 'creating' | 'waiting' | 'paid' | 'expired' | 'failed' | 'paid_twice' | 'returned';
   saleId: number | null;
   qrCode: string;
   expiresAt: Date | null;

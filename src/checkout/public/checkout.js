@@ -221,7 +221,7 @@
   function showPix(pix) {
     clearTimeout(pixPoll);
     clearInterval(pixTick);
-    if (pix.status === 'paid_twice') {
+    if (pix.status === 'paid_twice' || pix.status === 'returned') {
       $('pix-code').hidden = true;
       $('pix-start').hidden = true;
       pixStatus('Este link já estava pago: o valor do seu PIX será devolvido para a sua conta.');
