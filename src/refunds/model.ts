@@ -42,8 +42,10 @@ export interface Refund {
   /**
    * Set when the void is sent (cleared when it is known not to have happened): the acquirer's
    * VoidedAmount of the sale before this refund, so an unknown outcome is settled by reading it.
+   * `accepted`: a PIX refund the acquirer took (Status 12): it completes by the acquirer's notice,
+   * and is never sent again.
    */
-  sent: { at: Date; voidedBefore: number; requestKey: string } | null;
+  sent: { at: Date; voidedBefore: number; requestKey: string; accepted?: boolean } | null;
   /** When a void was last sent for it: the acquirer wants CANCEL_SPACING_MS between cancels on one sale. */
   attemptedAt: Date | null;
   /** The holder token of the sale's CONFIRMED transition claim, when this refund took it (the sale's first). */
@@ -69,7 +71,7 @@ const refundSchema = new Schema<Refund>(
     acquirerCode: { type: String, default: null },
     failureReason: { type: String, default: null },
     sent: {
-      type: new Schema({ at: Date, voidedBefore: Number, requestKey: String }, { _id: false }),
+      type: new Schema({ at: Date, voidedBefore: Number, requestKey: String, accepted: Boolean }, { _id: false }),
       default: null,
     },
     attemptedAt: { type: Date, default: null },

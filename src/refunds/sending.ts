@@ -11,7 +11,7 @@
  */
 import crypto from 'node:crypto';
 import { getConfig } from '../../config';
-import { AcquirerRejectedError, callMayStillBeRunningMs, getSale, voidSale } from '../acquirer/client';
+import { AcquirerRejectedError, AcquirerStatus, callMayStillBeRunningMs, getSale, voidSale } from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import { Claims, type HeldClaim } from '../db/claims';
 import { logger } from '../platform/logger';
@@ -32,6 +32,12 @@ const lanes = new Claims<RefundLane>(RefundLaneModel, { startField: 'startedAt',
 const REFUNDS_PER_TURN = 20;
 /** When the acquirer cannot be asked or another operation holds the sale: try again after this. */
 const RETRY_LATER_MS = 5_000;
+
+/**
+ * A PIX refund the acquirer accepted (Status 12) completes by its notice, which gives the sale a turn
+ * at once; without a notice, a turn asks the acquirer again after this long (and the sweep does).
+ */
+const PIX_REFUND_RECHECK_MS = 30_000;
 
 /** What the turn does with the oldest pending refund. */
 type Step = { next: 'continue' } | { next: 'later'; delayMs: number; why: string };
@@ -110,7 +116,11 @@ async function advance(refund: Refund, refunds: Refund[], lane: HeldClaim<Refund
   );
   const sending = { ...refund, sent, confirmedClaimHolder: claimHolder };
   try {
-    await voidSale(sale.acquirer.paymentId!, { idempotencyKey: sent.requestKey, amountCents: refund.valueCents });
+    const answer = await voidSale(sale.acquirer.paymentId!, {
+      idempotencyKey: sent.requestKey,
+      amountCents: refund.valueCents,
+    });
+    if (sale.paymentMethod === 'pix' && answer.status === AcquirerStatus.Pending) return pixRefundAccepted(refund);
   } catch (error) {
     if (error instanceof AcquirerRejectedError) {
       const refusal = refusalOf(error.errors, error.httpStatus);
@@ -135,10 +145,12 @@ async function advance(refund: Refund, refunds: Refund[], lane: HeldClaim<Refund
 async function settleUnknown(refund: Refund, sale: OnlineSale, refunds: Refund[]): Promise<Step> {
   const sent = refund.sent!;
   let voidedNow: number;
+  let truthStatus: number;
   try {
     const truth = await getSale(sale.acquirer.paymentId!);
     if (!truth) return fail(refund, '3', 'The acquirer has no record of this sale.');
     voidedNow = truth.voidedAmountCents;
+    truthStatus = truth.status;
   } catch (error) {
     if (!(error instanceof AcquirerUnavailableError)) throw error;
     return { next: 'later', delayMs: RETRY_LATER_MS, why: 'the acquirer cannot say what became of the void yet' };
@@ -148,6 +160,10 @@ async function settleUnknown(refund: Refund, sale: OnlineSale, refunds: Refund[]
     await succeed(refund, sale, refunds);
     return { next: 'continue' };
   }
+  // A PIX reads Status 12 while a refund it accepted is not complete: only this lane asks for one,
+  // so it is this refund (its answer lost, or accepted before): it completes by the notice.
+  if (outcome === 'not-happened' && sale.paymentMethod === 'pix' && (sent.accepted || truthStatus === 12))
+    return pixRefundAccepted(refund);
   if (outcome === 'not-happened') {
     const stillRunning = callMayStillBeRunningMs() - (Date.now() - new Date(sent.at).getTime());
     // A call that timed out may still reach the acquirer: until it cannot, nothing is sent again.
@@ -183,6 +199,15 @@ async function succeed(refund: Refund, sale: OnlineSale, refunds: Refund[]): Pro
     },
   );
   await RefundModel.updateOne({ _id: refund._id }, { $set: { status: 'succeeded', settledAt: now } });
+}
+
+/**
+ * The acquirer took a PIX refund (Status 12): it stays pending, marked so it is never sent again,
+ * until its completion (VoidedAmount grown, Status 11) is read after the acquirer's notice.
+ */
+async function pixRefundAccepted(refund: Refund): Promise<Step> {
+  if (!refund.sent?.accepted) await RefundModel.updateOne({ _id: refund._id }, { $set: { 'sent.accepted': true } });
+  return { next: 'later', delayMs: PIX_REFUND_RECHECK_MS, why: 'the acquirer completes this PIX refund by notice' };
 }
 
 async function fail(refund: Refund, code: string | null, reason: string): Promise<Step> {

@@ -40,5 +40,5 @@ export { presentSale, type PreCaptureResult } from './presentation';
 export { SaleGatewayError } from './errors';
 export type { SaleScope } from './transitions';
 export { claimTransition, findSale, releaseTransitionClaimOf } from './transitions';
-export { OnlineSaleModel, type OnlineSale } from './model';
+export { OnlineSaleModel, PaymentNoticeModel, type OnlineSale } from './model';
 export { idempotencyKeyHeader, MAX_SALE_VALUE, partOfSaleValue, saleIdParams } from './schemas';

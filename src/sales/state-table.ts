@@ -129,6 +129,16 @@ export const SALE_OPERATIONS: Record<Exclude<SaleOperation, 'authorize'>, Operat
   refund: { from: 'CONFIRMED', to: 'REFUNDED', acquirerStatuses: [AcquirerStatus.Refunded, AcquirerStatus.Voided] },
 };
 
+/**
+ * The statuses the refunds core (src/refunds) owns once money was taken: it settles them against the
+ * acquirer's cumulative VoidedAmount. An acquirer notice never moves a sale out of them: a PIX with a
+ * refund in progress reads Status 12 (which would read PENDING) and one partly refunded reads 11.
+ */
+export const REFUND_OWNED_STATUSES: readonly SaleStatus[] = ['CONFIRMED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
+
+/** Whether a notice (or a read of the acquirer after one) may move a sale in this status. */
+export const noticeMayMove = (status: SaleStatus): boolean => !REFUND_OWNED_STATUSES.includes(status);
+
 /** A PIX paid in its last second may be notified a little after its expiry: wait this long before asking. */
 export const PIX_EXPIRY_GRACE_MS = 2 * 60_000;
 
