@@ -63,7 +63,7 @@ function refuseSale(sale: OnlineSale, now: Date): void {
  * captured. Each try reads the sale's refunds and inserts the next slot; losing the slot means
  * another request was admitted in between, so this one reads again and checks again.
  */
-async function admit(sale: OnlineSale, input: RefundInput, keyUse: KeyUseOfRefund | null): Promise<Refund> {
+export async function admit(sale: OnlineSale, input: RefundInput, keyUse: KeyUseOfRefund | null): Promise<Refund> {
   const captured = capturedValueOf(sale);
   for (let attempt = 0; attempt < ADMISSION_ATTEMPTS; attempt++) {
     const refunds = await RefundModel.find({ saleId: sale._id }, { status: 1, valueCents: 1 }).lean();

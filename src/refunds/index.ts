@@ -6,6 +6,7 @@
  * - model.ts: the refund, the sale's admission slots and send lane, the Idempotency-Key records;
  * - admission.ts and idempotency-keys.ts: a refund request, its rules and its key;
  * - sending.ts and outcomes.ts: the send lane, the acquirer's answers, unknown outcomes;
+ * - cancel-capture.ts: the contract's cancel-capture of a CONFIRMED sale, a whole refund through this core;
  * - notices.ts: a PIX refund completes by the acquirer's notice, settled from its GET;
  * - reads.ts, presentation.ts: the stored reads; sweeps.ts: the scheduler's task and /metrics counts.
  */
@@ -13,6 +14,7 @@ export { refundSale, REFUND_WINDOW_DAYS, type RefundOutcome } from './admission'
 export { refundSaleWithKey } from './idempotency-keys';
 export { sendPendingRefunds } from './sending';
 export { settleRefundsOnNotice } from './notices';
+export { cancelCapture } from './cancel-capture';
 export { listSaleRefunds, readRefund } from './reads';
 export { refundsNeedingAttention, sweepPendingRefunds } from './sweeps';
 export { RefundModel, REFUND_REASONS, type Refund } from './model';

@@ -24,5 +24,7 @@ export const refundsFeature: Feature = {
     route('post', SALE_REFUNDS, 'createRefund', { auth: MERCHANT, before: [createRefundValidation] }),
     route('get', SALE_REFUNDS, 'listSaleRefunds', { auth: MERCHANT, before: [idParam] }),
     route('get', '/api/v1/refunds/:id/', 'getRefund', { auth: MERCHANT, before: [idParam] }),
+    // The contract's cancel-capture (tag online-sales): a CONFIRMED sale's is a whole refund of this core.
+    route('put', '/api/v1/online/sales/:id/cancel-capture/', 'cancelSale', { auth: MERCHANT, before: [idParam] }),
   ],
 };

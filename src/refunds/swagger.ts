@@ -1,6 +1,7 @@
 /** The Swagger text of the refund routes: one doc per operation; the bodies come from schemas.ts. */
 import { errorResponses, idempotencyKeyHeader, idempotentCreateErrors } from '../http/routes';
 import { swaggerDefinitions, swaggerRef } from '../http/schema';
+import { cancelSaleDoc } from '../sales';
 import { REFUND_WINDOW_DAYS } from './admission';
 import { refund, refundListResponse, refundRequest, refundResponse } from './schemas';
 
@@ -16,6 +17,8 @@ const saleIdParam = {
 export const refundsDefinitions = swaggerDefinitions(refundRequest, refund, refundResponse, refundListResponse);
 
 export const refundsDocs = {
+  // The contract's operation, described with the online sales (src/sales/swagger.ts), served from this area.
+  cancelSale: { ...cancelSaleDoc, tags: ['online-sales'] },
   createRefund: {
     operationId: 'createRefund',
     summary: 'Refund part or all of a captured card sale',

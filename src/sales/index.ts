@@ -19,11 +19,12 @@
 export { preCapture } from './pre-capture';
 export type { PreCaptureInput, SaleAnswer } from './schemas';
 export {
-  cancelOnlineSale,
   captureOnlineSale,
   pixStatus,
   readOnlineSale,
+  refuseVoidOnConfirmedUnlessAllowed,
   VOID_ON_CONFIRMED_DISABLED,
+  voidOrRefuseCancel,
 } from './operations';
 export { reconcileSale } from './reconciliation';
 export {
@@ -38,6 +39,8 @@ export { requeueUnappliedPaymentNotices, salesNeedingAttention, sweepUnsettledSa
 export { effectiveSaleStatus, statusFromAcquirer } from './state-table';
 export { presentSale, type PreCaptureResult } from './presentation';
 export { SaleGatewayError } from './errors';
+export { cancelSaleDoc } from './swagger';
+export type { SaleGatewayErrorBody } from './schemas';
 export type { SaleScope } from './transitions';
 export { claimTransition, findSale, releaseTransitionClaimOf } from './transitions';
 export { OnlineSaleModel, PaymentNoticeModel, type OnlineSale } from './model';

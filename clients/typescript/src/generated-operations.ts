@@ -259,13 +259,6 @@ export const operations = {
     auth: true,
     response: 'json',
   },
-  cancelSale: {
-    operationId: 'cancelSale',
-    method: 'PUT',
-    path: '/api/v1/online/sales/{id}/cancel-capture/',
-    auth: true,
-    response: 'json',
-  },
   getSale: { operationId: 'getSale', method: 'GET', path: '/api/v1/online/sales/{id}/', auth: true, response: 'json' },
   getPixStatus: {
     operationId: 'getPixStatus',
@@ -296,6 +289,13 @@ export const operations = {
     response: 'json',
   },
   getRefund: { operationId: 'getRefund', method: 'GET', path: '/api/v1/refunds/{id}/', auth: true, response: 'json' },
+  cancelSale: {
+    operationId: 'cancelSale',
+    method: 'PUT',
+    path: '/api/v1/online/sales/{id}/cancel-capture/',
+    auth: true,
+    response: 'json',
+  },
   getCardPublicKey: {
     operationId: 'getCardPublicKey',
     method: 'GET',
@@ -1034,25 +1034,6 @@ export class SalesApi extends ApiGroup {
   }
 
   /**
-   * Cancel a card sale: void a pre-captured one, refund a confirmed one
-   *
-   * PRE_CAPTURED is voided (CANCELLED). CONFIRMED is refunded (REFUNDED) only when the merchant's
-   * allow_void_on_confirmed setting is on; otherwise 400 saying so. A PIX sale or any other state is 400
-   * with the reason. Another merchant's sale is 404.
-   *
-   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
-   * kind of credential: 403.
-   *
-   * PUT /api/v1/online/sales/{id}/cancel-capture/
-   *
-   * @param id Sale id (from the pre-capture answer)
-   */
-  cancelSale(id: string | number, options?: RequestOptions): Promise<OnlineSaleResponse> {
-    return this.transport.call<OnlineSaleResponse>(operations.cancelSale, { pathParams: { id } }, options);
-  }
-
-  /**
    * Read an online sale (stored data only)
    *
    * The sale as recorded, card or PIX. After a 502 with reconciling true, this shows the settled outcome
@@ -1111,6 +1092,25 @@ export class SalesApi extends ApiGroup {
       { body, headers: { 'X-Acquirer-Signature': options?.acquirerSignature } },
       options,
     );
+  }
+
+  /**
+   * Cancel a card sale: void a pre-captured one, refund a confirmed one
+   *
+   * PRE_CAPTURED is voided (CANCELLED). CONFIRMED is refunded (REFUNDED) only when the merchant's
+   * allow_void_on_confirmed setting is on; otherwise 400 saying so. A PIX sale or any other state is 400
+   * with the reason. Another merchant's sale is 404.
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
+   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
+   * kind of credential: 403.
+   *
+   * PUT /api/v1/online/sales/{id}/cancel-capture/
+   *
+   * @param id Sale id (from the pre-capture answer)
+   */
+  cancelSale(id: string | number, options?: RequestOptions): Promise<OnlineSaleResponse> {
+    return this.transport.call<OnlineSaleResponse>(operations.cancelSale, { pathParams: { id } }, options);
   }
 }
 

@@ -1590,17 +1590,6 @@ export interface OperationErrors {
     502: SaleGatewayError;
     503: ErrorDetail;
   };
-  cancelSale: {
-    400: FieldErrors;
-    401: ErrorDetail;
-    403: ErrorDetail;
-    404: ErrorDetail;
-    409: ErrorDetail;
-    413: ErrorDetail;
-    415: ErrorDetail;
-    502: SaleGatewayError;
-    503: ErrorDetail;
-  };
   getSale: {
     400: FieldErrors;
     401: ErrorDetail;
@@ -1645,6 +1634,17 @@ export interface OperationErrors {
     401: ErrorDetail;
     403: ErrorDetail;
     404: ErrorDetail;
+    503: ErrorDetail;
+  };
+  cancelSale: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    502: SaleGatewayError;
     503: ErrorDetail;
   };
   getCardPublicKey: {
