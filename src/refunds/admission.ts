@@ -63,14 +63,25 @@ function refuseSale(sale: OnlineSale, now: Date): void {
  * captured. Each try reads the sale's refunds and inserts the next slot; losing the slot means
  * another request was admitted in between, so this one reads again and checks again.
  */
-export async function admit(sale: OnlineSale, input: RefundInput, keyUse: KeyUseOfRefund | null): Promise<Refund> {
+export async function admit(
+  sale: OnlineSale,
+  input: RefundInput,
+  keyUse: KeyUseOfRefund | null,
+  hold: Pick<Refund, 'kind' | 'chargebackId'> = {},
+): Promise<Refund> {
   const captured = capturedValueOf(sale);
   for (let attempt = 0; attempt < ADMISSION_ATTEMPTS; attempt++) {
-    const refunds = await RefundModel.find({ saleId: sale._id }, { status: 1, valueCents: 1 }).lean();
+    const refunds = await RefundModel.find({ saleId: sale._id }, { status: 1, valueCents: 1, kind: 1 }).lean();
     const committed = refunds
       .filter((refund) => refund.status !== 'failed')
       .reduce((sum, refund) => sum + refund.valueCents, 0);
     const left = captured - committed;
+    const chargedBack = refunds.some((refund) => refund.kind === 'chargeback' && refund.status !== 'failed');
+    if (chargedBack && !hold.kind)
+      throw new ApiError(422, {
+        detail:
+          'A chargeback of this sale was accepted (or is being accepted): its money goes back through the chargeback.',
+      });
     if (left <= 0) throw new ApiError(422, { detail: 'Nothing is left to refund on this sale.' });
     const value = input.value ?? left;
     if (value > left) {
@@ -91,6 +102,7 @@ export async function admit(sale: OnlineSale, input: RefundInput, keyUse: KeyUse
       status: 'pending',
       idempotencyRecordId: keyUse?.recordId ?? null,
       idempotencyRecordCreatedAt: keyUse?.createdAt ?? null,
+      ...hold,
     });
     if (admitted) return admitted;
   }

@@ -29,6 +29,14 @@ export interface Refund {
   _id: number;
   saleId: number;
   merchantId: number;
+  /**
+   * `chargeback`: not a refund but the hold an accepted chargeback takes on the whole captured value
+   * (src/refunds/chargebacks.ts): admitted under the same slots, never sent to the acquirer, never
+   * shown as a refund. Absent on refunds.
+   */
+  kind?: 'refund' | 'chargeback';
+  /** The chargeback ("<establishment>:<idChargeback>") of a `chargeback` hold. */
+  chargebackId?: string | null;
   /** "<saleId>:<n>": the n-th refund of its sale, unique (the admission guard). */
   slot: string;
   valueCents: number;
@@ -63,6 +71,8 @@ const refundSchema = new Schema<Refund>(
     _id: { type: Number },
     saleId: { type: Number, required: true },
     merchantId: { type: Number, required: true },
+    kind: { type: String, enum: ['refund', 'chargeback'], default: 'refund' },
+    chargebackId: { type: String, default: null },
     slot: { type: String, required: true },
     valueCents: { type: Number, required: true },
     reason: { type: String, default: null },

@@ -59,7 +59,8 @@ export async function sendPendingRefunds(saleId: number): Promise<string> {
     for (let sent = 0; sent < REFUNDS_PER_TURN; sent++) {
       // Oldest first: ids come from per-process blocks, so only the creation time orders them across processes.
       const refunds = await RefundModel.find({ saleId }).sort({ createdAt: 1, _id: 1 }).lean();
-      const next = refunds.find((refund) => refund.status === 'pending');
+      // A chargeback's hold is admitted like a refund but never sent: the acquirer's chargeback returns that money.
+      const next = refunds.find((refund) => refund.status === 'pending' && refund.kind !== 'chargeback');
       if (!next) return 'no pending refund';
       const step = await advance(next, refunds, lane.claim);
       if (step.next === 'later') {
@@ -76,7 +77,9 @@ export async function sendPendingRefunds(saleId: number): Promise<string> {
 
 /** Sums the sale's succeeded refunds: what the acquirer's VoidedAmount is when nothing is in flight. */
 const succeededSum = (refunds: Refund[]) =>
-  refunds.filter((refund) => refund.status === 'succeeded').reduce((sum, refund) => sum + refund.valueCents, 0);
+  refunds
+    .filter((refund) => refund.status === 'succeeded' && refund.kind !== 'chargeback')
+    .reduce((sum, refund) => sum + refund.valueCents, 0);
 
 /** Another turn took the lane over (this one was taken for dead): it must not call the acquirer. */
 const LANE_LOST: Step = { next: 'later', delayMs: RETRY_LATER_MS, why: 'the lane was taken over' };

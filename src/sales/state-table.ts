@@ -79,7 +79,10 @@ export function settledFields(
   }
   if (truth.returnCode !== undefined) set['acquirer.returnCode'] = truth.returnCode;
   if (truth.returnMessage !== undefined) set['acquirer.returnMessage'] = truth.returnMessage;
-  if (truth.tid) set['acquirer.tid'] = truth.tid;
+  if (truth.tid) {
+    set['acquirer.tid'] = truth.tid;
+    set.acquirerTid = truth.tid;
+  }
   if (truth.proofOfSale) set['acquirer.proofOfSale'] = truth.proofOfSale;
   if (truth.authorizationCode) set['acquirer.authorizationCode'] = truth.authorizationCode;
   if (status === 'DENIED') set.denial = { code: truth.returnCode ?? '', message: truth.returnMessage ?? '' };

@@ -469,7 +469,11 @@ export class ChargebacksApi extends ApiGroup {
    * Accept chargebacks
    *
    * Accepting treats the sale as invalid and agrees to the reversal. On an acquirer 2xx the accepted
-   * chargebacks leave the pending list at once.
+   * chargebacks leave the pending list at once. The reversal returns the money of our sale the
+   * chargeback names (by TID): before the acquirer is asked, the acceptance takes that sale's captured
+   * value under the refunds' admission slots, so no refund of it can return the money again (a later
+   * refund is 422); while a refund of the sale is pending, or once one was made, the acceptance is 409
+   * and nothing is asked (docs/api/refunds.md).
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
    * or the system token. No or invalid credential: 401. Another kind of credential: 403.

@@ -1368,6 +1368,7 @@ export interface OperationErrors {
     400: ChargebackBadRequest;
     401: ErrorDetail;
     403: AcquirerError;
+    409: ErrorDetail;
     412: AcquirerError;
     413: ErrorDetail;
     415: ErrorDetail;
