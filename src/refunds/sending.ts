@@ -40,7 +40,7 @@ const RETRY_LATER_MS = 5_000;
 const PIX_REFUND_RECHECK_MS = 30_000;
 
 /** What the turn does with the oldest pending refund. */
-type Step = { next: 'continue' } | { next: 'later'; delayMs: number; why: string };
+type Step = { next: 'continue'; succeeded?: true } | { next: 'later'; delayMs: number; why: string };
 
 /** The sales a refund may be sent for; a cancel-capture's REFUNDED sale has nothing left. */
 const REFUNDABLE = new Set(['CONFIRMED', 'PARTIALLY_REFUNDED']);
@@ -56,17 +56,25 @@ export async function sendPendingRefunds(saleId: number): Promise<string> {
     return 'lane busy: another turn later';
   }
   try {
+    let known: Refund[] | null = null;
     for (let sent = 0; sent < REFUNDS_PER_TURN; sent++) {
       // Oldest first: ids come from per-process blocks, so only the creation time orders them across processes.
-      const refunds = await RefundModel.find({ saleId }).sort({ createdAt: 1, _id: 1 }).lean();
+      const refunds: Refund[] = known ?? (await RefundModel.find({ saleId }).sort({ createdAt: 1, _id: 1 }).lean());
+      known = null;
       // A chargeback's hold is admitted like a refund but never sent: the acquirer's chargeback returns that money.
       const next = refunds.find((refund) => refund.status === 'pending' && refund.kind !== 'chargeback');
       if (!next) return 'no pending refund';
-      const step = await advance(next, refunds, lane.claim);
+      const step = await advance(next, refunds, lane.claim, sent === 0);
       if (step.next === 'later') {
         await enqueueSendRefunds(saleId, step.delayMs);
         return `refund ${next._id}: ${step.why}; another turn in ${step.delayMs} ms`;
       }
+      // After a void that happened the refunds are not read again: the next one of this sale waits the acquirer's
+      // spacing anyway (counted from now), and one admitted meanwhile found the lane busy and has its own turn queued.
+      if (step.succeeded)
+        known = refunds.map((refund) =>
+          refund._id === next._id ? { ...refund, status: 'succeeded' as const, attemptedAt: new Date() } : refund,
+        );
     }
     await enqueueSendRefunds(saleId, 0);
     return 'more refunds pending: another turn';
@@ -84,10 +92,16 @@ const succeededSum = (refunds: Refund[]) =>
 /** Another turn took the lane over (this one was taken for dead): it must not call the acquirer. */
 const LANE_LOST: Step = { next: 'later', delayMs: RETRY_LATER_MS, why: 'the lane was taken over' };
 
-async function advance(refund: Refund, refunds: Refund[], lane: HeldClaim<RefundLane>): Promise<Step> {
+async function advance(
+  refund: Refund,
+  refunds: Refund[],
+  lane: HeldClaim<RefundLane>,
+  justClaimed: boolean,
+): Promise<Step> {
   const sale = await OnlineSaleModel.findById(refund.saleId).lean();
   if (!sale) return fail(refund, null, 'The sale no longer exists.');
-  if (!(await lane.extend())) return LANE_LOST;
+  // The lane's lease outlives one acquirer call: a lane claimed for this step needs no extension yet.
+  if (!justClaimed && !(await lane.extend())) return LANE_LOST;
   if (refund.sent) return settleUnknown(refund, sale, refunds);
   if (!REFUNDABLE.has(sale.status)) return fail(refund, null, `The sale is ${sale.status}: nothing is left to refund.`);
   if (sale.reconciliation)
@@ -141,7 +155,7 @@ async function advance(refund: Refund, refunds: Refund[], lane: HeldClaim<Refund
     return { next: 'later', delayMs: RETRY_LATER_MS, why: 'no answer: its outcome is read from VoidedAmount next' };
   }
   await succeed(sending, sale, refunds);
-  return { next: 'continue' };
+  return { next: 'continue', succeeded: true };
 }
 
 /** A void whose answer never came: the acquirer's VoidedAmount says whether it happened. */
@@ -161,7 +175,7 @@ async function settleUnknown(refund: Refund, sale: OnlineSale, refunds: Refund[]
   const outcome = outcomeFromVoidedAmount(voidedNow, sent.voidedBefore, refund.valueCents);
   if (outcome === 'happened') {
     await succeed(refund, sale, refunds);
-    return { next: 'continue' };
+    return { next: 'continue', succeeded: true };
   }
   // A PIX reads Status 12 while a refund it accepted is not complete: only this lane asks for one,
   // so it is this refund (its answer lost, or accepted before): it completes by the notice.
