@@ -17,7 +17,7 @@ export const refundsFeature: Feature = {
   name: 'refunds',
   tag: {
     name: 'refunds',
-    description: 'Partial and repeated refunds of captured card sales, reconciled against the acquirer',
+    description: 'Partial and repeated refunds of captured card sales and paid PIX, reconciled against the acquirer',
   },
   definitions: refundsDefinitions,
   routes: [

@@ -10,7 +10,7 @@ import { eventually } from '../helpers/processes';
 import { getSale } from '../../src/acquirer/client';
 import { OnlineSaleModel } from '../../src/sales/model';
 import { RefundModel } from '../../src/refunds/model';
-import { sendPendingRefunds } from '../../src/refunds';
+import { refundsNeedingAttention, sendPendingRefunds, sweepPendingRefunds } from '../../src/refunds';
 import { startWorker } from '../../src/queue/queues';
 import { REFUNDS_QUEUE } from '../../jobs/send-refunds';
 import processSendRefunds from '../../jobs/processors/send-refunds';
@@ -168,3 +168,21 @@ test.serial('a pix refund the acquirer refuses (low balance) ends failed, and th
   t.like(await readSale(sale.id), { sale_status: 'CONFIRMED', refunded_value: 0 });
   await reconciles(t, sale);
 });
+
+test.serial(
+  'a pix refund whose notice is lost is settled by the sweep; one stuck counts in needs_attention',
+  async (t) => {
+    const sale = await paidPix(5000);
+    await hold(true);
+    const res = await refund(sale.id, { value: 1200 });
+    t.is(res.status, 202);
+    const later = new Date(Date.now() + 11 * 60_000);
+    t.true((await refundsNeedingAttention(later)).refund_pending_over_10m >= 1);
+    // The acquirer completes it, and its notice never reaches us.
+    await sandboxPost(env, `/sandbox/pix/${sale.acquirer.payment_id}/refunds/complete`, { notify: false });
+    t.true((await sweepPendingRefunds(new Date(Date.now() + 2 * 60_000))) >= 1);
+    t.is((await settled(res.body.data.id)).status, 'succeeded');
+    t.like(await readSale(sale.id), { sale_status: 'PARTIALLY_REFUNDED', refunded_value: 1200 });
+    await reconciles(t, sale);
+  },
+);

@@ -1119,21 +1119,23 @@ export class SalesApi extends ApiGroup {
 }
 
 /**
- * Partial and repeated refunds of captured card sales, reconciled against the acquirer
+ * Partial and repeated refunds of captured card sales and paid PIX, reconciled against the acquirer
  *
  * Tag "refunds" of the document.
  */
 export class RefundsApi extends ApiGroup {
   /**
-   * Refund part or all of a captured card sale
+   * Refund part or all of a captured card sale or a paid PIX
    *
-   * Gives back `value` cents (absent: all that is left) of a CONFIRMED or PARTIALLY_REFUNDED card sale,
-   * as many times as wanted up to the captured value: the pending and succeeded refunds of a sale never
-   * add up to more, whatever runs at once. A sale's refunds reach the acquirer one at a time, 5 s apart:
-   * 201 when the acquirer settled this one at once (status succeeded or failed), 202 with status pending
-   * when it waits its turn or its outcome is being confirmed (read it with getRefund). Low balance at
-   * the acquirer or a refund it finds too late end as a failed refund with failure_reason, not an error.
-   * Past 360 days after the capture: 422. Another merchant's sale is 404. See docs/api/refunds.md.
+   * Gives back `value` cents (absent: all that is left) of a CONFIRMED or PARTIALLY_REFUNDED card or PIX
+   * sale, as many times as wanted up to the captured value: the pending and succeeded refunds of a sale
+   * never add up to more, whatever runs at once. A sale's refunds reach the acquirer one at a time, 5 s
+   * apart: 201 when the acquirer settled this one at once (status succeeded or failed), 202 with status
+   * pending when it waits its turn or its outcome is being confirmed (read it with getRefund). Low
+   * balance at the acquirer or a refund it finds too late end as a failed refund with failure_reason,
+   * not an error. A PIX refund stays pending (202) until the acquirer's notice completes it. Past 360
+   * days after a card capture, or 90 days after a PIX payment: 422. Another merchant's sale is 404. See
+   * docs/api/refunds.md.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
    * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
