@@ -1,6 +1,7 @@
 /**
- * Applies a stored acquirer card/PIX notification to its sale, then settles the sale's PIX refunds. A notice that arrives before the
- * pre-capture recorded the PaymentId is retried; after the last attempt it is marked not applied.
+ * Applies a stored acquirer card/PIX notification to its sale, then settles the sale's PIX refunds. A
+ * notice that arrives before the pre-capture recorded the PaymentId is retried; after the last attempt
+ * it is marked not applied.
  */
 import type { Job } from 'bullmq';
 import { applyPaymentNotice, giveUpOnNotice, NoticeNotYetMatched } from '../../src/sales';

@@ -30,7 +30,7 @@ test.after.always(async () => {
   await disconnectDatabase();
 });
 
-test.serial('a worker killed mid-refund: the void it sent is settled from VoidedAmount, never sent twice', async (t) => {
+test.serial('a worker killed mid-refund: its void is settled from VoidedAmount, never sent twice', async (t) => {
   const token = bearer((await newMerchant()).merchantToken);
   const sale = (await callJson(web, 'POST', '/api/v1/online/sales/pre-capture/', token, cardSale({ value: 10000 })))
     .body.data;
@@ -79,7 +79,7 @@ test.serial('a worker killed mid-refund: the void it sent is settled from Voided
   t.is(acquirer.body.Payment.VoidedAmount, 3000);
 });
 
-test.serial('a worker killed while a pix refund waits for the acquirer: the notice settles it, sent once', async (t) => {
+test.serial('a worker killed while a pix refund waits: the notice settles it, sent once', async (t) => {
   const token = bearer((await newMerchant()).merchantToken);
   const sale = (
     await callJson(web, 'POST', '/api/v1/online/sales/pre-capture/', token, {
