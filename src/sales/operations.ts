@@ -229,7 +229,7 @@ export async function pixStatus(scope: SaleScope, saleId: number): Promise<PixSt
     id: sale._id,
     // The states a PIX sale moves through (state-table.ts); the answer passes the stored one on as it is.
     sale_status: status as PixStatusAnswer['sale_status'],
-    paid: status === 'CONFIRMED' || status === 'REFUNDED',
+    paid: status === 'CONFIRMED' || status === 'PARTIALLY_REFUNDED' || status === 'REFUNDED',
     value: sale.amountCents,
     qr_code: sale.pix?.qrCode ?? null,
     expires_at: iso(sale.pix?.expiresAt),

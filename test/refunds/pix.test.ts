@@ -71,6 +71,8 @@ test.serial('a paid pix is refunded in parts: pending (Status 12) until the noti
   t.is((await settled(first.body.data.id)).status, 'succeeded');
   t.like(await readSale(sale.id), { sale_status: 'PARTIALLY_REFUNDED', refunded_value: 3000 });
   t.is((await getSale(sale.acquirer.payment_id))!.status, 11);
+  const pixStatus = await callJson(env.app, 'GET', `/api/v1/online/sales/${sale.id}/pix/status/`, token());
+  t.like(pixStatus.body.data, { sale_status: 'PARTIALLY_REFUNDED', paid: true });
 
   // The rest, asked twice at once: one is admitted, the other finds nothing left.
   const [a, b] = await Promise.all([refund(sale.id, {}), refund(sale.id, { value: 7000 })]);

@@ -869,8 +869,11 @@ export interface PixStatusResponse {
   status: 'success';
   data: {
     id?: number;
-    /** PENDING awaiting the payer; CONFIRMED paid; EXPIRED not paid in time */
-    sale_status?: 'PROCESSING' | 'PENDING' | 'CONFIRMED' | 'EXPIRED' | 'REFUNDED' | 'FAILED';
+    /**
+     * PENDING awaiting the payer; CONFIRMED paid; EXPIRED not paid in time; PARTIALLY_REFUNDED or REFUNDED
+     * paid, then refunded in part or whole (docs/api/refunds.md)
+     */
+    sale_status?: 'PROCESSING' | 'PENDING' | 'CONFIRMED' | 'EXPIRED' | 'PARTIALLY_REFUNDED' | 'REFUNDED' | 'FAILED';
     paid?: boolean;
     /** Cents */
     value?: number;
