@@ -340,6 +340,12 @@ export const CONFIG_VARIABLES = {
       parse: (url, others) => trimTrailingSlashes(url || publicBaseUrl(String(others.PUBLIC_BASE_URL), others)),
     }),
     tls: SANDBOX_TLS_VARIABLES,
+    pixRefundDelayMs: variable({
+      env: 'SANDBOX_PIX_REFUND_DELAY_MS',
+      schema: Joi.number().integer().min(0).max(3_600_000),
+      default: 1000,
+      doc: 'How long the sandbox takes to complete a PIX refund (then it notifies, as for a payment)',
+    }),
   },
   webhooks: {
     timeoutMs: variable({

@@ -1,12 +1,13 @@
 /**
- * Applies a stored acquirer card/PIX notification to its sale. A notice that arrives before the
- * pre-capture recorded the PaymentId is retried; after the last attempt it is marked not applied.
+ * Applies a stored acquirer card/PIX notification to its sale, then settles the sale's PIX refunds. A
+ * notice that arrives before the pre-capture recorded the PaymentId is retried; after the last attempt
+ * it is marked not applied.
  */
 import type { Job } from 'bullmq';
 import { markPixReturned, settleLinkPixOfNotice, type SettledLinkPix } from '../../src/checkout/pix';
 import { ApiError } from '../../src/platform/errors';
 import { logger } from '../../src/platform/logger';
-import { refundSaleWithKey } from '../../src/refunds';
+import { refundSaleWithKey, settleRefundsOnNotice } from '../../src/refunds';
 import { applyPaymentNotice, giveUpOnNotice, NoticeNotYetMatched } from '../../src/sales';
 import { defaultJobOptions } from '../../src/queue/queues';
 import { type ApplyPaymentNoticePayload, applyPaymentNoticeJob } from '../apply-payment-notice';
@@ -37,11 +38,15 @@ async function returnSecondPayment(pix: SettledLinkPix): Promise<void> {
 export default async function processPaymentNotice(job: Job<ApplyPaymentNoticePayload>): Promise<string> {
   try {
     const applied = await applyPaymentNotice(job.data.noticeId);
+    // A PIX refund completes by the same notice: its sale's pending refunds are settled from the acquirer's GET.
+    const refunds = await settleRefundsOnNotice(job.data.noticeId);
     // A PIX QR code of a payment link: the link is paid now, not when its payer's page next asks (they may
     // have left). A failure here retries the job; the notice, already applied, is not applied twice.
     const link = await settleLinkPixOfNotice(job.data.noticeId);
     if (link?.state === 'paid_twice') await returnSecondPayment(link);
-    return link ? `${applied}; payment link QR code ${link.state}` : applied;
+    return [applied, refunds && `refunds: ${refunds}`, link && `payment link QR code ${link.state}`]
+      .filter(Boolean)
+      .join('; ');
   } catch (error) {
     const attempts = job.opts.attempts ?? defaultJobOptions.attempts ?? 1;
     if (error instanceof NoticeNotYetMatched && job.attemptsMade + 1 >= attempts) {

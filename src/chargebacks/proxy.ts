@@ -22,6 +22,7 @@ import { establishmentNumberOf } from '../merchants/establishments';
 import { ChargebackModel } from './model';
 import type { AcceptBody, ConsultFilter, RefuseBody } from './schemas';
 import { holdChargeback, insertEvent, refreshChargeback } from './projection';
+import { holdSaleForChargeback, settleChargebackHold, type ChargebackHold } from '../refunds';
 
 export interface ConsultQuery {
   status: 'PENDING' | 'DONE';
@@ -124,14 +125,21 @@ export async function acceptChargebacks(
     ...documented(body, ACCEPT_FIELDS),
     updateChargeback: body.updateChargeback.map((item) => documented(item, ACCEPT_ITEM_FIELDS)),
   };
+  // Before the acquirer is asked: each chargeback's hold on the sale it names, so a refund of the same
+  // sale cannot also return its money (a refund pending or made: 409, nothing is asked).
+  const holds = await holdSalesOf(body.updateChargeback);
+  // An accept with no answer leaves its holds pending: no refund passes them until an operator settles them.
   const answer = await buffered(await callChargebackApi({ method: 'PUT', path: '/accept', json: jsonFor(forwarded) }));
-  if (answer.status >= 200 && answer.status < 300) {
-    const replies = parseJson(answer.text);
-    const refusedItems = new Set(
-      (Array.isArray(replies) ? replies : [])
-        .filter((r) => r && r.code !== undefined && String(r.code) !== '101')
-        .map((r) => `${r.establishmentNumber}:${r.idChargeback}`),
-    );
+  const ok = answer.status >= 200 && answer.status < 300;
+  const replies = ok ? parseJson(answer.text) : undefined;
+  const refusedItems = new Set(
+    (Array.isArray(replies) ? replies : [])
+      .filter((r) => r && r.code !== undefined && String(r.code) !== '101')
+      .map((r) => `${r.establishmentNumber}:${r.idChargeback}`),
+  );
+  // Accepted: the hold stands for good; refused or not done: the sale's value is free again.
+  for (const hold of holds) await settleChargebackHold(hold, ok && !refusedItems.has(hold.chargebackKey));
+  if (ok) {
     const accepted = body.updateChargeback.filter(
       (item) => !refusedItems.has(`${item.establishmentNumber}:${item.idChargeback}`),
     );
@@ -144,6 +152,34 @@ export async function acceptChargebacks(
     );
   }
   return answer;
+}
+
+/** Each item's hold on the sale it names (src/refunds/chargebacks.ts): all taken, or none. */
+async function holdSalesOf(
+  items: { establishmentNumber: unknown; idChargeback: unknown }[],
+): Promise<(ChargebackHold & { chargebackKey: string })[]> {
+  const holds: (ChargebackHold & { chargebackKey: string })[] = [];
+  try {
+    for (const item of items) {
+      const chargebackKey = `${item.establishmentNumber}:${item.idChargeback}`;
+      // The sale is named by our stored record of the chargeback (its notice's item), never by the caller.
+      const stored = await ChargebackModel.findById(chargebackKey, { item: 1 }).lean();
+      const tid = tidOf(stored?.item);
+      const hold = tid ? await holdSaleForChargeback(tid, chargebackKey) : null;
+      if (hold) holds.push({ ...hold, chargebackKey });
+    }
+  } catch (error) {
+    for (const hold of holds) await settleChargebackHold(hold, false);
+    throw error;
+  }
+  return holds;
+}
+
+/** The TID of the sale a stored consult item names ('' or unparsable: none). */
+function tidOf(item: string | undefined): string | null {
+  if (!item) return null;
+  const tid = (parseJson(item) as { transactionDetails?: { tid?: unknown } } | null)?.transactionDetails?.tid;
+  return typeof tid === 'string' && tid ? tid : null;
 }
 
 export async function refuseChargeback(

@@ -130,7 +130,11 @@ export const docs = {
     summary: 'Accept chargebacks',
     description:
       'Accepting treats the sale as invalid and agrees to the reversal. On an acquirer 2xx the accepted ' +
-      'chargebacks leave the pending list at once.',
+      'chargebacks leave the pending list at once. The reversal returns the money of our sale the chargeback ' +
+      "names (by TID): before the acquirer is asked, the acceptance takes that sale's captured value under the " +
+      "refunds' admission slots, so no refund of it can return the money again (a later refund is 422); while " +
+      'a refund of the sale is pending, or once one was made, the acceptance is 409 and nothing is asked ' +
+      '(docs/api/refunds.md).',
     parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/AcceptRequest' } }],
     responses: {
       200: {
@@ -138,6 +142,10 @@ export const docs = {
         schema: { $ref: '#/definitions/AcceptReply' },
       },
       ...acquirerAnswers,
+      409: errorResponses.detail(
+        'A refund of the sale this chargeback names is pending (retry once it settled, Retry-After), or money of ' +
+          'it was already refunded (refuse the chargeback instead); nothing was sent to the acquirer',
+      ),
     },
   },
   refuseChargeback: {

@@ -12,8 +12,9 @@ import { presentRefund } from './presentation';
 import type { RefundAnswer, RefundInput } from './schemas';
 import { capturedValueOf, sendPendingRefunds } from './sending';
 
-/** The acquirer refunds a captured card sale up to 360 days after its capture. */
+/** The acquirer refunds a captured card sale up to 360 days after its capture, a PIX up to 90 days after payment. */
 export const REFUND_WINDOW_DAYS = 360;
+export const PIX_REFUND_WINDOW_DAYS = 90;
 const DAY_MS = 24 * 3600_000;
 /** Admission retries after losing a slot to a concurrent request; each loss means another was admitted. */
 const ADMISSION_ATTEMPTS = 200;
@@ -30,7 +31,6 @@ export interface KeyUseOfRefund {
 }
 
 function refuseSale(sale: OnlineSale, now: Date): void {
-  if (sale.paymentMethod !== 'card') throw new ApiError(400, { detail: 'Only card sales can be refunded here.' });
   if (sale.reconciliation) {
     throw new ApiError(
       409,
@@ -42,14 +42,18 @@ function refuseSale(sale: OnlineSale, now: Date): void {
   if (sale.status !== 'CONFIRMED' && sale.status !== 'PARTIALLY_REFUNDED') {
     throw new ApiError(400, {
       detail:
-        'Only a captured card sale (CONFIRMED or PARTIALLY_REFUNDED) can be refunded; ' +
+        'Only a captured card sale or a paid PIX (CONFIRMED or PARTIALLY_REFUNDED) can be refunded; ' +
         `this sale is ${sale.status}.`,
     });
   }
-  const capturedAt = sale.capturedAt ? new Date(sale.capturedAt).getTime() : now.getTime();
-  if (now.getTime() - capturedAt > REFUND_WINDOW_DAYS * DAY_MS) {
+  const pix = sale.paymentMethod === 'pix';
+  const since = pix ? (sale.pix?.paidAt ?? sale.capturedAt) : sale.capturedAt;
+  const windowDays = pix ? PIX_REFUND_WINDOW_DAYS : REFUND_WINDOW_DAYS;
+  if (since && now.getTime() - new Date(since).getTime() > windowDays * DAY_MS) {
     throw new ApiError(422, {
-      detail: `This sale was captured more than ${REFUND_WINDOW_DAYS} days ago: the acquirer no longer refunds it.`,
+      detail: pix
+        ? `This PIX was paid more than ${windowDays} days ago: the acquirer no longer refunds it.`
+        : `This sale was captured more than ${windowDays} days ago: the acquirer no longer refunds it.`,
     });
   }
 }
@@ -59,14 +63,25 @@ function refuseSale(sale: OnlineSale, now: Date): void {
  * captured. Each try reads the sale's refunds and inserts the next slot; losing the slot means
  * another request was admitted in between, so this one reads again and checks again.
  */
-async function admit(sale: OnlineSale, input: RefundInput, keyUse: KeyUseOfRefund | null): Promise<Refund> {
+export async function admit(
+  sale: OnlineSale,
+  input: RefundInput,
+  keyUse: KeyUseOfRefund | null,
+  hold: Pick<Refund, 'kind' | 'chargebackId'> = {},
+): Promise<Refund> {
   const captured = capturedValueOf(sale);
   for (let attempt = 0; attempt < ADMISSION_ATTEMPTS; attempt++) {
-    const refunds = await RefundModel.find({ saleId: sale._id }, { status: 1, valueCents: 1 }).lean();
+    const refunds = await RefundModel.find({ saleId: sale._id }, { status: 1, valueCents: 1, kind: 1 }).lean();
     const committed = refunds
       .filter((refund) => refund.status !== 'failed')
       .reduce((sum, refund) => sum + refund.valueCents, 0);
     const left = captured - committed;
+    const chargedBack = refunds.some((refund) => refund.kind === 'chargeback' && refund.status !== 'failed');
+    if (chargedBack && !hold.kind)
+      throw new ApiError(422, {
+        detail:
+          'A chargeback of this sale was accepted (or is being accepted): its money goes back through the chargeback.',
+      });
     if (left <= 0) throw new ApiError(422, { detail: 'Nothing is left to refund on this sale.' });
     const value = input.value ?? left;
     if (value > left) {
@@ -87,6 +102,7 @@ async function admit(sale: OnlineSale, input: RefundInput, keyUse: KeyUseOfRefun
       status: 'pending',
       idempotencyRecordId: keyUse?.recordId ?? null,
       idempotencyRecordCreatedAt: keyUse?.createdAt ?? null,
+      ...hold,
     });
     if (admitted) return admitted;
   }

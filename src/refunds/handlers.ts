@@ -1,7 +1,14 @@
 /** The refund route handlers: each calls its service and turns the result into the HTTP answer. */
 import type { Request, Response } from 'express';
 import { merchantIdOf } from '../auth/authenticate';
-import { listSaleRefunds, readRefund, refundSale, refundSaleWithKey, refundSubscriptionCharge } from './index';
+import {
+  cancelCapture,
+  listSaleRefunds,
+  readRefund,
+  refundSale,
+  refundSaleWithKey,
+  refundSubscriptionCharge,
+} from './index';
 
 const idOf = (req: Request) => Number(req.params.id);
 
@@ -18,6 +25,9 @@ export const refundsHandlers = {
   },
   listSaleRefunds: async (req: Request, res: Response) => {
     res.json({ status: 'success', data: await listSaleRefunds(merchantIdOf(req), idOf(req)) });
+  },
+  cancelSale: async (req: Request, res: Response) => {
+    res.json({ status: 'success', data: await cancelCapture(merchantIdOf(req), idOf(req)) });
   },
   getRefund: async (req: Request, res: Response) => {
     res.json({ status: 'success', data: await readRefund(merchantIdOf(req), idOf(req)) });

@@ -6,13 +6,19 @@
  * - model.ts: the refund, the sale's admission slots and send lane, the Idempotency-Key records;
  * - admission.ts and idempotency-keys.ts: a refund request, its rules and its key;
  * - sending.ts and outcomes.ts: the send lane, the acquirer's answers, unknown outcomes;
- * - reads.ts, presentation.ts: the stored reads; sweeps.ts: the scheduler's task and /metrics counts;
+ * - cancel-capture.ts: the contract's cancel-capture of a CONFIRMED sale, a whole refund through this core;
+ * - chargebacks.ts: an accepted chargeback's hold on the sale's value, under the same slots;
+ * - notices.ts: a PIX refund completes by the acquirer's notice, settled from its GET;
  * - subscription-charges.ts: refundSubscriptionCharge, a charge's refunds as its sale's;
- * - origins.ts: a refund's outcome told to what its sale stands for (a subscription charge, a paid link).
+ * - origins.ts: a refund's outcome told to what its sale stands for (a subscription charge, a paid link);
+ * - reads.ts, presentation.ts: the stored reads; sweeps.ts: the scheduler's task and /metrics counts.
  */
 export { refundSale, REFUND_WINDOW_DAYS, type RefundOutcome } from './admission';
 export { refundSaleWithKey } from './idempotency-keys';
 export { sendPendingRefunds } from './sending';
+export { settleRefundsOnNotice } from './notices';
+export { cancelCapture } from './cancel-capture';
+export { holdSaleForChargeback, settleChargebackHold, type ChargebackHold } from './chargebacks';
 export { listSaleRefunds, readRefund } from './reads';
 export { refundsNeedingAttention, sweepPendingRefunds } from './sweeps';
 export { RefundModel, REFUND_REASONS, type Refund } from './model';

@@ -29,6 +29,14 @@ export interface Refund {
   _id: number;
   saleId: number;
   merchantId: number;
+  /**
+   * `chargeback`: not a refund but the hold an accepted chargeback takes on the whole captured value
+   * (src/refunds/chargebacks.ts): admitted under the same slots, never sent to the acquirer, never
+   * shown as a refund. Absent on refunds.
+   */
+  kind?: 'refund' | 'chargeback';
+  /** The chargeback ("<establishment>:<idChargeback>") of a `chargeback` hold. */
+  chargebackId?: string | null;
   /** "<saleId>:<n>": the n-th refund of its sale, unique (the admission guard). */
   slot: string;
   valueCents: number;
@@ -42,8 +50,10 @@ export interface Refund {
   /**
    * Set when the void is sent (cleared when it is known not to have happened): the acquirer's
    * VoidedAmount of the sale before this refund, so an unknown outcome is settled by reading it.
+   * `accepted`: a PIX refund the acquirer took (Status 12): it completes by the acquirer's notice,
+   * and is never sent again.
    */
-  sent: { at: Date; voidedBefore: number; requestKey: string } | null;
+  sent: { at: Date; voidedBefore: number; requestKey: string; accepted?: boolean } | null;
   /** When a void was last sent for it: the acquirer wants CANCEL_SPACING_MS between cancels on one sale. */
   attemptedAt: Date | null;
   /** The holder token of the sale's CONFIRMED transition claim, when this refund took it (the sale's first). */
@@ -61,6 +71,8 @@ const refundSchema = new Schema<Refund>(
     _id: { type: Number },
     saleId: { type: Number, required: true },
     merchantId: { type: Number, required: true },
+    kind: { type: String, enum: ['refund', 'chargeback'], default: 'refund' },
+    chargebackId: { type: String, default: null },
     slot: { type: String, required: true },
     valueCents: { type: Number, required: true },
     reason: { type: String, default: null },
@@ -69,7 +81,7 @@ const refundSchema = new Schema<Refund>(
     acquirerCode: { type: String, default: null },
     failureReason: { type: String, default: null },
     sent: {
-      type: new Schema({ at: Date, voidedBefore: Number, requestKey: String }, { _id: false }),
+      type: new Schema({ at: Date, voidedBefore: Number, requestKey: String, accepted: Boolean }, { _id: false }),
       default: null,
     },
     attemptedAt: { type: Date, default: null },

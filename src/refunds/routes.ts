@@ -17,7 +17,7 @@ export const refundsFeature: Feature = {
   name: 'refunds',
   tag: {
     name: 'refunds',
-    description: 'Partial and repeated refunds of captured card sales, reconciled against the acquirer',
+    description: 'Partial and repeated refunds of captured card sales and paid PIX, reconciled against the acquirer',
   },
   definitions: refundsDefinitions,
   routes: [
@@ -30,5 +30,7 @@ export const refundsFeature: Feature = {
       auth: MERCHANT,
       before: [chargeRefundValidation],
     }),
+    // The contract's cancel-capture (tag online-sales): a CONFIRMED sale's is a whole refund of this core.
+    route('put', '/api/v1/online/sales/:id/cancel-capture/', 'cancelSale', { auth: MERCHANT, before: [idParam] }),
   ],
 };

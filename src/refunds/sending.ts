@@ -11,7 +11,7 @@
  */
 import crypto from 'node:crypto';
 import { getConfig } from '../../config';
-import { AcquirerRejectedError, callMayStillBeRunningMs, getSale, voidSale } from '../acquirer/client';
+import { AcquirerRejectedError, AcquirerStatus, callMayStillBeRunningMs, getSale, voidSale } from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import { Claims, type HeldClaim } from '../db/claims';
 import { logger } from '../platform/logger';
@@ -34,8 +34,14 @@ const REFUNDS_PER_TURN = 20;
 /** When the acquirer cannot be asked or another operation holds the sale: try again after this. */
 const RETRY_LATER_MS = 5_000;
 
+/**
+ * A PIX refund the acquirer accepted (Status 12) completes by its notice, which gives the sale a turn
+ * at once; without a notice, a turn asks the acquirer again after this long (and the sweep does).
+ */
+const PIX_REFUND_RECHECK_MS = 30_000;
+
 /** What the turn does with the oldest pending refund. */
-type Step = { next: 'continue' } | { next: 'later'; delayMs: number; why: string };
+type Step = { next: 'continue'; succeeded?: true } | { next: 'later'; delayMs: number; why: string };
 
 /** The sales a refund may be sent for; a cancel-capture's REFUNDED sale has nothing left. */
 const REFUNDABLE = new Set(['CONFIRMED', 'PARTIALLY_REFUNDED']);
@@ -51,16 +57,25 @@ export async function sendPendingRefunds(saleId: number): Promise<string> {
     return 'lane busy: another turn later';
   }
   try {
+    let known: Refund[] | null = null;
     for (let sent = 0; sent < REFUNDS_PER_TURN; sent++) {
       // Oldest first: ids come from per-process blocks, so only the creation time orders them across processes.
-      const refunds = await RefundModel.find({ saleId }).sort({ createdAt: 1, _id: 1 }).lean();
-      const next = refunds.find((refund) => refund.status === 'pending');
+      const refunds: Refund[] = known ?? (await RefundModel.find({ saleId }).sort({ createdAt: 1, _id: 1 }).lean());
+      known = null;
+      // A chargeback's hold is admitted like a refund but never sent: the acquirer's chargeback returns that money.
+      const next = refunds.find((refund) => refund.status === 'pending' && refund.kind !== 'chargeback');
       if (!next) return 'no pending refund';
-      const step = await advance(next, refunds, lane.claim);
+      const step = await advance(next, refunds, lane.claim, sent === 0);
       if (step.next === 'later') {
         await enqueueSendRefunds(saleId, step.delayMs);
         return `refund ${next._id}: ${step.why}; another turn in ${step.delayMs} ms`;
       }
+      // After a void that happened the refunds are not read again: the next one of this sale waits the acquirer's
+      // spacing anyway (counted from now), and one admitted meanwhile found the lane busy and has its own turn queued.
+      if (step.succeeded)
+        known = refunds.map((refund) =>
+          refund._id === next._id ? { ...refund, status: 'succeeded' as const, attemptedAt: new Date() } : refund,
+        );
     }
     await enqueueSendRefunds(saleId, 0);
     return 'more refunds pending: another turn';
@@ -71,15 +86,23 @@ export async function sendPendingRefunds(saleId: number): Promise<string> {
 
 /** Sums the sale's succeeded refunds: what the acquirer's VoidedAmount is when nothing is in flight. */
 const succeededSum = (refunds: Refund[]) =>
-  refunds.filter((refund) => refund.status === 'succeeded').reduce((sum, refund) => sum + refund.valueCents, 0);
+  refunds
+    .filter((refund) => refund.status === 'succeeded' && refund.kind !== 'chargeback')
+    .reduce((sum, refund) => sum + refund.valueCents, 0);
 
 /** Another turn took the lane over (this one was taken for dead): it must not call the acquirer. */
 const LANE_LOST: Step = { next: 'later', delayMs: RETRY_LATER_MS, why: 'the lane was taken over' };
 
-async function advance(refund: Refund, refunds: Refund[], lane: HeldClaim<RefundLane>): Promise<Step> {
+async function advance(
+  refund: Refund,
+  refunds: Refund[],
+  lane: HeldClaim<RefundLane>,
+  justClaimed: boolean,
+): Promise<Step> {
   const sale = await OnlineSaleModel.findById(refund.saleId).lean();
   if (!sale) return fail(refund, null, 'The sale no longer exists.');
-  if (!(await lane.extend())) return LANE_LOST;
+  // The lane's lease outlives one acquirer call: a lane claimed for this step needs no extension yet.
+  if (!justClaimed && !(await lane.extend())) return LANE_LOST;
   if (refund.sent) return settleUnknown(refund, sale, refunds);
   if (!REFUNDABLE.has(sale.status)) return fail(refund, null, `The sale is ${sale.status}: nothing is left to refund.`);
   if (sale.reconciliation)
@@ -111,7 +134,11 @@ async function advance(refund: Refund, refunds: Refund[], lane: HeldClaim<Refund
   );
   const sending = { ...refund, sent, confirmedClaimHolder: claimHolder };
   try {
-    await voidSale(sale.acquirer.paymentId!, { idempotencyKey: sent.requestKey, amountCents: refund.valueCents });
+    const answer = await voidSale(sale.acquirer.paymentId!, {
+      idempotencyKey: sent.requestKey,
+      amountCents: refund.valueCents,
+    });
+    if (sale.paymentMethod === 'pix' && answer.status === AcquirerStatus.Pending) return pixRefundAccepted(refund);
   } catch (error) {
     if (error instanceof AcquirerRejectedError) {
       const refusal = refusalOf(error.errors, error.httpStatus);
@@ -129,17 +156,19 @@ async function advance(refund: Refund, refunds: Refund[], lane: HeldClaim<Refund
     return { next: 'later', delayMs: RETRY_LATER_MS, why: 'no answer: its outcome is read from VoidedAmount next' };
   }
   await succeed(sending, sale, refunds);
-  return { next: 'continue' };
+  return { next: 'continue', succeeded: true };
 }
 
 /** A void whose answer never came: the acquirer's VoidedAmount says whether it happened. */
 async function settleUnknown(refund: Refund, sale: OnlineSale, refunds: Refund[]): Promise<Step> {
   const sent = refund.sent!;
   let voidedNow: number;
+  let truthStatus: number;
   try {
     const truth = await getSale(sale.acquirer.paymentId!);
     if (!truth) return fail(refund, '3', 'The acquirer has no record of this sale.');
     voidedNow = truth.voidedAmountCents;
+    truthStatus = truth.status;
   } catch (error) {
     if (!(error instanceof AcquirerUnavailableError)) throw error;
     return { next: 'later', delayMs: RETRY_LATER_MS, why: 'the acquirer cannot say what became of the void yet' };
@@ -147,8 +176,12 @@ async function settleUnknown(refund: Refund, sale: OnlineSale, refunds: Refund[]
   const outcome = outcomeFromVoidedAmount(voidedNow, sent.voidedBefore, refund.valueCents);
   if (outcome === 'happened') {
     await succeed(refund, sale, refunds);
-    return { next: 'continue' };
+    return { next: 'continue', succeeded: true };
   }
+  // A PIX reads Status 12 while a refund it accepted is not complete: only this lane asks for one,
+  // so it is this refund (its answer lost, or accepted before): it completes by the notice.
+  if (outcome === 'not-happened' && sale.paymentMethod === 'pix' && (sent.accepted || truthStatus === 12))
+    return pixRefundAccepted(refund);
   if (outcome === 'not-happened') {
     const stillRunning = callMayStillBeRunningMs() - (Date.now() - new Date(sent.at).getTime());
     // A call that timed out may still reach the acquirer: until it cannot, nothing is sent again.
@@ -185,6 +218,15 @@ async function succeed(refund: Refund, sale: OnlineSale, refunds: Refund[]): Pro
   );
   await refundSucceededForOrigin(sale, { ...refund, settledAt: now }, refunded, whole);
   await RefundModel.updateOne({ _id: refund._id }, { $set: { status: 'succeeded', settledAt: now } });
+}
+
+/**
+ * The acquirer took a PIX refund (Status 12): it stays pending, marked so it is never sent again,
+ * until its completion (VoidedAmount grown, Status 11) is read after the acquirer's notice.
+ */
+async function pixRefundAccepted(refund: Refund): Promise<Step> {
+  if (!refund.sent?.accepted) await RefundModel.updateOne({ _id: refund._id }, { $set: { 'sent.accepted': true } });
+  return { next: 'later', delayMs: PIX_REFUND_RECHECK_MS, why: 'the acquirer completes this PIX refund by notice' };
 }
 
 async function fail(refund: Refund, code: string | null, reason: string): Promise<Step> {

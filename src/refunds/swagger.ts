@@ -1,7 +1,8 @@
 /** The Swagger text of the refund routes: one doc per operation; the bodies come from schemas.ts. */
 import { errorResponses, idempotencyKeyHeader, idempotentCreateErrors } from '../http/routes';
 import { swaggerDefinitions, swaggerRef } from '../http/schema';
-import { REFUND_WINDOW_DAYS } from './admission';
+import { cancelSaleDoc } from '../sales';
+import { PIX_REFUND_WINDOW_DAYS, REFUND_WINDOW_DAYS } from './admission';
 import { chargeRefundRequest, refund, refundListResponse, refundRequest, refundResponse } from './schemas';
 
 const saleIdParam = {
@@ -22,18 +23,21 @@ export const refundsDefinitions = swaggerDefinitions(
 );
 
 export const refundsDocs = {
+  // The contract's operation, described with the online sales (src/sales/swagger.ts), served from this area.
+  cancelSale: { ...cancelSaleDoc, tags: ['online-sales'] },
   createRefund: {
     operationId: 'createRefund',
-    summary: 'Refund part or all of a captured card sale',
+    summary: 'Refund part or all of a captured card sale or a paid PIX',
     description:
-      'Gives back `value` cents (absent: all that is left) of a CONFIRMED or PARTIALLY_REFUNDED card sale, as ' +
+      'Gives back `value` cents (absent: all that is left) of a CONFIRMED or PARTIALLY_REFUNDED card or PIX sale, as ' +
       'many times as wanted up to the captured value: the pending and succeeded refunds of a sale never add up ' +
       "to more, whatever runs at once. A sale's refunds reach the acquirer one at a time, 5 s apart: 201 when " +
       'the acquirer settled this one at once (status succeeded or failed), 202 with status pending when it ' +
       'waits its turn or its outcome is being confirmed (read it with getRefund). Low balance at the acquirer ' +
-      'or a refund it finds too late end as a failed refund with failure_reason, not an error. ' +
-      `Past ${REFUND_WINDOW_DAYS} ` +
-      "days after the capture: 422. Another merchant's sale is 404. See docs/api/refunds.md.",
+      'or a refund it finds too late end as a failed refund with failure_reason, not an error. A PIX refund ' +
+      "stays pending (202) until the acquirer's notice completes it. " +
+      `Past ${REFUND_WINDOW_DAYS} days after a card capture, or ${PIX_REFUND_WINDOW_DAYS} days after a PIX ` +
+      "payment: 422. Another merchant's sale is 404. See docs/api/refunds.md.",
     parameters: [
       saleIdParam,
       idempotencyKeyHeader(

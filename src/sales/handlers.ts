@@ -6,7 +6,6 @@ import type { Request, Response } from 'express';
 import { NOTIFICATION_SIGNATURE_HEADER } from '../acquirer/client';
 import { merchantIdOf } from '../auth/authenticate';
 import {
-  cancelOnlineSale,
   captureOnlineSale,
   pixStatus,
   preCapture,
@@ -35,8 +34,6 @@ export const salesHandlers = {
   },
   captureSale: async (req: Request, res: Response) =>
     success(res, await captureOnlineSale(merchantIdOf(req), saleId(req), req.body ?? {})),
-  cancelSale: async (req: Request, res: Response) =>
-    success(res, await cancelOnlineSale(merchantIdOf(req), saleId(req))),
   getSale: async (req: Request, res: Response) => success(res, await readOnlineSale(merchantIdOf(req), saleId(req))),
   getPixStatus: async (req: Request, res: Response) => success(res, await pixStatus(scopeOf(req), saleId(req))),
   receivePaymentNotification: async (req: Request, res: Response) => {

@@ -19,11 +19,12 @@
 export { preCapture } from './pre-capture';
 export type { PreCaptureInput, SaleAnswer } from './schemas';
 export {
-  cancelOnlineSale,
   captureOnlineSale,
   pixStatus,
   readOnlineSale,
+  refuseVoidOnConfirmedUnlessAllowed,
   VOID_ON_CONFIRMED_DISABLED,
+  voidOrRefuseCancel,
 } from './operations';
 export { reconcileSale } from './reconciliation';
 export {
@@ -38,9 +39,11 @@ export { requeueUnappliedPaymentNotices, salesNeedingAttention, sweepUnsettledSa
 export { effectiveSaleStatus, statusFromAcquirer } from './state-table';
 export { presentSale, type PreCaptureResult } from './presentation';
 export { SaleGatewayError } from './errors';
+export { cancelSaleDoc } from './swagger';
+export type { SaleGatewayErrorBody } from './schemas';
 export type { SaleScope } from './transitions';
 export { claimTransition, findSale, releaseTransitionClaimOf } from './transitions';
-export { OnlineSaleModel, type OnlineSale } from './model';
+export { OnlineSaleModel, PaymentNoticeModel, type OnlineSale } from './model';
 export { idempotencyKeyHeader, MAX_SALE_VALUE, partOfSaleValue, saleIdParams } from './schemas';
 export { recordSettledSale, settledSaleOrderId, type SettledSaleInput } from './settled-sales';
 export type { SaleOrigin } from './model';

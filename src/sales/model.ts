@@ -97,6 +97,8 @@ export interface OnlineSale {
    * found through the order id the acquirer gives for the PaymentId).
    */
   acquirerPaymentId?: string | null;
+  /** `acquirer.tid` again, at the top level (indexed): an accepted chargeback names its sale by TID. */
+  acquirerTid?: string | null;
   capturedAt: Date | null;
   /** Cents captured: all of `amountCents`, or less by a partial capture; null until captured (absent on older ones). */
   capturedValue?: number | null;
@@ -156,6 +158,7 @@ const saleSchema = new Schema<OnlineSale>(
     idempotentAnswer: { type: Schema.Types.Mixed, default: null },
     idempotencyBodyHash: { type: String, default: null },
     acquirerPaymentId: { type: String, default: null },
+    acquirerTid: { type: String, default: null },
     capturedAt: { type: Date, default: null },
     capturedValue: { type: Number, default: null },
     refundedValue: { type: Number, default: null },
@@ -168,6 +171,7 @@ const saleSchema = new Schema<OnlineSale>(
 saleSchema.index({ merchantOrderId: 1 }, { unique: true });
 // Not unique: sales still PROCESSING have no PaymentId, and FerretDB has no partial indexes.
 saleSchema.index({ acquirerPaymentId: 1 });
+saleSchema.index({ acquirerTid: 1 });
 saleSchema.index({ merchantId: 1, createdAt: -1 });
 // The scheduler's sweep of unsettled sales.
 saleSchema.index({ status: 1, createdAt: 1 });

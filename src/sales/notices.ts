@@ -73,8 +73,10 @@ export async function receivePaymentNotice(
     // Queued again under the record's job (a no-op while that job exists): a notice stored before
     // Redis failed still gets applied. One stored before job ids were kept gets a new one.
     const stored = await PaymentNoticeModel.findById(noticeId, { appliedAt: 1, jobId: 1 }).lean();
-    if (stored?.appliedAt) return { duplicate };
-    jobId = stored?.jobId ?? jobId;
+    // Applied already: the same body again is the acquirer saying "ask me again" (a PIX refund
+    // completed: its notice is the payment's, byte for byte). Its application is queued once more
+    // under a new job: applying reads the acquirer and changes nothing that is already true.
+    if (!stored?.appliedAt) jobId = stored?.jobId ?? jobId;
   }
   await enqueuePaymentNotice(noticeId, jobId);
   return { duplicate };

@@ -198,20 +198,22 @@ export const VOID_ON_CONFIRMED_DISABLED =
   "This sale is CONFIRMED and the merchant's allow_void_on_confirmed setting is off, so a confirmed sale " +
   'cannot be cancelled (refunded).';
 
-export async function cancelOnlineSale(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
-  const sale = await findSale(scope, saleId);
-  if (
-    sale.paymentMethod !== 'card' ||
-    sale.reconciliation ||
-    (sale.status !== 'PRE_CAPTURED' && sale.status !== 'CONFIRMED')
-  )
+/**
+ * Cancel-capture of a sale already read: a PRE_CAPTURED card sale is voided (CANCELLED); any other
+ * state is refused with its reason. The refund of a CONFIRMED card sale (the contract's other
+ * cancel-capture) is a full refund through the refunds core, which owns the route
+ * (src/refunds/cancel-capture.ts) and calls this for the rest.
+ */
+export async function voidOrRefuseCancel(sale: OnlineSale): Promise<SaleAnswer> {
+  if (sale.paymentMethod !== 'card' || sale.reconciliation || sale.status !== 'PRE_CAPTURED')
     refuseInvalidState(sale, 'cancelled');
-  if (sale.status === 'PRE_CAPTURED') {
-    return runOperation(sale, 'void', 'cancelled');
-  }
+  return runOperation(sale, 'void', 'cancelled');
+}
+
+/** Whether the merchant lets a CONFIRMED sale be cancelled (refunded whole): else the contract's 400. */
+export async function refuseVoidOnConfirmedUnlessAllowed(sale: OnlineSale): Promise<void> {
   const merchant = await getMerchant(sale.merchantId);
   if (!merchant?.settings?.allowVoidOnConfirmed) throw new ApiError(400, { detail: VOID_ON_CONFIRMED_DISABLED });
-  return runOperation(sale, 'refund', 'cancelled');
 }
 
 /** GET /online/sales/{id}/: the stored sale (how a merchant learns a reconciled outcome). */
@@ -227,7 +229,7 @@ export async function pixStatus(scope: SaleScope, saleId: number): Promise<PixSt
     id: sale._id,
     // The states a PIX sale moves through (state-table.ts); the answer passes the stored one on as it is.
     sale_status: status as PixStatusAnswer['sale_status'],
-    paid: status === 'CONFIRMED' || status === 'REFUNDED',
+    paid: status === 'CONFIRMED' || status === 'PARTIALLY_REFUNDED' || status === 'REFUNDED',
     value: sale.amountCents,
     qr_code: sale.pix?.qrCode ?? null,
     expires_at: iso(sale.pix?.expiresAt),

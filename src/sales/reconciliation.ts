@@ -7,7 +7,7 @@ import { findAcquirerCharge, noSaleIsConclusive } from '../payments/card-charge'
 import { freeKey, recordOfUse } from '../payments/idempotency';
 import { OnlineSaleModel, SaleIdempotencyModel, type OnlineSale } from './model';
 import { keptAnswerOf } from './presentation';
-import { isUnnoticedPixPastExpiry, statusFromAcquirer } from './state-table';
+import { isUnnoticedPixPastExpiry, noticeMayMove, statusFromAcquirer } from './state-table';
 import { claimTransition, moveSale, releaseOperationClaim } from './transitions';
 
 /**
@@ -104,6 +104,7 @@ export async function reconcileReadSale(sale: OnlineSale | null, now = new Date(
 
 /** Moves a sale to what the acquirer says, guarded like every transition. */
 export async function settleToAcquirer(sale: OnlineSale, truth: AcquirerSale): Promise<string> {
+  if (!noticeMayMove(sale.status)) return `no change (${sale.status}: its refunds settle it)`;
   const to = statusFromAcquirer(truth.status, sale);
   if (!to || to === sale.status) return `no change (${sale.status})`;
   if (!(await claimTransition(sale._id, sale.status, 'settle')).claimed) {

@@ -35,7 +35,7 @@ export const salesFeature: Feature = {
   routes: [
     route('post', PRE_CAPTURE, 'preCaptureSale', { auth: MERCHANT, before: [preCaptureValidation] }),
     route('put', `${SALE}/capture/`, 'captureSale', { auth: MERCHANT, before: [captureValidation] }),
-    route('put', `${SALE}/cancel-capture/`, 'cancelSale', ONE_SALE),
+    // PUT ${SALE}/cancel-capture/ (cancelSale) is the refunds area's row: a CONFIRMED sale's cancel is a refund.
     route('get', `${SALE}/`, 'getSale', ONE_SALE),
     route('get', `${SALE}/pix/status/`, 'getPixStatus', { auth: PIX_STATUS_CREDENTIALS, before: [saleIdParam] }),
     // Called by the acquirer: authenticated by its signature over the raw body, no credential. A

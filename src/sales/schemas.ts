@@ -288,8 +288,11 @@ export const onlineSaleResponse = definition(
 export const pixStatusAnswer = field.object({
   id: field.number().integer(),
   sale_status: field
-    .oneOf(['PROCESSING', 'PENDING', 'CONFIRMED', 'EXPIRED', 'REFUNDED', 'FAILED'])
-    .description('PENDING awaiting the payer; CONFIRMED paid; EXPIRED not paid in time'),
+    .oneOf(['PROCESSING', 'PENDING', 'CONFIRMED', 'EXPIRED', 'PARTIALLY_REFUNDED', 'REFUNDED', 'FAILED'])
+    .description(
+      'PENDING awaiting the payer; CONFIRMED paid; EXPIRED not paid in time; PARTIALLY_REFUNDED or REFUNDED paid, ' +
+        'then refunded in part or whole (docs/api/refunds.md)',
+    ),
   paid: field.boolean(),
   value: field.number().integer().description('Cents'),
   qr_code: nullableString().description('Copy-and-paste code'),

@@ -79,7 +79,10 @@ export function settledFields(
   }
   if (truth.returnCode !== undefined) set['acquirer.returnCode'] = truth.returnCode;
   if (truth.returnMessage !== undefined) set['acquirer.returnMessage'] = truth.returnMessage;
-  if (truth.tid) set['acquirer.tid'] = truth.tid;
+  if (truth.tid) {
+    set['acquirer.tid'] = truth.tid;
+    set.acquirerTid = truth.tid;
+  }
   if (truth.proofOfSale) set['acquirer.proofOfSale'] = truth.proofOfSale;
   if (truth.authorizationCode) set['acquirer.authorizationCode'] = truth.authorizationCode;
   if (status === 'DENIED') set.denial = { code: truth.returnCode ?? '', message: truth.returnMessage ?? '' };
@@ -128,6 +131,16 @@ export const SALE_OPERATIONS: Record<Exclude<SaleOperation, 'authorize'>, Operat
   // The acquirer answers Voided (10) to a same-day cancel of a captured sale: for us that is a refund.
   refund: { from: 'CONFIRMED', to: 'REFUNDED', acquirerStatuses: [AcquirerStatus.Refunded, AcquirerStatus.Voided] },
 };
+
+/**
+ * The statuses the refunds core (src/refunds) owns once money was taken: it settles them against the
+ * acquirer's cumulative VoidedAmount. An acquirer notice never moves a sale out of them: a PIX with a
+ * refund in progress reads Status 12 (which would read PENDING) and one partly refunded reads 11.
+ */
+export const REFUND_OWNED_STATUSES: readonly SaleStatus[] = ['CONFIRMED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
+
+/** Whether a notice (or a read of the acquirer after one) may move a sale in this status. */
+export const noticeMayMove = (status: SaleStatus): boolean => !REFUND_OWNED_STATUSES.includes(status);
 
 /** A PIX paid in its last second may be notified a little after its expiry: wait this long before asking. */
 export const PIX_EXPIRY_GRACE_MS = 2 * 60_000;

@@ -54,6 +54,32 @@ export const salesDefinitions = swaggerDefinitions(
   captureRequest,
 );
 
+/**
+ * The contract's cancel-capture, described with the online sales; its route row is the refunds area's
+ * (a CONFIRMED sale's cancel is a whole refund through that core).
+ */
+export const cancelSaleDoc = {
+  operationId: 'cancelSale',
+  summary: 'Cancel a card sale: void a pre-captured one, refund a confirmed one',
+  description:
+    "PRE_CAPTURED is voided (CANCELLED). CONFIRMED is refunded (REFUNDED) only when the merchant's " +
+    'allow_void_on_confirmed setting is on; otherwise 400 ' +
+    "saying so. A PIX sale or any other state is 400 with the reason. Another merchant's sale is 404.",
+  parameters: [idParam],
+  responses: {
+    200: {
+      description: 'sale_status CANCELLED or REFUNDED',
+      schema: { $ref: '#/definitions/OnlineSaleResponse' },
+    },
+    400: refusedOrBadId('Not cancellable (PIX, wrong state, or allow_void_on_confirmed off)'),
+    404: errorResponses.detail('No such sale for this merchant'),
+    409: errorResponses.detail(
+      'Another operation on this sale is running, or its last outcome is being confirmed; retry later',
+    ),
+    502: gatewayError,
+  },
+};
+
 export const salesDocs = {
   preCaptureSale: {
     operationId: 'preCaptureSale',
@@ -106,27 +132,6 @@ export const salesDocs = {
         'Not a PRE_CAPTURED card sale (the detail names the state), or a value that is not a whole number of ' +
           'cents from 1 to the authorized value (the field map names value)',
       ),
-      404: errorResponses.detail('No such sale for this merchant'),
-      409: errorResponses.detail(
-        'Another operation on this sale is running, or its last outcome is being confirmed; retry later',
-      ),
-      502: gatewayError,
-    },
-  },
-  cancelSale: {
-    operationId: 'cancelSale',
-    summary: 'Cancel a card sale: void a pre-captured one, refund a confirmed one',
-    description:
-      "PRE_CAPTURED is voided (CANCELLED). CONFIRMED is refunded (REFUNDED) only when the merchant's " +
-      'allow_void_on_confirmed setting is on; otherwise 400 ' +
-      "saying so. A PIX sale or any other state is 400 with the reason. Another merchant's sale is 404.",
-    parameters: [idParam],
-    responses: {
-      200: {
-        description: 'sale_status CANCELLED or REFUNDED',
-        schema: { $ref: '#/definitions/OnlineSaleResponse' },
-      },
-      400: refusedOrBadId('Not cancellable (PIX, wrong state, or allow_void_on_confirmed off)'),
       404: errorResponses.detail('No such sale for this merchant'),
       409: errorResponses.detail(
         'Another operation on this sale is running, or its last outcome is being confirmed; retry later',

@@ -7,6 +7,7 @@ import { bearer, newMerchant } from '../helpers/identity';
 import { callJson } from '../helpers/http';
 import { cardSale } from '../sales/helpers';
 import { getConfig } from '../../config';
+import { PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
 
 let sandbox: RunningProcess;
 let web: RunningProcess;
@@ -29,7 +30,7 @@ test.after.always(async () => {
   await disconnectDatabase();
 });
 
-test('a worker killed mid-refund: the void it sent is settled from VoidedAmount, never sent twice', async (t) => {
+test.serial('a worker killed mid-refund: its void is settled from VoidedAmount, never sent twice', async (t) => {
   const token = bearer((await newMerchant()).merchantToken);
   const sale = (await callJson(web, 'POST', '/api/v1/online/sales/pre-capture/', token, cardSale({ value: 10000 })))
     .body.data;
@@ -76,4 +77,61 @@ test('a worker killed mid-refund: the void it sent is settled from VoidedAmount,
   const read = (await callJson(web, 'GET', `/api/v1/online/sales/${sale.id}/`, token)).body.data;
   t.like(read, { sale_status: 'PARTIALLY_REFUNDED', refunded_value: 3000 });
   t.is(acquirer.body.Payment.VoidedAmount, 3000);
+});
+
+test.serial('a worker killed while a pix refund waits: the notice settles it, sent once', async (t) => {
+  const token = bearer((await newMerchant()).merchantToken);
+  const sale = (
+    await callJson(web, 'POST', '/api/v1/online/sales/pre-capture/', token, {
+      payment_method: 'pix',
+      value: 8000,
+      payer: { name: 'Joao Souza', document: '52998224725' },
+    })
+  ).body.data;
+  const paymentId = sale.acquirer.payment_id;
+  await callJson(
+    sandbox,
+    'POST',
+    `/sandbox/pix/${paymentId}/pay`,
+    {},
+    { notifyUrl: `${web.url}${PAYMENT_NOTIFICATION_PATH}` },
+  );
+  const doomed = await startProcess('worker', env);
+  await eventually(
+    async () =>
+      (await callJson(web, 'GET', `/api/v1/online/sales/${sale.id}/`, token)).body.data.sale_status === 'CONFIRMED',
+    20_000,
+    100,
+  );
+  // The acquirer holds the refund's completion while the worker dies.
+  await callJson(sandbox, 'PUT', '/sandbox/pix/refunds/hold', {}, { hold: true });
+  const refunded = await callJson(web, 'POST', `/api/v1/online/sales/${sale.id}/refunds/`, token, { value: 3000 });
+  t.is(refunded.status, 202);
+  doomed.child.kill('SIGKILL');
+  await doomed.exited;
+  const voidsBefore = (await callJson(sandbox, 'GET', '/sandbox/stats')).body.voids;
+  // Completed with no worker alive: the web stores the notice; a new worker applies it.
+  await callJson(sandbox, 'PUT', '/sandbox/pix/refunds/hold', {}, { hold: false });
+  await callJson(sandbox, 'POST', `/sandbox/pix/${paymentId}/refunds/complete`);
+  await startProcess('worker', env);
+  const settled = await eventually(
+    async () => {
+      const read = await callJson(web, 'GET', `/api/v1/refunds/${refunded.body.data.id}/`, token);
+      return read.body.data.status === 'pending' ? null : read.body.data;
+    },
+    60_000,
+    300,
+  );
+  t.is(settled.status, 'succeeded');
+  const { merchantId, merchantKey } = getConfig().acquirer;
+  const acquirer = await callJson(sandbox, 'GET', `/1/sales/${paymentId}`, {
+    MerchantId: merchantId,
+    MerchantKey: merchantKey,
+  });
+  t.is(acquirer.body.Payment.VoidedAmount, 3000);
+  t.is((await callJson(sandbox, 'GET', '/sandbox/stats')).body.voids, voidsBefore);
+  t.like((await callJson(web, 'GET', `/api/v1/online/sales/${sale.id}/`, token)).body.data, {
+    sale_status: 'PARTIALLY_REFUNDED',
+    refunded_value: 3000,
+  });
 });

@@ -7,6 +7,7 @@ import type { OnlineSale } from '../../src/sales/model';
 import {
   effectiveSaleStatus,
   isUnnoticedPixPastExpiry,
+  noticeMayMove,
   PIX_EXPIRY_GRACE_MS,
   SALE_OPERATIONS,
   settledFields,
@@ -116,4 +117,11 @@ test('what a move writes: the settled status, the acquirer fields, the dates of 
   t.is(moved.acquirer.returnCode, '05');
   t.is(read.acquirer.returnCode ?? null, null, 'the sale read is not changed');
   t.is(read.status, 'PROCESSING');
+});
+
+test('a notice never moves a sale the refunds own (a PIX with a refund in progress reads 12, as unpaid does)', (t) => {
+  for (const status of ['CONFIRMED', 'PARTIALLY_REFUNDED', 'REFUNDED'] as const) t.false(noticeMayMove(status), status);
+  for (const status of ['PENDING', 'PROCESSING', 'PRE_CAPTURED'] as const) t.true(noticeMayMove(status), status);
+  // What the acquirer's 12 would read as without that rule.
+  t.is(statusFromAcquirer(AcquirerStatus.Pending, { paymentMethod: 'pix', status: 'CONFIRMED' }), 'PENDING');
 });

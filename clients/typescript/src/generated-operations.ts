@@ -256,13 +256,6 @@ export const operations = {
     auth: true,
     response: 'json',
   },
-  cancelSale: {
-    operationId: 'cancelSale',
-    method: 'PUT',
-    path: '/api/v1/online/sales/{id}/cancel-capture/',
-    auth: true,
-    response: 'json',
-  },
   getSale: { operationId: 'getSale', method: 'GET', path: '/api/v1/online/sales/{id}/', auth: true, response: 'json' },
   getPixStatus: {
     operationId: 'getPixStatus',
@@ -297,6 +290,13 @@ export const operations = {
     operationId: 'refundSubscriptionCharge',
     method: 'PUT',
     path: '/api/v1/subscriptions/{id}/charges/{chargeId}/refund/',
+    auth: true,
+    response: 'json',
+  },
+  cancelSale: {
+    operationId: 'cancelSale',
+    method: 'PUT',
+    path: '/api/v1/online/sales/{id}/cancel-capture/',
     auth: true,
     response: 'json',
   },
@@ -494,7 +494,11 @@ export class ChargebacksApi extends ApiGroup {
    * Accept chargebacks
    *
    * Accepting treats the sale as invalid and agrees to the reversal. On an acquirer 2xx the accepted
-   * chargebacks leave the pending list at once.
+   * chargebacks leave the pending list at once. The reversal returns the money of our sale the
+   * chargeback names (by TID): before the acquirer is asked, the acceptance takes that sale's captured
+   * value under the refunds' admission slots, so no refund of it can return the money again (a later
+   * refund is 422); while a refund of the sale is pending, or once one was made, the acceptance is 409
+   * and nothing is asked (docs/api/refunds.md).
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
    * or the system token. No or invalid credential: 401. Another kind of credential: 403.
@@ -1065,25 +1069,6 @@ export class SalesApi extends ApiGroup {
   }
 
   /**
-   * Cancel a card sale: void a pre-captured one, refund a confirmed one
-   *
-   * PRE_CAPTURED is voided (CANCELLED). CONFIRMED is refunded (REFUNDED) only when the merchant's
-   * allow_void_on_confirmed setting is on; otherwise 400 saying so. A PIX sale or any other state is 400
-   * with the reason. Another merchant's sale is 404.
-   *
-   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
-   * kind of credential: 403.
-   *
-   * PUT /api/v1/online/sales/{id}/cancel-capture/
-   *
-   * @param id Sale id (from the pre-capture answer)
-   */
-  cancelSale(id: string | number, options?: RequestOptions): Promise<OnlineSaleResponse> {
-    return this.transport.call<OnlineSaleResponse>(operations.cancelSale, { pathParams: { id } }, options);
-  }
-
-  /**
    * Read an online sale (stored data only)
    *
    * The sale as recorded, card or PIX. After a 502 with reconciling true, this shows the settled outcome
@@ -1143,24 +1128,45 @@ export class SalesApi extends ApiGroup {
       options,
     );
   }
+
+  /**
+   * Cancel a card sale: void a pre-captured one, refund a confirmed one
+   *
+   * PRE_CAPTURED is voided (CANCELLED). CONFIRMED is refunded (REFUNDED) only when the merchant's
+   * allow_void_on_confirmed setting is on; otherwise 400 saying so. A PIX sale or any other state is 400
+   * with the reason. Another merchant's sale is 404.
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
+   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
+   * kind of credential: 403.
+   *
+   * PUT /api/v1/online/sales/{id}/cancel-capture/
+   *
+   * @param id Sale id (from the pre-capture answer)
+   */
+  cancelSale(id: string | number, options?: RequestOptions): Promise<OnlineSaleResponse> {
+    return this.transport.call<OnlineSaleResponse>(operations.cancelSale, { pathParams: { id } }, options);
+  }
 }
 
 /**
- * Partial and repeated refunds of captured card sales, reconciled against the acquirer
+ * Partial and repeated refunds of captured card sales and paid PIX, reconciled against the acquirer
  *
  * Tag "refunds" of the document.
  */
 export class RefundsApi extends ApiGroup {
   /**
-   * Refund part or all of a captured card sale
+   * Refund part or all of a captured card sale or a paid PIX
    *
-   * Gives back `value` cents (absent: all that is left) of a CONFIRMED or PARTIALLY_REFUNDED card sale,
-   * as many times as wanted up to the captured value: the pending and succeeded refunds of a sale never
-   * add up to more, whatever runs at once. A sale's refunds reach the acquirer one at a time, 5 s apart:
-   * 201 when the acquirer settled this one at once (status succeeded or failed), 202 with status pending
-   * when it waits its turn or its outcome is being confirmed (read it with getRefund). Low balance at
-   * the acquirer or a refund it finds too late end as a failed refund with failure_reason, not an error.
-   * Past 360 days after the capture: 422. Another merchant's sale is 404. See docs/api/refunds.md.
+   * Gives back `value` cents (absent: all that is left) of a CONFIRMED or PARTIALLY_REFUNDED card or PIX
+   * sale, as many times as wanted up to the captured value: the pending and succeeded refunds of a sale
+   * never add up to more, whatever runs at once. A sale's refunds reach the acquirer one at a time, 5 s
+   * apart: 201 when the acquirer settled this one at once (status succeeded or failed), 202 with status
+   * pending when it waits its turn or its outcome is being confirmed (read it with getRefund). Low
+   * balance at the acquirer or a refund it finds too late end as a failed refund with failure_reason,
+   * not an error. A PIX refund stays pending (202) until the acquirer's notice completes it. Past 360
+   * days after a card capture, or 90 days after a PIX payment: 422. Another merchant's sale is 404. See
+   * docs/api/refunds.md.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
    * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another

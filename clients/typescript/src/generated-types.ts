@@ -884,8 +884,11 @@ export interface PixStatusResponse {
   status: 'success';
   data: {
     id?: number;
-    /** PENDING awaiting the payer; CONFIRMED paid; EXPIRED not paid in time */
-    sale_status?: 'PROCESSING' | 'PENDING' | 'CONFIRMED' | 'EXPIRED' | 'REFUNDED' | 'FAILED';
+    /**
+     * PENDING awaiting the payer; CONFIRMED paid; EXPIRED not paid in time; PARTIALLY_REFUNDED or REFUNDED
+     * paid, then refunded in part or whole (docs/api/refunds.md)
+     */
+    sale_status?: 'PROCESSING' | 'PENDING' | 'CONFIRMED' | 'EXPIRED' | 'PARTIALLY_REFUNDED' | 'REFUNDED' | 'FAILED';
     paid?: boolean;
     /** Cents */
     value?: number;
@@ -1293,9 +1296,10 @@ export interface CheckoutPix {
   /**
    * The newest QR code: none yet; creating (ask again in a moment); waiting for the payer; paid (the
    * link is paid: load the checkout for the receipt); expired (POST for a new one); failed (the acquirer
-   * refused it: POST again); paid_twice (paid after the link already was: its money goes back)
+   * refused it: POST again); paid_twice (paid after the link already was: its money goes back), then
+   * returned once that refund was asked of the acquirer
    */
-  status: 'none' | 'creating' | 'waiting' | 'paid' | 'expired' | 'failed' | 'paid_twice';
+  status: 'none' | 'creating' | 'waiting' | 'paid' | 'expired' | 'failed' | 'paid_twice' | 'returned';
   linkPaid: boolean;
   /** Cents */
   amount: number;
@@ -1511,6 +1515,7 @@ export interface OperationErrors {
     400: ChargebackBadRequest;
     401: ErrorDetail;
     403: AcquirerError;
+    409: ErrorDetail;
     412: AcquirerError;
     413: ErrorDetail;
     415: ErrorDetail;
@@ -1722,17 +1727,6 @@ export interface OperationErrors {
     502: SaleGatewayError;
     503: ErrorDetail;
   };
-  cancelSale: {
-    400: FieldErrors;
-    401: ErrorDetail;
-    403: ErrorDetail;
-    404: ErrorDetail;
-    409: ErrorDetail;
-    413: ErrorDetail;
-    415: ErrorDetail;
-    502: SaleGatewayError;
-    503: ErrorDetail;
-  };
   getSale: {
     400: FieldErrors;
     401: ErrorDetail;
@@ -1788,6 +1782,17 @@ export interface OperationErrors {
     413: ErrorDetail;
     415: ErrorDetail;
     422: ErrorDetail;
+    503: ErrorDetail;
+  };
+  cancelSale: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    502: SaleGatewayError;
     503: ErrorDetail;
   };
   getCardPublicKey: {

@@ -37,6 +37,13 @@ export const REFUSAL_MESSAGES: Record<string, string> = {
 /** The acquirer wants at least this long between cancels on one sale; a cancel sooner is refused (code 99). */
 export const CANCEL_SPACING_MS = 5_000;
 
+/** The acquirer refunds a captured card sale up to 360 days after capture, a PIX up to 90 days after payment. */
+export const CARD_REFUND_WINDOW_DAYS = 360;
+export const PIX_REFUND_WINDOW_DAYS = 90;
+const DAY_MS = 24 * 3600_000;
+/** The acquirer's days are Brasília's (UTC-3, no daylight saving since 2019): "the capture day" ends at 23:59 there. */
+const BRASILIA_OFFSET_MS = -3 * 3600_000;
+
 const PIX_DEFAULT_EXPIRY_SECONDS = 7200;
 const PIX_MAX_EXPIRY_SECONDS = 86400;
 const HANG_LIMIT_MS = 120_000;
@@ -105,6 +112,12 @@ interface SandboxSale {
   voidedDate?: string;
   /** When the last cancel (void or partial void) was carried out: the next must wait CANCEL_SPACING_MS. */
   lastCancelAt?: number;
+  /** When it was captured (a PIX: paid), by the sandbox's clock: the refund windows count from it. */
+  capturedAt?: number;
+  /** PIX refunds requested and not completed yet (Status 12 meanwhile); each completes at dueAt, then notifies. */
+  pixRefunds?: { amount: number; dueAt: number }[];
+  /** Where this sale's notices go (the `notifyUrl` of the last pay control), for its refunds' notices too. */
+  notifyUrl?: string;
   card?: {
     masked: string;
     holder: string;
@@ -135,8 +148,25 @@ const state = {
   faults: [] as Fault[],
   /** card number + amount -> declines already given under a RECOVERING_AMOUNT. */
   recoveringDeclines: new Map<string, number>(),
-  stats: { requests: 0, salesCreated: 0, authorizations: 0, captures: 0, voids: 0, notificationsSent: 0 },
+  stats: {
+    requests: 0,
+    salesCreated: 0,
+    authorizations: 0,
+    captures: 0,
+    voids: 0,
+    notificationsSent: 0,
+    pixRefundsCompleted: 0,
+  },
+  /** How far the sandbox's clock is moved from the real one (PUT /sandbox/clock): its windows read sandboxNow(). */
+  clockOffsetMs: 0,
+  /** While true, PIX refunds are not completed when due (tests complete them with the control route). */
+  holdPixRefunds: false,
 };
+
+/** The sandbox's notion of now: the real clock moved by the clock control. */
+const sandboxNow = () => Date.now() + state.clockOffsetMs;
+/** The acquirer's calendar day (Brasília) of an instant, as a day number. */
+const brasiliaDay = (ms: number) => Math.floor((ms + BRASILIA_OFFSET_MS) / DAY_MS);
 
 /** Clears every sale, token and fault (tests of the sandbox itself). */
 export function resetSandboxSales(): void {
@@ -146,6 +176,8 @@ export function resetSandboxSales(): void {
   state.answers.clear();
   state.faults = [];
   state.recoveringDeclines.clear();
+  state.clockOffsetMs = 0;
+  state.holdPixRefunds = false;
   for (const key of Object.keys(state.stats) as (keyof typeof state.stats)[]) state.stats[key] = 0;
 }
 
@@ -250,7 +282,8 @@ function pixCopyPaste(sale: { paymentId: string; amount: number }, txid: string)
 
 /** Reads expire lazily: an unpaid QR past its expiry is Aborted (13), the status we chose for it. */
 function refreshExpiry(sale: SandboxSale): void {
-  if (sale.pix && sale.status === 12 && sale.pix.expiresAt.getTime() <= Date.now()) {
+  // A paid PIX with a refund requested also reads 12: only an unpaid one expires.
+  if (sale.pix && sale.status === 12 && !sale.capturedAmount && sale.pix.expiresAt.getTime() <= Date.now()) {
     sale.status = 13;
     sale.returnCode = '0';
     sale.returnMessage = 'Pix expired';
@@ -500,7 +533,8 @@ function createSale(req: Request): Answer {
       sale.status = 2;
       sale.returnCode = '6';
       sale.capturedAmount = sale.amount;
-      sale.capturedDate = acquirerDate();
+      sale.capturedDate = acquirerDate(new Date(sandboxNow()));
+      sale.capturedAt = sandboxNow();
     } else {
       sale.status = 1;
     }
@@ -534,7 +568,8 @@ function captureSale(req: Request): Answer {
     return { status: 400, body: [{ Code: 108, Message: 'Amount is invalid' }] };
   sale.status = 2;
   sale.capturedAmount = amount;
-  sale.capturedDate = acquirerDate();
+  sale.capturedDate = acquirerDate(new Date(sandboxNow()));
+  sale.capturedAt = sandboxNow();
   sale.returnCode = '6';
   sale.returnMessage = 'Operation Successful';
   state.stats.captures++;
@@ -554,25 +589,39 @@ function captureSale(req: Request): Answer {
   };
 }
 
+const tooLate = (days: number): Answer => ({
+  status: 400,
+  body: [{ Code: 40, Message: `${REFUSAL_MESSAGES['40']} (${days} days)` }],
+});
+const tooSoon: Answer = {
+  status: 400,
+  body: [{ Code: 99, Message: 'Retry: less than 5 s since the last cancel on this sale' }],
+};
+
 function voidOne(sale: SandboxSale | undefined, amountParam: unknown): Answer {
   if (!sale) return { status: 404, body: [{ Code: 307, Message: 'Transaction not found' }] };
   refreshExpiry(sale);
+  if (sale.type === 'Pix') return refundPix(sale, amountParam);
   if (sale.status !== 1 && sale.status !== 2)
     return { status: 400, body: [{ Code: 309, Message: 'Transaction not available to void' }] };
+  const now = sandboxNow();
+  if (sale.status === 2 && sale.capturedAt !== undefined && now - sale.capturedAt > CARD_REFUND_WINDOW_DAYS * DAY_MS)
+    return tooLate(CARD_REFUND_WINDOW_DAYS);
   const voidable = sale.status === 1 ? sale.amount : sale.capturedAmount - sale.voidedAmount;
   const amount = amountParam === undefined ? voidable : Number(amountParam);
   if (!Number.isInteger(amount) || amount <= 0 || amount > voidable)
     return { status: 400, body: [{ Code: 51, Message: 'Amount above the original' }] };
   if (sale.status === 1 && amount !== voidable)
     return { status: 400, body: [{ Code: 41, Message: 'Partial void only on captured sales' }] };
-  if (sale.lastCancelAt !== undefined && Date.now() - sale.lastCancelAt < CANCEL_SPACING_MS)
-    return { status: 400, body: [{ Code: 99, Message: 'Retry: less than 5 s since the last cancel on this sale' }] };
+  if (sale.lastCancelAt !== undefined && Date.now() - sale.lastCancelAt < CANCEL_SPACING_MS) return tooSoon;
   sale.lastCancelAt = Date.now();
   sale.voidedAmount += amount;
-  sale.voidedDate = acquirerDate();
+  sale.voidedDate = acquirerDate(new Date(now));
   state.stats.voids++;
   if (sale.status === 1) sale.status = 10;
-  else if (sale.voidedAmount === sale.capturedAmount) sale.status = 11;
+  else if (sale.voidedAmount === sale.capturedAmount)
+    // What is left voided on the capture day is a cancel (10); from the next day on, a refund (11).
+    sale.status = sale.capturedAt !== undefined && brasiliaDay(now) === brasiliaDay(sale.capturedAt) ? 10 : 11;
   const partial = sale.status === 2;
   return {
     status: 200,
@@ -589,6 +638,69 @@ function voidOne(sale: SandboxSale | undefined, amountParam: unknown): Answer {
       Links: linksOf(sale),
     },
   };
+}
+
+/**
+ * A PIX refund (devolução): `void?amount=` on a paid PIX answers Status 12 (requested); it completes
+ * SANDBOX_PIX_REFUND_DELAY_MS later (VoidedAmount grows, Status 11) and the sandbox notifies, as for
+ * the payment. Repeatable up to what was paid, within 90 days of the payment.
+ */
+function refundPix(sale: SandboxSale, amountParam: unknown): Answer {
+  const pending = sale.pixRefunds ?? [];
+  if (!sale.capturedAmount || ![2, 11, 12].includes(sale.status))
+    return { status: 400, body: [{ Code: 309, Message: 'Transaction not available to void' }] };
+  const now = sandboxNow();
+  if (sale.capturedAt !== undefined && now - sale.capturedAt > PIX_REFUND_WINDOW_DAYS * DAY_MS)
+    return tooLate(PIX_REFUND_WINDOW_DAYS);
+  const refundable = sale.capturedAmount - sale.voidedAmount - pending.reduce((sum, r) => sum + r.amount, 0);
+  const amount = amountParam === undefined ? refundable : Number(amountParam);
+  if (!Number.isInteger(amount) || amount <= 0 || amount > refundable)
+    return { status: 400, body: [{ Code: 51, Message: 'Amount above the original' }] };
+  if (sale.lastCancelAt !== undefined && Date.now() - sale.lastCancelAt < CANCEL_SPACING_MS) return tooSoon;
+  sale.lastCancelAt = Date.now();
+  const delayMs = getConfig().sandbox.pixRefundDelayMs;
+  pending.push({ amount, dueAt: Date.now() + delayMs });
+  sale.pixRefunds = pending;
+  sale.status = 12;
+  state.stats.voids++;
+  setTimeout(() => void completeDuePixRefunds(sale), delayMs).unref();
+  return {
+    status: 200,
+    body: {
+      Status: 12,
+      Tid: sale.tid,
+      ProofOfSale: sale.proofOfSale,
+      ReturnCode: '0',
+      ReturnMessage: 'Pix refund requested',
+      ReasonCode: 0,
+      ReasonMessage: 'Successful',
+      Links: linksOf(sale),
+    },
+  };
+}
+
+/** Completes a PIX sale's refunds (those due, or all): VoidedAmount grows, Status 11, then the notice. */
+async function completePixRefunds(
+  sale: SandboxSale,
+  which: 'due' | 'all',
+  notifyUrl = sale.notifyUrl,
+  sendNotice = true,
+): Promise<{ completed: number; notification: { url: string; status: number | null } | null }> {
+  const pending = sale.pixRefunds ?? [];
+  const done = pending.filter((refund) => which === 'all' || refund.dueAt <= Date.now());
+  if (!done.length) return { completed: 0, notification: null };
+  sale.pixRefunds = pending.filter((refund) => !done.includes(refund));
+  for (const refund of done) sale.voidedAmount += refund.amount;
+  sale.voidedDate = acquirerDate(new Date(sandboxNow()));
+  sale.status = sale.pixRefunds.length ? 12 : 11;
+  sale.returnCode = '0';
+  sale.returnMessage = 'Pix refunded';
+  state.stats.pixRefundsCompleted += done.length;
+  return { completed: done.length, notification: sendNotice ? await notify(sale, 1, notifyUrl) : null };
+}
+
+async function completeDuePixRefunds(sale: SandboxSale): Promise<void> {
+  if (!state.holdPixRefunds) await completePixRefunds(sale, 'due');
 }
 
 async function notify(
@@ -721,17 +833,19 @@ function router(): Router {
 
   async function payPix(sale: SandboxSale, req: Request, res: Response): Promise<void> {
     refreshExpiry(sale);
-    if (sale.status === 12) {
+    if (sale.status === 12 && !sale.capturedAmount) {
       sale.status = 2;
       sale.capturedAmount = sale.amount;
-      sale.capturedDate = acquirerDate();
+      sale.capturedDate = acquirerDate(new Date(sandboxNow()));
+      sale.capturedAt = sandboxNow();
       sale.returnCode = '0';
       sale.returnMessage = 'Pix paid';
       sale.pix!.paidAt = new Date();
-    } else if (sale.status !== 2) {
+    } else if (!sale.capturedAmount) {
       return fail(res, 400, [{ Code: 309, Message: `Pix charge cannot be paid in status ${sale.status}` }]);
     }
     const notifyUrl = typeof req.body?.notifyUrl === 'string' ? req.body.notifyUrl : undefined;
+    if (notifyUrl) sale.notifyUrl = notifyUrl;
     const notification = req.body?.notify === false ? null : await notify(sale, 1, notifyUrl);
     res.json({ PaymentId: sale.paymentId, Status: sale.status, notification });
   }
@@ -757,6 +871,44 @@ function router(): Router {
         typeof req.body?.notifyUrl === 'string' ? req.body.notifyUrl : undefined,
       ),
     });
+  });
+
+  /** Completes a PIX sale's requested refunds now (held or not), then notifies: `{"notifyUrl"?, "notify"?: false}`. */
+  r.post('/sandbox/pix/:paymentId/refunds/complete', async (req, res) => {
+    const sale = state.sales.get(String(req.params.paymentId));
+    if (!sale || sale.type !== 'Pix') return fail(res, 404, [{ Code: 307, Message: 'Pix charge not found' }]);
+    const notifyUrl = typeof req.body?.notifyUrl === 'string' ? req.body.notifyUrl : sale.notifyUrl;
+    const result = await completePixRefunds(sale, 'all', notifyUrl, req.body?.notify !== false);
+    res.json({ PaymentId: sale.paymentId, Status: sale.status, VoidedAmount: sale.voidedAmount, ...result });
+  });
+
+  /** `{"hold": true}`: PIX refunds wait for the complete control; `{"hold": false}`: those due complete now. */
+  r.put('/sandbox/pix/refunds/hold', async (req, res) => {
+    if (typeof req.body?.hold !== 'boolean') return res.status(400).json({ detail: 'hold must be true or false' });
+    state.holdPixRefunds = req.body.hold;
+    if (!state.holdPixRefunds)
+      for (const sale of state.sales.values()) if (sale.pixRefunds?.length) await completePixRefunds(sale, 'due');
+    res.json({ hold: state.holdPixRefunds });
+  });
+
+  /**
+   * The sandbox's clock (its refund windows and "the capture day"): `{"offsetMs": n}` or `{"date": ISO}`
+   * moves it; DELETE puts it back on the real clock.
+   */
+  r.put('/sandbox/clock', (req, res) => {
+    const body = (req.body ?? {}) as Json;
+    if (Number.isInteger(body.offsetMs)) state.clockOffsetMs = body.offsetMs;
+    else if (typeof body.date === 'string' && !Number.isNaN(Date.parse(body.date)))
+      state.clockOffsetMs = Date.parse(body.date) - Date.now();
+    else return res.status(400).json({ detail: 'give offsetMs (an integer) or date (ISO 8601)' });
+    res.json({ now: new Date(sandboxNow()).toISOString(), offsetMs: state.clockOffsetMs });
+  });
+  r.get('/sandbox/clock', (_req, res) => {
+    res.json({ now: new Date(sandboxNow()).toISOString(), offsetMs: state.clockOffsetMs });
+  });
+  r.delete('/sandbox/clock', (_req, res) => {
+    state.clockOffsetMs = 0;
+    res.status(204).end();
   });
 
   /** Injects faults into the next acquirer calls: {mode, count, latencyMs, operation, paymentId}. */

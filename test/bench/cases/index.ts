@@ -10,11 +10,13 @@ import { webhooksClusterCase } from './webhooks-cluster';
 import { chargesCase } from './charges';
 import { lookupsCase } from './lookups';
 import { storeCase } from './store';
+import { refundsCase } from './refunds';
 
 export const benchCases: BenchCase[] = [
   tokenCase,
   meCase,
   salesCase,
+  refundsCase,
   checkoutCase,
   chargebacksCase,
   webhooksCase,
