@@ -5,7 +5,8 @@
  */
 import '../helpers/env';
 import test from 'ava';
-import { PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
+import { getSale, PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
+import { RefundModel } from '../../src/refunds';
 import { linkPixNeedingAttention } from '../../src/checkout/pix';
 import { LinkPixChargeModel, PaymentLinkModel } from '../../src/payment-links/model';
 import { OnlineSaleModel } from '../../src/sales/model';
@@ -98,7 +99,7 @@ test('an expired QR code ends with its event, and only then is a new one made', 
   t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.pix_expired' }), 1);
 });
 
-test('a PIX paid after the card paid the link is never the link payment: kept apart, counted, announced', async (t) => {
+test('a PIX paid after the card paid the link is never its payment: announced, and its money goes back', async (t) => {
   const { id, guid } = await pixLink({ webhookUrl: 'http://127.0.0.1:9/hook' });
   const code = (await startPix(guid)).body.qrCode as string;
   const card = await callJson(
@@ -112,16 +113,27 @@ test('a PIX paid after the card paid the link is never the link payment: kept ap
   );
   t.true(card.body.approved);
   await payCode(code);
-  const twice = await eventually(async () => {
+  const returned = await eventually(async () => {
     const state = await pixState(guid);
-    return state.body.status === 'paid_twice' && state.body;
+    return state.body.status === 'returned' && state.body;
   });
-  t.true(twice.linkPaid);
+  t.true(returned.linkPaid);
   const link = await PaymentLinkModel.findById(id).lean();
   t.is(link!.payment!.method ?? 'card', 'card');
-  t.true((await linkPixNeedingAttention()).link_pix_paid_twice >= 1);
   t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid_twice' }), 1);
   t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid' }), 1);
+  // The second payment's whole value goes back through the refunds core, once; the acquirer completes it.
+  const pix = await LinkPixChargeModel.findOne({ linkId: id }).lean();
+  const refunds = await RefundModel.find({ saleId: pix!.saleId }).lean();
+  t.is(refunds.length, 1);
+  t.like(refunds[0], { reason: 'duplicate', valueCents: 4_250 });
+  const sale = await eventually(async () => {
+    const read = await OnlineSaleModel.findById(pix!.saleId).lean();
+    return read?.status === 'REFUNDED' && read;
+  });
+  const atAcquirer = sale ? await getSale(sale.acquirer.paymentId!) : null;
+  t.is(atAcquirer?.voidedAmountCents, 4_250);
+  t.is((await linkPixNeedingAttention()).link_pix_paid_twice, 0);
 });
 
 test('concurrent payers asking for a QR code get one code', async (t) => {
