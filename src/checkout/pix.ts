@@ -230,6 +230,11 @@ export async function settleLinkPixOfNotice(noticeId: string, now = new Date()):
   const link = await PaymentLinkModel.findById(pix.linkId).lean();
   if (!link) return null;
   const { state } = await settlePixCharge(link, pix, sale, now);
+  // Paid while a card pay of the link holds its claim: which one is the link's payment is known once that
+  // pay ends, so the notice job is retried then (the notice itself is not applied twice).
+  if (state === 'waiting' && sale.status === 'CONFIRMED') {
+    throw new Error(`payment link ${link._id}: a card pay holds the link while its PIX was paid; settled on retry`);
+  }
   return { pixId: pix._id, linkId: link._id, merchantId: link.merchantId, saleId: sale._id, state };
 }
 

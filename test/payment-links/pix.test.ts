@@ -136,6 +136,38 @@ test('a PIX paid after the card paid the link is never its payment: announced, a
   t.is((await linkPixNeedingAttention()).link_pix_paid_twice, 0);
 });
 
+test('a card and a PIX paying at once: the link is paid once, and the other payment is never kept', async (t) => {
+  const { id, guid } = await pixLink();
+  const code = (await startPix(guid)).body.qrCode as string;
+  const [card] = await Promise.all([
+    callJson(
+      env.app,
+      'PUT',
+      checkoutPath(guid, 'pay'),
+      {},
+      { encrypted_card: encryptedTestCard({ number: APPROVED_CARD }) },
+    ),
+    payCode(code),
+  ]);
+  // Settled by the notice worker alone (no page asks): the PIX is the link's payment, or it was paid after
+  // the card and goes back.
+  const pix = await eventually(async () => {
+    const stored = await LinkPixChargeModel.findOne({ linkId: id }).lean();
+    return ['paid', 'returned'].includes(stored!.state) && stored;
+  });
+  const link = await PaymentLinkModel.findById(id).lean();
+  t.is(link!.status, 2);
+  const cardCharged = card.status === 200 && card.body.approved === true;
+  if (pix && pix.state === 'paid') {
+    t.false(cardCharged); // the card pay found the link paid (409) and charged nothing
+    t.is(link!.payment!.method, 'pix');
+  } else {
+    t.true(cardCharged);
+    t.is(link!.payment!.method ?? 'card', 'card');
+    t.is(await RefundModel.countDocuments({ saleId: pix && pix.saleId }), 1);
+  }
+});
+
 test('concurrent payers asking for a QR code get one code', async (t) => {
   const { id, guid } = await pixLink();
   const answers = await Promise.all(Array.from({ length: 6 }, () => startPix(guid)));
