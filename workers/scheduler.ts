@@ -20,6 +20,9 @@ import { requeueUndeliveredLinkEvents } from '../src/webhooks/service';
 import { settleStalePayments } from '../src/checkout/service';
 import { sweepPendingRefunds } from '../src/refunds';
 
+import { sweepUnqueuedEndpointDeliveries } from '../src/webhooks/endpoint-delivery';
+import { removeExpiredEvents } from '../src/events/reads';
+
 export type SchedulerTask = (now: Date) => Promise<unknown>;
 
 /** Every 10 minutes: a collection created or dropped and recreated since the start gets its store indexes back. */
@@ -39,6 +42,8 @@ export const schedulerTasks: SchedulerTask[] = [
   requeueStaleChargebackNotices,
   settleStalePayments,
   requeueUndeliveredLinkEvents,
+  sweepUnqueuedEndpointDeliveries,
+  removeExpiredEvents,
   sweepPendingRefunds,
   recheckStoreIndexes,
 ];

@@ -7,6 +7,7 @@ import { heartbeatProcessor } from './heartbeat';
 import { chargebackNoticeProcessor } from './chargeback-notice';
 import { chargeSubscriptionProcessor } from './charge-subscription';
 import { linkWebhookProcessor } from './link-webhook';
+import { endpointWebhookProcessor } from './endpoint-webhook';
 import { reconcileSaleProcessor } from './reconcile-sale';
 import { applyPaymentNoticeProcessor } from './apply-payment-notice';
 import { sendRefundsProcessor } from './send-refunds';
@@ -16,6 +17,7 @@ export const jobKinds: JobKind[] = [
   chargebackNoticeProcessor,
   chargeSubscriptionProcessor,
   linkWebhookProcessor,
+  endpointWebhookProcessor,
   reconcileSaleProcessor,
   applyPaymentNoticeProcessor,
   sendRefundsProcessor,
