@@ -22,6 +22,7 @@ import { sweepPendingRefunds } from '../src/refunds';
 
 import { sweepUnqueuedEndpointDeliveries } from '../src/webhooks/endpoint-delivery';
 import { removeExpiredEvents } from '../src/events/reads';
+import { sweepUnfannedEvents } from '../src/events/recording';
 
 export type SchedulerTask = (now: Date) => Promise<unknown>;
 
@@ -43,6 +44,7 @@ export const schedulerTasks: SchedulerTask[] = [
   settleStalePayments,
   requeueUndeliveredLinkEvents,
   sweepUnqueuedEndpointDeliveries,
+  sweepUnfannedEvents,
   removeExpiredEvents,
   sweepPendingRefunds,
   recheckStoreIndexes,

@@ -8,6 +8,7 @@ import { chargebackNoticeProcessor } from './chargeback-notice';
 import { chargeSubscriptionProcessor } from './charge-subscription';
 import { linkWebhookProcessor } from './link-webhook';
 import { endpointWebhookProcessor } from './endpoint-webhook';
+import { accountEventProcessor } from './account-event';
 import { reconcileSaleProcessor } from './reconcile-sale';
 import { applyPaymentNoticeProcessor } from './apply-payment-notice';
 import { sendRefundsProcessor } from './send-refunds';
@@ -18,6 +19,7 @@ export const jobKinds: JobKind[] = [
   chargeSubscriptionProcessor,
   linkWebhookProcessor,
   endpointWebhookProcessor,
+  accountEventProcessor,
   reconcileSaleProcessor,
   applyPaymentNoticeProcessor,
   sendRefundsProcessor,

@@ -16,6 +16,7 @@ import {
   type PaymentLink,
 } from '../payment-links/model';
 import { emitLinkEvent } from '../webhooks/service';
+import { emitLinkAccountEvent } from './events';
 import { payments, releaseClaim, type HeldPayment } from './pay-claims';
 
 function linkEventData(link: PaymentLink) {
@@ -41,6 +42,7 @@ export async function notify(
   extra: Record<string, unknown>,
   { oncePerLink = false } = {},
 ): Promise<boolean> {
+  await emitLinkAccountEvent(link, type, { ...linkEventData(link), ...extra });
   if (!link.webhookUrl) return true;
   try {
     await emitLinkEvent({

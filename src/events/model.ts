@@ -15,12 +15,14 @@ export interface AccountEvent {
   /** <objectKey>#<sequence>, unique: two events of one object never share a sequence number. */
   objectSequence: string;
   /** The object as the API shows it at this change. */
-  data: Record<string, unknown>;
+  data: object;
   /** The exact JSON body every endpoint receives (and the events API answers), fixed at recording. */
   body: string;
   createdAt: Date;
   /** YYYY-MM-DD (UTC) of createdAt: the retention sweep removes whole days (no TTL index on FerretDB). */
   day: string;
+  /** False until its fan-out job ran: the scheduler sweep fans out those left behind. */
+  fannedOut: boolean;
 }
 
 const eventSchema = new Schema<AccountEvent>(
@@ -37,6 +39,7 @@ const eventSchema = new Schema<AccountEvent>(
     body: { type: String, required: true },
     createdAt: { type: Date, required: true },
     day: { type: String, required: true },
+    fannedOut: { type: Boolean, default: false },
   },
   { versionKey: false, collection: 'account_events', minimize: false },
 );
@@ -44,5 +47,7 @@ eventSchema.index({ objectSequence: 1 }, { unique: true });
 eventSchema.index({ objectKey: 1, sequence: -1 });
 eventSchema.index({ merchantId: 1, createdAt: -1 });
 eventSchema.index({ day: 1 });
+// The sweep's query: events whose fan-out never ran.
+eventSchema.index({ fannedOut: 1, createdAt: 1 });
 
 export const AccountEventModel = mongoose.model<AccountEvent>('AccountEvent', eventSchema);

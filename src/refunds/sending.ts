@@ -19,6 +19,7 @@ import { claimTransition, OnlineSaleModel, releaseTransitionClaimOf, type Online
 import { enqueueSendRefunds } from '../../jobs/send-refunds';
 import { RefundLaneModel, RefundModel, type Refund, type RefundLane } from './model';
 import { CANCEL_SPACING_MS, outcomeFromVoidedAmount, refusalOf } from './outcomes';
+import { emitRefundEvent, emitRefundSettled } from './events';
 
 /**
  * The holder extends the lane before each acquirer call, so the lease outlives one call (its
@@ -183,6 +184,7 @@ async function succeed(refund: Refund, sale: OnlineSale, refunds: Refund[]): Pro
     },
   );
   await RefundModel.updateOne({ _id: refund._id }, { $set: { status: 'succeeded', settledAt: now } });
+  await emitRefundSettled({ ...refund, status: 'succeeded', settledAt: now }, sale, refunded, whole);
 }
 
 async function fail(refund: Refund, code: string | null, reason: string): Promise<Step> {
@@ -190,6 +192,13 @@ async function fail(refund: Refund, code: string | null, reason: string): Promis
     { _id: refund._id },
     { $set: { status: 'failed', acquirerCode: code, failureReason: reason, settledAt: new Date(), sent: null } },
   );
+  await emitRefundEvent({
+    ...refund,
+    status: 'failed',
+    acquirerCode: code,
+    failureReason: reason,
+    settledAt: new Date(),
+  });
   // Nothing left the sale: a cancel-capture may have its CONFIRMED transition again.
   if (refund.confirmedClaimHolder)
     await releaseTransitionClaimOf(refund.saleId, 'CONFIRMED', refund.confirmedClaimHolder);
