@@ -195,7 +195,7 @@ export async function failEndpointDelivery(deliveryId: string, lastError: string
   const now = new Date();
   const reason =
     `Disabled on ${now.toISOString()}: every attempt to deliver ${delivery.eventId} failed ` +
-    `(${delivery.attemptCount + 1} attempts, last: ${lastError ?? 'unknown'}), with no successful delivery since.`;
+    `(${delivery.attemptCount} attempts, last: ${lastError ?? 'unknown'}), with no successful delivery since.`;
   await WebhookEndpointModel.updateOne(
     { _id: endpoint._id },
     { $set: { enabled: false, disabledReason: reason, disabledAt: now, updatedAt: now } },
