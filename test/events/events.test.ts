@@ -19,6 +19,7 @@ import { AccountEventModel } from '../../src/events/model';
 import { EndpointDeliveryModel } from '../../src/webhooks/endpoint-model';
 import { recordEvent } from '../../src/events/recording';
 import { removeExpiredEvents } from '../../src/events/reads';
+import { verifyWebhook, WebhookVerificationError } from '../../clients/typescript/src';
 
 let app: TestApp;
 let merchant: TestMerchant;
@@ -77,6 +78,13 @@ test.serial(
     t.like(captured.data, { id: saleId, sale_status: 'CONFIRMED', value: 15990 });
     const delivery = receiver.at('/all').find((r) => JSON.parse(r.body).id === captured.id)!;
     t.is(delivery.headers['webhook-id'], captured.id);
+    // The typed client verifies it too, and refuses a byte changed.
+    const typed = verifyWebhook(delivery.body, delivery.headers, all.secret);
+    t.is(typed.type, 'sale.captured');
+    if (typed.type === 'sale.captured') t.is(typed.data.sale_status, 'CONFIRMED');
+    t.throws(() => verifyWebhook(delivery.body.replace('15990', '15991'), delivery.headers, all.secret), {
+      instanceOf: WebhookVerificationError,
+    });
     // Signed with this endpoint's secret only.
     t.throws(() => new Webhook(refundsOnly.secret).verify(delivery.body, delivery.headers));
 
