@@ -12,6 +12,9 @@ import { PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/mod
 import { WebhookEventModel } from '../../src/webhooks/model';
 import { APPROVED_CARD, DENIED_CARD, VALID_CPF, checkoutPath, readyLink, useLinkApp } from './helpers';
 import { callJson } from '../helpers/http';
+
+/** The link's account event (src/events, with or without a webhookUrl): its object's last event read, its insert. */
+const ACCOUNT_EVENT = { 'account_events find': 1, 'account_events insert': 1 };
 import { encryptedTestCard } from '../helpers/cards';
 
 // The webhook's events are stored and queued; nothing delivers them here.
@@ -76,6 +79,7 @@ test.serial('pay, approved, no webhook: link read, claim insert, link paid, clai
     'payment_link_claims insert': 1,
     'payment_links update': 1,
     'payment_link_claims update': 1,
+    ...ACCOUNT_EVENT,
   });
   // What the counts must not cost: the link paid once, and the claim records the payment with nothing owed.
   const claim = (await PaymentClaimModel.findById(id).lean())!;
@@ -104,6 +108,7 @@ test.serial('pay, approved, with a webhook: the same plus the stored and queued 
     'payment_link_claims insert': 1,
     'payment_links update': 1,
     'payment_link_claims update': 1,
+    ...ACCOUNT_EVENT,
   });
   t.is(eventInserts, 1, 'the paid event is stored once');
   t.log(`webhook event commands (src/webhooks): ${(eventReads ?? 0) + eventInserts + (eventUpdates ?? 0)}`);
@@ -126,6 +131,7 @@ test.serial('pay, declined: link read, claim insert, declined count, claim relea
     'payment_link_claims insert': 1,
     'payment_links update': 1,
     'payment_link_claims delete': 1,
+    ...ACCOUNT_EVENT,
   });
   t.is(await PaymentClaimModel.countDocuments({ _id: id }), 0, 'the link stays payable');
 });
