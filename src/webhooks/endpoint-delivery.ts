@@ -224,3 +224,30 @@ export async function sweepUnqueuedEndpointDeliveries(
   if (pending.length) logger.warn({ queued: pending.length }, 'queued webhook endpoint deliveries never queued');
   return pending.length;
 }
+
+/** A delivery still pending this long is behind: the receiver is failing, or the queue is. */
+export const DELIVERY_BEHIND_MS = 60 * 60_000;
+
+/**
+ * For needs_attention (src/metrics): endpoints the service disabled after their deliveries failed,
+ * and deliveries pending for over an hour. Each read is an equality on an indexed field.
+ */
+export async function webhookEndpointsNeedingAttention(now = new Date()): Promise<Record<string, number>> {
+  const cutoff = now.getTime() - DELIVERY_BEHIND_MS;
+  const [disabled, pending] = await Promise.all([
+    WebhookEndpointModel.find({ enabled: false }, { disabledReason: 1 }).lean(),
+    EndpointDeliveryModel.find({ state: 'pending' }, { createdAt: 1 }).lean(),
+  ]);
+  return {
+    webhook_endpoint_disabled_by_failures: disabled.filter((e) => e.disabledReason !== null).length,
+    webhook_delivery_pending_over_1h: pending.filter((d) => d.createdAt.getTime() < cutoff).length,
+  };
+}
+
+/** Seconds since the oldest pending delivery was stored (0 when none): the outbox's age, for /metrics. */
+export async function endpointOutboxAgeSeconds(now = new Date()): Promise<number> {
+  const oldest = await EndpointDeliveryModel.findOne({ state: 'pending' }, { createdAt: 1 })
+    .sort({ createdAt: 1 })
+    .lean();
+  return oldest ? Math.max(0, Math.round((now.getTime() - oldest.createdAt.getTime()) / 1000)) : 0;
+}

@@ -50,6 +50,8 @@ const endpointSchema = new Schema<WebhookEndpoint>(
   { versionKey: false, collection: 'webhook_endpoints' },
 );
 endpointSchema.index({ merchantId: 1, slot: 1 }, { unique: true });
+// /metrics: endpoints disabled.
+endpointSchema.index({ enabled: 1 });
 
 export const WebhookEndpointModel = mongoose.model<WebhookEndpoint>('WebhookEndpoint', endpointSchema);
 
@@ -101,6 +103,8 @@ const deliverySchema = new Schema<EndpointDelivery>(
   { versionKey: false, collection: 'webhook_endpoint_deliveries' },
 );
 deliverySchema.index({ endpointId: 1, createdAt: -1 });
+// /metrics: pending deliveries, oldest first (the outbox's age).
+deliverySchema.index({ state: 1, createdAt: 1 });
 // The sweep's query: deliveries whose job was never added.
 deliverySchema.index({ queued: 1, createdAt: 1 });
 

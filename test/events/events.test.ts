@@ -5,6 +5,7 @@
  * package; another merchant sees none of it; the events API answers the same bodies.
  */
 import '../helpers/env';
+import { getConfig } from '../../config';
 import test from 'ava';
 import { Webhook } from 'standardwebhooks';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -191,6 +192,13 @@ test.serial(
     const deliveries = await callJson(app, 'GET', `/api/v1/webhook-endpoints/${failing.id}/deliveries/`, as(merchant));
     t.like(deliveries.body.results[0], { event_id: event._id, state: 'failed', attempt_count: 3 });
 
+    // Operators see it on /metrics.
+    const { user, password } = getConfig().dashboard;
+    const metrics = await call(app, 'GET', '/metrics', {
+      authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+    });
+    t.regex(metrics.text, /needs_attention\{kind="webhook_endpoint_disabled_by_failures"\} [1-9]/);
+    t.regex(metrics.text, /webhook_endpoint_outbox_oldest_pending_seconds \d+/);
     // Enabled again by the merchant, a redelivery goes through once the receiver is back.
     receiver.url('/down', [200]);
     const enabled = await callJson(app, 'PATCH', `/api/v1/webhook-endpoints/${failing.id}/`, as(merchant), {
