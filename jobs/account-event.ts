@@ -13,7 +13,7 @@ export interface AccountEventJob {
 
 export const accountEventJob = defineJob<AccountEventJob, { deliveries: number }>()(ACCOUNT_EVENT_QUEUE, 'fan-out');
 
-/** Event ids hold no ':' (evt_<kind>_<id>_<change>), and the creation time guards against ids repeated after a reset. */
+/** Event ids hold no ':' (evt_<kind>_<id>_<change>); the creation time guards against ids repeated after a reset. */
 export function fanOutJobId(event: { _id: string; createdAt: Date }): string {
   return `fanout-${event._id}-${new Date(event.createdAt).getTime()}`;
 }
