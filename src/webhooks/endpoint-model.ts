@@ -15,7 +15,7 @@ export interface WebhookEndpoint {
   /** Event types, or ['*'] for every type. */
   enabledEvents: string[];
   enabled: boolean;
-  /** Why the service disabled it (every attempt of a delivery failed); null when enabled or the merchant disabled it. */
+  /** Why the service disabled it (a delivery failed every attempt); null when enabled or disabled by the merchant. */
   disabledReason: string | null;
   disabledAt: Date | null;
   /** whsec_<base64 of 32 bytes>: signs deliveries (Standard Webhooks), shown once at creation and at rotation. */
