@@ -29,13 +29,13 @@ import { noticeFingerprint } from '../../src/chargebacks';
 import { CHARGEBACK_NOTICE_QUEUE, type NoticeJobData } from '../../jobs/chargeback-notice';
 import { ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { getQueue } from '../../src/queue/queues';
+import processChargebackNotice from '../../jobs/processors/chargeback-notice';
 
 /**
  * The account events a chargeback owes (src/chargebacks/events.ts): its projection and its establishment's owner read
  * (one wait); this establishment has no owner, so no event is recorded.
  */
 const EVENTS_OWED = { 'chargebacks find': 1, 'establishment_owners find': 1 };
-import processChargebackNotice from '../../jobs/processors/chargeback-notice';
 
 let stack: ChargebackStack;
 

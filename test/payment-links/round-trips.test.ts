@@ -12,10 +12,10 @@ import { PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/mod
 import { WebhookEventModel } from '../../src/webhooks/model';
 import { APPROVED_CARD, DENIED_CARD, VALID_CPF, checkoutPath, readyLink, useLinkApp } from './helpers';
 import { callJson } from '../helpers/http';
+import { encryptedTestCard } from '../helpers/cards';
 
 /** The link's account event (src/events, with or without a webhookUrl): its object's last event read, its insert. */
 const ACCOUNT_EVENT = { 'account_events find': 1, 'account_events insert': 1 };
-import { encryptedTestCard } from '../helpers/cards';
 
 // The webhook's events are stored and queued; nothing delivers them here.
 const shop = useLinkApp('Idas e Voltas ME', { allowWebhookHost: '127.0.0.1:9' });
