@@ -1,13 +1,12 @@
 /** Shared by the events tests: a merchant's endpoint at the test receiver, deliveries verified by standardwebhooks. */
 import { Webhook } from 'standardwebhooks';
-import type { TestApp } from '../helpers/app';
 import { bearer, type TestMerchant } from '../helpers/identity';
 import { callJson } from '../helpers/http';
 import { eventually } from '../helpers/processes';
 import type { Receiver, Received } from '../webhooks/receiver';
 
 export async function createEndpoint(
-  app: TestApp,
+  app: { url: string },
   merchant: TestMerchant,
   body: Record<string, unknown>,
 ): Promise<{ id: string; secret: string; body: any; status: number }> {
