@@ -102,6 +102,32 @@ test('every state change of the journey arrives once, verified, in order per obj
   await callJson(app, 'PUT', `/api/v1/subscriptions/${sub.body.data.id}/cancel/`, as());
   expected.push(`evt_subscription_${sub.body.data.id}_created`, `evt_subscription_${sub.body.data.id}_cancelled`);
 
+  // Subscriptions due today: the first charge confirmed, then refunded; another denied with a retry to come.
+  const today = new Date().toISOString().slice(0, 10);
+  const paying = await createSubscription(app.url, merchant, { firstDueDate: today, cardLastDigit: 1 });
+  const declining = await createSubscription(app.url, merchant, { firstDueDate: today, cardLastDigit: 9 });
+  const chargeOf = async (subscriptionId: number, status: number) =>
+    eventually(async () => {
+      const list = await callJson(app, 'GET', `/api/v1/subscriptions/${subscriptionId}/charges/`, as());
+      return list.body.data?.find((c: any) => c.status === status);
+    }, 30_000);
+  const confirmed = await chargeOf(paying.body.data.id, 1);
+  const refunded = await callJson(
+    app,
+    'PUT',
+    `/api/v1/subscriptions/${paying.body.data.id}/charges/${confirmed.id}/refund/`,
+    as(),
+  );
+  t.is(refunded.status, 200, refunded.text);
+  const deniedCharge = await chargeOf(declining.body.data.id, 2);
+  expected.push(
+    `evt_subscription_${paying.body.data.id}_created`,
+    `evt_subscription_charge_${confirmed.id}_confirmed`,
+    `evt_subscription_charge_${confirmed.id}_refunded`,
+    `evt_subscription_${declining.body.data.id}_created`,
+    `evt_subscription_charge_${deniedCharge.id}_denied_1`,
+  );
+
   const received = (await eventually(() => {
     const events = verifiedAt(receiver, '/partner', endpoint.secret);
     return expected.every((id) => events.some((e) => e.id === id)) && events;
@@ -130,6 +156,10 @@ test('every state change of the journey arrives once, verified, in order per obj
     .sort((a, b) => a.sequence - b.sequence)
     .map((e) => e.type);
   t.deepEqual(saleEvents, ['sale.authorized', 'sale.captured', 'sale.refunded']);
+
+  const denial = received.find((e) => e.type === 'subscription_charge.denied');
+  t.like(denial.data, { status: 2, denialCode: '51', attempts: 1 });
+  t.regex(denial.data.nextRetryAt, /^\d{4}-\d{2}-\d{2}/, 'a soft decline is retried: the event says when');
 
   // The events API answers the same events, with the same bodies.
   const listed = [];
