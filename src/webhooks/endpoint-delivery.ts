@@ -67,6 +67,9 @@ export async function fanOutEvent(event: FannedOutEvent): Promise<number> {
   return stored;
 }
 
+/** How stale an endpoint's lastSuccessAt may be (failEndpointDelivery reads it: a success within a minute counts). */
+const SUCCESS_MARK_MS = 60_000;
+
 const SKIPPED: DeliveryOutcome = { success: true, gone: false, skipped: true, statusCode: null, error: null };
 
 export interface EndpointDeliveryOptions {
@@ -86,12 +89,15 @@ export async function deliverToEndpoint(
   options: EndpointDeliveryOptions = {},
 ): Promise<DeliveryOutcome & { endpoint?: WebhookEndpoint; delivery?: EndpointDelivery }> {
   const config = getConfig();
-  const delivery = await EndpointDeliveryModel.findById(deliveryId).lean();
+  // The delivery's id ends with its endpoint's (<eventId>.<endpointId>): both are read at once, then checked.
+  const [delivery, endpoint] = await Promise.all([
+    EndpointDeliveryModel.findById(deliveryId).lean(),
+    WebhookEndpointModel.findById(deliveryId.slice(deliveryId.lastIndexOf('.') + 1)).lean(),
+  ]);
   if (!delivery) {
     return { success: false, gone: false, refused: true, statusCode: null, error: `no stored delivery ${deliveryId}` };
   }
-  const endpoint = await WebhookEndpointModel.findById(delivery.endpointId).lean();
-  if (!endpoint || endpoint.merchantId !== delivery.merchantId) {
+  if (!endpoint || endpoint._id !== delivery.endpointId || endpoint.merchantId !== delivery.merchantId) {
     return { success: false, gone: false, refused: true, statusCode: null, error: 'the endpoint was deleted' };
   }
   if (trigger === 'scheduled' && !options.firstRun && delivery.state !== 'pending') return SKIPPED;
@@ -166,7 +172,9 @@ export async function deliverToEndpoint(
       { _id: deliveryId },
       { $set: { ...attempted, ...state }, $inc: { attemptCount: 1 } },
     ),
-    outcome.success
+    // The endpoint's last success, kept to the minute: one write per endpoint and minute, not per delivery.
+    outcome.success &&
+    (!endpoint.lastSuccessAt || started.getTime() - endpoint.lastSuccessAt.getTime() > SUCCESS_MARK_MS)
       ? WebhookEndpointModel.updateOne({ _id: endpoint._id }, { $set: { lastSuccessAt: started } })
       : Promise.resolve(),
   ]);
@@ -191,7 +199,8 @@ export async function failEndpointDelivery(deliveryId: string, lastError: string
   );
   const endpoint = await WebhookEndpointModel.findById(delivery.endpointId).lean();
   if (!endpoint || !endpoint.enabled) return;
-  if (endpoint.lastSuccessAt && endpoint.lastSuccessAt >= delivery.createdAt) return;
+  if (endpoint.lastSuccessAt && endpoint.lastSuccessAt.getTime() >= delivery.createdAt.getTime() - SUCCESS_MARK_MS)
+    return;
   const now = new Date();
   const reason =
     `Disabled on ${now.toISOString()}: every attempt to deliver ${delivery.eventId} failed ` +
