@@ -20,7 +20,7 @@ import { requeueUndeliveredLinkEvents } from '../src/webhooks/service';
 import { settleStalePayments } from '../src/checkout/service';
 import { sweepPendingRefunds } from '../src/refunds';
 
-import { sweepUnqueuedEndpointDeliveries } from '../src/webhooks/endpoint-delivery';
+import { requeueUndeliveredEndpointDeliveries } from '../src/webhooks/endpoint-delivery';
 import { removeExpiredEvents } from '../src/events/reads';
 import { sweepUnfannedEvents } from '../src/events/recording';
 
@@ -43,7 +43,7 @@ export const schedulerTasks: SchedulerTask[] = [
   requeueStaleChargebackNotices,
   settleStalePayments,
   requeueUndeliveredLinkEvents,
-  sweepUnqueuedEndpointDeliveries,
+  requeueUndeliveredEndpointDeliveries,
   sweepUnfannedEvents,
   removeExpiredEvents,
   sweepPendingRefunds,

@@ -234,6 +234,40 @@ export async function sweepUnqueuedEndpointDeliveries(
   return pending.length;
 }
 
+/** A pending delivery idle this long (no attempt since) has its job looked for. */
+export const LOST_DELIVERY_JOB_MS = 10 * 60_000;
+
+/**
+ * Scheduler task, second half: pending deliveries whose job is no longer in Redis (Redis lost its data:
+ * a restart without persistence, a flush) are queued again. Every pending delivery idle for
+ * LOST_DELIVERY_JOB_MS is looked up in BullMQ (one Redis read each); one waiting out a retry delay still
+ * has its delayed job, and a job kept failed or completed is left alone.
+ */
+export async function requeueLostEndpointDeliveries(now = new Date(), batch = 500): Promise<number> {
+  const idleSince = now.getTime() - LOST_DELIVERY_JOB_MS;
+  const pending = await EndpointDeliveryModel.find({ state: 'pending' }, { createdAt: 1, lastAttemptAt: 1, queued: 1 })
+    .sort({ createdAt: 1 })
+    .lean();
+  const queue = endpointDeliveryQueue();
+  let queued = 0;
+  for (const delivery of pending) {
+    if (queued >= batch) break;
+    if (!delivery.queued || delivery.createdAt.getTime() >= idleSince) continue;
+    if (delivery.lastAttemptAt && delivery.lastAttemptAt.getTime() >= idleSince) continue;
+    if (await queue.getJob(endpointDeliveryJobId(delivery))) continue;
+    await enqueueEndpointDelivery(delivery, 'scheduled');
+    queued++;
+  }
+  if (queued) logger.warn({ queued }, 'queued again webhook endpoint deliveries whose job was lost');
+  return queued;
+}
+
+/** The scheduler task form: deliveries never queued, then deliveries whose job was lost. */
+export async function requeueUndeliveredEndpointDeliveries(now: Date): Promise<void> {
+  await sweepUnqueuedEndpointDeliveries(now);
+  await requeueLostEndpointDeliveries(now);
+}
+
 /** A delivery still pending this long is behind: the receiver is failing, or the queue is. */
 export const DELIVERY_BEHIND_MS = 60 * 60_000;
 

@@ -10,7 +10,12 @@ import { newMerchant, type TestMerchant } from '../helpers/identity';
 import { eventually, startProcess, stopAll } from '../helpers/processes';
 import { Receiver } from '../webhooks/receiver';
 import { createEndpoint, verifiedAt } from './helpers';
-import { recordEvent } from '../../src/events/recording';
+import { recordEvent, sweepUnfannedEvents } from '../../src/events/recording';
+import { requeueLostEndpointDeliveries } from '../../src/webhooks/endpoint-delivery';
+import { getQueue } from '../../src/queue/queues';
+import { AccountEventModel } from '../../src/events/model';
+import { ACCOUNT_EVENT_QUEUE } from '../../jobs/account-event';
+import { ENDPOINT_WEBHOOK_QUEUE } from '../../jobs/endpoint-webhook';
 import { EndpointDeliveryModel } from '../../src/webhooks/endpoint-model';
 
 // A short lock, so the job of a killed worker comes back in seconds.
@@ -75,5 +80,28 @@ test.serial('a receiver down for a while, then up: every event is delivered once
   const received = verifiedAt(receiver, '/outage', endpoint.secret);
   t.deepEqual([...new Set(received.map((e) => e.id))].sort(), events.map((e) => e._id).sort());
   t.true(received.length >= events.length + 4, 'the failed attempts were retried');
+  await worker.stop();
+});
+
+test.serial('Redis loses the queued jobs: the sweeps fan out and deliver every event all the same', async (t) => {
+  const endpoint = await createEndpoint(app, merchant, { url: receiver.url('/lost'), enabled_events: ['pix.expired'] });
+  // Recorded while no worker runs: the fan-out jobs wait in Redis, and are lost with it.
+  const event = await recordEvent({
+    merchantId: merchant.merchantId,
+    type: 'pix.expired',
+    objectId: 'lost1',
+    data: {},
+  });
+  await getQueue(ACCOUNT_EVENT_QUEUE).obliterate({ force: true });
+  const later = new Date(Date.now() + 11 * 60_000);
+  // (At least 1: the first test's worker may have been killed between a fan-out and its mark.)
+  t.true((await sweepUnfannedEvents(later)) >= 1, 'the event left unfanned is fanned out by the sweep');
+  t.true((await AccountEventModel.findById(event._id).lean())!.fannedOut);
+  // Its delivery's job is lost too: the lost-job pass queues it again.
+  await getQueue(ENDPOINT_WEBHOOK_QUEUE).obliterate({ force: true });
+  t.true((await requeueLostEndpointDeliveries(later)) >= 1);
+  const worker = await startProcess('worker', WORKERS);
+  await eventually(() => receiver.at('/lost').length >= 1, 30_000);
+  t.is(verifiedAt(receiver, '/lost', endpoint.secret)[0].id, event._id);
   await worker.stop();
 });
