@@ -20,7 +20,7 @@ import { startWorker } from '../../src/queue/queues';
 import { accountEventProcessor } from '../../jobs/processors/account-event';
 import { endpointWebhookProcessor } from '../../jobs/processors/endpoint-webhook';
 import { ChargebackNoticeModel } from '../../src/chargebacks/model';
-import { noticeFingerprint } from '../../src/chargebacks';
+import { acceptChargebacks, noticeFingerprint } from '../../src/chargebacks';
 import { emitChargebackEvents } from '../../src/chargebacks/events';
 import { createEndpoint, untilReceived, verifiedAt } from './helpers';
 
@@ -84,4 +84,23 @@ test.serial('a received chargeback and its lifecycle step reach the owner once e
       .sort(),
     ['chargeback.received', 'chargeback.updated'],
   );
+});
+
+test.serial('a chargeback the merchant accepts is chargeback.accepted', async (t) => {
+  const endpoint = await createEndpoint(stack, merchant, {
+    url: receiver.url('/accepted'),
+    enabled_events: ['chargeback.accepted'],
+  });
+  const notice = newChargebackNotice(ec, newNoticeIds());
+  await announceChargeback(stack, notice);
+  await applied(notice);
+  const answer = await acceptChargebacks(null, {
+    updateChargeback: [{ establishmentNumber: ec, idChargeback: String(notice.idChargeback) }],
+  });
+  t.is(answer.status, 200);
+  const [accepted] = await untilReceived(receiver, '/accepted', endpoint.secret, 'chargeback.accepted');
+  t.is(accepted.id, `evt_chargeback_${ec}-${notice.idChargeback}_accepted`);
+  t.like(accepted.data, { status: 'ACCEPTED' });
+  t.truthy(accepted.data.acceptedAt);
+  t.is(accepted.sequence, 2, 'after its received event');
 });
