@@ -6,6 +6,7 @@ import mongoose from 'mongoose';
 import { getConfig } from '../../config';
 import { badRequest, notFound } from '../platform/errors';
 import { logger } from '../platform/logger';
+import { removeEndpointDeliveriesOfDay } from '../webhooks/endpoint-delivery';
 import { DEFAULT_PAGE } from './limits';
 import { AccountEventModel, type AccountEvent } from './model';
 import type { EventAnswer, EventListAnswer } from './schemas';
@@ -69,9 +70,9 @@ export async function getEvent(merchantId: number, eventId: string): Promise<Eve
 const RETENTION_SWEEP_DAYS = 14;
 
 /**
- * Scheduler task: events older than EVENTS_RETENTION_DAYS are removed by their `day` (FerretDB has no
- * TTL index). Each tick removes the RETENTION_SWEEP_DAYS days before the cutoff by equality on the
- * indexed `day`, so a scheduler stopped for up to two weeks still catches up.
+ * Scheduler task: events older than EVENTS_RETENTION_DAYS, and their deliveries and attempts, are removed by
+ * their `day` (FerretDB has no TTL index). Each tick removes the RETENTION_SWEEP_DAYS days before the cutoff by
+ * equality on the indexed `day`, so a scheduler stopped for up to two weeks still catches up.
  */
 export async function removeExpiredEvents(now = new Date()): Promise<number> {
   const cutoff = now.getTime() - getConfig().events.retentionDays * 24 * 3600_000;
@@ -79,6 +80,7 @@ export async function removeExpiredEvents(now = new Date()): Promise<number> {
   for (let back = 1; back <= RETENTION_SWEEP_DAYS; back++) {
     const day = new Date(cutoff - back * 24 * 3600_000).toISOString().slice(0, 10);
     removed += (await AccountEventModel.deleteMany({ day })).deletedCount ?? 0;
+    await removeEndpointDeliveriesOfDay(day);
   }
   if (removed) logger.info({ removed }, 'removed expired account events');
   return removed;

@@ -52,6 +52,7 @@ export async function fanOutEvent(event: FannedOutEvent): Promise<number> {
         eventType: event.type,
         body: event.body,
         createdAt: event.createdAt,
+        day: event.createdAt.toISOString().slice(0, 10),
         queued: true,
       });
       if (!delivery) return;
@@ -161,6 +162,7 @@ export async function deliverToEndpoint(
       deliveryId,
       endpointId: endpoint._id,
       merchantId: endpoint.merchantId,
+      day: delivery.day,
       trigger,
       at: started,
       durationMs,
@@ -293,4 +295,13 @@ export async function endpointOutboxAgeSeconds(now = new Date()): Promise<number
     .sort({ createdAt: 1 })
     .lean();
   return oldest ? Math.max(0, Math.round((now.getTime() - oldest.createdAt.getTime()) / 1000)) : 0;
+}
+
+/** The retention: a day's deliveries and their attempts (with the events of that day, src/events/reads.ts). */
+export async function removeEndpointDeliveriesOfDay(day: string): Promise<number> {
+  const [deliveries] = await Promise.all([
+    EndpointDeliveryModel.deleteMany({ day }),
+    EndpointAttemptModel.deleteMany({ day }),
+  ]);
+  return deliveries.deletedCount ?? 0;
 }

@@ -83,6 +83,8 @@ export interface EndpointDelivery {
   /** False while its job could not be added (Redis down): the scheduler sweep queues it. */
   queued: boolean;
   createdAt: Date;
+  /** YYYY-MM-DD (UTC) of its event: removed with the event's day (the events' retention). */
+  day?: string;
 }
 
 const deliverySchema = new Schema<EndpointDelivery>(
@@ -99,10 +101,13 @@ const deliverySchema = new Schema<EndpointDelivery>(
     deliveredAt: { type: Date, default: null },
     queued: { type: Boolean, default: true },
     createdAt: { type: Date, required: true },
+    day: { type: String },
   },
   { versionKey: false, collection: 'webhook_endpoint_deliveries' },
 );
 deliverySchema.index({ endpointId: 1, createdAt: -1 });
+// The retention sweep: a day's deliveries.
+deliverySchema.index({ day: 1 });
 // /metrics: pending deliveries, oldest first (the outbox's age).
 deliverySchema.index({ state: 1, createdAt: 1 });
 // The sweep's query: deliveries whose job was never added.
@@ -115,6 +120,8 @@ export interface EndpointAttempt extends DeliveryAttempt {
   deliveryId: string;
   endpointId: string;
   merchantId: number;
+  /** Its delivery's day: removed with it. */
+  day?: string;
 }
 
 const attemptSchema = new Schema<EndpointAttempt>(
@@ -128,9 +135,11 @@ const attemptSchema = new Schema<EndpointAttempt>(
     statusCode: { type: Number, default: null },
     success: { type: Boolean, required: true },
     error: { type: String, default: null },
+    day: { type: String },
   },
   { versionKey: false, collection: 'webhook_endpoint_attempts' },
 );
+attemptSchema.index({ day: 1 });
 attemptSchema.index({ endpointId: 1, at: -1 });
 
 export const EndpointAttemptModel = mongoose.model<EndpointAttempt>('WebhookEndpointAttempt', attemptSchema);

@@ -272,14 +272,19 @@ test.serial('the events API pages newest first by cursor, with type, object and 
   t.truthy(bad.body.type);
 });
 
-test.serial('events older than the retention are removed by the scheduler task', async (t) => {
+test.serial('events older than the retention, and their deliveries, are removed by the scheduler task', async (t) => {
   const m = await newMerchant();
+  await createEndpoint(app, m, { url: receiver.url('/retention'), enabled_events: ['pix.expired'] });
   const old = await recordEvent(
     { merchantId: m.merchantId, type: 'pix.expired', objectId: 'old1', data: {} },
     new Date(Date.now() - 32 * 24 * 3600_000),
   );
   const recent = await recordEvent({ merchantId: m.merchantId, type: 'pix.expired', objectId: 'new1', data: {} });
+  await eventually(
+    async () => (await EndpointDeliveryModel.countDocuments({ eventId: old._id, state: 'delivered' })) === 1,
+  );
   t.true((await removeExpiredEvents()) >= 1);
   t.is(await AccountEventModel.findById(old._id).lean(), null);
+  t.is(await EndpointDeliveryModel.countDocuments({ eventId: old._id }), 0, 'its delivery went with it');
   t.truthy(await AccountEventModel.findById(recent._id).lean());
 });
