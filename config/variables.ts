@@ -369,6 +369,22 @@ export const CONFIG_VARIABLES = {
         'First retry delay of a failed link webhook; each retry doubles it (capped at 720x, with jitter); 16 ' +
         'attempts span about 3 days',
     }),
+    endpointAttempts: variable({
+      env: 'WEBHOOK_ENDPOINT_ATTEMPTS',
+      schema: positiveInt,
+      default: 16,
+      doc:
+        'Attempts of one account event delivery to a webhook endpoint (on the WEBHOOK_RETRY_BASE_MS schedule: 16 ' +
+        'span about 3 days); an endpoint whose delivery fails them all, with no success since, is disabled',
+    }),
+  },
+  events: {
+    retentionDays: variable({
+      env: 'EVENTS_RETENTION_DAYS',
+      schema: positiveInt,
+      default: 30,
+      doc: 'Days account events stay readable in the events API; the scheduler removes older days',
+    }),
   },
   charges: {
     retryDays: variable({

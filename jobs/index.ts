@@ -7,6 +7,8 @@ import { HEARTBEAT_QUEUE } from './heartbeat';
 import { CHARGEBACK_NOTICE_QUEUE } from './chargeback-notice';
 import { CHARGE_QUEUE } from './charge-subscription';
 import { LINK_WEBHOOK_QUEUE } from './link-webhook';
+import { ENDPOINT_WEBHOOK_QUEUE } from './endpoint-webhook';
+import { ACCOUNT_EVENT_QUEUE } from './account-event';
 import { RECONCILE_QUEUE } from './reconcile-sale';
 import { NOTICE_QUEUE } from './apply-payment-notice';
 import { REFUNDS_QUEUE } from './send-refunds';
@@ -16,6 +18,8 @@ const QUEUE_NAMES = [
   CHARGEBACK_NOTICE_QUEUE,
   CHARGE_QUEUE,
   LINK_WEBHOOK_QUEUE,
+  ENDPOINT_WEBHOOK_QUEUE,
+  ACCOUNT_EVENT_QUEUE,
   RECONCILE_QUEUE,
   NOTICE_QUEUE,
   REFUNDS_QUEUE,

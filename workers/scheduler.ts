@@ -20,6 +20,10 @@ import { requeueUndeliveredLinkEvents } from '../src/webhooks/service';
 import { settleStalePayments } from '../src/checkout/service';
 import { sweepPendingRefunds } from '../src/refunds';
 
+import { requeueUndeliveredEndpointDeliveries } from '../src/webhooks/endpoint-delivery';
+import { removeExpiredEvents } from '../src/events/reads';
+import { sweepUnfannedEvents } from '../src/events/recording';
+
 export type SchedulerTask = (now: Date) => Promise<unknown>;
 
 /** Every 10 minutes: a collection created or dropped and recreated since the start gets its store indexes back. */
@@ -39,6 +43,9 @@ export const schedulerTasks: SchedulerTask[] = [
   requeueStaleChargebackNotices,
   settleStalePayments,
   requeueUndeliveredLinkEvents,
+  requeueUndeliveredEndpointDeliveries,
+  sweepUnfannedEvents,
+  removeExpiredEvents,
   sweepPendingRefunds,
   recheckStoreIndexes,
 ];

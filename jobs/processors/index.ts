@@ -7,6 +7,8 @@ import { heartbeatProcessor } from './heartbeat';
 import { chargebackNoticeProcessor } from './chargeback-notice';
 import { chargeSubscriptionProcessor } from './charge-subscription';
 import { linkWebhookProcessor } from './link-webhook';
+import { endpointWebhookProcessor } from './endpoint-webhook';
+import { accountEventProcessor } from './account-event';
 import { reconcileSaleProcessor } from './reconcile-sale';
 import { applyPaymentNoticeProcessor } from './apply-payment-notice';
 import { sendRefundsProcessor } from './send-refunds';
@@ -16,6 +18,8 @@ export const jobKinds: JobKind[] = [
   chargebackNoticeProcessor,
   chargeSubscriptionProcessor,
   linkWebhookProcessor,
+  endpointWebhookProcessor,
+  accountEventProcessor,
   reconcileSaleProcessor,
   applyPaymentNoticeProcessor,
   sendRefundsProcessor,

@@ -28,6 +28,7 @@ import {
   refreshChargeback,
 } from './projection';
 import { requestHash } from '../payments/idempotency';
+import { emitChargebackEvents } from './events';
 
 /**
  * The same notice gives the same fingerprint however it was serialised: the project's one
@@ -213,6 +214,7 @@ export async function applyNotice(
       data: JSON.stringify(item),
     });
     await projectReceived(establishmentNumber, idChargeback, idCase);
+    await emitChargebackEvents(establishmentNumber, idChargeback);
   } else {
     const idCase = String(payload.caseId);
     const message = String(payload.message).trim();
@@ -233,6 +235,7 @@ export async function applyNotice(
     const chargebacks = new Set(caseEvents.map((e) => e.idChargeback).filter((c): c is string => c !== null));
     for (const idChargeback of chargebacks)
       await refreshChargeback(establishmentNumber, idChargeback, idCase, caseEvents);
+    for (const idChargeback of chargebacks) await emitChargebackEvents(establishmentNumber, idChargeback);
   }
   await ChargebackNoticeModel.updateOne(
     { _id: noticeId, appliedAt: null },

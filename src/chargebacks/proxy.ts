@@ -21,6 +21,7 @@ import { checkEvidence } from './evidence';
 import { establishmentNumberOf } from '../merchants/establishments';
 import { ChargebackModel } from './model';
 import type { AcceptBody, ConsultFilter, RefuseBody } from './schemas';
+import { emitChargebackEvents } from './events';
 import { holdChargeback, insertEvent, refreshChargeback } from './projection';
 import { holdSaleForChargeback, settleChargebackHold, type ChargebackHold } from '../refunds';
 
@@ -277,6 +278,7 @@ async function recordOwnAction(
         data: '{}',
       });
       await refreshChargeback(item.establishmentNumber, item.idChargeback, idCase);
+      await emitChargebackEvents(item.establishmentNumber, item.idChargeback);
     } catch (error) {
       // The acquirer has acted and cannot be undone: answer with its result; its notices will catch us up.
       logger.error(

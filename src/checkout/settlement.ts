@@ -23,6 +23,7 @@ import {
 } from '../payment-links/model';
 import { recordLinkSale } from '../payment-links/sale';
 import { emitLinkEvent } from '../webhooks/service';
+import { emitLinkAccountEvent } from './events';
 import { payments, releaseClaim, type HeldPayment } from './pay-claims';
 
 function linkEventData(link: PaymentLink) {
@@ -49,6 +50,7 @@ export async function notify(
   extra: Record<string, unknown>,
   { oncePerLink = false, onceKey }: { oncePerLink?: boolean; onceKey?: string } = {},
 ): Promise<boolean> {
+  await emitLinkAccountEvent(link, type, { ...linkEventData(link), ...extra });
   if (!link.webhookUrl) return true;
   try {
     await emitLinkEvent({

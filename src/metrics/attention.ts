@@ -11,6 +11,7 @@ import { linkPixNeedingAttention } from '../checkout/pix';
 import { salesNeedingAttention } from '../sales';
 import { chargesNeedingAttention } from '../subscriptions/scheduling';
 import { refundsNeedingAttention } from '../refunds';
+import { endpointOutboxAgeSeconds, webhookEndpointsNeedingAttention } from '../webhooks/endpoint-delivery';
 import { registry } from '../platform/metrics-registry';
 
 const SOURCES: (() => Promise<Record<string, number>>)[] = [
@@ -20,6 +21,7 @@ const SOURCES: (() => Promise<Record<string, number>>)[] = [
   () => chargesNeedingAttention(),
   () => chargebackNoticesNeedingAttention(),
   () => refundsNeedingAttention(),
+  () => webhookEndpointsNeedingAttention(),
 ];
 
 export const needsAttention = new Gauge({
@@ -28,7 +30,8 @@ export const needsAttention = new Gauge({
     'Items the sweeps could not settle, by kind: sale_reconciling_over_10m, pix_unsettled_after_2d, ' +
     'payment_notice_unapplied_over_15m, ' +
     ('link_payment_unsettled_over_10m, charge_pending_over_1h, chargeback_notice_unapplied_over_15m, ' +
-      'refund_pending_over_10m, link_pix_paid_twice. Alert when ' +
+      'refund_pending_over_10m, link_pix_paid_twice, webhook_endpoint_disabled_by_failures, ' +
+      'webhook_delivery_pending_over_1h. Alert when ' +
       'above 0. Absent while the database does not answer.'),
   labelNames: ['kind'] as const,
   registers: [],
@@ -46,6 +49,19 @@ export const needsAttention = new Gauge({
   },
 });
 
+/** The age of the account webhooks' outbox: how long its oldest pending delivery has waited. */
+export const webhookOutboxAge = new Gauge({
+  name: 'webhook_endpoint_outbox_oldest_pending_seconds',
+  help: 'Seconds since the oldest pending delivery to a webhook endpoint was stored (0: none pending)',
+  registers: [],
+  async collect() {
+    this.reset();
+    // Absent while the database does not answer, as needs_attention is.
+    const age = await endpointOutboxAgeSeconds().catch(() => null);
+    if (age !== null) this.set(age);
+  },
+});
+
 let registered = false;
 
 /** Adds needs_attention to this process's /metrics (the web process only). */
@@ -53,4 +69,5 @@ export function reportAttention(): void {
   if (registered) return;
   registered = true;
   registry.registerMetric(needsAttention);
+  registry.registerMetric(webhookOutboxAge);
 }

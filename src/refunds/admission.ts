@@ -9,6 +9,7 @@ import { ApiError } from '../platform/errors';
 import { findSale, type OnlineSale } from '../sales';
 import { RefundModel, type Refund } from './model';
 import { presentRefund } from './presentation';
+import { emitRefundEvent } from './events';
 import type { RefundAnswer, RefundInput } from './schemas';
 import { capturedValueOf, sendPendingRefunds } from './sending';
 
@@ -104,6 +105,7 @@ export async function admit(
       idempotencyRecordCreatedAt: keyUse?.createdAt ?? null,
       ...hold,
     });
+    if (admitted) await emitRefundEvent(admitted);
     if (admitted) return admitted;
   }
   throw new ApiError(409, { detail: 'Too many refunds of this sale at once. Retry later.' }, { 'Retry-After': '1' });

@@ -20,6 +20,7 @@ import { enqueueSendRefunds } from '../../jobs/send-refunds';
 import { RefundLaneModel, RefundModel, type Refund, type RefundLane } from './model';
 import { CANCEL_SPACING_MS, outcomeFromVoidedAmount, refusalOf } from './outcomes';
 import { refundFailedForOrigin, refundSucceededForOrigin } from './origins';
+import { emitRefundEvent, emitRefundSettled } from './events';
 
 /**
  * The holder extends the lane before each acquirer call, so the lease outlives one call (its
@@ -218,6 +219,7 @@ async function succeed(refund: Refund, sale: OnlineSale, refunds: Refund[]): Pro
   );
   await refundSucceededForOrigin(sale, { ...refund, settledAt: now }, refunded, whole);
   await RefundModel.updateOne({ _id: refund._id }, { $set: { status: 'succeeded', settledAt: now } });
+  await emitRefundSettled({ ...refund, status: 'succeeded', settledAt: now }, sale, refunded, whole);
 }
 
 /**
@@ -233,6 +235,7 @@ async function fail(refund: Refund, code: string | null, reason: string): Promis
   const failed = { status: 'failed', acquirerCode: code, failureReason: reason, settledAt: new Date(), sent: null };
   await RefundModel.updateOne({ _id: refund._id }, { $set: failed });
   await refundFailedForOrigin({ ...refund, ...failed, status: 'failed' });
+  await emitRefundEvent({ ...refund, ...failed, status: 'failed' });
   // Nothing left the sale: a cancel-capture may have its CONFIRMED transition again.
   if (refund.confirmedClaimHolder)
     await releaseTransitionClaimOf(refund.saleId, 'CONFIRMED', refund.confirmedClaimHolder);

@@ -17,6 +17,7 @@ import {
   type SaleTransition,
 } from './model';
 import { storableAnswer, type KeptAnswer } from './presentation';
+import { emitSaleMove } from './events';
 import { settledFields, withFieldsSet } from './state-table';
 import { enqueueReconcileSale, reconcileEpisodeJobId } from '../../jobs/reconcile-sale';
 
@@ -131,6 +132,7 @@ export async function moveSale(
     { new: true, timestamps: false },
   ).lean();
   if (!updated) throw new Error(`sale ${sale._id} left ${sale.status} while its transition was held`);
+  if (updated.status !== sale.status) await emitSaleMove(updated);
   return { moved: updated, answer };
 }
 

@@ -8,7 +8,14 @@
 import { notFound } from '../platform/errors';
 import { findSale, recordSettledSale, type OnlineSale } from '../sales';
 import { findSubscription, parseId } from './service';
-import { ChargeStatus, SubscriptionChargeModel, type Subscription, type SubscriptionCharge } from './model';
+import { emitChargeEvent } from './events';
+import {
+  ChargeStatus,
+  SubscriptionChargeModel,
+  SubscriptionModel,
+  type Subscription,
+  type SubscriptionCharge,
+} from './model';
 
 /** The merchant's charge of its subscription: another merchant's, an unknown one or a non-integer id is 404. */
 export async function findCharge(
@@ -68,4 +75,10 @@ export async function recordChargeRefunded(chargeId: number, refundedCents: numb
       },
     },
   );
+  if (!whole) return; // a partial refund is the refund's own event (refund.succeeded)
+  // subscription_charge.refunded, once (its id is the charge's and the change's): a turn settled again
+  // after a crash records nothing twice.
+  const charge = await SubscriptionChargeModel.findById(chargeId).lean();
+  const sub = charge && (await SubscriptionModel.findById(charge.subscriptionId).lean());
+  if (charge && sub) await emitChargeEvent(charge, sub);
 }

@@ -28,6 +28,7 @@ import {
   TRANSPORT_ERROR_MESSAGE,
 } from './retry-policy';
 import { cycleDueDate, dueCycleOf, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './calendar';
+import { emitChargeOutcome } from './events';
 import type { ChargeAttemptResult, ChargeJobData, DueCycle } from '../../jobs/charge-subscription';
 
 import { advanceToNextCycle, findSubscriptionCharge, insertCharge, loadSubscription } from './cycle-start';
@@ -116,6 +117,7 @@ export async function runChargeAttempt(
   const recorded = insertedNow ? null : await ChargeAttemptModel.findById(attemptId(charge._id, data.attempt)).lean();
   if (recorded) {
     await applyOutcome(charge._id, recorded);
+    await emitChargeOutcome(charge, recorded, sub);
     await expireWhenFinished(sub, charge);
     return 'already-recorded';
   }
@@ -135,6 +137,7 @@ export async function runChargeAttempt(
   const outcome = await sendToAcquirer(sub, charge, data, idempotencyKey, merchantOrderId, hooks);
   const winner = await recordOutcome(outcome);
   await applyOutcome(charge._id, winner);
+  await emitChargeOutcome(charge, winner, sub);
   await expireWhenFinished(sub, charge);
   logger.info(
     {

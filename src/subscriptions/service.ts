@@ -18,6 +18,10 @@ import { now, today } from './clock';
 import { startFirstCycleIfDue } from './scheduling';
 import { cycleDueDate, SUBSCRIPTION_SEQUENCE } from './calendar';
 import { applyCancellation } from './cancellation';
+import { chargeView, subscriptionView } from './views';
+import { emitChargeEvent, emitSubscriptionEvent } from './events';
+
+export { chargeView, subscriptionView };
 import {
   subscriptionCreate,
   type ChargeAnswer,
@@ -124,6 +128,7 @@ export async function createSubscription(
     description: input.description ?? null,
   });
   await hooks.afterInsert?.(sub);
+  await emitSubscriptionEvent('subscription.created', sub);
   try {
     if (await startFirstCycleIfDue(sub, now())) return (await SubscriptionModel.findById(id).lean()) ?? sub;
   } catch (err) {
@@ -169,67 +174,9 @@ export async function cancelSubscription(merchantId: number, rawId: unknown): Pr
     { subscriptionId: sub._id, nextRetryAt: mongoose.trusted({ $ne: null }) },
     { $set: { nextRetryAt: null } },
   );
-  return (await SubscriptionModel.findById(sub._id).lean())!;
-}
-
-export function subscriptionView(sub: Subscription): SubscriptionAnswer {
-  return {
-    id: sub._id,
-    status: sub.status,
-    value: sub.value,
-    amount: sub.value / 100,
-    billingCycle: sub.billingCycle,
-    firstDueDate: sub.firstDueDate,
-    nextDueDate: sub.status === 'active' ? sub.nextDueDate : null,
-    endDate: sub.endDate ?? null,
-    maxCycles: sub.maxCycles ?? null,
-    retry: sub.retry,
-    card: {
-      brand: sub.card.brand,
-      bin: sub.card.bin,
-      last4: sub.card.last4,
-      holder: sub.card.holder,
-      expMonth: sub.card.expMonth,
-      expYear: sub.card.expYear,
-    },
-    customer: { name: sub.customer.name, identity: sub.customer.identity ?? null },
-    description: sub.description ?? null,
-    cancelledAt: sub.cancelledAt ? sub.cancelledAt.toISOString() : null,
-    createdAt: sub.createdAt.toISOString(),
-    updatedAt: sub.updatedAt.toISOString(),
-  };
-}
-
-/** One charge exactly as the spec's Subscription charge table describes it. */
-export function chargeView(charge: SubscriptionCharge, sub: Pick<Subscription, 'retry' | 'status'>): ChargeAnswer {
-  const denied = charge.status === ChargeStatus.DENIED;
-  const confirmedOnce = charge.status === ChargeStatus.CONFIRMED || charge.status === ChargeStatus.REFUNDED;
-  return {
-    id: charge._id,
-    subscriptionId: charge.subscriptionId,
-    status: charge.status,
-    value: charge.value,
-    amount: charge.value / 100,
-    dueDate: charge.dueDate,
-    acquirerPaymentId: charge.acquirerPaymentId ?? '',
-    denialCode: denied ? charge.denialCode : '',
-    denialMessage: denied ? charge.denialMessage : '',
-    attempts: sub.retry ? charge.attempts : 1,
-    nextRetryAt: denied && sub.retry && sub.status === 'active' ? (charge.nextRetryAt ?? null) : null,
-    paymentTransactionId: confirmedOnce ? (charge.paymentTransactionId ?? null) : null,
-    createdAt: charge.createdAt.toISOString(),
-    updatedAt: charge.updatedAt.toISOString(),
-    ...refundedValueOf(charge),
-  };
-}
-
-/**
- * Shown once something was refunded, so a charge never refunded reads as the contract shows it; a
- * charge REFUNDED whole before partial refunds existed gave back all of its value.
- */
-function refundedValueOf(charge: SubscriptionCharge): { refunded_value?: number } {
-  if (charge.refundedValue) return { refunded_value: charge.refundedValue };
-  return charge.status === ChargeStatus.REFUNDED ? { refunded_value: charge.value } : {};
+  const cancelled = (await SubscriptionModel.findById(sub._id).lean())!;
+  if (sub.status === 'active') await emitSubscriptionEvent('subscription.cancelled', cancelled);
+  return cancelled;
 }
 
 /** Every charge of the merchant's subscription, oldest due date first. */

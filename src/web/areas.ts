@@ -3,6 +3,8 @@ import type { Feature } from '../http/routes';
 import { paymentLinksFeature } from '../payment-links/routes';
 import { checkoutFeature } from '../checkout/routes';
 import { webhooksFeature } from '../webhooks/routes';
+import { webhookEndpointsFeature } from '../webhooks/endpoint-routes';
+import { eventsFeature } from '../events/routes';
 import { healthFeature } from '../health/routes';
 import { docsFeature } from './docs-routes';
 import { chargebacksFeature } from '../chargebacks/routes';
@@ -28,4 +30,6 @@ export const features: Feature[] = [
   paymentLinksFeature,
   checkoutFeature,
   webhooksFeature,
+  webhookEndpointsFeature,
+  eventsFeature,
 ];

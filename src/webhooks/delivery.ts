@@ -54,7 +54,7 @@ function pinnedAgent(addresses: ResolvedAddress[], timeoutMs: number): Agent {
   });
 }
 
-async function post(
+export async function post(
   url: URL,
   addresses: ResolvedAddress[],
   headers: Record<string, string>,

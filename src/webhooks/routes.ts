@@ -14,7 +14,7 @@ import {
 } from './schemas';
 import { definitions, docs, tag } from './swagger';
 
-async function limitRedeliveries(req: Request, merchantId: number, eventId: string): Promise<void> {
+export async function limitRedeliveries(req: Request, merchantId: number, eventId: string): Promise<void> {
   const { perEvent, perMerchant } = REDELIVERY_LIMITS;
   // The event first: a request refused for its event does not spend the merchant's allowance.
   await consumeRateLimit(

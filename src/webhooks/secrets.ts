@@ -61,7 +61,7 @@ export function signatureOf(secret: string, id: string, timestamp: number, body:
 }
 
 export function signedHeaders(
-  secret: WebhookSecret,
+  secret: Pick<WebhookSecret, 'secret' | 'previousSecret' | 'previousValidUntil'>,
   id: string,
   body: string,
   now = new Date(),

@@ -46,7 +46,7 @@ async function jobCount(queue: Queue): Promise<number> {
 }
 
 test('the web process shows every queue, by the names the jobs already in Redis carry', (t) => {
-  t.deepEqual([...queueNames()].sort(), [...QUEUES, 'link-webhook'].sort());
+  t.deepEqual([...queueNames()].sort(), [...QUEUES, 'link-webhook', 'endpoint-webhook', 'account-event'].sort());
 });
 
 test.serial('heartbeat: one job a minute, under the minute', async (t) => {

@@ -23,6 +23,7 @@ const FLOORS: Floor[] = [
       'src/payments',
       'src/contacts',
       'src/webhooks',
+      'src/events',
       'src/payment-links',
       'src/checkout',
       'src/sales',

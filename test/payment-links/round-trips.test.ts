@@ -14,6 +14,9 @@ import { APPROVED_CARD, DENIED_CARD, VALID_CPF, checkoutPath, readyLink, useLink
 import { callJson } from '../helpers/http';
 import { encryptedTestCard } from '../helpers/cards';
 
+/** The link's account event (src/events, with or without a webhookUrl): its object's last event read, its insert. */
+const ACCOUNT_EVENT = { 'account_events find': 1, 'account_events insert': 1 };
+
 // The webhook's events are stored and queued; nothing delivers them here.
 const shop = useLinkApp('Idas e Voltas ME', { allowWebhookHost: '127.0.0.1:9' });
 
@@ -82,6 +85,7 @@ test.serial(
       'online_sales insert': 1,
       'payment_links update': 1,
       'payment_link_claims update': 1,
+      ...ACCOUNT_EVENT,
     });
     // What the counts must not cost: the link paid once, and the claim records the payment with nothing owed.
     const claim = (await PaymentClaimModel.findById(id).lean())!;
@@ -114,6 +118,7 @@ test.serial('pay, approved, with a webhook: the same plus the stored and queued 
     'online_sales insert': 1,
     'payment_links update': 1,
     'payment_link_claims update': 1,
+    ...ACCOUNT_EVENT,
   });
   t.is(eventInserts, 1, 'the paid event is stored once');
   t.log(`webhook event commands (src/webhooks): ${(eventReads ?? 0) + eventInserts + (eventUpdates ?? 0)}`);
@@ -136,6 +141,7 @@ test.serial('pay, declined: link read, claim insert, declined count, claim relea
     'payment_link_claims insert': 1,
     'payment_links update': 1,
     'payment_link_claims delete': 1,
+    ...ACCOUNT_EVENT,
   });
   t.is(await PaymentClaimModel.countDocuments({ _id: id }), 0, 'the link stays payable');
 });

@@ -330,7 +330,7 @@ async function chargeCommands(cardLastDigit: number, firstDueDate: string) {
 /**
  * One charge run, approved or denied: the subscription read beside its cancellation record (one wait; the job's copy
  * of the cycle is checked against it, never charged from), the charge inserted, the subscription moved on, the
- * outcome inserted and applied.
+ * outcome inserted and applied, and its account event (the charge's last event read, the event inserted).
  */
 const ONE_CHARGE = {
   'subscriptions find': 1,
@@ -339,6 +339,8 @@ const ONE_CHARGE = {
   'subscriptions update': 1,
   'subscription_charge_attempts insert': 1,
   'subscription_charges update': 1,
+  'account_events find': 1,
+  'account_events insert': 1,
 };
 
 test.serial(

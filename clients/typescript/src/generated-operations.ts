@@ -51,6 +51,12 @@ import type {
   CheckoutInstallments,
   CheckoutPix,
   WebhookSecret,
+  WebhookEndpointCreate,
+  WebhookEndpointUpdate,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  AccountEvent,
+  AccountEventList,
   GetSwaggerResponse,
   ConsultChargebacksQuery,
   GetChargebackLifecycleResponse,
@@ -72,6 +78,10 @@ import type {
   CreatePaymentLinkOptions,
   ListLinkWebhookEventsResponse,
   RedeliverWebhookEventResponse,
+  ListWebhookEndpointsResponse,
+  ListWebhookEndpointDeliveriesResponse,
+  RedeliverWebhookEndpointDeliveryResponse,
+  ListEventsQuery,
 } from './generated-types';
 
 /** Every operation, by operationId: what the transport sends. */
@@ -412,6 +422,64 @@ export const operations = {
     auth: true,
     response: 'json',
   },
+  createWebhookEndpoint: {
+    operationId: 'createWebhookEndpoint',
+    method: 'POST',
+    path: '/api/v1/webhook-endpoints/',
+    auth: true,
+    response: 'json',
+  },
+  listWebhookEndpoints: {
+    operationId: 'listWebhookEndpoints',
+    method: 'GET',
+    path: '/api/v1/webhook-endpoints/',
+    auth: true,
+    response: 'json',
+  },
+  getWebhookEndpoint: {
+    operationId: 'getWebhookEndpoint',
+    method: 'GET',
+    path: '/api/v1/webhook-endpoints/{id}/',
+    auth: true,
+    response: 'json',
+  },
+  updateWebhookEndpoint: {
+    operationId: 'updateWebhookEndpoint',
+    method: 'PATCH',
+    path: '/api/v1/webhook-endpoints/{id}/',
+    auth: true,
+    response: 'json',
+  },
+  deleteWebhookEndpoint: {
+    operationId: 'deleteWebhookEndpoint',
+    method: 'DELETE',
+    path: '/api/v1/webhook-endpoints/{id}/',
+    auth: true,
+    response: 'json',
+  },
+  rotateWebhookEndpointSecret: {
+    operationId: 'rotateWebhookEndpointSecret',
+    method: 'POST',
+    path: '/api/v1/webhook-endpoints/{id}/rotate-secret/',
+    auth: true,
+    response: 'json',
+  },
+  listWebhookEndpointDeliveries: {
+    operationId: 'listWebhookEndpointDeliveries',
+    method: 'GET',
+    path: '/api/v1/webhook-endpoints/{id}/deliveries/',
+    auth: true,
+    response: 'json',
+  },
+  redeliverWebhookEndpointDelivery: {
+    operationId: 'redeliverWebhookEndpointDelivery',
+    method: 'POST',
+    path: '/api/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/redeliver/',
+    auth: true,
+    response: 'json',
+  },
+  listEvents: { operationId: 'listEvents', method: 'GET', path: '/api/v1/events/', auth: true, response: 'json' },
+  getEvent: { operationId: 'getEvent', method: 'GET', path: '/api/v1/events/{id}/', auth: true, response: 'json' },
 } satisfies Record<string, OperationSpec>;
 
 export type OperationId = keyof typeof operations;
@@ -1528,6 +1596,194 @@ export class WebhooksApi extends ApiGroup {
   }
 }
 
+/**
+ * Account webhook endpoints: every event of the account whose type an endpoint subscribes to is POSTed
+ * to it, signed per Standard Webhooks with the endpoint's own secret (webhook-id = the event id). At
+ * least once: retried with exponential backoff for about 3 days; an endpoint whose delivery failed
+ * that long, with no success since, is disabled (disabled_reason says why). At most 16 per merchant.
+ * See docs/api/events.md.
+ *
+ * Tag "webhook-endpoints" of the document.
+ */
+export class WebhookEndpointsApi extends ApiGroup {
+  /**
+   * Create a webhook endpoint (its secret is shown only now)
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No or invalid credential: 401. Another kind of credential: 403.
+   *
+   * POST /api/v1/webhook-endpoints/
+   */
+  createWebhookEndpoint(body: WebhookEndpointCreate, options?: RequestOptions): Promise<WebhookEndpointWithSecret> {
+    return this.transport.call<WebhookEndpointWithSecret>(operations.createWebhookEndpoint, { body }, options);
+  }
+
+  /**
+   * The merchant's webhook endpoints, oldest first
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No or invalid credential: 401. Another kind of credential: 403.
+   *
+   * GET /api/v1/webhook-endpoints/
+   */
+  listWebhookEndpoints(options?: RequestOptions): Promise<ListWebhookEndpointsResponse> {
+    return this.transport.call<ListWebhookEndpointsResponse>(operations.listWebhookEndpoints, {}, options);
+  }
+
+  /**
+   * Read a webhook endpoint
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No or invalid credential: 401. Another kind of credential: 403.
+   *
+   * GET /api/v1/webhook-endpoints/{id}/
+   *
+   * @param id we_<24 hex>
+   */
+  getWebhookEndpoint(id: string | number, options?: RequestOptions): Promise<WebhookEndpoint> {
+    return this.transport.call<WebhookEndpoint>(operations.getWebhookEndpoint, { pathParams: { id } }, options);
+  }
+
+  /**
+   * Change a webhook endpoint (enabled: true enables it again after the service disabled it)
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No or invalid credential: 401. Another kind of credential: 403.
+   *
+   * PATCH /api/v1/webhook-endpoints/{id}/
+   *
+   * @param id we_<24 hex>
+   */
+  updateWebhookEndpoint(
+    id: string | number,
+    body: WebhookEndpointUpdate,
+    options?: RequestOptions,
+  ): Promise<WebhookEndpoint> {
+    return this.transport.call<WebhookEndpoint>(
+      operations.updateWebhookEndpoint,
+      { pathParams: { id }, body },
+      options,
+    );
+  }
+
+  /**
+   * Delete a webhook endpoint
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No or invalid credential: 401. Another kind of credential: 403.
+   *
+   * DELETE /api/v1/webhook-endpoints/{id}/
+   *
+   * @param id we_<24 hex>
+   */
+  deleteWebhookEndpoint(id: string | number, options?: RequestOptions): Promise<unknown> {
+    return this.transport.call<unknown>(operations.deleteWebhookEndpoint, { pathParams: { id } }, options);
+  }
+
+  /**
+   * Rotate an endpoint's signing secret
+   *
+   * The new secret signs at once; the previous one keeps signing beside it for 24 hours.
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No or invalid credential: 401. Another kind of credential: 403.
+   *
+   * POST /api/v1/webhook-endpoints/{id}/rotate-secret/
+   *
+   * @param id we_<24 hex>
+   */
+  rotateWebhookEndpointSecret(id: string | number, options?: RequestOptions): Promise<WebhookEndpointWithSecret> {
+    return this.transport.call<WebhookEndpointWithSecret>(
+      operations.rotateWebhookEndpointSecret,
+      { pathParams: { id } },
+      options,
+    );
+  }
+
+  /**
+   * An endpoint's newest 100 deliveries, each with every attempt
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No or invalid credential: 401. Another kind of credential: 403.
+   *
+   * GET /api/v1/webhook-endpoints/{id}/deliveries/
+   *
+   * @param id we_<24 hex>
+   */
+  listWebhookEndpointDeliveries(
+    id: string | number,
+    options?: RequestOptions,
+  ): Promise<ListWebhookEndpointDeliveriesResponse> {
+    return this.transport.call<ListWebhookEndpointDeliveriesResponse>(
+      operations.listWebhookEndpointDeliveries,
+      { pathParams: { id } },
+      options,
+    );
+  }
+
+  /**
+   * Deliver an event to this endpoint once more
+   *
+   * One more attempt, same webhook-id and body. At most 5 per delivery per hour and 100 per merchant per
+   * 10 minutes (429 with Retry-After).
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No or invalid credential: 401. Another kind of credential: 403.
+   *
+   * POST /api/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/redeliver/
+   *
+   * @param id we_<24 hex>
+   */
+  redeliverWebhookEndpointDelivery(
+    id: string | number,
+    deliveryId: string | number,
+    options?: RequestOptions,
+  ): Promise<RedeliverWebhookEndpointDeliveryResponse> {
+    return this.transport.call<RedeliverWebhookEndpointDeliveryResponse>(
+      operations.redeliverWebhookEndpointDelivery,
+      { pathParams: { id, deliveryId } },
+      options,
+    );
+  }
+}
+
+/**
+ * Every state change of the merchant's money objects, kept 30 days: the same bodies the webhook
+ * endpoints receive. Types: sale.authorized, sale.denied, sale.captured, sale.cancelled,
+ * sale.refunded, refund.pending, refund.succeeded, refund.failed, pix.paid, pix.expired,
+ * payment_link.paid, payment_link.payment_denied, subscription.created, subscription.cancelled,
+ * subscription_charge.confirmed, subscription_charge.denied, subscription_charge.refunded,
+ * chargeback.received, chargeback.updated, chargeback.accepted, chargeback.refused. See
+ * docs/api/events.md.
+ *
+ * Tag "events" of the document.
+ */
+export class EventsApi extends ApiGroup {
+  /**
+   * List events, newest first
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No or invalid credential: 401. Another kind of credential: 403.
+   *
+   * GET /api/v1/events/
+   */
+  listEvents(query?: ListEventsQuery, options?: RequestOptions): Promise<AccountEventList> {
+    return this.transport.call<AccountEventList>(operations.listEvents, { query }, options);
+  }
+
+  /**
+   * Read one event
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No or invalid credential: 401. Another kind of credential: 403.
+   *
+   * GET /api/v1/events/{id}/
+   */
+  getEvent(id: string | number, options?: RequestOptions): Promise<AccountEvent> {
+    return this.transport.call<AccountEvent>(operations.getEvent, { pathParams: { id } }, options);
+  }
+}
+
 /** The instances of the groups a hand-written class extends: the client constructs those itself. */
 export interface ExtendedGroups {
   cards: GeneratedCardsApi;
@@ -1548,6 +1804,8 @@ export abstract class GeneratedClient<Extended extends ExtendedGroups = Extended
   readonly paymentLinks: PaymentLinksApi;
   readonly checkout: CheckoutApi;
   readonly webhooks: WebhooksApi;
+  readonly webhookEndpoints: WebhookEndpointsApi;
+  readonly events: EventsApi;
   protected constructor(transport: Transport, extended: Extended) {
     this.health = new HealthApi(transport);
     this.docs = new DocsApi(transport);
@@ -1562,5 +1820,7 @@ export abstract class GeneratedClient<Extended extends ExtendedGroups = Extended
     this.paymentLinks = new PaymentLinksApi(transport);
     this.checkout = new CheckoutApi(transport);
     this.webhooks = new WebhooksApi(transport);
+    this.webhookEndpoints = new WebhookEndpointsApi(transport);
+    this.events = new EventsApi(transport);
   }
 }

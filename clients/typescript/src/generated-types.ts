@@ -1365,6 +1365,200 @@ export interface WebhookEvent {
   attempts?: Array<WebhookAttempt>;
 }
 
+export interface WebhookEndpointCreate {
+  /**
+   * Public HTTPS URL receiving signed events. Refused with {"url": ["Enter a safe public HTTPS URL"]}
+   * for http, credentials in the URL, localhost, names resolving to any internal address and
+   * unresolvable hosts
+   */
+  url: string;
+  /** Event types this endpoint receives, or ["*"] for every type */
+  enabled_events: Array<
+    | '*'
+    | 'sale.authorized'
+    | 'sale.denied'
+    | 'sale.captured'
+    | 'sale.cancelled'
+    | 'sale.refunded'
+    | 'refund.pending'
+    | 'refund.succeeded'
+    | 'refund.failed'
+    | 'pix.paid'
+    | 'pix.expired'
+    | 'payment_link.paid'
+    | 'payment_link.payment_denied'
+    | 'subscription.created'
+    | 'subscription.cancelled'
+    | 'subscription_charge.confirmed'
+    | 'subscription_charge.denied'
+    | 'subscription_charge.refunded'
+    | 'chargeback.received'
+    | 'chargeback.updated'
+    | 'chargeback.accepted'
+    | 'chargeback.refused'
+  >;
+  description?: string;
+  /** A disabled endpoint receives nothing; enabling it again clears the reason */
+  enabled?: boolean;
+}
+
+export interface WebhookEndpointUpdate {
+  /**
+   * Public HTTPS URL receiving signed events. Refused with {"url": ["Enter a safe public HTTPS URL"]}
+   * for http, credentials in the URL, localhost, names resolving to any internal address and
+   * unresolvable hosts
+   */
+  url?: string;
+  /** Event types this endpoint receives, or ["*"] for every type */
+  enabled_events?: Array<
+    | '*'
+    | 'sale.authorized'
+    | 'sale.denied'
+    | 'sale.captured'
+    | 'sale.cancelled'
+    | 'sale.refunded'
+    | 'refund.pending'
+    | 'refund.succeeded'
+    | 'refund.failed'
+    | 'pix.paid'
+    | 'pix.expired'
+    | 'payment_link.paid'
+    | 'payment_link.payment_denied'
+    | 'subscription.created'
+    | 'subscription.cancelled'
+    | 'subscription_charge.confirmed'
+    | 'subscription_charge.denied'
+    | 'subscription_charge.refunded'
+    | 'chargeback.received'
+    | 'chargeback.updated'
+    | 'chargeback.accepted'
+    | 'chargeback.refused'
+  >;
+  description?: string;
+  /** A disabled endpoint receives nothing; enabling it again clears the reason */
+  enabled?: boolean;
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  description: string;
+  enabled_events: Array<string>;
+  enabled: boolean;
+  /**
+   * Why the service disabled this endpoint (every attempt of a delivery failed, about 3 days); null
+   * otherwise
+   */
+  disabled_reason?: string | null;
+  /** Format: date-time. */
+  disabled_at?: string | null;
+  /** Format: date-time. */
+  created_at: string;
+  /** Format: date-time. */
+  updated_at: string;
+}
+
+export interface WebhookEndpointWithSecret {
+  id: string;
+  url: string;
+  description: string;
+  enabled_events: Array<string>;
+  enabled: boolean;
+  /**
+   * Why the service disabled this endpoint (every attempt of a delivery failed, about 3 days); null
+   * otherwise
+   */
+  disabled_reason?: string | null;
+  /** Format: date-time. */
+  disabled_at?: string | null;
+  /** Format: date-time. */
+  created_at: string;
+  /** Format: date-time. */
+  updated_at: string;
+  /**
+   * whsec_<base64>: shown only here (creation, rotation). Verify deliveries with any Standard Webhooks
+   * library
+   */
+  secret: string;
+  /**
+   * After a rotation the previous secret also signs until then (two v1 signatures)
+   *
+   * Format: date-time.
+   */
+  previous_secret_valid_until?: string | null;
+}
+
+export interface WebhookEndpointAttempt {
+  /** Format: date-time. */
+  at: string;
+  trigger: 'scheduled' | 'redelivery';
+  status_code?: number | null;
+  duration_ms: number;
+  success: boolean;
+  error?: string | null;
+}
+
+export interface WebhookEndpointDelivery {
+  /** <event id>.<endpoint id> */
+  id: string;
+  /** The webhook-id header */
+  event_id: string;
+  event_type: string;
+  /** failed: every scheduled attempt failed; gone: the receiver answered 410 */
+  state: 'pending' | 'delivered' | 'failed' | 'gone';
+  attempt_count: number;
+  /** Format: date-time. */
+  created_at: string;
+  /** Format: date-time. */
+  delivered_at?: string | null;
+  attempts: Array<WebhookEndpointAttempt>;
+}
+
+export interface AccountEvent {
+  /** evt_<object kind>_<object id>_<change>; the webhook-id header */
+  id: string;
+  type:
+    | 'sale.authorized'
+    | 'sale.denied'
+    | 'sale.captured'
+    | 'sale.cancelled'
+    | 'sale.refunded'
+    | 'refund.pending'
+    | 'refund.succeeded'
+    | 'refund.failed'
+    | 'pix.paid'
+    | 'pix.expired'
+    | 'payment_link.paid'
+    | 'payment_link.payment_denied'
+    | 'subscription.created'
+    | 'subscription.cancelled'
+    | 'subscription_charge.confirmed'
+    | 'subscription_charge.denied'
+    | 'subscription_charge.refunded'
+    | 'chargeback.received'
+    | 'chargeback.updated'
+    | 'chargeback.accepted'
+    | 'chargeback.refused';
+  /** Format: date-time. */
+  created_at: string;
+  object: {
+    kind: string;
+    id: string;
+  };
+  /** 1, 2, 3... per object in recording order: ignore an event older than the object's last one seen */
+  sequence: number;
+  /** The object as the API shows it */
+  data: {
+    [key: string]: unknown;
+  };
+}
+
+export interface AccountEventList {
+  results: Array<AccountEvent>;
+  /** Pass as cursor for the next page; null: last page */
+  next_cursor: string | null;
+}
+
 // Types of the operations (inline bodies, queries, answers and header options)
 export type GetSwaggerResponse = {
   [key: string]: unknown;
@@ -1485,6 +1679,51 @@ export type RedeliverWebhookEventResponse = {
   detail?: string;
   id?: string;
 };
+
+export type ListWebhookEndpointsResponse = {
+  results: Array<WebhookEndpoint>;
+};
+
+export type ListWebhookEndpointDeliveriesResponse = {
+  results: Array<WebhookEndpointDelivery>;
+};
+
+export type RedeliverWebhookEndpointDeliveryResponse = {
+  detail?: string;
+  id?: string;
+};
+
+export interface ListEventsQuery {
+  type?:
+    | 'sale.authorized'
+    | 'sale.denied'
+    | 'sale.captured'
+    | 'sale.cancelled'
+    | 'sale.refunded'
+    | 'refund.pending'
+    | 'refund.succeeded'
+    | 'refund.failed'
+    | 'pix.paid'
+    | 'pix.expired'
+    | 'payment_link.paid'
+    | 'payment_link.payment_denied'
+    | 'subscription.created'
+    | 'subscription.cancelled'
+    | 'subscription_charge.confirmed'
+    | 'subscription_charge.denied'
+    | 'subscription_charge.refunded'
+    | 'chargeback.received'
+    | 'chargeback.updated'
+    | 'chargeback.accepted'
+    | 'chargeback.refused';
+  /** The object's id */
+  object_id?: string;
+  /** Format: date-time. */
+  since?: string;
+  limit?: number;
+  /** next_cursor of the last page */
+  cursor?: string;
+}
 
 /** The documented error answers of each operation: status to body. */
 export interface OperationErrors {
@@ -1906,6 +2145,85 @@ export interface OperationErrors {
     413: ErrorDetail;
     415: ErrorDetail;
     429: ErrorDetail;
+    503: ErrorDetail;
+  };
+  createWebhookEndpoint: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    503: ErrorDetail;
+  };
+  listWebhookEndpoints: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    503: ErrorDetail;
+  };
+  getWebhookEndpoint: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    503: ErrorDetail;
+  };
+  updateWebhookEndpoint: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    503: ErrorDetail;
+  };
+  deleteWebhookEndpoint: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    503: ErrorDetail;
+  };
+  rotateWebhookEndpointSecret: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    503: ErrorDetail;
+  };
+  listWebhookEndpointDeliveries: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    503: ErrorDetail;
+  };
+  redeliverWebhookEndpointDelivery: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    429: ErrorDetail;
+    503: ErrorDetail;
+  };
+  listEvents: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    503: ErrorDetail;
+  };
+  getEvent: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
     503: ErrorDetail;
   };
 }

@@ -21,6 +21,17 @@ export {
   type EncryptedCard,
 } from './cards';
 export * from './generated-types';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type ChargebackEventData,
+  type EventDataByType,
+  type PaymentLinkEventData,
+  type VerifyOptions,
+  type AccountEventType,
+  type AccountWebhookEvent,
+  type AccountWebhookEventOf,
+} from './webhooks';
 export * from './generated-operations';
 
 /**

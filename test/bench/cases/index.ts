@@ -7,6 +7,7 @@ import { checkoutCase } from './checkout';
 import { chargebacksCase } from './chargebacks';
 import { webhooksCase } from './webhooks';
 import { webhooksClusterCase } from './webhooks-cluster';
+import { eventsCase } from './events';
 import { chargesCase } from './charges';
 import { lookupsCase } from './lookups';
 import { storeCase } from './store';
@@ -21,6 +22,7 @@ export const benchCases: BenchCase[] = [
   chargebacksCase,
   webhooksCase,
   webhooksClusterCase,
+  eventsCase,
   chargesCase,
   lookupsCase,
   storeCase,

@@ -34,7 +34,7 @@ interface Receiver {
   close(): Promise<void>;
 }
 
-async function receiver(): Promise<Receiver> {
+export async function receiver(): Promise<Receiver> {
   const arrivals: number[] = [];
   const server = http.createServer((req, res) => {
     req.resume();
@@ -57,7 +57,7 @@ async function receiver(): Promise<Receiver> {
 /**
  * Waits for every delivery to arrive and every job to complete (its update done), then rates arrivals first to last.
  */
-async function awaitDeliveries(target: Receiver, workers: () => MeteredProcess[], queue: string): Promise<Side> {
+export async function awaitDeliveries(target: Receiver, workers: () => MeteredProcess[], queue: string): Promise<Side> {
   const deadline = performance.now() + DEADLINE_MS;
   while (target.arrivals.length < EVENTS && performance.now() < deadline) await sleep(100);
   while ((await completedJobs(workers(), queue)) < EVENTS && performance.now() < deadline) await sleep(100);
@@ -101,7 +101,7 @@ export async function deliveriesPerSecond(
 }
 
 /** The floor: the same count of signed POSTs by one floor worker process, each followed by one update. */
-async function floorDeliveriesPerSecond(
+export async function floorDeliveriesPerSecond(
   context: BenchContext,
   linkBase: number,
 ): Promise<{ side: Side; dbCommands: DbCommandFigure }> {

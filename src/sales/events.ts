@@ -1,0 +1,36 @@
+/**
+ * The account event of a sale's move (src/events): which type a move to a status is, and the sale as
+ * the API shows it. A card sale captured at its authorization sends sale.captured alone (its data
+ * says it was authorized too); a refund's move of the sale is emitted by the refunds core.
+ */
+import { emitEvent } from '../events/recording';
+import type { EventType } from '../webhooks/event-types';
+import type { OnlineSale, SaleStatus } from './model';
+import { presentSale } from './presentation';
+
+export function saleEventTypeOf(moved: Pick<OnlineSale, 'paymentMethod'>, to: SaleStatus): EventType | null {
+  const pix = moved.paymentMethod === 'pix';
+  switch (to) {
+    case 'PRE_CAPTURED':
+      return 'sale.authorized';
+    case 'DENIED':
+      return 'sale.denied';
+    case 'CONFIRMED':
+      return pix ? 'pix.paid' : 'sale.captured';
+    case 'CANCELLED':
+      return 'sale.cancelled';
+    case 'REFUNDED':
+      return 'sale.refunded';
+    case 'EXPIRED':
+      return 'pix.expired';
+    default:
+      return null;
+  }
+}
+
+/** Records the event of a move (once per sale and type: a sale makes each of these moves at most once). */
+export async function emitSaleMove(moved: OnlineSale): Promise<void> {
+  const type = saleEventTypeOf(moved, moved.status);
+  if (!type) return;
+  await emitEvent({ merchantId: moved.merchantId, type, objectId: moved._id, data: presentSale(moved) });
+}

@@ -1,0 +1,178 @@
+/**
+ * A partner subscribes once ('*') and, while doing a journey of sales, PIX, refunds, a payment link and a
+ * subscription, receives each state change as one verified event, in order per object, without polling;
+ * the events API answers the same events.
+ */
+import '../helpers/env';
+import test from 'ava';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
+import { callJson } from '../helpers/http';
+import { eventually, startProcess, stopAll } from '../helpers/processes';
+import { encryptedTestCard } from '../helpers/cards';
+import { closeAcquirerClient, PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
+import { Receiver } from '../webhooks/receiver';
+import { cardSale, CARDS, pixSale, PRE_CAPTURE } from '../sales/helpers';
+import { APPROVED_CARD, readyLink } from '../payment-links/helpers';
+import { createSubscription } from '../subscriptions/support';
+import { createEndpoint, verifiedAt } from './helpers';
+
+let app: TestApp;
+let sandboxUrl: string;
+let merchant: TestMerchant;
+const receiver = new Receiver();
+
+test.before(async () => {
+  await receiver.start();
+  const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
+  sandboxUrl = sandbox.url;
+  process.env.ACQUIRER_BASE_URL = sandbox.url;
+  process.env.ACQUIRER_QUERY_URL = sandbox.url;
+  process.env.WEBHOOK_TEST_ALLOW_HOSTS = `127.0.0.1:${receiver.port}`;
+  process.env.WEBHOOK_TIMEOUT_MS = '4000';
+  app = await startTestApp();
+  await startProcess('worker');
+  merchant = await newMerchant();
+});
+test.after.always(async () => {
+  await app?.close();
+  receiver.close();
+  await closeAcquirerClient();
+  await stopAll();
+});
+
+const as = () => bearer(merchant.merchantToken);
+
+test('every state change of the journey arrives once, verified, in order per object, and the API agrees', async (t) => {
+  const endpoint = await createEndpoint(app, merchant, { url: receiver.url('/partner'), enabled_events: ['*'] });
+  const expected: string[] = [];
+
+  // A card sale: authorized, captured, refunded in part (the refund pending, then settled).
+  const sale = (await callJson(app, 'POST', PRE_CAPTURE, as(), cardSale())).body.data;
+  expected.push(`evt_sale_${sale.id}_authorized`);
+  t.is((await callJson(app, 'PUT', `/api/v1/online/sales/${sale.id}/capture/`, as())).status, 200);
+  expected.push(`evt_sale_${sale.id}_captured`);
+  const refund = await callJson(app, 'POST', `/api/v1/online/sales/${sale.id}/refunds/`, as(), { value: 1000 });
+  t.true([201, 202].includes(refund.status), refund.text);
+  const refundId = refund.body.data?.id ?? refund.body.id;
+  expected.push(`evt_refund_${refundId}_pending`);
+  await eventually(async () => {
+    const read = await callJson(app, 'GET', `/api/v1/refunds/${refundId}/`, as());
+    return (read.body.data ?? read.body).status === 'succeeded';
+  }, 30_000);
+  expected.push(`evt_refund_${refundId}_succeeded`, `evt_sale_${sale.id}_refunded_${refundId}`);
+
+  // A card sale cancelled, one denied.
+  const toCancel = (await callJson(app, 'POST', PRE_CAPTURE, as(), cardSale())).body.data;
+  await callJson(app, 'PUT', `/api/v1/online/sales/${toCancel.id}/cancel-capture/`, as());
+  expected.push(`evt_sale_${toCancel.id}_authorized`, `evt_sale_${toCancel.id}_cancelled`);
+  const denied = (await callJson(app, 'POST', PRE_CAPTURE, as(), cardSale({}, CARDS.denied05))).body.data;
+  expected.push(`evt_sale_${denied.id}_denied`);
+
+  // A PIX paid by the payer (the acquirer notifies us).
+  const pix = (await callJson(app, 'POST', PRE_CAPTURE, as(), pixSale())).body.data;
+  await callJson(
+    { url: sandboxUrl },
+    'POST',
+    `/sandbox/pix/${pix.acquirer.payment_id}/pay`,
+    {},
+    {
+      notifyUrl: `${app.url}${PAYMENT_NOTIFICATION_PATH}`,
+    },
+  );
+  expected.push(`evt_sale_${pix.id}_paid`);
+
+  // A payment link paid at the checkout.
+  const link = await readyLink(app.url, merchant);
+  const paid = await callJson(
+    app,
+    'PUT',
+    `/api/v1/checkout-links/${link.guid}/pay`,
+    {},
+    {
+      encrypted_card: encryptedTestCard({ number: APPROVED_CARD }),
+    },
+  );
+  t.true(paid.body.approved);
+  expected.push(`evt_payment_link_${link.id}_paid`);
+
+  // A subscription created, then cancelled.
+  const sub = await createSubscription(app.url, merchant, { firstDueDate: '2030-01-10' });
+  t.is(sub.status, 201);
+  await callJson(app, 'PUT', `/api/v1/subscriptions/${sub.body.data.id}/cancel/`, as());
+  expected.push(`evt_subscription_${sub.body.data.id}_created`, `evt_subscription_${sub.body.data.id}_cancelled`);
+
+  // Subscriptions due today: the first charge confirmed, then refunded; another denied with a retry to come.
+  const today = new Date().toISOString().slice(0, 10);
+  const paying = await createSubscription(app.url, merchant, { firstDueDate: today, cardLastDigit: 1 });
+  const declining = await createSubscription(app.url, merchant, { firstDueDate: today, cardLastDigit: 9 });
+  const chargeOf = async (subscriptionId: number, status: number) =>
+    eventually(async () => {
+      const list = await callJson(app, 'GET', `/api/v1/subscriptions/${subscriptionId}/charges/`, as());
+      return list.body.data?.find((c: any) => c.status === status);
+    }, 30_000);
+  const confirmed = await chargeOf(paying.body.data.id, 1);
+  const refunded = await callJson(
+    app,
+    'PUT',
+    `/api/v1/subscriptions/${paying.body.data.id}/charges/${confirmed.id}/refund/`,
+    as(),
+  );
+  t.is(refunded.status, 200, refunded.text);
+  const deniedCharge = await chargeOf(declining.body.data.id, 2);
+  expected.push(
+    `evt_subscription_${paying.body.data.id}_created`,
+    `evt_subscription_charge_${confirmed.id}_confirmed`,
+    `evt_subscription_charge_${confirmed.id}_refunded`,
+    `evt_subscription_${declining.body.data.id}_created`,
+    `evt_subscription_charge_${deniedCharge.id}_denied_1`,
+  );
+
+  const received = (await eventually(() => {
+    const events = verifiedAt(receiver, '/partner', endpoint.secret);
+    return expected.every((id) => events.some((e) => e.id === id)) && events;
+  }, 60_000)) as any[];
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const ids = verifiedAt(receiver, '/partner', endpoint.secret).map((e) => e.id);
+  t.deepEqual([...new Set(ids)].sort(), [...expected].sort(), 'exactly the expected events');
+  t.is(ids.length, new Set(ids).size, 'each once');
+
+  // In order per object: the sequence numbers of an object are 1..n, in the order of its changes.
+  const byObject = new Map<string, any[]>();
+  for (const event of received)
+    byObject.set(event.object.kind + event.object.id, [
+      ...(byObject.get(event.object.kind + event.object.id) ?? []),
+      event,
+    ]);
+  for (const events of byObject.values()) {
+    const sorted = [...events].sort((a, b) => a.sequence - b.sequence);
+    t.deepEqual(
+      sorted.map((e) => e.sequence),
+      sorted.map((_, i) => i + 1),
+    );
+  }
+  const saleEvents = byObject
+    .get(`sale${sale.id}`)!
+    .sort((a, b) => a.sequence - b.sequence)
+    .map((e) => e.type);
+  t.deepEqual(saleEvents, ['sale.authorized', 'sale.captured', 'sale.refunded']);
+
+  const denial = received.find((e) => e.type === 'subscription_charge.denied');
+  t.like(denial.data, { status: 2, denialCode: '51', attempts: 1 });
+  t.regex(denial.data.nextRetryAt, /^\d{4}-\d{2}-\d{2}/, 'a soft decline is retried: the event says when');
+
+  // The events API answers the same events, with the same bodies.
+  const listed = [];
+  let cursor = '';
+  do {
+    const page = await callJson(app, 'GET', `/api/v1/events/?limit=100${cursor ? `&cursor=${cursor}` : ''}`, as());
+    listed.push(...page.body.results);
+    cursor = page.body.next_cursor;
+  } while (cursor);
+  t.deepEqual(listed.map((e) => e.id).sort(), [...expected].sort());
+  for (const event of received)
+    t.deepEqual(
+      listed.find((e) => e.id === event.id),
+      event,
+    );
+});
