@@ -102,9 +102,13 @@ export async function validateCreateLink(body: unknown, options: ValidateOptions
     });
     if (!verdict.safe) fields.webhookUrl = [UNSAFE_WEBHOOK_URL];
   }
-  const rate: number = value.interest_rate_monthly ?? 0;
-  const freeInstallments: number = value.free_installments ?? (rate > 0 ? 1 : value.number_of_installments);
-  if (!fields.free_installments && !fields.number_of_installments && freeInstallments > value.number_of_installments) {
+  // Only numbers reach the comparisons: a field refused above may hold anything (a 50 000-deep array that
+  // `>` would turn into a string, overflowing the stack).
+  const numberOr = (field: unknown, fallback: number): number => (typeof field === 'number' ? field : fallback);
+  const rate = numberOr(value.interest_rate_monthly, 0);
+  const most = numberOr(value.number_of_installments, 1);
+  const freeInstallments = numberOr(value.free_installments, rate > 0 ? 1 : most);
+  if (!fields.free_installments && !fields.number_of_installments && freeInstallments > most) {
     fields.free_installments = ['Ensure this value is less than or equal to number_of_installments.'];
   }
   if (Object.keys(fields).length) throw badRequest(fields);

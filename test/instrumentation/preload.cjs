@@ -13,12 +13,15 @@ const diagnosticsChannel = require('node:diagnostics_channel');
  * query-shape recorder then registers tsx for itself, in this test-only preload, never in the service's code. The
  * answer recorder reads the routes from src/ and would load a second copy of the service beside the compiled one
  * (mongoose refuses a model defined twice): such a process's answers go unrecorded, its queries are checked.
+ * Asked at the first message, not here: this file is required before `--import tsx` puts its hook in place.
  */
-const compiled = !require.extensions['.ts'];
+let compiled;
+const isCompiled = () => (compiled ??= !require.extensions['.ts']);
 
-if (!compiled)
-  diagnosticsChannel.subscribe('payments:http:route-request', (message) => require('./answers').recordAnswer(message));
+diagnosticsChannel.subscribe('payments:http:route-request', (message) => {
+  if (!isCompiled()) require('./answers').recordAnswer(message);
+});
 diagnosticsChannel.subscribe('payments:db:command-started', (message) => {
-  if (compiled && !require.extensions['.ts']) require('tsx/cjs/api').register();
+  if (isCompiled() && !require.extensions['.ts']) require('tsx/cjs/api').register();
   require('./query-shapes').recordShape(message);
 });
