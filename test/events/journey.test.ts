@@ -16,6 +16,8 @@ import { cardSale, CARDS, pixSale, PRE_CAPTURE } from '../sales/helpers';
 import { APPROVED_CARD, readyLink } from '../payment-links/helpers';
 import { createSubscription } from '../subscriptions/support';
 import { createEndpoint, verifiedAt } from './helpers';
+import { RefundModel } from '../../src/refunds';
+import { SubscriptionChargeModel } from '../../src/subscriptions/model';
 
 let app: TestApp;
 let sandboxUrl: string;
@@ -120,6 +122,15 @@ test('every state change of the journey arrives once, verified, in order per obj
   );
   t.is(refunded.status, 200, refunded.text);
   const deniedCharge = await chargeOf(declining.body.data.id, 2);
+  // The charge is refunded as its sale (src/sales/settled-sales.ts) through the refunds core: the refund's
+  // and the sale's events come with the charge's.
+  const chargeSaleId = (await SubscriptionChargeModel.findById(confirmed.id).lean())!.saleId!;
+  const chargeRefund = (await RefundModel.findOne({ saleId: chargeSaleId }).lean())!;
+  expected.push(
+    `evt_refund_${chargeRefund._id}_pending`,
+    `evt_refund_${chargeRefund._id}_succeeded`,
+    `evt_sale_${chargeSaleId}_refunded_${chargeRefund._id}`,
+  );
   expected.push(
     `evt_subscription_${paying.body.data.id}_created`,
     `evt_subscription_charge_${confirmed.id}_confirmed`,

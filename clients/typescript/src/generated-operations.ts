@@ -331,6 +331,20 @@ export const operations = {
     auth: true,
     response: 'json',
   },
+  listLinkWebhookEvents: {
+    operationId: 'listLinkWebhookEvents',
+    method: 'GET',
+    path: '/api/v1/payment-links/{id}/webhooks/',
+    auth: true,
+    response: 'json',
+  },
+  redeliverWebhookEvent: {
+    operationId: 'redeliverWebhookEvent',
+    method: 'POST',
+    path: '/api/v1/payment-links/{id}/webhooks/{eventId}/redeliver/',
+    auth: true,
+    response: 'json',
+  },
   loadCheckout: {
     operationId: 'loadCheckout',
     method: 'GET',
@@ -405,20 +419,6 @@ export const operations = {
     operationId: 'rotateWebhookSecret',
     method: 'POST',
     path: '/api/v1/webhooks/secret/rotate/',
-    auth: true,
-    response: 'json',
-  },
-  listLinkWebhookEvents: {
-    operationId: 'listLinkWebhookEvents',
-    method: 'GET',
-    path: '/api/v1/payment-links/{id}/webhooks/',
-    auth: true,
-    response: 'json',
-  },
-  redeliverWebhookEvent: {
-    operationId: 'redeliverWebhookEvent',
-    method: 'POST',
-    path: '/api/v1/payment-links/{id}/webhooks/{eventId}/redeliver/',
     auth: true,
     response: 'json',
   },
@@ -1360,6 +1360,86 @@ export class PaymentLinksApi extends ApiGroup {
 }
 
 /**
+ * Events POSTed to a payment link's webhookUrl, signed per Standard Webhooks: headers webhook-id
+ * (msg_<link>_<sequence>, the same on every retry), webhook-timestamp (unix seconds),
+ * webhook-signature ("v1,<base64 HMAC-SHA256 of id.timestamp.body>" with the merchant secret). Body
+ * {"type", "timestamp", "data": {..., "sequence"}}; types payment_link.paid and
+ * payment_link.payment_denied; data.sequence increases per link so receivers can ignore stale events.
+ * Any 2xx is success; 410 stops retries; redirects are not followed; others retry with exponential
+ * backoff and jitter, 16 attempts over about 3 days.
+ *
+ * Tag "webhooks" of the document.
+ */
+export class WebhooksApi extends ApiGroup {
+  /**
+   * Webhook events of a link, each with every delivery attempt
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No or invalid credential: 401. Another kind of credential: 403.
+   *
+   * GET /api/v1/payment-links/{id}/webhooks/
+   */
+  listLinkWebhookEvents(id: string | number, options?: RequestOptions): Promise<ListLinkWebhookEventsResponse> {
+    return this.transport.call<ListLinkWebhookEventsResponse>(
+      operations.listLinkWebhookEvents,
+      { pathParams: { id } },
+      options,
+    );
+  }
+
+  /**
+   * Deliver an event once more
+   *
+   * One more attempt, queued now, with the same webhook-id and body (a fresh timestamp and signature);
+   * recorded with trigger redelivery. Works on any event, delivered or not. At most 5 per event per hour
+   * and 100 per merchant per 10 minutes (429 with Retry-After).
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No or invalid credential: 401. Another kind of credential: 403.
+   *
+   * POST /api/v1/payment-links/{id}/webhooks/{eventId}/redeliver/
+   */
+  redeliverWebhookEvent(
+    id: string | number,
+    eventId: string | number,
+    options?: RequestOptions,
+  ): Promise<RedeliverWebhookEventResponse> {
+    return this.transport.call<RedeliverWebhookEventResponse>(
+      operations.redeliverWebhookEvent,
+      { pathParams: { id, eventId } },
+      options,
+    );
+  }
+
+  /**
+   * Read the webhook signing secret (created on first read)
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No or invalid credential: 401. Another kind of credential: 403.
+   *
+   * GET /api/v1/webhooks/secret/
+   */
+  getWebhookSecret(options?: RequestOptions): Promise<WebhookSecret> {
+    return this.transport.call<WebhookSecret>(operations.getWebhookSecret, {}, options);
+  }
+
+  /**
+   * Rotate the webhook signing secret
+   *
+   * The new secret signs at once; the previous one keeps signing beside it for 24 hours, so a receiver
+   * can switch without rejecting events.
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No or invalid credential: 401. Another kind of credential: 403.
+   *
+   * POST /api/v1/webhooks/secret/rotate/
+   */
+  rotateWebhookSecret(options?: RequestOptions): Promise<WebhookSecret> {
+    return this.transport.call<WebhookSecret>(operations.rotateWebhookSecret, {}, options);
+  }
+}
+
+/**
  * Public checkout of a payment link: the page and the calls it makes. No credential.
  *
  * Tag "checkout" of the document.
@@ -1513,86 +1593,6 @@ export class CheckoutApi extends ApiGroup {
    */
   getCheckoutAsset(file: string | number, options?: RequestOptions): Promise<string> {
     return this.transport.call<string>(operations.getCheckoutAsset, { pathParams: { file } }, options);
-  }
-}
-
-/**
- * Events POSTed to a payment link's webhookUrl, signed per Standard Webhooks: headers webhook-id
- * (msg_<link>_<sequence>, the same on every retry), webhook-timestamp (unix seconds),
- * webhook-signature ("v1,<base64 HMAC-SHA256 of id.timestamp.body>" with the merchant secret). Body
- * {"type", "timestamp", "data": {..., "sequence"}}; types payment_link.paid and
- * payment_link.payment_denied; data.sequence increases per link so receivers can ignore stale events.
- * Any 2xx is success; 410 stops retries; redirects are not followed; others retry with exponential
- * backoff and jitter, 16 attempts over about 3 days.
- *
- * Tag "webhooks" of the document.
- */
-export class WebhooksApi extends ApiGroup {
-  /**
-   * Read the webhook signing secret (created on first read)
-   *
-   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
-   *
-   * GET /api/v1/webhooks/secret/
-   */
-  getWebhookSecret(options?: RequestOptions): Promise<WebhookSecret> {
-    return this.transport.call<WebhookSecret>(operations.getWebhookSecret, {}, options);
-  }
-
-  /**
-   * Rotate the webhook signing secret
-   *
-   * The new secret signs at once; the previous one keeps signing beside it for 24 hours, so a receiver
-   * can switch without rejecting events.
-   *
-   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
-   *
-   * POST /api/v1/webhooks/secret/rotate/
-   */
-  rotateWebhookSecret(options?: RequestOptions): Promise<WebhookSecret> {
-    return this.transport.call<WebhookSecret>(operations.rotateWebhookSecret, {}, options);
-  }
-
-  /**
-   * Webhook events of a link, each with every delivery attempt
-   *
-   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
-   *
-   * GET /api/v1/payment-links/{id}/webhooks/
-   */
-  listLinkWebhookEvents(id: string | number, options?: RequestOptions): Promise<ListLinkWebhookEventsResponse> {
-    return this.transport.call<ListLinkWebhookEventsResponse>(
-      operations.listLinkWebhookEvents,
-      { pathParams: { id } },
-      options,
-    );
-  }
-
-  /**
-   * Deliver an event once more
-   *
-   * One more attempt, queued now, with the same webhook-id and body (a fresh timestamp and signature);
-   * recorded with trigger redelivery. Works on any event, delivered or not. At most 5 per event per hour
-   * and 100 per merchant per 10 minutes (429 with Retry-After).
-   *
-   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
-   *
-   * POST /api/v1/payment-links/{id}/webhooks/{eventId}/redeliver/
-   */
-  redeliverWebhookEvent(
-    id: string | number,
-    eventId: string | number,
-    options?: RequestOptions,
-  ): Promise<RedeliverWebhookEventResponse> {
-    return this.transport.call<RedeliverWebhookEventResponse>(
-      operations.redeliverWebhookEvent,
-      { pathParams: { id, eventId } },
-      options,
-    );
   }
 }
 
@@ -1802,8 +1802,8 @@ export abstract class GeneratedClient<Extended extends ExtendedGroups = Extended
   readonly refunds: RefundsApi;
   readonly cards: Extended['cards'];
   readonly paymentLinks: PaymentLinksApi;
-  readonly checkout: CheckoutApi;
   readonly webhooks: WebhooksApi;
+  readonly checkout: CheckoutApi;
   readonly webhookEndpoints: WebhookEndpointsApi;
   readonly events: EventsApi;
   protected constructor(transport: Transport, extended: Extended) {
@@ -1818,8 +1818,8 @@ export abstract class GeneratedClient<Extended extends ExtendedGroups = Extended
     this.refunds = new RefundsApi(transport);
     this.cards = extended.cards;
     this.paymentLinks = new PaymentLinksApi(transport);
-    this.checkout = new CheckoutApi(transport);
     this.webhooks = new WebhooksApi(transport);
+    this.checkout = new CheckoutApi(transport);
     this.webhookEndpoints = new WebhookEndpointsApi(transport);
     this.events = new EventsApi(transport);
   }

@@ -2055,6 +2055,23 @@ export interface OperationErrors {
     404: ErrorDetail;
     503: ErrorDetail;
   };
+  listLinkWebhookEvents: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    503: ErrorDetail;
+  };
+  redeliverWebhookEvent: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    429: ErrorDetail;
+    503: ErrorDetail;
+  };
   loadCheckout: {
     400: FieldErrors;
     404: ErrorDetail;
@@ -2128,23 +2145,6 @@ export interface OperationErrors {
     403: ErrorDetail;
     413: ErrorDetail;
     415: ErrorDetail;
-    503: ErrorDetail;
-  };
-  listLinkWebhookEvents: {
-    400: FieldErrors;
-    401: ErrorDetail;
-    403: ErrorDetail;
-    404: ErrorDetail;
-    503: ErrorDetail;
-  };
-  redeliverWebhookEvent: {
-    400: FieldErrors;
-    401: ErrorDetail;
-    403: ErrorDetail;
-    404: ErrorDetail;
-    413: ErrorDetail;
-    415: ErrorDetail;
-    429: ErrorDetail;
     503: ErrorDetail;
   };
   createWebhookEndpoint: {
