@@ -7,7 +7,7 @@ import '../helpers/env';
 import test from 'ava';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
-import { callJson } from '../helpers/http';
+import { call, callJson } from '../helpers/http';
 import { eventually, startProcess, stopAll } from '../helpers/processes';
 import { encryptedTestCard } from '../helpers/cards';
 import { closeAcquirerClient, PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
@@ -15,7 +15,7 @@ import { Receiver } from '../webhooks/receiver';
 import { cardSale, CARDS, pixSale, PRE_CAPTURE } from '../sales/helpers';
 import { APPROVED_CARD, readyLink } from '../payment-links/helpers';
 import { createSubscription } from '../subscriptions/support';
-import { createEndpoint, verifiedAt } from './helpers';
+import { createEndpoint, untilReceived, verifiedAt } from './helpers';
 import { RefundModel } from '../../src/refunds';
 import { SubscriptionChargeModel } from '../../src/subscriptions/model';
 
@@ -44,6 +44,36 @@ test.after.always(async () => {
 });
 
 const as = () => bearer(merchant.merchantToken);
+
+// Serial, so it runs before the journey: the sandbox's one-shot refusal then meets only this refund.
+test.serial(
+  'a refund the acquirer refuses is refund.failed, once, and only to the endpoint that takes it',
+  async (t) => {
+    // A merchant of its own: the journey below expects exactly its merchant's events.
+    const shop = await newMerchant();
+    const mine = () => bearer(shop.merchantToken);
+    const failures = await createEndpoint(app, shop, {
+      url: receiver.url('/refund-failures'),
+      enabled_events: ['refund.failed'],
+    });
+    const sale = (await callJson(app, 'POST', PRE_CAPTURE, mine(), cardSale())).body.data;
+    t.is((await callJson(app, 'PUT', `/api/v1/online/sales/${sale.id}/capture/`, mine())).status, 200);
+    await call({ url: sandboxUrl }, 'POST', '/sandbox/faults', {}, { mode: 'refuse', code: '43', operation: 'void' });
+    const refused = await callJson(app, 'POST', `/api/v1/online/sales/${sale.id}/refunds/`, mine(), {
+      value: 1000,
+    });
+    t.like(refused.body.data, { status: 'failed', acquirer_code: '43' });
+    const [event] = await untilReceived(receiver, '/refund-failures', failures.secret, 'refund.failed');
+    t.is(event.id, `evt_refund_${refused.body.data.id}_failed`);
+    t.like(event.data, { id: refused.body.data.id, status: 'failed', acquirer_code: '43' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Nothing else of the sale reached an endpoint that asked only for refund.failed.
+    t.deepEqual(
+      verifiedAt(receiver, '/refund-failures', failures.secret).map((e) => e.type),
+      ['refund.failed'],
+    );
+  },
+);
 
 test('every state change of the journey arrives once, verified, in order per object, and the API agrees', async (t) => {
   const endpoint = await createEndpoint(app, merchant, { url: receiver.url('/partner'), enabled_events: ['*'] });
