@@ -17,6 +17,8 @@ import { APPROVED_CARD, readyLink } from '../payment-links/helpers';
 import { createSubscription } from '../subscriptions/support';
 import { createEndpoint, untilReceived, verifiedAt } from './helpers';
 import { RefundModel } from '../../src/refunds';
+import { sweepUnsettledSales } from '../../src/sales';
+import { OnlineSaleModel } from '../../src/sales/model';
 import { SubscriptionChargeModel } from '../../src/subscriptions/model';
 
 let app: TestApp;
@@ -74,6 +76,26 @@ test.serial(
     );
   },
 );
+
+test.serial('a PIX that expires unpaid is pix.expired, once, when the sweep has the acquirer confirm it', async (t) => {
+  const shop = await newMerchant();
+  const mine = () => bearer(shop.merchantToken);
+  const expiries = await createEndpoint(app, shop, { url: receiver.url('/expiries'), enabled_events: ['pix.expired'] });
+  const sale = (await callJson(app, 'POST', PRE_CAPTURE, mine(), pixSale({ pix_expires_in: 60 }))).body.data;
+  // Its time runs out at the acquirer and on our clock; three minutes on, the sweep asks the acquirer.
+  await OnlineSaleModel.updateOne({ _id: sale.id }, { $set: { 'pix.expiresAt': new Date(Date.now() - 1000) } });
+  await call({ url: sandboxUrl }, 'POST', `/sandbox/pix/${sale.acquirer.payment_id}/expire`);
+  await sweepUnsettledSales(new Date(Date.now() + 3 * 60_000));
+  const [event] = await untilReceived(receiver, '/expiries', expiries.secret, 'pix.expired');
+  t.is(event.id, `evt_sale_${sale.id}_expired`);
+  t.like(event.data, { id: sale.id, sale_status: 'EXPIRED', payment_method: 'pix' });
+  await sweepUnsettledSales(new Date(Date.now() + 13 * 60_000));
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  t.deepEqual(
+    verifiedAt(receiver, '/expiries', expiries.secret).map((e) => e.id),
+    [event.id],
+  );
+});
 
 test('every state change of the journey arrives once, verified, in order per object, and the API agrees', async (t) => {
   const endpoint = await createEndpoint(app, merchant, { url: receiver.url('/partner'), enabled_events: ['*'] });
