@@ -10,7 +10,7 @@ import path from 'node:path';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
-import { LinkPixChargeModel } from '../../src/payment-links/model';
+import { LinkPixChargeModel, PaymentLinkModel } from '../../src/payment-links/model';
 import { OnlineSaleModel } from '../../src/sales/model';
 import { launchChromium } from '../helpers/browser';
 import { ROOT } from '../helpers/processes';
@@ -106,6 +106,10 @@ test('an expired QR code is renewed on the page, and a PIX paid after the card i
     .getByRole('status')
     .filter({ hasText: 'Este link já estava pago: o valor do seu PIX será devolvido' })
     .waitFor({ timeout: 30_000 });
-  t.pass();
+  // The link stays the card's; the PIX code is the second payment, on its way back.
+  t.is((await PaymentLinkModel.findById(id).lean())!.payment!.method ?? 'card', 'card');
+  const twice = await LinkPixChargeModel.findOne({ linkId: id }).sort({ seq: -1 }).lean();
+  t.true(['paid_twice', 'returned'].includes(twice!.state));
+  t.false(await page.getByRole('button', { name: /Gerar/ }).isVisible());
   await page.context().close();
 });
