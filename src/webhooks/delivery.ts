@@ -155,36 +155,14 @@ export async function deliverEvent(
       error: `refused: the URL is no longer a safe public HTTPS URL (${verdict.reason})`,
     };
   } else {
-    try {
-      const secret = secretOfJob ?? (await getWebhookSecret(event.merchantId));
-      const statusCode = await post(
-        verdict.url,
-        verdict.addresses,
-        signedHeaders(secret, event._id, event.body, started),
-        event.body,
-        config.webhooks.timeoutMs,
-      );
-      const success = statusCode >= 200 && statusCode < 300;
-      outcome = {
-        success,
-        gone: statusCode === 410,
-        statusCode,
-        error: success
-          ? null
-          : statusCode >= 300 && statusCode < 400
-            ? `redirect ${statusCode} not followed`
-            : `receiver answered ${statusCode}`,
-      };
-    } catch (error) {
-      const e = error as Error & { code?: string };
-      const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || /timeout/i.test(e.code ?? '');
-      outcome = {
-        success: false,
-        gone: false,
-        statusCode: null,
-        error: timedOut ? `no answer within ${config.webhooks.timeoutMs} ms` : `${e.code ?? e.name}: ${e.message}`,
-      };
-    }
+    const secret = secretOfJob ?? (await getWebhookSecret(event.merchantId));
+    outcome = await attemptPost(
+      verdict.url,
+      verdict.addresses,
+      signedHeaders(secret, event._id, event.body, started),
+      event.body,
+      config.webhooks.timeoutMs,
+    );
   }
   const durationMs = Math.round(performance.now() - startedMs);
   await Promise.all([
@@ -238,4 +216,41 @@ export async function markEventFailed(eventId: string): Promise<void> {
     { _id: eventId, state: mongoose.trusted({ $in: ['pending'] }) },
     { $set: { state: 'failed' } },
   );
+}
+
+/**
+ * One signed POST to a checked URL, as an attempt: 2xx is delivered, 410 gone, a redirect is not
+ * followed, a timeout or a transport error is a failed attempt naming it. Never throws: link
+ * webhooks and account endpoints log and schedule attempts alike (src/webhooks/endpoint-delivery.ts).
+ */
+export async function attemptPost(
+  url: URL,
+  addresses: ResolvedAddress[],
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<DeliveryOutcome> {
+  try {
+    const statusCode = await post(url, addresses, headers, body, timeoutMs);
+    const success = statusCode >= 200 && statusCode < 300;
+    return {
+      success,
+      gone: statusCode === 410,
+      statusCode,
+      error: success
+        ? null
+        : statusCode >= 300 && statusCode < 400
+          ? `redirect ${statusCode} not followed`
+          : `receiver answered ${statusCode}`,
+    };
+  } catch (error) {
+    const e = error as Error & { code?: string };
+    const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || /timeout/i.test(e.code ?? '');
+    return {
+      success: false,
+      gone: false,
+      statusCode: null,
+      error: timedOut ? `no answer within ${timeoutMs} ms` : `${e.code ?? e.name}: ${e.message}`,
+    };
+  }
 }

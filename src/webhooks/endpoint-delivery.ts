@@ -12,7 +12,7 @@ import { insertDocument } from '../db/inserts';
 import { logger } from '../platform/logger';
 import { checkWebhookUrl, type Resolver } from '../platform/url-safety';
 import { endpointDeliveryJobId, endpointDeliveryQueue, enqueueEndpointDelivery } from '../../jobs/endpoint-webhook';
-import { post, type DeliveryOutcome } from './delivery';
+import { attemptPost, type DeliveryOutcome } from './delivery';
 import {
   EndpointAttemptModel,
   EndpointDeliveryModel,
@@ -120,35 +120,13 @@ export async function deliverToEndpoint(
       error: `refused: the URL is no longer a safe public HTTPS URL (${verdict.reason})`,
     };
   } else {
-    try {
-      const statusCode = await post(
-        verdict.url,
-        verdict.addresses,
-        signedHeaders(endpoint, delivery.eventId, delivery.body, started),
-        delivery.body,
-        config.webhooks.timeoutMs,
-      );
-      const success = statusCode >= 200 && statusCode < 300;
-      outcome = {
-        success,
-        gone: statusCode === 410,
-        statusCode,
-        error: success
-          ? null
-          : statusCode >= 300 && statusCode < 400
-            ? `redirect ${statusCode} not followed`
-            : `receiver answered ${statusCode}`,
-      };
-    } catch (error) {
-      const e = error as Error & { code?: string };
-      const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || /timeout/i.test(e.code ?? '');
-      outcome = {
-        success: false,
-        gone: false,
-        statusCode: null,
-        error: timedOut ? `no answer within ${config.webhooks.timeoutMs} ms` : `${e.code ?? e.name}: ${e.message}`,
-      };
-    }
+    outcome = await attemptPost(
+      verdict.url,
+      verdict.addresses,
+      signedHeaders(endpoint, delivery.eventId, delivery.body, started),
+      delivery.body,
+      config.webhooks.timeoutMs,
+    );
   }
   const durationMs = Math.round(performance.now() - startedMs);
   const attempted = { lastAttemptAt: started };
