@@ -150,9 +150,12 @@ export async function settlePixCharge(
     if (held?.state === 'paid' || effectiveLinkStatus(link, now) === LINK_PAID) {
       return endPix(link, pix, 'paid_twice', now, async () => {
         logger.warn({ linkId: link._id, saleId: sale._id }, 'a PIX of a link already paid was paid: money to return');
-        await notify(link, 'payment_link.paid_twice', {
-          payment: { method: 'pix', sale_id: sale._id, total: sale.amountCents },
-        });
+        await notify(
+          link,
+          'payment_link.paid_twice',
+          { payment: { method: 'pix', sale_id: sale._id, total: sale.amountCents } },
+          { onceKey: `paid_twice:${pix._id}` },
+        );
       });
     }
     const outcome = await payments.claim(link._id, () => ({
@@ -187,15 +190,21 @@ export async function settlePixCharge(
   const expired = pix.expiresAt !== null && pix.expiresAt.getTime() <= now.getTime();
   if (sale.status === 'EXPIRED' || sale.status === 'FAILED' || (expired && sale.status === 'PENDING')) {
     return endPix(link, pix, 'expired', now, () =>
-      notify(link, 'payment_link.pix_expired', {
-        pix: { sale_id: sale._id, expires_at: pix.expiresAt ? isoWithOffset(pix.expiresAt) : null },
-      }).then(() => undefined),
+      notify(
+        link,
+        'payment_link.pix_expired',
+        { pix: { sale_id: sale._id, expires_at: pix.expiresAt ? isoWithOffset(pix.expiresAt) : null } },
+        { onceKey: `pix_expired:${pix._id}` },
+      ).then(() => undefined),
     );
   }
   return pix;
 }
 
-/** Moves a waiting QR code to its end once: whoever wins the move runs `then` (its event). */
+/**
+ * Moves a waiting QR code to its end; whoever wins the move runs `then` (its event). On FerretDB two
+ * conditional updates can both win, so the events are stored once by their own key (notify's onceKey).
+ */
 async function endPix(
   link: PaymentLink,
   pix: LinkPixCharge,
