@@ -44,6 +44,15 @@ export async function keptJob(
   return { job, state, willRun: LIVE_JOB_STATES.has(state) };
 }
 
+/** Job states in which a job has not started yet: whatever it reads, it reads after now. */
+const NOT_STARTED_STATES = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
+
+/** Whether the job under `jobId` is kept and has not started yet (so it will read what was written before now). */
+export async function jobNotStarted(queue: Queue, jobId: string | undefined | null): Promise<boolean> {
+  const kept = await keptJob(queue, jobId);
+  return Boolean(kept && NOT_STARTED_STATES.has(kept.state));
+}
+
 /** Whether the job under `jobId` will still run by itself; a sweep queues a record again only when it will not. */
 export async function jobWillRun(queue: Queue, jobId: string | undefined | null): Promise<boolean> {
   return Boolean((await keptJob(queue, jobId))?.willRun);

@@ -9,7 +9,8 @@ import { getSale, NOTIFICATION_SIGNATURE_HEADER as SIGNATURE_HEADER, type Acquir
 import { safeEqual, sha256Hex } from '../platform/digests';
 import { insertOnce } from '../db/claims';
 import { ApiError, badRequest } from '../platform/errors';
-import { enqueuePaymentNotice, paymentNoticeJobId } from '../../jobs/apply-payment-notice';
+import { enqueuePaymentNotice, paymentNoticeJobId, paymentNoticeQueue } from '../../jobs/apply-payment-notice';
+import { jobNotStarted } from '../queue/kept-jobs';
 import { OnlineSaleModel, PaymentNoticeModel } from './model';
 import { reconcileReadSale, settleToAcquirer } from './reconciliation';
 import { fieldErrorsOf } from '../http/schema';
@@ -70,13 +71,17 @@ export async function receivePaymentNotice(
   const record = { _id: noticeId, raw, paymentId: notice.PaymentId, changeType: notice.ChangeType, jobId };
   const duplicate = (await insertOnce(PaymentNoticeModel, { ...record, receivedAt: new Date() })) === 'exists';
   if (duplicate) {
-    // Queued again under the record's job (a no-op while that job exists): a notice stored before
-    // Redis failed still gets applied. One stored before job ids were kept gets a new one.
+    // The same body again is the acquirer saying "ask me again" (a PIX refund completed: its notice
+    // is the payment's, byte for byte). Applying reads the acquirer and changes nothing already true.
     const stored = await PaymentNoticeModel.findById(noticeId, { appliedAt: 1, jobId: 1 }).lean();
-    // Applied already: the same body again is the acquirer saying "ask me again" (a PIX refund
-    // completed: its notice is the payment's, byte for byte). Its application is queued once more
-    // under a new job: applying reads the acquirer and changes nothing that is already true.
-    if (!stored?.appliedAt) jobId = stored?.jobId ?? jobId;
+    if (!stored?.appliedAt && (await jobNotStarted(paymentNoticeQueue(), stored?.jobId))) {
+      // Its job has not started: it will ask the acquirer after this notice (adding it again is a no-op).
+      jobId = stored!.jobId!;
+    } else if (!stored?.appliedAt) {
+      // Its job already runs (it may have asked before this notice was sent: a refund completing right
+      // after the payment), or Redis lost it: a new job, kept on the record for the notice sweep.
+      await PaymentNoticeModel.updateOne({ _id: noticeId, appliedAt: null }, { $set: { jobId } });
+    }
   }
   await enqueuePaymentNotice(noticeId, jobId);
   return { duplicate };
