@@ -113,7 +113,8 @@ export async function startLinkPix(guid: string, now = new Date()): Promise<Chec
     await LinkPixChargeModel.updateOne({ _id: newest._id, state: 'creating' }, { $set: { state: 'failed' } });
     throw error;
   }
-  return presentPix(link, newest, now);
+  // Counted from after the acquirer's answer: its code's lifetime starts there, not when this request did.
+  return presentPix(link, newest, new Date());
 }
 
 /** The page's poll: the newest QR code's state, after settling it from its sale. */
