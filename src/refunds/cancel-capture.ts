@@ -7,6 +7,7 @@
  * (200, REFUNDED), 400 for what cannot be cancelled, 409 while another operation holds the sale,
  * 502 when the acquirer refused or did not answer.
  */
+import { getConfig } from '../../config';
 import { ApiError } from '../platform/errors';
 import {
   findSale,
@@ -24,8 +25,11 @@ import { RefundModel, type Refund } from './model';
 import { CANCEL_SPACING_MS } from './outcomes';
 import { capturedValueOf, sendPendingRefunds } from './sending';
 
-/** A whole refund waiting its turn (the lane busy, the spacing after a failed one) is awaited this long. */
-const TURN_WAIT_MS = CANCEL_SPACING_MS + 1_000;
+/**
+ * A whole refund waiting its turn (the lane busy, the spacing after a failed one) is awaited this long: the
+ * spacing, and a delayed turn that a loaded worker may start a few seconds late.
+ */
+const TURN_WAIT_MS = CANCEL_SPACING_MS + 5_000;
 
 export async function cancelCapture(scope: SaleScope, saleId: number): Promise<SaleAnswer> {
   const sale = await findSale(scope, saleId);
@@ -64,12 +68,19 @@ async function refusalOfPartlyTaken(sale: OnlineSale): Promise<ApiError> {
   );
 }
 
-/** The refund once settled, or still pending: sent with no answer yet, or waiting its turn past TURN_WAIT_MS. */
+/**
+ * The refund once settled, or still pending: not sent within TURN_WAIT_MS, or sent and its answer still
+ * not back once the call's time is up (its headers and its body may each take the acquirer's timeout).
+ * Sent is not an answer: returning then would call a void still running "no answer in time".
+ */
 async function settledOrInFlight(admitted: Refund): Promise<Refund> {
-  const until = Date.now() + TURN_WAIT_MS;
+  const turnUntil = Date.now() + TURN_WAIT_MS;
+  const callMs = 2 * getConfig().acquirer.timeoutMs + 1_000;
   for (;;) {
     const refund = (await RefundModel.findById(admitted._id).lean()) ?? admitted;
-    if (refund.status !== 'pending' || refund.sent || Date.now() > until) return refund;
+    if (refund.status !== 'pending') return refund;
+    const until = refund.sent ? new Date(refund.sent.at).getTime() + callMs : turnUntil;
+    if (Date.now() > until) return refund;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
