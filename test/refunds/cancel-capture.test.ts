@@ -15,7 +15,8 @@ import { REFUNDS_QUEUE } from '../../jobs/send-refunds';
 import processSendRefunds from '../../jobs/processors/send-refunds';
 import { cardSale, PRE_CAPTURE, sandboxPost, useSalesEnv } from '../sales/helpers';
 
-const env = useSalesEnv();
+// No call here is meant to time out: under a full run's load a sandbox answer can take over 5 s (it did: a 502).
+const env = useSalesEnv({ acquirerTimeoutMs: 20_000 });
 test.serial.before(async () => {
   startWorker(REFUNDS_QUEUE, processSendRefunds);
   await MerchantModel.updateOne({ _id: env.merchant.merchantId }, { $set: { 'settings.allowVoidOnConfirmed': true } });

@@ -24,7 +24,7 @@ export interface SalesEnv {
 export const PRE_CAPTURE = '/api/v1/online/sales/pre-capture/';
 
 /** A test file's sales environment and a merchant on it, started before its tests and closed after them. */
-export function useSalesEnv(options: { workers?: boolean } = {}): SalesEnv & { merchant: TestMerchant } {
+export function useSalesEnv(options: SalesEnvOptions = {}): SalesEnv & { merchant: TestMerchant } {
   const running = {} as SalesEnv & { merchant: TestMerchant };
   // Serial: a file's own serial before hooks then run after it, on a started environment.
   test.serial.before(async () => {
@@ -35,15 +35,23 @@ export function useSalesEnv(options: { workers?: boolean } = {}): SalesEnv & { m
   return running;
 }
 
+export interface SalesEnvOptions {
+  /** false: no reconcile or notice worker in the test process. */
+  workers?: boolean;
+  /** The acquirer client's timeout (5 s): a file whose tests hang no call may give a loaded sandbox longer. */
+  acquirerTimeoutMs?: number;
+}
+
 /**
  * Starts the sandbox, points the acquirer config at it (before anything loads the config), then the app and the sales
  * workers.
  */
-export async function startSalesEnv(options: { workers?: boolean } = {}): Promise<SalesEnv> {
+export async function startSalesEnv(options: SalesEnvOptions = {}): Promise<SalesEnv> {
   const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
   process.env.ACQUIRER_BASE_URL = sandbox.url;
   process.env.ACQUIRER_QUERY_URL = sandbox.url;
-  process.env.ACQUIRER_TIMEOUT_MS = '5000'; // generous: the machine is shared; hang tests wait this long
+  // Generous: the machine is shared; hang tests wait this long. A file with no hang takes longer still.
+  process.env.ACQUIRER_TIMEOUT_MS = String(options.acquirerTimeoutMs ?? 5000);
   if (getConfig().acquirer.baseUrl !== sandbox.url)
     throw new Error('the config was loaded before the test pointed it at the sandbox');
   const app = await startTestApp();

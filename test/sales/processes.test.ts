@@ -16,7 +16,8 @@ let worker: RunningProcess;
 test.before(async () => {
   await connectDatabase(process.env.MONGODB_URI!);
   sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
-  const acquirer = { ACQUIRER_BASE_URL: sandbox.url, ACQUIRER_QUERY_URL: sandbox.url, ACQUIRER_TIMEOUT_MS: '5000' };
+  // No call here is meant to time out: a loaded sandbox may take over 5 s to answer.
+  const acquirer = { ACQUIRER_BASE_URL: sandbox.url, ACQUIRER_QUERY_URL: sandbox.url, ACQUIRER_TIMEOUT_MS: '20000' };
   [web, worker] = await Promise.all([startProcess('web', acquirer), startProcess('worker', acquirer)]);
 });
 test.after.always(async () => {
