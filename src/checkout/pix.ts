@@ -258,6 +258,22 @@ export async function linkPixNeedingAttention(): Promise<Record<string, number>>
   return { link_pix_paid_twice: await LinkPixChargeModel.countDocuments({ state: 'paid_twice' }) };
 }
 
+/** Images of the codes waiting now, newest last: a payer's page asks every 3 s while its code waits. */
+const qrCodeImages = new Map<string, Promise<string>>();
+const QR_CODE_IMAGES_KEPT = 500;
+
+/** The code as a PNG `data:` URL, drawn once per code while it is among the newest (the page's CSP allows data:). */
+function qrCodeImageOf(qrCode: string): Promise<string> {
+  let image = qrCodeImages.get(qrCode);
+  if (!image) {
+    image = QRCode.toDataURL(qrCode, { errorCorrectionLevel: 'M', margin: 1, width: 256 });
+    image.catch(() => qrCodeImages.delete(qrCode));
+    qrCodeImages.set(qrCode, image);
+    if (qrCodeImages.size > QR_CODE_IMAGES_KEPT) qrCodeImages.delete(qrCodeImages.keys().next().value!);
+  }
+  return image;
+}
+
 async function presentPix(link: PaymentLink, pix: LinkPixCharge | null, now: Date): Promise<CheckoutPixAnswer> {
   const status = !pix
     ? 'none'
@@ -274,9 +290,7 @@ async function presentPix(link: PaymentLink, pix: LinkPixCharge | null, now: Dat
     amount: link.value,
     qrCode: showCode ? pix!.qrCode : null,
     // Drawn here from the copy-and-paste text (the page's CSP allows data: images, no third party).
-    qrCodeImage: showCode
-      ? await QRCode.toDataURL(pix!.qrCode, { errorCorrectionLevel: 'M', margin: 1, width: 256 })
-      : null,
+    qrCodeImage: showCode ? await qrCodeImageOf(pix!.qrCode) : null,
     expiresAt: pix?.expiresAt ? isoWithOffset(pix.expiresAt) : null,
     secondsLeft: showCode ? Math.max(0, Math.floor((pix!.expiresAt!.getTime() - now.getTime()) / 1000)) : null,
   };
