@@ -50,7 +50,7 @@ export async function notify(
   extra: Record<string, unknown>,
   { oncePerLink = false, onceKey }: { oncePerLink?: boolean; onceKey?: string } = {},
 ): Promise<boolean> {
-  await emitLinkAccountEvent(link, type, { ...linkEventData(link), ...extra });
+  await emitLinkAccountEvent(link, type, { ...linkEventData(link), ...extra }, onceKey);
   if (!link.webhookUrl) return true;
   try {
     await emitLinkEvent({

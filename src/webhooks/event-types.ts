@@ -16,6 +16,11 @@ export const EVENT_TYPES = {
   'pix.expired': { object: 'sale', doc: 'A PIX charge expired unpaid' },
   'payment_link.paid': { object: 'payment_link', doc: 'A payment link was paid' },
   'payment_link.payment_denied': { object: 'payment_link', doc: 'A payment attempt on a link was denied' },
+  'payment_link.pix_expired': { object: 'payment_link', doc: "A link's PIX QR code expired unpaid" },
+  'payment_link.paid_twice': {
+    object: 'payment_link',
+    doc: 'A PIX QR code of a link already paid was paid too: that money goes back to the payer by itself',
+  },
   'subscription.created': { object: 'subscription', doc: 'A subscription was created' },
   'subscription.cancelled': { object: 'subscription', doc: 'A subscription was cancelled' },
   'subscription_charge.confirmed': { object: 'subscription_charge', doc: 'A subscription charge was paid' },

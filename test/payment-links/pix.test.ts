@@ -11,6 +11,7 @@ import { linkPixNeedingAttention } from '../../src/checkout/pix';
 import { LinkPixChargeModel, PaymentLinkModel } from '../../src/payment-links/model';
 import { OnlineSaleModel } from '../../src/sales/model';
 import { WebhookEventModel } from '../../src/webhooks/model';
+import { AccountEventModel } from '../../src/events/model';
 import { eventually } from '../helpers/processes';
 import { bearer } from '../helpers/identity';
 import { callJson } from '../helpers/http';
@@ -31,6 +32,8 @@ const payCode = (qrCode: string) =>
     qr_code: qrCode,
     notifyUrl: `${env.app.url}${PAYMENT_NOTIFICATION_PATH}`,
   });
+const accountEventsOf = (linkId: number, type: string) =>
+  AccountEventModel.find({ objectKind: 'payment_link', objectId: String(linkId), type }).lean();
 const pixLink = (body: Record<string, unknown> = {}) =>
   readyLink(env.app.url, env.merchant, { value: 4_250, payment_methods: ['card', 'pix'], ...body });
 
@@ -88,6 +91,7 @@ test('an expired QR code ends with its event, and only then is a new one made', 
 
   t.like((await pixState(guid)).body, { status: 'expired', qrCode: null, qrCodeImage: null, linkPaid: false });
   t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.pix_expired' }), 1);
+  t.is((await accountEventsOf(id, 'payment_link.pix_expired')).length, 1);
   const renewed = await startPix(guid);
   t.is(renewed.body.status, 'waiting');
   t.not(renewed.body.qrCode, first.qrCode);
@@ -97,6 +101,7 @@ test('an expired QR code ends with its event, and only then is a new one made', 
   await payCode(renewed.body.qrCode as string);
   await eventually(async () => (await pixState(guid)).body.linkPaid === true);
   t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.pix_expired' }), 1);
+  t.is((await accountEventsOf(id, 'payment_link.pix_expired')).length, 1);
 });
 
 test('a PIX paid after the card paid the link is never its payment: announced, and its money goes back', async (t) => {
@@ -122,6 +127,10 @@ test('a PIX paid after the card paid the link is never its payment: announced, a
   t.is(link!.payment!.method ?? 'card', 'card');
   t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid_twice' }), 1);
   t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid' }), 1);
+  // The account's endpoints hear it too, once, with the second sale to follow.
+  const [announced, ...more] = await accountEventsOf(id, 'payment_link.paid_twice');
+  t.is(more.length, 0);
+  t.like(JSON.parse(announced.body).data.payment, { method: 'pix', total: 4_250 });
   // The second payment's whole value goes back through the refunds core, once; the acquirer completes it.
   const pix = await LinkPixChargeModel.findOne({ linkId: id }).lean();
   const refunds = await RefundModel.find({ saleId: pix!.saleId }).lean();

@@ -1751,10 +1751,10 @@ export class WebhookEndpointsApi extends ApiGroup {
  * Every state change of the merchant's money objects, kept 30 days: the same bodies the webhook
  * endpoints receive. Types: sale.authorized, sale.denied, sale.captured, sale.cancelled,
  * sale.refunded, refund.pending, refund.succeeded, refund.failed, pix.paid, pix.expired,
- * payment_link.paid, payment_link.payment_denied, subscription.created, subscription.cancelled,
- * subscription_charge.confirmed, subscription_charge.denied, subscription_charge.refunded,
- * chargeback.received, chargeback.updated, chargeback.accepted, chargeback.refused. See
- * docs/api/events.md.
+ * payment_link.paid, payment_link.payment_denied, payment_link.pix_expired, payment_link.paid_twice,
+ * subscription.created, subscription.cancelled, subscription_charge.confirmed,
+ * subscription_charge.denied, subscription_charge.refunded, chargeback.received, chargeback.updated,
+ * chargeback.accepted, chargeback.refused. See docs/api/events.md.
  *
  * Tag "events" of the document.
  */

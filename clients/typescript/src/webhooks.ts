@@ -19,6 +19,17 @@ export interface PaymentLinkEventData {
   card?: { brand: string; last4: string };
   acquirer?: { payment_id: string; tid: string | null; return_code: string };
   denial?: { return_code: string; return_message: string };
+  /** paid: how it was paid; paid_twice: the second PIX sale (its money goes back by itself). */
+  payment?: {
+    method: 'card' | 'pix';
+    sale_id?: number;
+    total?: number;
+    installments?: number;
+    installment_value?: number;
+    interest_free?: boolean;
+  };
+  /** pix_expired: the QR code's sale and when it expired. */
+  pix?: { sale_id: number; expires_at: string | null };
 }
 
 /** A chargeback as its events carry it (chargeback.*). */
@@ -51,6 +62,8 @@ export interface EventDataByType {
   'pix.expired': OnlineSale;
   'payment_link.paid': PaymentLinkEventData;
   'payment_link.payment_denied': PaymentLinkEventData;
+  'payment_link.pix_expired': PaymentLinkEventData;
+  'payment_link.paid_twice': PaymentLinkEventData;
   'subscription.created': Subscription;
   'subscription.cancelled': Subscription;
   'subscription_charge.confirmed': SubscriptionCharge;
