@@ -16,6 +16,7 @@ import { insertOnce } from '../db/claims';
 import { nextId } from '../db/ids';
 import { logger } from '../platform/logger';
 import {
+  AcquirerRejectedError,
   cancelPixRecurrence,
   createPixRecurrence,
   getPixRecurrence,
@@ -215,7 +216,7 @@ function changeOf(sub: Subscription, status: MandateStatus, truth: PixRecurrence
  * that is a move the mandate may make. Safe to run any number of times, at once.
  */
 export async function confirmMandate(recurrenceId: string): Promise<string> {
-  const stored = await SubscriptionModel.findOne({ 'mandate.recurrenceId': recurrenceId }).lean<Subscription>();
+  const stored = await SubscriptionModel.findOne({ mandateRecurrenceId: recurrenceId }).lean<Subscription>();
   if (!stored?.mandate || stored.mandate.recurrenceId !== recurrenceId)
     return `no subscription has recurrence ${recurrenceId}`;
   const sub = await applyMandateChanges(stored);
@@ -294,5 +295,12 @@ async function recordFirstPayment(sub: Subscription, truth: PixRecurrence): Prom
  */
 export async function cancelMandateAtAcquirer(sub: Subscription): Promise<void> {
   if (!sub.mandate || (sub.mandate.status !== 'CREATED' && sub.mandate.status !== 'APPROVED')) return;
-  await cancelPixRecurrence(sub.mandate.recurrenceId, 'Cancelled by the merchant');
+  try {
+    await cancelPixRecurrence(sub.mandate.recurrenceId, 'Cancelled by the merchant');
+  } catch (error) {
+    // Refused: the recurrence already ended at the acquirer (expired, cancelled by the payer) before its notice
+    // reached us. The GET that follows says how; the subscription is cancelled either way.
+    if (!(error instanceof AcquirerRejectedError)) throw error;
+    logger.warn({ subscriptionId: sub._id, errors: error.errors }, 'acquirer refused to cancel a Pix recurrence');
+  }
 }

@@ -81,6 +81,11 @@ export interface Subscription {
   card: StoredCard;
   /** Only when paid by pix_automatico. */
   mandate?: Mandate | null;
+  /**
+   * mandate.recurrenceId again, at the top level: a recurrence's notice finds its subscription by it, and
+   * FerretDB serves only a top-level equality from an index.
+   */
+  mandateRecurrenceId?: string;
   customer: { name: string; email?: string | null; identity?: string | null };
   description: string | null;
   cancelledAt: Date | null;
@@ -102,6 +107,7 @@ const subscriptionSchema = new Schema<Subscription>(
     nextDueDate: { type: String, default: null },
     nextCycle: { type: Number, required: true },
     paymentMethod: { type: String, enum: PAYMENT_METHODS, default: undefined },
+    mandateRecurrenceId: { type: String, default: undefined },
     card: {
       // Always set for a card subscription (service.ts); absent for pix_automatico.
       token: { type: String },
@@ -148,7 +154,7 @@ const subscriptionSchema = new Schema<Subscription>(
 subscriptionSchema.index({ status: 1, nextDueDate: 1 });
 subscriptionSchema.index({ merchantId: 1 });
 // A recurrence notice names the recurrence: its subscription is found by it.
-subscriptionSchema.index({ 'mandate.recurrenceId': 1 });
+subscriptionSchema.index({ mandateRecurrenceId: 1 });
 
 export const SubscriptionModel = mongoose.model<Subscription>('Subscription', subscriptionSchema);
 

@@ -143,6 +143,7 @@ async function createPixAutomaticoSubscription(merchantId: number, input: Subscr
     nextCycle: 0,
     paymentMethod: 'pix_automatico',
     mandate,
+    mandateRecurrenceId: mandate.recurrenceId,
     customer,
     description: input.description ?? null,
   });
