@@ -68,7 +68,7 @@ function checkCreate(body: unknown): { input: SubscriptionCreateInput; card: Cle
   return { input: value as SubscriptionCreateInput, card: card ?? null };
 }
 
-/** What a Pix Automático body needs beyond the schema: an interval the Central Bank has, the payer, coherent amounts. */
+/** What a Pix Automático body needs beyond the schema: a Central Bank interval, the payer, coherent amounts. */
 function checkPixAutomatico(value: Partial<SubscriptionCreateInput>, fields: Record<string, string[]>): void {
   const add = (key: string, message: string) => (fields[key] ??= []).push(message);
   if (value.billingCycle && !PIX_INTERVALS[value.billingCycle])

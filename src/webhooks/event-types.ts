@@ -20,7 +20,7 @@ export const EVENT_TYPES = {
   'subscription.cancelled': { object: 'subscription', doc: 'A subscription was cancelled' },
   'subscription.mandate_approved': {
     object: 'subscription',
-    doc: "The payer authorised a Pix Automático subscription's mandate in their bank app (journey 3: and paid its first charge)",
+    doc: "The payer authorised a Pix Automático subscription's mandate (journey 3: and paid the first charge)",
   },
   'subscription.mandate_rejected': {
     object: 'subscription',
@@ -32,7 +32,7 @@ export const EVENT_TYPES = {
   },
   'subscription.mandate_cancelled': {
     object: 'subscription',
-    doc: "A Pix Automático subscription's mandate was cancelled, by the merchant or by the payer (mandate.cancellation)",
+    doc: "A Pix Automático subscription's mandate was cancelled by the merchant or the payer (mandate.cancellation)",
   },
   'subscription_charge.confirmed': { object: 'subscription_charge', doc: 'A subscription charge was paid' },
   'subscription_charge.denied': {

@@ -249,7 +249,7 @@ function act(rec: Recurrence, action: PayerAction, body: Json): boolean {
   return false;
 }
 
-/** PUT /1/RecurrentPayment/{id}/Deactivate: the receiver cancels (Created or Approved); a second call answers the same. */
+/** PUT /1/RecurrentPayment/{id}/Deactivate: the receiver cancels (Created or Approved); again: the same answer. */
 function deactivate(req: Request): Answer {
   const rec = recurrences.get(String(req.params.recurrenceId));
   if (!rec) return { status: 404, body: [{ Code: 307, Message: 'Recurrence not found' }] };
