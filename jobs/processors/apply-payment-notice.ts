@@ -8,7 +8,8 @@ import { markPixReturned, settleLinkPixOfNotice, type SettledLinkPix } from '../
 import { ApiError } from '../../src/platform/errors';
 import { logger } from '../../src/platform/logger';
 import { refundSaleWithKey, settleRefundsOnNotice } from '../../src/refunds';
-import { applyPaymentNotice, giveUpOnNotice, NoticeNotYetMatched } from '../../src/sales';
+import { applyPaymentNotice, giveUpOnNotice, NoticeNotYetMatched, recurrenceOfNotice } from '../../src/sales';
+import { confirmMandate } from '../../src/subscriptions/mandate';
 import { defaultJobOptions } from '../../src/queue/queues';
 import { type ApplyPaymentNoticePayload, applyPaymentNoticeJob } from '../apply-payment-notice';
 import { jobKind } from '../types';
@@ -38,6 +39,9 @@ async function returnSecondPayment(pix: SettledLinkPix): Promise<void> {
 export default async function processPaymentNotice(job: Job<ApplyPaymentNoticePayload>): Promise<string> {
   try {
     const applied = await applyPaymentNotice(job.data.noticeId);
+    // A Pix Automático recurrence's notice: its mandate moves to what the acquirer's GET says (a failure retries).
+    const recurrenceId = await recurrenceOfNotice(job.data.noticeId);
+    if (recurrenceId) return `${applied}; ${await confirmMandate(recurrenceId)}`;
     // A PIX refund completes by the same notice: its sale's pending refunds are settled from the acquirer's GET.
     const refunds = await settleRefundsOnNotice(job.data.noticeId);
     // A PIX QR code of a payment link: the link is paid now, not when its payer's page next asks (they may

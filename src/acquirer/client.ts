@@ -27,6 +27,7 @@ import type {
 } from './types';
 
 export * from './types';
+export * from './pix-recurrence';
 export { AcquirerRejectedError } from './errors';
 export { isApprovedStatus } from './mapping';
 export {

@@ -33,6 +33,7 @@ export {
   InvalidNoticeSignature,
   NoticeNotYetMatched,
   receivePaymentNotice,
+  recurrenceOfNotice,
   signNotice,
 } from './notices';
 export { requeueUnappliedPaymentNotices, salesNeedingAttention, sweepUnsettledSales } from './sweeps';

@@ -131,3 +131,18 @@ export async function giveUpOnNotice(noticeId: string, reason: string): Promise<
     { $set: { appliedAt: new Date(), applied: true, result: `not applied: ${reason}` } },
   );
 }
+
+/**
+ * The recurrence a stored notice names (ChangeType 2 recurrence created, 4 recurrence status changed,
+ * with RecurrentPaymentId), for the Pix Automático mandates; null for any other notice.
+ */
+export async function recurrenceOfNotice(noticeId: string): Promise<string | null> {
+  const notice = await PaymentNoticeModel.findById(noticeId, { raw: 1, changeType: 1 }).lean();
+  if (!notice || (notice.changeType !== 2 && notice.changeType !== 4)) return null;
+  try {
+    const id = (JSON.parse(notice.raw) as { RecurrentPaymentId?: unknown }).RecurrentPaymentId;
+    return typeof id === 'string' && id ? id : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,5 +1,12 @@
 /** A subscription's cancellation record outranks its stored status (FerretDB has no transactions). */
-import { SubscriptionModel, type Subscription, type SubscriptionCancellation } from './model';
+import { checkedAfterLookup } from '../db/filters';
+import { insertOnce } from '../db/claims';
+import {
+  SubscriptionCancellationModel,
+  SubscriptionModel,
+  type Subscription,
+  type SubscriptionCancellation,
+} from './model';
 
 /**
  * The subscription as everyone must see it, given its cancellation record (null: none), read beside
@@ -16,4 +23,18 @@ export async function applyCancellation(
     { $set: { status: 'cancelled', cancelledAt: cancellation.cancelledAt, nextDueDate: null } },
   );
   return { ...sub, status: 'cancelled', cancelledAt: cancellation.cancelledAt, nextDueDate: null };
+}
+
+/**
+ * Cancels an active subscription: the record inserted once (a second cancel, or a concurrent one,
+ * finds it and goes on to the same write), then the status. The merchant's cancel and a Pix
+ * Automático mandate that ends (payer's cancellation, rejection, expiry) both come here.
+ */
+export async function recordCancellation(sub: Pick<Subscription, '_id'>, cancelledAt: Date): Promise<void> {
+  await insertOnce(SubscriptionCancellationModel, { _id: sub._id, cancelledAt });
+  const recorded = (await SubscriptionCancellationModel.findById(sub._id).lean())!;
+  await SubscriptionModel.updateOne(
+    { _id: sub._id, status: checkedAfterLookup('active') },
+    { $set: { status: 'cancelled', cancelledAt: recorded.cancelledAt, nextDueDate: null } },
+  );
 }

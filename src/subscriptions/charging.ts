@@ -98,7 +98,8 @@ export async function runChargeAttempt(
   hooks: ChargeAttemptHooks = {},
 ): Promise<ChargeAttemptResult> {
   const sub = await loadSubscription(data.subscriptionId);
-  if (!sub) return 'not-due';
+  // A Pix Automático subscription is never charged as a card (a job for one is not its to run).
+  if (!sub || sub.paymentMethod === 'pix_automatico') return 'not-due';
   if (data.cycle) checkCarriedCycle(sub, data, data.cycle);
   let charge: SubscriptionCharge | null;
   let insertedNow = false;
@@ -153,7 +154,7 @@ export async function runChargeAttempt(
   return winner.status === ChargeStatus.CONFIRMED ? 'confirmed' : 'denied';
 }
 
-function attemptId(chargeId: number, attempt: number): string {
+export function attemptId(chargeId: number, attempt: number): string {
   return `${chargeId}-${attempt}`;
 }
 
@@ -168,7 +169,7 @@ function isAttemptDue(charge: SubscriptionCharge, attempt: number, sub: Subscrip
   );
 }
 
-type Outcome = Omit<ChargeAttempt, 'recordedAt'>;
+export type Outcome = Omit<ChargeAttempt, 'recordedAt'>;
 
 async function sendToAcquirer(
   sub: Subscription,
@@ -267,7 +268,7 @@ async function sendToAcquirer(
 }
 
 /** Inserts the attempt's outcome; when another run recorded it first, that one wins. */
-async function recordOutcome(outcome: Outcome): Promise<ChargeAttempt> {
+export async function recordOutcome(outcome: Outcome): Promise<ChargeAttempt> {
   const recorded = await createOnce(ChargeAttemptModel, { ...outcome, recordedAt: new Date() });
   return recorded ?? (await ChargeAttemptModel.findById(outcome._id).lean())!;
 }
@@ -276,7 +277,7 @@ async function recordOutcome(outcome: Outcome): Promise<ChargeAttempt> {
  * Writes a recorded outcome onto the charge. Re-applying it is harmless (same values), and an
  * older attempt never overwrites a newer one nor a refund.
  */
-async function applyOutcome(chargeId: number, outcome: ChargeAttempt): Promise<void> {
+export async function applyOutcome(chargeId: number, outcome: ChargeAttempt): Promise<void> {
   await SubscriptionChargeModel.updateOne(
     {
       _id: chargeId,

@@ -3,7 +3,13 @@
  * (confirmed, denied per attempt with its nextRetryAt, refunded), the objects as the API shows them.
  */
 import { emitEvent } from '../events/recording';
-import { ChargeStatus, type ChargeAttempt, type Subscription, type SubscriptionCharge } from './model';
+import {
+  ChargeStatus,
+  type ChargeAttempt,
+  type MandateStatus,
+  type Subscription,
+  type SubscriptionCharge,
+} from './model';
 import { chargeView, subscriptionView } from './views';
 
 export async function emitSubscriptionEvent(
@@ -11,6 +17,24 @@ export async function emitSubscriptionEvent(
   sub: Subscription,
 ): Promise<void> {
   await emitEvent({ merchantId: sub.merchantId, type, objectId: sub._id, data: subscriptionView(sub) });
+}
+
+const MANDATE_EVENTS = {
+  APPROVED: 'subscription.mandate_approved',
+  REJECTED: 'subscription.mandate_rejected',
+  EXPIRED: 'subscription.mandate_expired',
+  CANCELLED: 'subscription.mandate_cancelled',
+} as const;
+
+/** A Pix Automático mandate's move, confirmed by the acquirer: once per subscription and state (its event id). */
+export async function emitMandateEvent(status: MandateStatus, sub: Subscription): Promise<void> {
+  if (status === 'CREATED') return;
+  await emitEvent({
+    merchantId: sub.merchantId,
+    type: MANDATE_EVENTS[status],
+    objectId: sub._id,
+    data: subscriptionView(sub),
+  });
 }
 
 /** The event of a charge's current status: denied once per attempt, the others once per charge. */

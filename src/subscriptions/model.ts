@@ -11,6 +11,45 @@ export type BillingCycle = (typeof BILLING_CYCLES)[number];
 
 export type SubscriptionStatus = 'active' | 'cancelled' | 'expired';
 
+export const PAYMENT_METHODS = ['card', 'pix_automatico'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/** A Pix Automático mandate's states: CREATED -> APPROVED | REJECTED | EXPIRED; APPROVED -> CANCELLED. */
+export const MANDATE_STATUSES = ['CREATED', 'APPROVED', 'REJECTED', 'EXPIRED', 'CANCELLED'] as const;
+export type MandateStatus = (typeof MANDATE_STATUSES)[number];
+
+/**
+ * The payer's authorisation of a Pix Automático subscription (the acquirer's recurrence). Its status
+ * moves only after the acquirer's GET of the recurrence says so (mandate.ts); each move is also a
+ * MandateChange record, inserted once, which outranks this copy.
+ */
+export interface Mandate {
+  recurrenceId: string;
+  /** The authorisation's payment at the acquirer (journey 3: the first charge). */
+  paymentId: string;
+  merchantOrderId: string;
+  journey: 2 | 3;
+  status: MandateStatus;
+  /** Allowed_3R_7D (retry on) or none. */
+  retryPolicy: 'Allowed_3R_7D' | 'none';
+  amountType: 'fixed' | 'variable';
+  /** Variable amounts: the receiver's minimum (sent as MinimumAmount) and our maximum per charge, cents. */
+  minimumValue: number | null;
+  maximumValue: number | null;
+  qrCodeText: string;
+  /** data:image/png;base64 of qrCodeText. */
+  qrCodeImage: string;
+  expiresAt: Date | null;
+  approvedAt: Date | null;
+  rejectedAt: Date | null;
+  expiredAt: Date | null;
+  cancelledAt: Date | null;
+  cancelledBy: 'merchant' | 'payer' | null;
+  /** The acquirer's reason code (the Central Bank's: rejection AP13..., cancellation SLDB, SLCR...) and text. */
+  reasonCode: string | null;
+  reason: string | null;
+}
+
 export interface StoredCard {
   /** Acquirer card token: the only way we can charge the card again. Never shown by the API. */
   token: string;
@@ -36,7 +75,17 @@ export interface Subscription {
   nextDueDate: string | null;
   /** 0-based index of that cycle. */
   nextCycle: number;
+  /** Absent on subscriptions stored before Pix Automático: a card. */
+  paymentMethod?: PaymentMethod;
+  /** Absent (null in answers) when paid by pix_automatico. */
   card: StoredCard;
+  /** Only when paid by pix_automatico. */
+  mandate?: Mandate | null;
+  /**
+   * mandate.recurrenceId again, at the top level: a recurrence's notice finds its subscription by it, and
+   * FerretDB serves only a top-level equality from an index.
+   */
+  mandateRecurrenceId?: string;
   customer: { name: string; email?: string | null; identity?: string | null };
   description: string | null;
   cancelledAt: Date | null;
@@ -57,14 +106,39 @@ const subscriptionSchema = new Schema<Subscription>(
     status: { type: String, enum: ['active', 'cancelled', 'expired'], required: true },
     nextDueDate: { type: String, default: null },
     nextCycle: { type: Number, required: true },
+    paymentMethod: { type: String, enum: PAYMENT_METHODS, default: undefined },
+    mandateRecurrenceId: { type: String, default: undefined },
     card: {
-      token: { type: String, required: true },
+      // Always set for a card subscription (service.ts); absent for pix_automatico.
+      token: { type: String },
       brand: String,
       bin: String,
       last4: String,
       holder: String,
       expMonth: Number,
       expYear: Number,
+    },
+    // Plain nested paths without defaults: a card subscription stores no mandate key at all.
+    mandate: {
+      recurrenceId: String,
+      paymentId: String,
+      merchantOrderId: String,
+      journey: Number,
+      status: { type: String, enum: MANDATE_STATUSES },
+      retryPolicy: String,
+      amountType: String,
+      minimumValue: Number,
+      maximumValue: Number,
+      qrCodeText: String,
+      qrCodeImage: String,
+      expiresAt: Date,
+      approvedAt: Date,
+      rejectedAt: Date,
+      expiredAt: Date,
+      cancelledAt: Date,
+      cancelledBy: String,
+      reasonCode: String,
+      reason: String,
     },
     customer: {
       name: { type: String, required: true },
@@ -79,6 +153,8 @@ const subscriptionSchema = new Schema<Subscription>(
 // The scheduler streams active subscriptions whose next due date has come.
 subscriptionSchema.index({ status: 1, nextDueDate: 1 });
 subscriptionSchema.index({ merchantId: 1 });
+// A recurrence notice names the recurrence: its subscription is found by it.
+subscriptionSchema.index({ mandateRecurrenceId: 1 });
 
 export const SubscriptionModel = mongoose.model<Subscription>('Subscription', subscriptionSchema);
 
@@ -102,6 +178,36 @@ export const SubscriptionCancellationModel = mongoose.model<SubscriptionCancella
   'SubscriptionCancellation',
   cancellationSchema,
 );
+
+/**
+ * One move of a mandate, inserted once (`_id` `<subscriptionId>-<STATUS>`) when the acquirer's GET
+ * confirmed it: a notice applied twice, or two workers at once, record it once, and its event once.
+ */
+export interface MandateChange {
+  _id: string;
+  subscriptionId: number;
+  status: MandateStatus;
+  at: Date;
+  by: 'merchant' | 'payer' | null;
+  reasonCode: string | null;
+  reason: string | null;
+}
+
+const mandateChangeSchema = new Schema<MandateChange>(
+  {
+    _id: { type: String },
+    subscriptionId: { type: Number, required: true },
+    status: { type: String, enum: MANDATE_STATUSES, required: true },
+    at: { type: Date, required: true },
+    by: { type: String, default: null },
+    reasonCode: { type: String, default: null },
+    reason: { type: String, default: null },
+  },
+  { versionKey: false, collection: 'subscription_mandate_changes' },
+);
+mandateChangeSchema.index({ subscriptionId: 1 });
+
+export const MandateChangeModel = mongoose.model<MandateChange>('SubscriptionMandateChange', mandateChangeSchema);
 
 export const ChargeStatus = { PENDING: 0, CONFIRMED: 1, DENIED: 2, REFUNDED: 3 } as const;
 export type ChargeStatusCode = (typeof ChargeStatus)[keyof typeof ChargeStatus];

@@ -81,7 +81,12 @@ function dueCycleJob(sub: DueSubscription, today: string): ChargeJobData {
 export async function enqueueDueSubscriptionCharges(now: Date): Promise<number> {
   const today = dayOf(now);
   const due = SubscriptionModel.find(
-    { status: 'active', nextDueDate: mongoose.trusted({ $ne: null, $lte: today }) },
+    {
+      status: 'active',
+      nextDueDate: mongoose.trusted({ $ne: null, $lte: today }),
+      // Pix Automático charges follow the Central Bank's calendar (sent days before the due date), not this one.
+      paymentMethod: mongoose.trusted({ $ne: 'pix_automatico' }),
+    },
     DUE_SUBSCRIPTION_PROJECTION,
   )
     .lean<DueSubscription>()

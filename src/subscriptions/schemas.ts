@@ -4,7 +4,8 @@
  */
 import { definition, field, nullable, required, swaggerOnly, withDefault, type ValueOf } from '../http/schema';
 import { FIELD_MESSAGES } from '../http/validation';
-import { BILLING_CYCLES } from './model';
+import { Joi } from 'celebrate';
+import { BILLING_CYCLES, MANDATE_STATUSES, PAYMENT_METHODS } from './model';
 import { isCalendarDay } from './clock';
 import { HARD_DECLINE_CODES, SUBSCRIPTION_CANCELLED, TRANSPORT_ERROR } from './retry-policy';
 
@@ -49,11 +50,66 @@ export const subscriptionCreate = definition(
               'then Feb 28, Mar 31)',
           ),
         firstDueDate: required(calendarDay('Due date of the first charge (UTC day); today or later')),
-        encryptedCard: swaggerOnly(required(field.string().max(4096)), { maxLength: null }).description(
-          'The card encrypted as in checkout: base64 of the RSA (PKCS#1 v1.5) encryption, with the service ' +
+        paymentMethod: withDefault(field.oneOf(PAYMENT_METHODS), 'card')
+          .messages({ 'any.only': `Must be one of: ${PAYMENT_METHODS.join(', ')}.` })
+          .description(
+            'Not in the contract. card (the default): each charge is a card sale on encryptedCard. pix_automatico: ' +
+              "the payer authorises the recurrence once in their bank app (the mandate's QR code, see " +
+              'pixAutomatico); no card. docs/api/pix-automatico.md',
+          ),
+        encryptedCard: swaggerOnly(
+          field
+            .string()
+            .max(4096)
+            .when('paymentMethod', { is: 'pix_automatico', then: Joi.forbidden(), otherwise: Joi.required() })
+            .messages({ 'any.unknown': 'Not allowed with paymentMethod pix_automatico.' }),
+          { maxLength: null },
+        ).description(
+          'Required with paymentMethod card (the default); refused with pix_automatico. ' +
+            'The card encrypted as in checkout: base64 of the RSA (PKCS#1 v1.5) encryption, with the service ' +
             'public key, of the JSON {"number","holder","expMonth","expYear","cvv"}. ' +
             ('It is turned into an acquirer card token at once; only the token, brand, BIN, last four, holder ' +
               'and expiry are kept'),
+        ),
+        pixAutomatico: swaggerOnly(
+          field
+            .object({
+              journey: required(field.number().integer().valid(2, 3))
+                .messages({ 'any.only': 'Must be 2 or 3.' })
+                .description(
+                  '2: the QR code only authorises; the first charge is sent on the calendar. 3: the QR code pays ' +
+                    'the first charge (value) now and authorises the rest',
+                ),
+              maximumValue: field
+                .number()
+                .integer()
+                .min(1)
+                .max(100_000_000_00)
+                .description(
+                  'Variable amounts: the most one charge may be, in cents (a charge above it is refused before it ' +
+                    'is sent). Absent: every charge is value (fixed amount)',
+                ),
+              minimumValue: field
+                .number()
+                .integer()
+                .min(1)
+                .max(100_000_000_00)
+                .description(
+                  'Variable amounts only: the least one charge may be, in cents, sent to the acquirer as the ' +
+                    "recurrence's MinimumAmount (the payer cannot set a ceiling below it). Default: 1",
+                ),
+            })
+            .when('paymentMethod', { is: 'pix_automatico', then: Joi.required(), otherwise: Joi.forbidden() })
+            .messages({
+              'any.unknown': 'Only with paymentMethod pix_automatico.',
+              'any.required': 'Required with paymentMethod pix_automatico.',
+            }),
+          closed,
+        ).description(
+          'Required with paymentMethod pix_automatico, refused otherwise. retry true sends the retry policy ' +
+            'Allowed_3R_7D (a failed charge retried at most 3 times in 7 days), false none. billingCycle: weekly, ' +
+            'monthly, quarterly, semiannual or annual (the Central Bank has no bimonthly). customer.name and ' +
+            'customer.identity are required; description (up to 35 characters) is the plan the payer sees',
         ),
         retry: withDefault(field.boolean(), true).description(
           'Retry soft-declined charges on the retry schedule. false: each charge is sent once',
@@ -90,6 +146,52 @@ export type SubscriptionCreateInput = ValueOf<typeof subscriptionCreate>;
 const success = required(field.oneOf(['success']));
 const isoUtc = () => required(field.dateTime().description('ISO 8601, UTC'));
 
+const instant = (description: string) => required(nullable(field.dateTime())).description(description);
+
+/** A Pix Automático subscription's mandate: the payer's authorisation, as the acquirer confirmed it. */
+export const mandate = definition(
+  'SubscriptionMandate',
+  field.object({
+    status: required(field.oneOf(MANDATE_STATUSES)).description(
+      'CREATED: the QR code waits for the payer. APPROVED: the payer authorised it (charges can be sent). ' +
+        'REJECTED: the payer refused it. EXPIRED: not authorised in time. CANCELLED: by the merchant or the payer ' +
+        '(cancellation says which). Moves only after the acquirer confirmed it (a notice alone moves nothing); ' +
+        'REJECTED, EXPIRED and CANCELLED cancel the subscription (no charge is sent)',
+    ),
+    journey: required(field.number().integer().valid(2, 3)),
+    acquirerRecurrenceId: required(field.string()).description("The acquirer's RecurrenceId"),
+    retryPolicy: required(field.oneOf(['Allowed_3R_7D', 'none'])),
+    amountType: required(field.oneOf(['fixed', 'variable'])),
+    minimumValue: required(nullable(field.number().integer())).description('Variable amounts: cents; null when fixed'),
+    maximumValue: required(nullable(field.number().integer())).description('Variable amounts: cents; null when fixed'),
+    qrCodeImage: required(nullable(field.string())).description(
+      'The authorisation QR code, data:image/png;base64,...; null once the mandate left CREATED',
+    ),
+    qrCodeText: required(nullable(field.string())).description(
+      'The same as copy-and-paste text (Pix Copia e Cola); null once the mandate left CREATED',
+    ),
+    expiresAt: instant('When the QR code expires if not authorised'),
+    approvedAt: instant('When the payer authorised it (as the acquirer dates it)'),
+    rejectedAt: instant('When the payer refused it'),
+    expiredAt: instant('When it expired unauthorised'),
+    rejection: required(nullable(field.object({ code: field.string(), reason: field.string() }))).description(
+      "The acquirer's (Central Bank) rejection code and text; null unless REJECTED",
+    ),
+    cancellation: required(
+      nullable(
+        field.object({
+          by: field.oneOf(['merchant', 'payer']),
+          at: field.dateTime(),
+          code: field.string(),
+          reason: field.string(),
+        }),
+      ),
+    ).description('Who cancelled it, when, and why (code: the Central Bank reason code); null unless CANCELLED'),
+  }),
+);
+
+export type MandateAnswer = ValueOf<typeof mandate>;
+
 /** The subscription as every subscription answer presents it: every key always there, null where absent. */
 export const subscription = definition(
   'Subscription',
@@ -112,15 +214,21 @@ export const subscription = definition(
     maxCycles: required(nullable(field.number().integer())),
     retry: required(field.boolean()),
     card: required(
-      field.object({
-        brand: field.string(),
-        bin: field.string(),
-        last4: field.string(),
-        holder: field.string(),
-        expMonth: field.number().integer(),
-        expYear: field.number().integer(),
-      }),
-    ).description('What is kept of the card; the acquirer card token is never shown'),
+      nullable(
+        field.object({
+          brand: field.string(),
+          bin: field.string(),
+          last4: field.string(),
+          holder: field.string(),
+          expMonth: field.number().integer(),
+          expYear: field.number().integer(),
+        }),
+      ),
+    ).description('What is kept of the card; the acquirer card token is never shown. null with pix_automatico'),
+    paymentMethod: field
+      .oneOf(['pix_automatico'])
+      .description('Not in the contract: shown only on a subscription paid by Pix Automático (absent: a card)'),
+    mandate: mandate.description('Not in the contract: only with paymentMethod pix_automatico'),
     customer: required(field.object({ name: field.string(), identity: nullable(field.string()) })),
     description: required(nullable(field.string())),
     cancelledAt: required(nullable(field.dateTime())),

@@ -17,7 +17,8 @@ import { logger } from '../platform/logger';
 import { now, today } from './clock';
 import { startFirstCycleIfDue } from './scheduling';
 import { cycleDueDate, SUBSCRIPTION_SEQUENCE } from './calendar';
-import { applyCancellation } from './cancellation';
+import { applyCancellation, recordCancellation } from './cancellation';
+import { applyMandateChanges, cancelMandateAtAcquirer, confirmMandate, openMandate, PIX_INTERVALS } from './mandate';
 import { chargeView, subscriptionView } from './views';
 import { emitChargeEvent, emitSubscriptionEvent } from './events';
 
@@ -47,8 +48,9 @@ export interface CreateSubscriptionHooks {
  * decryption on the keys the schema accepted, so one 400 names every bad field. The acquirer is not
  * asked about the card (a tokenization) until the rest of the body is good.
  */
-function checkCreate(body: unknown): { input: SubscriptionCreateInput; card: ClearCard } {
+function checkCreate(body: unknown): { input: SubscriptionCreateInput; card: ClearCard | null } {
   const { value, fields } = checkBody(subscriptionCreate.required(), body);
+  if (value.paymentMethod === 'pix_automatico') checkPixAutomatico(value, fields);
   if (value.firstDueDate !== undefined && value.firstDueDate < today())
     fields.firstDueDate = ['The first due date cannot be in the past.'];
   if (value.endDate && value.firstDueDate !== undefined && value.endDate < value.firstDueDate)
@@ -62,8 +64,91 @@ function checkCreate(body: unknown): { input: SubscriptionCreateInput; card: Cle
       fields.encryptedCard = [error.message];
     }
   }
-  if (Object.keys(fields).length || !card) throw badRequest(fields);
-  return { input: value as SubscriptionCreateInput, card };
+  if (Object.keys(fields).length || (!card && value.paymentMethod !== 'pix_automatico')) throw badRequest(fields);
+  return { input: value as SubscriptionCreateInput, card: card ?? null };
+}
+
+/** What a Pix Automático body needs beyond the schema: a Central Bank interval, the payer, coherent amounts. */
+function checkPixAutomatico(value: Partial<SubscriptionCreateInput>, fields: Record<string, string[]>): void {
+  const add = (key: string, message: string) => (fields[key] ??= []).push(message);
+  if (value.billingCycle && !PIX_INTERVALS[value.billingCycle])
+    add('billingCycle', `Pix Automático has no such interval: one of ${Object.keys(PIX_INTERVALS).join(', ')}.`);
+  if (!Object.keys(fields).some((key) => key.startsWith('customer'))) {
+    if (!value.customer?.name) add('customer.name', "The payer's name is required with pix_automatico.");
+    if (!value.customer?.identity) add('customer.identity', "The payer's CPF or CNPJ is required with pix_automatico.");
+  }
+  if (value.description && value.description.length > 35)
+    add('description', 'At most 35 characters with pix_automatico (the plan the payer sees in the bank app).');
+  const pix = value.pixAutomatico;
+  if (!pix) return;
+  const { maximumValue, minimumValue } = pix;
+  if (minimumValue !== undefined && maximumValue === undefined)
+    add('pixAutomatico.minimumValue', 'Only with maximumValue (variable amounts).');
+  if (minimumValue !== undefined && maximumValue !== undefined && minimumValue > maximumValue)
+    add('pixAutomatico.minimumValue', 'Cannot be above maximumValue.');
+  if (value.value !== undefined && maximumValue !== undefined && value.value > maximumValue)
+    add('value', 'Cannot be above pixAutomatico.maximumValue.');
+  if (value.value !== undefined && minimumValue !== undefined && value.value < minimumValue)
+    add('value', 'Cannot be below pixAutomatico.minimumValue.');
+}
+
+/**
+ * A subscription paid by Pix Automático: the recurrence is made at the acquirer first (its QR code
+ * is the answer's mandate, CREATED), then the subscription is stored. No charge is sent until the
+ * payer approves; charges on the Central Bank's calendar are not sent by the card scheduler.
+ * Should the process die between the two, the acquirer's recurrence is never shown to a payer and
+ * expires unapproved.
+ */
+async function createPixAutomaticoSubscription(merchantId: number, input: SubscriptionCreateInput) {
+  const id = await nextId(SUBSCRIPTION_SEQUENCE);
+  const pix = input.pixAutomatico!;
+  const customer = { name: input.customer!.name!.trim(), identity: input.customer!.identity! };
+  let mandate;
+  try {
+    mandate = await openMandate({
+      subscriptionId: id,
+      journey: pix.journey as 2 | 3,
+      valueCents: input.value,
+      billingCycle: input.billingCycle,
+      firstDueDate: input.firstDueDate,
+      endDate: input.endDate ?? null,
+      retry: input.retry,
+      maximumValue: pix.maximumValue ?? null,
+      minimumValue: pix.minimumValue ?? null,
+      customer,
+      plan: input.description || `Subscription ${id}`,
+    });
+  } catch (error) {
+    if (error instanceof AcquirerRejectedError && (error.httpStatus === 400 || error.httpStatus === 422)) {
+      throw badRequest({
+        paymentMethod: [`The acquirer refused the recurrence${error.errors[0] ? `: ${error.errors[0].Message}` : ''}.`],
+      });
+    }
+    throw error;
+  }
+  const fields = {
+    firstDueDate: input.firstDueDate,
+    billingCycle: input.billingCycle,
+    endDate: input.endDate ?? null,
+    maxCycles: input.maxCycles ?? null,
+  };
+  const sub = await insertDocument(SubscriptionModel, {
+    _id: id,
+    merchantId,
+    value: input.value,
+    ...fields,
+    retry: input.retry,
+    status: 'active',
+    nextDueDate: cycleDueDate(fields, 0),
+    nextCycle: 0,
+    paymentMethod: 'pix_automatico',
+    mandate,
+    mandateRecurrenceId: mandate.recurrenceId,
+    customer,
+    description: input.description ?? null,
+  });
+  await emitSubscriptionEvent('subscription.created', sub);
+  return sub;
 }
 
 /**
@@ -76,7 +161,9 @@ export async function createSubscription(
   body: unknown,
   hooks: CreateSubscriptionHooks = {},
 ): Promise<Subscription> {
-  const { input, card } = checkCreate(body);
+  const { input, card: checkedCard } = checkCreate(body);
+  if (input.paymentMethod === 'pix_automatico') return createPixAutomaticoSubscription(merchantId, input);
+  const card = checkedCard!;
   const summary = summarizeCard(card);
   const brand = cardBrand(card.number);
   // The clear card goes to the acquirer once, to become a token; only the token and the summary stay.
@@ -154,27 +241,24 @@ export async function findSubscription(merchantId: number, rawId: unknown): Prom
       ? [null, null]
       : await Promise.all([SubscriptionModel.findById(id).lean(), SubscriptionCancellationModel.findById(id).lean()]);
   if (!sub || sub.merchantId !== merchantId) throw notFound('Subscription not found.');
-  return applyCancellation(sub, cancellation);
+  return applyCancellation(await applyMandateChanges(sub), cancellation);
 }
 
 export async function cancelSubscription(merchantId: number, rawId: unknown): Promise<Subscription> {
   const sub = await findSubscription(merchantId, rawId);
   if (sub.status === 'expired') throw conflict('The subscription has already ended (expired).');
+  // Pix Automático: the acquirer is told first; the mandate moves once its GET confirms the cancellation.
+  await cancelMandateAtAcquirer(sub);
   if (sub.status === 'active') {
-    const cancelledAt = now();
-    // Recorded once: a second cancel (or a concurrent one) finds it and goes on to the same writes.
-    await insertOnce(SubscriptionCancellationModel, { _id: sub._id, cancelledAt });
-    await SubscriptionModel.updateOne(
-      { _id: sub._id, status: checkedAfterLookup('active') },
-      { $set: { status: 'cancelled', cancelledAt, nextDueDate: null } },
-    );
+    await recordCancellation(sub, now());
   }
   // No retry is scheduled for a cancelled subscription's charges.
   await SubscriptionChargeModel.updateMany(
     { subscriptionId: sub._id, nextRetryAt: mongoose.trusted({ $ne: null }) },
     { $set: { nextRetryAt: null } },
   );
-  const cancelled = (await SubscriptionModel.findById(sub._id).lean())!;
+  if (sub.mandate) await confirmMandate(sub.mandate.recurrenceId);
+  const cancelled = await applyMandateChanges((await SubscriptionModel.findById(sub._id).lean())!);
   if (sub.status === 'active') await emitSubscriptionEvent('subscription.cancelled', cancelled);
   return cancelled;
 }

@@ -2,6 +2,7 @@
 import { errorResponses, type SwaggerOperation } from '../http/routes';
 import { swaggerDefinitions } from '../http/schema';
 import {
+  mandate,
   subscription,
   subscriptionCharge,
   subscriptionChargeEnvelope,
@@ -14,6 +15,7 @@ const TAG = 'subscriptions';
 
 export const definitions = swaggerDefinitions(
   subscriptionCreate,
+  mandate,
   subscription,
   subscriptionEnvelope,
   subscriptionCharge,
@@ -32,7 +34,9 @@ const subscriptionResponse = (description: string) => ({
 
 export const tag = {
   name: TAG,
-  description: 'Recurring card charges: subscriptions, their charges (retried on a schedule) and refunds',
+  description:
+    'Recurring charges: subscriptions on a card (charged on each due date, retried on a schedule) or on Pix ' +
+    "Automático (the payer's mandate, authorised once in the bank app), their charges and refunds",
 };
 
 export const docs = {
@@ -43,7 +47,11 @@ export const docs = {
       'The card is tokenized at the acquirer at once (502 when the acquirer cannot be reached). The ' +
       'scheduler creates a charge on each due date (UTC day) and sends it to the acquirer. When firstDueDate ' +
       'is today (UTC), the first charge is created and queued with the subscription: it is listed at once, ' +
-      'status 0 PENDING until the acquirer answers, with no wait for the next scheduler tick.',
+      'status 0 PENDING until the acquirer answers, with no wait for the next scheduler tick. With paymentMethod ' +
+      'pix_automatico no card is sent: the recurrence is made at the acquirer (502 when it cannot be reached) and ' +
+      "the answer's mandate (status CREATED) carries the QR code the payer authorises in the bank app; no charge " +
+      'is sent until the acquirer confirms the approval (journey 3: the approval pays the first charge). ' +
+      'docs/api/pix-automatico.md',
     tags: [TAG],
     parameters: [{ name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/SubscriptionCreate' } }],
     responses: {
@@ -52,9 +60,11 @@ export const docs = {
         ...errorResponses.fieldErrors,
         description:
           'Invalid input: field name to messages (encryptedCard when the card cannot be read, is expired ' +
-          'or invalid)',
+          'or invalid; paymentMethod when the acquirer refuses the Pix Automático recurrence)',
       },
-      502: errorResponses.detail('The acquirer could not be reached to tokenize the card'),
+      502: errorResponses.detail(
+        'The acquirer could not be reached to tokenize the card (or to make the Pix Automático recurrence)',
+      ),
     },
   },
   getSubscription: {
@@ -69,13 +79,16 @@ export const docs = {
     summary: 'Cancel a subscription',
     description:
       "No new charge is created and no retry is scheduled (every charge's nextRetryAt becomes null). " +
-      'Cancelling a cancelled subscription returns it unchanged.',
+      'Cancelling a cancelled subscription returns it unchanged. Pix Automático: a mandate still CREATED or ' +
+      'APPROVED is cancelled at the acquirer first (502, and nothing changed, when it cannot be reached); the ' +
+      'answer shows it CANCELLED by the merchant once the acquirer confirmed it.',
     tags: [TAG],
     parameters: [idParam],
     responses: {
       200: subscriptionResponse('The subscription, cancelled'),
       404: subscriptionNotFound,
       409: errorResponses.detail('The subscription has already expired'),
+      502: errorResponses.detail('The acquirer could not be reached to cancel the Pix Automático mandate'),
     },
   },
   listSubscriptionCharges: {

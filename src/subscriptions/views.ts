@@ -1,6 +1,6 @@
 /** A subscription and its charges as the API shows them (the routes, the account events). */
-import type { ChargeAnswer, SubscriptionAnswer } from './schemas';
-import { ChargeStatus, type Subscription, type SubscriptionCharge } from './model';
+import type { ChargeAnswer, MandateAnswer, SubscriptionAnswer } from './schemas';
+import { ChargeStatus, type Mandate, type Subscription, type SubscriptionCharge } from './model';
 
 export function subscriptionView(sub: Subscription): SubscriptionAnswer {
   return {
@@ -14,19 +14,54 @@ export function subscriptionView(sub: Subscription): SubscriptionAnswer {
     endDate: sub.endDate ?? null,
     maxCycles: sub.maxCycles ?? null,
     retry: sub.retry,
-    card: {
-      brand: sub.card.brand,
-      bin: sub.card.bin,
-      last4: sub.card.last4,
-      holder: sub.card.holder,
-      expMonth: sub.card.expMonth,
-      expYear: sub.card.expYear,
-    },
+    card: sub.card?.token
+      ? {
+          brand: sub.card.brand,
+          bin: sub.card.bin,
+          last4: sub.card.last4,
+          holder: sub.card.holder,
+          expMonth: sub.card.expMonth,
+          expYear: sub.card.expYear,
+        }
+      : null,
     customer: { name: sub.customer.name, identity: sub.customer.identity ?? null },
     description: sub.description ?? null,
     cancelledAt: sub.cancelledAt ? sub.cancelledAt.toISOString() : null,
     createdAt: sub.createdAt.toISOString(),
     updatedAt: sub.updatedAt.toISOString(),
+    // Only on a Pix Automático subscription: a card subscription's answer keeps the contract's keys alone.
+    ...(sub.mandate ? { paymentMethod: 'pix_automatico' as const, mandate: mandateView(sub.mandate) } : {}),
+  };
+}
+
+const iso = (date: Date | null | undefined) => (date ? new Date(date).toISOString() : null);
+
+export function mandateView(mandate: Mandate): MandateAnswer {
+  const waiting = mandate.status === 'CREATED';
+  return {
+    status: mandate.status,
+    journey: mandate.journey,
+    acquirerRecurrenceId: mandate.recurrenceId,
+    retryPolicy: mandate.retryPolicy,
+    amountType: mandate.amountType,
+    minimumValue: mandate.minimumValue ?? null,
+    maximumValue: mandate.maximumValue ?? null,
+    qrCodeImage: waiting ? mandate.qrCodeImage : null,
+    qrCodeText: waiting ? mandate.qrCodeText : null,
+    expiresAt: iso(mandate.expiresAt),
+    approvedAt: iso(mandate.approvedAt),
+    rejectedAt: iso(mandate.rejectedAt),
+    expiredAt: iso(mandate.expiredAt),
+    rejection: mandate.status === 'REJECTED' ? { code: mandate.reasonCode ?? '', reason: mandate.reason ?? '' } : null,
+    cancellation:
+      mandate.status === 'CANCELLED'
+        ? {
+            by: mandate.cancelledBy ?? 'payer',
+            at: iso(mandate.cancelledAt) ?? '',
+            code: mandate.reasonCode ?? '',
+            reason: mandate.reason ?? '',
+          }
+        : null,
   };
 }
 

@@ -23,6 +23,22 @@ export const EVENT_TYPES = {
   },
   'subscription.created': { object: 'subscription', doc: 'A subscription was created' },
   'subscription.cancelled': { object: 'subscription', doc: 'A subscription was cancelled' },
+  'subscription.mandate_approved': {
+    object: 'subscription',
+    doc: "The payer authorised a Pix Automático subscription's mandate (journey 3: and paid the first charge)",
+  },
+  'subscription.mandate_rejected': {
+    object: 'subscription',
+    doc: "The payer refused a Pix Automático subscription's mandate; the subscription is cancelled",
+  },
+  'subscription.mandate_expired': {
+    object: 'subscription',
+    doc: "A Pix Automático subscription's authorisation QR code expired unused; the subscription is cancelled",
+  },
+  'subscription.mandate_cancelled': {
+    object: 'subscription',
+    doc: "A Pix Automático subscription's mandate was cancelled by the merchant or the payer (mandate.cancellation)",
+  },
   'subscription_charge.confirmed': { object: 'subscription_charge', doc: 'A subscription charge was paid' },
   'subscription_charge.denied': {
     object: 'subscription_charge',

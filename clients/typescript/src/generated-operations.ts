@@ -771,7 +771,8 @@ export class ChargebacksApi extends ApiGroup {
 }
 
 /**
- * Recurring card charges: subscriptions, their charges (retried on a schedule) and refunds
+ * Recurring charges: subscriptions on a card (charged on each due date, retried on a schedule) or on
+ * Pix Automático (the payer's mandate, authorised once in the bank app), their charges and refunds
  *
  * Tag "subscriptions" of the document.
  */
@@ -783,7 +784,10 @@ export class SubscriptionsApi extends ApiGroup {
    * scheduler creates a charge on each due date (UTC day) and sends it to the acquirer. When
    * firstDueDate is today (UTC), the first charge is created and queued with the subscription: it is
    * listed at once, status 0 PENDING until the acquirer answers, with no wait for the next scheduler
-   * tick.
+   * tick. With paymentMethod pix_automatico no card is sent: the recurrence is made at the acquirer (502
+   * when it cannot be reached) and the answer's mandate (status CREATED) carries the QR code the payer
+   * authorises in the bank app; no charge is sent until the acquirer confirms the approval (journey 3:
+   * the approval pays the first charge). docs/api/pix-automatico.md
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
    * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
@@ -814,7 +818,9 @@ export class SubscriptionsApi extends ApiGroup {
    * Cancel a subscription
    *
    * No new charge is created and no retry is scheduled (every charge's nextRetryAt becomes null).
-   * Cancelling a cancelled subscription returns it unchanged.
+   * Cancelling a cancelled subscription returns it unchanged. Pix Automático: a mandate still CREATED or
+   * APPROVED is cancelled at the acquirer first (502, and nothing changed, when it cannot be reached);
+   * the answer shows it CANCELLED by the merchant once the acquirer confirmed it.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
    * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
@@ -1752,9 +1758,11 @@ export class WebhookEndpointsApi extends ApiGroup {
  * endpoints receive. Types: sale.authorized, sale.denied, sale.captured, sale.cancelled,
  * sale.refunded, refund.pending, refund.succeeded, refund.failed, pix.paid, pix.expired,
  * payment_link.paid, payment_link.payment_denied, payment_link.pix_expired, payment_link.paid_twice,
- * subscription.created, subscription.cancelled, subscription_charge.confirmed,
- * subscription_charge.denied, subscription_charge.refunded, chargeback.received, chargeback.updated,
- * chargeback.accepted, chargeback.refused. See docs/api/events.md.
+ * subscription.created, subscription.cancelled, subscription.mandate_approved,
+ * subscription.mandate_rejected, subscription.mandate_expired, subscription.mandate_cancelled,
+ * subscription_charge.confirmed, subscription_charge.denied, subscription_charge.refunded,
+ * chargeback.received, chargeback.updated, chargeback.accepted, chargeback.refused. See
+ * docs/api/events.md.
  *
  * Tag "events" of the document.
  */

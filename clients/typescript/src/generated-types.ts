@@ -386,11 +386,41 @@ export interface SubscriptionCreate {
    */
   firstDueDate: string;
   /**
-   * The card encrypted as in checkout: base64 of the RSA (PKCS#1 v1.5) encryption, with the service
-   * public key, of the JSON {"number","holder","expMonth","expYear","cvv"}. It is turned into an
-   * acquirer card token at once; only the token, brand, BIN, last four, holder and expiry are kept
+   * Not in the contract. card (the default): each charge is a card sale on encryptedCard.
+   * pix_automatico: the payer authorises the recurrence once in their bank app (the mandate's QR code,
+   * see pixAutomatico); no card. docs/api/pix-automatico.md
    */
-  encryptedCard: string;
+  paymentMethod?: 'card' | 'pix_automatico';
+  /**
+   * Required with paymentMethod card (the default); refused with pix_automatico. The card encrypted as
+   * in checkout: base64 of the RSA (PKCS#1 v1.5) encryption, with the service public key, of the JSON
+   * {"number","holder","expMonth","expYear","cvv"}. It is turned into an acquirer card token at once;
+   * only the token, brand, BIN, last four, holder and expiry are kept
+   */
+  encryptedCard?: string;
+  /**
+   * Required with paymentMethod pix_automatico, refused otherwise. retry true sends the retry policy
+   * Allowed_3R_7D (a failed charge retried at most 3 times in 7 days), false none. billingCycle: weekly,
+   * monthly, quarterly, semiannual or annual (the Central Bank has no bimonthly). customer.name and
+   * customer.identity are required; description (up to 35 characters) is the plan the payer sees
+   */
+  pixAutomatico?: {
+    /**
+     * 2: the QR code only authorises; the first charge is sent on the calendar. 3: the QR code pays the
+     * first charge (value) now and authorises the rest
+     */
+    journey: 2 | 3;
+    /**
+     * Variable amounts: the most one charge may be, in cents (a charge above it is refused before it is
+     * sent). Absent: every charge is value (fixed amount)
+     */
+    maximumValue?: number;
+    /**
+     * Variable amounts only: the least one charge may be, in cents, sent to the acquirer as the
+     * recurrence's MinimumAmount (the payer cannot set a ceiling below it). Default: 1
+     */
+    minimumValue?: number;
+  };
   /** Retry soft-declined charges on the retry schedule. false: each charge is sent once */
   retry?: boolean;
   /**
@@ -408,6 +438,66 @@ export interface SubscriptionCreate {
     identity?: string;
   };
   description?: string | null;
+}
+
+export interface SubscriptionMandate {
+  /**
+   * CREATED: the QR code waits for the payer. APPROVED: the payer authorised it (charges can be sent).
+   * REJECTED: the payer refused it. EXPIRED: not authorised in time. CANCELLED: by the merchant or the
+   * payer (cancellation says which). Moves only after the acquirer confirmed it (a notice alone moves
+   * nothing); REJECTED, EXPIRED and CANCELLED cancel the subscription (no charge is sent)
+   */
+  status: 'CREATED' | 'APPROVED' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
+  journey: 2 | 3;
+  /** The acquirer's RecurrenceId */
+  acquirerRecurrenceId: string;
+  retryPolicy: 'Allowed_3R_7D' | 'none';
+  amountType: 'fixed' | 'variable';
+  /** Variable amounts: cents; null when fixed */
+  minimumValue: number | null;
+  /** Variable amounts: cents; null when fixed */
+  maximumValue: number | null;
+  /** The authorisation QR code, data:image/png;base64,...; null once the mandate left CREATED */
+  qrCodeImage: string | null;
+  /** The same as copy-and-paste text (Pix Copia e Cola); null once the mandate left CREATED */
+  qrCodeText: string | null;
+  /**
+   * When the QR code expires if not authorised
+   *
+   * Format: date-time.
+   */
+  expiresAt: string | null;
+  /**
+   * When the payer authorised it (as the acquirer dates it)
+   *
+   * Format: date-time.
+   */
+  approvedAt: string | null;
+  /**
+   * When the payer refused it
+   *
+   * Format: date-time.
+   */
+  rejectedAt: string | null;
+  /**
+   * When it expired unauthorised
+   *
+   * Format: date-time.
+   */
+  expiredAt: string | null;
+  /** The acquirer's (Central Bank) rejection code and text; null unless REJECTED */
+  rejection: {
+    code?: string;
+    reason?: string;
+  } | null;
+  /** Who cancelled it, when, and why (code: the Central Bank reason code); null unless CANCELLED */
+  cancellation: {
+    by?: 'merchant' | 'payer';
+    /** Format: date-time. */
+    at?: string;
+    code?: string;
+    reason?: string;
+  } | null;
 }
 
 export interface Subscription {
@@ -443,7 +533,7 @@ export interface Subscription {
   endDate: string | null;
   maxCycles: number | null;
   retry: boolean;
-  /** What is kept of the card; the acquirer card token is never shown */
+  /** What is kept of the card; the acquirer card token is never shown. null with pix_automatico */
   card: {
     brand?: string;
     bin?: string;
@@ -451,7 +541,10 @@ export interface Subscription {
     holder?: string;
     expMonth?: number;
     expYear?: number;
-  };
+  } | null;
+  /** Not in the contract: shown only on a subscription paid by Pix Automático (absent: a card) */
+  paymentMethod?: 'pix_automatico';
+  mandate?: SubscriptionMandate;
   customer: {
     name?: string;
     identity?: string | null;
@@ -1391,6 +1484,10 @@ export interface WebhookEndpointCreate {
     | 'payment_link.paid_twice'
     | 'subscription.created'
     | 'subscription.cancelled'
+    | 'subscription.mandate_approved'
+    | 'subscription.mandate_rejected'
+    | 'subscription.mandate_expired'
+    | 'subscription.mandate_cancelled'
     | 'subscription_charge.confirmed'
     | 'subscription_charge.denied'
     | 'subscription_charge.refunded'
@@ -1430,6 +1527,10 @@ export interface WebhookEndpointUpdate {
     | 'payment_link.paid_twice'
     | 'subscription.created'
     | 'subscription.cancelled'
+    | 'subscription.mandate_approved'
+    | 'subscription.mandate_rejected'
+    | 'subscription.mandate_expired'
+    | 'subscription.mandate_cancelled'
     | 'subscription_charge.confirmed'
     | 'subscription_charge.denied'
     | 'subscription_charge.refunded'
@@ -1538,6 +1639,10 @@ export interface AccountEvent {
     | 'payment_link.paid_twice'
     | 'subscription.created'
     | 'subscription.cancelled'
+    | 'subscription.mandate_approved'
+    | 'subscription.mandate_rejected'
+    | 'subscription.mandate_expired'
+    | 'subscription.mandate_cancelled'
     | 'subscription_charge.confirmed'
     | 'subscription_charge.denied'
     | 'subscription_charge.refunded'
@@ -1717,6 +1822,10 @@ export interface ListEventsQuery {
     | 'payment_link.paid_twice'
     | 'subscription.created'
     | 'subscription.cancelled'
+    | 'subscription.mandate_approved'
+    | 'subscription.mandate_rejected'
+    | 'subscription.mandate_expired'
+    | 'subscription.mandate_cancelled'
     | 'subscription_charge.confirmed'
     | 'subscription_charge.denied'
     | 'subscription_charge.refunded'
@@ -1869,6 +1978,7 @@ export interface OperationErrors {
     409: ErrorDetail;
     413: ErrorDetail;
     415: ErrorDetail;
+    502: ErrorDetail;
     503: ErrorDetail;
   };
   listSubscriptionCharges: {

@@ -66,6 +66,10 @@ export interface EventDataByType {
   'payment_link.paid_twice': PaymentLinkEventData;
   'subscription.created': Subscription;
   'subscription.cancelled': Subscription;
+  'subscription.mandate_approved': Subscription;
+  'subscription.mandate_rejected': Subscription;
+  'subscription.mandate_expired': Subscription;
+  'subscription.mandate_cancelled': Subscription;
   'subscription_charge.confirmed': SubscriptionCharge;
   'subscription_charge.denied': SubscriptionCharge;
   'subscription_charge.refunded': SubscriptionCharge;

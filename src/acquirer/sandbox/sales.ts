@@ -79,8 +79,8 @@ export function cardOutcome(number: string): CardOutcome {
  */
 export const RECOVERING_AMOUNT = /^9907(\d\d)$/;
 
-type Json = Record<string, any>;
-type Answer = { status: number; body: unknown };
+export type Json = Record<string, any>;
+export type Answer = { status: number; body: unknown };
 
 interface StoredCard {
   number: string;
@@ -89,7 +89,7 @@ interface StoredCard {
   brand: string;
 }
 
-interface SandboxSale {
+export interface SandboxSale {
   paymentId: string;
   merchantOrderId: string;
   customer: Json;
@@ -164,9 +164,20 @@ const state = {
 };
 
 /** The sandbox's notion of now: the real clock moved by the clock control. */
-const sandboxNow = () => Date.now() + state.clockOffsetMs;
+export const sandboxNow = () => Date.now() + state.clockOffsetMs;
 /** The acquirer's calendar day (Brasília) of an instant, as a day number. */
 const brasiliaDay = (ms: number) => Math.floor((ms + BRASILIA_OFFSET_MS) / DAY_MS);
+
+/** What runs when the clock control moves the sandbox's clock (Pix Automático expiries). */
+const clockListeners: (() => Promise<void>)[] = [];
+export function onClockMove(listener: () => Promise<void>): void {
+  clockListeners.push(listener);
+}
+
+/** A sale the sandbox holds, by PaymentId. */
+export function findSale(paymentId: string): SandboxSale | undefined {
+  return state.sales.get(paymentId);
+}
 
 /** Clears every sale, token and fault (tests of the sandbox itself). */
 export function resetSandboxSales(): void {
@@ -183,12 +194,12 @@ export function resetSandboxSales(): void {
 
 // ---------------------------------------------------------------------------------------------
 
-const acquirerDate = (date = new Date()) => date.toISOString().replace('T', ' ').slice(0, 19);
+export const acquirerDate = (date = new Date()) => date.toISOString().replace('T', ' ').slice(0, 19);
 const digits = (n: number) => String(crypto.randomInt(10 ** (n - 1), 10 ** n));
 const maskCard = (number: string) =>
   `${number.slice(0, 6)}${'*'.repeat(Math.max(number.length - 10, 0))}${number.slice(-4)}`;
 
-function fail(res: Response, status: number, errors: { Code: number; Message: string }[]): void {
+export function fail(res: Response, status: number, errors: { Code: number; Message: string }[]): void {
   res.status(status).json(errors);
 }
 
@@ -201,7 +212,7 @@ function linksOf(sale: SandboxSale): Json[] {
   return links;
 }
 
-function saleBody(sale: SandboxSale): Json {
+export function saleBody(sale: SandboxSale): Json {
   const payment: Json = {
     PaymentId: sale.paymentId,
     Type: sale.type,
@@ -263,7 +274,7 @@ function emvField(id: string, value: string): string {
 }
 
 /** An EMV "copia e cola" text shaped like a dynamic PIX BR Code. */
-function pixCopyPaste(sale: { paymentId: string; amount: number }, txid: string): string {
+export function pixCopyPaste(sale: { paymentId: string; amount: number }, txid: string): string {
   const account = emvField('00', 'br.gov.bcb.pix') + emvField('25', `pix.sandbox.local/qr/v2/${sale.paymentId}`);
   const payload =
     emvField('00', '01') +
@@ -290,7 +301,7 @@ function refreshExpiry(sale: SandboxSale): void {
   }
 }
 
-function newSale(body: Json, type: SandboxSale['type']): SandboxSale {
+export function newSale(body: Json, type: SandboxSale['type']): SandboxSale {
   const payment = body.Payment;
   const sale: SandboxSale = {
     paymentId: crypto.randomUUID(),
@@ -408,7 +419,7 @@ function hang(req: Request, res: Response): void {
   res.on('close', () => clearTimeout(timer));
 }
 
-function applyFaults(req: Request, res: Response, next: NextFunction): void {
+export function applyFaults(req: Request, res: Response, next: NextFunction): void {
   const fault = takeFault(req);
   if (!fault) return next();
   switch (fault.mode) {
@@ -441,7 +452,7 @@ function applyFaults(req: Request, res: Response, next: NextFunction): void {
   }
 }
 
-function authenticate(req: Request, res: Response, next: NextFunction): void {
+export function authenticate(req: Request, res: Response, next: NextFunction): void {
   const { merchantId, merchantKey } = getConfig().acquirer;
   const id = req.header('MerchantId');
   const key = req.header('MerchantKey');
@@ -478,7 +489,7 @@ function forgetOldest<K, V>(map: Map<K, V>): void {
   }
 }
 
-function idempotent(handler: (req: Request) => Answer) {
+export function idempotent(handler: (req: Request) => Answer) {
   return (req: Request, res: Response) => {
     const answer = answerOnce(req, handler);
     res.status(answer.status).json(answer.body);
@@ -703,13 +714,15 @@ async function completeDuePixRefunds(sale: SandboxSale): Promise<void> {
   if (!state.holdPixRefunds) await completePixRefunds(sale, 'due');
 }
 
-async function notify(
-  sale: SandboxSale,
+/** POSTs a signed notice {PaymentId, ...extra, ChangeType} to our notice URL (or `notifyUrl`). */
+export async function notify(
+  sale: Pick<SandboxSale, 'paymentId'>,
   changeType: number,
   notifyUrl?: string,
+  extra: Json = {},
 ): Promise<{ url: string; status: number | null }> {
   const url = notifyUrl || `${getConfig().sandbox.notifyUrl}${NOTIFICATION_PATH}`;
-  const body = JSON.stringify({ PaymentId: sale.paymentId, ChangeType: changeType });
+  const body = JSON.stringify({ PaymentId: sale.paymentId, ...extra, ChangeType: changeType });
   const signature = crypto.createHmac('sha256', getConfig().acquirer.notificationSecret).update(body).digest('hex');
   state.stats.notificationsSent++;
   try {
@@ -895,12 +908,13 @@ function router(): Router {
    * The sandbox's clock (its refund windows and "the capture day"): `{"offsetMs": n}` or `{"date": ISO}`
    * moves it; DELETE puts it back on the real clock.
    */
-  r.put('/sandbox/clock', (req, res) => {
+  r.put('/sandbox/clock', async (req, res) => {
     const body = (req.body ?? {}) as Json;
     if (Number.isInteger(body.offsetMs)) state.clockOffsetMs = body.offsetMs;
     else if (typeof body.date === 'string' && !Number.isNaN(Date.parse(body.date)))
       state.clockOffsetMs = Date.parse(body.date) - Date.now();
     else return res.status(400).json({ detail: 'give offsetMs (an integer) or date (ISO 8601)' });
+    for (const listener of clockListeners) await listener();
     res.json({ now: new Date(sandboxNow()).toISOString(), offsetMs: state.clockOffsetMs });
   });
   r.get('/sandbox/clock', (_req, res) => {

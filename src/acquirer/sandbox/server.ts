@@ -18,8 +18,10 @@ import { logger } from '../../platform/logger';
 import type { SandboxArea } from './area';
 import { salesSandboxArea } from './sales';
 import { chargebackSandboxArea } from './chargebacks';
+import { pixAutomaticoSandboxArea } from './pix-automatico';
 
-const sandboxAreas: SandboxArea[] = [salesSandboxArea, chargebackSandboxArea];
+// Pix Automático first: it takes the recurrences' POST /1/sales and passes every other sale on.
+const sandboxAreas: SandboxArea[] = [pixAutomaticoSandboxArea, salesSandboxArea, chargebackSandboxArea];
 
 /** The paths of the acquirer's chargeback API (its OAuth2 token included), which demand mutual TLS. */
 const MUTUAL_TLS_PATHS = /^\/(oauth\/|sandbox-cb\/chargeback\/)/;
