@@ -26,9 +26,10 @@ import mongoose from 'mongoose';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues } from '../../src/queue/queues';
 import { getProducerConnection, waitForRedis } from '../../src/platform/redis';
-import { ensureServices } from '../../src/devstack/services';
+import { ensureServices, startJaeger, stopService, type StartedJaeger } from '../../src/devstack/services';
 import { benchCases } from './cases';
 import { isThroughputCase, type BenchCase, type BenchContext, type BenchTarget, type Side } from './cases/types';
+import { freePort } from '../helpers/processes';
 import { LISTENING, memoryOf, startBenchProcess, startWebProcess, type BenchProcess } from './processes';
 import { BENCH_DB, BENCH_QUEUE_PREFIX } from './env';
 import { cpuPerOperation, describeCpu, readCpu, type CpuReading } from './cpu';
@@ -463,6 +464,17 @@ async function deleteQueueKeys(): Promise<void> {
   } while (cursor !== '0');
 }
 
+/** The Jaeger the traced cases export to: started by the first of them, stopped when the run ends. */
+let jaeger: Promise<StartedJaeger> | undefined;
+
+async function tracesTo(): Promise<Record<string, string>> {
+  jaeger ??= (async () => {
+    const [otlpHttp, query, queryGrpc] = [await freePort(), await freePort(), await freePort()];
+    return startJaeger({ otlpHttp, query, queryGrpc }, false);
+  })();
+  return { OTEL_EXPORTER_OTLP_ENDPOINT: (await jaeger).otlpUrl, OTEL_SERVICE_NAME: 'payments-web-bench' };
+}
+
 /** The processes a case needs: the sandbox and a worker when it needs them, web, the baseline server. */
 async function startStack(
   benchCase: BenchCase,
@@ -482,7 +494,8 @@ async function startStack(
         ...pointAtSandbox(sandbox.url),
       });
     }
-    const web = stack.add(await startWebProcess('web', { ...env, LOG_LEVEL }));
+    const traces = benchCase.traced ? await tracesTo() : {};
+    const web = stack.add(await startWebProcess('web', { ...env, ...traces, LOG_LEVEL }));
     if (needs.has('worker')) await stack.setWorkers(1);
     // The floors call the same sandbox as the web process (env carries ACQUIRER_BASE_URL).
     const baseline = stack.add(await startBenchProcess('baseline', 'test/bench/baseline-server.ts', env, LISTENING));
@@ -575,6 +588,7 @@ async function main() {
     await deleteQueueKeys().catch(() => undefined);
     await closeQueues();
     await disconnectDatabase();
+    if (jaeger) await stopService(await jaeger);
   }
 }
 
