@@ -20,6 +20,8 @@
  */
 import './env';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose from 'mongoose';
@@ -464,15 +466,39 @@ async function deleteQueueKeys(): Promise<void> {
   } while (cursor !== '0');
 }
 
-/** The Jaeger the traced cases export to: started by the first of them, stopped when the run ends. */
+/**
+ * Where the traced cases' web process exports its spans (OTLP over HTTP): BENCH_TRACES_TO=jaeger, a real Jaeger
+ * started once per run (its own CPU then competes with the web process's on this machine); by default a sink in
+ * this process that takes every export and answers 200, so the figure is what tracing costs the web process alone.
+ */
+const TRACES_TO = process.env.BENCH_TRACES_TO === 'jaeger' ? 'jaeger' : 'sink';
 let jaeger: Promise<StartedJaeger> | undefined;
+let sink: Promise<{ url: string; exports: number; bytes: number; server: http.Server }> | undefined;
 
 async function tracesTo(): Promise<Record<string, string>> {
-  jaeger ??= (async () => {
-    const [otlpHttp, query, queryGrpc] = [await freePort(), await freePort(), await freePort()];
-    return startJaeger({ otlpHttp, query, queryGrpc }, false);
-  })();
-  return { OTEL_EXPORTER_OTLP_ENDPOINT: (await jaeger).otlpUrl, OTEL_SERVICE_NAME: 'payments-web-bench' };
+  const named = { OTEL_SERVICE_NAME: 'payments-web-bench' };
+  if (TRACES_TO === 'jaeger') {
+    jaeger ??= (async () => {
+      const [otlpHttp, query, queryGrpc] = [await freePort(), await freePort(), await freePort()];
+      return startJaeger({ otlpHttp, query, queryGrpc }, false);
+    })();
+    return { ...named, OTEL_EXPORTER_OTLP_ENDPOINT: (await jaeger).otlpUrl };
+  }
+  sink ??= new Promise((resolve) => {
+    const counts = { exports: 0, bytes: 0 };
+    const server = http.createServer((req, res) => {
+      req.on('data', (chunk: Buffer) => (counts.bytes += chunk.length));
+      req.on('end', () => {
+        counts.exports++;
+        res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+      });
+    });
+    server.listen(0, '127.0.0.1', () => {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      resolve(Object.assign(counts, { url, server }));
+    });
+  });
+  return { ...named, OTEL_EXPORTER_OTLP_ENDPOINT: (await sink).url };
 }
 
 /** The processes a case needs: the sandbox and a worker when it needs them, web, the baseline server. */
@@ -589,6 +615,11 @@ async function main() {
     await closeQueues();
     await disconnectDatabase();
     if (jaeger) await stopService(await jaeger);
+    if (sink) {
+      const { exports, bytes, server } = await sink;
+      process.stdout.write(`traced cases: ${exports} OTLP exports, ${Math.round(bytes / 1024)} KB of spans\n`);
+      server.close();
+    }
   }
 }
 

@@ -77,6 +77,7 @@ function shapeOf(trace: JaegerTrace) {
     service: serviceOf(trace, span),
     name: span.operationName,
     kind: tag(span, 'span.kind'),
+    db: tag(span, 'db.system') ?? tag(span, 'db.system.name'),
   }));
 }
 
@@ -117,7 +118,8 @@ function assertSpansAcross(t: import('ava').ExecutionContext, trace: JaegerTrace
   has('the acquirer call', (s) => s.name === acquirerSpan);
   has('its HTTP request', (s) => s.kind === 'client' && /^(POST|PUT|GET)$/.test(s.name));
   has('the acquirer answering', (s) => s.service === 'payments-sandbox' && s.kind === 'server');
-  has('a database command', (s) => s.kind === 'client' && /^mongodb\./.test(s.name));
+  has('a database command', (s) => s.kind === 'client' && s.db === 'mongodb');
+  has('a Redis command', (s) => s.kind === 'client' && s.db === 'redis');
 }
 
 /** The web's log line of the request, by its path: it carries the trace's id. */

@@ -1,6 +1,7 @@
 /**
  * The `me` and pre-capture cases again, with the web process's traces on (OTEL_EXPORTER_OTLP_ENDPOINT set, every
- * span exported to a real Jaeger): beside the same cases without, in the same run, they give what tracing costs.
+ * span exported over OTLP: to the bench's sink, or a real Jaeger with BENCH_TRACES_TO=jaeger, see run.ts): beside
+ * the same cases without, in the same run, they give what tracing costs.
  * The baselines are the same (bare Express, the sandbox), untraced; the sandbox stays untraced too.
  */
 import { meCase } from './me';
