@@ -91,7 +91,12 @@ async function journeyTrace(acquirerSpan: string, request: RegExp, workerQueue: 
       const matching = (await tracesOf('payments-web')).filter(
         (trace) =>
           trace.spans.some((s) => s.operationName === acquirerSpan) &&
-          trace.spans.some((s) => serviceOf(trace, s) === 'payments-web' && request.test(s.operationName)),
+          trace.spans.some(
+            (s) =>
+              serviceOf(trace, s) === 'payments-web' &&
+              tag(s, 'span.kind') === 'server' &&
+              request.test(s.operationName),
+          ),
       );
       const complete = matching.filter((trace) =>
         trace.spans.some(
