@@ -445,4 +445,38 @@ export const CONFIG_VARIABLES = {
         'write, so a fault test can kill the worker in that gap (0 = never)',
     }),
   },
+  // Read by the OpenTelemetry SDK itself (src/platform/tracing.ts); declared here so they are checked and documented.
+  tracing: {
+    tracesExporter: variable({
+      env: 'OTEL_TRACES_EXPORTER',
+      schema: Joi.string()
+        .pattern(/^\s*(otlp|console|none)(\s*,\s*(otlp|console|none))*\s*$/)
+        .allow(''),
+      default: '',
+      doc:
+        'Traces: otlp (or console) turns OpenTelemetry on in every process; empty = off unless an OTLP endpoint ' +
+        'is set; none = off',
+      see: '[traces](deploy.md#traces)',
+    }),
+    otlpEndpoint: variable({
+      env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+      schema: httpUrl.allow(''),
+      default: '',
+      doc:
+        'OTLP receiver the spans go to (http/protobuf, e.g. http://127.0.0.1:4318, a Jaeger or a collector); ' +
+        'setting it turns traces on',
+    }),
+    serviceName: variable({
+      env: 'OTEL_SERVICE_NAME',
+      schema: Joi.string().allow(''),
+      default: '',
+      doc: 'Service name of the spans (empty = payments-web, payments-worker, payments-scheduler, payments-sandbox)',
+    }),
+    sdkDisabled: variable({
+      env: 'OTEL_SDK_DISABLED',
+      schema: Joi.string().valid('', 'true', 'false'),
+      default: '',
+      doc: 'true keeps traces off whatever the other OTEL_* variables say',
+    }),
+  },
 };

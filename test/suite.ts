@@ -11,7 +11,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
-import { DEFAULT_MONGODB_URI, ensureServices, stopService } from '../src/devstack/services';
+import { DEFAULT_MONGODB_URI, ensureJaegerBinary, ensureServices, stopService } from '../src/devstack/services';
 
 const root = path.resolve(__dirname, '..');
 const shapes = path.join(root, '.data', 'query-shapes');
@@ -111,6 +111,9 @@ function listTestFiles(dir = path.join(root, 'test')): string[] {
 
 async function main(): Promise<number> {
   const started = await ensureServices(false);
+  // test/traces/ starts a Jaeger: built here once per machine (minutes), not under a test's 120 s timeout.
+  const files = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  if (!files.length || files.some((file) => file.includes('traces'))) await ensureJaegerBinary();
   const runId = crypto.randomBytes(3).toString('hex');
   try {
     for (const dir of [shapes, answers]) {

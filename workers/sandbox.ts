@@ -1,4 +1,6 @@
 /** Procfile `sandbox`: the dev-only acquirer simulator. Refuses to run with NODE_ENV=production (exit 78). */
+// First: traces, when on, must patch express, ioredis, mongodb and undici before they load.
+import '../src/platform/tracing-preload';
 import { badConfiguration, exitRefusingToStart, getConfig } from '../config';
 import { listenSandbox } from '../src/acquirer/sandbox/server';
 import { logger } from '../src/platform/logger';

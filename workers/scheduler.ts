@@ -2,6 +2,8 @@
  * The scheduler process (node-cron): on each tick it finds due work and enqueues it with
  * deterministic job ids, so two schedulers, or one restarted mid-run, never enqueue twice.
  */
+// First: traces, when on, must patch express, ioredis, mongodb and undici before they load.
+import '../src/platform/tracing-preload';
 import cron from 'node-cron';
 import { getConfig } from '../config';
 import { connectDatabase, disconnectDatabase, ensureStoreCompanionIndexes } from '../src/db/connection';

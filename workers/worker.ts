@@ -3,6 +3,8 @@
  * SIGTERM it stops taking jobs and lets the running ones finish before exiting.
  * WORKER_QUEUES=a,b limits a process to some queues (to scale one kind on its own).
  */
+// First: traces, when on, must patch express, ioredis, mongodb and undici before they load.
+import '../src/platform/tracing-preload';
 import { getConfig } from '../config';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection';
 import { closeQueues, startWorker } from '../src/queue/queues';

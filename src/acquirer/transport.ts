@@ -7,6 +7,7 @@
  */
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { Agent, request, type Dispatcher } from 'undici';
 import { getConfig } from '../../config';
 import { AcquirerRejectedError, AcquirerUnavailableError } from './errors';
@@ -102,7 +103,34 @@ export function callMayStillBeRunningMs(): number {
   return 2 * getConfig().acquirer.timeoutMs + 60_000;
 }
 
-export async function call(options: CallOptions): Promise<CallResult | null> {
+const tracer = trace.getTracer('payments-acquirer');
+
+/**
+ * One call to the acquirer, in a span named after the operation (traces on; a no-op otherwise) around the HTTP
+ * request's own span: a slow or failed payment shows which acquirer operation it waited on and how it ended.
+ */
+export function call(options: CallOptions): Promise<CallResult | null> {
+  const attributes = { 'acquirer.operation': options.operation, 'http.request.method': options.method };
+  return tracer.startActiveSpan(
+    `acquirer ${options.operation}`,
+    { kind: SpanKind.INTERNAL, attributes },
+    async (span) => {
+      try {
+        const result = await send(options);
+        span.setAttribute('http.response.status_code', result?.status ?? 404);
+        return result;
+      } catch (error) {
+        span.recordException(error as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
+
+async function send(options: CallOptions): Promise<CallResult | null> {
   const config = getConfig().acquirer;
   const base = options.host === 'query' ? config.queryUrl : config.baseUrl;
   const changesState = options.method !== 'GET';

@@ -1,5 +1,6 @@
 /**
- * Local services for development and tests: FerretDB (our MongoDB-protocol server) and Redis.
+ * Local services for development and tests: FerretDB (our MongoDB-protocol server) and Redis; Jaeger (a trace
+ * store, for OpenTelemetry traces) when asked: `npm run services -- jaeger`.
  *
  * Idempotent: builds what is missing, starts what is not answering, waits until each answers
  * and prints where each is. A second run only confirms. Run directly (`npm run services`) the
@@ -17,6 +18,8 @@ import pg from 'pg';
 import { DEFAULT_FERRETDB_POSTGRESQL_URL, DEFAULT_MONGODB_SERVER, PROJECT_ROOT } from '../../config';
 
 export const FERRETDB_VERSION = 'v1.24.2';
+/** The version of github.com/jaegertracing/jaeger the Go module proxy serves; ./cmd/jaeger is Jaeger v2 all-in-one. */
+export const JAEGER_VERSION = 'v1.76.0';
 const DATA_DIR = path.join(PROJECT_ROOT, '.data');
 
 export interface StartedService {
@@ -66,6 +69,7 @@ export async function stopDetachedServices(): Promise<string[]> {
   for (const [name, binary] of [
     ['ferretdb', 'ferretdb'],
     ['redis', 'redis-server'],
+    ['jaeger', 'jaeger'],
   ] as const) {
     const file = pidFile(name);
     if (!fs.existsSync(file)) continue;
@@ -119,6 +123,156 @@ export function ensureFerretBinary(): string {
   fs.rmSync(source, { recursive: true, force: true });
   say(`FerretDB built at ${binary}`);
   return binary;
+}
+
+function jaegerCacheDir(): string {
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(base, 'payments-platform', `jaeger-${JAEGER_VERSION}`);
+}
+
+/**
+ * Builds Jaeger once per machine from the Go module proxy, as FerretDB is (`go install` refuses the module: its
+ * go.mod has a replace directive); returns the binary path. A build another process has under way (a lock folder
+ * naming a live pid) is waited for rather than repeated.
+ */
+export async function ensureJaegerBinary(waitForOtherBuildMs = 30 * 60_000): Promise<string> {
+  const dir = jaegerCacheDir();
+  const binary = path.join(dir, 'jaeger');
+  if (fs.existsSync(binary)) return binary;
+  fs.mkdirSync(dir, { recursive: true });
+  const lock = path.join(dir, 'building');
+  const deadline = Date.now() + waitForOtherBuildMs;
+  // A build by hand (docs/deploy.md) writes jaeger.partial and renames it when done.
+  const handPartial = `${binary}.partial`;
+  const building = () => fs.existsSync(handPartial) && Date.now() - fs.statSync(handPartial).mtimeMs < 30 * 60_000;
+  while (building() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2_000));
+  if (fs.existsSync(binary)) return binary;
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
+      break;
+    } catch {
+      const pid = Number(fs.readFileSync(path.join(lock, 'pid'), { encoding: 'utf8', flag: 'a+' }));
+      if (pid && !commandLineOf(pid)) fs.rmSync(lock, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`Jaeger is still being built by pid ${pid} (${lock})`);
+      else await new Promise((r) => setTimeout(r, 2_000));
+      if (fs.existsSync(binary)) return binary;
+    }
+  }
+  try {
+    if (fs.existsSync(binary)) return binary;
+    say(`building Jaeger ${JAEGER_VERSION} with Go (once per machine, 10-15 minutes on two cores)...`);
+    const info = JSON.parse(
+      execFileSync('go', ['mod', 'download', '-json', `github.com/jaegertracing/jaeger@${JAEGER_VERSION}`], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    ) as { Dir?: string; Error?: string };
+    if (!info.Dir) throw new Error(`go mod download failed: ${info.Error ?? 'no Dir'}`);
+    // The module cache is read-only and go build writes beside the sources: build a writable copy.
+    const source = fs.mkdtempSync(path.join(dir, 'src-'));
+    fs.cpSync(info.Dir, source, { recursive: true });
+    execFileSync('chmod', ['-R', 'u+w', source]);
+    const partial = `${binary}.partial-${process.pid}`;
+    execFileSync('go', ['build', '-trimpath', '-o', partial, './cmd/jaeger'], {
+      cwd: source,
+      stdio: 'inherit',
+      env: { ...process.env, CGO_ENABLED: '0' },
+    });
+    fs.renameSync(partial, binary); // atomic: a concurrent run never sees a half-written binary
+    fs.rmSync(source, { recursive: true, force: true });
+    say(`Jaeger built at ${binary}`);
+    return binary;
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+export interface JaegerPorts {
+  /** OTLP over HTTP (the SDK's OTEL_EXPORTER_OTLP_ENDPOINT). */
+  otlpHttp: number;
+  /** The query HTTP API and UI. */
+  query: number;
+  /** The query gRPC API (unused by us, but it listens). */
+  queryGrpc: number;
+}
+
+export const DEFAULT_JAEGER_PORTS: JaegerPorts = { otlpHttp: 4318, query: 16686, queryGrpc: 16685 };
+
+/**
+ * Our Jaeger v2 configuration: the all-in-one's (cmd/jaeger/internal/all-in-one.yaml) cut down to an OTLP/HTTP
+ * receiver, memory storage and the query API, on loopback ports of our choosing, without its own metrics listener.
+ */
+export function jaegerConfig(ports: JaegerPorts): string {
+  return [
+    'service:',
+    '  extensions: [jaeger_storage, jaeger_query]',
+    '  pipelines:',
+    '    traces:',
+    '      receivers: [otlp]',
+    '      processors: [batch]',
+    '      exporters: [jaeger_storage_exporter]',
+    '  telemetry:',
+    '    metrics:',
+    '      level: none',
+    '    logs:',
+    '      level: warn',
+    'extensions:',
+    '  jaeger_query:',
+    '    storage:',
+    '      traces: memstore',
+    '    http:',
+    `      endpoint: 127.0.0.1:${ports.query}`,
+    '    grpc:',
+    `      endpoint: 127.0.0.1:${ports.queryGrpc}`,
+    '  jaeger_storage:',
+    '    backends:',
+    '      memstore:',
+    '        memory:',
+    '          max_traces: 100000',
+    'receivers:',
+    '  otlp:',
+    '    protocols:',
+    '      http:',
+    `        endpoint: 127.0.0.1:${ports.otlpHttp}`,
+    'processors:',
+    '  batch:',
+    '    timeout: 200ms',
+    'exporters:',
+    '  jaeger_storage_exporter:',
+    '    trace_storage: memstore',
+    '',
+  ].join('\n');
+}
+
+export interface StartedJaeger extends StartedService {
+  /** OTEL_EXPORTER_OTLP_ENDPOINT for our processes. */
+  otlpUrl: string;
+  /** Query API and UI: /api/services, /api/traces?service=..., /search. */
+  queryUrl: string;
+}
+
+/** Starts Jaeger (memory storage) on the given loopback ports and waits until its query API answers. */
+export async function startJaeger(ports: JaegerPorts, detached: boolean): Promise<StartedJaeger> {
+  const binary = await ensureJaegerBinary();
+  fs.mkdirSync(DATA_DIR, { recursive: true });
+  const config = path.join(DATA_DIR, `jaeger-${ports.otlpHttp}.yaml`);
+  fs.writeFileSync(config, jaegerConfig(ports));
+  const log = openLog(detached ? 'jaeger' : `jaeger-${ports.otlpHttp}`);
+  const child = spawn(binary, ['--config', config], { stdio: ['ignore', log, log], detached });
+  fs.closeSync(log);
+  const queryUrl = `http://127.0.0.1:${ports.query}`;
+  const answers = async () => {
+    try {
+      return (await fetch(`${queryUrl}/api/services`)).ok && (await tcpOpen('127.0.0.1', ports.otlpHttp));
+    } catch {
+      return false;
+    }
+  };
+  await waitFor('Jaeger', answers, 30_000, child);
+  say(`Jaeger ${JAEGER_VERSION} up: OTLP http://127.0.0.1:${ports.otlpHttp}, UI ${queryUrl} (pid ${child.pid})`);
+  return { ...remember('jaeger', child, detached), otlpUrl: `http://127.0.0.1:${ports.otlpHttp}`, queryUrl };
 }
 
 function portOf(url: URL, fallback: number): number {
@@ -368,6 +522,15 @@ if (require.main === module && process.argv[2] === 'stop') {
       say(stopped.length ? `stopped ${stopped.join(', ')}` : 'nothing started by npm run services is running');
       process.exit(0);
     },
+    (error: Error) => {
+      process.stderr.write(`[services] ${error.message}\n`);
+      process.exit(1);
+    },
+  );
+} else if (require.main === module && process.argv[2] === 'jaeger') {
+  // Traces for a local stack: then start it with OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 (docs/deploy.md).
+  startJaeger(DEFAULT_JAEGER_PORTS, true).then(
+    () => process.exit(0),
     (error: Error) => {
       process.stderr.write(`[services] ${error.message}\n`);
       process.exit(1);

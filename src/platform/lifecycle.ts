@@ -3,6 +3,7 @@
  * work, finish what is in flight, close connections and exit 0. A second signal exits at once.
  */
 import { logger } from './logger';
+import { stopTracing } from './tracing';
 
 export type Stop = () => Promise<void>;
 
@@ -16,7 +17,8 @@ export function runProcess(name: string, start: () => Promise<Stop>): void {
     }
     stopping = true;
     logger.info({ signal }, `${name}: shutting down`);
-    (stop ? stop() : Promise.resolve()).then(
+    // The spans of the last requests and jobs are sent before exiting (a no-op while traces are off).
+    (stop ? stop() : Promise.resolve()).then(stopTracing).then(
       () => {
         logger.info(`${name}: stopped`);
         process.exit(0);

@@ -2,6 +2,7 @@
  * pino JSON-lines logger. Redaction is by key (authorization, passwords, tokens, card data) and,
  * as a last line of defence, by value: anything shaped like a card number is masked.
  */
+import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import pino from 'pino';
 
 const SENSITIVE_KEYS = [
@@ -57,6 +58,13 @@ function testLogFile(): string | undefined {
   return NODE_ENV === 'test' && TEST_LOG_FILE && Number(TEST_LOG_PID) === process.pid ? TEST_LOG_FILE : undefined;
 }
 
+/** trace_id and span_id of the span active where a line is logged (traces on, src/platform/tracing.ts). */
+function traceIds(): { trace_id?: string; span_id?: string } {
+  const span = trace.getSpan(context.active());
+  const ids = span?.spanContext();
+  return ids && isSpanContextValid(ids) ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
+}
+
 /** `destination` is for tests that read the lines a logger writes; processes log to stdout (or TEST_LOG_FILE). */
 export function createLogger(
   name: string,
@@ -68,6 +76,7 @@ export function createLogger(
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     formatters: { level: (label) => ({ level: label }) },
+    mixin: traceIds,
     hooks: {
       logMethod(args, method) {
         const masked = args.map((a) => (typeof a === 'string' ? maskCardNumbers(a) : a)) as typeof args;

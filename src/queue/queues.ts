@@ -5,6 +5,7 @@ import { Queue, Worker, type Job, type JobsOptions, type Processor, type WorkerO
 import { getConfig } from '../../config';
 import { logger } from '../platform/logger';
 import { jobDuration, jobFailures, jobStalls } from '../platform/metrics-registry';
+import { queueTelemetry } from '../platform/tracing';
 import { closeRedisConnections, createWorkerConnection, getProducerConnection } from '../platform/redis';
 
 export const defaultJobOptions: JobsOptions = {
@@ -24,6 +25,8 @@ export function getQueue<T = unknown>(name: string): Queue<T> {
       connection: getProducerConnection(),
       prefix: getConfig().queuePrefix,
       defaultJobOptions,
+      // Traces on: a producer span per add, its context carried in the job for the worker's span.
+      telemetry: queueTelemetry(),
     });
     queue.on('error', (err) => logger.warn({ err, queue: name }, 'queue error'));
     queues.set(name, queue);
@@ -44,6 +47,7 @@ export function startWorker<T>(name: string, processor: Processor<T>, options: P
     // A job whose worker died (SIGKILL, lost machine) is taken again once its lock expires.
     lockDuration: getConfig().worker.lockDurationMs,
     stalledInterval: getConfig().worker.lockDurationMs,
+    telemetry: queueTelemetry(),
     ...options,
   });
   const secondsSinceStart = (job: Job<T>) =>

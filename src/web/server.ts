@@ -1,4 +1,6 @@
 /** The web process: connect to MongoDB and Redis, listen, and drain on SIGTERM. */
+// First: traces, when on, must patch express, ioredis, mongodb and undici before they load.
+import '../platform/tracing-preload';
 import type { AddressInfo } from 'node:net';
 import { getConfig } from '../../config';
 import { buildApp } from './app';

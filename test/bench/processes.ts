@@ -48,13 +48,14 @@ export async function startBenchProcess(
   };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
-  const deadline = Date.now() + 60_000;
+  // Generous: under tsx, on two busy cores, a web process loading the tracing SDK has taken over 60 s to start.
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null)
       throw new Error(`${name} exited before ready:\n${recent}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${name} not ready after 60 s:\n${recent}`);
+      throw new Error(`${name} not ready after 180 s:\n${recent}`);
     }
     const match = matched as RegExpExecArray | null; // set by the output listener
     if (match) {

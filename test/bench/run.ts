@@ -20,15 +20,18 @@
  */
 import './env';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose from 'mongoose';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { closeQueues } from '../../src/queue/queues';
 import { getProducerConnection, waitForRedis } from '../../src/platform/redis';
-import { ensureServices } from '../../src/devstack/services';
+import { ensureServices, startJaeger, stopService, type StartedJaeger } from '../../src/devstack/services';
 import { benchCases } from './cases';
 import { isThroughputCase, type BenchCase, type BenchContext, type BenchTarget, type Side } from './cases/types';
+import { freePort } from '../helpers/processes';
 import { LISTENING, memoryOf, startBenchProcess, startWebProcess, type BenchProcess } from './processes';
 import { BENCH_DB, BENCH_QUEUE_PREFIX } from './env';
 import { cpuPerOperation, describeCpu, readCpu, type CpuReading } from './cpu';
@@ -463,6 +466,41 @@ async function deleteQueueKeys(): Promise<void> {
   } while (cursor !== '0');
 }
 
+/**
+ * Where the traced cases' web process exports its spans (OTLP over HTTP): BENCH_TRACES_TO=jaeger, a real Jaeger
+ * started once per run (its own CPU then competes with the web process's on this machine); by default a sink in
+ * this process that takes every export and answers 200, so the figure is what tracing costs the web process alone.
+ */
+const TRACES_TO = process.env.BENCH_TRACES_TO === 'jaeger' ? 'jaeger' : 'sink';
+let jaeger: Promise<StartedJaeger> | undefined;
+let sink: Promise<{ url: string; exports: number; bytes: number; server: http.Server }> | undefined;
+
+async function tracesTo(): Promise<Record<string, string>> {
+  const named = { OTEL_SERVICE_NAME: 'payments-web-bench' };
+  if (TRACES_TO === 'jaeger') {
+    jaeger ??= (async () => {
+      const [otlpHttp, query, queryGrpc] = [await freePort(), await freePort(), await freePort()];
+      return startJaeger({ otlpHttp, query, queryGrpc }, false);
+    })();
+    return { ...named, OTEL_EXPORTER_OTLP_ENDPOINT: (await jaeger).otlpUrl };
+  }
+  sink ??= new Promise((resolve) => {
+    const counts = { exports: 0, bytes: 0 };
+    const server = http.createServer((req, res) => {
+      req.on('data', (chunk: Buffer) => (counts.bytes += chunk.length));
+      req.on('end', () => {
+        counts.exports++;
+        res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+      });
+    });
+    server.listen(0, '127.0.0.1', () => {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      resolve(Object.assign(counts, { url, server }));
+    });
+  });
+  return { ...named, OTEL_EXPORTER_OTLP_ENDPOINT: (await sink).url };
+}
+
 /** The processes a case needs: the sandbox and a worker when it needs them, web, the baseline server. */
 async function startStack(
   benchCase: BenchCase,
@@ -482,7 +520,8 @@ async function startStack(
         ...pointAtSandbox(sandbox.url),
       });
     }
-    const web = stack.add(await startWebProcess('web', { ...env, LOG_LEVEL }));
+    const traces = benchCase.traced ? await tracesTo() : {};
+    const web = stack.add(await startWebProcess('web', { ...env, ...traces, LOG_LEVEL }));
     if (needs.has('worker')) await stack.setWorkers(1);
     // The floors call the same sandbox as the web process (env carries ACQUIRER_BASE_URL).
     const baseline = stack.add(await startBenchProcess('baseline', 'test/bench/baseline-server.ts', env, LISTENING));
@@ -575,6 +614,12 @@ async function main() {
     await deleteQueueKeys().catch(() => undefined);
     await closeQueues();
     await disconnectDatabase();
+    if (jaeger) await stopService(await jaeger);
+    if (sink) {
+      const { exports, bytes, server } = await sink;
+      process.stdout.write(`traced cases: ${exports} OTLP exports, ${Math.round(bytes / 1024)} KB of spans\n`);
+      server.close();
+    }
   }
 }
 

@@ -12,11 +12,14 @@ import { chargesCase } from './charges';
 import { lookupsCase } from './lookups';
 import { storeCase } from './store';
 import { refundsCase } from './refunds';
+import { meTracedCase, salesTracedCase } from './traced';
 
 export const benchCases: BenchCase[] = [
   tokenCase,
   meCase,
+  meTracedCase,
   salesCase,
+  salesTracedCase,
   refundsCase,
   checkoutCase,
   chargebacksCase,

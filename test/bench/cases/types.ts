@@ -67,6 +67,11 @@ interface CaseBase {
   needs?: ProcessKind[];
   /** Extra environment for our processes (e.g. a rate limit raised so it never answers 429 here). */
   env?: Record<string, string>;
+  /**
+   * The web process runs with traces on, exporting every span over OTLP to a Jaeger the bench starts (once per run):
+   * the same route's case without it, in the same run, gives the overhead of tracing.
+   */
+  traced?: boolean;
   /** One line: what the baseline does and why it is the fair floor for this route. */
   baseline: string;
   /**
