@@ -2,19 +2,19 @@
  * The account events of subscriptions (src/events): created, cancelled, and each charge outcome
  * (confirmed, denied per attempt with its nextRetryAt, refunded), the objects as the API shows them.
  */
-import { emitEvent } from '../events/recording';
+import type { NewEvent } from '../events/recording';
 import { ChargeStatus, type ChargeAttempt, type Subscription, type SubscriptionCharge } from './model';
 import { chargeView, subscriptionView } from './views';
 
-export async function emitSubscriptionEvent(
+export function subscriptionEvent(
   type: 'subscription.created' | 'subscription.cancelled',
   sub: Subscription,
-): Promise<void> {
-  await emitEvent({ merchantId: sub.merchantId, type, objectId: sub._id, data: subscriptionView(sub) });
+): NewEvent {
+  return { merchantId: sub.merchantId, type, objectId: sub._id, data: subscriptionView(sub) };
 }
 
-/** The event of a charge's current status: denied once per attempt, the others once per charge. */
-export async function emitChargeEvent(charge: SubscriptionCharge, sub: Subscription): Promise<void> {
+/** The event of a charge's current status: denied once per attempt, the others once per charge (null: none). */
+export function chargeEvent(charge: SubscriptionCharge, sub: Subscription): NewEvent | null {
   const type =
     charge.status === ChargeStatus.CONFIRMED
       ? 'subscription_charge.confirmed'
@@ -23,19 +23,19 @@ export async function emitChargeEvent(charge: SubscriptionCharge, sub: Subscript
         : charge.status === ChargeStatus.REFUNDED
           ? 'subscription_charge.refunded'
           : null;
-  if (!type) return;
-  await emitEvent({
+  if (!type) return null;
+  return {
     merchantId: sub.merchantId,
     type,
     objectId: charge._id,
     change: charge.status === ChargeStatus.DENIED ? `denied_${charge.attempts}` : undefined,
     data: chargeView(charge, sub),
-  });
+  };
 }
 
-/** The charge once an attempt's outcome is applied to it (charging.ts writes these fields). */
-export async function emitChargeOutcome(charge: SubscriptionCharge, outcome: ChargeAttempt, sub: Subscription) {
-  await emitChargeEvent(
+/** The event of the charge once an attempt's outcome is applied to it (charging.ts writes these fields). */
+export function chargeOutcomeEvent(charge: SubscriptionCharge, outcome: ChargeAttempt, sub: Subscription) {
+  return chargeEvent(
     {
       ...charge,
       status: outcome.status,

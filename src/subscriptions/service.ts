@@ -19,7 +19,8 @@ import { startFirstCycleIfDue } from './scheduling';
 import { cycleDueDate, SUBSCRIPTION_SEQUENCE } from './calendar';
 import { applyCancellation } from './cancellation';
 import { chargeView, subscriptionView } from './views';
-import { emitChargeEvent, emitSubscriptionEvent } from './events';
+import { subscriptionEvent } from './events';
+import { oweEvents, owedFields, owedSet, recordOwed } from '../events/outbox';
 
 export { chargeView, subscriptionView };
 import {
@@ -106,7 +107,8 @@ export async function createSubscription(
     endDate: input.endDate ?? null,
     maxCycles: input.maxCycles ?? null,
   };
-  const sub = await insertDocument(SubscriptionModel, {
+  const createdAt = now();
+  const doc = {
     _id: id,
     merchantId,
     value: input.value,
@@ -126,9 +128,14 @@ export async function createSubscription(
     },
     customer: { name: input.customer?.name?.trim() || card.holder, identity: input.customer?.identity ?? null },
     description: input.description ?? null,
-  });
+    createdAt,
+    updatedAt: createdAt,
+  };
+  // The insert owes subscription.created (src/events/outbox.ts).
+  const owed = oweEvents([subscriptionEvent('subscription.created', doc as Subscription)], createdAt);
+  const sub = await insertDocument(SubscriptionModel, { ...doc, ...owedFields(owed) });
   await hooks.afterInsert?.(sub);
-  await emitSubscriptionEvent('subscription.created', sub);
+  await recordOwed(SubscriptionModel, id, owed);
   try {
     if (await startFirstCycleIfDue(sub, now())) return (await SubscriptionModel.findById(id).lean()) ?? sub;
   } catch (err) {
@@ -160,23 +167,28 @@ export async function findSubscription(merchantId: number, rawId: unknown): Prom
 export async function cancelSubscription(merchantId: number, rawId: unknown): Promise<Subscription> {
   const sub = await findSubscription(merchantId, rawId);
   if (sub.status === 'expired') throw conflict('The subscription has already ended (expired).');
+  let owed = oweEvents([]);
   if (sub.status === 'active') {
     const cancelledAt = now();
     // Recorded once: a second cancel (or a concurrent one) finds it and goes on to the same writes.
     await insertOnce(SubscriptionCancellationModel, { _id: sub._id, cancelledAt });
-    await SubscriptionModel.updateOne(
+    const change = { status: 'cancelled' as const, cancelledAt, nextDueDate: null };
+    // The move owes subscription.cancelled in the same write (src/events/outbox.ts).
+    const moved = { ...sub, ...change, updatedAt: cancelledAt };
+    owed = oweEvents([subscriptionEvent('subscription.cancelled', moved)], cancelledAt);
+    const written = await SubscriptionModel.updateOne(
       { _id: sub._id, status: checkedAfterLookup('active') },
-      { $set: { status: 'cancelled', cancelledAt, nextDueDate: null } },
+      { $set: { ...change, ...owedSet(owed) } },
     );
+    if (!written.matchedCount) owed = oweEvents([]);
   }
   // No retry is scheduled for a cancelled subscription's charges.
   await SubscriptionChargeModel.updateMany(
     { subscriptionId: sub._id, nextRetryAt: mongoose.trusted({ $ne: null }) },
     { $set: { nextRetryAt: null } },
   );
-  const cancelled = (await SubscriptionModel.findById(sub._id).lean())!;
-  if (sub.status === 'active') await emitSubscriptionEvent('subscription.cancelled', cancelled);
-  return cancelled;
+  await recordOwed(SubscriptionModel, sub._id, owed);
+  return (await SubscriptionModel.findById(sub._id).lean())!;
 }
 
 /** Every charge of the merchant's subscription, oldest due date first. */
