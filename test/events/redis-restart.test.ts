@@ -23,6 +23,9 @@ import { requeueUndeliveredEndpointDeliveries } from '../../src/webhooks/endpoin
 import { EndpointDeliveryModel } from '../../src/webhooks/endpoint-model';
 import { AccountEventModel } from '../../src/events/model';
 import { waitForRedis } from '../../src/platform/redis';
+import { getQueue } from '../../src/queue/queues';
+import { ACCOUNT_EVENT_QUEUE } from '../../jobs/account-event';
+import { ENDPOINT_WEBHOOK_QUEUE } from '../../jobs/endpoint-webhook';
 
 const owned = useServicesOnOwnedRedis();
 const receiver = new Receiver();
@@ -56,7 +59,12 @@ async function eventsInFlight(path: string, tag: string, count: number, held: nu
   const events = [];
   for (let n = 0; n < count; n++) {
     events.push(
-      await recordEvent({ merchantId: merchant.merchantId, type: 'refund.succeeded', objectId: `${tag}${n}`, data: {} }),
+      await recordEvent({
+        merchantId: merchant.merchantId,
+        type: 'refund.succeeded',
+        objectId: `${tag}${n}`,
+        data: {},
+      }),
     );
   }
   // The held requests are in flight: their deliveries are the workers' active jobs.
@@ -78,26 +86,29 @@ function receivedOnce(t: any, path: string, secret: string, ids: string[]) {
   t.true(received.length >= ids.length);
 }
 
-test.serial('Redis SIGKILLed mid-delivery with AOF (everysec): its jobs come back, every event delivered', async (t) => {
-  owned.redis.persistence = 'aof-everysec';
-  await owned.redis.stop();
-  await owned.redis.start();
-  await waitForRedis();
-  const worker = await startProcess('worker', WORKER);
-  const { endpoint, ids } = await eventsInFlight('/aof', 'aof', 6, 2);
-  // More than a second since the jobs were written: everysec has put them on disk.
-  await new Promise((resolve) => setTimeout(resolve, 1500));
-  await owned.redis.kill();
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  await owned.redis.start();
+test.serial(
+  'Redis SIGKILLed mid-delivery with AOF (everysec): its jobs come back, every event delivered',
+  async (t) => {
+    owned.redis.persistence = 'aof-everysec';
+    await owned.redis.stop();
+    await owned.redis.start();
+    await waitForRedis();
+    const worker = await startProcess('worker', WORKER);
+    const { endpoint, ids } = await eventsInFlight('/aof', 'aof', 6, 2);
+    // More than a second since the jobs were written: everysec has put them on disk.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await owned.redis.kill();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await owned.redis.start();
 
-  // No sweep runs in time here (their grace periods are minutes): Redis itself brought the jobs back.
-  await deliveredAll(endpoint.id, ids.length, 60_000);
-  receivedOnce(t, '/aof', endpoint.secret, ids);
-  t.is(worker.child.exitCode, null, 'the worker rode the restart out');
-  t.is(web.child.exitCode, null);
-  await worker.stop();
-});
+    // No sweep runs in time here (their grace periods are minutes): Redis itself brought the jobs back.
+    await deliveredAll(endpoint.id, ids.length, 60_000);
+    receivedOnce(t, '/aof', endpoint.secret, ids);
+    t.is(worker.child.exitCode, null, 'the worker rode the restart out');
+    t.is(web.child.exitCode, null);
+    await worker.stop();
+  },
+);
 
 test.serial('Redis SIGKILLed with no persistence: it comes back empty, the sweeps deliver every event', async (t) => {
   owned.redis.persistence = 'none';
@@ -122,8 +133,15 @@ test.serial('Redis SIGKILLed with no persistence: it comes back empty, the sweep
   ids.sort();
   await owned.redis.kill();
   await owned.redis.start();
-  t.is(await owned.redis.answers(), true);
   await waitForRedis();
+  // It came back empty: no delivery or fan-out job is left to run.
+  for (const queue of [ENDPOINT_WEBHOOK_QUEUE, ACCOUNT_EVENT_QUEUE]) {
+    const counts = await getQueue(queue).getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    t.true(
+      Object.values(counts).every((n) => n === 0),
+      `${queue} lost its jobs: ${JSON.stringify(counts)}`,
+    );
+  }
   const restarted = await startProcess('worker', WORKER);
 
   // Redis lost every job: the scheduler's passes, as they run past their grace periods, queue again what
