@@ -3,8 +3,9 @@
  * fact is applied: chargeback.received once its notice is confirmed, chargeback.updated once per
  * lifecycle step (keyed by the step's date and text), chargeback.accepted and chargeback.refused once
  * the merchant's answer is recorded. Every id is deterministic, so a re-applied notice or a
- * recomputed projection records nothing twice. The projection's write owes them (src/events/outbox.ts). The merchant is the establishment's owner; a chargeback
- * of an establishment no merchant owns has no account to tell.
+ * recomputed projection records nothing twice. The projection's write owes them (src/events/outbox.ts).
+ * The merchant is the establishment's owner; a chargeback of an establishment no merchant owns has
+ * no account to tell.
  */
 import crypto from 'node:crypto';
 import { emitEvent, type NewEvent } from '../events/recording';

@@ -109,7 +109,7 @@ export async function admit(
     // The insert owes refund.pending (src/events/outbox.ts), with the refund as it is stored.
     const at = new Date();
     const owed = oweEvents([refundEvent({ ...fields, createdAt: at, updatedAt: at } as Refund)], at);
-    const admitted = await createOnce(RefundModel, { ...fields, ...owedFields(owed) });
+    const admitted = await createOnce(RefundModel, { ...fields, createdAt: at, updatedAt: at, ...owedFields(owed) });
     if (admitted) await recordOwed(RefundModel, admitted._id, owed);
     if (admitted) return admitted;
   }
