@@ -45,6 +45,7 @@ const MUST_BE_GIVEN = [
 const TEST_ONLY: [name: string, off: string][] = [
   ['WEBHOOK_TEST_ALLOW_HOSTS', ''],
   ['WORKER_TEST_CHARGE_HOLD_MS', '0'],
+  ['EVENTS_TEST_HOLD_MS', '0'],
 ];
 
 function isPem(text: string): boolean {

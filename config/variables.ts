@@ -385,6 +385,14 @@ export const CONFIG_VARIABLES = {
       default: 30,
       doc: 'Days account events stay readable in the events API; the scheduler removes older days',
     }),
+    testHoldBeforeRecordMs: variable({
+      env: 'EVENTS_TEST_HOLD_MS',
+      schema: Joi.number().integer().min(0).max(60000),
+      default: 0,
+      doc:
+        'Tests only: a state change waits this long between its write (which owes its events) and the ' +
+        'recording of those events, so a fault test can kill the process in that gap (0 = never)',
+    }),
   },
   charges: {
     retryDays: variable({

@@ -25,6 +25,7 @@ import { sweepPendingRefunds } from '../src/refunds';
 import { requeueUndeliveredEndpointDeliveries } from '../src/webhooks/endpoint-delivery';
 import { removeExpiredEvents } from '../src/events/reads';
 import { sweepUnfannedEvents } from '../src/events/recording';
+import { sweepOwedEvents } from '../src/events/outbox';
 
 export type SchedulerTask = (now: Date) => Promise<unknown>;
 
@@ -46,6 +47,7 @@ export const schedulerTasks: SchedulerTask[] = [
   settleStalePayments,
   requeueUndeliveredLinkEvents,
   requeueUndeliveredEndpointDeliveries,
+  sweepOwedEvents,
   sweepUnfannedEvents,
   removeExpiredEvents,
   sweepPendingRefunds,

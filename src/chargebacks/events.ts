@@ -3,8 +3,9 @@
  * fact is applied: chargeback.received once its notice is confirmed, chargeback.updated once per
  * lifecycle step (keyed by the step's date and text), chargeback.accepted and chargeback.refused once
  * the merchant's answer is recorded. Every id is deterministic, so a re-applied notice or a
- * recomputed projection records nothing twice. The merchant is the establishment's owner; a chargeback
- * of an establishment no merchant owns has no account to tell.
+ * recomputed projection records nothing twice. The projection's write owes them (src/events/outbox.ts).
+ * The merchant is the establishment's owner; a chargeback of an establishment no merchant owns has
+ * no account to tell.
  */
 import crypto from 'node:crypto';
 import { emitEvent, type NewEvent } from '../events/recording';
@@ -34,24 +35,38 @@ export function chargebackView(chargeback: Chargeback) {
 const stepKey = (step: { action: string; actionDate: string }) =>
   crypto.createHash('sha256').update(`${step.actionDate}|${step.action}`).digest('hex').slice(0, 16);
 
-/** Every event the chargeback's current projection owes (the ones recorded before are found, not repeated). */
+/** The merchant told of an establishment's chargebacks: its owner (none: no account to tell). */
+export async function chargebackAccountOf(establishmentNumber: string): Promise<number | null> {
+  return (await EstablishmentOwnerModel.findById(establishmentNumber).lean())?.merchantId ?? null;
+}
+
+/**
+ * Every event a projection of the chargeback owes (deterministic ids: those recorded before are
+ * found, not repeated). Each projection write owes them all (src/chargebacks/projection.ts), since it
+ * replaces the document whole.
+ */
+export function chargebackEvents(chargeback: Chargeback, merchantId: number): NewEvent[] {
+  const data = chargebackView(chargeback);
+  const objectId = `${chargeback.establishmentNumber}-${chargeback.idChargeback}`;
+  const base = { merchantId, objectId, data };
+  const events: NewEvent[] = [];
+  if (chargeback.item) events.push({ ...base, type: 'chargeback.received' });
+  for (const step of data.lifecycle)
+    events.push({ ...base, type: 'chargeback.updated', change: `updated_${stepKey(step)}` });
+  if (chargeback.acceptedAt) events.push({ ...base, type: 'chargeback.accepted' });
+  if (chargeback.refusedAt) events.push({ ...base, type: 'chargeback.refused' });
+  return events;
+}
+
+/** Records every event the chargeback's stored projection owes (a repair tool: the projection's write records them). */
 export async function emitChargebackEvents(establishmentNumber: string, idChargeback: string): Promise<void> {
   try {
-    const [chargeback, owner] = await Promise.all([
+    const [chargeback, merchantId] = await Promise.all([
       ChargebackModel.findById(`${establishmentNumber}:${idChargeback}`).lean(),
-      EstablishmentOwnerModel.findById(establishmentNumber).lean(),
+      chargebackAccountOf(establishmentNumber),
     ]);
-    if (!chargeback || !owner) return;
-    const data = chargebackView(chargeback);
-    const objectId = `${establishmentNumber}-${idChargeback}`;
-    const base = { merchantId: owner.merchantId, objectId, data };
-    const events: NewEvent[] = [];
-    if (chargeback.item) events.push({ ...base, type: 'chargeback.received' });
-    for (const step of data.lifecycle)
-      events.push({ ...base, type: 'chargeback.updated', change: `updated_${stepKey(step)}` });
-    if (chargeback.acceptedAt) events.push({ ...base, type: 'chargeback.accepted' });
-    if (chargeback.refusedAt) events.push({ ...base, type: 'chargeback.refused' });
-    for (const event of events) await emitEvent(event);
+    if (!chargeback || merchantId === null) return;
+    for (const event of chargebackEvents(chargeback, merchantId)) await emitEvent(event);
   } catch (err) {
     logger.error({ err, establishmentNumber, idChargeback }, 'could not record the account events of a chargeback');
   }

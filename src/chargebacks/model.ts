@@ -13,6 +13,7 @@
  */
 import mongoose, { Schema } from 'mongoose';
 import type { NoticeKind } from '../../jobs/chargeback-notice';
+import { owesEvents } from '../events/owed-fields';
 
 export type { NoticeKind };
 
@@ -156,4 +157,6 @@ chargebackSchema.index({ idCase: 1, establishmentNumber: 1 });
 chargebackSchema.index({ establishmentNumber: 1, outcomeAt: -1 });
 chargebackSchema.index({ outcomeAt: -1 });
 
+// Its writes owe account events in the same write (src/events/outbox.ts).
+chargebackSchema.plugin(owesEvents);
 export const ChargebackModel = mongoose.model<Chargeback>('Chargeback', chargebackSchema);

@@ -28,7 +28,6 @@ import {
   refreshChargeback,
 } from './projection';
 import { requestHash } from '../payments/idempotency';
-import { emitChargebackEvents } from './events';
 
 /**
  * The same notice gives the same fingerprint however it was serialised: the project's one
@@ -213,8 +212,8 @@ export async function applyNotice(
       at: dateOf(String(details.receptionDate ?? '')),
       data: JSON.stringify(item),
     });
+    // Its account events are owed and recorded by the projection's write (src/chargebacks/projection.ts).
     await projectReceived(establishmentNumber, idChargeback, idCase);
-    await emitChargebackEvents(establishmentNumber, idChargeback);
   } else {
     const idCase = String(payload.caseId);
     const message = String(payload.message).trim();
@@ -235,7 +234,6 @@ export async function applyNotice(
     const chargebacks = new Set(caseEvents.map((e) => e.idChargeback).filter((c): c is string => c !== null));
     for (const idChargeback of chargebacks)
       await refreshChargeback(establishmentNumber, idChargeback, idCase, caseEvents);
-    for (const idChargeback of chargebacks) await emitChargebackEvents(establishmentNumber, idChargeback);
   }
   await ChargebackNoticeModel.updateOne(
     { _id: noticeId, appliedAt: null },

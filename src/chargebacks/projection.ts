@@ -8,6 +8,8 @@
  */
 import crypto from 'node:crypto';
 import { insertOnce, retryOnDuplicateKey } from '../db/claims';
+import { oweEvents, owedFields, recordOwed, type Owed } from '../events/outbox';
+import { chargebackAccountOf, chargebackEvents } from './events';
 import {
   ChargebackEventModel,
   ChargebackModel,
@@ -163,25 +165,37 @@ const MAX_REFRESH_ROUNDS = 20;
  * Recomputes one chargeback from its events until a re-read after the write shows no new event.
  * Whoever writes last has therefore seen every event inserted before its write, so concurrent
  * refreshes (which FerretDB may both apply) still end in the projection of all events. Round
- * trips: its events (one or two reads, together), the write, the same reads again.
+ * trips: its events (one or two reads, together, with its owner's), the write, the same reads again,
+ * then the recording of the events the write owes.
  */
 export async function refreshChargeback(
   establishmentNumber: string,
   idChargeback: string,
   knownCase: string | null = null,
   caseEvents?: ChargebackEvent[],
+  /** The establishment's owner, when the caller read it already. */
+  owner?: number | null,
 ): Promise<void> {
-  let events = await gatherEvents(establishmentNumber, idChargeback, knownCase, caseEvents);
+  const [gathered, merchantId] = await Promise.all([
+    gatherEvents(establishmentNumber, idChargeback, knownCase, caseEvents),
+    owner !== undefined ? owner : chargebackAccountOf(establishmentNumber),
+  ]);
+  let events = gathered;
   for (let round = 0; round < MAX_REFRESH_ROUNDS; round++) {
     const projection = projectChargeback(establishmentNumber, idChargeback, events);
+    const owed = owedBy(projection, merchantId);
     // Two first writers racing on the upsert: the loser's second try finds the document and replaces it.
     await retryOnDuplicateKey(
       () =>
-        ChargebackModel.replaceOne({ _id: projection._id }, { ...projection, updatedAt: new Date() }, { upsert: true }),
+        ChargebackModel.replaceOne(
+          { _id: projection._id },
+          { ...projection, updatedAt: new Date(), ...owedFields(owed) },
+          { upsert: true },
+        ),
       2,
     );
     const after = await gatherEvents(establishmentNumber, idChargeback, knownCase);
-    if (after.length === events.length) return;
+    if (after.length === events.length) return recordOwed(ChargebackModel, projection._id, owed);
     events = after;
   }
   throw new Error(`chargeback ${establishmentNumber}:${idChargeback} kept changing while being recomputed`);
@@ -210,8 +224,23 @@ export async function holdChargeback(establishmentNumber: string, idChargeback: 
  * re-apply, an earlier action or step, a racing writer) takes the full refresh.
  */
 export async function projectReceived(establishmentNumber: string, idChargeback: string, idCase: string) {
-  const caseEvents = await eventsOfCase(establishmentNumber, idCase);
+  const [caseEvents, merchantId] = await Promise.all([
+    eventsOfCase(establishmentNumber, idCase),
+    chargebackAccountOf(establishmentNumber),
+  ]);
   const projection = projectChargeback(establishmentNumber, idChargeback, eventsOfChargeback(idChargeback, caseEvents));
-  const written = await insertOnce(ChargebackModel, { ...projection, updatedAt: new Date() });
-  if (written === 'exists') await refreshChargeback(establishmentNumber, idChargeback, idCase, caseEvents);
+  const owed = owedBy(projection, merchantId);
+  const written = await insertOnce(ChargebackModel, { ...projection, updatedAt: new Date(), ...owedFields(owed) });
+  if (written === 'exists') await refreshChargeback(establishmentNumber, idChargeback, idCase, caseEvents, merchantId);
+  else await recordOwed(ChargebackModel, projection._id, owed);
+}
+
+/**
+ * The account events a projection's write owes (src/events/outbox.ts): all of its events, every
+ * time, since the write replaces the document whole (entries of an earlier write go with it); those
+ * recorded before are found by their ids, not recorded twice. None without an owning merchant.
+ */
+function owedBy(projection: ReturnType<typeof projectChargeback>, merchantId: number | null): Owed {
+  const chargeback = { ...projection, updatedAt: new Date() } as Chargeback;
+  return oweEvents(merchantId === null ? [] : chargebackEvents(chargeback, merchantId));
 }

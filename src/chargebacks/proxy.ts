@@ -21,7 +21,6 @@ import { checkEvidence } from './evidence';
 import { establishmentNumberOf } from '../merchants/establishments';
 import { ChargebackModel } from './model';
 import type { AcceptBody, ConsultFilter, RefuseBody } from './schemas';
-import { emitChargebackEvents } from './events';
 import { holdChargeback, insertEvent, refreshChargeback } from './projection';
 import { holdSaleForChargeback, settleChargebackHold, type ChargebackHold } from '../refunds';
 
@@ -277,8 +276,8 @@ async function recordOwnAction(
         at: now,
         data: '{}',
       });
+      // Its account events are owed and recorded by the projection's write (src/chargebacks/projection.ts).
       await refreshChargeback(item.establishmentNumber, item.idChargeback, idCase);
-      await emitChargebackEvents(item.establishmentNumber, item.idChargeback);
     } catch (error) {
       // The acquirer has acted and cannot be undone: answer with its result; its notices will catch us up.
       logger.error(

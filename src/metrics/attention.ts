@@ -13,6 +13,7 @@ import { chargesNeedingAttention } from '../subscriptions/scheduling';
 import { refundsNeedingAttention } from '../refunds';
 import { endpointOutboxAgeSeconds, webhookEndpointsNeedingAttention } from '../webhooks/endpoint-delivery';
 import { registry } from '../platform/metrics-registry';
+import { owedEventsAgeSeconds } from '../events/outbox';
 
 const SOURCES: (() => Promise<Record<string, number>>)[] = [
   () => salesNeedingAttention(),
@@ -62,6 +63,20 @@ export const webhookOutboxAge = new Gauge({
   },
 });
 
+/** The age of the events outbox: how long the oldest state change whose events are not recorded has waited. */
+export const eventsOwedAge = new Gauge({
+  name: 'account_events_owed_oldest_seconds',
+  help:
+    'Seconds since the oldest state change whose account events are still owed (written with it, not yet ' +
+    'recorded; 0: none). Above a minute or two, the scheduler sweep is not recording them',
+  registers: [],
+  async collect() {
+    this.reset();
+    const age = await owedEventsAgeSeconds().catch(() => null);
+    if (age !== null) this.set(age);
+  },
+});
+
 let registered = false;
 
 /** Adds needs_attention to this process's /metrics (the web process only). */
@@ -70,4 +85,5 @@ export function reportAttention(): void {
   registered = true;
   registry.registerMetric(needsAttention);
   registry.registerMetric(webhookOutboxAge);
+  registry.registerMetric(eventsOwedAge);
 }

@@ -9,7 +9,8 @@ import { ApiError } from '../platform/errors';
 import { findSale, type OnlineSale } from '../sales';
 import { RefundModel, type Refund } from './model';
 import { presentRefund } from './presentation';
-import { emitRefundEvent } from './events';
+import { refundEvent } from './events';
+import { oweEvents, owedFields, recordOwed } from '../events/outbox';
 import type { RefundAnswer, RefundInput } from './schemas';
 import { capturedValueOf, sendPendingRefunds } from './sending';
 
@@ -92,7 +93,7 @@ export async function admit(
           `(captured ${captured}, refunded or pending ${committed}).`,
       });
     }
-    const admitted = await createOnce(RefundModel, {
+    const fields = {
       _id: await nextId('refunds'),
       saleId: sale._id,
       merchantId: sale.merchantId,
@@ -100,12 +101,16 @@ export async function admit(
       valueCents: value,
       reason: input.reason ?? null,
       metadata: input.metadata ?? null,
-      status: 'pending',
+      status: 'pending' as const,
       idempotencyRecordId: keyUse?.recordId ?? null,
       idempotencyRecordCreatedAt: keyUse?.createdAt ?? null,
       ...hold,
-    });
-    if (admitted) await emitRefundEvent(admitted);
+    };
+    // The insert owes refund.pending (src/events/outbox.ts), with the refund as it is stored.
+    const at = new Date();
+    const owed = oweEvents([refundEvent({ ...fields, createdAt: at, updatedAt: at } as Refund)], at);
+    const admitted = await createOnce(RefundModel, { ...fields, createdAt: at, updatedAt: at, ...owedFields(owed) });
+    if (admitted) await recordOwed(RefundModel, admitted._id, owed);
     if (admitted) return admitted;
   }
   throw new ApiError(409, { detail: 'Too many refunds of this sale at once. Retry later.' }, { 'Retry-After': '1' });

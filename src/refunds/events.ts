@@ -1,27 +1,27 @@
 /**
  * The account events of refunds (src/events): refund.pending when admitted, refund.succeeded or
  * refund.failed when settled, and sale.refunded for the sale each succeeded refund moves (one per
- * refund: a sale may be refunded in several parts).
+ * refund: a sale may be refunded in several parts). The refund's own write owes them
+ * (src/events/outbox.ts): these build the events, the writes carry them.
  */
-import { emitEvent } from '../events/recording';
+import type { NewEvent } from '../events/recording';
 import { presentSale, type OnlineSale } from '../sales';
 import type { Refund } from './model';
 import { presentRefund } from './presentation';
 
 const TYPES = { pending: 'refund.pending', succeeded: 'refund.succeeded', failed: 'refund.failed' } as const;
 
-export async function emitRefundEvent(refund: Refund): Promise<void> {
-  await emitEvent({
+export function refundEvent(refund: Refund): NewEvent {
+  return {
     merchantId: refund.merchantId,
     type: TYPES[refund.status],
     objectId: refund._id,
     data: presentRefund(refund),
-  });
+  };
 }
 
 /** A refund succeeded: its event, then the sale's, as it is now (refunded total and status written). */
-export async function emitRefundSettled(refund: Refund, sale: OnlineSale, refunded: number, whole: boolean) {
-  await emitRefundEvent(refund);
+export function refundSettledEvents(refund: Refund, sale: OnlineSale, refunded: number, whole: boolean): NewEvent[] {
   const now = refund.settledAt ?? new Date();
   const moved: OnlineSale = {
     ...sale,
@@ -29,11 +29,14 @@ export async function emitRefundSettled(refund: Refund, sale: OnlineSale, refund
     status: whole ? 'REFUNDED' : 'PARTIALLY_REFUNDED',
     refundedAt: whole ? (sale.refundedAt ?? now) : sale.refundedAt,
   };
-  await emitEvent({
-    merchantId: sale.merchantId,
-    type: 'sale.refunded',
-    objectId: sale._id,
-    change: `refunded_${refund._id}`,
-    data: presentSale(moved),
-  });
+  return [
+    refundEvent(refund),
+    {
+      merchantId: sale.merchantId,
+      type: 'sale.refunded',
+      objectId: sale._id,
+      change: `refunded_${refund._id}`,
+      data: presentSale(moved),
+    },
+  ];
 }

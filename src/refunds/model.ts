@@ -10,6 +10,7 @@
  */
 import mongoose, { Schema } from 'mongoose';
 import type { KeyState } from '../payments/idempotency';
+import { owesEvents } from '../events/owed-fields';
 
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
@@ -98,6 +99,8 @@ refundSchema.index({ saleId: 1 });
 refundSchema.index({ status: 1, createdAt: 1 });
 refundSchema.index({ idempotencyRecordId: 1 });
 
+// Its writes owe account events in the same write (src/events/outbox.ts).
+refundSchema.plugin(owesEvents);
 export const RefundModel = mongoose.model<Refund>('Refund', refundSchema);
 
 /** The claim on sending a sale's refunds (src/db/claims.ts): `_id` the sale id. */

@@ -20,7 +20,8 @@ import { enqueueSendRefunds } from '../../jobs/send-refunds';
 import { RefundLaneModel, RefundModel, type Refund, type RefundLane } from './model';
 import { CANCEL_SPACING_MS, outcomeFromVoidedAmount, refusalOf } from './outcomes';
 import { refundFailedForOrigin, refundSucceededForOrigin } from './origins';
-import { emitRefundEvent, emitRefundSettled } from './events';
+import { refundEvent, refundSettledEvents } from './events';
+import { oweEvents, owedSet, recordOwed } from '../events/outbox';
 
 /**
  * The holder extends the lane before each acquirer call, so the lease outlives one call (its
@@ -218,8 +219,12 @@ async function succeed(refund: Refund, sale: OnlineSale, refunds: Refund[]): Pro
     },
   );
   await refundSucceededForOrigin(sale, { ...refund, settledAt: now }, refunded, whole);
-  await RefundModel.updateOne({ _id: refund._id }, { $set: { status: 'succeeded', settledAt: now } });
-  await emitRefundSettled({ ...refund, status: 'succeeded', settledAt: now }, sale, refunded, whole);
+  // The refund's write owes its events (src/events/outbox.ts): a crash after it loses neither.
+  const owed = oweEvents(
+    refundSettledEvents({ ...refund, status: 'succeeded', settledAt: now }, sale, refunded, whole),
+  );
+  await RefundModel.updateOne({ _id: refund._id }, { $set: { status: 'succeeded', settledAt: now, ...owedSet(owed) } });
+  await recordOwed(RefundModel, refund._id, owed);
 }
 
 /**
@@ -233,9 +238,10 @@ async function pixRefundAccepted(refund: Refund): Promise<Step> {
 
 async function fail(refund: Refund, code: string | null, reason: string): Promise<Step> {
   const failed = { status: 'failed', acquirerCode: code, failureReason: reason, settledAt: new Date(), sent: null };
-  await RefundModel.updateOne({ _id: refund._id }, { $set: failed });
+  const owed = oweEvents([refundEvent({ ...refund, ...failed, status: 'failed' })]);
+  await RefundModel.updateOne({ _id: refund._id }, { $set: { ...failed, ...owedSet(owed) } });
   await refundFailedForOrigin({ ...refund, ...failed, status: 'failed' });
-  await emitRefundEvent({ ...refund, ...failed, status: 'failed' });
+  await recordOwed(RefundModel, refund._id, owed);
   // Nothing left the sale: a cancel-capture may have its CONFIRMED transition again.
   if (refund.confirmedClaimHolder)
     await releaseTransitionClaimOf(refund.saleId, 'CONFIRMED', refund.confirmedClaimHolder);

@@ -3,7 +3,7 @@
  * the API shows it. A card sale captured at its authorization sends sale.captured alone (its data
  * says it was authorized too); a refund's move of the sale is emitted by the refunds core.
  */
-import { emitEvent } from '../events/recording';
+import type { NewEvent } from '../events/recording';
 import type { EventType } from '../webhooks/event-types';
 import type { OnlineSale, SaleStatus } from './model';
 import { presentSale } from './presentation';
@@ -28,9 +28,8 @@ export function saleEventTypeOf(moved: Pick<OnlineSale, 'paymentMethod'>, to: Sa
   }
 }
 
-/** Records the event of a move (once per sale and type: a sale makes each of these moves at most once). */
-export async function emitSaleMove(moved: OnlineSale): Promise<void> {
+/** The event a move owes (once per sale and type: a sale makes each of these moves at most once), or null. */
+export function saleMoveEvent(moved: OnlineSale): NewEvent | null {
   const type = saleEventTypeOf(moved, moved.status);
-  if (!type) return;
-  await emitEvent({ merchantId: moved.merchantId, type, objectId: moved._id, data: presentSale(moved) });
+  return type && { merchantId: moved.merchantId, type, objectId: moved._id, data: presentSale(moved) };
 }

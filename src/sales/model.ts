@@ -5,6 +5,7 @@
  */
 import mongoose, { Schema } from 'mongoose';
 import type { KeyState } from '../payments/idempotency';
+import { owesEvents } from '../events/owed-fields';
 
 export const SALE_STATUSES = [
   /** Authorization or PIX creation sent; answer not yet known (reconciliation pending when it stays so). */
@@ -181,6 +182,8 @@ saleSchema.index({ reconciling: 1, 'reconciliation.since': 1 });
 saleSchema.index({ status: 1, 'pix.expiresAt': 1 });
 saleSchema.index({ idempotencyRecordId: 1 });
 
+// Its writes owe account events in the same write (src/events/outbox.ts).
+saleSchema.plugin(owesEvents);
 export const OnlineSaleModel = mongoose.model<OnlineSale>('OnlineSale', saleSchema);
 
 /**

@@ -17,7 +17,8 @@ import {
   type SaleTransition,
 } from './model';
 import { storableAnswer, type KeptAnswer } from './presentation';
-import { emitSaleMove } from './events';
+import { saleMoveEvent } from './events';
+import { oweEvents, owedSet, recordOwed } from '../events/outbox';
 import { settledFields, withFieldsSet } from './state-table';
 import { enqueueReconcileSale, reconcileEpisodeJobId } from '../../jobs/reconcile-sale';
 
@@ -125,14 +126,16 @@ export async function moveSale(
   const moved = withFieldsSet(sale, set);
   const answer = answerOf?.(moved);
   if (answer) set.idempotentAnswer = storableAnswer(answer);
+  // The move's event is owed by this same write (src/events/outbox.ts): a crash after it loses nothing.
+  const owed = oweEvents([moved.status !== sale.status ? saleMoveEvent(moved) : null]);
   const filter = { _id: sale._id, status: checkedAfterLookup(sale.status) };
   const updated = await OnlineSaleModel.findOneAndUpdate(
     filter,
-    { $set: set },
+    { $set: { ...set, ...owedSet(owed) } },
     { new: true, timestamps: false },
   ).lean();
   if (!updated) throw new Error(`sale ${sale._id} left ${sale.status} while its transition was held`);
-  if (updated.status !== sale.status) await emitSaleMove(updated);
+  await recordOwed(OnlineSaleModel, sale._id, owed);
   return { moved: updated, answer };
 }
 

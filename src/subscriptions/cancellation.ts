@@ -1,6 +1,8 @@
 /** A subscription's cancellation record outranks its stored status (FerretDB has no transactions). */
 import { checkedAfterLookup } from '../db/filters';
 import { insertOnce } from '../db/claims';
+import { oweEvents, owedSet, type Owed } from '../events/outbox';
+import { subscriptionEvent } from './events';
 import {
   SubscriptionCancellationModel,
   SubscriptionModel,
@@ -28,13 +30,19 @@ export async function applyCancellation(
 /**
  * Cancels an active subscription: the record inserted once (a second cancel, or a concurrent one,
  * finds it and goes on to the same write), then the status. The merchant's cancel and a Pix
- * Automático mandate that ends (payer's cancellation, rejection, expiry) both come here.
+ * Automático mandate that ends (payer's cancellation, rejection, expiry) both come here. The caller
+ * records what the write owes (recordOwed): nothing when another cancel made the move.
  */
-export async function recordCancellation(sub: Pick<Subscription, '_id'>, cancelledAt: Date): Promise<void> {
+export async function recordCancellation(sub: Subscription, cancelledAt: Date): Promise<Owed> {
   await insertOnce(SubscriptionCancellationModel, { _id: sub._id, cancelledAt });
   const recorded = (await SubscriptionCancellationModel.findById(sub._id).lean())!;
-  await SubscriptionModel.updateOne(
+  const change = { status: 'cancelled' as const, cancelledAt: recorded.cancelledAt, nextDueDate: null };
+  // The move owes subscription.cancelled in the same write (src/events/outbox.ts); its caller records it.
+  const moved = { ...sub, ...change, updatedAt: cancelledAt };
+  const owed = oweEvents([subscriptionEvent('subscription.cancelled', moved)], cancelledAt);
+  const written = await SubscriptionModel.updateOne(
     { _id: sub._id, status: checkedAfterLookup('active') },
-    { $set: { status: 'cancelled', cancelledAt: recorded.cancelledAt, nextDueDate: null } },
+    { $set: { ...change, ...owedSet(owed) } },
   );
+  return written.matchedCount ? owed : oweEvents([]);
 }

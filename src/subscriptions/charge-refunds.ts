@@ -8,7 +8,8 @@
 import { notFound } from '../platform/errors';
 import { findSale, recordSettledSale, type OnlineSale } from '../sales';
 import { findSubscription, parseId } from './service';
-import { emitChargeEvent } from './events';
+import { chargeEvent } from './events';
+import { oweEvents, owedSet, recordOwed } from '../events/outbox';
 import {
   ChargeStatus,
   SubscriptionChargeModel,
@@ -66,19 +67,17 @@ export async function chargeSaleOf(sub: Subscription, charge: SubscriptionCharge
  * sale's total, so writing it again after a crash writes the same.
  */
 export async function recordChargeRefunded(chargeId: number, refundedCents: number, whole: boolean): Promise<void> {
+  // A whole refund owes subscription_charge.refunded in the same write (src/events/outbox.ts), once
+  // (its id is the charge's and the change's): a turn settled again after a crash records nothing twice.
+  // A partial refund is the refund's own event (refund.succeeded).
+  const refundedAt = new Date();
+  const charge = whole ? await SubscriptionChargeModel.findById(chargeId).lean() : null;
+  const sub = charge && (await SubscriptionModel.findById(charge.subscriptionId).lean());
+  const refunded = { refundedValue: refundedCents, status: ChargeStatus.REFUNDED, refundedAt, nextRetryAt: null };
+  const owed = oweEvents([charge && sub ? chargeEvent({ ...charge, ...refunded }, sub) : null], refundedAt);
   await SubscriptionChargeModel.updateOne(
     { _id: chargeId },
-    {
-      $set: {
-        refundedValue: refundedCents,
-        ...(whole ? { status: ChargeStatus.REFUNDED, refundedAt: new Date(), nextRetryAt: null } : {}),
-      },
-    },
+    { $set: whole ? { ...refunded, ...owedSet(owed) } : { refundedValue: refundedCents } },
   );
-  if (!whole) return; // a partial refund is the refund's own event (refund.succeeded)
-  // subscription_charge.refunded, once (its id is the charge's and the change's): a turn settled again
-  // after a crash records nothing twice.
-  const charge = await SubscriptionChargeModel.findById(chargeId).lean();
-  const sub = charge && (await SubscriptionModel.findById(charge.subscriptionId).lean());
-  if (charge && sub) await emitChargeEvent(charge, sub);
+  await recordOwed(SubscriptionChargeModel, chargeId, owed);
 }

@@ -28,7 +28,8 @@ import {
   TRANSPORT_ERROR_MESSAGE,
 } from './retry-policy';
 import { cycleDueDate, dueCycleOf, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './calendar';
-import { emitChargeOutcome } from './events';
+import { chargeOutcomeEvent } from './events';
+import { oweEvents, owedSet, recordOwed } from '../events/outbox';
 import type { ChargeAttemptResult, ChargeJobData, DueCycle } from '../../jobs/charge-subscription';
 
 import { advanceToNextCycle, findSubscriptionCharge, insertCharge, loadSubscription } from './cycle-start';
@@ -117,8 +118,7 @@ export async function runChargeAttempt(
   // A charge this run just inserted has no recorded attempt yet: one lookup fewer on the common path.
   const recorded = insertedNow ? null : await ChargeAttemptModel.findById(attemptId(charge._id, data.attempt)).lean();
   if (recorded) {
-    await applyOutcome(charge._id, recorded);
-    await emitChargeOutcome(charge, recorded, sub);
+    await applyOutcome(charge, recorded, sub);
     await expireWhenFinished(sub, charge);
     return 'already-recorded';
   }
@@ -137,8 +137,7 @@ export async function runChargeAttempt(
   const merchantOrderId = charge.unsettledMerchantOrderId ?? attemptOrderId(sub._id, charge._id, data.attempt);
   const outcome = await sendToAcquirer(sub, charge, data, idempotencyKey, merchantOrderId, hooks);
   const winner = await recordOutcome(outcome);
-  await applyOutcome(charge._id, winner);
-  await emitChargeOutcome(charge, winner, sub);
+  await applyOutcome(charge, winner, sub);
   await expireWhenFinished(sub, charge);
   logger.info(
     {
@@ -277,10 +276,20 @@ export async function recordOutcome(outcome: Outcome): Promise<ChargeAttempt> {
  * Writes a recorded outcome onto the charge. Re-applying it is harmless (same values), and an
  * older attempt never overwrites a newer one nor a refund.
  */
-export async function applyOutcome(chargeId: number, outcome: ChargeAttempt): Promise<void> {
-  await SubscriptionChargeModel.updateOne(
+/**
+ * The attempt's outcome written to its charge, with the event it owes in the same write
+ * (src/events/outbox.ts); a write that matches nothing (applied before) owes nothing again: the
+ * write that applied it owed the event.
+ */
+export async function applyOutcome(
+  charge: SubscriptionCharge,
+  outcome: ChargeAttempt,
+  sub: Subscription,
+): Promise<void> {
+  const owed = oweEvents([chargeOutcomeEvent(charge, outcome, sub)]);
+  const applied = await SubscriptionChargeModel.updateOne(
     {
-      _id: chargeId,
+      _id: charge._id,
       attempts: mongoose.trusted({ $lte: outcome.attempt }),
       status: mongoose.trusted({ $in: [ChargeStatus.PENDING, ChargeStatus.DENIED] }),
     },
@@ -296,9 +305,11 @@ export async function applyOutcome(chargeId: number, outcome: ChargeAttempt): Pr
         firstDeniedOn: outcome.firstDeniedOn,
         unsettledIdempotencyKey: outcome.transportError ? outcome.idempotencyKey : null,
         unsettledMerchantOrderId: outcome.transportError ? outcome.merchantOrderId : null,
+        ...owedSet(owed),
       },
     },
   );
+  if (applied.matchedCount) await recordOwed(SubscriptionChargeModel, charge._id, owed);
 }
 
 /**

@@ -28,7 +28,8 @@ import { recordCancellation } from './cancellation';
 import { applyOutcome, attemptId, attemptIdempotencyKey, attemptOrderId, recordOutcome } from './charging';
 import { insertCharge } from './cycle-start';
 import { now } from './clock';
-import { emitChargeOutcome, emitMandateEvent, emitSubscriptionEvent } from './events';
+import { emitMandateEvent } from './events';
+import { recordOwed } from '../events/outbox';
 import {
   ChargeStatus,
   MandateChangeModel,
@@ -181,7 +182,7 @@ export async function applyMandateChanges(sub: Subscription): Promise<Subscripti
   }
   // A mandate that ended (rejected, expired, cancelled) ends the subscription: no charge is sent after it.
   if (RANK[latest.status] === 2 && restored.status === 'active') {
-    await recordCancellation(sub, latest.at);
+    await recordOwed(SubscriptionModel, sub._id, await recordCancellation(sub, latest.at));
     const cancelled = await SubscriptionCancellationModel.findById(sub._id).lean();
     return { ...restored, status: 'cancelled', cancelledAt: cancelled?.cancelledAt ?? latest.at, nextDueDate: null };
   }
@@ -235,7 +236,7 @@ export async function confirmMandate(recurrenceId: string): Promise<string> {
   const recorded = (await MandateChangeModel.findById(change._id).lean<MandateChange>())!;
   if (target !== 'APPROVED') {
     // The subscription sends no charge from now on, and no retry of one already denied.
-    await recordCancellation(sub, recorded.at);
+    await recordOwed(SubscriptionModel, sub._id, await recordCancellation(sub, recorded.at));
     await SubscriptionChargeModel.updateMany(
       { subscriptionId: sub._id, nextRetryAt: mongoose.trusted({ $ne: null }) },
       { $set: { nextRetryAt: null } },
@@ -243,7 +244,6 @@ export async function confirmMandate(recurrenceId: string): Promise<string> {
   }
   const after = await applyMandateChanges((await SubscriptionModel.findById(sub._id).lean<Subscription>())!);
   await emitMandateEvent(target, after);
-  if (target !== 'APPROVED' && sub.status === 'active') await emitSubscriptionEvent('subscription.cancelled', after);
   return `mandate ${current} -> ${target}`;
 }
 
@@ -281,12 +281,12 @@ async function recordFirstPayment(sub: Subscription, truth: PixRecurrence): Prom
     firstDeniedOn: null,
     transportError: false,
   });
-  await applyOutcome(charge._id, outcome);
+  // The charge's move owes subscription_charge.confirmed in the same write, and records it.
+  await applyOutcome(charge, outcome, sub);
   await SubscriptionModel.updateOne(
     { _id: sub._id, status: checkedAfterLookup('active'), nextCycle: checkedAfterLookup(0) },
     { $set: { nextCycle: 1, nextDueDate: cycleDueDate(sub, 1) } },
   );
-  await emitChargeOutcome(charge, outcome, sub);
 }
 
 /**

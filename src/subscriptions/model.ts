@@ -5,6 +5,7 @@
  * under a unique index.
  */
 import mongoose, { Schema } from 'mongoose';
+import { owesEvents } from '../events/owed-fields';
 
 export const BILLING_CYCLES = ['weekly', 'monthly', 'bimonthly', 'quarterly', 'semiannual', 'annual'] as const;
 export type BillingCycle = (typeof BILLING_CYCLES)[number];
@@ -156,6 +157,8 @@ subscriptionSchema.index({ merchantId: 1 });
 // A recurrence notice names the recurrence: its subscription is found by it.
 subscriptionSchema.index({ mandateRecurrenceId: 1 });
 
+// Its writes owe account events in the same write (src/events/outbox.ts).
+subscriptionSchema.plugin(owesEvents);
 export const SubscriptionModel = mongoose.model<Subscription>('Subscription', subscriptionSchema);
 
 /**
@@ -277,6 +280,8 @@ chargeSchema.index({ status: 1, nextRetryAt: 1 });
 // The recovery pass looks for charges left PENDING.
 chargeSchema.index({ status: 1, createdAt: 1 });
 
+// Its writes owe account events in the same write (src/events/outbox.ts).
+chargeSchema.plugin(owesEvents);
 export const SubscriptionChargeModel = mongoose.model<SubscriptionCharge>('SubscriptionCharge', chargeSchema);
 
 /** The recorded outcome of one attempt (send) of a charge; _id `<chargeId>-<attempt>` makes it once. */

@@ -20,7 +20,8 @@ import { cycleDueDate, SUBSCRIPTION_SEQUENCE } from './calendar';
 import { applyCancellation, recordCancellation } from './cancellation';
 import { applyMandateChanges, cancelMandateAtAcquirer, confirmMandate, openMandate, PIX_INTERVALS } from './mandate';
 import { chargeView, subscriptionView } from './views';
-import { emitChargeEvent, emitSubscriptionEvent } from './events';
+import { subscriptionEvent } from './events';
+import { oweEvents, owedFields, owedSet, recordOwed } from '../events/outbox';
 
 export { chargeView, subscriptionView };
 import {
@@ -132,22 +133,28 @@ async function createPixAutomaticoSubscription(merchantId: number, input: Subscr
     endDate: input.endDate ?? null,
     maxCycles: input.maxCycles ?? null,
   };
-  const sub = await insertDocument(SubscriptionModel, {
+  const createdAt = now();
+  const doc = {
     _id: id,
     merchantId,
     value: input.value,
     ...fields,
     retry: input.retry,
-    status: 'active',
+    status: 'active' as const,
     nextDueDate: cycleDueDate(fields, 0),
     nextCycle: 0,
-    paymentMethod: 'pix_automatico',
+    paymentMethod: 'pix_automatico' as const,
     mandate,
     mandateRecurrenceId: mandate.recurrenceId,
     customer,
     description: input.description ?? null,
-  });
-  await emitSubscriptionEvent('subscription.created', sub);
+    createdAt,
+    updatedAt: createdAt,
+  };
+  // The insert owes subscription.created (src/events/outbox.ts).
+  const owed = oweEvents([subscriptionEvent('subscription.created', doc as Subscription)], createdAt);
+  const sub = await insertDocument(SubscriptionModel, { ...doc, ...owedFields(owed) });
+  await recordOwed(SubscriptionModel, id, owed);
   return sub;
 }
 
@@ -193,7 +200,8 @@ export async function createSubscription(
     endDate: input.endDate ?? null,
     maxCycles: input.maxCycles ?? null,
   };
-  const sub = await insertDocument(SubscriptionModel, {
+  const createdAt = now();
+  const doc = {
     _id: id,
     merchantId,
     value: input.value,
@@ -213,9 +221,14 @@ export async function createSubscription(
     },
     customer: { name: input.customer?.name?.trim() || card.holder, identity: input.customer?.identity ?? null },
     description: input.description ?? null,
-  });
+    createdAt,
+    updatedAt: createdAt,
+  };
+  // The insert owes subscription.created (src/events/outbox.ts).
+  const owed = oweEvents([subscriptionEvent('subscription.created', doc as Subscription)], createdAt);
+  const sub = await insertDocument(SubscriptionModel, { ...doc, ...owedFields(owed) });
   await hooks.afterInsert?.(sub);
-  await emitSubscriptionEvent('subscription.created', sub);
+  await recordOwed(SubscriptionModel, id, owed);
   try {
     if (await startFirstCycleIfDue(sub, now())) return (await SubscriptionModel.findById(id).lean()) ?? sub;
   } catch (err) {
@@ -249,18 +262,16 @@ export async function cancelSubscription(merchantId: number, rawId: unknown): Pr
   if (sub.status === 'expired') throw conflict('The subscription has already ended (expired).');
   // Pix Automático: the acquirer is told first; the mandate moves once its GET confirms the cancellation.
   await cancelMandateAtAcquirer(sub);
-  if (sub.status === 'active') {
-    await recordCancellation(sub, now());
-  }
+  // The move owes subscription.cancelled in the same write (src/events/outbox.ts).
+  const owed = sub.status === 'active' ? await recordCancellation(sub, now()) : oweEvents([]);
   // No retry is scheduled for a cancelled subscription's charges.
   await SubscriptionChargeModel.updateMany(
     { subscriptionId: sub._id, nextRetryAt: mongoose.trusted({ $ne: null }) },
     { $set: { nextRetryAt: null } },
   );
+  await recordOwed(SubscriptionModel, sub._id, owed);
   if (sub.mandate) await confirmMandate(sub.mandate.recurrenceId);
-  const cancelled = await applyMandateChanges((await SubscriptionModel.findById(sub._id).lean())!);
-  if (sub.status === 'active') await emitSubscriptionEvent('subscription.cancelled', cancelled);
-  return cancelled;
+  return applyMandateChanges((await SubscriptionModel.findById(sub._id).lean())!);
 }
 
 /** Every charge of the merchant's subscription, oldest due date first. */

@@ -32,10 +32,10 @@ import { getQueue } from '../../src/queue/queues';
 import processChargebackNotice from '../../jobs/processors/chargeback-notice';
 
 /**
- * The account events a chargeback owes (src/chargebacks/events.ts): its projection and its establishment's owner read
- * (one wait); this establishment has no owner, so no event is recorded.
+ * The account events a chargeback's projection owes (src/chargebacks/projection.ts): its establishment's owner, read
+ * beside its events (no wait of its own); this establishment has no owner, so no event is owed or recorded.
  */
-const EVENTS_OWED = { 'chargebacks find': 1, 'establishment_owners find': 1 };
+const EVENTS_OWED = { 'establishment_owners find': 1 };
 
 let stack: ChargebackStack;
 

@@ -1,11 +1,15 @@
 /**
  * Chargeback events: a notice the acquirer confirms is chargeback.received for the establishment's
- * owner, a lifecycle step chargeback.updated, each once however often its notice is applied. The app runs
+ * owner, a lifecycle step chargeback.updated, each once however often its notice is applied; the
+ * merchant's accept and refusal (its route, the acquirer answering 2xx) chargeback.accepted and
+ * chargeback.refused, once, to the endpoints subscribed to them alone. The app runs
  * in this process with the notice worker and the event workers; the acquirer is the sandbox.
  */
 import '../helpers/env';
 import test from 'ava';
-import { newMerchant, type TestMerchant } from '../helpers/identity';
+import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
+import { callJson } from '../helpers/http';
+import { refusalWithPdf } from '../chargebacks/files';
 import { eventually } from '../helpers/processes';
 import { Receiver } from '../webhooks/receiver';
 import { announceChargeback, decideStep, startChargebackStack, type ChargebackStack } from '../chargebacks/stack';
@@ -23,6 +27,7 @@ import { ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { acceptChargebacks, noticeFingerprint } from '../../src/chargebacks';
 import { emitChargebackEvents } from '../../src/chargebacks/events';
 import { createEndpoint, untilReceived, verifiedAt } from './helpers';
+import { AccountEventModel } from '../../src/events/model';
 
 let stack: ChargebackStack;
 let merchant: TestMerchant;
@@ -104,3 +109,56 @@ test.serial('a chargeback the merchant accepts is chargeback.accepted', async (t
   t.truthy(accepted.data.acceptedAt);
   t.is(accepted.sequence, 2, 'after its received event');
 });
+
+test.serial(
+  'a chargeback the merchant refuses is chargeback.refused, once, to the endpoint that takes it',
+  async (t) => {
+    const refusals = await createEndpoint(stack, merchant, {
+      url: receiver.url('/refused'),
+      enabled_events: ['chargeback.refused'],
+    });
+    // Subscribed to every other chargeback event: it must get none of the refusal.
+    const others = await createEndpoint(stack, merchant, {
+      url: receiver.url('/not-refused'),
+      enabled_events: ['chargeback.received', 'chargeback.updated', 'chargeback.accepted'],
+    });
+    const notice = newChargebackNotice(ec, newNoticeIds());
+    await announceChargeback(stack, notice);
+    await applied(notice);
+    const objectId = `${ec}-${notice.idChargeback}`;
+    await untilReceived(receiver, '/not-refused', others.secret, 'chargeback.received');
+
+    // The merchant refuses it with its evidence, through its route; the sandbox answers 2xx.
+    const refused = await callJson(
+      stack,
+      'PUT',
+      '/api/v1/acquirer/chargeback/refuse/',
+      bearer(merchant.accessToken),
+      refusalWithPdf(ec, notice),
+    );
+    t.is(refused.status, 200, refused.text);
+    const [event] = await untilReceived(receiver, '/refused', refusals.secret, 'chargeback.refused');
+    t.is(event.id, `evt_chargeback_${objectId}_refused`);
+    t.like(event.data, { establishmentNumber: ec, idChargeback: String(notice.idChargeback), status: 'REFUSED' });
+    t.truthy(event.data.refusedAt);
+    t.is(event.sequence, 2, 'after its received event');
+
+    // Projected again (a re-applied notice, a sweep): nothing is recorded or sent twice.
+    await emitChargebackEvents(ec, String(notice.idChargeback));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    t.is(
+      await AccountEventModel.countDocuments({ objectKey: `chargeback_${objectId}`, type: 'chargeback.refused' }),
+      1,
+    );
+    t.deepEqual(
+      verifiedAt(receiver, '/refused', refusals.secret).map((e) => e.id),
+      [event.id],
+    );
+    t.deepEqual(
+      verifiedAt(receiver, '/not-refused', others.secret)
+        .filter((e) => e.data.idChargeback === String(notice.idChargeback))
+        .map((e) => e.type),
+      ['chargeback.received'],
+    );
+  },
+);

@@ -41,6 +41,16 @@ abstract class OwnedService {
     await eventually(() => this.answers(), 30_000, 200);
   }
 
+  /** A crash (SIGKILL): nothing is flushed; what the service had not persisted is lost. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
   /** Graceful stop (SIGTERM): Redis writes its AOF, FerretDB closes its SQLite files. */
   async stop(): Promise<void> {
     const child = this.child;
@@ -59,8 +69,17 @@ abstract class OwnedService {
   }
 }
 
+/**
+ * How an owned Redis keeps its data: AOF fsynced on every write (the default here), AOF fsynced every
+ * second (docs/deploy.md's recommendation: a crash may lose the last second), or nothing at all.
+ */
+export type RedisPersistence = 'aof-always' | 'aof-everysec' | 'none';
+
 export class OwnedRedis extends OwnedService {
-  constructor(port: number) {
+  constructor(
+    port: number,
+    public persistence: RedisPersistence = 'aof-always',
+  ) {
     super('redis', port);
   }
 
@@ -79,9 +98,9 @@ export class OwnedRedis extends OwnedService {
         '--save',
         '',
         '--appendonly',
-        'yes',
+        this.persistence === 'none' ? 'no' : 'yes',
         '--appendfsync',
-        'always',
+        this.persistence === 'aof-everysec' ? 'everysec' : 'always',
         '--dir',
         this.dir,
         '--maxmemory-policy',

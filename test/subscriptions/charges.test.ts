@@ -338,7 +338,8 @@ const ONE_CHARGE = {
   'subscription_charges insert': 1,
   'subscriptions update': 1,
   'subscription_charge_attempts insert': 1,
-  'subscription_charges update': 1,
+  // the outcome applied (owing its account event, src/events/outbox.ts), then the owed entry cleared
+  'subscription_charges update': 2,
   'account_events find': 1,
   'account_events insert': 1,
 };

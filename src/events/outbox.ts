@@ -1,0 +1,159 @@
+/**
+ * The events outbox: a state change and the events it owes are one write. FerretDB v1 has no
+ * multi-document transactions, so the owed events ride in the object's own document: the update (or
+ * insert) that writes the change also sets `owedEvents.<key>` (the whole event: type, object, data as
+ * the API shows it) and the `eventsOwed` flag with `eventsOwedAt`. Right after that write the event is
+ * recorded (src/events/recording.ts, insert-once under its deterministic id) and its entry removed.
+ * A process that dies between the two leaves the entry: the scheduler's sweepOwedEvents finds the
+ * documents still flagged past a grace period (an indexed equality on `eventsOwed`), records each
+ * entry under the same id (so a late or repeated recording is still one event) and clears them.
+ *
+ * One mechanism for every event type: any model whose schema takes the owesEvents plugin is swept,
+ * whatever area it belongs to; the areas only say which events their write owes (oweEvents).
+ *
+ * Round trips on the state change's path: none more for the owing (it is the state write's own), the
+ * recording as before, and one update clearing the entry (with the flag when no other change owes an
+ * event since: `eventsOwedAt` unchanged). A flag left set with no entry is cleared by the sweep.
+ */
+import mongoose, { type Model } from 'mongoose';
+import { getConfig } from '../../config';
+import { logger } from '../platform/logger';
+import { eventIdOf, recordEvent, type NewEvent } from './recording';
+import type { OwedEntry, OwesEvents } from './owed-fields';
+
+/** The events one state write owes, ready to be written by it. */
+export interface Owed {
+  at: Date;
+  entries: { key: string; event: NewEvent }[];
+}
+
+/** A key of `owedEvents`: the event's id, without what a field name may not hold. */
+const keyOf = (event: NewEvent) => eventIdOf(event).replace(/[.$]/g, '_');
+
+export function oweEvents(events: (NewEvent | null | undefined)[], at = new Date()): Owed {
+  const entries = events.filter((e): e is NewEvent => !!e).map((event) => ({ key: keyOf(event), event }));
+  return { at, entries };
+}
+
+/** The `$set` fields of an update that owes these events (nothing when it owes none). */
+export function owedSet(owed: Owed): Record<string, unknown> {
+  if (!owed.entries.length) return {};
+  const set: Record<string, unknown> = { eventsOwed: true, eventsOwedAt: owed.at };
+  for (const { key, event } of owed.entries) set[`owedEvents.${key}`] = { event, at: owed.at };
+  return set;
+}
+
+/** The fields of a new document that owes these events. */
+export function owedFields(owed: Owed): OwesEvents {
+  if (!owed.entries.length) return {};
+  const owedEvents: Record<string, OwedEntry> = {};
+  for (const { key, event } of owed.entries) owedEvents[key] = { event, at: owed.at };
+  return { eventsOwed: true, eventsOwedAt: owed.at, owedEvents };
+}
+
+/** Tests only: the pause between the state write and the recording of what it owes (a fault test kills it there). */
+async function testHold(owed: Owed): Promise<void> {
+  const holdMs = getConfig().events.testHoldBeforeRecordMs;
+  if (!holdMs) return;
+  logger.info({ events: owed.entries.map((e) => eventIdOf(e.event)) }, 'state written; holding before its events');
+  await new Promise((resolve) => setTimeout(resolve, holdMs));
+}
+
+/**
+ * After the state write: each owed event recorded, then its entry cleared. Never throws (the money
+ * operation is written; an event that could not be recorded stays owed and the sweep records it).
+ */
+export async function recordOwed<T>(owner: Model<T>, docId: unknown, owed: Owed): Promise<void> {
+  const model = owner as unknown as Model<OwesEvents>;
+  if (!owed.entries.length) return;
+  await testHold(owed);
+  const recorded: string[] = [];
+  for (const { key, event } of owed.entries) {
+    try {
+      await recordEvent(event, owed.at);
+      recorded.push(key);
+    } catch (err) {
+      logger.error(
+        { err, type: event.type, objectId: event.objectId },
+        'could not record an owed event; the sweep will',
+      );
+    }
+  }
+  if (recorded.length) await clearOwed(model, docId, recorded, owed.at, recorded.length === owed.entries.length);
+}
+
+async function clearOwed(model: Model<OwesEvents>, docId: unknown, keys: string[], at: Date, all: boolean) {
+  const unset: Record<string, ''> = {};
+  for (const key of keys) unset[`owedEvents.${key}`] = '';
+  try {
+    if (all) {
+      // No change owed anything since this one (its time is still the flag's): the flag goes too.
+      const cleared = await model.updateOne({ _id: docId, eventsOwedAt: at } as never, {
+        $unset: { ...unset, eventsOwed: '', eventsOwedAt: '' },
+      });
+      if (cleared.matchedCount) return;
+    }
+    await model.updateOne({ _id: docId } as never, { $unset: unset });
+  } catch (err) {
+    logger.warn({ err, docId }, 'could not clear recorded owed events; the sweep will');
+  }
+}
+
+/** The models swept: every one whose schema took the owesEvents plugin. */
+function owingModels(): Model<OwesEvents>[] {
+  return mongoose
+    .modelNames()
+    .map((name) => mongoose.model(name) as unknown as Model<OwesEvents>)
+    .filter((model) => model.schema.path('eventsOwed') !== undefined);
+}
+
+/** How long an owed event is left to the process that wrote it before the sweep records it. */
+export const OWED_GRACE_MS = 60_000;
+
+/**
+ * Scheduler task: the events owed by documents flagged longer than the grace period are recorded
+ * (once: the same ids) and their entries cleared; a flag with no entry left is cleared.
+ */
+export async function sweepOwedEvents(now = new Date(), graceMs = OWED_GRACE_MS, batch = 200): Promise<number> {
+  const cutoff = new Date(now.getTime() - graceMs);
+  let recorded = 0;
+  for (const model of owingModels()) {
+    const docs = (await model
+      .find({ eventsOwed: true, eventsOwedAt: mongoose.trusted({ $lt: cutoff }) } as never, {
+        _id: 1,
+        eventsOwedAt: 1,
+        owedEvents: 1,
+      })
+      .limit(batch)
+      .lean()) as unknown as ({ _id: unknown } & OwesEvents)[];
+    for (const doc of docs) {
+      const entries = Object.entries(doc.owedEvents ?? {}).filter(([, entry]) => entry && entry.at < cutoff);
+      for (const [key, entry] of entries) {
+        await recordEvent(entry.event, new Date(entry.at));
+        await model.updateOne({ _id: doc._id } as never, { $unset: { [`owedEvents.${key}`]: '' } });
+        recorded++;
+      }
+      if (entries.length === Object.keys(doc.owedEvents ?? {}).length) {
+        await model.updateOne({ _id: doc._id, eventsOwedAt: doc.eventsOwedAt } as never, {
+          $unset: { eventsOwed: '', eventsOwedAt: '' },
+        });
+      }
+    }
+  }
+  if (recorded) logger.warn({ events: recorded }, 'recorded account events their state change still owed');
+  return recorded;
+}
+
+/** /metrics: seconds since the oldest state change whose events are still owed (0 when none). */
+export async function owedEventsAgeSeconds(now = new Date()): Promise<number> {
+  let oldest: Date | null = null;
+  for (const model of owingModels()) {
+    const doc = (await model
+      .findOne({ eventsOwed: true } as never, { eventsOwedAt: 1 })
+      .sort({ eventsOwedAt: 1 })
+      .lean()) as OwesEvents | null;
+    const at = doc?.eventsOwedAt ? new Date(doc.eventsOwedAt) : null;
+    if (at && (!oldest || at < oldest)) oldest = at;
+  }
+  return oldest ? Math.max(0, (now.getTime() - oldest.getTime()) / 1000) : 0;
+}
