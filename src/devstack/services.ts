@@ -172,7 +172,6 @@ export function ensureFerretBinary(): string {
   return binary;
 }
 
-
 /**
  * Builds Jaeger once per machine from the Go module proxy, as FerretDB is (`go install` refuses the module: its
  * go.mod has a replace directive); returns the binary path. A build another process has under way (a lock folder

@@ -124,7 +124,6 @@ export async function deliverEvent(
   trigger: LinkWebhookJob['trigger'],
   options: DeliveryOptions = {},
 ): Promise<DeliveryOutcome> {
-  const config = getConfig();
   const now = options.now ?? (() => new Date());
   const { carried, merchantId } = options;
   // The job's merchant is not yet checked: its secret is only read here, never created.
@@ -142,28 +141,13 @@ export async function deliverEvent(
   if (trigger === 'scheduled' && !(carried && options.firstRun) && event.state !== 'pending') return SKIPPED;
   const started = now();
   const startedMs = performance.now();
-  let outcome: DeliveryOutcome;
-  const verdict = await checkWebhookUrl(event.url, {
-    resolve: options.resolve,
-    allowHosts: config.webhooks.testAllowHosts,
-  });
-  if (!verdict.safe) {
-    outcome = {
-      success: false,
-      gone: false,
-      statusCode: null,
-      error: `refused: the URL is no longer a safe public HTTPS URL (${verdict.reason})`,
-    };
-  } else {
-    const secret = secretOfJob ?? (await getWebhookSecret(event.merchantId));
-    outcome = await attemptPost(
-      verdict.url,
-      verdict.addresses,
-      signedHeaders(secret, event._id, event.body, started),
-      event.body,
-      config.webhooks.timeoutMs,
-    );
-  }
+  const outcome = await attemptPostTo(
+    event.url,
+    options.resolve,
+    async () =>
+      signedHeaders(secretOfJob ?? (await getWebhookSecret(event.merchantId)), event._id, event.body, started),
+    event.body,
+  );
   const durationMs = Math.round(performance.now() - startedMs);
   await Promise.all([
     insertDocument(WebhookAttemptModel, {
@@ -216,6 +200,29 @@ export async function markEventFailed(eventId: string): Promise<void> {
     { _id: eventId, state: mongoose.trusted({ $in: ['pending'] }) },
     { $set: { state: 'failed' } },
   );
+}
+
+/**
+ * One attempt at a webhook URL: checked again first (a URL safe when saved may resolve elsewhere now),
+ * then, only when it is still a safe public HTTPS URL, signed (headers are made only then) and POSTed.
+ * Link webhooks and account endpoints attempt alike.
+ */
+export async function attemptPostTo(
+  rawUrl: string,
+  resolve: DeliveryOptions['resolve'],
+  headers: () => Promise<Record<string, string>> | Record<string, string>,
+  body: string,
+): Promise<DeliveryOutcome> {
+  const { webhooks } = getConfig();
+  const verdict = await checkWebhookUrl(rawUrl, { resolve, allowHosts: webhooks.testAllowHosts });
+  if (!verdict.safe)
+    return {
+      success: false,
+      gone: false,
+      statusCode: null,
+      error: `refused: the URL is no longer a safe public HTTPS URL (${verdict.reason})`,
+    };
+  return attemptPost(verdict.url, verdict.addresses, await headers(), body, webhooks.timeoutMs);
 }
 
 /**

@@ -6,13 +6,12 @@
  * stops, every attempt recorded; the scheduler sweep queues what a failed add left unqueued.
  */
 import mongoose from 'mongoose';
-import { getConfig } from '../../config';
 import { createOnce } from '../db/claims';
 import { insertDocument } from '../db/inserts';
 import { logger } from '../platform/logger';
-import { checkWebhookUrl, type Resolver } from '../platform/url-safety';
+import type { Resolver } from '../platform/url-safety';
 import { endpointDeliveryJobId, endpointDeliveryQueue, enqueueEndpointDelivery } from '../../jobs/endpoint-webhook';
-import { attemptPost, type DeliveryOutcome } from './delivery';
+import { attemptPostTo, type DeliveryOutcome } from './delivery';
 import {
   EndpointAttemptModel,
   EndpointDeliveryModel,
@@ -89,7 +88,6 @@ export async function deliverToEndpoint(
   trigger: 'scheduled' | 'redelivery',
   options: EndpointDeliveryOptions = {},
 ): Promise<DeliveryOutcome & { endpoint?: WebhookEndpoint; delivery?: EndpointDelivery }> {
-  const config = getConfig();
   // The delivery's id ends with its endpoint's (<eventId>.<endpointId>): both are read at once, then checked.
   const [delivery, endpoint] = await Promise.all([
     EndpointDeliveryModel.findById(deliveryId).lean(),
@@ -107,27 +105,12 @@ export async function deliverToEndpoint(
   }
   const started = new Date();
   const startedMs = performance.now();
-  let outcome: DeliveryOutcome;
-  const verdict = await checkWebhookUrl(endpoint.url, {
-    resolve: options.resolve,
-    allowHosts: config.webhooks.testAllowHosts,
-  });
-  if (!verdict.safe) {
-    outcome = {
-      success: false,
-      gone: false,
-      statusCode: null,
-      error: `refused: the URL is no longer a safe public HTTPS URL (${verdict.reason})`,
-    };
-  } else {
-    outcome = await attemptPost(
-      verdict.url,
-      verdict.addresses,
-      signedHeaders(endpoint, delivery.eventId, delivery.body, started),
-      delivery.body,
-      config.webhooks.timeoutMs,
-    );
-  }
+  const outcome = await attemptPostTo(
+    endpoint.url,
+    options.resolve,
+    () => signedHeaders(endpoint, delivery.eventId, delivery.body, started),
+    delivery.body,
+  );
   const durationMs = Math.round(performance.now() - startedMs);
   const attempted = { lastAttemptAt: started };
   const state = outcome.success
