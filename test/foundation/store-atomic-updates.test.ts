@@ -46,7 +46,7 @@ test('two updates of different fields of one document at once: neither is lost',
   t.deepEqual(lost, []);
 });
 
-test('a conditional update raced by seven others wins once; concurrent $inc and findOneAndUpdate count every one', async (t) => {
+test('a conditional update raced by seven others wins once; concurrent $inc counts every one', async (t) => {
   const wrong: string[] = [];
   for (let round = 0; round < ROUNDS / 2; round++) {
     const id = 1000 + round;
@@ -68,7 +68,7 @@ test('a conditional update raced by seven others wins once; concurrent $inc and 
   t.deepEqual(wrong, []);
 });
 
-test('updates by another filter than _id are serialised with the by-id ones: a multi-update and by-id updates lose nothing', async (t) => {
+test('a multi-update and by-id updates of the same documents at once lose nothing', async (t) => {
   const base = 5000;
   await probes.insertMany(Array.from({ length: 20 }, (_, i) => ({ _id: base + i, state: 'x', count: 0 })));
   await Promise.all([
