@@ -1,6 +1,8 @@
 /**
  * The public checkout: four JSON routes under /api/v1/checkout-links/{guid} and the page itself
  * (GET /checkout/{guid}) with its static assets, all from our own origin (CSP default-src 'self').
+ * A Pix Automático mandate's authorisation page (GET /checkout/pix-automatico/{token}) and the read it
+ * polls (GET /api/v1/checkout-mandates/{token}) share those assets: the PIX view is the same.
  */
 import type { RequestHandler } from 'express';
 import { getConfig } from '../../config';
@@ -8,7 +10,8 @@ import { routeTable, type Feature } from '../http/routes';
 import { rateLimit } from '../http/rate-limit';
 import { PaymentLinkModel } from '../payment-links/model';
 import { linkInstallmentOptions, loadCheckout, payLink, saveAddress, savePayer } from './service';
-import { ASSETS, readAsset, readPage } from './assets';
+import { mandateCheckout, mandatePageExists } from '../subscriptions/authorization-page';
+import { ASSETS, readAsset, readMandatePage, readPage } from './assets';
 import { linkPixStatus, startLinkPix } from './pix';
 import { addressBody, foldPayerAlias, guidOnly, payBody, payerBody } from './schemas';
 import { definitions, docs, tag } from './swagger';
@@ -80,6 +83,22 @@ const handlers = {
       .set('Cache-Control', 'no-store')
       .send(readPage());
   },
+  loadMandateCheckout: async (req, res) => {
+    res.set('Cache-Control', 'no-store').json(await mandateCheckout(req.params.token));
+  },
+  getMandateCheckoutPage: async (req, res) => {
+    // Assets by relative URL (../assets/...), as the link's page: no trailing slash.
+    if (req.path.endsWith('/')) {
+      res.redirect(301, `${req.baseUrl}${req.path.replace(/\/+$/, '')}`);
+      return;
+    }
+    const exists = await mandatePageExists(req.params.token);
+    res
+      .status(exists ? 200 : 404)
+      .type('html')
+      .set('Cache-Control', 'no-store')
+      .send(readMandatePage());
+  },
   getCheckoutAsset: (req, res) => {
     const file = String(req.params.file);
     if (!Object.hasOwn(ASSETS, file)) {
@@ -104,6 +123,8 @@ export const checkoutFeature: Feature = {
     route('put', '/api/v1/checkout-links/:guid/pay', 'payCheckout', { before: [payRateLimit, payBody] }),
     route('post', '/api/v1/checkout-links/:guid/pix', 'startCheckoutPix', { before: [payRateLimit, guidOnly] }),
     route('get', '/api/v1/checkout-links/:guid/pix', 'getCheckoutPix', { before: [guidOnly] }),
+    route('get', '/api/v1/checkout-mandates/:token', 'loadMandateCheckout'),
+    route('get', '/checkout/pix-automatico/:token', 'getMandateCheckoutPage'),
     route('get', '/checkout/:guid', 'getCheckoutPage'),
     route('get', '/checkout/assets/:file', 'getCheckoutAsset'),
   ],

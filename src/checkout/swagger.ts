@@ -11,6 +11,7 @@ import {
   checkoutPayer,
   checkoutPayResult,
 } from './schemas';
+import { mandateCheckout } from '../subscriptions/schemas';
 
 const guidPath = {
   name: 'guid',
@@ -18,6 +19,13 @@ const guidPath = {
   required: true,
   type: 'string',
   description: 'payment_link_guid of the link',
+};
+const tokenPath = {
+  name: 'token',
+  in: 'path',
+  required: true,
+  type: 'string',
+  description: "The page token of the mandate (the end of the subscription mandate's authorizationUrl)",
 };
 const conflictResponse = errorResponses.detail(
   'The link is already paid, has expired (the detail says when), another pay of it is in progress ' +
@@ -27,7 +35,9 @@ const notFoundResponse = errorResponses.detail('No link with this guid');
 
 export const tag = {
   name: 'checkout',
-  description: 'Public checkout of a payment link: the page and the calls it makes. No credential.',
+  description:
+    'Public checkout of a payment link, and the authorisation page of a Pix Automático mandate: the pages and ' +
+    'the calls they make. No credential.',
 };
 
 export const definitions = swaggerDefinitions(
@@ -38,6 +48,7 @@ export const definitions = swaggerDefinitions(
   checkoutPayResult,
   checkoutInstallments,
   checkoutPix,
+  mandateCheckout,
 );
 
 export const docs = {
@@ -172,9 +183,32 @@ export const docs = {
       404: { description: 'The page, showing that the link does not exist' },
     },
   },
+  loadMandateCheckout: {
+    operationId: 'loadMandateCheckout',
+    summary: "Pix Automático: what the payer's authorisation page shows (it polls this)",
+    description:
+      "The mandate's state for the payer, the merchant's name, the plan, the amount and its period, the first due " +
+      "date, journey 3's payment now, and the QR code while it waits. The payer document is masked; no id.",
+    parameters: [tokenPath],
+    responses: {
+      200: { description: 'The authorisation', schema: { $ref: '#/definitions/MandateCheckout' } },
+      404: errorResponses.detail('No mandate with this token (unknown or malformed)'),
+    },
+  },
+  getMandateCheckoutPage: {
+    operationId: 'getMandateCheckoutPage',
+    summary: "Pix Automático: the payer's authorisation page (HTML): the mandate's authorizationUrl points here",
+    produces: ['text/html'],
+    parameters: [tokenPath],
+    responses: {
+      200: { description: 'The page' },
+      301: { description: 'To the same address without a trailing slash' },
+      404: { description: 'The page, showing that the authorisation does not exist' },
+    },
+  },
   getCheckoutAsset: {
     operationId: 'getCheckoutAsset',
-    summary: 'Static assets of the checkout page (checkout.js, checkout.css, forge.min.js)',
+    summary: 'Static assets of the checkout pages (checkout.js, checkout.css, pix-view.js, forge.min.js...)',
     produces: ['text/javascript', 'text/css'],
     parameters: [{ name: 'file', in: 'path', required: true, type: 'string', enum: Object.keys(ASSETS) }],
     responses: { 200: { description: 'The file' }, 404: errorResponses.detail('No such asset') },

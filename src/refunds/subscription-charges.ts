@@ -1,7 +1,8 @@
 /**
  * refundSubscriptionCharge: the contract's charge refund, partial and repeated. The charge's sale
  * (recorded at its first refund, src/subscriptions/charge-refunds.ts) is refunded through the same
- * admission, send lane and VoidedAmount settlement as any card sale (admission.ts, sending.ts); the
+ * admission, send lane and VoidedAmount settlement as any sale (admission.ts, sending.ts): a card
+ * sale's, or a PIX's for a Pix Automático charge (pending until the acquirer's notice: 202); the
  * lane writes the charge's refunded total back (origins.ts).
  *
  * The answer is the charge, as the contract shows it: 200 once the acquirer settled the refund (3

@@ -1,7 +1,9 @@
 /**
- * A card charge another area made and the acquirer already captured (a paid payment link, a
- * confirmed subscription charge), recorded as a CONFIRMED card sale after the fact, so its refunds
- * go through the one refunds core (src/refunds) and the same acquirer void as any card sale.
+ * A charge another area made and the acquirer already captured (a paid payment link, a confirmed
+ * subscription charge), recorded as a CONFIRMED sale after the fact, so its refunds go through the
+ * one refunds core (src/refunds) and the same acquirer void as any sale: a card's (a card sale), or
+ * a PIX's (a Pix Automático charge is a PIX payment: its refunds answer Status 12 and complete by
+ * notice, within 90 days of `paidAt`).
  *
  * Recorded once per origin whoever records it and however often (a pay and the stale-payment
  * sweep, two refunds of one charge at once, a retry after a crash): its `merchantOrderId` is
@@ -26,7 +28,10 @@ export interface SettledSaleInput {
   installments: number;
   capturedAt: Date;
   payer: { name: string; document: string | null; documentType: 'CPF' | 'CNPJ' | null };
-  card: { brand: string; bin: string; last4: string; fromToken: boolean };
+  /** A card charge's card (brand, BIN, last four); null for a PIX, which has `pixPaidAt` instead. */
+  card: { brand: string; bin: string; last4: string; fromToken: boolean } | null;
+  /** A PIX payment: when it was paid (its refund window counts from there). */
+  pixPaidAt?: Date;
   acquirer: {
     paymentId: string;
     tid: string | null;
@@ -41,6 +46,17 @@ const ORDER_ID_PREFIX: Record<SaleOrigin['kind'], string> = { payment_link: 'PL'
 
 export const settledSaleOrderId = (origin: SaleOrigin): string => `${ORDER_ID_PREFIX[origin.kind]}${origin.id}`;
 
+/**
+ * The sale recorded for an origin, if any: found by its order id (unique, top-level, indexed), so
+ * whoever needs it does not depend on a link to it written onto the origin's own document.
+ */
+export async function findSettledSale(merchantId: number, origin: SaleOrigin): Promise<OnlineSale | null> {
+  const sale = await OnlineSaleModel.findOne({ merchantOrderId: settledSaleOrderId(origin) }).lean();
+  if (sale && sale.merchantId !== merchantId)
+    throw new Error(`the sale of ${origin.kind} ${origin.id} is not its merchant's`);
+  return sale;
+}
+
 /** The sale of the charge, inserted now or read as another recorder inserted it. */
 export async function recordSettledSale(input: SettledSaleInput): Promise<OnlineSale> {
   const merchantOrderId = settledSaleOrderId(input.origin);
@@ -50,12 +66,13 @@ export async function recordSettledSale(input: SettledSaleInput): Promise<Online
       merchantId: input.merchantId,
       merchantOrderId,
       orderReference: null,
-      paymentMethod: 'card',
+      paymentMethod: input.pixPaidAt ? 'pix' : 'card',
       amountCents: input.amountCents,
       installments: input.installments,
       status: 'CONFIRMED',
       payer: input.payer,
       card: input.card,
+      ...(input.pixPaidAt ? { pix: { qrCode: '', expiresAt: null, paidAt: input.pixPaidAt } } : {}),
       acquirer: { ...input.acquirer, status: CAPTURED },
       acquirerPaymentId: input.acquirer.paymentId,
       capturedAt: input.capturedAt,

@@ -9,6 +9,7 @@
  * CANCELLED cancel the subscription (it will send no charge). Journey 3's first payment, paid with
  * the approval, becomes the first cycle's charge, CONFIRMED.
  */
+import crypto from 'node:crypto';
 import mongoose from 'mongoose';
 import QRCode from 'qrcode';
 import { checkedAfterLookup } from '../db/filters';
@@ -103,6 +104,7 @@ export async function openMandate(input: MandateOpening): Promise<Mandate> {
   });
   const qrCodeText = recurrence.qrCodeString!;
   return {
+    pageToken: crypto.randomUUID(),
     recurrenceId: recurrence.recurrenceId,
     paymentId: recurrence.paymentId,
     merchantOrderId,

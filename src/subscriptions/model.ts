@@ -26,6 +26,11 @@ export type MandateStatus = (typeof MANDATE_STATUSES)[number];
  */
 export interface Mandate {
   recurrenceId: string;
+  /**
+   * The unguessable part of the payer's authorisation page's address (/checkout/pix-automatico/<token>),
+   * a random UUID as a payment link's guid; absent on mandates opened before the page existed.
+   */
+  pageToken?: string;
   /** The authorisation's payment at the acquirer (journey 3: the first charge). */
   paymentId: string;
   merchantOrderId: string;
@@ -87,6 +92,8 @@ export interface Subscription {
    * FerretDB serves only a top-level equality from an index.
    */
   mandateRecurrenceId?: string;
+  /** mandate.pageToken again, at the top level (indexed): the payer's page finds its subscription by it. */
+  mandatePageToken?: string;
   customer: { name: string; email?: string | null; identity?: string | null };
   description: string | null;
   cancelledAt: Date | null;
@@ -109,6 +116,7 @@ const subscriptionSchema = new Schema<Subscription>(
     nextCycle: { type: Number, required: true },
     paymentMethod: { type: String, enum: PAYMENT_METHODS, default: undefined },
     mandateRecurrenceId: { type: String, default: undefined },
+    mandatePageToken: { type: String, default: undefined },
     card: {
       // Always set for a card subscription (service.ts); absent for pix_automatico.
       token: { type: String },
@@ -121,6 +129,7 @@ const subscriptionSchema = new Schema<Subscription>(
     },
     // Plain nested paths without defaults: a card subscription stores no mandate key at all.
     mandate: {
+      pageToken: String,
       recurrenceId: String,
       paymentId: String,
       merchantOrderId: String,
@@ -156,6 +165,8 @@ subscriptionSchema.index({ status: 1, nextDueDate: 1 });
 subscriptionSchema.index({ merchantId: 1 });
 // A recurrence notice names the recurrence: its subscription is found by it.
 subscriptionSchema.index({ mandateRecurrenceId: 1 });
+// The payer's authorisation page names its mandate by its token.
+subscriptionSchema.index({ mandatePageToken: 1 });
 
 // Its writes owe account events in the same write (src/events/outbox.ts).
 subscriptionSchema.plugin(owesEvents);

@@ -158,6 +158,10 @@ export const mandate = definition(
         '(cancellation says which). Moves only after the acquirer confirmed it (a notice alone moves nothing); ' +
         'REJECTED, EXPIRED and CANCELLED cancel the subscription (no charge is sent)',
     ),
+    authorizationUrl: required(nullable(field.string())).description(
+      "The payer's authorisation page (public, in Portuguese, phone-sized): the QR code, the plan, the amount and " +
+        'the state as it moves; send it to the payer. null on a mandate opened before the page existed',
+    ),
     journey: required(field.number().integer().valid(2, 3)),
     acquirerRecurrenceId: required(field.string()).description("The acquirer's RecurrenceId"),
     retryPolicy: required(field.oneOf(['Allowed_3R_7D', 'none'])),
@@ -314,3 +318,37 @@ export const subscriptionChargeEnvelope = definition(
   'SubscriptionChargeEnvelope',
   field.object({ status: success, data: required(subscriptionCharge) }),
 );
+
+/** The payer's authorisation page's read (public): what the page shows, and nothing more. */
+export const mandateCheckout = definition(
+  'MandateCheckout',
+  field.object({
+    status: required(field.oneOf(['waiting', 'approved', 'rejected', 'expired', 'cancelled'])).description(
+      'waiting: the QR code waits for the payer (until expiresAt); approved: the payer authorised it; rejected: ' +
+        'the payer refused it; expired: not authorised in time (also once expiresAt passed, before the acquirer ' +
+        'says so); cancelled: by the merchant or the payer',
+    ),
+    merchantName: required(field.string()).description("The merchant's company name"),
+    plan: required(field.string()).description('What is paid for (the description the bank app shows)'),
+    amountType: required(field.oneOf(['fixed', 'variable'])),
+    value: required(field.number().integer()).description('Cents: each charge (fixed), or the first one (variable)'),
+    maximumValue: required(nullable(field.number().integer())).description(
+      'Variable amounts: the most one charge may be, cents ("até R$ X"); null when fixed',
+    ),
+    billingCycle: required(field.oneOf(['weekly', 'monthly', 'quarterly', 'semiannual', 'annual'])),
+    firstDueDate: required(date()),
+    journey: required(field.number().integer().valid(2, 3)),
+    payNow: required(nullable(field.number().integer())).description(
+      'Journey 3: the cents the QR code pays now with the authorisation; null on journey 2',
+    ),
+    payerName: required(field.string()),
+    payerDocument: required(field.string()).description('The CPF or CNPJ masked (***.456.***-**)'),
+    qrCodeImage: required(nullable(field.string())).description('data:image/png;base64 of the QR code, while waiting'),
+    qrCodeText: required(nullable(field.string())).description('The copy-and-paste code (EMV), while waiting'),
+    expiresAt: required(nullable(field.dateTime())),
+    secondsLeft: required(nullable(field.number().integer())).description('Until the QR code expires, while waiting'),
+    cancelledBy: required(nullable(field.oneOf(['merchant', 'payer']))).description('Who cancelled, when cancelled'),
+  }),
+);
+
+export type MandateCheckoutAnswer = ValueOf<typeof mandateCheckout>;

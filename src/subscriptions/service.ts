@@ -146,6 +146,7 @@ async function createPixAutomaticoSubscription(merchantId: number, input: Subscr
     paymentMethod: 'pix_automatico' as const,
     mandate,
     mandateRecurrenceId: mandate.recurrenceId,
+    mandatePageToken: mandate.pageToken,
     customer,
     description: input.description ?? null,
     createdAt,

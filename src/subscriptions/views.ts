@@ -1,4 +1,5 @@
 /** A subscription and its charges as the API shows them (the routes, the account events). */
+import { getConfig } from '../../config';
 import type { ChargeAnswer, MandateAnswer, SubscriptionAnswer } from './schemas';
 import { ChargeStatus, type Mandate, type Subscription, type SubscriptionCharge } from './model';
 
@@ -36,10 +37,16 @@ export function subscriptionView(sub: Subscription): SubscriptionAnswer {
 
 const iso = (date: Date | null | undefined) => (date ? new Date(date).toISOString() : null);
 
+/** The payer's authorisation page (src/checkout): what the merchant sends the payer to show the QR code. */
+export function authorizationUrlOf(pageToken: string): string {
+  return `${getConfig().publicBaseUrl}/checkout/pix-automatico/${pageToken}`;
+}
+
 export function mandateView(mandate: Mandate): MandateAnswer {
   const waiting = mandate.status === 'CREATED';
   return {
     status: mandate.status,
+    authorizationUrl: mandate.pageToken ? authorizationUrlOf(mandate.pageToken) : null,
     journey: mandate.journey,
     acquirerRecurrenceId: mandate.recurrenceId,
     retryPolicy: mandate.retryPolicy,

@@ -380,6 +380,9 @@ interface Answer {
   text: string;
 }
 
+/** The public HTML pages, whose 404 is a page too. */
+const PAGES = new Set(['/checkout/{guid}', '/checkout/pix-automatico/{token}']);
+
 /** A precise account of why an answer is wrong, or null. */
 function problemWith(op: Operation, answer: Answer, acquirerStatuses: number[]): string | null {
   const { status, type, text } = answer;
@@ -392,8 +395,8 @@ function problemWith(op: Operation, answer: Answer, acquirerStatuses: number[]):
   }
   if (LEAKS_INTERNALS.test(text)) return 'shows internals';
   // Documented non-JSON answers: successes (and redirects) of the page, asset, document and metrics
-  // routes, and the checkout page's own 404 (the page renders "no such link").
-  const pageNotFound = op.path === '/checkout/{guid}' && status === 404 && /text\/html/.test(type);
+  // routes, and the checkout pages' own 404 (the page renders "no such link" or "no such authorisation").
+  const pageNotFound = PAGES.has(op.path) && status === 404 && /text\/html/.test(type);
   if (status < 400 && !op.answersJson) return null;
   if (status >= 300 && status < 400) return null;
   if (pageNotFound || status === 204) return null;

@@ -162,6 +162,8 @@ const PUBLIC_ANSWERS: Record<string, number> = {
   'PATCH /api/v1/checkout-links/{guid}/address': 400,
   'PUT /api/v1/checkout-links/{guid}/pay': 400,
   'GET /checkout/{guid}': 400,
+  'GET /api/v1/checkout-mandates/{token}': 400,
+  'GET /checkout/pix-automatico/{token}': 400,
   'GET /checkout/assets/{file}': 400,
   'GET /api/v1/cards/public-key/': 400,
   'GET /api/docs/swagger.json': 400,

@@ -50,6 +50,7 @@ import type {
   CheckoutPayResult,
   CheckoutInstallments,
   CheckoutPix,
+  MandateCheckout,
   WebhookSecret,
   WebhookEndpointCreate,
   WebhookEndpointUpdate,
@@ -393,6 +394,20 @@ export const operations = {
     path: '/api/v1/checkout-links/{guid}/pix',
     auth: false,
     response: 'json',
+  },
+  loadMandateCheckout: {
+    operationId: 'loadMandateCheckout',
+    method: 'GET',
+    path: '/api/v1/checkout-mandates/{token}',
+    auth: false,
+    response: 'json',
+  },
+  getMandateCheckoutPage: {
+    operationId: 'getMandateCheckoutPage',
+    method: 'GET',
+    path: '/checkout/pix-automatico/{token}',
+    auth: false,
+    response: 'text',
   },
   getCheckoutPage: {
     operationId: 'getCheckoutPage',
@@ -1446,7 +1461,8 @@ export class WebhooksApi extends ApiGroup {
 }
 
 /**
- * Public checkout of a payment link: the page and the calls it makes. No credential.
+ * Public checkout of a payment link, and the authorisation page of a Pix Automático mandate: the pages
+ * and the calls they make. No credential.
  *
  * Tag "checkout" of the document.
  */
@@ -1578,6 +1594,36 @@ export class CheckoutApi extends ApiGroup {
   }
 
   /**
+   * Pix Automático: what the payer's authorisation page shows (it polls this)
+   *
+   * The mandate's state for the payer, the merchant's name, the plan, the amount and its period, the
+   * first due date, journey 3's payment now, and the QR code while it waits. The payer document is
+   * masked; no id.
+   *
+   * Public: no credential.
+   *
+   * GET /api/v1/checkout-mandates/{token}
+   *
+   * @param token The page token of the mandate (the end of the subscription mandate's authorizationUrl)
+   */
+  loadMandateCheckout(token: string | number, options?: RequestOptions): Promise<MandateCheckout> {
+    return this.transport.call<MandateCheckout>(operations.loadMandateCheckout, { pathParams: { token } }, options);
+  }
+
+  /**
+   * Pix Automático: the payer's authorisation page (HTML): the mandate's authorizationUrl points here
+   *
+   * Public: no credential.
+   *
+   * GET /checkout/pix-automatico/{token}
+   *
+   * @param token The page token of the mandate (the end of the subscription mandate's authorizationUrl)
+   */
+  getMandateCheckoutPage(token: string | number, options?: RequestOptions): Promise<string> {
+    return this.transport.call<string>(operations.getMandateCheckoutPage, { pathParams: { token } }, options);
+  }
+
+  /**
    * The checkout page (HTML): payment_link_url points here
    *
    * Public: no credential.
@@ -1591,7 +1637,7 @@ export class CheckoutApi extends ApiGroup {
   }
 
   /**
-   * Static assets of the checkout page (checkout.js, checkout.css, forge.min.js)
+   * Static assets of the checkout pages (checkout.js, checkout.css, pix-view.js, forge.min.js...)
    *
    * Public: no credential.
    *

@@ -448,6 +448,12 @@ export interface SubscriptionMandate {
    * nothing); REJECTED, EXPIRED and CANCELLED cancel the subscription (no charge is sent)
    */
   status: 'CREATED' | 'APPROVED' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
+  /**
+   * The payer's authorisation page (public, in Portuguese, phone-sized): the QR code, the plan, the
+   * amount and the state as it moves; send it to the payer. null on a mandate opened before the page
+   * existed
+   */
+  authorizationUrl: string | null;
   journey: 2 | 3;
   /** The acquirer's RecurrenceId */
   acquirerRecurrenceId: string;
@@ -1406,6 +1412,43 @@ export interface CheckoutPix {
   secondsLeft: number | null;
 }
 
+export interface MandateCheckout {
+  /**
+   * waiting: the QR code waits for the payer (until expiresAt); approved: the payer authorised it;
+   * rejected: the payer refused it; expired: not authorised in time (also once expiresAt passed, before
+   * the acquirer says so); cancelled: by the merchant or the payer
+   */
+  status: 'waiting' | 'approved' | 'rejected' | 'expired' | 'cancelled';
+  /** The merchant's company name */
+  merchantName: string;
+  /** What is paid for (the description the bank app shows) */
+  plan: string;
+  amountType: 'fixed' | 'variable';
+  /** Cents: each charge (fixed), or the first one (variable) */
+  value: number;
+  /** Variable amounts: the most one charge may be, cents ("até R$ X"); null when fixed */
+  maximumValue: number | null;
+  billingCycle: 'weekly' | 'monthly' | 'quarterly' | 'semiannual' | 'annual';
+  /** Format: date. */
+  firstDueDate: string;
+  journey: 2 | 3;
+  /** Journey 3: the cents the QR code pays now with the authorisation; null on journey 2 */
+  payNow: number | null;
+  payerName: string;
+  /** The CPF or CNPJ masked (***.456.***-**) */
+  payerDocument: string;
+  /** data:image/png;base64 of the QR code, while waiting */
+  qrCodeImage: string | null;
+  /** The copy-and-paste code (EMV), while waiting */
+  qrCodeText: string | null;
+  /** Format: date-time. */
+  expiresAt: string | null;
+  /** Until the QR code expires, while waiting */
+  secondsLeft: number | null;
+  /** Who cancelled, when cancelled */
+  cancelledBy: 'merchant' | 'payer' | null;
+}
+
 export interface WebhookSecret {
   /** whsec_<base64 of 32 bytes>. Verify with any Standard Webhooks library (e.g. npm standardwebhooks). */
   secret: string;
@@ -2239,6 +2282,16 @@ export interface OperationErrors {
   getCheckoutPix: {
     400: FieldErrors;
     404: ErrorDetail;
+    503: ErrorDetail;
+  };
+  loadMandateCheckout: {
+    400: FieldErrors;
+    404: ErrorDetail;
+    503: ErrorDetail;
+  };
+  getMandateCheckoutPage: {
+    400: FieldErrors;
+    404: unknown;
     503: ErrorDetail;
   };
   getCheckoutPage: {

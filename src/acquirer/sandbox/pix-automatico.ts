@@ -4,7 +4,9 @@
  * the receiver's cancellation (PUT /1/RecurrentPayment/{id}/Deactivate), and the payer's bank as test
  * controls: approve (journey 3 also pays the first charge), reject, cancel from the bank app; an
  * unapproved QR expires by the sandbox clock. Every status change POSTs a ChangeType 4 notice
- * {PaymentId, RecurrentPaymentId, ChangeType}. Shapes and names we chose: docs/sandbox.md.
+ * {PaymentId, RecurrentPaymentId, ChangeType}. A payment made under a recurrence (journey 3's first) is
+ * one of the sales area's PIX sales (Type Pix): its refunds are a PIX's (void?amount= answers Status
+ * 12, completes by notice, VoidedAmount grows). Shapes and names we chose: docs/sandbox.md.
  * Mounted before the sales area: any other POST /1/sales/ goes on to it.
  */
 import crypto from 'node:crypto';
@@ -192,7 +194,8 @@ function closeFirstPayment(rec: Recurrence, message: string): void {
 }
 
 async function notifyChange(rec: Recurrence, notifyUrl?: string) {
-  if (notifyUrl) rec.notifyUrl = notifyUrl;
+  // The payment's own notices (a refund of journey 3's first payment completing) go where the payer's bank was told.
+  if (notifyUrl) rec.notifyUrl = rec.sale.notifyUrl = notifyUrl;
   return notify(rec.sale, RECURRENCE_CHANGED, rec.notifyUrl, { RecurrentPaymentId: rec.recurrenceId });
 }
 

@@ -18,9 +18,7 @@
     return document.getElementById(id);
   }
 
-  function money(cents) {
-    return (cents / 100).toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
-  }
+  var money = window.PixView.money;
 
   function dateTime(iso) {
     return new Date(iso).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'short' });
@@ -127,7 +125,7 @@
       showMethod();
     } else {
       clearTimeout(pixPoll);
-      clearInterval(pixTick);
+      pixTick();
     }
     form.hidden = false;
     form.querySelector('h1').focus();
@@ -194,7 +192,8 @@
 
   /** PIX: the poll of the newest QR code and the countdown of the one shown. */
   var pixPoll = null;
-  var pixTick = null;
+  /** Stops the countdown of the QR code shown (PixView.countdown). */
+  var pixTick = function () {};
 
   function chosenMethod() {
     var checked = document.querySelector('input[name="method"]:checked');
@@ -220,7 +219,7 @@
 
   function showPix(pix) {
     clearTimeout(pixPoll);
-    clearInterval(pixTick);
+    pixTick();
     if (pix.status === 'paid_twice' || pix.status === 'returned') {
       $('pix-code').hidden = true;
       $('pix-start').hidden = true;
@@ -234,18 +233,7 @@
       $('pix-image').src = pix.qrCodeImage;
       $('pix-copy-paste').value = pix.qrCode;
       $('pix-amount').textContent = money(pix.amount);
-      var ends = Date.now() + pix.secondsLeft * 1000;
-      var tick = function () {
-        var left = Math.max(0, Math.round((ends - Date.now()) / 1000));
-        $('pix-countdown').textContent =
-          'O código expira em ' + Math.floor(left / 60) + ':' + String(left % 60).padStart(2, '0');
-        if (left === 0) {
-          clearInterval(pixTick);
-          pixCheck();
-        }
-      };
-      tick();
-      pixTick = setInterval(tick, 1000);
+      pixTick = window.PixView.countdown($('pix-countdown'), pix.secondsLeft, pixCheck);
       pixStatus('Aguardando o pagamento do PIX…');
       pixPoll = setTimeout(pixCheck, 3000);
       return;
@@ -586,19 +574,7 @@
       radio.addEventListener('change', showMethod);
     });
     $('pix-start').addEventListener('click', pixStart);
-    $('pix-copy').addEventListener('click', function () {
-      var code = $('pix-copy-paste');
-      code.select();
-      var copied = navigator.clipboard ? navigator.clipboard.writeText(code.value) : Promise.reject();
-      copied.then(
-        function () {
-          pixStatus('Código copiado. Cole no app do seu banco.');
-        },
-        function () {
-          pixStatus('Selecione o código e copie.');
-        },
-      );
-    });
+    window.PixView.wireCopy($('pix-copy'), $('pix-copy-paste'), pixStatus);
     $('card-form').addEventListener('submit', function (event) {
       event.preventDefault();
       var form = this;
