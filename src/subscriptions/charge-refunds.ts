@@ -7,7 +7,6 @@
  * one succeeds the refunds area writes the charge's refunded total here.
  */
 import { notFound } from '../platform/errors';
-import { logger } from '../platform/logger';
 import { findSettledSale, recordSettledSale, type OnlineSale } from '../sales';
 import { findSubscription, parseId } from './service';
 import { chargeEvent } from './events';
@@ -42,10 +41,8 @@ export async function findCharge(
  * charge's updatedAt is when it was confirmed (nothing writes a confirmed charge again before its
  * refunds): the refund window counts from there.
  *
- * The sale is always found by its origin (its order id, unique), never through a link written onto
- * the charge: on FerretDB an update of the charge racing another (the outbox clearing the charge's
- * owed events, the refunded total below) can be lost whole, so such a link could read null, and
- * writing it could itself undo the other write. `saleId` on older charges is not read.
+ * The sale is found by its origin (its order id, unique, indexed): one read, as reading a `saleId`
+ * link was, and one write fewer on the charge (the link is no longer written; older charges' is unused).
  */
 export async function chargeSaleOf(sub: Subscription, charge: SubscriptionCharge): Promise<OnlineSale> {
   const origin = { kind: 'subscription_charge' as const, id: charge._id };
@@ -72,36 +69,14 @@ export async function chargeSaleOf(sub: Subscription, charge: SubscriptionCharge
   });
 }
 
-/** Writes of the refunded total before giving up: each lost one was lost to a one-off write (see below). */
-const REFUNDED_WRITES = 5;
-
 /**
  * The charge's refunded total after a refund of its sale succeeded (`whole`: all of it is back, the
  * charge is REFUNDED). Written by the one process sending the sale's refunds (its lane), from the
- * sale's total, so writing it again after a crash writes the same.
- *
- * Written until read back: on FerretDB an update is a read-modify-write, so another update of the
- * charge running at the same moment can put back the document it read, without this total. The only
- * other writers of a confirmed charge are one-off: the outbox clearing events the charge owed (its
- * confirmation's, right after it; the sweep's) and older code linking its sale. Writing the same total
- * again is harmless (the value is the lane's, the whole refund's event is owed under the same id), so
- * the simplest correct answer is to check and write again; reading the total from the sale on every
- * charge read instead would add a read of the sale to each charge list.
+ * sale's total, so writing it again after a crash writes the same. One update is enough: the store
+ * applies each single-document update atomically (MongoDB; our FerretDB with its patch, docs/store.md),
+ * so the outbox clearing the charge's owed events at the same moment cannot undo it.
  */
 export async function recordChargeRefunded(chargeId: number, refundedCents: number, whole: boolean): Promise<void> {
-  for (let write = 1; write <= REFUNDED_WRITES; write++) {
-    await writeChargeRefunded(chargeId, refundedCents, whole);
-    const stored = await SubscriptionChargeModel.findById(chargeId, { refundedValue: 1, status: 1 }).lean();
-    if (!stored) return;
-    const kept = (stored.refundedValue ?? 0) >= refundedCents && (!whole || stored.status === ChargeStatus.REFUNDED);
-    if (kept) return;
-    logger.warn({ chargeId, write }, "a charge's refunded total was lost to a concurrent write; writing it again");
-  }
-  // The refund stays pending (origins.ts): its next turn writes the total again.
-  throw new Error(`the refunded total of charge ${chargeId} could not be kept`);
-}
-
-async function writeChargeRefunded(chargeId: number, refundedCents: number, whole: boolean): Promise<void> {
   // A whole refund owes subscription_charge.refunded in the same write (src/events/outbox.ts), once
   // (its id is the charge's and the change's): a turn settled again after a crash records nothing twice.
   // A partial refund is the refund's own event (refund.succeeded).
