@@ -4,7 +4,6 @@
  * and its settlement is read from the acquirer's GET (charging.ts settlePixAttempt). A notice is a hint only: a
  * forged one moves nothing the GET does not confirm.
  */
-import mongoose from 'mongoose';
 import { settlePixAttempt } from './charging';
 import { loadSubscription } from './cycle-start';
 import { ChargeAttemptModel, ChargeStatus, SubscriptionChargeModel, SubscriptionModel } from './model';
@@ -18,15 +17,23 @@ export async function confirmPixCharge(recurrenceId: string, paymentId: string):
   const sub = await loadSubscription(stored._id);
   if (!sub?.mandate || sub.mandate.recurrenceId !== recurrenceId)
     return `no subscription has recurrence ${recurrenceId}`;
+  // The send a settlement notice is about is the last of a charge still PENDING (scheduled at the acquirer).
   const charges = await SubscriptionChargeModel.find({ subscriptionId: sub._id }).lean();
-  const sends = await ChargeAttemptModel.find({
-    chargeId: mongoose.trusted({ $in: charges.map((charge) => charge._id) }),
-    status: ChargeStatus.PENDING,
-  }).lean();
-  const sent = sends.find((attempt) => attempt.acquirerPaymentId === paymentId);
+  const open = charges.filter((charge) => charge.status === ChargeStatus.PENDING);
+  const sends = (
+    await Promise.all(open.map((charge) => ChargeAttemptModel.find({ chargeId: charge._id }).lean()))
+  ).flat();
+  const sent = sends.find(
+    (attempt) => attempt.status === ChargeStatus.PENDING && attempt.acquirerPaymentId === paymentId,
+  );
   if (!sent) {
     // Journey 3's first payment is recorded with the mandate's approval, not here.
     if (sub.mandate.paymentId === paymentId) return "the mandate's first payment: recorded with the approval";
+    // The same notice again after its settlement was applied (the charge shows that payment, settled).
+    const done = charges.find(
+      (charge) => charge.status !== ChargeStatus.PENDING && charge.acquirerPaymentId === paymentId,
+    );
+    if (done) return `charge ${done._id}: already settled`;
     throw new PixChargeNotYetRecorded(`no Pix Automático charge of subscription ${sub._id} was sent as ${paymentId}`);
   }
   const charge = charges.find((candidate) => candidate._id === sent.chargeId)!;

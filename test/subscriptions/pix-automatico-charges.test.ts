@@ -13,7 +13,8 @@ import test, { type ExecutionContext } from 'ava';
 import { getConfig } from '../../config';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { AccountEventModel } from '../../src/events/model';
-import { getQueue } from '../../src/queue/queues';
+import { closeQueues, getQueue } from '../../src/queue/queues';
+import { closeAcquirerClient } from '../../src/acquirer/client';
 import { addDays, dayOf } from '../../src/subscriptions/clock';
 import {
   ChargeAttemptModel,
@@ -48,6 +49,9 @@ test.before(async () => {
 test.after.always(async () => {
   await send(sandbox, 'DELETE', '/sandbox/clock').catch(() => undefined);
   await stopAll();
+  // What this process opened: the queues its ticks added to, the acquirer client's sockets, the database.
+  await closeQueues();
+  await closeAcquirerClient();
   await disconnectDatabase();
 });
 
