@@ -479,7 +479,8 @@ export async function settlePixAttempt(
     { subscriptionId: sub._id, chargeId: charge._id, attempt: sent.attempt, status: winner.status },
     'Pix Automático charge settled',
   );
-  return `charge ${charge._id} attempt ${sent.attempt}: ${winner.status === ChargeStatus.CONFIRMED ? 'CONFIRMED' : 'DENIED'}`;
+  const shown = winner.status === ChargeStatus.CONFIRMED ? 'CONFIRMED' : 'DENIED';
+  return `charge ${charge._id} attempt ${sent.attempt}: ${shown}`;
 }
 
 /** Inserts the attempt's outcome; when another run recorded it first, that one wins. */

@@ -245,7 +245,10 @@ export async function recoverStalledCharges(
   return { retried, requeued, tooOld };
 }
 
-/** The scheduler task: new cycles (card, then Pix Automático), then retries, then charges whose jobs failed or were lost. */
+/**
+ * The scheduler task: new cycles (card, then Pix Automático), then retries, then charges whose jobs failed or
+ * were lost.
+ */
 export async function enqueueDueSubscriptionWork(now: Date): Promise<void> {
   await enqueueDueSubscriptionCharges(now);
   await enqueueDuePixCharges(now);

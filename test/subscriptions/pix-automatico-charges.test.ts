@@ -417,7 +417,8 @@ test.serial('a variable amount above the mandate maximum is refused before sendi
 });
 
 test.serial(
-  'faults: the worker SIGKILLed between the acquirer answer and our write, the scheduler SIGKILLed mid-pass: one charge per cycle',
+  'faults: the worker SIGKILLed between the acquirer answer and our write, the scheduler SIGKILLed as it queues: ' +
+    'one charge per cycle',
   async (t) => {
     // The worker: its first run holds after the acquirer scheduled the charge; it dies there.
     const due = '2031-10-10';
@@ -432,7 +433,8 @@ test.serial(
     t.is((await atSandbox(recurrenceId)).length, 1, 'the acquirer scheduled it; we have not written it');
     t.is((await doomed.stop('SIGKILL')).signal, 'SIGKILL');
     await tick(addDays(due, -9)); // a scheduler pass meanwhile adds nothing (the job id is taken)
-    worker = await startProcess('worker', WORKER_ENV); // takes the stalled job once its lock expires, asks by order id first
+    // Takes the stalled job once its lock expires, and asks the acquirer by order id before sending.
+    worker = await startProcess('worker', WORKER_ENV);
     const sent = await scheduled(id, due);
     t.is(sent.acquirerPaymentId, (await atSandbox(recurrenceId))[0].PaymentId);
     await evening(due);
