@@ -298,6 +298,28 @@ test.serial('the payer cancels after approval: the scheduled charge is voided, n
   t.is(await SubscriptionChargeModel.countDocuments({ subscriptionId: id }), 1);
 });
 
+test.serial(
+  'cancelled at the acquirer before its notice reached us: the refused charge is DENIED, not retried',
+  async (t) => {
+    const due = '2031-03-20';
+    const { id, recurrenceId } = await approvedPix(due);
+    try {
+      // The payer cancels; the acquirer's notice is lost, so our mandate still reads APPROVED.
+      t.is((await payer(recurrenceId, 'cancel', { notify: false })).status, 200);
+      t.is((await read(id)).mandate.status, 'APPROVED');
+      await tick(addDays(due, -10));
+      const refused = await settled(id, due, 1);
+      t.like(refused, { status: 2, denialCode: 'acquirer_311', nextRetryAt: null, acquirerPaymentId: '' });
+      await tick(addDays(due, 1));
+      const received = await atSandbox(recurrenceId);
+      t.is(received.length, 1, 'asked once, never again');
+      t.like(received[0], { PaymentId: null, RefusedCode: 311 });
+    } finally {
+      await cancel(id);
+    }
+  },
+);
+
 test.serial('the merchant cancels: no charge is sent after, even one already queued', async (t) => {
   const due = '2031-04-10';
   const { id, recurrenceId } = await approvedPix(due);
