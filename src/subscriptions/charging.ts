@@ -180,8 +180,10 @@ export async function runChargeAttempt(
     'subscription charge attempt recorded',
   );
   if (winner.status === ChargeStatus.PENDING) {
-    // Found settled already (a rerun long after its send): the settlement is read now, not left to the notice.
-    if (winner.acquirerPaymentId) await settlePixAttempt(sub, charge, winner);
+    // A rerun took an earlier run's send: it may be settled already, its notice gone unmatched while the send
+    // was not recorded. The settlement is read now rather than left to a notice that may not come again.
+    if (winner.acquirerPaymentId && (hooks.rerun || charge.unsettledMerchantOrderId))
+      await settlePixAttempt(sub, charge, winner);
     return 'scheduled';
   }
   return winner.status === ChargeStatus.CONFIRMED ? 'confirmed' : 'denied';
@@ -340,6 +342,8 @@ async function sendPixCharge(
     firstDeniedOn: charge.firstDeniedOn ?? data.today,
     transportError: false,
   });
+  // The day the acquirer settles this send on: the due date, or a retry's own day (the job's, fixed for its reruns).
+  const expirationDate = data.attempt === 1 ? charge.dueDate : data.today;
   if (hooks.rerun || charge.unsettledMerchantOrderId) {
     const { sale: earlier } = await findAcquirerCharge(base.merchantOrderId);
     if (earlier) {
@@ -348,14 +352,13 @@ async function sendPixCharge(
         merchantOrderId: base.merchantOrderId,
         paymentId: earlier.paymentId,
       });
-      return pixScheduled(base, earlier, charge.dueDate);
+      return pixScheduled(base, earlier, expirationDate);
     }
   }
   if (sub.status !== 'active') return final(SUBSCRIPTION_CANCELLED, SUBSCRIPTION_CANCELLED_MESSAGE);
   if ((await mandateStatusOf(sub)) !== 'APPROVED')
     return final(PIX_MANDATE_NOT_APPROVED, PIX_MANDATE_NOT_APPROVED_MESSAGE);
   const followingDueDate = cycleDueDate(sub, charge.cycle + 1);
-  let expirationDate = charge.dueDate;
   let originalPaymentId: string | undefined;
   if (data.attempt === 1) {
     if (pixSendWindowState(data.today, charge.dueDate) === 'missed')
@@ -363,7 +366,6 @@ async function sendPixCharge(
   } else {
     if (!isPixRetryDayAllowed(data.today, charge.dueDate, followingDueDate))
       return final(PIX_WINDOW_MISSED, PIX_RETRY_WINDOW_MISSED_MESSAGE);
-    expirationDate = data.today;
     originalPaymentId = (await ChargeAttemptModel.findById(attemptId(charge._id, 1)).lean())?.acquirerPaymentId;
   }
   if (isAboveMaximum(charge.value, sub.mandate!.maximumValue))
