@@ -41,8 +41,11 @@ export function chargeJobId(data: Pick<ChargeJobData, 'subscriptionId' | 'dueDat
   return `charge-${data.subscriptionId}-${data.dueDate}-${data.attempt}`;
 }
 
-/** What one attempt came to (a rerun of a recorded attempt: already-recorded). */
-export type ChargeAttemptResult = 'confirmed' | 'denied' | 'already-recorded' | 'not-due';
+/**
+ * What one attempt came to (a rerun of a recorded attempt: already-recorded; a Pix Automático charge taken by the
+ * acquirer: scheduled, until its due date's settlement).
+ */
+export type ChargeAttemptResult = 'confirmed' | 'denied' | 'scheduled' | 'already-recorded' | 'not-due';
 
 export const chargeSubscriptionJob = defineJob<ChargeJobData, ChargeAttemptResult>()(CHARGE_QUEUE, CHARGE_JOB_NAME);
 

@@ -10,6 +10,7 @@ import { logger } from '../../src/platform/logger';
 import { refundSaleWithKey, settleRefundsOnNotice } from '../../src/refunds';
 import { applyPaymentNotice, giveUpOnNotice, NoticeNotYetMatched, recurrenceOfNotice } from '../../src/sales';
 import { confirmMandate } from '../../src/subscriptions/mandate';
+import { confirmPixCharge, PixChargeNotYetRecorded } from '../../src/subscriptions/pix-settlement';
 import { defaultJobOptions } from '../../src/queue/queues';
 import { type ApplyPaymentNoticePayload, applyPaymentNoticeJob } from '../apply-payment-notice';
 import { jobKind } from '../types';
@@ -40,8 +41,11 @@ export default async function processPaymentNotice(job: Job<ApplyPaymentNoticePa
   try {
     const applied = await applyPaymentNotice(job.data.noticeId);
     // A Pix Automático recurrence's notice: its mandate moves to what the acquirer's GET says (a failure retries).
-    const recurrenceId = await recurrenceOfNotice(job.data.noticeId);
-    if (recurrenceId) return `${applied}; ${await confirmMandate(recurrenceId)}`;
+    const recurrence = await recurrenceOfNotice(job.data.noticeId);
+    // One of its charges (ChangeType 1): settled from the acquirer's GET of that charge.
+    if (recurrence?.changeType === 1)
+      return `${applied}; ${await confirmPixCharge(recurrence.recurrenceId, recurrence.paymentId)}`;
+    if (recurrence) return `${applied}; ${await confirmMandate(recurrence.recurrenceId)}`;
     // A PIX refund completes by the same notice: its sale's pending refunds are settled from the acquirer's GET.
     const refunds = await settleRefundsOnNotice(job.data.noticeId);
     // A PIX QR code of a payment link: the link is paid now, not when its payer's page next asks (they may
@@ -53,7 +57,8 @@ export default async function processPaymentNotice(job: Job<ApplyPaymentNoticePa
       .join('; ');
   } catch (error) {
     const attempts = job.opts.attempts ?? defaultJobOptions.attempts ?? 1;
-    if (error instanceof NoticeNotYetMatched && job.attemptsMade + 1 >= attempts) {
+    const notYet = error instanceof NoticeNotYetMatched || error instanceof PixChargeNotYetRecorded;
+    if (notYet && job.attemptsMade + 1 >= attempts) {
       await giveUpOnNotice(job.data.noticeId, error.message);
       return `given up: ${error.message}`;
     }

@@ -12,11 +12,15 @@
  *   English PascalCase. Any other value is read as unknown and changes nothing.
  * - Cancellation.RequestedBy is Payer or Receiver (the Central Bank's USUARIO_PAGADOR /
  *   USUARIO_RECEBEDOR, PSPs folded in), with its Code (Central Bank reason codes) and Reason text.
+ * - A charge (POST /1/sales/ with RecurrentPayment.RecurrenceId) answers a sale, Status 20 (Scheduled) until the
+ *   payer's bank settles it on ExpirationDate: 2 (paid) or 3 (failed, the Central Bank's reason as ReturnCode);
+ *   10 (Voided) when the recurrence was cancelled before. A retry is the same call with
+ *   RecurrentPayment.OriginalPaymentId naming the failed charge (the reference has no path for it: ours).
  */
 import { AcquirerUnavailableError } from './errors';
-import { customerBody, paymentOf, str, type Json } from './mapping';
+import { customerBody, paymentOf, str, toSale, type Json } from './mapping';
 import { call, requestIdFor } from './transport';
-import type { AcquirerCustomer } from './types';
+import type { AcquirerCustomer, AcquirerSale } from './types';
 
 export const PIX_RECURRENCE_STATUSES = ['Created', 'Approved', 'Rejected', 'Expired', 'Cancelled'] as const;
 export type PixRecurrenceStatus = (typeof PIX_RECURRENCE_STATUSES)[number];
@@ -184,4 +188,53 @@ export async function cancelPixRecurrence(
     body: { Reason: reason },
   });
   return statusOf((result!.body as Json).Status);
+}
+
+export interface PixChargeOfRecurrence {
+  idempotencyKey: string;
+  merchantOrderId: string;
+  recurrenceId: string;
+  amountCents: number;
+  /** The day the payer's bank settles the charge (the cycle's due date, or a retry's day), YYYY-MM-DD. */
+  expirationDate: string;
+  /** A retry under Allowed_3R_7D: the PaymentId of the charge whose settlement failed. */
+  originalPaymentId?: string;
+  customer: AcquirerCustomer;
+  plan: string;
+}
+
+/**
+ * POST /1/sales/ with Provider Cielo2 and RecurrentPayment {AuthorizeNow true, RecurrenceType SelfManagedConsent,
+ * RecurrenceId, BusinessDayAdjust}: one charge of an approved recurrence, scheduled for ExpirationDate. The answer
+ * is the sale (Status 20 Scheduled). A refusal (the recurrence not approved, the date outside the Central Bank's
+ * window) is an AcquirerRejectedError; the same idempotencyKey again answers the same sale.
+ */
+export async function sendPixRecurrenceCharge(input: PixChargeOfRecurrence): Promise<AcquirerSale> {
+  const result = await call({
+    operation: 'sendPixRecurrenceCharge',
+    method: 'POST',
+    host: 'transactional',
+    path: '/1/sales/',
+    requestId: requestIdFor(input.idempotencyKey),
+    body: {
+      MerchantOrderId: input.merchantOrderId,
+      OrderDescription: input.plan,
+      Customer: customerBody(input.customer),
+      Payment: {
+        Type: 'Pix',
+        Provider: 'Cielo2',
+        Amount: input.amountCents,
+        ExpirationDate: input.expirationDate,
+        RecurrentPayment: {
+          AuthorizeNow: true,
+          RecurrenceType: 'SelfManagedConsent',
+          RecurrenceId: input.recurrenceId,
+          // Our due dates are calendar days the merchant chose; the payer's bank does not move them.
+          BusinessDayAdjust: false,
+          ...(input.originalPaymentId ? { OriginalPaymentId: input.originalPaymentId } : {}),
+        },
+      },
+    },
+  });
+  return toSale(result!.body as Json);
 }

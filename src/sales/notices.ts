@@ -97,6 +97,9 @@ export async function applyPaymentNotice(noticeId: string): Promise<string> {
   let result: string;
   if (notice.changeType !== 1) {
     result = `change type ${notice.changeType} is not handled by online sales`;
+  } else if (recurrenceIdIn(notice.raw)) {
+    // A Pix Automático charge's settlement: its subscription's to apply (the processor), not an online sale's.
+    result = 'a Pix Automático charge: applied to its subscription';
   } else {
     let sale = await OnlineSaleModel.findOne({ acquirerPaymentId: notice.paymentId }).lean();
     let truth: AcquirerSale | null | undefined;
@@ -132,17 +135,25 @@ export async function giveUpOnNotice(noticeId: string, reason: string): Promise<
   );
 }
 
-/**
- * The recurrence a stored notice names (ChangeType 2 recurrence created, 4 recurrence status changed,
- * with RecurrentPaymentId), for the Pix Automático mandates; null for any other notice.
- */
-export async function recurrenceOfNotice(noticeId: string): Promise<string | null> {
-  const notice = await PaymentNoticeModel.findById(noticeId, { raw: 1, changeType: 1 }).lean();
-  if (!notice || (notice.changeType !== 2 && notice.changeType !== 4)) return null;
+function recurrenceIdIn(raw: string): string | null {
   try {
-    const id = (JSON.parse(notice.raw) as { RecurrentPaymentId?: unknown }).RecurrentPaymentId;
+    const id = (JSON.parse(raw) as { RecurrentPaymentId?: unknown }).RecurrentPaymentId;
     return typeof id === 'string' && id ? id : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * The recurrence a stored notice names (its RecurrentPaymentId), for Pix Automático: ChangeType 2 (recurrence
+ * created) and 4 (recurrence status changed) move the mandate; ChangeType 1 (payment status changed) with a
+ * RecurrentPaymentId is one of its charges (`paymentId`) settled or voided. Null for any other notice.
+ */
+export async function recurrenceOfNotice(
+  noticeId: string,
+): Promise<{ recurrenceId: string; paymentId: string; changeType: number } | null> {
+  const notice = await PaymentNoticeModel.findById(noticeId, { raw: 1, changeType: 1, paymentId: 1 }).lean();
+  if (!notice || ![1, 2, 4].includes(notice.changeType)) return null;
+  const recurrenceId = recurrenceIdIn(notice.raw);
+  return recurrenceId ? { recurrenceId, paymentId: notice.paymentId, changeType: notice.changeType } : null;
 }

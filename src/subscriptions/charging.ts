@@ -11,15 +11,26 @@
  *   earlier key and order id, so a sale that did reach the acquirer is never repeated;
  * - the outcome of an attempt is inserted under `_id` `<chargeId>-<attempt>`: one outcome (and
  *   one payment transaction id) per attempt, which every re-run applies instead of its own.
+ *
+ * A Pix Automático charge takes the same path with its own send (sendPixCharge): it is sent inside the
+ * Central Bank's window (pix-retry-policy.ts) and its attempt's outcome is PENDING (scheduled at the acquirer)
+ * until the due date's settlement, which the acquirer's notice makes us read (settlePixAttempt): the settlement
+ * is a second record of the attempt, `<chargeId>-<attempt>-settled`, inserted once like the first.
  */
 import { checkedAfterLookup } from '../db/filters';
 import mongoose from 'mongoose';
 import { createOnce } from '../db/claims';
 import { nextId } from '../db/ids';
 import { logger } from '../platform/logger';
-import { isApprovedStatus } from '../acquirer/client';
+import {
+  AcquirerRejectedError,
+  getSale,
+  isApprovedStatus,
+  sendPixRecurrenceCharge,
+  type AcquirerSale,
+} from '../acquirer/client';
 import { AcquirerUnavailableError } from '../acquirer/errors';
-import { chargeCard, findAcquirerCharge } from '../payments/card-charge';
+import { acquirerChargeOutcomeOf, chargeCard, findAcquirerCharge } from '../payments/card-charge';
 import {
   nextRetryDay,
   SUBSCRIPTION_CANCELLED,
@@ -28,6 +39,20 @@ import {
   TRANSPORT_ERROR_MESSAGE,
 } from './retry-policy';
 import { cycleDueDate, dueCycleOf, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './calendar';
+import { today as clockToday } from './clock';
+import {
+  isAboveMaximum,
+  isPixRetryDayAllowed,
+  nextPixRetryDay,
+  PIX_ABOVE_MAXIMUM,
+  PIX_ABOVE_MAXIMUM_MESSAGE,
+  PIX_MANDATE_NOT_APPROVED,
+  PIX_MANDATE_NOT_APPROVED_MESSAGE,
+  PIX_RETRY_WINDOW_MISSED_MESSAGE,
+  PIX_WINDOW_MISSED,
+  PIX_WINDOW_MISSED_MESSAGE,
+  pixSendWindowState,
+} from './pix-retry-policy';
 import { chargeOutcomeEvent } from './events';
 import { oweEvents, owedSet, recordOwed } from '../events/outbox';
 import type { ChargeAttemptResult, ChargeJobData, DueCycle } from '../../jobs/charge-subscription';
@@ -36,9 +61,11 @@ import { advanceToNextCycle, findSubscriptionCharge, insertCharge, loadSubscript
 import {
   ChargeAttemptModel,
   ChargeStatus,
+  MandateChangeModel,
   SubscriptionChargeModel,
   SubscriptionModel,
   type ChargeAttempt,
+  type MandateStatus,
   type Subscription,
   type SubscriptionCharge,
 } from './model';
@@ -99,9 +126,11 @@ export async function runChargeAttempt(
   hooks: ChargeAttemptHooks = {},
 ): Promise<ChargeAttemptResult> {
   const sub = await loadSubscription(data.subscriptionId);
-  // A Pix Automático subscription is never charged as a card (a job for one is not its to run).
-  if (!sub || sub.paymentMethod === 'pix_automatico') return 'not-due';
+  if (!sub) return 'not-due';
   if (data.cycle) checkCarriedCycle(sub, data, data.cycle);
+  const pix = sub.paymentMethod === 'pix_automatico';
+  // A Pix Automático cycle is opened no earlier than its send window (a job for an earlier day is not due yet).
+  if (pix && data.attempt === 1 && pixSendWindowState(data.today, data.dueDate) === 'early') return 'not-due';
   let charge: SubscriptionCharge | null;
   let insertedNow = false;
   if (data.attempt === 1 && sub.status === 'active' && sub.nextDueDate === data.dueDate) {
@@ -150,6 +179,13 @@ export async function runChargeAttempt(
     },
     'subscription charge attempt recorded',
   );
+  if (winner.status === ChargeStatus.PENDING) {
+    // A rerun took an earlier run's send: it may be settled already, its notice gone unmatched while the send
+    // was not recorded. The settlement is read now rather than left to a notice that may not come again.
+    if (winner.acquirerPaymentId && (hooks.rerun || charge.unsettledMerchantOrderId))
+      await settlePixAttempt(sub, charge, winner);
+    return 'scheduled';
+  }
   return winner.status === ChargeStatus.CONFIRMED ? 'confirmed' : 'denied';
 }
 
@@ -185,6 +221,7 @@ async function sendToAcquirer(
     idempotencyKey,
     merchantOrderId,
   };
+  if (sub.paymentMethod === 'pix_automatico') return sendPixCharge(sub, charge, data, base, hooks);
   const denied = (code: string, message: string, paymentId: string, transportError: boolean): Outcome => {
     const firstDeniedOn = charge.firstDeniedOn ?? data.today;
     const nextRetryAt = nextRetryDay({
@@ -266,6 +303,188 @@ async function sendToAcquirer(
   return denied(TRANSPORT_ERROR, TRANSPORT_ERROR_MESSAGE, '', true);
 }
 
+type AttemptBase = Pick<Outcome, '_id' | 'chargeId' | 'attempt' | 'idempotencyKey' | 'merchantOrderId'>;
+
+/**
+ * The mandate's status as its insert-once records say (mandate.ts MandateChange, which outrank the
+ * subscription's copy when a concurrent whole-document write put an older copy back).
+ */
+async function mandateStatusOf(sub: Subscription): Promise<MandateStatus | null> {
+  if (!sub.mandate) return null;
+  const changes = await MandateChangeModel.find({ subscriptionId: sub._id }, { status: 1 }).lean();
+  const ended = changes.find((change) => change.status !== 'APPROVED' && change.status !== 'CREATED');
+  if (ended) return ended.status;
+  return changes.some((change) => change.status === 'APPROVED') ? 'APPROVED' : sub.mandate.status;
+}
+
+/**
+ * One send of a Pix Automático charge: checked right before it goes (the subscription live, the mandate
+ * APPROVED, the Central Bank's window, the variable mandate's maximum), then scheduled at the acquirer for
+ * its due date (a retry: for its retry day). A charge refused here or by the acquirer is DENIED for good:
+ * only a failed settlement is retried. A failure to reach the acquirer throws: the job runs again, and a
+ * rerun asks the acquirer by order id before sending (the sale may exist), as a card charge does.
+ */
+async function sendPixCharge(
+  sub: Subscription,
+  charge: SubscriptionCharge,
+  data: ChargeJobData,
+  base: AttemptBase,
+  hooks: ChargeAttemptHooks,
+): Promise<Outcome> {
+  const final = (code: string, message: string): Outcome => ({
+    ...base,
+    status: ChargeStatus.DENIED,
+    acquirerPaymentId: '',
+    denialCode: code,
+    denialMessage: message,
+    nextRetryAt: null,
+    paymentTransactionId: null,
+    firstDeniedOn: charge.firstDeniedOn ?? data.today,
+    transportError: false,
+  });
+  // The day the acquirer settles this send on: the due date, or a retry's own day (the job's, fixed for its reruns).
+  const expirationDate = data.attempt === 1 ? charge.dueDate : data.today;
+  if (hooks.rerun || charge.unsettledMerchantOrderId) {
+    const { sale: earlier } = await findAcquirerCharge(base.merchantOrderId);
+    if (earlier) {
+      await hooks.afterAcquirerAnswer?.({
+        chargeId: charge._id,
+        merchantOrderId: base.merchantOrderId,
+        paymentId: earlier.paymentId,
+      });
+      return pixScheduled(base, earlier, expirationDate);
+    }
+  }
+  if (sub.status !== 'active') return final(SUBSCRIPTION_CANCELLED, SUBSCRIPTION_CANCELLED_MESSAGE);
+  if ((await mandateStatusOf(sub)) !== 'APPROVED')
+    return final(PIX_MANDATE_NOT_APPROVED, PIX_MANDATE_NOT_APPROVED_MESSAGE);
+  const followingDueDate = cycleDueDate(sub, charge.cycle + 1);
+  let originalPaymentId: string | undefined;
+  if (data.attempt === 1) {
+    if (pixSendWindowState(data.today, charge.dueDate) === 'missed')
+      return final(PIX_WINDOW_MISSED, PIX_WINDOW_MISSED_MESSAGE);
+  } else {
+    if (!isPixRetryDayAllowed(data.today, charge.dueDate, followingDueDate))
+      return final(PIX_WINDOW_MISSED, PIX_RETRY_WINDOW_MISSED_MESSAGE);
+    originalPaymentId = (await ChargeAttemptModel.findById(attemptId(charge._id, 1)).lean())?.acquirerPaymentId;
+  }
+  if (isAboveMaximum(charge.value, sub.mandate!.maximumValue))
+    return final(PIX_ABOVE_MAXIMUM, PIX_ABOVE_MAXIMUM_MESSAGE);
+  try {
+    const sale = await sendPixRecurrenceCharge({
+      idempotencyKey: base.idempotencyKey,
+      merchantOrderId: base.merchantOrderId,
+      recurrenceId: sub.mandate!.recurrenceId,
+      amountCents: charge.value,
+      expirationDate,
+      ...(originalPaymentId ? { originalPaymentId } : {}),
+      customer: { name: sub.customer.name, ...(sub.customer.identity ? { identity: sub.customer.identity } : {}) },
+      plan: sub.description || `Subscription ${sub._id}`,
+    });
+    await hooks.afterAcquirerAnswer?.({
+      chargeId: charge._id,
+      merchantOrderId: base.merchantOrderId,
+      paymentId: sale.paymentId,
+    });
+    return pixScheduled(base, sale, expirationDate);
+  } catch (error) {
+    // Refused (the recurrence cancelled or not approved, a date outside the window): nothing was scheduled.
+    if (!(error instanceof AcquirerRejectedError)) throw error;
+    const first = error.errors[0];
+    return final(first ? `acquirer_${first.Code}` : `http_${error.httpStatus}`, first?.Message ?? error.message);
+  }
+}
+
+/** A send the acquirer took: PENDING until its settlement (settlePixAttempt reads whatever it already is). */
+function pixScheduled(base: AttemptBase, sale: AcquirerSale, expirationDate: string): Outcome {
+  return {
+    ...base,
+    status: ChargeStatus.PENDING,
+    acquirerPaymentId: sale.paymentId,
+    denialCode: '',
+    denialMessage: '',
+    nextRetryAt: null,
+    paymentTransactionId: null,
+    firstDeniedOn: null,
+    transportError: false,
+    expirationDate,
+  };
+}
+
+/**
+ * The settlement of a sent Pix Automático attempt, as the acquirer's GET of its sale says: paid -> CONFIRMED;
+ * failed -> DENIED, retried under Allowed_3R_7D by nextPixRetryDay while the subscription and its mandate are
+ * live; voided (the recurrence was cancelled) -> DENIED for good. Recorded once (`<attempt id>-settled`) and
+ * applied like any outcome, with its event owed in the same write. Still scheduled: nothing changes.
+ */
+export async function settlePixAttempt(
+  sub: Subscription,
+  charge: SubscriptionCharge,
+  sent: ChargeAttempt,
+): Promise<string> {
+  const sale = await getSale(sent.acquirerPaymentId);
+  if (!sale) return `the acquirer does not know PaymentId ${sent.acquirerPaymentId}`;
+  const state = acquirerChargeOutcomeOf(sale.status);
+  if (state === 'open') return `charge ${charge._id} attempt ${sent.attempt}: still scheduled`;
+  const base = {
+    _id: `${attemptId(charge._id, sent.attempt)}-settled`,
+    chargeId: charge._id,
+    attempt: sent.attempt,
+    idempotencyKey: sent.idempotencyKey,
+    merchantOrderId: sent.merchantOrderId,
+    acquirerPaymentId: sent.acquirerPaymentId,
+    transportError: false,
+    expirationDate: sent.expirationDate ?? null,
+  };
+  let settled: Outcome;
+  if (state === 'approved') {
+    settled = {
+      ...base,
+      status: ChargeStatus.CONFIRMED,
+      denialCode: '',
+      denialMessage: '',
+      nextRetryAt: null,
+      paymentTransactionId: await nextId(PAYMENT_TRANSACTION_SEQUENCE),
+      firstDeniedOn: charge.firstDeniedOn,
+    };
+  } else {
+    const failedOn = sent.expirationDate ?? charge.dueDate;
+    const today = clockToday();
+    const live =
+      state === 'denied' &&
+      sub.status === 'active' &&
+      sub.retry &&
+      sub.mandate?.retryPolicy === 'Allowed_3R_7D' &&
+      (await mandateStatusOf(sub)) === 'APPROVED';
+    settled = {
+      ...base,
+      status: ChargeStatus.DENIED,
+      denialCode: sale.returnCode || 'unknown',
+      denialMessage: sale.returnMessage,
+      nextRetryAt: nextPixRetryDay({
+        retryPolicy: live,
+        retriesDone: sent.attempt - 1,
+        dueDate: charge.dueDate,
+        failedOn,
+        today: today > failedOn ? today : failedOn,
+        followingDueDate: cycleDueDate(sub, charge.cycle + 1),
+      }),
+      paymentTransactionId: null,
+      firstDeniedOn: charge.firstDeniedOn ?? failedOn,
+    };
+  }
+  const winner = await recordOutcome(settled);
+  const current = (await SubscriptionChargeModel.findById(charge._id).lean<SubscriptionCharge>()) ?? charge;
+  await applyOutcome(current, winner, sub);
+  await expireWhenFinished(sub, charge);
+  logger.info(
+    { subscriptionId: sub._id, chargeId: charge._id, attempt: sent.attempt, status: winner.status },
+    'Pix Automático charge settled',
+  );
+  const shown = winner.status === ChargeStatus.CONFIRMED ? 'CONFIRMED' : 'DENIED';
+  return `charge ${charge._id} attempt ${sent.attempt}: ${shown}`;
+}
+
 /** Inserts the attempt's outcome; when another run recorded it first, that one wins. */
 export async function recordOutcome(outcome: Outcome): Promise<ChargeAttempt> {
   const recorded = await createOnce(ChargeAttemptModel, { ...outcome, recordedAt: new Date() });
@@ -287,12 +506,22 @@ export async function applyOutcome(
   sub: Subscription,
 ): Promise<void> {
   const owed = oweEvents([chargeOutcomeEvent(charge, outcome, sub)]);
+  // A send's PENDING (Pix Automático, scheduled) never moves back a charge its settlement already moved: it
+  // applies to the charge still pending, or to the charge denied by the attempt before (a retry's send).
+  const open =
+    outcome.status === ChargeStatus.PENDING
+      ? {
+          $or: [
+            { status: ChargeStatus.PENDING, attempts: mongoose.trusted({ $lte: outcome.attempt }) },
+            { status: ChargeStatus.DENIED, attempts: mongoose.trusted({ $lte: outcome.attempt - 1 }) },
+          ],
+        }
+      : {
+          attempts: mongoose.trusted({ $lte: outcome.attempt }),
+          status: mongoose.trusted({ $in: [ChargeStatus.PENDING, ChargeStatus.DENIED] }),
+        };
   const applied = await SubscriptionChargeModel.updateOne(
-    {
-      _id: charge._id,
-      attempts: mongoose.trusted({ $lte: outcome.attempt }),
-      status: mongoose.trusted({ $in: [ChargeStatus.PENDING, ChargeStatus.DENIED] }),
-    },
+    { _id: charge._id, ...open },
     {
       $set: {
         status: outcome.status,

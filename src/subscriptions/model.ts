@@ -310,6 +310,11 @@ export interface ChargeAttempt {
   paymentTransactionId: number | null;
   firstDeniedOn: string | null;
   transportError: boolean;
+  /**
+   * Pix Automático: the day the acquirer was asked to settle this attempt on (the due date, or the retry's day).
+   * Absent on card attempts.
+   */
+  expirationDate?: string | null;
   recordedAt: Date;
 }
 
@@ -328,6 +333,7 @@ const attemptSchema = new Schema<ChargeAttempt>(
     paymentTransactionId: { type: Number, default: null },
     firstDeniedOn: { type: String, default: null },
     transportError: Boolean,
+    expirationDate: { type: String, default: undefined },
     recordedAt: Date,
   },
   { versionKey: false, collection: 'subscription_charge_attempts' },

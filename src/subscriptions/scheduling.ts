@@ -10,12 +10,13 @@ import mongoose from 'mongoose';
 import { logger } from '../platform/logger';
 import { keptJob, retryFailedJob } from '../queue/kept-jobs';
 import { chargeJobId, chargeQueue, enqueueCharges } from '../../jobs/charge-subscription';
-import { dayOf } from './clock';
+import { addDays, dayOf } from './clock';
 import { attemptIdempotencyKey, attemptOrderId } from './charging';
 import { type ChargeJobData } from '../../jobs/charge-subscription';
 import { dueCycleOf } from './calendar';
 import { startDueCycle } from './cycle-start';
 import { ChargeStatus, SubscriptionChargeModel, SubscriptionModel, type Subscription } from './model';
+import { PIX_WINDOW_OPENS_DAYS_BEFORE } from './pix-retry-policy';
 
 /** Jobs per addBulk call (one Redis round trip each). */
 export const ENQUEUE_CHUNK = 500;
@@ -86,6 +87,28 @@ export async function enqueueDueSubscriptionCharges(now: Date): Promise<number> 
       nextDueDate: mongoose.trusted({ $ne: null, $lte: today }),
       // Pix Automático charges follow the Central Bank's calendar (sent days before the due date), not this one.
       paymentMethod: mongoose.trusted({ $ne: 'pix_automatico' }),
+    },
+    DUE_SUBSCRIPTION_PROJECTION,
+  )
+    .lean<DueSubscription>()
+    .cursor({ batchSize: CURSOR_BATCH });
+  return enqueueStream(due, (sub) => dueCycleJob(sub, today));
+}
+
+/**
+ * The charge of each active Pix Automático subscription with an APPROVED mandate whose next cycle's send window
+ * has opened (due in 10 days or fewer): its first scheduler pass inside the window queues it, under the same
+ * deterministic job id as a card cycle. A cycle whose window has passed (the scheduler was down past due - 2) is
+ * queued too: its run records it DENIED `window_missed` without sending it, and the subscription moves on.
+ */
+export async function enqueueDuePixCharges(now: Date): Promise<number> {
+  const today = dayOf(now);
+  const due = SubscriptionModel.find(
+    {
+      status: 'active',
+      paymentMethod: 'pix_automatico',
+      'mandate.status': 'APPROVED',
+      nextDueDate: mongoose.trusted({ $ne: null, $lte: addDays(today, PIX_WINDOW_OPENS_DAYS_BEFORE) }),
     },
     DUE_SUBSCRIPTION_PROJECTION,
   )
@@ -172,11 +195,13 @@ export async function recoverStalledCharges(
   let tooOld = 0;
   const stale = SubscriptionChargeModel.find(
     { status: ChargeStatus.PENDING, createdAt: mongoose.trusted({ $lt: new Date(wallNow - STALE_PENDING_CHARGE_MS) }) },
-    { subscriptionId: 1, dueDate: 1, createdAt: 1 },
+    { subscriptionId: 1, dueDate: 1, createdAt: 1, acquirerPaymentId: 1 },
   )
     .lean()
     .cursor({ batchSize: CURSOR_BATCH });
   for await (const charge of stale) {
+    // A Pix Automático charge the acquirer scheduled is PENDING until its due date by design: not lost.
+    if (charge.acquirerPaymentId) continue;
     const data: ChargeJobData = { subscriptionId: charge.subscriptionId, dueDate: charge.dueDate, attempt: 1, today };
     const jobId = chargeJobId(data);
     const kept = await keptJob(queue, jobId);
@@ -220,9 +245,13 @@ export async function recoverStalledCharges(
   return { retried, requeued, tooOld };
 }
 
-/** The scheduler task: new cycles, then retries, then charges whose jobs failed or were lost. */
+/**
+ * The scheduler task: new cycles (card, then Pix Automático), then retries, then charges whose jobs failed or
+ * were lost.
+ */
 export async function enqueueDueSubscriptionWork(now: Date): Promise<void> {
   await enqueueDueSubscriptionCharges(now);
+  await enqueueDuePixCharges(now);
   await enqueueDueChargeRetries(now);
   await recoverStalledCharges(Date.now(), dayOf(now));
 }

@@ -8,6 +8,7 @@ import { Joi } from 'celebrate';
 import { BILLING_CYCLES, MANDATE_STATUSES, PAYMENT_METHODS } from './model';
 import { isCalendarDay } from './clock';
 import { HARD_DECLINE_CODES, SUBSCRIPTION_CANCELLED, TRANSPORT_ERROR } from './retry-policy';
+import { PIX_ABOVE_MAXIMUM, PIX_MANDATE_NOT_APPROVED, PIX_WINDOW_MISSED } from './pix-retry-policy';
 
 const MESSAGES = {
   ...FIELD_MESSAGES,
@@ -256,7 +257,8 @@ export const subscriptionCharge = definition(
       id: required(field.number().integer()).description('Charge id'),
       subscriptionId: required(field.number().integer()).description('Owning subscription'),
       status: required(field.number().integer().valid(0, 1, 2, 3)).description(
-        '0 PENDING (created, first send under way), 1 CONFIRMED, 2 DENIED, 3 REFUNDED',
+        '0 PENDING (created, first send under way; Pix Automático: also sent and scheduled at the acquirer until ' +
+          'the due date settles it), 1 CONFIRMED, 2 DENIED, 3 REFUNDED',
       ),
       value: required(field.number().integer()).description(
         'Amount of this charge in cents: the amount charged at the acquirer, the same on every retry',
@@ -271,19 +273,24 @@ export const subscriptionCharge = definition(
         `Acquirer return code of the denied attempt; empty string unless status is 2. ${TRANSPORT_ERROR} means ` +
           `a communication failure with the acquirer (retried); ${SUBSCRIPTION_CANCELLED} means the subscription ` +
           `was cancelled after the charge was created and before it was sent (never sent, never retried). Hard ` +
-          `declines, never retried: ${[...HARD_DECLINE_CODES].join(', ')}; any other code is retried`,
+          `declines, never retried: ${[...HARD_DECLINE_CODES].join(', ')}; any other code is retried. ` +
+          `Pix Automático (never sent, never retried): ${PIX_WINDOW_MISSED} (its 10-to-2-day window passed), ` +
+          `${PIX_ABOVE_MAXIMUM} (above the mandate's maximumValue), ${PIX_MANDATE_NOT_APPROVED}, acquirer_<code> ` +
+          `(refused by the acquirer); any other code is the payer's bank's settlement failure (e.g. AM04), ` +
+          `retried under Allowed_3R_7D`,
       ),
       denialMessage: required(field.string()).description(
         'Acquirer message of the denied attempt; empty string unless status is 2',
       ),
       attempts: required(field.number().integer().min(1)).description(
         'Times the charge was sent to the acquirer, retries included (1 while the first send is under way). ' +
-          'Always 1 when the subscription has retry off',
+          'Always 1 when the subscription has retry off; at most 4 for Pix Automático (3 retries)',
       ),
       nextRetryAt: required(nullable(date())).description(
         'Day of the next retry (YYYY-MM-DD). Set only on a denied charge with a retry scheduled; null ' +
           'otherwise: final denial (hard decline or retries used up), retry off, or a cancelled or expired ' +
-          'subscription. Status 2 with nextRetryAt null is final',
+          'subscription. Status 2 with nextRetryAt null is final. Pix Automático: the day the retry is sent and ' +
+          'settles on, within 7 days of dueDate and before the next cycle',
       ),
       paymentTransactionId: required(nullable(field.number().integer())).description(
         'Financial transaction created on confirmation (kept after a refund); null when none',

@@ -583,7 +583,10 @@ export interface SubscriptionCharge {
   id: number;
   /** Owning subscription */
   subscriptionId: number;
-  /** 0 PENDING (created, first send under way), 1 CONFIRMED, 2 DENIED, 3 REFUNDED */
+  /**
+   * 0 PENDING (created, first send under way; Pix Automático: also sent and scheduled at the acquirer
+   * until the due date settles it), 1 CONFIRMED, 2 DENIED, 3 REFUNDED
+   */
   status: 0 | 1 | 2 | 3;
   /** Amount of this charge in cents: the amount charged at the acquirer, the same on every retry */
   value: number;
@@ -604,20 +607,24 @@ export interface SubscriptionCharge {
    * Acquirer return code of the denied attempt; empty string unless status is 2. transport_error means a
    * communication failure with the acquirer (retried); subscription_cancelled means the subscription was
    * cancelled after the charge was created and before it was sent (never sent, never retried). Hard
-   * declines, never retried: 57, 78, 41, 43, 14, 54, 62, 59; any other code is retried
+   * declines, never retried: 57, 78, 41, 43, 14, 54, 62, 59; any other code is retried. Pix Automático
+   * (never sent, never retried): window_missed (its 10-to-2-day window passed), amount_above_maximum
+   * (above the mandate's maximumValue), mandate_not_approved, acquirer_<code> (refused by the acquirer);
+   * any other code is the payer's bank's settlement failure (e.g. AM04), retried under Allowed_3R_7D
    */
   denialCode: string;
   /** Acquirer message of the denied attempt; empty string unless status is 2 */
   denialMessage: string;
   /**
    * Times the charge was sent to the acquirer, retries included (1 while the first send is under way).
-   * Always 1 when the subscription has retry off
+   * Always 1 when the subscription has retry off; at most 4 for Pix Automático (3 retries)
    */
   attempts: number;
   /**
    * Day of the next retry (YYYY-MM-DD). Set only on a denied charge with a retry scheduled; null
    * otherwise: final denial (hard decline or retries used up), retry off, or a cancelled or expired
-   * subscription. Status 2 with nextRetryAt null is final
+   * subscription. Status 2 with nextRetryAt null is final. Pix Automático: the day the retry is sent and
+   * settles on, within 7 days of dueDate and before the next cycle
    *
    * Format: date.
    */

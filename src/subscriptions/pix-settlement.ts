@@ -1,0 +1,41 @@
+/**
+ * The acquirer's notice that a Pix Automático charge moved (ChangeType 1, PaymentId and RecurrentPaymentId; see
+ * docs/api/pix-automatico.md): the charge attempt that PaymentId was sent as is found through its subscription,
+ * and its settlement is read from the acquirer's GET (charging.ts settlePixAttempt). A notice is a hint only: a
+ * forged one moves nothing the GET does not confirm.
+ */
+import { settlePixAttempt } from './charging';
+import { loadSubscription } from './cycle-start';
+import { ChargeAttemptModel, ChargeStatus, SubscriptionChargeModel, SubscriptionModel } from './model';
+
+/** The notice names a PaymentId no recorded send has yet (its send's record is still to come): try again later. */
+export class PixChargeNotYetRecorded extends Error {}
+
+export async function confirmPixCharge(recurrenceId: string, paymentId: string): Promise<string> {
+  const stored = await SubscriptionModel.findOne({ mandateRecurrenceId: recurrenceId }, { _id: 1 }).lean();
+  if (!stored) return `no subscription has recurrence ${recurrenceId}`;
+  const sub = await loadSubscription(stored._id);
+  if (!sub?.mandate || sub.mandate.recurrenceId !== recurrenceId)
+    return `no subscription has recurrence ${recurrenceId}`;
+  // The send a settlement notice is about is the last of a charge still PENDING (scheduled at the acquirer).
+  const charges = await SubscriptionChargeModel.find({ subscriptionId: sub._id }).lean();
+  const open = charges.filter((charge) => charge.status === ChargeStatus.PENDING);
+  const sends = (
+    await Promise.all(open.map((charge) => ChargeAttemptModel.find({ chargeId: charge._id }).lean()))
+  ).flat();
+  const sent = sends.find(
+    (attempt) => attempt.status === ChargeStatus.PENDING && attempt.acquirerPaymentId === paymentId,
+  );
+  if (!sent) {
+    // Journey 3's first payment is recorded with the mandate's approval, not here.
+    if (sub.mandate.paymentId === paymentId) return "the mandate's first payment: recorded with the approval";
+    // The same notice again after its settlement was applied (the charge shows that payment, settled).
+    const done = charges.find(
+      (charge) => charge.status !== ChargeStatus.PENDING && charge.acquirerPaymentId === paymentId,
+    );
+    if (done) return `charge ${done._id}: already settled`;
+    throw new PixChargeNotYetRecorded(`no Pix Automático charge of subscription ${sub._id} was sent as ${paymentId}`);
+  }
+  const charge = charges.find((candidate) => candidate._id === sent.chargeId)!;
+  return settlePixAttempt(sub, charge, sent);
+}
