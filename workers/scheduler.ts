@@ -21,6 +21,7 @@ import { requeueStaleChargebackNotices } from '../src/chargebacks';
 import { requeueUndeliveredLinkEvents } from '../src/webhooks/service';
 import { settleStalePayments } from '../src/checkout/service';
 import { sweepPendingRefunds } from '../src/refunds';
+import { sweepUnsettledPixCharges } from '../src/subscriptions/pix-settlement';
 
 import { requeueUndeliveredEndpointDeliveries } from '../src/webhooks/endpoint-delivery';
 import { removeExpiredEvents } from '../src/events/reads';
@@ -41,6 +42,7 @@ export async function recheckStoreIndexes(): Promise<void> {
 export const schedulerTasks: SchedulerTask[] = [
   enqueueHeartbeat,
   enqueueDueSubscriptionWork,
+  sweepUnsettledPixCharges,
   sweepUnsettledSales,
   requeueUnappliedPaymentNotices,
   requeueStaleChargebackNotices,

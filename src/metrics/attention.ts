@@ -30,7 +30,8 @@ export const needsAttention = new Gauge({
   help:
     'Items the sweeps could not settle, by kind: sale_reconciling_over_10m, pix_unsettled_after_2d, ' +
     'payment_notice_unapplied_over_15m, ' +
-    ('link_payment_unsettled_over_10m, charge_pending_over_1h, chargeback_notice_unapplied_over_15m, ' +
+    ('link_payment_unsettled_over_10m, charge_pending_over_1h, pix_charge_unsettled_over_2d, ' +
+      'chargeback_notice_unapplied_over_15m, ' +
       'refund_pending_over_10m, link_pix_paid_twice, webhook_endpoint_disabled_by_failures, ' +
       'webhook_delivery_pending_over_1h. Alert when ' +
       'above 0. Absent while the database does not answer.'),

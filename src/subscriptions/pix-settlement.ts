@@ -2,11 +2,21 @@
  * The acquirer's notice that a Pix Automático charge moved (ChangeType 1, PaymentId and RecurrentPaymentId; see
  * docs/api/pix-automatico.md): the charge attempt that PaymentId was sent as is found through its subscription,
  * and its settlement is read from the acquirer's GET (charging.ts settlePixAttempt). A notice is a hint only: a
- * forged one moves nothing the GET does not confirm.
+ * forged one moves nothing the GET does not confirm. A notice that never comes: sweepUnsettledPixCharges.
  */
-import { settlePixAttempt } from './charging';
+import mongoose from 'mongoose';
+import { logger } from '../platform/logger';
+import { attemptId, settlePixAttempt } from './charging';
+import { dayOf } from './clock';
 import { loadSubscription } from './cycle-start';
-import { ChargeAttemptModel, ChargeStatus, SubscriptionChargeModel, SubscriptionModel } from './model';
+import {
+  ChargeAttemptModel,
+  ChargeStatus,
+  SubscriptionChargeModel,
+  SubscriptionModel,
+  type ChargeAttempt,
+  type SubscriptionCharge,
+} from './model';
 
 /** The notice names a PaymentId no recorded send has yet (its send's record is still to come): try again later. */
 export class PixChargeNotYetRecorded extends Error {}
@@ -38,4 +48,39 @@ export async function confirmPixCharge(recurrenceId: string, paymentId: string):
   }
   const charge = charges.find((candidate) => candidate._id === sent.chargeId)!;
   return settlePixAttempt(sub, charge, sent);
+}
+
+/** Unsettled charges read from the acquirer per scheduler tick: the rest are the next tick's. */
+const UNSETTLED_PER_TICK = 100;
+
+/**
+ * Scheduler task: a Pix Automático charge still PENDING the day after the day its last send was to settle on
+ * (the acquirer's notice lost, refused or never applied) is read from the acquirer as its notice would have made
+ * the worker read it (settlePixAttempt: the same GET, the same insert-once settlement record). A charge the
+ * acquirer still shows scheduled is left as it is and asked again on the next tick.
+ */
+export async function sweepUnsettledPixCharges(now: Date): Promise<number> {
+  const today = dayOf(now);
+  const candidates = await SubscriptionChargeModel.find({
+    status: ChargeStatus.PENDING,
+    acquirerPaymentId: mongoose.trusted({ $nin: ['', null] }),
+    dueDate: mongoose.trusted({ $lt: today }),
+  })
+    .limit(UNSETTLED_PER_TICK)
+    .lean<SubscriptionCharge[]>();
+  let settled = 0;
+  for (const charge of candidates) {
+    const sent = await ChargeAttemptModel.findById(attemptId(charge._id, charge.attempts)).lean<ChargeAttempt>();
+    if (!sent || sent.status !== ChargeStatus.PENDING || (sent.expirationDate ?? charge.dueDate) >= today) continue;
+    const sub = await loadSubscription(charge.subscriptionId);
+    if (!sub?.mandate) continue;
+    try {
+      const outcome = await settlePixAttempt(sub, charge, sent);
+      if (!outcome.endsWith('still scheduled')) settled++;
+      logger.warn({ chargeId: charge._id, outcome }, 'a Pix Automático settlement read without its notice');
+    } catch (error) {
+      logger.error({ err: error, chargeId: charge._id }, 'could not read an unsettled Pix Automático charge');
+    }
+  }
+  return settled;
 }

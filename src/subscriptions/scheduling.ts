@@ -256,11 +256,25 @@ export async function enqueueDueSubscriptionWork(now: Date): Promise<void> {
   await recoverStalledCharges(Date.now(), dayOf(now));
 }
 
-/** For /metrics: charges PENDING for over an hour (recovery should have settled them by then). */
+/**
+ * For /metrics: card charges PENDING for over an hour (recovery should have settled them by then), and Pix
+ * Automático charges the acquirer scheduled that are still PENDING two days after the day they were to settle on
+ * (due before yesterday, not written for two days: the sweep of pix-settlement.ts should have read them).
+ */
 export async function chargesNeedingAttention(wallNow = Date.now()): Promise<Record<string, number>> {
+  const twoDaysAgo = new Date(wallNow - 2 * 24 * 3600_000);
   const pending = await SubscriptionChargeModel.countDocuments({
     status: ChargeStatus.PENDING,
     createdAt: mongoose.trusted({ $lt: new Date(wallNow - 3600_000) }),
+    // A Pix Automático charge the acquirer scheduled waits for its due date by design (the sweep of
+    // src/subscriptions/pix-settlement.ts reads it the day after): only charges with no acquirer payment count.
+    acquirerPaymentId: mongoose.trusted({ $in: ['', null] }),
   });
-  return { charge_pending_over_1h: pending };
+  const pixUnsettled = await SubscriptionChargeModel.countDocuments({
+    status: ChargeStatus.PENDING,
+    acquirerPaymentId: mongoose.trusted({ $nin: ['', null] }),
+    dueDate: mongoose.trusted({ $lt: dayOf(new Date(wallNow - 24 * 3600_000)) }),
+    updatedAt: mongoose.trusted({ $lt: twoDaysAgo }),
+  });
+  return { charge_pending_over_1h: pending, pix_charge_unsettled_over_2d: pixUnsettled };
 }

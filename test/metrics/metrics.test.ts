@@ -11,6 +11,7 @@ import { getSale } from '../../src/acquirer/client';
 import { AcquirerUnavailableError } from '../../src/acquirer/errors';
 import { OnlineSaleModel, PaymentNoticeModel } from '../../src/sales/model';
 import { SubscriptionChargeModel } from '../../src/subscriptions/model';
+import { dayOf } from '../../src/subscriptions/clock';
 import { ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { PaymentClaimModel } from '../../src/payment-links/model';
 import { send } from '../helpers/http';
@@ -142,6 +143,7 @@ test('needs_attention counts what the sweeps could not settle, and not what is m
     'payment_notice_unapplied_over_15m',
     'link_payment_unsettled_over_10m',
     'charge_pending_over_1h',
+    'pix_charge_unsettled_over_2d',
     'chargeback_notice_unapplied_over_15m',
   ];
   for (const kind of kinds) t.is(sample(before, `needs_attention{kind="${kind}"}`), 0, kind);
@@ -200,6 +202,18 @@ test('needs_attention counts what the sweeps could not settle, and not what is m
   await SubscriptionChargeModel.collection.insertMany([
     { _id: 7001 as never, status: 0, createdAt: minutesAgo(61) },
     { _id: 7002 as never, status: 0, createdAt: minutesAgo(5) },
+    // Pix Automático charges the acquirer scheduled: waiting for a due date is not stuck; two days past it is.
+    ...[
+      { _id: 7003, dueDate: dayOf(new Date(Date.now() + 5 * 86_400_000)), updatedAt: minutesAgo(5 * 24 * 60) },
+      { _id: 7004, dueDate: dayOf(new Date(Date.now() - 3 * 86_400_000)), updatedAt: minutesAgo(13 * 24 * 60) },
+      { _id: 7005, dueDate: dayOf(new Date(Date.now() - 3 * 86_400_000)), updatedAt: minutesAgo(60) },
+    ].map((charge) => ({
+      ...charge,
+      _id: charge._id as never,
+      status: 0,
+      acquirerPaymentId: `pay-${charge._id}`,
+      createdAt: minutesAgo(20 * 24 * 60),
+    })),
   ]);
   await ChargebackNoticeModel.collection.insertMany([
     { _id: 'old-cb' as never, kind: 'new', raw: '{}', receivedAt: minutesAgo(16), appliedAt: null, applied: false },

@@ -23,6 +23,7 @@ import {
   type SubscriptionCharge,
 } from '../../src/subscriptions/model';
 import { CHARGE_QUEUE, chargeJobId } from '../../jobs/charge-subscription';
+import { NOTICE_QUEUE } from '../../jobs/apply-payment-notice';
 import { runSchedulerTick } from '../../workers/scheduler';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { callJson, send } from '../helpers/http';
@@ -174,6 +175,40 @@ test.serial('journey 2: from the QR code approval to three cycles paid on the Ce
     await cancel(id);
   }
 });
+
+test.serial(
+  "a settlement whose notice is never applied is read from the acquirer by the next day's sweep",
+  async (t) => {
+    const dueDate = '2030-10-10';
+    const { id, recurrenceId } = await approvedPix(dueDate);
+    const notices = getQueue(NOTICE_QUEUE);
+    try {
+      await tick(addDays(dueDate, -10));
+      const sent = await scheduled(id, dueDate);
+      // The payer's bank pays in the evening; its notice is stored but no worker takes it (as if it were lost).
+      await notices.pause();
+      await evening(dueDate);
+      const paidAtAcquirer = await eventually(async () => {
+        const charge = (await atSandbox(recurrenceId)).find((c) => c.PaymentId === sent.acquirerPaymentId);
+        return charge?.Status === 2 ? charge : undefined;
+      }, 20_000);
+      t.truthy(paidAtAcquirer);
+      t.is((await chargeOf(id, dueDate))!.status, 0, 'no notice applied: still PENDING');
+      // The due date's own pass leaves it: the settlement is the evening's.
+      await runSchedulerTick(new Date(`${dueDate}T23:00:00Z`));
+      t.is((await chargeOf(id, dueDate))!.status, 0);
+      // The next morning's pass asks the acquirer, as the notice would have made the worker do.
+      await tick(addDays(dueDate, 1));
+      const paid = await chargeOf(id, dueDate);
+      t.like(paid, { status: 1, attempts: 1, acquirerPaymentId: sent.acquirerPaymentId });
+      t.true(Number.isInteger(paid!.paymentTransactionId));
+      t.is((await atSandbox(recurrenceId)).length, 1, 'read, not sent again');
+    } finally {
+      await notices.resume();
+      await cancel(id);
+    }
+  },
+);
 
 test.serial('journey 3: the first cycle paid at approval, then two more cycles on the calendar', async (t) => {
   const { id, recurrenceId } = await approvedPix('2030-07-10', { value: 2990 }, { journey: 3 });
