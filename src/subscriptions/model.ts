@@ -254,7 +254,10 @@ export interface SubscriptionCharge {
    * first. The charge stays CONFIRMED until it reaches `value`, then is REFUNDED.
    */
   refundedValue?: number | null;
-  /** The card sale the charge is recorded as at its first refund (src/subscriptions/charge-refunds.ts). */
+  /**
+   * Written by earlier versions: the sale the charge was recorded as at its first refund. No longer written nor
+   * read; the sale is found by its origin (src/subscriptions/charge-refunds.ts).
+   */
   saleId?: number | null;
   createdAt: Date;
   updatedAt: Date;

@@ -17,9 +17,8 @@ import { APPROVED_CARD, readyLink } from '../payment-links/helpers';
 import { createSubscription } from '../subscriptions/support';
 import { createEndpoint, untilReceived, verifiedAt } from './helpers';
 import { RefundModel } from '../../src/refunds';
-import { sweepUnsettledSales } from '../../src/sales';
+import { findSettledSale, sweepUnsettledSales } from '../../src/sales';
 import { OnlineSaleModel } from '../../src/sales/model';
-import { SubscriptionChargeModel } from '../../src/subscriptions/model';
 
 let app: TestApp;
 let sandboxUrl: string;
@@ -176,7 +175,8 @@ test('every state change of the journey arrives once, verified, in order per obj
   const deniedCharge = await chargeOf(declining.body.data.id, 2);
   // The charge is refunded as its sale (src/sales/settled-sales.ts) through the refunds core: the refund's
   // and the sale's events come with the charge's.
-  const chargeSaleId = (await SubscriptionChargeModel.findById(confirmed.id).lean())!.saleId!;
+  const chargeSale = await findSettledSale(merchant.merchantId, { kind: 'subscription_charge', id: confirmed.id });
+  const chargeSaleId = chargeSale!._id;
   const chargeRefund = (await RefundModel.findOne({ saleId: chargeSaleId }).lean())!;
   expected.push(
     `evt_refund_${chargeRefund._id}_pending`,
