@@ -41,16 +41,29 @@ export function retryDays(): number[] {
   return getConfig().charges.retryDays;
 }
 
+/** The amount of the cycle due `dueDate`: the one set for it (a variable Pix Automático mandate's), else `value`. */
+export function cycleValue(sub: Pick<Subscription, 'value' | 'cycleValues'>, dueDate: string | null): number {
+  return (dueDate !== null && sub.cycleValues?.[dueDate]) || sub.value;
+}
+
 /** What a job of the cycle due now carries (see ChargeJobData.cycle). */
 export function dueCycleOf(
   sub: Pick<
     Subscription,
-    'merchantId' | 'value' | 'nextCycle' | 'firstDueDate' | 'billingCycle' | 'endDate' | 'maxCycles'
+    | 'merchantId'
+    | 'value'
+    | 'cycleValues'
+    | 'nextDueDate'
+    | 'nextCycle'
+    | 'firstDueDate'
+    | 'billingCycle'
+    | 'endDate'
+    | 'maxCycles'
   >,
 ): DueCycle {
   return {
     merchantId: sub.merchantId,
-    value: sub.value,
+    value: cycleValue(sub, sub.nextDueDate),
     number: sub.nextCycle,
     followingDueDate: cycleDueDate(sub, sub.nextCycle + 1),
   };

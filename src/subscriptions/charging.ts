@@ -38,7 +38,7 @@ import {
   TRANSPORT_ERROR,
   TRANSPORT_ERROR_MESSAGE,
 } from './retry-policy';
-import { cycleDueDate, dueCycleOf, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './calendar';
+import { cycleDueDate, cycleValue, dueCycleOf, PAYMENT_TRANSACTION_SEQUENCE, retryDays } from './calendar';
 import { today as clockToday } from './clock';
 import {
   isAboveMaximum,
@@ -101,12 +101,12 @@ export class ChargeJobDisagrees extends Error {}
 
 /**
  * The scheduler's copy of a cycle (ChargeJobData.cycle) checked against the stored subscription:
- * the merchant and value (never changed after creation) always, and while the subscription is still
+ * the merchant and the cycle's value (a variable mandate's is set before its send window opens, never after) always, and while the subscription is still
  * at the job's due date, the cycle number and the date it moves on to.
  */
 function checkCarriedCycle(sub: Subscription, data: ChargeJobData, carried: DueCycle): void {
   const stored = dueCycleOf(sub);
-  const sameCharge = carried.merchantId === stored.merchantId && carried.value === stored.value;
+  const sameCharge = carried.merchantId === stored.merchantId && carried.value === cycleValue(sub, data.dueDate);
   const sameCycle =
     sub.nextDueDate !== data.dueDate ||
     (carried.number === stored.number && carried.followingDueDate === stored.followingDueDate);

@@ -71,6 +71,11 @@ export interface Subscription {
   _id: number;
   merchantId: number;
   value: number;
+  /**
+   * A variable Pix Automático mandate's amounts set for coming cycles, by due date (setCycleValue); a cycle
+   * not named here is charged `value`.
+   */
+  cycleValues?: Record<string, number> | null;
   billingCycle: BillingCycle;
   firstDueDate: string;
   endDate: string | null;
@@ -106,6 +111,7 @@ const subscriptionSchema = new Schema<Subscription>(
     _id: { type: Number },
     merchantId: { type: Number, required: true },
     value: { type: Number, required: true },
+    cycleValues: { type: Schema.Types.Mixed, default: undefined },
     billingCycle: { type: String, enum: BILLING_CYCLES, required: true },
     firstDueDate: { type: String, required: true },
     endDate: { type: String, default: null },

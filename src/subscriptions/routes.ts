@@ -8,7 +8,14 @@ import type { RequestHandler } from 'express';
 import { merchantIdOf } from '../auth/authenticate';
 import { ANY_MERCHANT_CREDENTIAL } from '../http/credential-policy';
 import { routeTable, type Feature } from '../http/routes';
-import { cancelSubscription, createSubscription, findSubscription, listCharges, subscriptionView } from './service';
+import {
+  cancelSubscription,
+  createSubscription,
+  findSubscription,
+  listCharges,
+  setCycleValue,
+  subscriptionView,
+} from './service';
 import { definitions, docs, tag } from './swagger';
 
 const handlers = {
@@ -28,6 +35,12 @@ const handlers = {
       data: subscriptionView(await cancelSubscription(merchantIdOf(req), req.params.id)),
     });
   },
+  setSubscriptionCycleValue: async (req, res) => {
+    res.json({
+      status: 'success',
+      data: subscriptionView(await setCycleValue(merchantIdOf(req), req.params.id, req.body)),
+    });
+  },
   listSubscriptionCharges: async (req, res) => {
     res.json({ status: 'success', data: await listCharges(merchantIdOf(req), req.params.id) });
   },
@@ -45,6 +58,8 @@ export const subscriptionsFeature: Feature = {
     route('post', '/api/v1/subscriptions/', 'createSubscription', merchant),
     route('get', '/api/v1/subscriptions/:id/', 'getSubscription', merchant),
     route('put', '/api/v1/subscriptions/:id/cancel/', 'cancelSubscription', merchant),
+    // The body is checked by the service, after the subscription is found (another merchant's: 404 first).
+    route('put', '/api/v1/subscriptions/:id/cycle-values/', 'setSubscriptionCycleValue', merchant),
     route('get', '/api/v1/subscriptions/:id/charges/', 'listSubscriptionCharges', merchant),
   ],
 };

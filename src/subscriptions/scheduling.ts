@@ -54,6 +54,7 @@ const DUE_SUBSCRIPTION_FIELDS = [
   'nextDueDate',
   'merchantId',
   'value',
+  'cycleValues',
   'nextCycle',
   'firstDueDate',
   'billingCycle',

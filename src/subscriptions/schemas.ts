@@ -150,6 +150,24 @@ const isoUtc = () => required(field.dateTime().description('ISO 8601, UTC'));
 const instant = (description: string) => required(nullable(field.dateTime())).description(description);
 
 /** A Pix Automático subscription's mandate: the payer's authorisation, as the acquirer confirmed it. */
+/** setCycleValue's body: the amount of one coming cycle of a variable Pix Automático mandate. */
+export const cycleValueUpdate = definition(
+  'SubscriptionCycleValue',
+  swaggerOnly(
+    field
+      .object({
+        dueDate: required(calendarDay("The coming cycle's due date (one of the subscription's due dates)")),
+        value: swaggerOnly(required(field.number().integer().min(1).max(100_000_000_00)), { maximum: null })
+          .description("The cycle's amount in cents, between the mandate's minimumValue and maximumValue")
+          .example(7350),
+      })
+      .messages({ ...MESSAGES, 'object.unknown': 'Unknown field.', 'object.base': 'Must be a JSON object.' }),
+    closed,
+  ),
+);
+
+export type CycleValueInput = ValueOf<typeof cycleValueUpdate>;
+
 export const mandate = definition(
   'SubscriptionMandate',
   field.object({
@@ -234,6 +252,12 @@ export const subscription = definition(
       .oneOf(['pix_automatico'])
       .description('Not in the contract: shown only on a subscription paid by Pix Automático (absent: a card)'),
     mandate: mandate.description('Not in the contract: only with paymentMethod pix_automatico'),
+    cycleValues: field
+      .record(field.number().integer())
+      .description(
+        "Not in the contract: only with paymentMethod pix_automatico. A variable mandate's amounts set for coming " +
+          'cycles (setSubscriptionCycleValue), by due date; every other cycle is charged value',
+      ),
     customer: required(field.object({ name: field.string(), identity: nullable(field.string()) })),
     description: required(nullable(field.string())),
     cancelledAt: required(nullable(field.dateTime())),

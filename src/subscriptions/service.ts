@@ -15,6 +15,7 @@ import { checkBody } from '../http/schema';
 import { AcquirerRejectedError, tokenizeCard } from '../acquirer/client';
 import { logger } from '../platform/logger';
 import { now, today } from './clock';
+import { pixSendWindowState } from './pix-retry-policy';
 import { startFirstCycleIfDue } from './scheduling';
 import { cycleDueDate, SUBSCRIPTION_SEQUENCE } from './calendar';
 import { applyCancellation, recordCancellation } from './cancellation';
@@ -25,8 +26,10 @@ import { oweEvents, owedFields, owedSet, recordOwed } from '../events/outbox';
 
 export { chargeView, subscriptionView };
 import {
+  cycleValueUpdate,
   subscriptionCreate,
   type ChargeAnswer,
+  type CycleValueInput,
   type SubscriptionAnswer,
   type SubscriptionCreateInput,
 } from './schemas';
@@ -280,4 +283,42 @@ export async function listCharges(merchantId: number, rawSubscriptionId: unknown
   const sub = await findSubscription(merchantId, rawSubscriptionId);
   const charges = await SubscriptionChargeModel.find({ subscriptionId: sub._id }).sort({ dueDate: 1, _id: 1 }).lean();
   return charges.map((charge) => chargeView(charge, sub));
+}
+
+/** Cycles ahead a cycle's amount may be set for: a year of weekly cycles, five of monthly ones. */
+const CYCLE_VALUE_HORIZON = 60;
+
+/**
+ * A variable Pix Automático mandate's amount for one coming cycle (each cycle is otherwise charged `value`). It
+ * must be set before the cycle's send window opens (10 days before its due date): from then on the charge is
+ * being sent with the amount it had. It stays between the mandate's minimumValue and maximumValue: the payer
+ * authorised no more, and a charge above the maximum is refused before sending anyway (charging.ts).
+ */
+export async function setCycleValue(merchantId: number, rawId: unknown, body: unknown): Promise<Subscription> {
+  const sub = await findSubscription(merchantId, rawId);
+  const { value: input, fields } = checkBody(cycleValueUpdate.required(), body);
+  if (Object.keys(fields).length) throw badRequest(fields);
+  const { dueDate, value } = input as CycleValueInput;
+  const mandate = sub.mandate;
+  if (!mandate || mandate.maximumValue === null || mandate.maximumValue === undefined)
+    throw badRequest({
+      value: ['Only a Pix Automático subscription with variable amounts (pixAutomatico.maximumValue) takes one.'],
+    });
+  if (sub.status !== 'active') throw conflict(`The subscription is ${sub.status}: no cycle of it will be charged.`);
+  const minimum = mandate.minimumValue ?? 1;
+  if (value < minimum || value > mandate.maximumValue)
+    throw badRequest({
+      value: [
+        `Must be between the mandate's minimumValue ${minimum} and maximumValue ${mandate.maximumValue} (cents).`,
+      ],
+    });
+  const coming = Array.from({ length: CYCLE_VALUE_HORIZON }, (_, i) => cycleDueDate(sub, sub.nextCycle + i));
+  if (!sub.nextDueDate || !coming.includes(dueDate))
+    throw badRequest({ dueDate: ['Not a coming due date of this subscription (see nextDueDate and billingCycle).'] });
+  if (pixSendWindowState(today(), dueDate) !== 'early')
+    throw conflict(
+      `The charge due ${dueDate} is already in its send window (from 10 days before its due date): its amount is set.`,
+    );
+  await SubscriptionModel.updateOne({ _id: sub._id }, { $set: { [`cycleValues.${dueDate}`]: value } });
+  return findSubscription(merchantId, sub._id);
 }

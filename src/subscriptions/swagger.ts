@@ -2,6 +2,7 @@
 import { errorResponses, type SwaggerOperation } from '../http/routes';
 import { swaggerDefinitions } from '../http/schema';
 import {
+  cycleValueUpdate,
   mandate,
   subscription,
   subscriptionCharge,
@@ -15,6 +16,7 @@ const TAG = 'subscriptions';
 
 export const definitions = swaggerDefinitions(
   subscriptionCreate,
+  cycleValueUpdate,
   mandate,
   subscription,
   subscriptionEnvelope,
@@ -89,6 +91,32 @@ export const docs = {
       404: subscriptionNotFound,
       409: errorResponses.detail('The subscription has already expired'),
       502: errorResponses.detail('The acquirer could not be reached to cancel the Pix Automático mandate'),
+    },
+  },
+  setSubscriptionCycleValue: {
+    operationId: 'setSubscriptionCycleValue',
+    summary: "Set a coming cycle's amount (Pix Automático, variable amounts)",
+    description:
+      'Not in the contract. A Pix Automático subscription whose mandate has variable amounts (maximumValue) ' +
+      "charges each cycle value unless the cycle's own amount is set here, before its send window opens (10 " +
+      'days before its due date: 409 from then on, the charge is being sent with the amount it had). The amount ' +
+      "stays between the mandate's minimumValue and maximumValue (400 naming value). Setting it again replaces " +
+      'it. The answer shows it in cycleValues. docs/api/pix-automatico.md',
+    tags: [TAG],
+    parameters: [
+      idParam,
+      { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/SubscriptionCycleValue' } },
+    ],
+    responses: {
+      200: subscriptionResponse('The subscription, with the amount in cycleValues'),
+      400: {
+        ...errorResponses.fieldErrors,
+        description:
+          "Invalid input: field name to messages (value outside the mandate's range, or the subscription is not a " +
+          'variable Pix Automático one; dueDate not one of its coming due dates)',
+      },
+      404: subscriptionNotFound,
+      409: errorResponses.detail("The subscription is not active, or the cycle's send window has opened"),
     },
   },
   listSubscriptionCharges: {

@@ -31,7 +31,13 @@ export function subscriptionView(sub: Subscription): SubscriptionAnswer {
     createdAt: sub.createdAt.toISOString(),
     updatedAt: sub.updatedAt.toISOString(),
     // Only on a Pix Automático subscription: a card subscription's answer keeps the contract's keys alone.
-    ...(sub.mandate ? { paymentMethod: 'pix_automatico' as const, mandate: mandateView(sub.mandate) } : {}),
+    ...(sub.mandate
+      ? {
+          paymentMethod: 'pix_automatico' as const,
+          mandate: mandateView(sub.mandate),
+          cycleValues: { ...(sub.cycleValues ?? {}) },
+        }
+      : {}),
   };
 }
 

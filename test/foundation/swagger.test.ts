@@ -114,6 +114,7 @@ const PINNED_OPERATION_IDS = [
   'rotateWebhookSecret',
   'setCheckoutAddress',
   'setCheckoutPayer',
+  'setSubscriptionCycleValue',
   'startCheckoutPix',
   'updateCommercialContact',
   'updateWebhookEndpoint',

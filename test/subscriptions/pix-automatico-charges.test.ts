@@ -461,7 +461,7 @@ test.serial('a variable amount above the mandate maximum is refused before sendi
   const due = '2031-09-10';
   const { id, recurrenceId } = await approvedPix(due, { value: 3000 }, { maximumValue: 9000, minimumValue: 1000 });
   try {
-    // The API refuses value above maximumValue at creation and has no route that changes it, so the amount comes
+    // The API refuses an amount above maximumValue at creation and in setSubscriptionCycleValue, so this one comes
     // from a record written outside it (an operator's fix, an older version's data): still never sent.
     await SubscriptionModel.updateOne({ _id: id }, { $set: { value: 9500 } });
     await tick(addDays(due, -10));
@@ -472,6 +472,58 @@ test.serial('a variable amount above the mandate maximum is refused before sendi
     await cancel(id);
   }
 });
+
+test.serial(
+  "a variable mandate's cycle amount set before its window is the one sent; after it opens, 409",
+  async (t) => {
+    const due = '2031-11-10';
+    const { id, recurrenceId } = await approvedPix(due, { value: 3000 }, { maximumValue: 9000, minimumValue: 1000 });
+    const setValue = (body: unknown, subscriptionId = id) =>
+      api('PUT', `/api/v1/subscriptions/${subscriptionId}/cycle-values/`, body);
+    try {
+      const set = await setValue({ dueDate: due, value: 7350 });
+      t.is(set.status, 200, JSON.stringify(set.body));
+      t.deepEqual(set.body.data.cycleValues, { [due]: 7350 });
+      t.deepEqual((await read(id)).cycleValues, { [due]: 7350 });
+      // Hostile and out-of-range bodies: each a 400 naming its field; nothing stored.
+      for (const [body, fieldName] of [
+        [{ dueDate: due, value: 9001 }, 'value'],
+        [{ dueDate: due, value: 999 }, 'value'],
+        [{ dueDate: due, value: 73.5 }, 'value'],
+        [{ dueDate: due, value: 'seventy' }, 'value'],
+        [{ dueDate: addDays(due, 1), value: 5000 }, 'dueDate'],
+        [{ dueDate: '2031-02-30', value: 5000 }, 'dueDate'],
+        [{ value: 5000 }, 'dueDate'],
+        [{ dueDate: due, value: 5000, extra: 1 }, 'extra'],
+      ] as const) {
+        const refused = await setValue(body);
+        t.is(refused.status, 400, JSON.stringify(body));
+        t.truthy(refused.body[fieldName], `${JSON.stringify(body)}: ${JSON.stringify(refused.body)}`);
+      }
+      t.is((await setValue({ dueDate: due, value: 5000 }, 999_999_999)).status, 404);
+      t.deepEqual((await read(id)).cycleValues, { [due]: 7350 });
+      // The cycle is sent with its own amount; the next one with value.
+      await tick(addDays(due, -10));
+      const sent = await scheduled(id, due);
+      t.is(sent.value, 7350);
+      t.like((await atSandbox(recurrenceId)).at(-1), { ExpirationDate: due, Amount: 7350 });
+      await tick(addDays(due, 21));
+      t.is((await scheduled(id, '2031-12-10')).value, 3000);
+    } finally {
+      await cancel(id);
+    }
+    // A cycle already in its send window (due in 5 days by the web's clock) keeps its amount.
+    const soon = addDays(dayOf(new Date()), 5);
+    const near = await approvedPix(soon, { value: 3000 }, { maximumValue: 9000 });
+    try {
+      const late = await setValue({ dueDate: soon, value: 5000 }, near.id);
+      t.is(late.status, 409, JSON.stringify(late.body));
+      t.deepEqual((await read(near.id)).cycleValues, {});
+    } finally {
+      await cancel(near.id);
+    }
+  },
+);
 
 test.serial(
   'faults: the worker SIGKILLed between the acquirer answer and our write, the scheduler SIGKILLed as it queues: ' +

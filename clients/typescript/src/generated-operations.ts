@@ -18,6 +18,7 @@ import type {
   ChargebackHistory,
   NoticeReceipt,
   SubscriptionCreate,
+  SubscriptionCycleValue,
   SubscriptionEnvelope,
   SubscriptionChargeList,
   SubscriptionChargeEnvelope,
@@ -191,6 +192,13 @@ export const operations = {
     operationId: 'cancelSubscription',
     method: 'PUT',
     path: '/api/v1/subscriptions/{id}/cancel/',
+    auth: true,
+    response: 'json',
+  },
+  setSubscriptionCycleValue: {
+    operationId: 'setSubscriptionCycleValue',
+    method: 'PUT',
+    path: '/api/v1/subscriptions/{id}/cycle-values/',
     auth: true,
     response: 'json',
   },
@@ -847,6 +855,35 @@ export class SubscriptionsApi extends ApiGroup {
    */
   cancelSubscription(id: string | number, options?: RequestOptions): Promise<SubscriptionEnvelope> {
     return this.transport.call<SubscriptionEnvelope>(operations.cancelSubscription, { pathParams: { id } }, options);
+  }
+
+  /**
+   * Set a coming cycle's amount (Pix Automático, variable amounts)
+   *
+   * Not in the contract. A Pix Automático subscription whose mandate has variable amounts (maximumValue)
+   * charges each cycle value unless the cycle's own amount is set here, before its send window opens (10
+   * days before its due date: 409 from then on, the charge is being sent with the amount it had). The
+   * amount stays between the mandate's minimumValue and maximumValue (400 naming value). Setting it
+   * again replaces it. The answer shows it in cycleValues. docs/api/pix-automatico.md
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
+   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
+   * kind of credential: 403.
+   *
+   * PUT /api/v1/subscriptions/{id}/cycle-values/
+   *
+   * @param id Subscription id
+   */
+  setSubscriptionCycleValue(
+    id: string | number,
+    body: SubscriptionCycleValue,
+    options?: RequestOptions,
+  ): Promise<SubscriptionEnvelope> {
+    return this.transport.call<SubscriptionEnvelope>(
+      operations.setSubscriptionCycleValue,
+      { pathParams: { id }, body },
+      options,
+    );
   }
 
   /**

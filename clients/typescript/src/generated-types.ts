@@ -440,6 +440,17 @@ export interface SubscriptionCreate {
   description?: string | null;
 }
 
+export interface SubscriptionCycleValue {
+  /**
+   * The coming cycle's due date (one of the subscription's due dates)
+   *
+   * Format: date.
+   */
+  dueDate: string;
+  /** The cycle's amount in cents, between the mandate's minimumValue and maximumValue */
+  value: number;
+}
+
 export interface SubscriptionMandate {
   /**
    * CREATED: the QR code waits for the payer. APPROVED: the payer authorised it (charges can be sent).
@@ -551,6 +562,13 @@ export interface Subscription {
   /** Not in the contract: shown only on a subscription paid by Pix Automático (absent: a card) */
   paymentMethod?: 'pix_automatico';
   mandate?: SubscriptionMandate;
+  /**
+   * Not in the contract: only with paymentMethod pix_automatico. A variable mandate's amounts set for
+   * coming cycles (setSubscriptionCycleValue), by due date; every other cycle is charged value
+   */
+  cycleValues?: {
+    [key: string]: number;
+  };
   customer: {
     name?: string;
     identity?: string | null;
@@ -2029,6 +2047,16 @@ export interface OperationErrors {
     413: ErrorDetail;
     415: ErrorDetail;
     502: ErrorDetail;
+    503: ErrorDetail;
+  };
+  setSubscriptionCycleValue: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
     503: ErrorDetail;
   };
   listSubscriptionCharges: {
