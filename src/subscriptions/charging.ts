@@ -101,8 +101,9 @@ export class ChargeJobDisagrees extends Error {}
 
 /**
  * The scheduler's copy of a cycle (ChargeJobData.cycle) checked against the stored subscription:
- * the merchant and the cycle's value (a variable mandate's is set before its send window opens, never after) always, and while the subscription is still
- * at the job's due date, the cycle number and the date it moves on to.
+ * the merchant and the cycle's value (a variable mandate's is set before its send window opens, never
+ * after) always, and while the subscription is still at the job's due date, the cycle number and the
+ * date it moves on to.
  */
 function checkCarriedCycle(sub: Subscription, data: ChargeJobData, carried: DueCycle): void {
   const stored = dueCycleOf(sub);
