@@ -118,38 +118,48 @@ function toRecurrence(node: Json, payment: Json | undefined): PixRecurrence {
 }
 
 /**
+ * POST /1/sales/ of a Pix Automático sale (Payment.Type Pix, Provider Cielo2): the order, the plan and the payer
+ * as every such sale carries them, and the Payment's own fields. The idempotency key is its RequestId.
+ */
+function postPixSale(
+  operation: string,
+  order: Pick<PixRecurrenceRequest, 'idempotencyKey' | 'merchantOrderId' | 'plan' | 'customer'>,
+  payment: Record<string, unknown>,
+) {
+  return call({
+    operation,
+    method: 'POST',
+    host: 'transactional',
+    path: '/1/sales/',
+    requestId: requestIdFor(order.idempotencyKey),
+    body: {
+      MerchantOrderId: order.merchantOrderId,
+      OrderDescription: order.plan,
+      Customer: customerBody(order.customer),
+      Payment: { Type: 'Pix', Provider: 'Cielo2', ...payment },
+    },
+  });
+}
+
+/**
  * POST /1/sales/ with Payment.Type Pix, Provider Cielo2 and a SelfManagedConsent RecurrentPayment: the
  * authorisation QR and the recurrence's id, status Created. A retry with the same idempotencyKey sends
  * the same RequestId and gets the same recurrence.
  */
 export async function createPixRecurrence(input: PixRecurrenceRequest): Promise<PixRecurrence> {
-  const result = await call({
-    operation: 'createPixRecurrence',
-    method: 'POST',
-    host: 'transactional',
-    path: '/1/sales/',
-    requestId: requestIdFor(input.idempotencyKey),
-    body: {
-      MerchantOrderId: input.merchantOrderId,
-      OrderDescription: input.plan,
-      Customer: customerBody(input.customer),
-      Payment: {
-        Type: 'Pix',
-        Provider: 'Cielo2',
-        Amount: input.amountCents,
-        RecurrentPayment: {
-          RecurrentType: 'SelfManagedConsent',
-          AuthorizeNow: input.authorizeNow,
-          StartDate: input.startDate,
-          ...(input.endDate ? { EndDate: input.endDate } : {}),
-          Interval: input.interval,
-          ...(input.retry ? { RetryPolicy: PIX_RETRY_POLICY } : {}),
-          ...(input.fixedAmountCents !== undefined
-            ? { Amount: input.fixedAmountCents }
-            : { MinimumAmount: input.minimumAmountCents }),
-          Plan: input.plan,
-        },
-      },
+  const result = await postPixSale('createPixRecurrence', input, {
+    Amount: input.amountCents,
+    RecurrentPayment: {
+      RecurrentType: 'SelfManagedConsent',
+      AuthorizeNow: input.authorizeNow,
+      StartDate: input.startDate,
+      ...(input.endDate ? { EndDate: input.endDate } : {}),
+      Interval: input.interval,
+      ...(input.retry ? { RetryPolicy: PIX_RETRY_POLICY } : {}),
+      ...(input.fixedAmountCents !== undefined
+        ? { Amount: input.fixedAmountCents }
+        : { MinimumAmount: input.minimumAmountCents }),
+      Plan: input.plan,
     },
   });
   const payment = paymentOf(result!.body, 'createPixRecurrence');
@@ -210,30 +220,16 @@ export interface PixChargeOfRecurrence {
  * window) is an AcquirerRejectedError; the same idempotencyKey again answers the same sale.
  */
 export async function sendPixRecurrenceCharge(input: PixChargeOfRecurrence): Promise<AcquirerSale> {
-  const result = await call({
-    operation: 'sendPixRecurrenceCharge',
-    method: 'POST',
-    host: 'transactional',
-    path: '/1/sales/',
-    requestId: requestIdFor(input.idempotencyKey),
-    body: {
-      MerchantOrderId: input.merchantOrderId,
-      OrderDescription: input.plan,
-      Customer: customerBody(input.customer),
-      Payment: {
-        Type: 'Pix',
-        Provider: 'Cielo2',
-        Amount: input.amountCents,
-        ExpirationDate: input.expirationDate,
-        RecurrentPayment: {
-          AuthorizeNow: true,
-          RecurrenceType: 'SelfManagedConsent',
-          RecurrenceId: input.recurrenceId,
-          // Our due dates are calendar days the merchant chose; the payer's bank does not move them.
-          BusinessDayAdjust: false,
-          ...(input.originalPaymentId ? { OriginalPaymentId: input.originalPaymentId } : {}),
-        },
-      },
+  const result = await postPixSale('sendPixRecurrenceCharge', input, {
+    Amount: input.amountCents,
+    ExpirationDate: input.expirationDate,
+    RecurrentPayment: {
+      AuthorizeNow: true,
+      RecurrenceType: 'SelfManagedConsent',
+      RecurrenceId: input.recurrenceId,
+      // Our due dates are calendar days the merchant chose; the payer's bank does not move them.
+      BusinessDayAdjust: false,
+      ...(input.originalPaymentId ? { OriginalPaymentId: input.originalPaymentId } : {}),
     },
   });
   return toSale(result!.body as Json);

@@ -130,6 +130,25 @@ async function createPixAutomaticoSubscription(merchantId: number, input: Subscr
     }
     throw error;
   }
+  return storeSubscription(id, merchantId, input, {
+    paymentMethod: 'pix_automatico' as const,
+    mandate,
+    mandateRecurrenceId: mandate.recurrenceId,
+    mandatePageToken: mandate.pageToken,
+    customer,
+  });
+}
+
+/**
+ * Inserts a new subscription, whatever pays it: its calendar from the create body, active at its first cycle,
+ * with what the payment method adds (`extra`). The insert owes subscription.created (src/events/outbox.ts).
+ */
+async function storeSubscription(
+  id: number,
+  merchantId: number,
+  input: SubscriptionCreateInput,
+  extra: Partial<Subscription>,
+): Promise<Subscription> {
   const fields = {
     firstDueDate: input.firstDueDate,
     billingCycle: input.billingCycle,
@@ -146,16 +165,11 @@ async function createPixAutomaticoSubscription(merchantId: number, input: Subscr
     status: 'active' as const,
     nextDueDate: cycleDueDate(fields, 0),
     nextCycle: 0,
-    paymentMethod: 'pix_automatico' as const,
-    mandate,
-    mandateRecurrenceId: mandate.recurrenceId,
-    mandatePageToken: mandate.pageToken,
-    customer,
     description: input.description ?? null,
+    ...extra,
     createdAt,
     updatedAt: createdAt,
   };
-  // The insert owes subscription.created (src/events/outbox.ts).
   const owed = oweEvents([subscriptionEvent('subscription.created', doc as Subscription)], createdAt);
   const sub = await insertDocument(SubscriptionModel, { ...doc, ...owedFields(owed) });
   await recordOwed(SubscriptionModel, id, owed);
@@ -198,22 +212,7 @@ export async function createSubscription(
     throw error;
   }
   const id = await nextId(SUBSCRIPTION_SEQUENCE);
-  const fields = {
-    firstDueDate: input.firstDueDate,
-    billingCycle: input.billingCycle,
-    endDate: input.endDate ?? null,
-    maxCycles: input.maxCycles ?? null,
-  };
-  const createdAt = now();
-  const doc = {
-    _id: id,
-    merchantId,
-    value: input.value,
-    ...fields,
-    retry: input.retry,
-    status: 'active',
-    nextDueDate: cycleDueDate(fields, 0),
-    nextCycle: 0,
+  const sub = await storeSubscription(id, merchantId, input, {
     card: {
       token: cardToken,
       brand: summary.brand,
@@ -224,15 +223,8 @@ export async function createSubscription(
       expYear: summary.expYear,
     },
     customer: { name: input.customer?.name?.trim() || card.holder, identity: input.customer?.identity ?? null },
-    description: input.description ?? null,
-    createdAt,
-    updatedAt: createdAt,
-  };
-  // The insert owes subscription.created (src/events/outbox.ts).
-  const owed = oweEvents([subscriptionEvent('subscription.created', doc as Subscription)], createdAt);
-  const sub = await insertDocument(SubscriptionModel, { ...doc, ...owedFields(owed) });
+  });
   await hooks.afterInsert?.(sub);
-  await recordOwed(SubscriptionModel, id, owed);
   try {
     if (await startFirstCycleIfDue(sub, now())) return (await SubscriptionModel.findById(id).lean()) ?? sub;
   } catch (err) {
