@@ -100,6 +100,13 @@ function stampNew(
  * with no command sent, and the driver's error when the insert fails (a duplicate key among them).
  */
 export async function insertDocument<T>(model: Model<T>, fields: Partial<T> | Record<string, unknown>): Promise<T> {
+  const stored = storedForm(model, fields);
+  await model.collection.insertOne(stored as never);
+  return stored as T;
+}
+
+/** The document `create(fields)` would store: cast, defaulted, validated (throws when invalid), stamped. */
+function storedForm<T>(model: Model<T>, fields: Partial<T> | Record<string, unknown>): Record<string, unknown> {
   assertInsertable(model);
   const document = new model(fields) as HydratedDocument<T>;
   const invalid = document.validateSync();
@@ -110,6 +117,34 @@ export async function insertDocument<T>(model: Model<T>, fields: Partial<T> | Re
   if (stored._id === undefined) throw new Error(`insertDocument: a ${model.modelName} without an _id`);
   const versionKey = model.schema.get('versionKey');
   if (typeof versionKey === 'string') stored[versionKey] = 0;
-  await model.collection.insertOne(stored as never);
-  return stored as T;
+  return stored;
 }
+
+/** What became of one document of insertDocuments: stored, or refused by a unique index. */
+export type BatchInsert<T> = { stored: T } | { duplicate: true };
+
+/**
+ * Several new documents in one command (unordered: each stands or falls alone), each stored as
+ * insertDocument stores one. A document a unique index refuses is reported, not thrown; any other
+ * write error throws (the others may be stored: a caller retries with insert-once semantics).
+ */
+export async function insertDocuments<T>(
+  model: Model<T>,
+  fieldsList: (Partial<T> | Record<string, unknown>)[],
+): Promise<BatchInsert<T>[]> {
+  const documents = fieldsList.map((fields) => storedForm(model, fields));
+  const outcomes: BatchInsert<T>[] = documents.map((stored) => ({ stored: stored as T }));
+  if (!documents.length) return outcomes;
+  try {
+    await model.collection.insertMany(documents as never[], { ordered: false });
+  } catch (error) {
+    const failed = (error as { writeErrors?: unknown }).writeErrors;
+    const writeErrors = (Array.isArray(failed) ? failed : failed ? [failed] : []) as { index: number; code?: number }[];
+    if (!writeErrors.length || writeErrors.some((writeError) => writeError.code !== DUPLICATE_KEY)) throw error;
+    for (const writeError of writeErrors) outcomes[writeError.index] = { duplicate: true };
+  }
+  return outcomes;
+}
+
+/** The server's code for a unique index refusing an insert. */
+const DUPLICATE_KEY = 11000;

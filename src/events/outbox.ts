@@ -11,20 +11,23 @@
  * One mechanism for every event type: any model whose schema takes the owesEvents plugin is swept,
  * whatever area it belongs to; the areas only say which events their write owes (oweEvents).
  *
- * Round trips on the state change's path: none more for the owing (it is the state write's own), the
- * recording as before, and one update clearing the entry (with the flag when no other change owes an
- * event since: `eventsOwedAt` unchanged). A flag left set with no entry is cleared by the sweep.
+ * Round trips on the state change's path: none more for the owing (it is the state write's own); for
+ * the recording, one insert of all the events the write owes (src/events/recording.ts recordEvents,
+ * after one read of the last sequence of each object whose events do not fix theirs); and one update
+ * clearing the entries (with the flag when no other change owes an event since: `eventsOwedAt`
+ * unchanged). A flag left set with no entry is cleared by the sweep.
  */
 import mongoose, { type Model } from 'mongoose';
 import { getConfig } from '../../config';
 import { logger } from '../platform/logger';
-import { eventIdOf, recordEvent, type NewEvent } from './recording';
+import { eventIdOf, recordEvent, recordEvents, type NewEvent } from './recording';
 import type { OwedEntry, OwesEvents } from './owed-fields';
 
 /** The events one state write owes, ready to be written by it. */
 export interface Owed {
   at: Date;
-  entries: { key: string; event: NewEvent }[];
+  /** `at`: when an entry owed earlier by the document (stillOwed) was owed; the others were at `Owed.at`. */
+  entries: { key: string; event: NewEvent; at?: Date }[];
 }
 
 /** A key of `owedEvents`: the event's id, without what a field name may not hold. */
@@ -33,6 +36,23 @@ const keyOf = (event: NewEvent) => eventIdOf(event).replace(/[.$]/g, '_');
 export function oweEvents(events: (NewEvent | null | undefined)[], at = new Date()): Owed {
   const entries = events.filter((e): e is NewEvent => !!e).map((event) => ({ key: keyOf(event), event }));
   return { at, entries };
+}
+
+/** The events a document owes as read (its last owing write's time, each entry's own). */
+export function owedBy(document: OwesEvents): Owed {
+  const entries = Object.entries(document.owedEvents ?? {})
+    .filter(([, entry]) => entry)
+    .map(([key, entry]) => ({ key, event: entry.event, at: new Date(entry.at) }));
+  return { at: document.eventsOwedAt ? new Date(document.eventsOwedAt) : new Date(0), entries };
+}
+
+/**
+ * The events a document read before this write still owes, added to the ones this write owes: the
+ * recording after the write then records both in one insert and clears both.
+ */
+export function withStillOwed(document: OwesEvents, owed: Owed): Owed {
+  const earlier = owedBy(document).entries.filter(({ key }) => !owed.entries.some((own) => own.key === key));
+  return { at: owed.at, entries: [...earlier, ...owed.entries] };
 }
 
 /** The `$set` fields of an update that owes these events (nothing when it owes none). */
@@ -60,39 +80,38 @@ async function testHold(owed: Owed): Promise<void> {
 }
 
 /**
- * After the state write: each owed event recorded, then its entry cleared. Never throws (the money
- * operation is written; an event that could not be recorded stays owed and the sweep records it).
+ * After the state write: the owed events recorded (one insert), then their entries cleared. Never
+ * throws (the money operation is written; events that could not be recorded stay owed and the sweep
+ * records them, under the same ids, so one recorded before the failure is not recorded twice).
  */
 export async function recordOwed<T>(owner: Model<T>, docId: unknown, owed: Owed): Promise<void> {
   const model = owner as unknown as Model<OwesEvents>;
   if (!owed.entries.length) return;
   await testHold(owed);
-  const recorded: string[] = [];
-  for (const { key, event } of owed.entries) {
-    try {
-      await recordEvent(event, owed.at);
-      recorded.push(key);
-    } catch (err) {
-      logger.error(
-        { err, type: event.type, objectId: event.objectId },
-        'could not record an owed event; the sweep will',
-      );
-    }
+  try {
+    await recordEvents(owed.entries.map(({ event, at }) => ({ event, at: at ?? owed.at })));
+  } catch (err) {
+    const events = owed.entries.map(({ event }) => `${event.type} ${event.objectId}`);
+    logger.error({ err, events }, 'could not record owed events; the sweep will');
+    return;
   }
-  if (recorded.length) await clearOwed(model, docId, recorded, owed.at, recorded.length === owed.entries.length);
+  await clearOwed(
+    model,
+    docId,
+    owed.entries.map(({ key }) => key),
+    owed.at,
+  );
 }
 
-async function clearOwed(model: Model<OwesEvents>, docId: unknown, keys: string[], at: Date, all: boolean) {
+async function clearOwed(model: Model<OwesEvents>, docId: unknown, keys: string[], at: Date) {
   const unset: Record<string, ''> = {};
   for (const key of keys) unset[`owedEvents.${key}`] = '';
   try {
-    if (all) {
-      // No change owed anything since this one (its time is still the flag's): the flag goes too.
-      const cleared = await model.updateOne({ _id: docId, eventsOwedAt: at } as never, {
-        $unset: { ...unset, eventsOwed: '', eventsOwedAt: '' },
-      });
-      if (cleared.matchedCount) return;
-    }
+    // No change owed anything since this one (its time is still the flag's): the flag goes too.
+    const cleared = await model.updateOne({ _id: docId, eventsOwedAt: at } as never, {
+      $unset: { ...unset, eventsOwed: '', eventsOwedAt: '' },
+    });
+    if (cleared.matchedCount) return;
     await model.updateOne({ _id: docId } as never, { $unset: unset });
   } catch (err) {
     logger.warn({ err, docId }, 'could not clear recorded owed events; the sweep will');

@@ -5,14 +5,14 @@
  */
 import { nextId } from '../db/ids';
 import { createOnce } from '../db/claims';
-import { ApiError } from '../platform/errors';
+import { ApiError, notFound } from '../platform/errors';
 import { findSale, type OnlineSale } from '../sales';
 import { RefundModel, type Refund } from './model';
 import { presentRefund } from './presentation';
 import { refundEvent } from './events';
-import { oweEvents, owedFields, recordOwed } from '../events/outbox';
+import { oweEvents, owedBy, owedFields, recordOwed } from '../events/outbox';
 import type { RefundAnswer, RefundInput } from './schemas';
-import { capturedValueOf, sendPendingRefunds } from './sending';
+import { admitAndSend, capturedValueOf } from './sending';
 
 /** The acquirer refunds a captured card sale up to 360 days after its capture, a PIX up to 90 days after payment. */
 export const REFUND_WINDOW_DAYS = 360;
@@ -62,18 +62,24 @@ function refuseSale(sale: OnlineSale, now: Date): void {
 
 /**
  * Admits a refund of the sale: the sum of its pending and succeeded refunds never exceeds what was
- * captured. Each try reads the sale's refunds and inserts the next slot; losing the slot means
- * another request was admitted in between, so this one reads again and checks again.
+ * captured. Each try reads the sale's refunds (the first may be given: the lane holder's read) and
+ * inserts the next slot; losing the slot means another request was admitted in between, so this one
+ * reads again and checks again. The insert owes refund.pending: the caller records it (recordAdmission),
+ * or the lane's turn records it with the refund's outcome when it settles it at once.
  */
 export async function admit(
   sale: OnlineSale,
   input: RefundInput,
   keyUse: KeyUseOfRefund | null,
   hold: Pick<Refund, 'kind' | 'chargebackId'> = {},
+  firstRead: Refund[] | null = null,
 ): Promise<Refund> {
   const captured = capturedValueOf(sale);
+  let read = firstRead;
   for (let attempt = 0; attempt < ADMISSION_ATTEMPTS; attempt++) {
-    const refunds = await RefundModel.find({ saleId: sale._id }, { status: 1, valueCents: 1, kind: 1 }).lean();
+    const refunds =
+      read ?? (await RefundModel.find({ saleId: sale._id }, { status: 1, valueCents: 1, kind: 1 }).lean());
+    read = null;
     const committed = refunds
       .filter((refund) => refund.status !== 'failed')
       .reduce((sum, refund) => sum + refund.valueCents, 0);
@@ -110,13 +116,23 @@ export async function admit(
     const at = new Date();
     const owed = oweEvents([refundEvent({ ...fields, createdAt: at, updatedAt: at } as Refund)], at);
     const admitted = await createOnce(RefundModel, { ...fields, createdAt: at, updatedAt: at, ...owedFields(owed) });
-    if (admitted) await recordOwed(RefundModel, admitted._id, owed);
     if (admitted) return admitted;
   }
   throw new ApiError(409, { detail: 'Too many refunds of this sale at once. Retry later.' }, { 'Retry-After': '1' });
 }
 
-/** Admits the refund and gives it its first turn of the sale's send lane. */
+/**
+ * Records the refund.pending a refund's admission owes (`refund` as admitted, or as its turn left it
+ * still pending). A refund its turn settled had it recorded with its outcome.
+ */
+export async function recordAdmission(refund: Refund): Promise<void> {
+  if (refund.status === 'pending') await recordOwed(RefundModel, refund._id, owedBy(refund));
+}
+
+/**
+ * Admits the refund and gives it its first turn of the sale's send lane: holding the lane when it is
+ * free, so the refunds the admission reads are the turn's, and the turn knows what it wrote.
+ */
 export async function refundSale(
   merchantId: number,
   saleId: number,
@@ -126,8 +142,13 @@ export async function refundSale(
 ): Promise<RefundOutcome> {
   const sale = await findSale(merchantId, saleId);
   refuseSale(sale, now);
-  const admitted = await admit(sale, input, keyUse);
-  await sendPendingRefunds(sale._id);
-  const current = (await RefundModel.findById(admitted._id).lean()) ?? admitted;
-  return { httpStatus: current.status === 'pending' ? 202 : 201, refund: presentRefund(current) };
+  const { latest } = await admitAndSend(sale._id, async (read) => {
+    if (!read) return admit(sale, input, keyUse);
+    // The sale as the lane's holder read it: what it is now.
+    if (!read.sale) throw notFound('Sale not found.');
+    refuseSale(read.sale, now);
+    return admit(read.sale, input, keyUse, {}, read.refunds);
+  });
+  await recordAdmission(latest);
+  return { httpStatus: latest.status === 'pending' ? 202 : 201, refund: presentRefund(latest) };
 }

@@ -20,7 +20,7 @@ import {
   type SaleGatewayErrorBody,
   type SaleScope,
 } from '../sales';
-import { admit } from './admission';
+import { admit, recordAdmission } from './admission';
 import { RefundModel, type Refund } from './model';
 import { CANCEL_SPACING_MS } from './outcomes';
 import { capturedValueOf, sendPendingRefunds } from './sending';
@@ -44,6 +44,8 @@ export async function cancelCapture(scope: SaleScope, saleId: number): Promise<S
     throw error;
   }
   await sendPendingRefunds(sale._id);
+  // Recorded already when the turn settled it (a second recording of one event id stores nothing).
+  await recordAdmission(refund);
   const settled = await settledOrInFlight(refund);
   if (settled.status === 'succeeded') {
     const current = await OnlineSaleModel.findById(sale._id).lean();

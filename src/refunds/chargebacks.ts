@@ -17,7 +17,7 @@
 import { ApiError } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { OnlineSaleModel } from '../sales';
-import { admit } from './admission';
+import { admit, recordAdmission } from './admission';
 import { RefundModel } from './model';
 import { capturedValueOf } from './sending';
 
@@ -53,6 +53,7 @@ export async function holdSaleForChargeback(tid: string, chargebackId: string): 
     });
   try {
     const hold = await admit(sale, { value: capturedValueOf(sale) }, null, { kind: 'chargeback', chargebackId });
+    await recordAdmission(hold);
     return { refundId: hold._id, saleId: sale._id };
   } catch (error) {
     // A refund was admitted between the read and the slot: it wins.

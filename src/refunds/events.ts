@@ -11,12 +11,16 @@ import { presentRefund } from './presentation';
 
 const TYPES = { pending: 'refund.pending', succeeded: 'refund.succeeded', failed: 'refund.failed' } as const;
 
+/** A refund's events are pending, then succeeded or failed: each knows its place (no read of the last). */
+const SEQUENCES = { pending: 1, succeeded: 2, failed: 2 } as const;
+
 export function refundEvent(refund: Refund): NewEvent {
   return {
     merchantId: refund.merchantId,
     type: TYPES[refund.status],
     objectId: refund._id,
     data: presentRefund(refund),
+    sequence: SEQUENCES[refund.status],
   };
 }
 

@@ -10,7 +10,7 @@
  */
 import mongoose, { Schema } from 'mongoose';
 import type { KeyState } from '../payments/idempotency';
-import { owesEvents } from '../events/owed-fields';
+import { owesEvents, type OwesEvents } from '../events/owed-fields';
 
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
@@ -26,7 +26,8 @@ export const REFUND_REASONS = [
 ] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 
-export interface Refund {
+/** With the events its writes owe (src/events/outbox.ts). */
+export interface Refund extends OwesEvents {
   _id: number;
   saleId: number;
   merchantId: number;

@@ -21,7 +21,7 @@ import { RefundLaneModel, RefundModel, type Refund, type RefundLane } from './mo
 import { CANCEL_SPACING_MS, outcomeFromVoidedAmount, refusalOf } from './outcomes';
 import { refundFailedForOrigin, refundSucceededForOrigin } from './origins';
 import { refundEvent, refundSettledEvents } from './events';
-import { oweEvents, owedSet, recordOwed } from '../events/outbox';
+import { oweEvents, owedSet, recordOwed, withStillOwed } from '../events/outbox';
 
 /**
  * The holder extends the lane before each acquirer call, so the lease outlives one call (its
@@ -42,13 +42,40 @@ const RETRY_LATER_MS = 5_000;
  */
 const PIX_REFUND_RECHECK_MS = 30_000;
 
-/** What the turn does with the oldest pending refund. */
-type Step = { next: 'continue'; succeeded?: true } | { next: 'later'; delayMs: number; why: string };
+/**
+ * What the turn does with the oldest pending refund, and the refund (and sale) as it wrote them: a
+ * request whose refund the turn settled answers with that, without reading it again.
+ */
+type Step = (
+  { next: 'continue'; succeeded?: { sale: OnlineSale } } | { next: 'later'; delayMs: number; why: string }
+) & { written?: Refund };
 
 /** The sales a refund may be sent for; a cancel-capture's REFUNDED sale has nothing left. */
 const REFUNDABLE = new Set(['CONFIRMED', 'PARTIALLY_REFUNDED']);
 
 export const capturedValueOf = (sale: OnlineSale): number => sale.capturedValue || sale.amountCents;
+
+/** A sale and its refunds (oldest first) as the lane's holder reads them: only the holder settles a refund. */
+export interface LaneRead {
+  sale: OnlineSale | null;
+  refunds: Refund[];
+}
+
+/** Read at once: the sale and its refunds. */
+async function readLane(saleId: number): Promise<LaneRead> {
+  const [sale, refunds] = await Promise.all([
+    OnlineSaleModel.findById(saleId).lean(),
+    // Oldest first: ids come from per-process blocks, so only the creation time orders them across processes.
+    RefundModel.find({ saleId }).sort({ createdAt: 1, _id: 1 }).lean(),
+  ]);
+  return { sale, refunds };
+}
+
+/** What a turn came to, and the refunds it wrote, as written. */
+interface Turn {
+  why: string;
+  written: Map<number, Refund>;
+}
 
 /** One turn of a sale's lane: sends its pending refunds until one must wait. Never throws for an acquirer failure. */
 export async function sendPendingRefunds(saleId: number): Promise<string> {
@@ -59,31 +86,63 @@ export async function sendPendingRefunds(saleId: number): Promise<string> {
     return 'lane busy: another turn later';
   }
   try {
-    let known: Refund[] | null = null;
-    for (let sent = 0; sent < REFUNDS_PER_TURN; sent++) {
-      // Oldest first: ids come from per-process blocks, so only the creation time orders them across processes.
-      const refunds: Refund[] = known ?? (await RefundModel.find({ saleId }).sort({ createdAt: 1, _id: 1 }).lean());
-      known = null;
-      // A chargeback's hold is admitted like a refund but never sent: the acquirer's chargeback returns that money.
-      const next = refunds.find((refund) => refund.status === 'pending' && refund.kind !== 'chargeback');
-      if (!next) return 'no pending refund';
-      const step = await advance(next, refunds, lane.claim, sent === 0);
-      if (step.next === 'later') {
-        await enqueueSendRefunds(saleId, step.delayMs);
-        return `refund ${next._id}: ${step.why}; another turn in ${step.delayMs} ms`;
-      }
-      // After a void that happened the refunds are not read again: the next one of this sale waits the acquirer's
-      // spacing anyway (counted from now), and one admitted meanwhile found the lane busy and has its own turn queued.
-      if (step.succeeded)
-        known = refunds.map((refund) =>
-          refund._id === next._id ? { ...refund, status: 'succeeded' as const, attemptedAt: new Date() } : refund,
-        );
-    }
-    await enqueueSendRefunds(saleId, 0);
-    return 'more refunds pending: another turn';
+    return (await turn(saleId, lane.claim, null)).why;
   } finally {
     await lane.claim.release();
   }
+}
+
+/**
+ * A refund request's admission and the lane's turn right after it. With the lane free, the request
+ * holds it first: `admit` gets the sale and its refunds as the holder reads them (they are the turn's
+ * too), and the turn sends the new refund at once. With the lane busy, `admit` reads for itself
+ * (null) and the refund waits for a turn of the lane's. `latest`: the admitted refund as it is now.
+ */
+export async function admitAndSend(
+  saleId: number,
+  admit: (read: LaneRead | null) => Promise<Refund>,
+): Promise<{ admitted: Refund; latest: Refund }> {
+  const lane = await lanes.claim(saleId, () => ({}));
+  if (!lane.claimed) {
+    const admitted = await admit(null);
+    await enqueueSendRefunds(saleId, RETRY_LATER_MS);
+    return { admitted, latest: admitted };
+  }
+  try {
+    const read = await readLane(saleId);
+    const admitted = await admit(read);
+    const { written } = await turn(saleId, lane.claim, { sale: read.sale, refunds: [...read.refunds, admitted] });
+    return { admitted, latest: written.get(admitted._id) ?? admitted };
+  } finally {
+    await lane.claim.release();
+  }
+}
+
+async function turn(saleId: number, lane: HeldClaim<RefundLane>, first: LaneRead | null): Promise<Turn> {
+  const written = new Map<number, Refund>();
+  let known = first;
+  for (let sent = 0; sent < REFUNDS_PER_TURN; sent++) {
+    const { sale, refunds } = known ?? (await readLane(saleId));
+    known = null;
+    // A chargeback's hold is admitted like a refund but never sent: the acquirer's chargeback returns that money.
+    const next = refunds.find((refund) => refund.status === 'pending' && refund.kind !== 'chargeback');
+    if (!next) return { why: 'no pending refund', written };
+    const step = await advance(next, refunds, sale, lane, sent === 0);
+    if (step.written) written.set(step.written._id, step.written);
+    if (step.next === 'later') {
+      await enqueueSendRefunds(saleId, step.delayMs);
+      return { why: `refund ${next._id}: ${step.why}; another turn in ${step.delayMs} ms`, written };
+    }
+    // After a void that happened nothing is read again: the next refund of this sale waits the acquirer's spacing
+    // anyway (counted from now), and one admitted meanwhile found the lane busy and has its own turn queued.
+    if (step.succeeded && step.written)
+      known = {
+        sale: step.succeeded.sale,
+        refunds: refunds.map((refund) => (refund._id === next._id ? step.written! : refund)),
+      };
+  }
+  await enqueueSendRefunds(saleId, 0);
+  return { why: 'more refunds pending: another turn', written };
 }
 
 /** Sums the sale's succeeded refunds: what the acquirer's VoidedAmount is when nothing is in flight. */
@@ -98,10 +157,10 @@ const LANE_LOST: Step = { next: 'later', delayMs: RETRY_LATER_MS, why: 'the lane
 async function advance(
   refund: Refund,
   refunds: Refund[],
+  sale: OnlineSale | null,
   lane: HeldClaim<RefundLane>,
   justClaimed: boolean,
 ): Promise<Step> {
-  const sale = await OnlineSaleModel.findById(refund.saleId).lean();
   if (!sale) return fail(refund, null, 'The sale no longer exists.');
   // The lane's lease outlives one acquirer call: a lane claimed for this step needs no extension yet.
   if (!justClaimed && !(await lane.extend())) return LANE_LOST;
@@ -140,7 +199,7 @@ async function advance(
       idempotencyKey: sent.requestKey,
       amountCents: refund.valueCents,
     });
-    if (sale.paymentMethod === 'pix' && answer.status === AcquirerStatus.Pending) return pixRefundAccepted(refund);
+    if (sale.paymentMethod === 'pix' && answer.status === AcquirerStatus.Pending) return pixRefundAccepted(sending);
   } catch (error) {
     if (error instanceof AcquirerRejectedError) {
       const refusal = refusalOf(error.errors, error.httpStatus);
@@ -157,8 +216,7 @@ async function advance(
     }
     return { next: 'later', delayMs: RETRY_LATER_MS, why: 'no answer: its outcome is read from VoidedAmount next' };
   }
-  await succeed(sending, sale, refunds);
-  return { next: 'continue', succeeded: true };
+  return succeed(sending, sale, refunds);
 }
 
 /** A void whose answer never came: the acquirer's VoidedAmount says whether it happened. */
@@ -176,10 +234,7 @@ async function settleUnknown(refund: Refund, sale: OnlineSale, refunds: Refund[]
     return { next: 'later', delayMs: RETRY_LATER_MS, why: 'the acquirer cannot say what became of the void yet' };
   }
   const outcome = outcomeFromVoidedAmount(voidedNow, sent.voidedBefore, refund.valueCents);
-  if (outcome === 'happened') {
-    await succeed(refund, sale, refunds);
-    return { next: 'continue', succeeded: true };
-  }
+  if (outcome === 'happened') return succeed(refund, sale, refunds);
   // A PIX reads Status 12 while a refund it accepted is not complete: only this lane asks for one,
   // so it is this refund (its answer lost, or accepted before): it completes by the notice.
   if (outcome === 'not-happened' && sale.paymentMethod === 'pix' && (sent.accepted || truthStatus === 12))
@@ -204,27 +259,24 @@ async function settleUnknown(refund: Refund, sale: OnlineSale, refunds: Refund[]
  * before the refund's own write leaves it pending with its send recorded, and the next turn finds
  * the same VoidedAmount and writes the same total again.
  */
-async function succeed(refund: Refund, sale: OnlineSale, refunds: Refund[]): Promise<void> {
+async function succeed(refund: Refund, sale: OnlineSale, refunds: Refund[]): Promise<Step> {
   const refunded = succeededSum(refunds.filter((other) => other._id !== refund._id)) + refund.valueCents;
   const whole = refunded >= capturedValueOf(sale);
   const now = new Date();
-  await OnlineSaleModel.updateOne(
-    { _id: sale._id },
-    {
-      $set: {
-        refundedValue: refunded,
-        status: whole ? 'REFUNDED' : 'PARTIALLY_REFUNDED',
-        ...(whole ? { refundedAt: sale.refundedAt ?? now } : {}),
-      },
-    },
-  );
-  await refundSucceededForOrigin(sale, { ...refund, settledAt: now }, refunded, whole);
-  // The refund's write owes its events (src/events/outbox.ts): a crash after it loses neither.
-  const owed = oweEvents(
-    refundSettledEvents({ ...refund, status: 'succeeded', settledAt: now }, sale, refunded, whole),
-  );
+  const moved = {
+    refundedValue: refunded,
+    status: whole ? ('REFUNDED' as const) : ('PARTIALLY_REFUNDED' as const),
+    ...(whole ? { refundedAt: sale.refundedAt ?? now } : {}),
+  };
+  await OnlineSaleModel.updateOne({ _id: sale._id }, { $set: moved });
+  const settled: Refund = { ...refund, status: 'succeeded', settledAt: now, sent: refund.sent };
+  await refundSucceededForOrigin(sale, settled, refunded, whole);
+  // The refund's write owes its events (src/events/outbox.ts): a crash after it loses neither. The
+  // refund.pending its admission still owes (a request that sent it at once) is recorded with them.
+  const owed = withStillOwed(refund, oweEvents(refundSettledEvents(settled, sale, refunded, whole), now));
   await RefundModel.updateOne({ _id: refund._id }, { $set: { status: 'succeeded', settledAt: now, ...owedSet(owed) } });
   await recordOwed(RefundModel, refund._id, owed);
+  return { next: 'continue', succeeded: { sale: { ...sale, ...moved } }, written: settled };
 }
 
 /**
@@ -233,17 +285,24 @@ async function succeed(refund: Refund, sale: OnlineSale, refunds: Refund[]): Pro
  */
 async function pixRefundAccepted(refund: Refund): Promise<Step> {
   if (!refund.sent?.accepted) await RefundModel.updateOne({ _id: refund._id }, { $set: { 'sent.accepted': true } });
-  return { next: 'later', delayMs: PIX_REFUND_RECHECK_MS, why: 'the acquirer completes this PIX refund by notice' };
+  const written = { ...refund, sent: refund.sent ? { ...refund.sent, accepted: true } : refund.sent };
+  return {
+    next: 'later',
+    delayMs: PIX_REFUND_RECHECK_MS,
+    why: 'the acquirer completes this PIX refund by notice',
+    written,
+  };
 }
 
 async function fail(refund: Refund, code: string | null, reason: string): Promise<Step> {
   const failed = { status: 'failed', acquirerCode: code, failureReason: reason, settledAt: new Date(), sent: null };
-  const owed = oweEvents([refundEvent({ ...refund, ...failed, status: 'failed' })]);
+  const written: Refund = { ...refund, ...failed, status: 'failed' };
+  const owed = withStillOwed(refund, oweEvents([refundEvent(written)]));
   await RefundModel.updateOne({ _id: refund._id }, { $set: { ...failed, ...owedSet(owed) } });
-  await refundFailedForOrigin({ ...refund, ...failed, status: 'failed' });
+  await refundFailedForOrigin(written);
   await recordOwed(RefundModel, refund._id, owed);
   // Nothing left the sale: a cancel-capture may have its CONFIRMED transition again.
   if (refund.confirmedClaimHolder)
     await releaseTransitionClaimOf(refund.saleId, 'CONFIRMED', refund.confirmedClaimHolder);
-  return { next: 'continue' };
+  return { next: 'continue', written };
 }

@@ -168,3 +168,45 @@ test.serial(
     });
   },
 );
+
+test.serial(
+  'a refund settled in its request: the sale, the lane and what it holds, the admission, the send record, ' +
+    'the settlement, its three events in one insert',
+  async (t) => {
+    const auth = bearer(merchant.merchantToken);
+    const captured = async () => {
+      const made = (await preCapture(cardSale())).body.data;
+      t.is((await callJson(env.app, 'PUT', `/api/v1/online/sales/${made.id}/capture/`, auth)).status, 200);
+      return made;
+    };
+    // The first refund of a process claims its block of refund ids (a sorted read and an insert).
+    const first = await captured();
+    t.is(
+      (await callJson(env.app, 'POST', `/api/v1/online/sales/${first.id}/refunds/`, auth, { value: 1 })).status,
+      201,
+    );
+    const sale = await captured();
+    const refunded = await commandsOf(t, () =>
+      callJson(env.app, 'POST', `/api/v1/online/sales/${sale.id}/refunds/`, auth, { value: 100 }),
+    );
+    t.is(refunded.result.status, 201);
+    t.is(refunded.result.body.data.status, 'succeeded');
+    t.deepEqual(refunded.by, {
+      ...CREDENTIAL,
+      // the request's read (its merchant), then the lane holder's read with the sale's refunds
+      'online_sales find': 2,
+      'refund_lanes insert': 1,
+      'refunds find': 1,
+      'refunds insert': 1,
+      // the first refund of a CONFIRMED sale takes its transition (a cancel-capture stays out)
+      'online_sale_transitions insert': 1,
+      // the send record before the call, the settlement owing the events, their entries cleared
+      'refunds update': 3,
+      'online_sales update': 1,
+      // refund.pending and refund.succeeded know their sequence; sale.refunded reads the sale's last
+      'account_events find': 1,
+      'account_events insert': 1,
+      'refund_lanes delete': 1,
+    });
+  },
+);
