@@ -58,10 +58,10 @@ import { oweEvents, owedSet, recordOwed } from '../events/outbox';
 import type { ChargeAttemptResult, ChargeJobData, DueCycle } from '../../jobs/charge-subscription';
 
 import { advanceToNextCycle, findSubscriptionCharge, insertCharge, loadSubscription } from './cycle-start';
+import { applyMandateChanges } from './mandate-changes';
 import {
   ChargeAttemptModel,
   ChargeStatus,
-  MandateChangeModel,
   SubscriptionChargeModel,
   SubscriptionModel,
   type ChargeAttempt,
@@ -307,15 +307,11 @@ async function sendToAcquirer(
 type AttemptBase = Pick<Outcome, '_id' | 'chargeId' | 'attempt' | 'idempotencyKey' | 'merchantOrderId'>;
 
 /**
- * The mandate's status as its insert-once records say (mandate.ts MandateChange, which outrank the
- * subscription's copy when a concurrent whole-document write put an older copy back).
+ * The mandate's status as its recorded moves say: loadSubscription reads the subscription's copy only, which a
+ * crash between a move's record and the copy's write leaves behind (mandate-changes.ts).
  */
 async function mandateStatusOf(sub: Subscription): Promise<MandateStatus | null> {
-  if (!sub.mandate) return null;
-  const changes = await MandateChangeModel.find({ subscriptionId: sub._id }, { status: 1 }).lean();
-  const ended = changes.find((change) => change.status !== 'APPROVED' && change.status !== 'CREATED');
-  if (ended) return ended.status;
-  return changes.some((change) => change.status === 'APPROVED') ? 'APPROVED' : sub.mandate.status;
+  return (await applyMandateChanges(sub)).mandate?.status ?? null;
 }
 
 /**

@@ -4,8 +4,8 @@
  * ask), cancelled at the acquirer when the merchant cancels the subscription.
  *
  * Each move is a MandateChange inserted once (`<subscriptionId>-<STATUS>`): its event is recorded
- * once, and the subscription's copy of the mandate is restored from these records when a
- * concurrent whole-document write (FerretDB) put an older one back. REJECTED, EXPIRED and
+ * once, and the subscription's copy of the mandate is written after it (read back through
+ * mandate-changes.ts, which catches a copy a crash left behind). REJECTED, EXPIRED and
  * CANCELLED cancel the subscription (it will send no charge). Journey 3's first payment, paid with
  * the approval, becomes the first cycle's charge, CONFIRMED.
  */
@@ -28,13 +28,15 @@ import { cycleDueDate, PAYMENT_TRANSACTION_SEQUENCE } from './calendar';
 import { recordCancellation } from './cancellation';
 import { applyOutcome, attemptId, attemptIdempotencyKey, attemptOrderId, recordOutcome } from './charging';
 import { insertCharge } from './cycle-start';
+import { applyMandateChanges } from './mandate-changes';
+// The subscription's read paths (service.ts, authorization-page.ts) take the mandate's reading from here.
+export { applyMandateChanges };
 import { now } from './clock';
 import { emitMandateEvent } from './events';
 import { recordOwed } from '../events/outbox';
 import {
   ChargeStatus,
   MandateChangeModel,
-  SubscriptionCancellationModel,
   SubscriptionChargeModel,
   SubscriptionModel,
   type BillingCycle,
@@ -69,7 +71,6 @@ const MOVES: Record<MandateStatus, MandateStatus[]> = {
   EXPIRED: [],
   CANCELLED: [],
 };
-const RANK: Record<MandateStatus, number> = { CREATED: 0, APPROVED: 1, REJECTED: 2, EXPIRED: 2, CANCELLED: 2 };
 
 export interface MandateOpening {
   subscriptionId: number;
@@ -125,70 +126,6 @@ export async function openMandate(input: MandateOpening): Promise<Mandate> {
     reasonCode: null,
     reason: null,
   };
-}
-
-/** The mandate fields a recorded move sets. */
-function fieldsOf(change: MandateChange): Record<string, unknown> {
-  const at = change.at;
-  switch (change.status) {
-    case 'APPROVED':
-      return { 'mandate.status': 'APPROVED', 'mandate.approvedAt': at };
-    case 'REJECTED':
-      return {
-        'mandate.status': 'REJECTED',
-        'mandate.rejectedAt': at,
-        'mandate.reasonCode': change.reasonCode,
-        'mandate.reason': change.reason,
-      };
-    case 'EXPIRED':
-      return { 'mandate.status': 'EXPIRED', 'mandate.expiredAt': at };
-    case 'CANCELLED':
-      return {
-        'mandate.status': 'CANCELLED',
-        'mandate.cancelledAt': at,
-        'mandate.cancelledBy': change.by,
-        'mandate.reasonCode': change.reasonCode,
-        'mandate.reason': change.reason,
-      };
-    default:
-      return {};
-  }
-}
-
-function withChanges(sub: Subscription, changes: MandateChange[]): Subscription {
-  const mandate = { ...sub.mandate! } as Record<string, unknown>;
-  for (const change of [...changes].sort((a, b) => RANK[a.status] - RANK[b.status]))
-    for (const [key, value] of Object.entries(fieldsOf(change))) mandate[key.slice('mandate.'.length)] = value;
-  return { ...sub, mandate: mandate as unknown as Mandate };
-}
-
-/**
- * The subscription with its mandate as its recorded moves say (a Pix Automático subscription's
- * read path): a copy that lags behind them is written again.
- */
-export async function applyMandateChanges(sub: Subscription): Promise<Subscription> {
-  if (!sub.mandate) return sub;
-  const changes = await MandateChangeModel.find({ subscriptionId: sub._id }).lean<MandateChange[]>();
-  if (!changes.length) return sub;
-  const restored = withChanges(sub, changes);
-  const latest = changes.reduce((a, b) => (RANK[b.status] > RANK[a.status] ? b : a));
-  if (restored.mandate!.status !== sub.mandate.status) {
-    await SubscriptionModel.updateOne(
-      { _id: sub._id },
-      {
-        $set: [...changes]
-          .sort((a, b) => RANK[a.status] - RANK[b.status])
-          .reduce((set, change) => ({ ...set, ...fieldsOf(change) }), {}),
-      },
-    );
-  }
-  // A mandate that ended (rejected, expired, cancelled) ends the subscription: no charge is sent after it.
-  if (RANK[latest.status] === 2 && restored.status === 'active') {
-    await recordOwed(SubscriptionModel, sub._id, await recordCancellation(sub, latest.at));
-    const cancelled = await SubscriptionCancellationModel.findById(sub._id).lean();
-    return { ...restored, status: 'cancelled', cancelledAt: cancelled?.cancelledAt ?? latest.at, nextDueDate: null };
-  }
-  return restored;
 }
 
 function changeOf(sub: Subscription, status: MandateStatus, truth: PixRecurrence): MandateChange {
