@@ -348,6 +348,8 @@ const attemptSchema = new Schema<ChargeAttempt>(
   { versionKey: false, collection: 'subscription_charge_attempts' },
 );
 attemptSchema.index({ chargeId: 1, attempt: 1 });
+// A Pix Automático settlement notice names its send by the acquirer's PaymentId (pix-settlement.ts).
+attemptSchema.index({ acquirerPaymentId: 1 });
 
 export const ChargeAttemptModel = mongoose.model<ChargeAttempt>('SubscriptionChargeAttempt', attemptSchema);
 

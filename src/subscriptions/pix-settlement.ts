@@ -27,27 +27,20 @@ export async function confirmPixCharge(recurrenceId: string, paymentId: string):
   const sub = await loadSubscription(stored._id);
   if (!sub?.mandate || sub.mandate.recurrenceId !== recurrenceId)
     return `no subscription has recurrence ${recurrenceId}`;
-  // The send a settlement notice is about is the last of a charge still PENDING (scheduled at the acquirer).
-  const charges = await SubscriptionChargeModel.find({ subscriptionId: sub._id }).lean();
-  const open = charges.filter((charge) => charge.status === ChargeStatus.PENDING);
-  const sends = (
-    await Promise.all(open.map((charge) => ChargeAttemptModel.find({ chargeId: charge._id }).lean()))
-  ).flat();
-  const sent = sends.find(
-    (attempt) => attempt.status === ChargeStatus.PENDING && attempt.acquirerPaymentId === paymentId,
-  );
-  if (!sent) {
-    // Journey 3's first payment is recorded with the mandate's approval, not here.
-    if (sub.mandate.paymentId === paymentId) return "the mandate's first payment: recorded with the approval";
-    // The same notice again after its settlement was applied (the charge shows that payment, settled).
-    const done = charges.find(
-      (charge) => charge.status !== ChargeStatus.PENDING && charge.acquirerPaymentId === paymentId,
-    );
-    if (done) return `charge ${done._id}: already settled`;
-    throw new PixChargeNotYetRecorded(`no Pix Automático charge of subscription ${sub._id} was sent as ${paymentId}`);
-  }
-  const charge = charges.find((candidate) => candidate._id === sent.chargeId)!;
-  return settlePixAttempt(sub, charge, sent);
+  // The PaymentId's records (its send, PENDING, and once settled its `-settled` record): one indexed read.
+  const records = await ChargeAttemptModel.find({ acquirerPaymentId: paymentId }).lean<ChargeAttempt[]>();
+  const recorded = records.find((attempt) => attempt.status === ChargeStatus.PENDING) ?? records[0];
+  const found = recorded && (await SubscriptionChargeModel.findById(recorded.chargeId).lean<SubscriptionCharge>());
+  const charge = found && found.subscriptionId === sub._id ? found : null;
+  // The send a settlement notice is about is one of a charge still PENDING (scheduled at the acquirer).
+  if (charge?.status === ChargeStatus.PENDING && recorded.status === ChargeStatus.PENDING)
+    return settlePixAttempt(sub, charge, recorded);
+  // Journey 3's first payment is recorded with the mandate's approval, not here.
+  if (sub.mandate.paymentId === paymentId) return "the mandate's first payment: recorded with the approval";
+  // The same notice again after its settlement was applied (the charge shows that payment, settled).
+  if (charge && charge.status !== ChargeStatus.PENDING && charge.acquirerPaymentId === paymentId)
+    return `charge ${charge._id}: already settled`;
+  throw new PixChargeNotYetRecorded(`no Pix Automático charge of subscription ${sub._id} was sent as ${paymentId}`);
 }
 
 /** Unsettled charges read from the acquirer per scheduler tick: the rest are the next tick's. */
