@@ -196,6 +196,19 @@ function createRecurrence(req: Request): Answer {
     received: [],
   };
   recurrences.set(recurrenceId, rec);
+  return pixSaleAnswer(body, sale, {
+    QrCodeString: rec.qrCodeString,
+    QrcodeBase64Image: Buffer.from(`sandbox-qr:${recurrenceId}`).toString('base64'),
+    QrCode: { ExpiresAt: new Date(rec.expiresAt).toISOString() },
+    RecurrentPayment: recurrenceBody(rec),
+  });
+}
+
+/**
+ * The 201 answer to a POST /1/sales/ of a Cielo2 PIX payment, a recurrence's or one of its charges': the request's
+ * order and customer, the sale, then what the kind of payment adds (`extra`).
+ */
+function pixSaleAnswer(body: Json, sale: SandboxSale, extra: Json): Answer {
   return {
     status: 201,
     body: {
@@ -210,10 +223,7 @@ function createRecurrence(req: Request): Answer {
         Status: sale.status,
         ReturnCode: sale.returnCode,
         ReturnMessage: sale.returnMessage,
-        QrCodeString: rec.qrCodeString,
-        QrcodeBase64Image: Buffer.from(`sandbox-qr:${recurrenceId}`).toString('base64'),
-        QrCode: { ExpiresAt: new Date(rec.expiresAt).toISOString() },
-        RecurrentPayment: recurrenceBody(rec),
+        ...extra,
       },
     },
   };
@@ -400,30 +410,15 @@ function createCharge(req: Request): Answer {
   charges.set(sale.paymentId, charge);
   if (charge.originalPaymentId) charges.get(charge.originalPaymentId)!.retries.push(sale.paymentId);
   rec!.received.push({ ...received, PaymentId: sale.paymentId, RefusedCode: null });
-  return {
-    status: 201,
-    body: {
-      MerchantOrderId: body.MerchantOrderId,
-      Customer: body.Customer,
-      Payment: {
-        PaymentId: sale.paymentId,
-        Type: 'Pix',
-        Provider: 'Cielo2',
-        Amount: sale.amount,
-        ExpirationDate: charge.expirationDate,
-        ReceivedDate: sale.receivedDate,
-        Status: sale.status,
-        ReturnCode: sale.returnCode,
-        ReturnMessage: sale.returnMessage,
-        RecurrentPayment: {
-          RecurrenceId: rec!.recurrenceId,
-          RecurrenceType: 'SelfManagedConsent',
-          AuthorizeNow: true,
-          ...(charge.originalPaymentId ? { OriginalPaymentId: charge.originalPaymentId } : {}),
-        },
-      },
+  return pixSaleAnswer(body, sale, {
+    ExpirationDate: charge.expirationDate,
+    RecurrentPayment: {
+      RecurrenceId: rec!.recurrenceId,
+      RecurrenceType: 'SelfManagedConsent',
+      AuthorizeNow: true,
+      ...(charge.originalPaymentId ? { OriginalPaymentId: charge.originalPaymentId } : {}),
     },
-  };
+  });
 }
 
 /** The payer's bank settles one charge: paid, or failed (no funds). */
