@@ -11,7 +11,6 @@ import crypto from 'node:crypto';
 import mongoose from 'mongoose';
 import test, { type ExecutionContext } from 'ava';
 import { getConfig } from '../../config';
-import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { AccountEventModel } from '../../src/events/model';
 import { closeQueues, getQueue } from '../../src/queue/queues';
 import { closeAcquirerClient } from '../../src/acquirer/client';
@@ -27,7 +26,8 @@ import { NOTICE_QUEUE } from '../../jobs/apply-payment-notice';
 import { runSchedulerTick } from '../../workers/scheduler';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { callJson, send } from '../helpers/http';
-import { eventually, freePort, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { eventually, startProcess, type RunningProcess } from '../helpers/processes';
+import { createPixSubscription, startPixStack, stopPixStack } from './support';
 
 let sandbox: RunningProcess;
 let web: RunningProcess;
@@ -36,43 +36,23 @@ let merchant: TestMerchant;
 const WORKER_ENV = { WORKER_QUEUES: `sales-notices,${CHARGE_QUEUE}`, WORKER_LOCK_DURATION_MS: '2000' };
 
 test.before(async () => {
-  // The sandbox notifies the web process, whose port is chosen first (the web needs the sandbox's URL).
-  const port = await freePort();
-  sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0', SANDBOX_NOTIFY_URL: `http://127.0.0.1:${port}` });
-  process.env.ACQUIRER_BASE_URL = sandbox.url;
-  process.env.ACQUIRER_QUERY_URL = sandbox.url;
-  process.env.ACQUIRER_TIMEOUT_MS = '5000';
-  await connectDatabase(process.env.MONGODB_URI!);
-  [web, worker] = await Promise.all([startProcess('web', { PORT: String(port) }), startProcess('worker', WORKER_ENV)]);
+  ({ sandbox, web, worker } = await startPixStack({ worker: WORKER_ENV, acquirerTimeoutMs: 5000 }));
   merchant = await newMerchant();
 });
 
 test.after.always(async () => {
   await send(sandbox, 'DELETE', '/sandbox/clock').catch(() => undefined);
-  await stopAll();
-  // What this process opened: the queues its ticks added to, the acquirer client's sockets, the database.
+  // What this process opened beside the stack: the queues its ticks added to, the acquirer client's sockets.
   await closeQueues();
   await closeAcquirerClient();
-  await disconnectDatabase();
+  await stopPixStack();
 });
 
 const api = (method: string, path: string, body?: unknown) =>
   callJson(web, method, path, bearer(merchant.merchantToken), body);
 
-async function createPix(firstDueDate: string, overrides: Record<string, unknown> = {}, pix = {}) {
-  const created = await api('POST', '/api/v1/subscriptions/', {
-    paymentMethod: 'pix_automatico',
-    value: 4990,
-    billingCycle: 'monthly',
-    firstDueDate,
-    customer: { name: 'Joana Pagadora', identity: '52998224725' },
-    description: 'Plano mensal',
-    pixAutomatico: { journey: 2, ...pix },
-    ...overrides,
-  });
-  if (created.status !== 201) throw new Error(`not created: ${created.status} ${JSON.stringify(created.body)}`);
-  return created.body.data;
-}
+const createPix = (firstDueDate: string, overrides: Record<string, unknown> = {}, pix = {}) =>
+  createPixSubscription(web, merchant, { firstDueDate, ...overrides }, pix);
 
 const read = async (id: number) => (await api('GET', `/api/v1/subscriptions/${id}/`)).body.data;
 const charges = async (id: number) => (await api('GET', `/api/v1/subscriptions/${id}/charges/`)).body.data as any[];

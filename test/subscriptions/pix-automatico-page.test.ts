@@ -7,45 +7,26 @@
  */
 import '../helpers/env';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { addMonths, dayOf } from '../../src/subscriptions/clock';
 import { launchChromium } from '../helpers/browser';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { call, callJson } from '../helpers/http';
-import { ROOT, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { ROOT, type RunningProcess } from '../helpers/processes';
+import { createPixSubscription, PIX_FIRST_DUE_DATE, PIX_PAYER, startPixStack, stopPixStack } from './support';
 
 const SCREENSHOTS = path.join(ROOT, '.data', 'screenshots');
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
-const PAYER_CPF = '52998224725';
+const PAYER_CPF = PIX_PAYER.identity;
 
 let sandbox: RunningProcess;
 let web: RunningProcess;
 let merchant: TestMerchant;
 let browser: Browser;
 
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 test.before(async () => {
-  // The sandbox notifies the web process, whose port is chosen first (the web needs the sandbox's URL).
-  const port = await freePort();
-  sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0', SANDBOX_NOTIFY_URL: `http://127.0.0.1:${port}` });
-  process.env.ACQUIRER_BASE_URL = sandbox.url;
-  process.env.ACQUIRER_QUERY_URL = sandbox.url;
-  await connectDatabase(process.env.MONGODB_URI!);
-  [web] = await Promise.all([
-    startProcess('web', { PORT: String(port) }),
-    startProcess('worker', { WORKER_QUEUES: 'sales-notices' }),
-  ]);
+  ({ sandbox, web } = await startPixStack());
   merchant = await newMerchant({ companyName: 'Clube do Café Ipê LTDA' });
   browser = await launchChromium();
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
@@ -53,29 +34,15 @@ test.before(async () => {
 
 test.after.always(async () => {
   await browser?.close();
-  await stopAll();
-  await disconnectDatabase();
+  await stopPixStack();
 });
 
 const api = (method: string, urlPath: string, body?: unknown) =>
   callJson(web, method, urlPath, bearer(merchant.merchantToken), body);
-const firstDueDate = addMonths(dayOf(new Date()), 1);
-const shownDay = firstDueDate.split('-').reverse().join('/');
+const shownDay = PIX_FIRST_DUE_DATE.split('-').reverse().join('/');
 
-async function createPix(overrides: Record<string, unknown> = {}, pix: Record<string, unknown> = {}) {
-  const created = await api('POST', '/api/v1/subscriptions/', {
-    paymentMethod: 'pix_automatico',
-    value: 4990,
-    billingCycle: 'monthly',
-    firstDueDate,
-    customer: { name: 'Joana Pagadora', identity: PAYER_CPF },
-    description: 'Café especial mensal',
-    pixAutomatico: { journey: 2, ...pix },
-    ...overrides,
-  });
-  if (created.status !== 201) throw new Error(`not created: ${created.status} ${JSON.stringify(created.body)}`);
-  return created.body.data;
-}
+const createPix = (overrides: Record<string, unknown> = {}, pix: Record<string, unknown> = {}) =>
+  createPixSubscription(web, merchant, { description: 'Café especial mensal', ...overrides }, pix);
 
 /** The payer's bank acts on the QR code it read. */
 const payer = (action: 'approve' | 'reject' | 'expire', qrCodeText: string, body = {}) =>

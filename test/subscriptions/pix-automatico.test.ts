@@ -5,80 +5,46 @@
  * subscription; the merchant's cancel reaches the acquirer.
  */
 import '../helpers/env';
-import net from 'node:net';
 import test from 'ava';
 import { getConfig } from '../../config';
 import { PAYMENT_NOTIFICATION_PATH, NOTIFICATION_SIGNATURE_HEADER } from '../../src/acquirer/client';
-import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { AccountEventModel } from '../../src/events/model';
 import { PaymentNoticeModel } from '../../src/sales/model';
 import { signNotice } from '../../src/sales';
 import { MandateChangeModel, SubscriptionChargeModel } from '../../src/subscriptions/model';
-import { addMonths, dayOf } from '../../src/subscriptions/clock';
+import { addMonths } from '../../src/subscriptions/clock';
 import { sha256Hex } from '../../src/platform/digests';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { callJson, send } from '../helpers/http';
-import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { eventually, type RunningProcess } from '../helpers/processes';
 import { encryptedTestCard } from '../helpers/cards';
-import { subscriptionCard } from './support';
+import {
+  createPixSubscription,
+  PIX_FIRST_DUE_DATE as future,
+  pixBody,
+  startPixStack,
+  stopPixStack,
+  subscriptionCard,
+} from './support';
 
 let sandbox: RunningProcess;
 let web: RunningProcess;
 let merchant: TestMerchant;
 let other: TestMerchant;
 
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 test.before(async () => {
-  // The sandbox notifies the web process, whose port is chosen first (the web needs the sandbox's URL).
-  const port = await freePort();
-  sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0', SANDBOX_NOTIFY_URL: `http://127.0.0.1:${port}` });
-  process.env.ACQUIRER_BASE_URL = sandbox.url;
-  process.env.ACQUIRER_QUERY_URL = sandbox.url;
-  process.env.ACQUIRER_TIMEOUT_MS = '5000';
-  await connectDatabase(process.env.MONGODB_URI!);
-  [web] = await Promise.all([
-    startProcess('web', { PORT: String(port) }),
-    startProcess('worker', { WORKER_QUEUES: 'sales-notices' }),
-  ]);
+  ({ sandbox, web } = await startPixStack({ acquirerTimeoutMs: 5000 }));
   merchant = await newMerchant();
   other = await newMerchant();
 });
 
-test.after.always(async () => {
-  await stopAll();
-  await disconnectDatabase();
-});
+test.after.always(stopPixStack);
 
 const api = (method: string, path: string, body?: unknown, who: TestMerchant = merchant) =>
   callJson(web, method, path, bearer(who.merchantToken), body);
 
-const future = addMonths(dayOf(new Date()), 1);
-
-function pixBody(overrides: Record<string, unknown> = {}, pix: Record<string, unknown> = {}) {
-  return {
-    paymentMethod: 'pix_automatico',
-    value: 4990,
-    billingCycle: 'monthly',
-    firstDueDate: future,
-    customer: { name: 'Joana Pagadora', identity: '52998224725' },
-    description: 'Plano mensal',
-    pixAutomatico: { journey: 2, ...pix },
-    ...overrides,
-  };
-}
-
-async function createPix(overrides: Record<string, unknown> = {}, pix: Record<string, unknown> = {}) {
-  const created = await api('POST', '/api/v1/subscriptions/', pixBody(overrides, pix));
-  if (created.status !== 201) throw new Error(`not created: ${created.status} ${JSON.stringify(created.body)}`);
-  return created.body.data;
-}
+const createPix = (overrides: Record<string, unknown> = {}, pix: Record<string, unknown> = {}) =>
+  createPixSubscription(web, merchant, overrides, pix);
 
 const read = async (id: number) => (await api('GET', `/api/v1/subscriptions/${id}/`)).body.data;
 

@@ -1,14 +1,19 @@
-/** What the subscription tests share: a sandbox acquirer, test cards, and calls to our API. */
+/**
+ * What the subscription tests share: a sandbox acquirer, test cards, and calls to our API; for the Pix Automático
+ * tests, their processes (sandbox, web, worker) and the subscription they create.
+ */
 import test from 'ava';
 import { getConfig } from '../../config';
 import { closeAcquirerClient } from '../../src/acquirer/client';
 import { luhnValid, type ClearCard } from '../../src/cards';
+import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
+import { addMonths, dayOf } from '../../src/subscriptions/clock';
 import { encryptedTestCard } from '../helpers/cards';
 import { SubscriptionChargeModel, type SubscriptionCharge } from '../../src/subscriptions/model';
 import { json, startTestApp, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
-import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
-import { send } from '../helpers/http';
+import { eventually, freePort, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { callJson, send } from '../helpers/http';
 
 export interface SubscriptionStack {
   sandbox: RunningProcess;
@@ -144,4 +149,76 @@ export async function chargeAfterAttempt(
     return charge && charge.status !== 0 && charge.attempts >= attempts ? charge : undefined;
   }, timeoutMs);
   return found!;
+}
+
+export interface PixStack {
+  sandbox: RunningProcess;
+  web: RunningProcess;
+  worker: RunningProcess;
+}
+
+/**
+ * The processes of a Pix Automático test, this process connected to its database: the sandbox (the payer's bank),
+ * which notifies the web process (our API and the notice intake), and a worker on `worker`'s queues (the notices
+ * by default). `acquirerTimeoutMs` is given to every process started after it; unset, the default stays.
+ */
+export async function startPixStack(
+  options: { worker?: Record<string, string>; acquirerTimeoutMs?: number } = {},
+): Promise<PixStack> {
+  // The web's port is chosen first: the sandbox needs it to notify, the web needs the sandbox's URL.
+  const port = await freePort();
+  const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0', SANDBOX_NOTIFY_URL: `http://127.0.0.1:${port}` });
+  process.env.ACQUIRER_BASE_URL = sandbox.url;
+  process.env.ACQUIRER_QUERY_URL = sandbox.url;
+  if (options.acquirerTimeoutMs) process.env.ACQUIRER_TIMEOUT_MS = String(options.acquirerTimeoutMs);
+  await connectDatabase(process.env.MONGODB_URI!);
+  const [web, worker] = await Promise.all([
+    startProcess('web', { PORT: String(port) }),
+    startProcess('worker', options.worker ?? { WORKER_QUEUES: 'sales-notices' }),
+  ]);
+  return { sandbox, web, worker };
+}
+
+/** Stops what startPixStack started, and every other process the test started. */
+export async function stopPixStack(): Promise<void> {
+  await stopAll();
+  await disconnectDatabase();
+}
+
+/** pixBody's first due date: a month from the day the test file was loaded (its tests compare dates with it). */
+export const PIX_FIRST_DUE_DATE = addMonths(dayOf(new Date()), 1);
+
+/** pixBody's payer (a valid CPF). */
+export const PIX_PAYER = { name: 'Joana Pagadora', identity: '52998224725' };
+
+/** A Pix Automático subscription's creation body: journey 2 unless `pix` says, first due on PIX_FIRST_DUE_DATE. */
+export function pixBody(overrides: Record<string, unknown> = {}, pix: Record<string, unknown> = {}) {
+  return {
+    paymentMethod: 'pix_automatico',
+    value: 4990,
+    billingCycle: 'monthly',
+    firstDueDate: PIX_FIRST_DUE_DATE,
+    customer: PIX_PAYER,
+    description: 'Plano mensal',
+    pixAutomatico: { journey: 2, ...pix },
+    ...overrides,
+  };
+}
+
+/** Creates the merchant's Pix Automático subscription of pixBody(overrides, pix) through the API: its `data`. */
+export async function createPixSubscription(
+  web: RunningProcess,
+  merchant: TestMerchant,
+  overrides: Record<string, unknown> = {},
+  pix: Record<string, unknown> = {},
+) {
+  const created = await callJson(
+    web,
+    'POST',
+    '/api/v1/subscriptions/',
+    bearer(merchant.merchantToken),
+    pixBody(overrides, pix),
+  );
+  if (created.status !== 201) throw new Error(`not created: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body.data;
 }
