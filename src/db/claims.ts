@@ -1,9 +1,11 @@
 /**
  * The one way this project guards a one-time effect: an insert under a unique index.
  *
- * On FerretDB two conditional updates of one document can both "win" (it applies an update as an
- * unlocked read-modify-write); two inserts of one `_id` cannot: the second gets a duplicate-key
- * error. So every guard is an insert, and this module is where that error is read:
+ * FerretDB as released (1.24) applies an update as an unlocked read-modify-write, so two conditional
+ * updates of one document can both "win"; two inserts of one `_id` cannot: the second gets a
+ * duplicate-key error. Our local build is patched (docs/store.md) and MongoDB updates atomically,
+ * but every guard stays an insert, which holds on all three, and this module is where that error is
+ * read (the "On FerretDB" of other comments means the released one):
  *
  * - `createOnce` / `insertOnce`: a record that must exist once (an outcome, a notice, a user...);
  * - `insertOrRead`: a record that exists once at a time, replaced once its time is over (the loop

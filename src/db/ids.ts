@@ -1,8 +1,8 @@
 /**
  * Integer id sequences that stay unique under concurrency on FerretDB, across processes.
  *
- * FerretDB applies `$inc` as an unlocked read-modify-write, so a counter document can hand the
- * same number to two callers. Inserts into a unique index are atomic, so a process claims a
+ * FerretDB as released applies `$inc` as an unlocked read-modify-write (docs/store.md), so a counter
+ * document can hand the same number to two callers. Inserts into a unique index are atomic, so a process claims a
  * block of ids by inserting `{_id: "<sequence>:<block>"}`; a process that loses the race gets a
  * duplicate-key error and tries the next block. Ids inside a claimed block are handed out in
  * memory, synchronously, so callers in one process never collide. Ids are unique and increasing

@@ -130,9 +130,25 @@ export async function recordAdmission(refund: Refund): Promise<void> {
 }
 
 /**
- * Admits the refund and gives it its first turn of the sale's send lane: holding the lane when it is
- * free, so the refunds the admission reads are the turn's, and the turn knows what it wrote.
+ * Admits a refund and gives it its first turn of the sale's send lane: holding the lane when it is
+ * free, so the refunds the admission reads are the turn's, and the turn knows what it wrote. `check`
+ * refuses the sale as the lane's holder reads it (what it is now). `latest`: the refund as it is now.
  */
+export async function admitWithTurn(
+  sale: OnlineSale,
+  input: RefundInput,
+  keyUse: KeyUseOfRefund | null,
+  check: (current: OnlineSale) => void,
+): Promise<{ admitted: Refund; latest: Refund }> {
+  return admitAndSend(sale._id, async (read) => {
+    if (!read) return admit(sale, input, keyUse);
+    if (!read.sale) throw notFound('Sale not found.');
+    check(read.sale);
+    return admit(read.sale, input, keyUse, {}, read.refunds);
+  });
+}
+
+/** A refund request: the sale's rules, its admission and first turn, the answer as the turn left it. */
 export async function refundSale(
   merchantId: number,
   saleId: number,
@@ -142,13 +158,7 @@ export async function refundSale(
 ): Promise<RefundOutcome> {
   const sale = await findSale(merchantId, saleId);
   refuseSale(sale, now);
-  const { latest } = await admitAndSend(sale._id, async (read) => {
-    if (!read) return admit(sale, input, keyUse);
-    // The sale as the lane's holder read it: what it is now.
-    if (!read.sale) throw notFound('Sale not found.');
-    refuseSale(read.sale, now);
-    return admit(read.sale, input, keyUse, {}, read.refunds);
-  });
+  const { latest } = await admitWithTurn(sale, input, keyUse, (current) => refuseSale(current, now));
   await recordAdmission(latest);
   return { httpStatus: latest.status === 'pending' ? 202 : 201, refund: presentRefund(latest) };
 }

@@ -20,10 +20,10 @@ import {
   type SaleGatewayErrorBody,
   type SaleScope,
 } from '../sales';
-import { admit, recordAdmission } from './admission';
+import { admitWithTurn, recordAdmission } from './admission';
 import { RefundModel, type Refund } from './model';
 import { CANCEL_SPACING_MS } from './outcomes';
-import { capturedValueOf, sendPendingRefunds } from './sending';
+import { capturedValueOf } from './sending';
 
 /**
  * A whole refund waiting its turn (the lane busy, the spacing after a failed one) is awaited this long: the
@@ -36,17 +36,17 @@ export async function cancelCapture(scope: SaleScope, saleId: number): Promise<S
   if (sale.paymentMethod !== 'card' || sale.status !== 'CONFIRMED' || sale.reconciliation)
     return voidOrRefuseCancel(sale);
   await refuseVoidOnConfirmedUnlessAllowed(sale);
-  let refund: Refund;
+  let latest: Refund;
   try {
-    refund = await admit(sale, { value: capturedValueOf(sale) }, null);
+    // The whole of it: a sale another refund took part of (since the read above) is refused by the admission.
+    ({ latest } = await admitWithTurn(sale, { value: capturedValueOf(sale) }, null, () => {}));
   } catch (error) {
     if (error instanceof ApiError && error.status === 422) throw await refusalOfPartlyTaken(sale);
     throw error;
   }
-  await sendPendingRefunds(sale._id);
-  // Recorded already when the turn settled it (a second recording of one event id stores nothing).
-  await recordAdmission(refund);
-  const settled = await settledOrInFlight(refund);
+  await recordAdmission(latest);
+  // Settled in its turn, or waiting for the lane's holder (or the spacing after a failed one): awaited.
+  const settled = latest.status === 'pending' ? await settledOrInFlight(latest) : latest;
   if (settled.status === 'succeeded') {
     const current = await OnlineSaleModel.findById(sale._id).lean();
     return presentSale(current ?? sale);

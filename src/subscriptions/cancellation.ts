@@ -12,8 +12,9 @@ import {
 
 /**
  * The subscription as everyone must see it, given its cancellation record (null: none), read beside
- * it: cancelled when the record exists, even if a concurrent whole-document write put `active` back
- * (FerretDB); the stored status is restored.
+ * it: cancelled when the record exists, even if the subscription's copy says `active` (a process that
+ * died between the record and the copy's write, or a concurrent whole-document write on a FerretDB
+ * without docs/store.md's patch); the stored status is restored.
  */
 export async function applyCancellation(
   sub: Subscription,
