@@ -282,6 +282,16 @@ test('an acceptance recorded before its notice (its case unknown then) counts, i
   for (const ids of all) await expectAccepted(ids);
 });
 
+test('a step decided before the acquirer showed its chargeback is still shown after: its notice applies', async (t) => {
+  const ec = newEstablishment();
+  const ids = newIds();
+  const step = lifecycleNotice(ec, ids.idCase, 'Em análise com o Emissor', '2030-03-05');
+  await acquirerDecides(step);
+  await acquirerDecides(newChargebackNotice(ec, ids));
+  const { noticeId } = await receiveNotice(step);
+  t.is(await applyNotice(noticeId), 'applied');
+});
+
 test('an acceptance whose process died before its refresh still counts once the notice comes', async (t) => {
   const ec = newEstablishment();
   const ids = newIds();

@@ -736,10 +736,13 @@ function chargebackRouter(): Router {
   control.post('/chargeback', (req, res) => {
     const item = (req.body ?? {}) as Record<string, any>;
     const ec = String(item.establishmentNumber);
-    const c = caseUnder(ec, `${ec}:${item.idChargeback}`, {
-      idCase: Number(item.idCase),
-      idChargeback: Number(item.idChargeback),
-    });
+    const ids = { idCase: Number(item.idCase), idChargeback: Number(item.idChargeback) };
+    // A case a lifecycle step made up first is this chargeback's: it keeps its steps (a new one would drop them).
+    const known = cases.get(ids.idChargeback);
+    const c =
+      known && known.establishmentNumber === ec && known.idCase === ids.idCase
+        ? known
+        : caseUnder(ec, `${ec}:${item.idChargeback}`, ids);
     if (typeof item.treatmentDeadline === 'string') c.treatmentDeadline = item.treatmentDeadline;
     if (typeof item.chargebackDetails?.receptionDate === 'string')
       c.receptionDate = item.chargebackDetails.receptionDate;
