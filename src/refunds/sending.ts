@@ -193,7 +193,7 @@ async function advance(
     { _id: refund._id },
     { $set: { sent, attemptedAt: sent.at, confirmedClaimHolder: claimHolder } },
   );
-  const sending = { ...refund, sent, confirmedClaimHolder: claimHolder };
+  const sending = { ...refund, sent, attemptedAt: sent.at, confirmedClaimHolder: claimHolder };
   try {
     const answer = await voidSale(sale.acquirer.paymentId!, {
       idempotencyKey: sent.requestKey,
@@ -269,7 +269,7 @@ async function succeed(refund: Refund, sale: OnlineSale, refunds: Refund[]): Pro
     ...(whole ? { refundedAt: sale.refundedAt ?? now } : {}),
   };
   await OnlineSaleModel.updateOne({ _id: sale._id }, { $set: moved });
-  const settled: Refund = { ...refund, status: 'succeeded', settledAt: now, sent: refund.sent };
+  const settled: Refund = { ...refund, status: 'succeeded', settledAt: now };
   await refundSucceededForOrigin(sale, settled, refunded, whole);
   // The refund's write owes its events (src/events/outbox.ts): a crash after it loses neither. The
   // refund.pending its admission still owes (a request that sent it at once) is recorded with them.

@@ -7,6 +7,7 @@ import { OnlineSaleModel } from '../../src/sales/model';
 import { MerchantModel } from '../../src/merchants/model';
 import { RefundModel } from '../../src/refunds/model';
 import { sendPendingRefunds } from '../../src/refunds';
+import { admit } from '../../src/refunds/admission';
 import { nextId } from '../../src/db/ids';
 import { startWorker } from '../../src/queue/queues';
 import { REFUNDS_QUEUE } from '../../jobs/send-refunds';
@@ -262,5 +263,30 @@ test.serial(
     t.like(await readSale(sale.id), { sale_status: 'PARTIALLY_REFUNDED', refunded_value: 2000 });
     // What is left is still what is left: 8000, not 10000.
     t.is((await refund(sale.id, { value: 8001 })).status, 422);
+  },
+);
+
+test.serial(
+  'two refunds pending in one turn: the second waits the spacing after the first, nothing sent early',
+  async (t) => {
+    const sale = await capturedSale(10000);
+    const stored = (await OnlineSaleModel.findById(sale.id).lean())!;
+    // Admitted with no turn of their own (as two requests that found the lane busy leave them).
+    await admit(stored, { value: 1000 }, null);
+    await admit(stored, { value: 2000 }, null);
+    const voidsBefore = await sandboxVoids();
+    const turn = await sendPendingRefunds(sale.id);
+    t.regex(turn, /waiting for the acquirer's spacing between cancels/);
+    t.is(await sandboxVoids(), voidsBefore + 1, 'the second void was not sent within 5 s of the first');
+    const refunds = await RefundModel.find({ saleId: sale.id }).sort({ createdAt: 1 }).lean();
+    t.deepEqual(
+      refunds.map((r) => [r.valueCents, r.status]),
+      [
+        [1000, 'succeeded'],
+        [2000, 'pending'],
+      ],
+    );
+    t.is((await settled(refunds[1]._id)).status, 'succeeded');
+    t.is(await voidedAtAcquirer(sale.acquirer.payment_id), 3000);
   },
 );
