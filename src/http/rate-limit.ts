@@ -22,8 +22,16 @@ import { logger } from '../platform/logger';
 import { createRedisConnection, type RedisClient } from '../platform/redis';
 import { ApiError, serviceUnavailable } from '../platform/errors';
 
+/** How long a request waits for a connection that is not ready (reconnecting, say): then the route answers 503. */
 const READY_WAIT_MS = 1000;
+/**
+ * A new connection's first connect is given this long from its creation (slower on a loaded machine): a
+ * request meanwhile waits until then, not just READY_WAIT_MS; after it, a request waits READY_WAIT_MS.
+ */
+const FIRST_CONNECT_MS = 5000;
 let connection: RedisClient | undefined;
+/** Until when `connection`'s first connect is waited for. */
+let firstConnectUntil = 0;
 /** The limiters on `connection`, by name and thresholds (a test may change the configured ones). */
 const limiters = new Map<string, RateLimiterRedis>();
 
@@ -31,12 +39,13 @@ const limiters = new Map<string, RateLimiterRedis>();
 async function readyConnection(): Promise<RedisClient> {
   if (!connection || connection.status === 'end') {
     connection = createRedisConnection();
+    firstConnectUntil = Date.now() + FIRST_CONNECT_MS;
     limiters.clear();
   }
   const current = connection;
   if (current.status !== 'ready') {
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, READY_WAIT_MS);
+      const timer = setTimeout(done, Math.max(READY_WAIT_MS, firstConnectUntil - Date.now()));
       current.once('ready', done);
       function done() {
         clearTimeout(timer);

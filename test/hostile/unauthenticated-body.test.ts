@@ -25,11 +25,13 @@ test.after.always(() => app?.close());
 /** About 11.8 MB of JSON once inflated, a few kilobytes on the wire (the review's bomb). */
 const bomb = zlib.gzipSync(Buffer.from(JSON.stringify({ pad: 'a'.repeat(11_800_000) })), { level: 9 });
 const FIRST_BYTES = 1024;
+/** Long enough for a loaded machine's answer (3 s was not, in CI runs): only a wrong server waits it out. */
+const REST_AFTER_MS = 10_000;
 
 /**
  * Sends the headers and the first FIRST_BYTES of the body, and the rest only if no answer came
- * within 3 s (a server that waits for the whole body would otherwise never answer). Returns the
- * status and how many body bytes had been sent when the answer arrived.
+ * within REST_AFTER_MS (a server that waits for the whole body would otherwise never answer). Returns
+ * the status and how many body bytes had been sent when the answer arrived.
  */
 function answerToPartialBody(
   path: string,
@@ -58,7 +60,7 @@ function answerToPartialBody(
       if (answered) return;
       sent = body.length;
       req.end(body.subarray(FIRST_BYTES));
-    }, 3000).unref();
+    }, REST_AFTER_MS).unref();
   });
 }
 
