@@ -8,6 +8,7 @@
  * read (the "On FerretDB" of other comments means the released one):
  *
  * - `createOnce` / `insertOnce`: a record that must exist once (an outcome, a notice, a user...);
+ *   `createEachOnce` for several at once, in one command;
  * - `insertOrRead`: a record that exists once at a time, replaced once its time is over (the loop
  *   under `Claims` and the Idempotency-Key records, src/payments/idempotency.ts);
  * - `Claims`: a claim on some work with a holder and a lease, like BullMQ's LockManager: one object
@@ -22,7 +23,7 @@
 import crypto from 'node:crypto';
 import type { Model, UpdateQuery } from 'mongoose';
 import { checkedAfterLookup } from './filters';
-import { insertDocument } from './inserts';
+import { insertDocument, insertDocuments } from './inserts';
 
 /** Duplicate key on insert. FerretDB gives code 11000 without keyValue, so only the code is checked. */
 export function isDuplicateKey(error: unknown): boolean {
@@ -38,6 +39,14 @@ export async function createOnce<T>(model: Model<T>, doc: Partial<T> | Record<st
     if (isDuplicateKey(error)) return null;
     throw error;
   }
+}
+
+/** createOnce for several documents in one command: each stored document, or null where a unique key refused it. */
+export function createEachOnce<T>(
+  model: Model<T>,
+  docs: (Partial<T> | Record<string, unknown>)[],
+): Promise<(T | null)[]> {
+  return insertDocuments(model, docs, isDuplicateKey);
 }
 
 export type InsertOutcome = 'inserted' | 'exists';

@@ -120,31 +120,26 @@ function storedForm<T>(model: Model<T>, fields: Partial<T> | Record<string, unkn
   return stored;
 }
 
-/** What became of one document of insertDocuments: stored, or refused by a unique index. */
-export type BatchInsert<T> = { stored: T } | { duplicate: true };
-
 /**
- * Several new documents in one command (unordered: each stands or falls alone), each stored as
- * insertDocument stores one. A document a unique index refuses is reported, not thrown; any other
- * write error throws (the others may be stored: a caller retries with insert-once semantics).
+ * Several new documents in one command, unordered (each stands or falls alone), each stored as
+ * insertDocument stores one: the stored documents, null for each one whose write error `refusable`
+ * accepts (claims.ts createEachOnce: a duplicate key). Any other write error throws (the others may
+ * be stored).
  */
 export async function insertDocuments<T>(
   model: Model<T>,
   fieldsList: (Partial<T> | Record<string, unknown>)[],
-): Promise<BatchInsert<T>[]> {
-  const documents = fieldsList.map((fields) => storedForm(model, fields));
-  const outcomes: BatchInsert<T>[] = documents.map((stored) => ({ stored: stored as T }));
-  if (!documents.length) return outcomes;
+  refusable: (writeError: unknown) => boolean,
+): Promise<(T | null)[]> {
+  const documents: (T | null)[] = fieldsList.map((fields) => storedForm(model, fields) as T);
+  if (!documents.length) return documents;
   try {
     await model.collection.insertMany(documents as never[], { ordered: false });
   } catch (error) {
     const failed = (error as { writeErrors?: unknown }).writeErrors;
-    const writeErrors = (Array.isArray(failed) ? failed : failed ? [failed] : []) as { index: number; code?: number }[];
-    if (!writeErrors.length || writeErrors.some((writeError) => writeError.code !== DUPLICATE_KEY)) throw error;
-    for (const writeError of writeErrors) outcomes[writeError.index] = { duplicate: true };
+    const writeErrors = (Array.isArray(failed) ? failed : failed ? [failed] : []) as { index: number }[];
+    if (!writeErrors.length || !writeErrors.every(refusable)) throw error;
+    for (const writeError of writeErrors) documents[writeError.index] = null;
   }
-  return outcomes;
+  return documents;
 }
-
-/** The server's code for a unique index refusing an insert. */
-const DUPLICATE_KEY = 11000;

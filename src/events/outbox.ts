@@ -20,7 +20,7 @@
 import mongoose, { type Model } from 'mongoose';
 import { getConfig } from '../../config';
 import { logger } from '../platform/logger';
-import { eventIdOf, recordEvent, recordEvents, type NewEvent } from './recording';
+import { eventIdOf, recordEvents, type NewEvent } from './recording';
 import type { OwedEntry, OwesEvents } from './owed-fields';
 
 /** The events one state write owes, ready to be written by it. */
@@ -103,16 +103,21 @@ export async function recordOwed<T>(owner: Model<T>, docId: unknown, owed: Owed)
   );
 }
 
-async function clearOwed(model: Model<OwesEvents>, docId: unknown, keys: string[], at: Date) {
+/**
+ * Clears recorded entries; with `flagAt` (the owing write's time) the flag too, unless a later change
+ * owes an event since (its `eventsOwedAt` is then another). Never throws: the sweep clears what is left.
+ */
+async function clearOwed(model: Model<OwesEvents>, docId: unknown, keys: string[], flagAt: Date | null | undefined) {
   const unset: Record<string, ''> = {};
   for (const key of keys) unset[`owedEvents.${key}`] = '';
   try {
-    // No change owed anything since this one (its time is still the flag's): the flag goes too.
-    const cleared = await model.updateOne({ _id: docId, eventsOwedAt: at } as never, {
-      $unset: { ...unset, eventsOwed: '', eventsOwedAt: '' },
-    });
-    if (cleared.matchedCount) return;
-    await model.updateOne({ _id: docId } as never, { $unset: unset });
+    if (flagAt) {
+      const cleared = await model.updateOne({ _id: docId, eventsOwedAt: flagAt } as never, {
+        $unset: { ...unset, eventsOwed: '', eventsOwedAt: '' },
+      });
+      if (cleared.matchedCount || !keys.length) return;
+    }
+    if (keys.length) await model.updateOne({ _id: docId } as never, { $unset: unset });
   } catch (err) {
     logger.warn({ err, docId }, 'could not clear recorded owed events; the sweep will');
   }
@@ -146,17 +151,18 @@ export async function sweepOwedEvents(now = new Date(), graceMs = OWED_GRACE_MS,
       .limit(batch)
       .lean()) as unknown as ({ _id: unknown } & OwesEvents)[];
     for (const doc of docs) {
-      const entries = Object.entries(doc.owedEvents ?? {}).filter(([, entry]) => entry && entry.at < cutoff);
-      for (const [key, entry] of entries) {
-        await recordEvent(entry.event, new Date(entry.at));
-        await model.updateOne({ _id: doc._id } as never, { $unset: { [`owedEvents.${key}`]: '' } });
-        recorded++;
-      }
-      if (entries.length === Object.keys(doc.owedEvents ?? {}).length) {
-        await model.updateOne({ _id: doc._id, eventsOwedAt: doc.eventsOwedAt } as never, {
-          $unset: { eventsOwed: '', eventsOwedAt: '' },
-        });
-      }
+      // As recordOwed does after a write: the entries past the grace period in one insert, then cleared
+      // (the flag too when they are all the document owes and nothing owed more since).
+      const entries = owedBy(doc).entries.filter(({ at }) => at && at < cutoff);
+      if (entries.length) await recordEvents(entries.map(({ event, at }) => ({ event, at: at! })));
+      const all = entries.length === Object.keys(doc.owedEvents ?? {}).length;
+      await clearOwed(
+        model,
+        doc._id,
+        entries.map(({ key }) => key),
+        all ? doc.eventsOwedAt : null,
+      );
+      recorded += entries.length;
     }
   }
   if (recorded) logger.warn({ events: recorded }, 'recorded account events their state change still owed');

@@ -17,8 +17,7 @@
  * is already written, and the answer to the partner must not become an error because of a webhook.
  */
 import mongoose from 'mongoose';
-import { createOnce } from '../db/claims';
-import { insertDocuments } from '../db/inserts';
+import { createEachOnce, createOnce } from '../db/claims';
 import { logger } from '../platform/logger';
 import { enqueueFanOut } from '../../jobs/account-event';
 import { fanOutEvent } from '../webhooks/endpoint-delivery';
@@ -138,9 +137,9 @@ export async function recordEvents(events: { event: NewEvent; at: Date }[]): Pro
   const documents = batch.map(({ event, at }) =>
     eventDocument(event, event.sequence ?? (last.get(objectKeyOf(event)) ?? 0) + 1, at),
   );
-  const outcomes = await insertDocuments(AccountEventModel, documents);
-  for (const [index, outcome] of outcomes.entries()) {
-    if ('stored' in outcome) await queueFanOut(outcome.stored);
+  const stored = await createEachOnce(AccountEventModel, documents);
+  for (const [index, event] of stored.entries()) {
+    if (event) await queueFanOut(event);
     else await recordEvent(batch[index].event, batch[index].at);
   }
   for (const { event, at } of after) await recordEvent(event, at);

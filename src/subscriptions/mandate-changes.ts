@@ -19,39 +19,34 @@ import {
 
 const RANK: Record<MandateStatus, number> = { CREATED: 0, APPROVED: 1, REJECTED: 2, EXPIRED: 2, CANCELLED: 2 };
 
-/** The mandate fields a recorded move sets. */
+/** The mandate field each move stamps with its time. */
+const STAMPED: Record<MandateStatus, string | null> = {
+  CREATED: null,
+  APPROVED: 'approvedAt',
+  REJECTED: 'rejectedAt',
+  EXPIRED: 'expiredAt',
+  CANCELLED: 'cancelledAt',
+};
+
+/** The mandate fields a recorded move sets (without the `mandate.` prefix). */
 function fieldsOf(change: MandateChange): Record<string, unknown> {
-  const at = change.at;
-  switch (change.status) {
-    case 'APPROVED':
-      return { 'mandate.status': 'APPROVED', 'mandate.approvedAt': at };
-    case 'REJECTED':
-      return {
-        'mandate.status': 'REJECTED',
-        'mandate.rejectedAt': at,
-        'mandate.reasonCode': change.reasonCode,
-        'mandate.reason': change.reason,
-      };
-    case 'EXPIRED':
-      return { 'mandate.status': 'EXPIRED', 'mandate.expiredAt': at };
-    case 'CANCELLED':
-      return {
-        'mandate.status': 'CANCELLED',
-        'mandate.cancelledAt': at,
-        'mandate.cancelledBy': change.by,
-        'mandate.reasonCode': change.reasonCode,
-        'mandate.reason': change.reason,
-      };
-    default:
-      return {};
-  }
+  const stamp = STAMPED[change.status];
+  if (!stamp) return {};
+  return {
+    status: change.status,
+    [stamp]: change.at,
+    ...(change.status === 'CANCELLED' ? { cancelledBy: change.by } : {}),
+    ...(change.status === 'REJECTED' || change.status === 'CANCELLED'
+      ? { reasonCode: change.reasonCode, reason: change.reason }
+      : {}),
+  };
 }
 
-function withChanges(sub: Subscription, changes: MandateChange[]): Subscription {
-  const mandate = { ...sub.mandate! } as Record<string, unknown>;
-  for (const change of [...changes].sort((a, b) => RANK[a.status] - RANK[b.status]))
-    for (const [key, value] of Object.entries(fieldsOf(change))) mandate[key.slice('mandate.'.length)] = value;
-  return { ...sub, mandate: mandate as unknown as Mandate };
+/** What the moves set on the mandate, applied in rank order (an ending move outranks the approval). */
+function mandateFieldsOf(changes: MandateChange[]): Record<string, unknown> {
+  return [...changes]
+    .sort((a, b) => RANK[a.status] - RANK[b.status])
+    .reduce((fields, change) => ({ ...fields, ...fieldsOf(change) }), {});
 }
 
 /**
@@ -62,17 +57,12 @@ export async function applyMandateChanges(sub: Subscription): Promise<Subscripti
   if (!sub.mandate) return sub;
   const changes = await MandateChangeModel.find({ subscriptionId: sub._id }).lean<MandateChange[]>();
   if (!changes.length) return sub;
-  const restored = withChanges(sub, changes);
+  const fields = mandateFieldsOf(changes);
+  const restored = { ...sub, mandate: { ...sub.mandate, ...fields } as Mandate };
   const latest = changes.reduce((a, b) => (RANK[b.status] > RANK[a.status] ? b : a));
-  if (restored.mandate!.status !== sub.mandate.status) {
-    await SubscriptionModel.updateOne(
-      { _id: sub._id },
-      {
-        $set: [...changes]
-          .sort((a, b) => RANK[a.status] - RANK[b.status])
-          .reduce((set, change) => ({ ...set, ...fieldsOf(change) }), {}),
-      },
-    );
+  if (restored.mandate.status !== sub.mandate.status) {
+    const set = Object.fromEntries(Object.entries(fields).map(([key, value]) => [`mandate.${key}`, value]));
+    await SubscriptionModel.updateOne({ _id: sub._id }, { $set: set });
   }
   // A mandate that ended (rejected, expired, cancelled) ends the subscription: no charge is sent after it.
   if (RANK[latest.status] === 2 && restored.status === 'active') {
