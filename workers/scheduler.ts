@@ -22,6 +22,8 @@ import { requeueUndeliveredLinkEvents } from '../src/webhooks/service';
 import { settleStalePayments } from '../src/checkout/service';
 import { sweepPendingRefunds } from '../src/refunds';
 import { sweepUnsettledPixCharges } from '../src/subscriptions/pix-settlement';
+import { backfillChargeTids } from '../src/subscriptions/charge-tids';
+import { backfillSettledSaleTids } from '../src/sales';
 
 import { requeueUndeliveredEndpointDeliveries } from '../src/webhooks/endpoint-delivery';
 import { removeExpiredEvents } from '../src/events/reads';
@@ -66,12 +68,27 @@ export async function runSchedulerTick(now = clockNow()): Promise<void> {
   }
 }
 
+/**
+ * Sales and subscription charges recorded before they carried the acquirer's TID get it, so an accepted
+ * chargeback finds them (src/refunds/chargebacks.ts). In the background: the charges' TIDs are asked of
+ * the acquirer, whose outage stops the run without holding the ticks back; the next start goes on.
+ */
+async function backfillTids(): Promise<void> {
+  try {
+    await backfillSettledSaleTids();
+    await backfillChargeTids();
+  } catch (err) {
+    logger.warn({ err }, 'TID backfill stopped; the next scheduler start goes on with it');
+  }
+}
+
 export async function startScheduler() {
   const config = getConfig();
   await connectDatabase(config.mongodbUri);
   await waitForRedis();
   await runBackfills();
   await normaliseEstablishmentNumbers();
+  void backfillTids();
   let running: Promise<void> | undefined;
   const task = cron.schedule(config.scheduler.cron, () => {
     if (running) return; // a slow tick is not overlapped by the next one

@@ -16,7 +16,8 @@
  */
 import { ApiError } from '../platform/errors';
 import { logger } from '../platform/logger';
-import { OnlineSaleModel } from '../sales';
+import { OnlineSaleModel, type OnlineSale } from '../sales';
+import { chargeSaleOfTid } from '../subscriptions/charge-tids';
 import { admit, recordAdmission } from './admission';
 import { RefundModel } from './model';
 import { capturedValueOf } from './sending';
@@ -29,12 +30,22 @@ export interface ChargebackHold {
 const HOLDABLE = new Set(['CONFIRMED', 'PARTIALLY_REFUNDED', 'REFUNDED']);
 
 /**
- * Takes the hold of a chargeback about to be accepted on the sale of this TID; null when no card
- * sale of ours has it (nothing of ours to guard). Throws the 409 that refuses the accept.
+ * The sale the acquirer's TID names, whatever made it: a sale of the sales API, a link's (its settled card
+ * sale, or the PIX sale that paid it), or a paid subscription charge's (recorded now if no refund did).
+ * Every one of them carries its TID from the write that recorded the acquirer's answer.
+ */
+async function saleOfTid(tid: string): Promise<OnlineSale | null> {
+  return (await OnlineSaleModel.findOne({ acquirerTid: tid }).lean()) ?? chargeSaleOfTid(tid);
+}
+
+/**
+ * Takes the hold of a chargeback about to be accepted on the sale of this TID; null when no paid sale
+ * of ours has it (nothing of ours to guard). Throws the 409 that refuses the accept. The method does not
+ * matter: whatever payment the acquirer names, its money goes back once.
  */
 export async function holdSaleForChargeback(tid: string, chargebackId: string): Promise<ChargebackHold | null> {
-  const sale = await OnlineSaleModel.findOne({ acquirerTid: tid }).lean();
-  if (!sale || sale.paymentMethod !== 'card' || !HOLDABLE.has(sale.status)) return null;
+  const sale = await saleOfTid(tid);
+  if (!sale || !HOLDABLE.has(sale.status)) return null;
   const refunds = await RefundModel.find({ saleId: sale._id }, { status: 1, valueCents: 1, kind: 1 }).lean();
   const refused = (detail: string) => new ApiError(409, { detail }, { 'Retry-After': '5' });
   if (refunds.some((refund) => refund.status === 'pending'))

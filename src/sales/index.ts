@@ -46,5 +46,13 @@ export type { SaleScope } from './transitions';
 export { claimTransition, findSale, releaseTransitionClaimOf } from './transitions';
 export { OnlineSaleModel, PaymentNoticeModel, type OnlineSale } from './model';
 export { idempotencyKeyHeader, MAX_SALE_VALUE, partOfSaleValue, saleIdParams } from './schemas';
-export { findSettledSale, recordSettledSale, settledSaleOrderId, type SettledSaleInput } from './settled-sales';
+export {
+  backfillSettledSaleTids,
+  findSettledSale,
+  recordSettledSale,
+  recordSettledSaleTid,
+  SALES_WITHOUT_TOP_LEVEL_TID,
+  settledSaleOrderId,
+  type SettledSaleInput,
+} from './settled-sales';
 export type { SaleOrigin } from './model';

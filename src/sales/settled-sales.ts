@@ -12,6 +12,7 @@
  * That order id is never sent to the acquirer: the charge was made under its own, and the sale is
  * found there by its PaymentId.
  */
+import mongoose from 'mongoose';
 import { isDuplicateKey } from '../db/claims';
 import { nextId } from '../db/ids';
 import { insertDocument } from '../db/inserts';
@@ -75,6 +76,8 @@ export async function recordSettledSale(input: SettledSaleInput): Promise<Online
       ...(input.pixPaidAt ? { pix: { qrCode: '', expiresAt: null, paidAt: input.pixPaidAt } } : {}),
       acquirer: { ...input.acquirer, status: CAPTURED },
       acquirerPaymentId: input.acquirer.paymentId,
+      // Top-level and indexed, as every sale's: an accepted chargeback names its sale by TID (src/refunds/chargebacks.ts).
+      acquirerTid: input.acquirer.tid,
       capturedAt: input.capturedAt,
       capturedValue: input.amountCents,
       origin: input.origin,
@@ -86,4 +89,32 @@ export async function recordSettledSale(input: SettledSaleInput): Promise<Online
   if (!recorded || recorded.merchantId !== input.merchantId)
     throw new Error(`the sale of ${input.origin.kind} ${input.origin.id} is not its merchant's`);
   return recorded;
+}
+
+/**
+ * Sales recorded before a settled sale carried its TID at the top level (a paid link's: `acquirer.tid` only):
+ * the scan the backfill below makes, once per scheduler start.
+ */
+export const SALES_WITHOUT_TOP_LEVEL_TID = { 'acquirer.tid': mongoose.trusted({ $ne: null }), acquirerTid: null };
+
+/**
+ * Gives those sales their top-level TID, so an accepted chargeback finds them (src/refunds/chargebacks.ts).
+ * Idempotent and resumable: a sale that has it is not read again. Returns how many it wrote.
+ */
+export async function backfillSettledSaleTids(): Promise<number> {
+  const sales = await OnlineSaleModel.find(SALES_WITHOUT_TOP_LEVEL_TID, { 'acquirer.tid': 1 }).lean();
+  for (const sale of sales)
+    await OnlineSaleModel.updateOne(
+      { _id: sale._id, acquirerTid: null },
+      { $set: { acquirerTid: sale.acquirer!.tid } },
+    );
+  return sales.length;
+}
+
+/** The TID the acquirer gave the payment of an origin, on its sale if one is recorded (an older charge's had none). */
+export async function recordSettledSaleTid(origin: SaleOrigin, tid: string): Promise<void> {
+  await OnlineSaleModel.updateOne(
+    { merchantOrderId: settledSaleOrderId(origin), acquirerTid: null },
+    { $set: { acquirerTid: tid, 'acquirer.tid': tid } },
+  );
 }

@@ -60,7 +60,7 @@ export async function chargeSaleOf(sub: Subscription, charge: SubscriptionCharge
     ...(pix ? { pixPaidAt: charge.updatedAt } : {}),
     acquirer: {
       paymentId: charge.acquirerPaymentId,
-      tid: null,
+      tid: charge.acquirerTid ?? null,
       authorizationCode: null,
       proofOfSale: null,
       returnCode: null,

@@ -245,10 +245,12 @@ async function sendToAcquirer(
       transportError,
     };
   };
-  const confirmed = async (paymentId: string): Promise<Outcome> => ({
+  // The TID is recorded with the answer that confirmed the payment: an accepted chargeback names it by TID.
+  const confirmed = async (sale: { paymentId: string; tid?: string }): Promise<Outcome> => ({
     ...base,
     status: ChargeStatus.CONFIRMED,
-    acquirerPaymentId: paymentId,
+    acquirerPaymentId: sale.paymentId,
+    acquirerTid: sale.tid || null,
     denialCode: '',
     denialMessage: '',
     nextRetryAt: null,
@@ -268,7 +270,7 @@ async function sendToAcquirer(
     if (earlier) {
       await hooks.afterAcquirerAnswer?.({ chargeId: charge._id, merchantOrderId, paymentId: earlier.paymentId });
       return isApprovedStatus(earlier.status)
-        ? confirmed(earlier.paymentId)
+        ? confirmed(earlier)
         : denied(earlier.returnCode || 'unknown', earlier.returnMessage, earlier.paymentId, false);
     }
   }
@@ -291,7 +293,7 @@ async function sendToAcquirer(
     const sale = sent.answer;
     await hooks.afterAcquirerAnswer?.({ chargeId: charge._id, merchantOrderId, paymentId: sale.paymentId });
     return sale.approved
-      ? confirmed(sale.paymentId)
+      ? confirmed(sale)
       : denied(sale.returnCode || 'unknown', sale.returnMessage, sale.paymentId, false);
   }
   if (sent.outcome === 'not-charged' && sent.refusal) {
@@ -438,6 +440,7 @@ export async function settlePixAttempt(
     settled = {
       ...base,
       status: ChargeStatus.CONFIRMED,
+      acquirerTid: sale.tid || null,
       denialCode: '',
       denialMessage: '',
       nextRetryAt: null,
@@ -524,6 +527,7 @@ export async function applyOutcome(
         status: outcome.status,
         attempts: outcome.attempt,
         acquirerPaymentId: outcome.acquirerPaymentId,
+        ...(outcome.acquirerTid ? { acquirerTid: outcome.acquirerTid } : {}),
         denialCode: outcome.denialCode,
         denialMessage: outcome.denialMessage,
         nextRetryAt: outcome.nextRetryAt,

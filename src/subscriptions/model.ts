@@ -241,6 +241,11 @@ export interface SubscriptionCharge {
   status: ChargeStatusCode;
   value: number;
   acquirerPaymentId: string;
+  /**
+   * The acquirer's TID of the confirmed payment, written with the outcome that confirmed it (older charges get
+   * theirs from the acquirer, src/subscriptions/charge-tids.ts): an accepted chargeback names its payment by TID.
+   */
+  acquirerTid?: string | null;
   denialCode: string;
   denialMessage: string;
   /** Sends of this charge to the acquirer: 1 from creation (the first send is under way). */
@@ -279,6 +284,7 @@ const chargeSchema = new Schema<SubscriptionCharge>(
     status: { type: Number, enum: Object.values(ChargeStatus), required: true },
     value: { type: Number, required: true },
     acquirerPaymentId: { type: String, default: '' },
+    acquirerTid: { type: String, default: undefined },
     denialCode: { type: String, default: '' },
     denialMessage: { type: String, default: '' },
     attempts: { type: Number, required: true },
@@ -299,6 +305,8 @@ chargeSchema.index({ subscriptionId: 1, dueDate: 1 }, { unique: true });
 chargeSchema.index({ status: 1, nextRetryAt: 1 });
 // The recovery pass looks for charges left PENDING.
 chargeSchema.index({ status: 1, createdAt: 1 });
+// A chargeback's accept finds the charge it names (src/refunds/chargebacks.ts).
+chargeSchema.index({ acquirerTid: 1 });
 
 // Its writes owe account events in the same write (src/events/outbox.ts).
 chargeSchema.plugin(owesEvents);
@@ -313,6 +321,8 @@ export interface ChargeAttempt {
   merchantOrderId: string;
   status: ChargeStatusCode;
   acquirerPaymentId: string;
+  /** The acquirer's TID, when its answer gave one (absent on attempts recorded before it was kept). */
+  acquirerTid?: string | null;
   denialCode: string;
   denialMessage: string;
   nextRetryAt: string | null;
@@ -336,6 +346,7 @@ const attemptSchema = new Schema<ChargeAttempt>(
     merchantOrderId: String,
     status: Number,
     acquirerPaymentId: String,
+    acquirerTid: { type: String, default: undefined },
     denialCode: String,
     denialMessage: String,
     nextRetryAt: { type: String, default: null },

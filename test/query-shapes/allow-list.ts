@@ -5,6 +5,8 @@
  */
 import { shapeOfFilter } from '../instrumentation/query-shapes';
 import { BACKFILLS } from '../../src/db/backfills';
+import { SALES_WITHOUT_TOP_LEVEL_TID } from '../../src/sales';
+import { PAID_CHARGES_WITHOUT_TID } from '../../src/subscriptions/charge-tids';
 // Every model, so each backfill's collection is known here.
 import '../../src/web/app';
 export interface AllowedScan {
@@ -50,6 +52,19 @@ export const ALLOWED_SCANS: readonly AllowedScan[] = [
     ...shapeOfFilter(backfill.filter),
     why: `backfill run once at scheduler start: ${backfill.name}`,
   })),
+  // Sales and charges recorded before they carried the acquirer's TID get it once per scheduler start (issue 39).
+  {
+    collection: 'online_sales',
+    from: 'src/sales/settled-sales.ts',
+    ...shapeOfFilter(SALES_WITHOUT_TOP_LEVEL_TID),
+    why: 'backfill run once at scheduler start: settled sales given their top-level acquirerTid',
+  },
+  {
+    collection: 'subscription_charges',
+    from: 'src/subscriptions/charge-tids.ts',
+    ...shapeOfFilter(PAID_CHARGES_WITHOUT_TID),
+    why: 'backfill run once at scheduler start: paid charges given the TID the acquirer answers for them',
+  },
   // Establishment numbers stored with leading zeros take their one form once per scheduler start (issue 27).
   ...[
     { collection: 'merchants', filter: { establishmentNumbers: /^0\d/ } },
