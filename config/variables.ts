@@ -295,14 +295,45 @@ export const CONFIG_VARIABLES = {
       schema: positiveInt,
       default: 10,
       doc:
-        'Password checks per account (e-mail or DASHBOARD_USER) per window, from any address and any route ' +
-        '(/api/token/, basic auth of /admin/queues and /metrics)',
+        'Failed password checks per account (e-mail or DASHBOARD_USER) per window, from any address and any ' +
+        'route (/api/token/, basic auth of /admin/queues and /metrics); beyond it only an address that has not ' +
+        'failed at that account is checked',
     }),
     windowSeconds: variable({
       env: 'PASSWORD_ACCOUNT_RATE_WINDOW_SECONDS',
       schema: positiveInt,
       default: 60,
-      doc: 'Window of the per-account password limit',
+      doc: 'Window of the per-account password budget',
+    }),
+  },
+  passwordConsecutiveFailures: {
+    limit: variable({
+      env: 'PASSWORD_CONSECUTIVE_FAILURE_LIMIT',
+      schema: positiveInt,
+      default: 10,
+      doc:
+        'Failed password checks in a row for one account from one address (a success there starts again) ' +
+        'before that pair is refused',
+    }),
+    blockSeconds: variable({
+      env: 'PASSWORD_CONSECUTIVE_BLOCK_SECONDS',
+      schema: positiveInt,
+      default: 3600,
+      doc: 'How long an account and address pair over PASSWORD_CONSECUTIVE_FAILURE_LIMIT is refused',
+    }),
+  },
+  passwordAddressFailures: {
+    limit: variable({
+      env: 'PASSWORD_ADDRESS_FAILURE_LIMIT',
+      schema: positiveInt,
+      default: 100,
+      doc: 'Failed password checks per IP per window, all accounts together (slow guessing from one address)',
+    }),
+    windowSeconds: variable({
+      env: 'PASSWORD_ADDRESS_FAILURE_WINDOW_SECONDS',
+      schema: positiveInt,
+      default: 86400,
+      doc: 'Window of the per-IP failed password checks (a day)',
     }),
   },
   checkoutPayRateLimit: {

@@ -38,23 +38,24 @@ function remember(key: string, session?: { userId: number; ver: number }): void 
 }
 
 /**
- * A staff user's complete e-mail and password. Each password check spends the budgets the token
- * route spends (password-guessing.ts), so basic auth is no way around them.
+ * A staff user's complete e-mail and password. Each password check counts against the limits the
+ * token route's checks count against (password-guessing.ts), so basic auth is no way around them.
  */
 async function isStaffLogin(req: Request, email: string, password: string): Promise<boolean> {
   const key = sha256Hex(req.headers.authorization ?? '');
   if (await isRemembered(key)) return true;
   rememberedStaffLogins.delete(key);
-  await countPasswordCheck(req, email);
+  const check = await countPasswordCheck(req, email);
   const user = await authenticateUser(email, password);
+  if (user) await check.passed();
   if (user?.role !== 'staff') return false;
   remember(key, { userId: user._id, ver: user.tokenVersion ?? 0 });
   return true;
 }
 
 /**
- * The operator's DASHBOARD_USER/DASHBOARD_PASSWORD. Each check spends the same budgets as a staff
- * password (per address, and per account: the user name), so it cannot be guessed without limit; a
+ * The operator's DASHBOARD_USER/DASHBOARD_PASSWORD. Each check counts against the same limits as a
+ * staff password (the account is the user name), so it cannot be guessed without limit; a
  * correct one is remembered like a staff login, so a scraper or bull-board's polling is not counted
  * each time. While Redis is down no password is checked (503), this one included: a scraper that
  * must see that outage reads /metrics with the system token as bearer, which is no password.
@@ -63,8 +64,9 @@ async function isOperatorLogin(req: Request, name: string, secret: string): Prom
   const { user, password } = getConfig().dashboard;
   const key = sha256Hex(req.headers.authorization ?? '');
   if (await isRemembered(key)) return true;
-  await countPasswordCheck(req, name);
+  const check = await countPasswordCheck(req, name);
   if (!(safeEqual(name, user) && safeEqual(secret, password))) return false;
+  await check.passed();
   remember(key);
   return true;
 }

@@ -1,7 +1,8 @@
 /**
  * Token pair, refresh and the caller's identity. The token endpoints answer every failure with one
  * fixed 401 body (no hint of which part was wrong) and are rate limited per client IP in Redis; a
- * token request also spends the password-check budgets basic auth spends (password-guessing.ts).
+ * token request is a password check, counted by the limits basic auth's checks count against
+ * (password-guessing.ts).
  */
 import type { RequestHandler } from 'express';
 import { type Principal } from './authenticate';
@@ -9,7 +10,7 @@ import { ANY_CREDENTIAL } from '../http/credential-policy';
 import { answerMalformedBodyWith } from '../http/malformed-bodies';
 import { ApiError } from '../platform/errors';
 import { rateLimit } from '../http/rate-limit';
-import { limitTokenRequests } from './password-guessing';
+import { countPasswordCheck } from './password-guessing';
 import { routeTable, type Feature } from '../http/routes';
 import { describeIdentity, obtainTokenPair, refreshAccessToken } from './service';
 import { bodyField, REFRESH_FAILURE, TOKEN_FAILURE } from './schemas';
@@ -21,8 +22,14 @@ answerMalformedBodyWith('/api/token/refresh/', new ApiError(401, { ...REFRESH_FA
 
 const handlers = {
   createToken: async (req, res) => {
-    const pair = await obtainTokenPair(bodyField(req, 'username'), bodyField(req, 'password'));
+    // Every request counts against the address budget (a malformed one too); one naming an account
+    // against that account's limits, and a success gives back what it counted there.
+    const username = bodyField(req, 'username');
+    const check = await countPasswordCheck(req, typeof username === 'string' ? username : undefined);
+    res.set('RateLimit-Limit', String(check.limit)).set('RateLimit-Remaining', String(check.remaining));
+    const pair = await obtainTokenPair(username, bodyField(req, 'password'));
     if (!pair) throw new ApiError(401, { ...TOKEN_FAILURE });
+    await check.passed();
     res.json(pair);
   },
   refreshToken: async (req, res) => {
@@ -44,7 +51,7 @@ export const authFeature: Feature = {
   tag,
   definitions,
   routes: [
-    route('post', '/api/token/', 'createToken', { nulInBody: 'handled', before: [limitTokenRequests] }),
+    route('post', '/api/token/', 'createToken', { nulInBody: 'handled' }),
     route('post', '/api/token/refresh/', 'refreshToken', {
       nulInBody: 'handled',
       before: [rateLimit({ name: 'refresh' })],

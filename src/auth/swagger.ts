@@ -23,12 +23,19 @@ function rateLimitNote(): string {
 }
 
 function passwordBudgetNote(): string {
-  const { limit, windowSeconds } = getConfig().passwordAccountRateLimit;
+  const config = getConfig();
+  const { limit, windowSeconds } = config.passwordAccountRateLimit;
+  const pair = config.passwordConsecutiveFailures;
+  const address = config.passwordAddressFailures;
   return (
     `This route's per-IP count is also that IP's budget of password checks, which basic auth on /admin/queues ` +
-    `and /metrics spends too; and each account (the username, in any case) may be tried ${limit} times per ` +
-    `${windowSeconds} s from all addresses together (PASSWORD_ACCOUNT_RATE_LIMIT, ` +
-    `PASSWORD_ACCOUNT_RATE_WINDOW_SECONDS), 429 beyond.`
+    `and /metrics spends too. Failed checks are limited as well: ${pair.limit} in a row for one account (the ` +
+    `username, in any case) from one IP, then that pair is refused for ${pair.blockSeconds} s, a success ` +
+    `starting the count again (PASSWORD_CONSECUTIVE_FAILURE_LIMIT, PASSWORD_CONSECUTIVE_BLOCK_SECONDS); ` +
+    `${address.limit} per IP per ${address.windowSeconds} s, all accounts together (PASSWORD_ADDRESS_FAILURE_LIMIT, ` +
+    `PASSWORD_ADDRESS_FAILURE_WINDOW_SECONDS); and ${limit} per account per ${windowSeconds} s from all IPs ` +
+    `(PASSWORD_ACCOUNT_RATE_LIMIT, PASSWORD_ACCOUNT_RATE_WINDOW_SECONDS), beyond which only an IP that has not ` +
+    `failed at the account is checked. 429 beyond any of them.`
   );
 }
 
@@ -63,7 +70,7 @@ export const docs = {
         200: { description: 'The token pair (an object of strings)', schema: swaggerRef(tokenPair) },
         401: errorResponses.detail(`Any failure; always ${JSON.stringify(TOKEN_FAILURE)}`),
         429: throttled(
-          'Per-IP limit or the per-account password limit exceeded; Retry-After says in how many seconds to try again',
+          'Per-IP limit or a limit of failed password checks exceeded; Retry-After says in how many seconds to try again',
         ),
         503: storeDown,
       },

@@ -91,6 +91,22 @@ export interface RateLimitOptions {
   whenStoreDown?: 'refuse' | 'count-per-process';
   /** Counts per this key (a merchant, an event, an account) instead of per client address. */
   key?: string;
+  /**
+   * Once over the limit, the counter is refused for this long from the request that went over
+   * (rate-limiter-flexible's blockDuration), instead of until its window ends; later refused
+   * requests do not lengthen it.
+   */
+  blockSeconds?: () => number;
+}
+
+/** What one request's count left: the limit, how much of it is spent (this request included), and until when. */
+export interface RateCount {
+  limit: number;
+  consumed: number;
+  remaining: number;
+  msBeforeNext: number;
+  /** This request went over the limit. */
+  over: boolean;
 }
 
 /** The Redis key prefix of a limit: its counters are this plus ":" and the client or key. */
@@ -104,7 +120,8 @@ export function rateLimitKey(name: string, req: Pick<Request, 'ip'>): string {
 }
 
 function limiterFor(redis: RedisClient, options: RateLimitOptions, points: number, duration: number) {
-  const id = JSON.stringify([options.name, points, duration, options.whenStoreDown]);
+  const blockDuration = options.blockSeconds?.() ?? 0;
+  const id = JSON.stringify([options.name, points, duration, blockDuration, options.whenStoreDown]);
   let limiter = limiters.get(id);
   if (!limiter) {
     limiter = new RateLimiterRedis({
@@ -112,6 +129,7 @@ function limiterFor(redis: RedisClient, options: RateLimitOptions, points: numbe
       keyPrefix: keyPrefix(options.name),
       points,
       duration,
+      blockDuration,
       insuranceLimiter:
         options.whenStoreDown === 'count-per-process' ? new RateLimiterMemory({ points, duration }) : undefined,
     });
@@ -120,43 +138,81 @@ function limiterFor(redis: RedisClient, options: RateLimitOptions, points: numbe
   return limiter;
 }
 
-/**
- * Counts one request of this client against the named limit and throws 429 (with Retry-After)
- * when it is over, or 503 when Redis cannot answer. Returns the limit and what is left of it.
- */
-export async function consumeRateLimit(
-  options: RateLimitOptions,
-  req: Request,
-): Promise<{ limit: number; remaining: number }> {
+/** The counter of this request in a limit: its key, or the client's address. */
+function counterOf(options: RateLimitOptions, req: Pick<Request, 'ip'>): string {
+  return options.key === undefined ? clientBucket(req.ip) : `key:${options.key}`;
+}
+
+function storeUnavailable(error: unknown, options: RateLimitOptions): ApiError {
+  logger.error(
+    { err: { message: (error as Error).message }, limit: options.name },
+    'rate limit store unavailable; refusing',
+  );
+  return serviceUnavailable();
+}
+
+/** The limit's limiter on a ready connection, with its thresholds as read for this request. */
+async function limiterOf(options: RateLimitOptions) {
   const limit = (options.limit ?? (() => getConfig().tokenRateLimit.limit))();
   const windowSeconds = (options.windowSeconds ?? (() => getConfig().tokenRateLimit.windowSeconds))();
   const redis = await readyConnection();
   if (redis.status !== 'ready' && options.whenStoreDown === 'count-per-process')
     logger.warn({ limit: options.name }, 'rate limit store unavailable; counting in this process alone');
+  return { limit, limiter: limiterFor(redis, options, limit, windowSeconds) };
+}
+
+/**
+ * Counts one request of this client against the named limit and says what is left, without
+ * refusing when it is over (the caller decides); throws 503 when Redis cannot answer.
+ */
+export async function countRateLimit(options: RateLimitOptions, req: Pick<Request, 'ip'>): Promise<RateCount> {
+  const { limit, limiter } = await limiterOf(options);
+  let counted: RateLimiterRes;
+  let over = false;
   try {
-    const counted = await limiterFor(redis, options, limit, windowSeconds).consume(
-      options.key === undefined ? clientBucket(req.ip) : `key:${options.key}`,
-    );
-    return { limit, remaining: counted.remainingPoints };
+    counted = await limiter.consume(counterOf(options, req));
   } catch (refusal) {
-    if (!(refusal instanceof RateLimiterRes)) {
-      logger.error(
-        { err: { message: (refusal as Error).message }, limit: options.name },
-        'rate limit store unavailable; refusing',
-      );
-      throw serviceUnavailable();
-    }
-    const retryAfter = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-    throw new ApiError(
-      429,
-      { detail: `Request was throttled. Expected available in ${retryAfter} seconds.` },
-      {
-        'Retry-After': String(retryAfter),
-        'RateLimit-Limit': String(limit),
-        'RateLimit-Remaining': '0',
-      },
-    );
+    if (!(refusal instanceof RateLimiterRes)) throw storeUnavailable(refusal, options);
+    [counted, over] = [refusal, true];
   }
+  const { consumedPoints: consumed, remainingPoints: remaining, msBeforeNext } = counted;
+  return { limit, consumed, remaining, msBeforeNext, over };
+}
+
+/** The 429 of a count over its limit, with Retry-After. */
+export function throttled({ limit, msBeforeNext }: Pick<RateCount, 'limit' | 'msBeforeNext'>): ApiError {
+  const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  return new ApiError(
+    429,
+    { detail: `Request was throttled. Expected available in ${retryAfter} seconds.` },
+    {
+      'Retry-After': String(retryAfter),
+      'RateLimit-Limit': String(limit),
+      'RateLimit-Remaining': '0',
+    },
+  );
+}
+
+/**
+ * Counts one request of this client against the named limit and throws 429 (with Retry-After)
+ * when it is over, or 503 when Redis cannot answer. Returns the count.
+ */
+export async function consumeRateLimit(options: RateLimitOptions, req: Pick<Request, 'ip'>): Promise<RateCount> {
+  const counted = await countRateLimit(options, req);
+  if (counted.over) throw throttled(counted);
+  return counted;
+}
+
+/** Gives back one request counted in the named limit (it turned out not to be what the limit counts). */
+export async function refundRateLimit(options: RateLimitOptions, req: Pick<Request, 'ip'>): Promise<void> {
+  const { limiter } = await limiterOf(options);
+  await limiter.reward(counterOf(options, req));
+}
+
+/** Forgets this client's count in the named limit, a block included: it starts again from nothing. */
+export async function forgetRateLimit(options: RateLimitOptions, req: Pick<Request, 'ip'>): Promise<void> {
+  const { limiter } = await limiterOf(options);
+  await limiter.delete(counterOf(options, req));
 }
 
 /** Middleware form: limits every request of a route (the token endpoints by default config). */

@@ -14,7 +14,9 @@ process.env.QUEUE_PREFIX = BENCH_QUEUE_PREFIX;
 process.env.NODE_ENV = 'test';
 process.env.LOG_LEVEL = 'warn';
 // The bench reads every process's /metrics (basic auth) several times per side, and each password
-// check counts against the per-IP and per-account password budgets (src/auth/password-guessing.ts):
-// raised for every process.
+// check counts against the per-IP, per-account and per-pair password limits
+// (src/auth/password-guessing.ts): raised for every process.
 process.env.TOKEN_RATE_LIMIT = '100000000';
 process.env.PASSWORD_ACCOUNT_RATE_LIMIT = '100000000';
+process.env.PASSWORD_CONSECUTIVE_FAILURE_LIMIT = '100000000';
+process.env.PASSWORD_ADDRESS_FAILURE_LIMIT = '100000000';

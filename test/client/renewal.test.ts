@@ -44,6 +44,8 @@ const webEnv = (jwtSecret: string, tokenLifetimes: Record<string, string> = {}) 
   // what is tested here.
   TOKEN_RATE_LIMIT: '100000',
   PASSWORD_ACCOUNT_RATE_LIMIT: '100000',
+  PASSWORD_CONSECUTIVE_FAILURE_LIMIT: '100000',
+  PASSWORD_ADDRESS_FAILURE_LIMIT: '100000',
 });
 const newSecret = () => crypto.randomBytes(32).toString('hex');
 

@@ -961,9 +961,13 @@ export class AuthApi extends ApiGroup {
    * window, started by the first request (TOKEN_RATE_LIMIT, TOKEN_RATE_WINDOW_SECONDS), counted
    * separately for token and refresh and shared by every web process. Over the limit: 429 with
    * Retry-After. This route's per-IP count is also that IP's budget of password checks, which basic auth
-   * on /admin/queues and /metrics spends too; and each account (the username, in any case) may be tried
-   * 10 times per 60 s from all addresses together (PASSWORD_ACCOUNT_RATE_LIMIT,
-   * PASSWORD_ACCOUNT_RATE_WINDOW_SECONDS), 429 beyond.
+   * on /admin/queues and /metrics spends too. Failed checks are limited as well: 10 in a row for one
+   * account (the username, in any case) from one IP, then that pair is refused for 3600 s, a success
+   * starting the count again (PASSWORD_CONSECUTIVE_FAILURE_LIMIT, PASSWORD_CONSECUTIVE_BLOCK_SECONDS);
+   * 100 per IP per 86400 s, all accounts together (PASSWORD_ADDRESS_FAILURE_LIMIT,
+   * PASSWORD_ADDRESS_FAILURE_WINDOW_SECONDS); and 10 per account per 60 s from all IPs
+   * (PASSWORD_ACCOUNT_RATE_LIMIT, PASSWORD_ACCOUNT_RATE_WINDOW_SECONDS), beyond which only an IP that
+   * has not failed at the account is checked. 429 beyond any of them.
    *
    * Public: no credential.
    *
