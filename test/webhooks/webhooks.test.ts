@@ -253,39 +253,31 @@ test('a rotated secret signs at once and the old one still verifies during the g
   t.notThrows(() => new Webhook(before).verify(delivery.body, delivery.headers));
 });
 
-test('the url is checked again before every delivery', async (t) => {
+/** A link event stored for `url` (no check on storing), once its first attempt is in the merchant's log. */
+async function attemptedAt(url: string) {
   const { id } = await readyLink(app.url, merchant);
-  // An address outside the allow-list (another port): refused at delivery, nothing sent.
   const event = await emitLinkEvent({
     merchantId: merchant.merchantId,
     linkId: id,
-    url: `http://127.0.0.1:${receiver.port + 1}/x`,
+    url,
     type: 'payment_link.paid',
     data: {},
   });
-  const stored = await until(async () => {
-    const list = await eventsOf(merchant, id);
-    const found = list.find((e) => e.id === event._id);
+  return until(async () => {
+    const found = (await eventsOf(merchant, id)).find((e) => e.id === event._id);
     return found?.attempts.length >= 1 && found;
   });
+}
+
+test('the url is checked again before every delivery', async (t) => {
+  // An address outside the allow-list (another port): refused at delivery, nothing sent.
+  const stored = await attemptedAt(`http://127.0.0.1:${receiver.port + 1}/x`);
   t.is(stored.attempts[0].status_code, null);
   t.is(stored.attempts[0].error, 'unsafe_url');
 });
 
 test('a delivery to a closed port shows connection_refused, never the transport text', async (t) => {
-  const { id } = await readyLink(app.url, merchant);
-  const event = await emitLinkEvent({
-    merchantId: merchant.merchantId,
-    linkId: id,
-    url: `http://127.0.0.1:${closedPort}/closed`,
-    type: 'payment_link.paid',
-    data: {},
-  });
-  const stored = await until(async () => {
-    const list = await eventsOf(merchant, id);
-    const found = list.find((e) => e.id === event._id);
-    return found?.attempts.length >= 1 && found;
-  });
+  const stored = await attemptedAt(`http://127.0.0.1:${closedPort}/closed`);
   t.like(stored.attempts[0], { status_code: null, success: false, error: 'connection_refused' });
   t.notRegex(JSON.stringify(stored.attempts), /ECONN|connect |127\.0\.0\.1/);
 });
