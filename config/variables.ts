@@ -392,6 +392,22 @@ export const CONFIG_VARIABLES = {
       doc: 'TEST ONLY: comma-separated host:port list exempt from the public-HTTPS webhook rule (off by default)',
       parse: (list) => commaSeparated(list).map((host) => host.toLowerCase()),
     }),
+    allowedPorts: variable({
+      env: 'WEBHOOK_ALLOWED_PORTS',
+      schema: Joi.string()
+        .pattern(/^\s*\d{1,5}\s*(,\s*\d{1,5}\s*)*$/)
+        .custom((list: string) => {
+          if (commaSeparated(list).some((port) => Number(port) < 1 || Number(port) > 65535))
+            throw new Error('a port is 1 to 65535');
+          return list;
+        }),
+      default: '443',
+      doc:
+        'Comma-separated ports a webhook URL (account endpoints, link webhookUrl) may name; any other port is ' +
+        'refused with 400, whatever NODE_ENV, so a merchant cannot probe ports of other hosts from our address ' +
+        '(WEBHOOK_TEST_ALLOW_HOSTS entries keep their own ports)',
+      parse: (list) => commaSeparated(list).map(Number),
+    }),
     retryBaseMs: variable({
       env: 'WEBHOOK_RETRY_BASE_MS',
       schema: positiveInt,

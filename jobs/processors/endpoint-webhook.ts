@@ -22,8 +22,9 @@ export default async function deliverEndpointWebhook(job: Job<EndpointWebhookJob
   if (outcome.refused) throw new UnrecoverableError(outcome.error!);
   if (outcome.gone) throw new UnrecoverableError('receiver answered 410 Gone: retries stopped');
   const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-  if (lastAttempt && job.data.trigger === 'scheduled') await failEndpointDelivery(job.data.deliveryId, outcome.error);
-  throw new Error(outcome.error ?? 'delivery failed');
+  if (lastAttempt && job.data.trigger === 'scheduled') await failEndpointDelivery(job.data.deliveryId, outcome);
+  // The job's failure is the operator's: it keeps the transport's text (the merchant sees the category).
+  throw new Error(outcome.detail ?? outcome.error ?? 'delivery failed');
 }
 
 export const endpointWebhookProcessor = jobKind(

@@ -20,7 +20,8 @@ export default async function deliverLinkWebhook(job: Job<LinkWebhookJob>) {
   if (outcome.gone) throw new UnrecoverableError(`receiver answered 410 Gone: retries stopped`);
   const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
   if (lastAttempt && job.data.trigger === 'scheduled') await markEventFailed(job.data.eventId);
-  throw new Error(outcome.error ?? 'delivery failed');
+  // The job's failure is the operator's: it keeps the transport's text (the merchant sees the category).
+  throw new Error(outcome.detail ?? outcome.error ?? 'delivery failed');
 }
 
 export const linkWebhookProcessor = jobKind(linkWebhookJob, deliverLinkWebhook, linkWebhookWorkerOptions);

@@ -142,10 +142,11 @@ export const paymentLinkCreate = definition(
       webhookUrl: emptyOrNull(field.string())
         .messages({ 'string.base': UNSAFE_WEBHOOK_URL })
         .description(
-          'Public HTTPS URL receiving signed events of this link (see the webhooks tag). Refused with ' +
-            '{"webhookUrl": ["Enter a safe public HTTPS URL"]} ' +
+          'Public HTTPS URL on port 443 (or a port the deployment allows) receiving signed events of this link ' +
+            '(see the webhooks tag). Refused with {"webhookUrl": ["Enter a safe public HTTPS URL"]} ' +
             ('for http, credentials in the URL, localhost, names resolving to any internal address, numeric IP ' +
-              'forms of internal addresses, and unresolvable hosts.'),
+              'forms of internal addresses, and unresolvable hosts; with {"webhookUrl": ["Enter a safe public ' +
+              'HTTPS URL on port 443 (not 6379)"]} for any other port.'),
         ),
       webhook_url: WEBHOOK_ALIAS,
       callbackUrl: WEBHOOK_ALIAS,

@@ -11,7 +11,7 @@ import { insertDocument } from '../db/inserts';
 import { freeKey, recordOfUse, requestHash, useIdempotencyKey, type KeyBook } from '../payments/idempotency';
 import { ApiError, badRequest, notFound, type FieldErrors } from '../platform/errors';
 import { documentKind, normalizeDocument } from '../platform/brazilian-documents';
-import { checkWebhookUrl, UNSAFE_WEBHOOK_URL, type Resolver } from '../platform/url-safety';
+import { checkWebhookUrl, configuredUrlRules, type Resolver } from '../platform/url-safety';
 import type { InstallmentPolicy } from '../platform/installments';
 import { paymentLinkCreate, type PaymentLinkAnswer } from './schemas';
 import {
@@ -96,11 +96,8 @@ export async function validateCreateLink(body: unknown, options: ValidateOptions
   }
   const webhookUrl = typeof value.webhookUrl === 'string' ? value.webhookUrl.trim() : '';
   if (webhookUrl && !fields.webhookUrl) {
-    const verdict = await checkWebhookUrl(webhookUrl, {
-      resolve: options.resolve,
-      allowHosts: getConfig().webhooks.testAllowHosts,
-    });
-    if (!verdict.safe) fields.webhookUrl = [UNSAFE_WEBHOOK_URL];
+    const verdict = await checkWebhookUrl(webhookUrl, configuredUrlRules(options.resolve));
+    if (!verdict.safe) fields.webhookUrl = [verdict.message];
   }
   // Only numbers reach the comparisons: a field refused above may hold anything (a 50 000-deep array that
   // `>` would turn into a string, overflowing the stack).

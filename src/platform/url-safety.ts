@@ -2,8 +2,9 @@
  * Is a merchant's webhook URL safe for our servers to call? Public HTTPS only, so a merchant can
  * never point our workers at our own network (SSRF).
  *
- * Refused: any scheme but https; credentials in the URL; localhost names; a host that does not
- * resolve; and a host any of whose resolved addresses is loopback, private, link-local, CGNAT,
+ * Refused: any scheme but https; credentials in the URL; a port not in WEBHOOK_ALLOWED_PORTS (443
+ * unless a deployment widens it: what a delivery reports about a port would otherwise let a merchant
+ * probe any host's ports from our address); localhost names; a host that does not resolve; and a host any of whose resolved addresses is loopback, private, link-local, CGNAT,
  * multicast, reserved, documentation, unspecified, IPv4-mapped/translated IPv6 and the like, and an
  * IPv6 address whose embedded IPv4 (6to4, Teredo, ISATAP, NAT64, ...) is any of those.
  * Numeric tricks (2130706433, 0177.0.0.1, 0x7f000001, 127.1) need no special code: the WHATWG URL
@@ -11,11 +12,23 @@
  *
  * The resolver is a parameter, so the decision is testable on address lists without a network;
  * deliveries pin the connection to the addresses checked here (no DNS rebinding in between).
+ *
+ * The rules hold whatever NODE_ENV: tests reach their loopback receivers only through the explicit
+ * allow-list (WEBHOOK_TEST_ALLOW_HOSTS host:port pairs, refused in production), whose entries keep their
+ * own ports, so the port rule is exercised by the same tests that use the allow-list.
  */
 import dns from 'node:dns';
 import net from 'node:net';
+import { getConfig } from '../../config';
 
 export const UNSAFE_WEBHOOK_URL = 'Enter a safe public HTTPS URL';
+
+/** The port rule's answer to the merchant: the field's message names the ports allowed and the one refused. */
+export const unsafePortMessage = (allowedPorts: readonly number[], port: string) =>
+  `${UNSAFE_WEBHOOK_URL} on port ${allowedPorts.join(' or ')} (not ${port})`;
+
+/** Ports a webhook URL may name unless told otherwise (config: WEBHOOK_ALLOWED_PORTS). */
+const HTTPS_PORTS = [443];
 
 export interface ResolvedAddress {
   address: string;
@@ -29,8 +42,15 @@ export const systemResolver: Resolver = async (hostname) => {
   return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
 
+/**
+ * A refusal carries `reason`, for logs and the delivery's failure category, and `message`, the field's
+ * answer to the merchant: UNSAFE_WEBHOOK_URL for every rule but the port's (which reveals nothing of a
+ * network, and tells the merchant what to fix). Naming which address rule refused a host would tell
+ * a merchant what our resolver sees.
+ */
 export type UrlVerdict =
-  { safe: true; url: URL; addresses: ResolvedAddress[]; allowListed: boolean } | { safe: false; reason: string };
+  | { safe: true; url: URL; addresses: ResolvedAddress[]; allowListed: boolean }
+  | { safe: false; reason: string; message: string };
 
 /** Every range a webhook must not reach (IANA special-purpose registries, IPv4 and IPv6). */
 // Two lists: node's BlockList matches IPv4 addresses against IPv6 rules through their mapped
@@ -152,48 +172,63 @@ export interface CheckOptions {
   resolve?: Resolver;
   /** host:port pairs exempt from the rules (WEBHOOK_TEST_ALLOW_HOSTS; tests only, empty by default). */
   allowHosts?: string[];
+  /** The ports a URL outside the allow-list may name (WEBHOOK_ALLOWED_PORTS); 443 when not given. */
+  allowedPorts?: readonly number[];
 }
+
+/** The configured rules, for every caller that checks a merchant's URL (saving it, and before each delivery). */
+export function configuredUrlRules(resolve?: Resolver): CheckOptions {
+  const { testAllowHosts, allowedPorts } = getConfig().webhooks;
+  return { resolve, allowHosts: testAllowHosts, allowedPorts };
+}
+
+/** The reason of a host with no address: a delivery reports it as DNS trouble, not as an unsafe URL. */
+export const HOST_DOES_NOT_RESOLVE = 'host does not resolve';
+
+const refused = (reason: string, message = UNSAFE_WEBHOOK_URL) => ({ safe: false, reason, message }) as const;
 
 /** Decides whether our servers may call this URL, resolving its host. Never throws. */
 export async function checkWebhookUrl(raw: unknown, options: CheckOptions = {}): Promise<UrlVerdict> {
   const resolve = options.resolve ?? systemResolver;
-  if (typeof raw !== 'string' || raw.length > 2000)
-    return { safe: false, reason: 'not a string of at most 2000 characters' };
+  if (typeof raw !== 'string' || raw.length > 2000) return refused('not a string of at most 2000 characters');
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    return { safe: false, reason: 'not a URL' };
+    return refused('not a URL');
   }
-  if (url.username || url.password) return { safe: false, reason: 'credentials in the URL' };
+  if (url.username || url.password) return refused('credentials in the URL');
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
-  const hostPort = `${url.hostname.toLowerCase()}:${defaultPort(url)}`;
+  const port = defaultPort(url);
+  const hostPort = `${url.hostname.toLowerCase()}:${port}`;
   if ((url.protocol === 'http:' || url.protocol === 'https:') && options.allowHosts?.includes(hostPort)) {
     const family = net.isIP(hostname);
     const addresses = family
       ? [{ address: hostname, family: family as 4 | 6 }]
       : await resolve(hostname).catch(() => []);
-    if (!addresses.length) return { safe: false, reason: 'host does not resolve' };
+    if (!addresses.length) return refused(HOST_DOES_NOT_RESOLVE);
     return { safe: true, url, addresses, allowListed: true };
   }
-  if (url.protocol !== 'https:') return { safe: false, reason: 'not https' };
-  if (isLocalName(hostname)) return { safe: false, reason: 'localhost' };
+  if (url.protocol !== 'https:') return refused('not https');
+  // Before any lookup: a refused port costs no DNS query, and its answer is the same for every host.
+  const allowedPorts = options.allowedPorts ?? HTTPS_PORTS;
+  if (!allowedPorts.includes(Number(port))) return refused(`port ${port}`, unsafePortMessage(allowedPorts, port));
+  if (isLocalName(hostname)) return refused('localhost');
   const literal = net.isIP(hostname);
   if (literal) {
     return isPublicAddress(hostname)
       ? { safe: true, url, addresses: [{ address: hostname, family: literal as 4 | 6 }], allowListed: false }
-      : { safe: false, reason: 'internal address' };
+      : refused('internal address');
   }
   let addresses: ResolvedAddress[];
   try {
     addresses = await resolve(hostname);
   } catch {
-    return { safe: false, reason: 'host does not resolve' };
+    return refused(HOST_DOES_NOT_RESOLVE);
   }
-  if (!addresses.length) return { safe: false, reason: 'host does not resolve' };
+  if (!addresses.length) return refused(HOST_DOES_NOT_RESOLVE);
   // Every address must be public: a name with one public and one internal address is refused,
   // since the connection could pick either.
-  if (!addresses.every((a) => isPublicAddress(a.address)))
-    return { safe: false, reason: 'resolves to an internal address' };
+  if (!addresses.every((a) => isPublicAddress(a.address))) return refused('resolves to an internal address');
   return { safe: true, url, addresses, allowListed: false };
 }

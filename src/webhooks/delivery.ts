@@ -12,7 +12,8 @@ import { logger } from '../platform/logger';
 import type { CarriedEvent, LinkWebhookJob } from '../../jobs/link-webhook';
 import { WebhookAttemptModel, WebhookEventModel, type WebhookEvent } from './model';
 import { findWebhookSecret, getWebhookSecret, signedHeaders } from './secrets';
-import { checkWebhookUrl, type ResolvedAddress, type Resolver } from '../platform/url-safety';
+import { checkWebhookUrl, configuredUrlRules, type ResolvedAddress, type Resolver } from '../platform/url-safety';
+import { failureOfError, failureOfRefusal } from './failures';
 
 export interface DeliveryOutcome {
   success: boolean;
@@ -23,7 +24,13 @@ export interface DeliveryOutcome {
   /** Nothing was sent nor recorded: the job names no stored event, or disagrees with it (refusalOf). */
   refused?: boolean;
   statusCode: number | null;
+  /**
+   * A failed attempt's category (failures.ts), stored and shown to the merchant; a job refused before any
+   * attempt (never stored) says why in words.
+   */
   error: string | null;
+  /** The transport's own text of a failed attempt, for the operator's log line only: never stored nor shown. */
+  detail?: string;
 }
 
 export interface DeliveryOptions {
@@ -164,7 +171,15 @@ export async function deliverEvent(
     writeEventState(event._id, started, outcome),
   ]);
   logger.info(
-    { eventId: event._id, linkId: event.linkId, statusCode: outcome.statusCode, success: outcome.success, durationMs },
+    {
+      eventId: event._id,
+      linkId: event.linkId,
+      statusCode: outcome.statusCode,
+      success: outcome.success,
+      error: outcome.error,
+      detail: outcome.detail,
+      durationMs,
+    },
     'link webhook attempt',
   );
   return outcome;
@@ -213,22 +228,23 @@ export async function attemptPostTo(
   headers: () => Promise<Record<string, string>> | Record<string, string>,
   body: string,
 ): Promise<DeliveryOutcome> {
-  const { webhooks } = getConfig();
-  const verdict = await checkWebhookUrl(rawUrl, { resolve, allowHosts: webhooks.testAllowHosts });
+  const verdict = await checkWebhookUrl(rawUrl, configuredUrlRules(resolve));
   if (!verdict.safe)
     return {
       success: false,
       gone: false,
       statusCode: null,
-      error: `refused: the URL is no longer a safe public HTTPS URL (${verdict.reason})`,
+      error: failureOfRefusal(verdict.reason),
+      detail: `refused: the URL is no longer a safe public HTTPS URL (${verdict.reason})`,
     };
-  return attemptPost(verdict.url, verdict.addresses, await headers(), body, webhooks.timeoutMs);
+  return attemptPost(verdict.url, verdict.addresses, await headers(), body, getConfig().webhooks.timeoutMs);
 }
 
 /**
  * One signed POST to a checked URL, as an attempt: 2xx is delivered, 410 gone, a redirect is not
- * followed, a timeout or a transport error is a failed attempt naming it. Never throws: link
- * webhooks and account endpoints log and schedule attempts alike (src/webhooks/endpoint-delivery.ts).
+ * followed, a timeout or a transport error is a failed attempt naming its category (the transport's
+ * text goes to `detail`, for the log line). Never throws: link webhooks and account endpoints log and
+ * schedule attempts alike (src/webhooks/endpoint-delivery.ts).
  */
 export async function attemptPost(
   url: URL,
@@ -240,24 +256,27 @@ export async function attemptPost(
   try {
     const statusCode = await post(url, addresses, headers, body, timeoutMs);
     const success = statusCode >= 200 && statusCode < 300;
+    if (success) return { success, gone: false, statusCode, error: null };
+    const redirect = statusCode >= 300 && statusCode < 400;
     return {
       success,
       gone: statusCode === 410,
       statusCode,
-      error: success
-        ? null
-        : statusCode >= 300 && statusCode < 400
-          ? `redirect ${statusCode} not followed`
-          : `receiver answered ${statusCode}`,
+      error: 'http_status',
+      detail: redirect ? `redirect ${statusCode} not followed` : `receiver answered ${statusCode}`,
     };
   } catch (error) {
     const e = error as Error & { code?: string };
-    const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || /timeout/i.test(e.code ?? '');
+    const failure = failureOfError(error);
     return {
       success: false,
       gone: false,
       statusCode: null,
-      error: timedOut ? `no answer within ${timeoutMs} ms` : `${e.code ?? e.name}: ${e.message}`,
+      error: failure,
+      detail:
+        failure === 'timeout'
+          ? `no answer within ${timeoutMs} ms (${e.code ?? e.name})`
+          : `${e.code ?? e.name}: ${e.message}`,
     };
   }
 }

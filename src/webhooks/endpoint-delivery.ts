@@ -12,6 +12,7 @@ import { logger } from '../platform/logger';
 import type { Resolver } from '../platform/url-safety';
 import { endpointDeliveryJobId, endpointDeliveryQueue, enqueueEndpointDelivery } from '../../jobs/endpoint-webhook';
 import { attemptPostTo, type DeliveryOutcome } from './delivery';
+import { failureText, shownFailure } from './failures';
 import {
   EndpointAttemptModel,
   EndpointDeliveryModel,
@@ -142,7 +143,15 @@ export async function deliverToEndpoint(
       : Promise.resolve(),
   ]);
   logger.info(
-    { deliveryId, endpointId: endpoint._id, statusCode: outcome.statusCode, success: outcome.success, durationMs },
+    {
+      deliveryId,
+      endpointId: endpoint._id,
+      statusCode: outcome.statusCode,
+      success: outcome.success,
+      error: outcome.error,
+      detail: outcome.detail,
+      durationMs,
+    },
     'webhook endpoint attempt',
   );
   return { ...outcome, endpoint, delivery };
@@ -153,7 +162,10 @@ export async function deliverToEndpoint(
  * endpoint disabled, with the reason shown to the merchant, unless a delivery to it succeeded since
  * this one was stored (the endpoint works; this event alone failed).
  */
-export async function failEndpointDelivery(deliveryId: string, lastError: string | null): Promise<void> {
+export async function failEndpointDelivery(
+  deliveryId: string,
+  last: Pick<DeliveryOutcome, 'error' | 'statusCode'>,
+): Promise<void> {
   const delivery = await EndpointDeliveryModel.findById(deliveryId).lean();
   if (!delivery || delivery.state !== 'pending') return;
   await EndpointDeliveryModel.updateOne(
@@ -167,7 +179,8 @@ export async function failEndpointDelivery(deliveryId: string, lastError: string
   const now = new Date();
   const reason =
     `Disabled on ${now.toISOString()}: every attempt to deliver ${delivery.eventId} failed ` +
-    `(${delivery.attemptCount} attempts, last: ${lastError ?? 'unknown'}), with no successful delivery since.`;
+    `(${delivery.attemptCount} attempts, last: ${failureText(shownFailure(last.error), last.statusCode)}), ` +
+    'with no successful delivery since.';
   await WebhookEndpointModel.updateOne(
     { _id: endpoint._id },
     { $set: { enabled: false, disabledReason: reason, disabledAt: now, updatedAt: now } },

@@ -8,6 +8,7 @@ import { FIELD_MESSAGES } from '../http/validation';
 import { UNSAFE_WEBHOOK_URL } from '../platform/url-safety';
 import { DELIVERY_STATES } from './endpoint-model';
 import { ALL_EVENTS, EVENT_TYPE_NAMES } from './event-types';
+import { DELIVERY_FAILURE_TEXT, DELIVERY_FAILURES } from './failures';
 
 /** At most this many endpoints per merchant (Stripe allows 16 too). */
 export const MAX_ENDPOINTS = 16;
@@ -28,8 +29,10 @@ const url = field
   .max(2000)
   .messages({ 'string.base': UNSAFE_WEBHOOK_URL, 'string.empty': UNSAFE_WEBHOOK_URL })
   .description(
-    'Public HTTPS URL receiving signed events. Refused with {"url": ["Enter a safe public HTTPS URL"]} for http, ' +
-      'credentials in the URL, localhost, names resolving to any internal address and unresolvable hosts',
+    'Public HTTPS URL on port 443 (or a port the deployment allows) receiving signed events. Refused with ' +
+      '{"url": ["Enter a safe public HTTPS URL"]} for http, credentials in the URL, localhost, names resolving to ' +
+      'any internal address and unresolvable hosts, and with {"url": ["Enter a safe public HTTPS URL on port 443 ' +
+      '(not 6379)"]} for any other port',
   )
   .example('https://partner.example.com/webhooks/payments');
 const enabledEvents = field
@@ -65,7 +68,8 @@ const endpointFields = {
   enabled_events: required(field.array(field.string())),
   enabled: required(field.boolean()),
   disabled_reason: nullable(field.string()).description(
-    'Why the service disabled this endpoint (every attempt of a delivery failed, about 3 days); null otherwise',
+    'Why the service disabled this endpoint (every attempt of a delivery failed, about 3 days, ending "last: ' +
+      '<failure category>[ <HTTP status>]"); null otherwise',
   ),
   disabled_at: nullable(field.dateTime()),
   created_at: required(field.dateTime()),
@@ -100,7 +104,7 @@ export const endpointAttempt = definition(
     status_code: nullable(field.number().integer()),
     duration_ms: required(field.number().integer()),
     success: required(field.boolean()),
-    error: nullable(field.string()),
+    error: nullable(field.oneOf(DELIVERY_FAILURES)).description(DELIVERY_FAILURE_TEXT),
   }),
 );
 

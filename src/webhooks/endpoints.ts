@@ -6,10 +6,9 @@
  * concurrent creates cannot both take the last slot, which a count-then-insert would let through.
  */
 import crypto from 'node:crypto';
-import { getConfig } from '../../config';
 import { createOnce } from '../db/claims';
 import { badRequest, conflict, notFound } from '../platform/errors';
-import { checkWebhookUrl, UNSAFE_WEBHOOK_URL, type Resolver } from '../platform/url-safety';
+import { checkWebhookUrl, configuredUrlRules, type Resolver } from '../platform/url-safety';
 import { enqueueEndpointDelivery } from '../../jobs/endpoint-webhook';
 import {
   EndpointAttemptModel,
@@ -27,6 +26,7 @@ import {
   type EndpointWithSecretAnswer,
 } from './endpoint-schemas';
 import { ROTATION_GRACE_MS } from './secrets';
+import { shownDisabledReason, shownFailure } from './failures';
 
 /** The newest deliveries an endpoint's log shows. */
 export const DELIVERY_LOG_SIZE = 100;
@@ -44,7 +44,7 @@ export function presentEndpoint(endpoint: WebhookEndpoint): EndpointAnswer {
     description: endpoint.description,
     enabled_events: endpoint.enabledEvents,
     enabled: endpoint.enabled,
-    disabled_reason: endpoint.disabledReason,
+    disabled_reason: shownDisabledReason(endpoint.disabledReason),
     disabled_at: iso(endpoint.disabledAt),
     created_at: endpoint.createdAt.toISOString(),
     updated_at: endpoint.updatedAt.toISOString(),
@@ -60,8 +60,8 @@ function presentWithSecret(endpoint: WebhookEndpoint): EndpointWithSecretAnswer 
 }
 
 async function checkUrl(url: string, resolve?: Resolver): Promise<void> {
-  const verdict = await checkWebhookUrl(url, { resolve, allowHosts: getConfig().webhooks.testAllowHosts });
-  if (!verdict.safe) throw badRequest({ url: [UNSAFE_WEBHOOK_URL] });
+  const verdict = await checkWebhookUrl(url, configuredUrlRules(resolve));
+  if (!verdict.safe) throw badRequest({ url: [verdict.message] });
 }
 
 export async function createEndpoint(
@@ -174,7 +174,7 @@ function presentDelivery(
         status_code: a.statusCode,
         duration_ms: a.durationMs,
         success: a.success,
-        error: a.error,
+        error: shownFailure(a.error),
       })),
   };
 }

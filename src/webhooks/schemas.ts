@@ -5,6 +5,7 @@
 import { celebrate, Joi, Segments } from 'celebrate';
 import { definition, field, nullable, required, swaggerOnly, type ValueOf } from '../http/schema';
 import { ATTEMPT_TRIGGERS, EVENT_STATES, WEBHOOK_EVENT_TYPES } from './model';
+import { DELIVERY_FAILURE_TEXT, DELIVERY_FAILURES } from './failures';
 
 /**
  * Redeliveries are sends to the merchant's URL on request: bounded per event (a retry or two while
@@ -53,7 +54,7 @@ export const webhookAttempt = definition(
     ),
     duration_ms: field.number().integer(),
     success: field.boolean(),
-    error: nullable(field.string()),
+    error: nullable(field.oneOf(DELIVERY_FAILURES)).description(DELIVERY_FAILURE_TEXT),
   }),
 );
 

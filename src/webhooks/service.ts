@@ -10,6 +10,7 @@ import { notFound } from '../platform/errors';
 import { enqueueDelivery } from '../../jobs/link-webhook';
 import { WebhookAttemptModel, WebhookEventModel, type WebhookAttempt, type WebhookEvent } from './model';
 import type { WebhookEventAnswer } from './schemas';
+import { shownFailure } from './failures';
 
 export * from './outbox';
 export * from './secrets';
@@ -41,7 +42,7 @@ export function presentEvent(
       status_code: a.statusCode,
       duration_ms: a.durationMs,
       success: a.success,
-      error: a.error,
+      error: shownFailure(a.error),
     })),
   };
 }

@@ -11,13 +11,13 @@ import { Webhook } from 'standardwebhooks';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { call, callJson } from '../helpers/http';
-import { eventually, startProcess, stopAll } from '../helpers/processes';
+import { eventually, freePort, startProcess, stopAll } from '../helpers/processes';
 import { closeAcquirerClient } from '../../src/acquirer/client';
 import { Receiver } from '../webhooks/receiver';
 import { cardSale, PRE_CAPTURE } from '../sales/helpers';
 import { createEndpoint, untilReceived, verifiedAt } from './helpers';
 import { AccountEventModel } from '../../src/events/model';
-import { EndpointDeliveryModel } from '../../src/webhooks/endpoint-model';
+import { EndpointAttemptModel, EndpointDeliveryModel, WebhookEndpointModel } from '../../src/webhooks/endpoint-model';
 import { recordEvent } from '../../src/events/recording';
 import { removeExpiredEvents } from '../../src/events/reads';
 import { verifyWebhook, WebhookVerificationError } from '../../clients/typescript/src';
@@ -26,13 +26,16 @@ let app: TestApp;
 let merchant: TestMerchant;
 let other: TestMerchant;
 const receiver = new Receiver();
+/** A loopback port nothing listens on, allow-listed: a delivery there is refused by the system. */
+let closedPort: number;
 
 test.before(async () => {
   await receiver.start();
+  closedPort = await freePort();
   const sandbox = await startProcess('sandbox', { SANDBOX_PORT: '0' });
   process.env.ACQUIRER_BASE_URL = sandbox.url;
   process.env.ACQUIRER_QUERY_URL = sandbox.url;
-  process.env.WEBHOOK_TEST_ALLOW_HOSTS = `127.0.0.1:${receiver.port}`;
+  process.env.WEBHOOK_TEST_ALLOW_HOSTS = `127.0.0.1:${receiver.port},127.0.0.1:${closedPort}`;
   // A short schedule: 3 attempts, 100 ms then 200 ms apart (jittered).
   process.env.WEBHOOK_RETRY_BASE_MS = '100';
   process.env.WEBHOOK_ENDPOINT_ATTEMPTS = '3';
@@ -152,6 +155,144 @@ test.serial('private, loopback and plain-http URLs are refused, naming the field
   t.truthy(bad.body['enabled_events.0']);
 });
 
+test.serial('a public address on any port but 443 is refused, naming the field and the port', async (t) => {
+  // Before the port rule this was 201, and the delivery log then told the merchant whether 1.1.1.1 had
+  // Redis's port open: a port scanner running from our address.
+  const created = await callJson(app, 'POST', '/api/v1/webhook-endpoints/', as(merchant), {
+    url: 'https://1.1.1.1:6379/',
+    enabled_events: ['*'],
+  });
+  t.is(created.status, 400, created.text);
+  t.deepEqual(created.body, { url: ['Enter a safe public HTTPS URL on port 443 (not 6379)'] });
+  const mine = await createEndpoint(app, merchant, { url: 'https://1.1.1.1/hook', enabled_events: ['refund.failed'] });
+  t.is(mine.status, 201);
+  const moved = await callJson(app, 'PATCH', `/api/v1/webhook-endpoints/${mine.id}/`, as(merchant), {
+    url: 'https://1.1.1.1:25/hook',
+  });
+  t.is(moved.status, 400, moved.text);
+  t.deepEqual(moved.body, { url: ['Enter a safe public HTTPS URL on port 443 (not 25)'] });
+  t.is((await WebhookEndpointModel.findById(mine.id).lean())!.url, 'https://1.1.1.1/hook');
+  await call(app, 'DELETE', `/api/v1/webhook-endpoints/${mine.id}/`, as(merchant));
+});
+
+/** Transport words a merchant must never see: the system's error codes and texts, addresses with ports. */
+const RAW_TRANSPORT_TEXT = /ECONN|ETIMEDOUT|ENOTFOUND|EAI_|UND_ERR|connect |\d+\.\d+\.\d+\.\d+:\d+|receiver answered/;
+
+test.serial('a delivery to a closed port shows connection_refused, never the transport text', async (t) => {
+  const closed = await createEndpoint(app, merchant, {
+    url: `http://127.0.0.1:${closedPort}/hook`,
+    enabled_events: ['pix.expired'],
+  });
+  t.is(closed.status, 201, JSON.stringify(closed.body));
+  const event = await recordEvent({
+    merchantId: merchant.merchantId,
+    type: 'pix.expired',
+    objectId: 'closedport1',
+    data: {},
+  });
+  const failed = await eventually(async () => {
+    const res = await callJson(app, 'GET', `/api/v1/webhook-endpoints/${closed.id}/deliveries/`, as(merchant));
+    return res.body.results.find((d: any) => d.event_id === event._id && d.state === 'failed');
+  }, 30_000);
+  t.deepEqual(
+    failed.attempts.map((a: any) => [a.status_code, a.success, a.error]),
+    [
+      [null, false, 'connection_refused'],
+      [null, false, 'connection_refused'],
+      [null, false, 'connection_refused'],
+    ],
+  );
+  t.notRegex(JSON.stringify(failed), RAW_TRANSPORT_TEXT);
+  const disabled = await eventually(async () => {
+    const res = await callJson(app, 'GET', `/api/v1/webhook-endpoints/${closed.id}/`, as(merchant));
+    return res.body.enabled === false && res.body;
+  }, 30_000);
+  t.regex(disabled.disabled_reason, /\(3 attempts, last: connection_refused\)/);
+  t.notRegex(disabled.disabled_reason, RAW_TRANSPORT_TEXT);
+  await call(app, 'DELETE', `/api/v1/webhook-endpoints/${closed.id}/`, as(merchant));
+});
+
+test.serial('attempts stored with the transport text before categories are shown as categories', async (t) => {
+  const old = await createEndpoint(app, merchant, { url: receiver.url('/old'), enabled_events: ['refund.failed'] });
+  const event = await recordEvent({
+    merchantId: merchant.merchantId,
+    type: 'pix.expired',
+    objectId: 'legacytext1',
+    data: {},
+  });
+  const deliveryId = `${event._id}.${old.id}`;
+  await EndpointDeliveryModel.create({
+    _id: deliveryId,
+    merchantId: merchant.merchantId,
+    endpointId: old.id,
+    eventId: event._id,
+    eventType: 'pix.expired',
+    body: '{}',
+    state: 'failed',
+    attemptCount: 6,
+    createdAt: new Date(),
+  });
+  const legacy: [string, number | null][] = [
+    ['ECONNREFUSED: connect ECONNREFUSED 1.1.1.1:6379', null],
+    ['no answer within 5000 ms', null],
+    ['UND_ERR_CONNECT_TIMEOUT: Connect Timeout Error (attempted address: 1.1.1.1:22, timeout: 5000ms)', null],
+    ['receiver answered 503', 503],
+    ['redirect 302 not followed', 302],
+    ['DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate', null],
+    ['refused: the URL is no longer a safe public HTTPS URL (resolves to an internal address)', null],
+    ['ECONNRESET: read ECONNRESET', null],
+  ];
+  await EndpointAttemptModel.insertMany(
+    legacy.map(([error, statusCode], i) => ({
+      deliveryId,
+      endpointId: old.id,
+      merchantId: merchant.merchantId,
+      trigger: 'scheduled',
+      at: new Date(Date.now() + i),
+      durationMs: 5,
+      statusCode,
+      success: false,
+      error,
+    })),
+  );
+  await WebhookEndpointModel.updateOne(
+    { _id: old.id },
+    {
+      $set: {
+        enabled: false,
+        disabledAt: new Date(),
+        disabledReason:
+          `Disabled on 2025-01-01T00:00:00.000Z: every attempt to deliver ${event._id} failed (16 attempts, ` +
+          'last: ECONNREFUSED: connect ECONNREFUSED 1.1.1.1:6379), with no successful delivery since.',
+      },
+    },
+  );
+  const log = await callJson(app, 'GET', `/api/v1/webhook-endpoints/${old.id}/deliveries/`, as(merchant));
+  t.is(log.status, 200, log.text);
+  const [delivery] = log.body.results;
+  t.deepEqual(
+    delivery.attempts.map((a: any) => a.error),
+    [
+      'connection_refused',
+      'timeout',
+      'timeout',
+      'http_status',
+      'http_status',
+      'tls',
+      'unsafe_url',
+      'connection_failed',
+    ],
+  );
+  const read = await callJson(app, 'GET', `/api/v1/webhook-endpoints/${old.id}/`, as(merchant));
+  t.is(
+    read.body.disabled_reason,
+    `Disabled on 2025-01-01T00:00:00.000Z: every attempt to deliver ${event._id} failed (16 attempts, ` +
+      'last: connection_refused), with no successful delivery since.',
+  );
+  t.notRegex(JSON.stringify([log.body, read.body.disabled_reason]), RAW_TRANSPORT_TEXT);
+  await call(app, 'DELETE', `/api/v1/webhook-endpoints/${old.id}/`, as(merchant));
+});
+
 test.serial(
   'an event is recorded once under concurrent emitters, and an object numbers its events in order',
   async (t) => {
@@ -187,7 +328,7 @@ test.serial(
       const res = await callJson(app, 'GET', `/api/v1/webhook-endpoints/${failing.id}/`, as(merchant));
       return res.body.enabled === false && res.body;
     }, 30_000);
-    t.regex(disabled.disabled_reason, /every attempt to deliver evt_sale_down1_paid failed .*503/);
+    t.regex(disabled.disabled_reason, /every attempt to deliver evt_sale_down1_paid failed .*last: http_status 503\)/);
     t.is(receiver.at('/down').length, 3);
     const deliveries = await callJson(app, 'GET', `/api/v1/webhook-endpoints/${failing.id}/deliveries/`, as(merchant));
     t.like(deliveries.body.results[0], { event_id: event._id, state: 'failed', attempt_count: 3 });

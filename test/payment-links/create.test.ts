@@ -254,6 +254,27 @@ test('a link with an unsafe webhook url is not created', async (t) => {
   t.is(await PaymentLinkModel.countDocuments({ merchantId: alone.merchantId }), 0);
 });
 
+test('a webhook url on a port other than 443 is refused, naming the port (no port scans from our address)', async (t) => {
+  const alone = await newMerchant();
+  // A public address, so only the port decides: before the port rule this link was created (201), and its
+  // deliveries told the merchant whether 1.1.1.1 answered on Redis's port.
+  for (const [webhookUrl, port] of [
+    ['https://1.1.1.1:6379/', '6379'],
+    ['https://8.8.8.8:22/hook', '22'],
+    ['https://8.8.8.8:8443/hook', '8443'],
+  ]) {
+    const { status, body } = await createLink(app.url, alone, { webhookUrl });
+    t.is(status, 400, webhookUrl);
+    t.deepEqual(body, { webhookUrl: [`Enter a safe public HTTPS URL on port 443 (not ${port})`] }, webhookUrl);
+  }
+  const aliased = await createLink(app.url, alone, { callback_url: 'https://1.1.1.1:6379/' });
+  t.deepEqual(aliased.body, { webhookUrl: ['Enter a safe public HTTPS URL on port 443 (not 6379)'] });
+  t.is(await PaymentLinkModel.countDocuments({ merchantId: alone.merchantId }), 0);
+  // 443 named explicitly is the default port: accepted.
+  const explicit = await createLink(app.url, alone, { webhookUrl: 'https://1.1.1.1:443/hook' });
+  t.is(explicit.status, 201);
+});
+
 test('the merchant comes from the credential, never the body', async (t) => {
   const other = await newMerchant();
   const { status, body } = await createLink(app.url, merchant, { merchant: other.merchantId });

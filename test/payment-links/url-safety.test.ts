@@ -86,7 +86,7 @@ for (const url of refusedUrls) {
 }
 
 test('accepts a public https name whose every address is public', async (t) => {
-  const verdict = await checkWebhookUrl('https://hooks.example.com:8443/payments?x=1', { resolve: resolver });
+  const verdict = await checkWebhookUrl('https://hooks.example.com/payments?x=1', { resolve: resolver });
   t.true(verdict.safe);
   if (verdict.safe) {
     t.deepEqual(
@@ -122,6 +122,47 @@ test('the test allow-list admits exactly its host:port pairs, http included', as
   t.false((await checkWebhookUrl('http://127.0.0.1:4568/hook', { allowHosts })).safe);
   t.false((await checkWebhookUrl('http://127.0.0.1:4567/hook')).safe);
   t.false((await checkWebhookUrl('http://user:pw@127.0.0.1:4567/hook', { allowHosts })).safe);
+});
+
+test('a port other than 443 is refused before any lookup, naming the port; a deployment may allow more', async (t) => {
+  let lookups = 0;
+  const counting: Resolver = (hostname) => {
+    lookups++;
+    return resolver(hostname);
+  };
+  for (const [url, port] of [
+    ['https://1.1.1.1:6379/', '6379'],
+    ['https://hooks.example.com:8443/x', '8443'],
+    ['https://hooks.example.com:80/x', '80'],
+    ['https://[2606:4700:4700::1111]:22/x', '22'],
+    ['https://hooks.example.com:0/x', '0'],
+  ]) {
+    const verdict = await checkWebhookUrl(url, { resolve: counting });
+    t.false(verdict.safe, url);
+    if (!verdict.safe) {
+      t.is(verdict.reason, `port ${port}`, url);
+      t.is(verdict.message, `Enter a safe public HTTPS URL on port 443 (not ${port})`, url);
+    }
+  }
+  t.is(lookups, 0);
+  t.true((await checkWebhookUrl('https://hooks.example.com:443/x', { resolve: resolver })).safe);
+  // Widened by WEBHOOK_ALLOWED_PORTS: 8443 is accepted, every other address rule still applies.
+  const allowedPorts = [443, 8443];
+  t.true((await checkWebhookUrl('https://hooks.example.com:8443/x', { resolve: resolver, allowedPorts })).safe);
+  t.false((await checkWebhookUrl('https://10.0.0.1:8443/x', { resolve: resolver, allowedPorts })).safe);
+  const other = await checkWebhookUrl('https://1.1.1.1:6379/', { resolve: resolver, allowedPorts });
+  t.like(other, { safe: false, message: 'Enter a safe public HTTPS URL on port 443 or 8443 (not 6379)' });
+  // Every other refusal keeps the one message, which says nothing of what our resolver sees.
+  t.like(await checkWebhookUrl('https://internal.example.com/x', { resolve: resolver }), {
+    safe: false,
+    message: 'Enter a safe public HTTPS URL',
+  });
+});
+
+test('an allow-listed test host keeps its port; the same port elsewhere is refused', async (t) => {
+  const allowHosts = ['127.0.0.1:6379'];
+  t.true((await checkWebhookUrl('http://127.0.0.1:6379/hook', { allowHosts })).safe);
+  t.like(await checkWebhookUrl('https://1.1.1.1:6379/hook', { allowHosts }), { safe: false, reason: 'port 6379' });
 });
 
 test('address classification', (t) => {

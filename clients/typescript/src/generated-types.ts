@@ -1195,9 +1195,11 @@ export interface PaymentLinkCreate {
   /** 1 = 24 h, 2 = 48 h, 3 = 72 h after creation */
   link_exp_period?: 1 | 2 | 3;
   /**
-   * Public HTTPS URL receiving signed events of this link (see the webhooks tag). Refused with
-   * {"webhookUrl": ["Enter a safe public HTTPS URL"]} for http, credentials in the URL, localhost, names
-   * resolving to any internal address, numeric IP forms of internal addresses, and unresolvable hosts.
+   * Public HTTPS URL on port 443 (or a port the deployment allows) receiving signed events of this link
+   * (see the webhooks tag). Refused with {"webhookUrl": ["Enter a safe public HTTPS URL"]} for http,
+   * credentials in the URL, localhost, names resolving to any internal address, numeric IP forms of
+   * internal addresses, and unresolvable hosts; with {"webhookUrl": ["Enter a safe public HTTPS URL on
+   * port 443 (not 6379)"]} for any other port.
    */
   webhookUrl?: string;
   /** Alias of webhookUrl */
@@ -1498,7 +1500,13 @@ export interface WebhookAttempt {
   status_code?: number | null;
   duration_ms?: number;
   success?: boolean;
-  error?: string | null;
+  /**
+   * Why the attempt failed, null when it succeeded: timeout (no connection or no answer within the
+   * timeout), connection_refused, connection_failed (reset, unreachable, closed), tls (certificate or
+   * handshake), dns (the host no longer resolves), http_status (an answer other than 2xx, redirects
+   * included: see status_code), unsafe_url (the URL no longer passes the safety rules)
+   */
+  error?: 'timeout' | 'connection_refused' | 'connection_failed' | 'tls' | 'dns' | 'http_status' | 'unsafe_url' | null;
 }
 
 export interface WebhookEvent {
@@ -1528,9 +1536,10 @@ export interface WebhookEvent {
 
 export interface WebhookEndpointCreate {
   /**
-   * Public HTTPS URL receiving signed events. Refused with {"url": ["Enter a safe public HTTPS URL"]}
-   * for http, credentials in the URL, localhost, names resolving to any internal address and
-   * unresolvable hosts
+   * Public HTTPS URL on port 443 (or a port the deployment allows) receiving signed events. Refused with
+   * {"url": ["Enter a safe public HTTPS URL"]} for http, credentials in the URL, localhost, names
+   * resolving to any internal address and unresolvable hosts, and with {"url": ["Enter a safe public
+   * HTTPS URL on port 443 (not 6379)"]} for any other port
    */
   url: string;
   /** Event types this endpoint receives, or ["*"] for every type */
@@ -1571,9 +1580,10 @@ export interface WebhookEndpointCreate {
 
 export interface WebhookEndpointUpdate {
   /**
-   * Public HTTPS URL receiving signed events. Refused with {"url": ["Enter a safe public HTTPS URL"]}
-   * for http, credentials in the URL, localhost, names resolving to any internal address and
-   * unresolvable hosts
+   * Public HTTPS URL on port 443 (or a port the deployment allows) receiving signed events. Refused with
+   * {"url": ["Enter a safe public HTTPS URL"]} for http, credentials in the URL, localhost, names
+   * resolving to any internal address and unresolvable hosts, and with {"url": ["Enter a safe public
+   * HTTPS URL on port 443 (not 6379)"]} for any other port
    */
   url?: string;
   /** Event types this endpoint receives, or ["*"] for every type */
@@ -1619,8 +1629,8 @@ export interface WebhookEndpoint {
   enabled_events: Array<string>;
   enabled: boolean;
   /**
-   * Why the service disabled this endpoint (every attempt of a delivery failed, about 3 days); null
-   * otherwise
+   * Why the service disabled this endpoint (every attempt of a delivery failed, about 3 days, ending
+   * "last: <failure category>[ <HTTP status>]"); null otherwise
    */
   disabled_reason?: string | null;
   /** Format: date-time. */
@@ -1638,8 +1648,8 @@ export interface WebhookEndpointWithSecret {
   enabled_events: Array<string>;
   enabled: boolean;
   /**
-   * Why the service disabled this endpoint (every attempt of a delivery failed, about 3 days); null
-   * otherwise
+   * Why the service disabled this endpoint (every attempt of a delivery failed, about 3 days, ending
+   * "last: <failure category>[ <HTTP status>]"); null otherwise
    */
   disabled_reason?: string | null;
   /** Format: date-time. */
@@ -1668,7 +1678,13 @@ export interface WebhookEndpointAttempt {
   status_code?: number | null;
   duration_ms: number;
   success: boolean;
-  error?: string | null;
+  /**
+   * Why the attempt failed, null when it succeeded: timeout (no connection or no answer within the
+   * timeout), connection_refused, connection_failed (reset, unreachable, closed), tls (certificate or
+   * handshake), dns (the host no longer resolves), http_status (an answer other than 2xx, redirects
+   * included: see status_code), unsafe_url (the URL no longer passes the safety rules)
+   */
+  error?: 'timeout' | 'connection_refused' | 'connection_failed' | 'tls' | 'dns' | 'http_status' | 'unsafe_url' | null;
 }
 
 export interface WebhookEndpointDelivery {
