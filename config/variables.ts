@@ -352,6 +352,24 @@ export const CONFIG_VARIABLES = {
       doc: 'Window of the checkout pay rate limit',
     }),
   },
+  checkoutPixBackoff: {
+    firstMs: variable({
+      env: 'CHECKOUT_PIX_BACKOFF_MS',
+      schema: positiveInt,
+      default: 5000,
+      doc:
+        "After the acquirer failed a checkout's PIX code, how long that link makes no new one (answered 503 " +
+        'with Retry-After); doubled by each failure in a row, forgotten once a code is made',
+    }),
+    maxMs: variable({
+      env: 'CHECKOUT_PIX_BACKOFF_MAX_MS',
+      schema: positiveInt,
+      default: 60_000,
+      doc:
+        'The longest wait of a link after failed PIX codes; a link quiet this long past its wait starts again ' +
+        'from CHECKOUT_PIX_BACKOFF_MS',
+    }),
+  },
   acquirer: ACQUIRER_VARIABLES,
   sandbox: {
     port: variable({

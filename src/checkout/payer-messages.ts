@@ -1,5 +1,5 @@
 /**
- * What the payer reads when the acquirer declines a card: Portuguese, by the acquirer's ReturnCode.
+ * What the payer reads when the acquirer declines a card, or cannot make a PIX code: Portuguese, by the acquirer's ReturnCode.
  * The raw code and message stay what the merchant's API and webhooks carry; this text is only for
  * the checkout page.
  *
@@ -41,3 +41,10 @@ export function payerDenialMessage(returnCode: string): string {
   const code = /^\d$/.test(raw) ? `0${raw}` : raw;
   return Object.hasOwn(BY_RETURN_CODE, code) ? BY_RETURN_CODE[code] : GENERIC;
 }
+
+/**
+ * The payer's text while a link waits after failed PIX codes (pix-backoff.ts); the page adds the countdown
+ * (Retry-After), so the text names no time.
+ */
+export const PIX_UNAVAILABLE =
+  'Não foi possível gerar o QR Code agora: o sistema de pagamentos não respondeu. Nada foi cobrado.';

@@ -8,9 +8,9 @@
 import QRCode from 'qrcode';
 import { isDuplicateKey } from '../db/claims';
 import { insertDocument } from '../db/inserts';
-import { badRequest } from '../platform/errors';
+import { ApiError, badRequest } from '../platform/errors';
 import { logger } from '../platform/logger';
-import { OnlineSaleModel, preCapture, type OnlineSale } from '../sales';
+import { OnlineSaleModel, preCapture, SaleGatewayError, type OnlineSale } from '../sales';
 import { PaymentNoticeModel } from '../sales/model';
 import {
   LINK_PAID,
@@ -28,6 +28,7 @@ import {
 } from '../payment-links/service';
 import { documentKind, normalizeDocument } from '../platform/brazilian-documents';
 import { inProgress, payments } from './pay-claims';
+import { assertPixMayBeMade, pixCodeFailed, pixCodeMade } from './pix-backoff';
 import { notify, recordPaid } from './settlement';
 import type { CheckoutPixAnswer } from './schemas';
 import { assertPayable, findLink } from './service';
@@ -65,6 +66,8 @@ export async function startLinkPix(guid: string, now = new Date()): Promise<Chec
   if (newest?.state === 'creating' && now.getTime() - newest.createdAt.getTime() < CREATING_STALE_MS) {
     throw inProgress();
   }
+  // Only here, where the acquirer is about to be asked: a live code is answered without a look at the wait.
+  const backoff = await assertPixMayBeMade(link._id, now);
   if (await PaymentClaimModel.exists({ _id: link._id, state: 'charging' })) throw inProgress();
   const seq = (newest?.seq ?? 0) + 1;
   try {
@@ -104,13 +107,22 @@ export async function startLinkPix(guid: string, now = new Date()): Promise<Chec
     );
     const expiresAt = sale.pix?.expires_at ? new Date(sale.pix.expires_at) : null;
     const state = sale.sale_status === 'PENDING' ? 'waiting' : 'failed';
+    // The wait counts from the acquirer's answer (a slow failure must not have used it up already).
+    if (state === 'failed') await pixCodeFailed(link._id, backoff, new Date());
+    else await pixCodeMade(link._id, backoff);
     await LinkPixChargeModel.updateOne(
       { _id: newest._id },
       { $set: { state, saleId: sale.id, qrCode: sale.pix?.qr_code ?? '', expiresAt } },
     );
     newest = { ...newest, state, saleId: sale.id, qrCode: sale.pix?.qr_code ?? '', expiresAt };
   } catch (error) {
+    // The acquirer failed it (our own store failing is no reason for the link to wait): the wait first.
+    const atAcquirer = error instanceof SaleGatewayError ? error : null;
+    const retryAfter = atAcquirer && (await pixCodeFailed(link._id, backoff, new Date()));
     await LinkPixChargeModel.updateOne({ _id: newest._id, state: 'creating' }, { $set: { state: 'failed' } });
+    if (atAcquirer) {
+      throw new ApiError(atAcquirer.status, atAcquirer.body, { ...atAcquirer.headers, 'Retry-After': `${retryAfter}` });
+    }
     throw error;
   }
   // Counted from after the acquirer's answer: its code's lifetime starts there, not when this request did.

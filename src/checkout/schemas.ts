@@ -308,3 +308,19 @@ export const checkoutPix = definition(
 );
 
 export type CheckoutPixAnswer = ValueOf<typeof checkoutPix>;
+
+/** startCheckoutPix's 503 while the link waits after failed PIX codes (pix-backoff.ts). */
+export const checkoutPixWait = definition(
+  'CheckoutPixWait',
+  field.object({
+    detail: required(field.string()).description('Why, in English, with the wait in seconds'),
+    payerMessage: field
+      .string()
+      .description(
+        'When the link waits after failed codes (absent when a backing service is down): what the payer ' +
+          'reads, Portuguese, naming no time (the page counts down Retry-After)',
+      ),
+  }),
+);
+
+export type CheckoutPixWait = ValueOf<typeof checkoutPixWait>;

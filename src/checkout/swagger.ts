@@ -7,6 +7,7 @@ import {
   checkoutInstallments,
   checkoutLink,
   checkoutPix,
+  checkoutPixWait,
   checkoutPay,
   checkoutPayer,
   checkoutPayResult,
@@ -48,6 +49,7 @@ export const definitions = swaggerDefinitions(
   checkoutPayResult,
   checkoutInstallments,
   checkoutPix,
+  checkoutPixWait,
   mandateCheckout,
 );
 
@@ -147,7 +149,12 @@ export const docs = {
       'For a link whose payment_methods include pix, once the payer step is done. Answers the live QR code ' +
       'if there is one (the same for whoever asks), else makes a new one once the one before has expired ' +
       "(lifetime: the link's pix_expires_in, never past the link's expiry). 409 with Retry-After while " +
-      'another payer is making it or a card pay is in progress. Counted in the pay rate limit.',
+      'another payer is making it or a card pay is in progress. Counted in the pay rate limit. ' +
+      ('When the acquirer fails a new code (502, or 200 with status failed), the link makes no new one for ' +
+        'a while: each POST meanwhile is 503 with Retry-After, calling nobody. The wait is ' +
+        'CHECKOUT_PIX_BACKOFF_MS (default 5 s), doubled by each failure in a row up to ' +
+        'CHECKOUT_PIX_BACKOFF_MAX_MS (default 60 s), kept in Redis for every web process, forgotten once a ' +
+        'code is made. Other links are not affected.'),
     parameters: [guidPath],
     responses: {
       200: { description: 'The QR code', schema: { $ref: '#/definitions/CheckoutPix' } },
@@ -155,7 +162,17 @@ export const docs = {
       404: notFoundResponse,
       409: conflictResponse,
       429: errorResponses.detail('Too many pay calls from this address; Retry-After says when to try again'),
-      502: errorResponses.detail('The acquirer could not be reached; ask again'),
+      502: errorResponses.detail(
+        'The acquirer failed the new code (could not be reached, refused, or did not answer in time); ' +
+          'nothing was charged. Retry-After: the wait before this link makes another',
+      ),
+      503: {
+        description:
+          "The acquirer failed this link's last code moments ago: no new one until Retry-After (seconds); " +
+          'payerMessage is the Portuguese text the page shows. Or a backing service (MongoDB, Redis) does not ' +
+          'answer (detail alone)',
+        schema: { $ref: '#/definitions/CheckoutPixWait' },
+      },
     },
   },
   getCheckoutPix: {

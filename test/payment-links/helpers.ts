@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { newMerchant } from '../helpers/identity';
 import { startProcess, stopAll } from '../helpers/processes';
 import { callJson } from '../helpers/http';
+import type { Browser, Page } from 'playwright-core';
 
 /** Sandbox test cards (outcome = last digit): Luhn-valid Visa numbers. */
 export const APPROVED_CARD = APPROVED_CARD_NUMBER;
@@ -90,4 +91,20 @@ export async function readyLink(baseUrl: string, merchant: TestMerchant, body: R
   );
   if (payer.status !== 200) throw new Error(`payer step failed: ${JSON.stringify(payer.body)}`);
   return { id: created.body.id as number, guid, link: created.body };
+}
+
+const PIX_PHONE = { viewport: { width: 360, height: 780 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
+
+/** A payer's page (a phone) at the payment step of a card-and-PIX link with PIX chosen (the payer step done at creation). */
+export async function openPixStep(browser: Browser, appUrl: string, link: { payment_link_url: string }): Promise<Page> {
+  const context = await browser.newContext(PIX_PHONE);
+  const page = await context.newPage();
+  await page.goto(`${appUrl}${new URL(link.payment_link_url).pathname}`);
+  await page.getByRole('heading', { name: 'Quem está pagando?' }).waitFor();
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await page.getByLabel('CEP').fill('01310-100');
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await page.getByRole('heading', { name: 'Pagamento', exact: true }).waitFor();
+  await page.getByLabel('PIX', { exact: true }).check();
+  return page;
 }

@@ -8,7 +8,7 @@ import '../helpers/env';
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
 import { LinkPixChargeModel, PaymentLinkModel } from '../../src/payment-links/model';
 import { OnlineSaleModel } from '../../src/sales/model';
@@ -17,7 +17,7 @@ import { ROOT } from '../helpers/processes';
 import { callJson } from '../helpers/http';
 import { encryptedTestCard } from '../helpers/cards';
 import { sandboxPost, useSalesEnv } from '../sales/helpers';
-import { checkoutPath, readyLink } from './helpers';
+import { checkoutPath, openPixStep, readyLink } from './helpers';
 
 const SCREENSHOTS = path.join(ROOT, '.data', 'screenshots');
 const env = useSalesEnv();
@@ -31,21 +31,8 @@ test.after.always(async () => {
   await browser?.close();
 });
 
-const PHONE = { viewport: { width: 360, height: 780 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
-
-/** The payer's page at the payment step with PIX chosen (the payer step was done at creation). */
-async function atPixStep(link: { payment_link_url: string }): Promise<Page> {
-  const context = await browser.newContext(PHONE);
-  const page = await context.newPage();
-  await page.goto(`${env.app.url}${new URL(link.payment_link_url).pathname}`);
-  await page.getByRole('heading', { name: 'Quem está pagando?' }).waitFor();
-  await page.getByRole('button', { name: 'Continuar' }).click();
-  await page.getByLabel('CEP').fill('01310-100');
-  await page.getByRole('button', { name: 'Continuar' }).click();
-  await page.getByRole('heading', { name: 'Pagamento', exact: true }).waitFor();
-  await page.getByLabel('PIX', { exact: true }).check();
-  return page;
-}
+/** The payer's page at the payment step with PIX chosen. */
+const atPixStep = (link: { payment_link_url: string }) => openPixStep(browser, env.app.url, link);
 
 const payCode = (qrCode: string) =>
   sandboxPost(env, '/sandbox/pix/pay-code', {

@@ -1605,7 +1605,11 @@ export class CheckoutApi extends ApiGroup {
    * For a link whose payment_methods include pix, once the payer step is done. Answers the live QR code
    * if there is one (the same for whoever asks), else makes a new one once the one before has expired
    * (lifetime: the link's pix_expires_in, never past the link's expiry). 409 with Retry-After while
-   * another payer is making it or a card pay is in progress. Counted in the pay rate limit.
+   * another payer is making it or a card pay is in progress. Counted in the pay rate limit. When the
+   * acquirer fails a new code (502, or 200 with status failed), the link makes no new one for a while:
+   * each POST meanwhile is 503 with Retry-After, calling nobody. The wait is CHECKOUT_PIX_BACKOFF_MS
+   * (default 5 s), doubled by each failure in a row up to CHECKOUT_PIX_BACKOFF_MAX_MS (default 60 s),
+   * kept in Redis for every web process, forgotten once a code is made. Other links are not affected.
    *
    * Public: no credential.
    *

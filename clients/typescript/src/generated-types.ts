@@ -1439,6 +1439,16 @@ export interface CheckoutPix {
   secondsLeft: number | null;
 }
 
+export interface CheckoutPixWait {
+  /** Why, in English, with the wait in seconds */
+  detail: string;
+  /**
+   * When the link waits after failed codes (absent when a backing service is down): what the payer
+   * reads, Portuguese, naming no time (the page counts down Retry-After)
+   */
+  payerMessage?: string;
+}
+
 export interface MandateCheckout {
   /**
    * waiting: the QR code waits for the payer (until expiresAt); approved: the payer authorised it;
@@ -2328,7 +2338,7 @@ export interface OperationErrors {
     415: ErrorDetail;
     429: ErrorDetail;
     502: ErrorDetail;
-    503: ErrorDetail;
+    503: CheckoutPixWait;
   };
   getCheckoutPix: {
     400: FieldErrors;

@@ -244,7 +244,7 @@
       $('pix-start').textContent = 'Gerar novo QR Code';
       pixStatus('O QR Code expirou sem pagamento. Gere um novo para pagar.');
     } else if (pix.status === 'failed') {
-      pixStatus('Não foi possível gerar o QR Code. Tente novamente.');
+      if (!pixWaitStop) pixStatus('Não foi possível gerar o QR Code. Tente novamente.'); // else the wait's text stays
     } else if (pix.status === 'creating') {
       pixPoll = setTimeout(pixCheck, 2000);
     } else {
@@ -265,6 +265,46 @@
     );
   }
 
+  /** Ends the wait after a failed code (pixWait) early; null while none runs. */
+  var pixWaitStop = null;
+
+  /**
+   * The acquirer failed the link's code: the service makes none for Retry-After seconds (answering 503
+   * meanwhile), so the button waits as long, counting down on its label. The status (a live region) is
+   * said twice, not every second: the reason and the wait, then that the payer may try again.
+   */
+  function pixWait(message, retryAfter) {
+    if (pixWaitStop) pixWaitStop();
+    var button = $('pix-start');
+    var label = button.textContent;
+    var ends = Date.now() + Math.max(1, Math.ceil(Number(retryAfter)) || 5) * 1000;
+    var timer = null;
+    function secondsLeft() {
+      return Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+    }
+    function stop() {
+      clearInterval(timer);
+      pixWaitStop = null;
+      button.disabled = false;
+      button.textContent = label;
+    }
+    function tick() {
+      var left = secondsLeft();
+      if (left > 0) {
+        button.textContent = 'Aguarde ' + left + ' s';
+        return;
+      }
+      stop();
+      pixStatus(message + ' Tente novamente.');
+    }
+    var left = secondsLeft();
+    pixStatus(message + ' Tente novamente em ' + left + (left === 1 ? ' segundo.' : ' segundos.'));
+    button.disabled = true;
+    pixWaitStop = stop;
+    tick();
+    timer = setInterval(tick, 1000);
+  }
+
   function pixStart() {
     $('pix-start').disabled = true;
     pixStatus('Gerando o QR Code…');
@@ -279,6 +319,11 @@
           return;
         }
         if (res.status === 429) return pixStatus('Muitas tentativas. Aguarde ' + minutes(res.retryAfter) + '.');
+        if ((res.status === 502 || res.status === 503) && res.retryAfter) {
+          // 503 after failed codes carries the payer's text; the failing 502 (and a service down) does not.
+          var text = (res.data && res.data.payerMessage) || 'Não foi possível gerar o QR Code agora. Nada foi cobrado.';
+          return pixWait(text, res.retryAfter);
+        }
         pixStatus('Não foi possível gerar o QR Code. Tente novamente em instantes.');
       },
       function () {
