@@ -12,7 +12,7 @@ import { ACQUIRER_VARIABLES, pemText } from './acquirer-variables';
 import { CONFIG_VARIABLES } from './variables';
 
 /** The shortest RSA (or DSA) key production takes: NIST's floor since 2013; 512 and 768 bits have been factored. */
-export const PRODUCTION_MIN_RSA_BITS = 2048;
+const PRODUCTION_MIN_RSA_BITS = 2048;
 
 /** Elliptic curves of at least 128-bit strength (P-256 and up); EdDSA keys are strong in themselves. */
 const STRONG_CURVES = ['prime256v1', 'secp384r1', 'secp521r1'];
@@ -21,10 +21,10 @@ const STRONG_CURVES = ['prime256v1', 'secp384r1', 'secp521r1'];
  * The most hops TRUST_PROXY may count: a CDN, a load balancer and an ingress are three. A count above the proxies
  * really in front makes the leftmost X-Forwarded-For entry, which the client writes, its address.
  */
-export const PRODUCTION_MAX_PROXY_HOPS = 5;
+const PRODUCTION_MAX_PROXY_HOPS = 5;
 
 /** How far above its default a rate limit may go in production: per window, and per minute (a shorter window). */
-export const PRODUCTION_RATE_FACTOR = 10;
+const PRODUCTION_RATE_FACTOR = 10;
 
 /** Private keys production checks the strength of (a client key may be the path of its PEM file). */
 const KEYS = ['CARD_RSA_PRIVATE_KEY', 'ACQUIRER_CHARGEBACK_CLIENT_KEY', 'REDIS_TLS_KEY'];

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, EXIT_BAD_CONFIGURATION, loadConfig } from '../../config';
-import { productionEnvironment } from '../helpers/production';
+import { chargebackIntegration, productionEnvironment } from '../helpers/production';
 import { runCommand, startProcess } from '../helpers/processes';
 import { makeTestPki, type TestPki } from '../helpers/pki';
 
@@ -34,16 +34,6 @@ test.before(async () => {
 });
 test.after.always(() => {
   if (pki) fs.rmSync(pki.dir, { recursive: true, force: true });
-});
-
-/** The chargeback integration on, every part of it given (the client certificate is the test CA's, on P-256). */
-const chargebackOn = () => ({
-  ACQUIRER_CHARGEBACK_CLIENT_ID: 'loja-123',
-  ACQUIRER_CHARGEBACK_CLIENT_SECRET: 'f7Kq2Lx9Vb3Nw8Rt5Yz1',
-  ACQUIRER_CHARGEBACK_BASE_URL: 'https://api.acquirer.invalid/cb/chargeback/v1',
-  ACQUIRER_CHARGEBACK_AUTH_URL: 'https://auth.acquirer.invalid/oauth/v2/loja/protocol/openid-connect/token',
-  ACQUIRER_CHARGEBACK_CLIENT_CERT: pki.clientCertFile,
-  ACQUIRER_CHARGEBACK_CLIENT_KEY: pki.clientKeyFile,
 });
 
 /** A card key pair of this many bits, as the card variables take it. */
@@ -82,7 +72,7 @@ const REFUSALS: [title: string, env: () => Record<string, string>, line: string]
   [
     "a 512-bit key for the chargeback API's mutual TLS",
     () => ({
-      ...chargebackOn(),
+      ...chargebackIntegration(pki),
       ACQUIRER_CHARGEBACK_CLIENT_CERT: shortClient.cert,
       ACQUIRER_CHARGEBACK_CLIENT_KEY: shortClient.key,
     }),
@@ -156,7 +146,7 @@ test.serial('a production web process with safe settings starts and is ready', a
   const web = await startProcess(
     'web',
     safe({
-      ...chargebackOn(),
+      ...chargebackIntegration(pki),
       ...cardKeys(2048),
       TRUST_PROXY: 'loopback, 10.0.0.0/8, 192.168.1.7',
       TOKEN_RATE_LIMIT: '100',
@@ -217,15 +207,24 @@ test('MongoDB on another machine needs credentials and verified TLS, or MONGODB_
 
 test('the acquirer, its chargeback API and the client key: https, not here, not a sandbox, strong', (t) => {
   t.regex(
-    problemsOf(t, { ...chargebackOn(), ACQUIRER_CHARGEBACK_AUTH_URL: 'http://auth.acquirer.invalid/token' }),
+    problemsOf(t, {
+      ...chargebackIntegration(pki),
+      ACQUIRER_CHARGEBACK_AUTH_URL: 'http://auth.acquirer.invalid/token',
+    }),
     /ACQUIRER_CHARGEBACK_AUTH_URL must be an https:\/\/ URL in production/,
   );
   t.regex(
-    problemsOf(t, { ...chargebackOn(), ACQUIRER_CHARGEBACK_BASE_URL: 'https://[::1]:4100/cb/chargeback/v1' }),
+    problemsOf(t, {
+      ...chargebackIntegration(pki),
+      ACQUIRER_CHARGEBACK_BASE_URL: 'https://[::1]:4100/cb/chargeback/v1',
+    }),
     /ACQUIRER_CHARGEBACK_BASE_URL points at this machine/,
   );
   t.regex(
-    problemsOf(t, { ...chargebackOn(), ACQUIRER_CHARGEBACK_BASE_URL: 'https://api.acquirer.invalid/sandbox-cb/v1' }),
+    problemsOf(t, {
+      ...chargebackIntegration(pki),
+      ACQUIRER_CHARGEBACK_BASE_URL: 'https://api.acquirer.invalid/sandbox-cb/v1',
+    }),
     /ACQUIRER_CHARGEBACK_BASE_URL is a sandbox's address/,
   );
   t.regex(problemsOf(t, { ACQUIRER_BASE_URL: 'https://127.1' }), /ACQUIRER_BASE_URL points at this machine/);
@@ -238,7 +237,7 @@ test('the acquirer, its chargeback API and the client key: https, not here, not 
     }) as string,
   );
   t.regex(
-    problemsOf(t, { ...chargebackOn(), ACQUIRER_CHARGEBACK_CLIENT_KEY: keyFile }),
+    problemsOf(t, { ...chargebackIntegration(pki), ACQUIRER_CHARGEBACK_CLIENT_KEY: keyFile }),
     /ACQUIRER_CHARGEBACK_CLIENT_KEY is an EC key on secp224r1: production takes P-256, P-384 or P-521/,
   );
   fs.rmSync(path.dirname(keyFile), { recursive: true, force: true });

@@ -5,6 +5,7 @@
  * MongoDB needs neither credentials nor TLS). Redis is left to the caller: tests of its refusals set it themselves.
  */
 import { loadLocalSecrets } from '../../config/local-secrets';
+import type { TestPki } from './pki';
 
 export function productionEnvironment(env: Record<string, string> = {}): Record<string, string> {
   return {
@@ -26,3 +27,15 @@ export function productionEnvironment(env: Record<string, string> = {}): Record<
 
 /** A strong Redis password for production tests. */
 export const STRONG_REDIS_PASSWORD = 'r3dis-Pw-9f8e7d6c5b4a3210';
+
+/** The chargeback integration on, every part of it given: its client certificate and key the test CA's (P-256). */
+export function chargebackIntegration(pki: TestPki): Record<string, string> {
+  return {
+    ACQUIRER_CHARGEBACK_CLIENT_ID: 'loja-123',
+    ACQUIRER_CHARGEBACK_CLIENT_SECRET: 'f7Kq2Lx9Vb3Nw8Rt5Yz1',
+    ACQUIRER_CHARGEBACK_BASE_URL: 'https://api.acquirer.invalid/cb/chargeback/v1',
+    ACQUIRER_CHARGEBACK_AUTH_URL: 'https://auth.acquirer.invalid/oauth/v2/loja/protocol/openid-connect/token',
+    ACQUIRER_CHARGEBACK_CLIENT_CERT: pki.clientCertFile,
+    ACQUIRER_CHARGEBACK_CLIENT_KEY: pki.clientKeyFile,
+  };
+}
