@@ -10,10 +10,12 @@ import { type ConfigValues, type Validated, valuesOf, variablesOf } from './decl
 import { loadLocalSecrets } from './local-secrets';
 import { CONFIG_VARIABLES, queuePrefixOf } from './variables';
 import { redisSecurityProblems } from './redis-variables';
+import { mongodbSecurityProblems } from './mongodb-variables';
 import { acquirerTlsProblems } from './acquirer-variables';
 import { productionProblems } from './production';
 
-export { DEFAULT_FERRETDB_POSTGRESQL_URL, DEFAULT_MONGODB_SERVER } from './variables';
+export { DEFAULT_FERRETDB_POSTGRESQL_URL } from './variables';
+export { DEFAULT_MONGODB_SERVER } from './mongodb-variables';
 
 export type Config = ConfigValues<typeof CONFIG_VARIABLES>;
 
@@ -50,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(
       ...cardKeyProblems(validated),
       ...redisSecurityProblems(validated),
+      ...mongodbSecurityProblems(validated),
       ...acquirerTlsProblems(validated),
     );
   if (problems.length) throw new ConfigError(badConfiguration(problems));

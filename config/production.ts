@@ -7,6 +7,7 @@
 import type { ValidatedByName } from './declare';
 import { variablesOf } from './declare';
 import { CONFIG_VARIABLES } from './variables';
+import { defenceProblems } from './production-defences';
 
 /**
  * The shortest secret production takes, where it is longer than what a local run accepts: secrets we choose get 32
@@ -70,7 +71,13 @@ export function productionProblems(env: NodeJS.ProcessEnv, validated: ValidatedB
   const problems: string[] = [];
   for (const name of MUST_BE_GIVEN)
     if (!given(name)) problems.push(`${name} must be set in production (its default is for a local run)`);
-  for (const name of ['PUBLIC_BASE_URL', 'ACQUIRER_BASE_URL', 'ACQUIRER_QUERY_URL'])
+  for (const name of [
+    'PUBLIC_BASE_URL',
+    'ACQUIRER_BASE_URL',
+    'ACQUIRER_QUERY_URL',
+    'ACQUIRER_CHARGEBACK_BASE_URL',
+    'ACQUIRER_CHARGEBACK_AUTH_URL',
+  ])
     if (given(name) && !text(name).startsWith('https://'))
       problems.push(`${name} must be an https:// URL in production`);
   const secretsSeen = new Map<string, string>();
@@ -104,5 +111,6 @@ export function productionProblems(env: NodeJS.ProcessEnv, validated: ValidatedB
   }
   for (const [name, off] of TEST_ONLY)
     if (text(name) !== off) problems.push(`${name} is for tests only and must stay unset in production`);
+  problems.push(...defenceProblems(validated, given));
   return problems;
 }

@@ -6,6 +6,7 @@ import { Joi } from 'celebrate';
 import { combine, variable, type Validated, type ValidatedByName } from './declare';
 import { ACQUIRER_VARIABLES, DEFAULT_SANDBOX_PORT, SANDBOX_TLS_VARIABLES } from './acquirer-variables';
 import { REDIS_SECURITY_VARIABLES } from './redis-variables';
+import { MONGODB_VARIABLES } from './mongodb-variables';
 import {
   commaSeparated,
   forInstance,
@@ -19,18 +20,19 @@ import {
   portSchema,
   positiveInt,
   trimTrailingSlashes,
+  trustProxySchema,
 } from './formats';
 
 export const DEFAULT_PORT = 3000;
-
-/** The local FerretDB (or MongoDB) server, without a database name. */
-export const DEFAULT_MONGODB_SERVER = 'mongodb://127.0.0.1:27017';
 
 export const DEFAULT_FERRETDB_POSTGRESQL_URL = 'postgres://postgres@127.0.0.1:5432/payments';
 
 /** PUBLIC_BASE_URL as given, or the web process's loopback address on PORT. */
 const publicBaseUrl = (given: string, others: ValidatedByName) =>
   trimTrailingSlashes(given || loopbackUrl(others.PORT, DEFAULT_PORT, others));
+
+/** Where a rate limit's doc points for the range production takes (config/production-defences.ts). */
+const PRODUCTION_RATE_RANGE = '[the range production takes](deploy.md#what-production-refuses)';
 
 /** What the doc of a port whose default follows INSTANCE adds. */
 const INSTANCE_MOVES = '; INSTANCE moves it';
@@ -78,17 +80,8 @@ export const CONFIG_VARIABLES = {
       'with PORT=0)',
     parse: (url, others) => publicBaseUrl(url, others),
   }),
-  mongodbUri: variable({
-    env: 'MONGODB_URI',
-    schema: Joi.string()
-      .uri({ scheme: ['mongodb', 'mongodb+srv'] })
-      .allow(''),
-    default: '',
-    doc:
-      'MongoDB (FerretDB locally) connection string, database name included (default: ' +
-      `${DEFAULT_MONGODB_SERVER}/payments, or payments-INSTANCE)`,
-    parse: (uri, others) => uri || `${DEFAULT_MONGODB_SERVER}/${forInstance('payments', others)}`,
-  }),
+  mongodbUri: MONGODB_VARIABLES.uri,
+  mongodbAllowInsecure: MONGODB_VARIABLES.allowInsecure,
   ferretdb: {
     backend: variable({
       env: 'FERRETDB_BACKEND',
@@ -161,11 +154,14 @@ export const CONFIG_VARIABLES = {
   }),
   trustProxy: variable({
     env: 'TRUST_PROXY',
-    schema: Joi.string(),
+    schema: trustProxySchema,
     default: 'false',
     doc:
-      "Express trust proxy setting; 'false' means the client IP is the socket address and X-Forwarded-For is " +
-      'ignored',
+      "Express trust proxy setting, for the client IP of every per-IP limit: 'false' (the socket address; " +
+      'X-Forwarded-For ignored), the number of proxies in front (at most 5 in production), or a comma-separated list ' +
+      'of their addresses, CIDR ranges and loopback, linklocal, uniquelocal; true (trust any X-Forwarded-For) is ' +
+      'refused in production',
+    see: '[what production refuses](deploy.md#what-production-refuses)',
   }),
   jwt: {
     secret: variable({
@@ -281,6 +277,7 @@ export const CONFIG_VARIABLES = {
       doc:
         'Requests per IP per window on /api/token/ and on /api/token/refresh/ (counted apart); the token ' +
         "route's count is the per-IP budget of every password check, basic auth included",
+      see: PRODUCTION_RATE_RANGE,
     }),
     windowSeconds: variable({
       env: 'TOKEN_RATE_WINDOW_SECONDS',
@@ -298,6 +295,7 @@ export const CONFIG_VARIABLES = {
         'Failed password checks per account (e-mail or DASHBOARD_USER) per window, from any address and any ' +
         'route (/api/token/, basic auth of /admin/queues and /metrics); beyond it only an address that has not ' +
         'failed at that account is checked',
+      see: PRODUCTION_RATE_RANGE,
     }),
     windowSeconds: variable({
       env: 'PASSWORD_ACCOUNT_RATE_WINDOW_SECONDS',
@@ -328,6 +326,7 @@ export const CONFIG_VARIABLES = {
       schema: positiveInt,
       default: 100,
       doc: 'Failed password checks per IP per window, all accounts together (slow guessing from one address)',
+      see: PRODUCTION_RATE_RANGE,
     }),
     windowSeconds: variable({
       env: 'PASSWORD_ADDRESS_FAILURE_WINDOW_SECONDS',
@@ -344,6 +343,7 @@ export const CONFIG_VARIABLES = {
       doc:
         'Card payments per IP per window on the public checkout pay step (generous: phones on mobile networks ' +
         'share addresses behind CGNAT)',
+      see: PRODUCTION_RATE_RANGE,
     }),
     windowSeconds: variable({
       env: 'CHECKOUT_PAY_RATE_WINDOW_SECONDS',

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../config';
 import { loadLocalSecrets } from '../../config/local-secrets';
-import { productionEnvironment, STRONG_REDIS_PASSWORD } from '../helpers/production';
+import { chargebackIntegration, productionEnvironment, STRONG_REDIS_PASSWORD } from '../helpers/production';
 import { runCommand } from '../helpers/processes';
 import { makeTestPki } from '../helpers/pki';
 
@@ -80,17 +80,7 @@ test('the chargeback integration on needs its client, secret, URLs and mutual TL
     ),
   );
   const pki = await makeTestPki();
-  const on = loadConfig(
-    productionEnvironment({
-      ...securedRedis,
-      ACQUIRER_CHARGEBACK_CLIENT_ID: 'loja-123',
-      ACQUIRER_CHARGEBACK_CLIENT_SECRET: 'f7Kq2Lx9Vb3Nw8Rt5Yz1',
-      ACQUIRER_CHARGEBACK_BASE_URL: 'https://api.acquirer.invalid/cb/chargeback/v1',
-      ACQUIRER_CHARGEBACK_AUTH_URL: 'https://auth.acquirer.invalid/oauth/v2/loja/protocol/openid-connect/token',
-      ACQUIRER_CHARGEBACK_CLIENT_CERT: pki.clientCertFile,
-      ACQUIRER_CHARGEBACK_CLIENT_KEY: pki.clientKeyFile,
-    }),
-  );
+  const on = loadConfig(productionEnvironment({ ...securedRedis, ...chargebackIntegration(pki) }));
   t.regex(on.acquirer.tls.chargeback.cert, /BEGIN CERTIFICATE/, 'read from its file');
   fs.rmSync(pki.dir, { recursive: true, force: true });
 });
