@@ -159,7 +159,11 @@ export async function settlePixCharge(
   if (pix.state !== 'waiting') return pix;
   if (sale.status === 'CONFIRMED') {
     const held = await PaymentClaimModel.findById(link._id).lean();
-    if (held?.state === 'charging') return pix; // a card pay is deciding: settled on a later poll or notice
+    // A pay is deciding (a card's, or this very PIX settled by a poll and its notice at once): settled later.
+    if (held?.state === 'charging') return pix;
+    // This PIX paid the link, recorded by a concurrent settle of it (the page's poll beside the acquirer's
+    // notice): the same payment, not a second one. Before, the later settle called it paid twice.
+    if (held?.state === 'paid' && held.attemptKey === pixAttemptKey(pix)) return endPix(link, pix, 'paid', now);
     if (held?.state === 'paid' || effectiveLinkStatus(link, now) === LINK_PAID) {
       return endPix(link, pix, 'paid_twice', now, async () => {
         logger.warn({ linkId: link._id, saleId: sale._id }, 'a PIX of a link already paid was paid: money to return');
@@ -172,7 +176,7 @@ export async function settlePixCharge(
       });
     }
     const outcome = await payments.claim(link._id, () => ({
-      attemptKey: `pix-${pix._id}`,
+      attemptKey: pixAttemptKey(pix),
       merchantOrderId: sale.merchantOrderId,
       state: 'charging',
     }));
@@ -213,6 +217,9 @@ export async function settlePixCharge(
   }
   return pix;
 }
+
+/** The link's paid-once claim as a QR code takes it: whoever settles that code knows the claim for its own. */
+const pixAttemptKey = (pix: LinkPixCharge) => `pix-${pix._id}`;
 
 /**
  * Moves a waiting QR code to its end; whoever wins the move runs `then` (its event). On FerretDB two

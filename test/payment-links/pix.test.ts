@@ -145,6 +145,21 @@ test('a PIX paid after the card paid the link is never its payment: announced, a
   t.is((await linkPixNeedingAttention()).link_pix_paid_twice, 0);
 });
 
+test('a QR code whose payment a concurrent settle of it recorded is the link payment, never returned', async (t) => {
+  const { id, guid } = await pixLink({ webhookUrl: 'http://127.0.0.1:9/hook' });
+  await payCode((await startPix(guid)).body.qrCode as string);
+  await eventually(async () => (await pixState(guid)).body.status === 'paid');
+  // The page's poll and the acquirer's notice settle the same code at once: one takes the link's claim and
+  // records the payment, the other reads the code still waiting (as a settle that died before ending it
+  // leaves it). Before the fix the second called it paid twice, and the notice refunded the link's payment.
+  const pix = await LinkPixChargeModel.findOne({ linkId: id }).lean();
+  await LinkPixChargeModel.updateOne({ _id: pix!._id }, { $set: { state: 'waiting', settledAt: null } });
+  t.like((await pixState(guid)).body, { status: 'paid', linkPaid: true });
+  t.is((await LinkPixChargeModel.findById(pix!._id).lean())!.state, 'paid');
+  t.is(await WebhookEventModel.countDocuments({ linkId: id, type: 'payment_link.paid_twice' }), 0);
+  t.is(await RefundModel.countDocuments({ saleId: pix!.saleId }), 0);
+});
+
 test('a card and a PIX paying at once: the link is paid once, and the other payment is never kept', async (t) => {
   const { id, guid } = await pixLink();
   const code = (await startPix(guid)).body.qrCode as string;
