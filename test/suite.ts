@@ -4,7 +4,8 @@
  * gives, checks those filters against the declared indexes (test/query-shapes/check.ts) and those
  * answers against the served Swagger document (test/response-schemas/check.ts), drops the
  * databases of this run (one per test file: a PostgreSQL schema of some 30 tables each) and stops
- * the services it started, whatever the outcome. Arguments go to ava.
+ * the services it started, whatever the outcome. A failing test fails the run. After ava it prints how
+ * long each test file took and the slowest ten (test/helpers/test-times.ts). Arguments go to ava.
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -12,10 +13,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { DEFAULT_MONGODB_URI, ensureJaegerBinary, ensureServices, stopService } from '../src/devstack/services';
+import { formatTimes, readTimes } from './helpers/test-times';
 
 const root = path.resolve(__dirname, '..');
 const shapes = path.join(root, '.data', 'query-shapes');
 const answers = path.join(root, '.data', 'response-schemas');
+const times = path.join(root, '.data', 'test-times');
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {
@@ -46,7 +49,7 @@ async function main(): Promise<number> {
   if (!files.length || files.some((file) => file.includes('traces'))) await ensureJaegerBinary();
   const runId = crypto.randomBytes(3).toString('hex');
   try {
-    for (const dir of [shapes, answers]) {
+    for (const dir of [shapes, answers, times]) {
       fs.rmSync(dir, { recursive: true, force: true });
       fs.mkdirSync(dir, { recursive: true });
     }
@@ -59,11 +62,15 @@ async function main(): Promise<number> {
       DB_QUERY_SHAPES_DIR: shapes,
       RESPONSE_SCHEMAS_DIR: answers,
       TEST_RUN_ID: runId,
+      TEST_TIMES_DIR: times,
     };
     // A failing test fails the run, here and under CI=true: no file is run a second time. A test that fails
     // only under the suite's load is bound to the machine's speed, or shows a real race (two earlier such
     // "flakes" were): either way it is to be mended, not passed (docs/testing.md).
+    const avaStarted = Date.now();
     const ava = await run(path.join(root, 'node_modules', '.bin', 'ava'), process.argv.slice(2), env);
+    // The suite's own report, pass or fail: time per file and the slowest files (test/helpers/test-times.ts).
+    process.stdout.write(`\n${formatTimes(readTimes(times), Date.now() - avaStarted)}`);
     if (ava !== 0) return ava;
     // A partial run (arguments given) checks what it ran; a full run also that nothing was left out.
     const scope = process.argv.length > 2 ? [] : ['full'];
