@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { DEFAULT_MONGODB_URI, ensureJaegerBinary, ensureServices, stopService } from '../src/devstack/services';
+import { DEADLINE_SCALE } from './helpers/processes';
 import { formatTimes, readTimes } from './helpers/test-times';
 
 const root = path.resolve(__dirname, '..');
@@ -68,7 +69,13 @@ async function main(): Promise<number> {
     // only under the suite's load is bound to the machine's speed, or shows a real race (two earlier such
     // "flakes" were): either way it is to be mended, not passed (docs/testing.md).
     const avaStarted = Date.now();
-    const ava = await run(path.join(root, 'node_modules', '.bin', 'ava'), process.argv.slice(2), env);
+    // TEST_DEADLINE_SCALE stretches ava's timeout per test (package.json's, in seconds) as it does every wait.
+    const args = process.argv.slice(2);
+    if (DEADLINE_SCALE !== 1 && !args.some((arg) => arg.startsWith('--timeout'))) {
+      const { ava: avaConfig } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+      args.unshift(`--timeout=${Math.round(parseInt(avaConfig.timeout, 10) * DEADLINE_SCALE)}s`);
+    }
+    const ava = await run(path.join(root, 'node_modules', '.bin', 'ava'), args, env);
     // The suite's own report, pass or fail: time per file and the slowest files (test/helpers/test-times.ts).
     process.stdout.write(`\n${formatTimes(readTimes(times), Date.now() - avaStarted)}`);
     if (ava !== 0) return ava;
