@@ -1,9 +1,9 @@
 /**
  * Run only by suite-report.test.ts, as a test file of its own (its name is outside the suite's
  * `*.test.ts` glob; suite-report.ava.config.mjs selects it): it notes how long its process had lived
- * when its test ran, which the time recorded at its exit must exceed.
+ * when its test ran, which the time recorded at its exit must exceed. It imports nothing of ours: its time
+ * is recorded all the same (ava.require).
  */
-import '../helpers/env';
 import fs from 'node:fs';
 import test from 'ava';
 

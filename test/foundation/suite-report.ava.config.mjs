@@ -4,6 +4,7 @@ export default {
   files: ['test/foundation/suite-report-fixture.ts'],
   extensions: { ts: 'commonjs' },
   nodeArguments: ['--import=tsx'],
+  require: ['./test/helpers/record-time.ts'],
   workerThreads: false,
   timeout: '120s',
 };

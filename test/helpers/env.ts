@@ -5,7 +5,6 @@
  */
 import crypto from 'node:crypto';
 import { newLogFile, printLogsOfFailedTests } from './test-logs';
-import { recordTimeAtExit } from './test-times';
 
 const suffix = crypto.randomBytes(4).toString('hex');
 // Under npm test the run's id prefixes every database, so the run drops exactly its own when it ends.
@@ -25,8 +24,6 @@ process.env.CHECKOUT_PAY_RATE_LIMIT ??= '100000';
 process.env.TEST_LOG_FILE = newLogFile('in-process');
 process.env.TEST_LOG_PID = String(process.pid);
 printLogsOfFailedTests();
-// Under npm test, this file's time goes into the run's report (test-times.ts).
-recordTimeAtExit();
 
 /**
  * Points every acquirer URL at a closed port; call it before the config loads (before the app starts).

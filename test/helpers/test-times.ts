@@ -1,8 +1,9 @@
 /**
  * The suite's own report (docs/testing.md): how long each test file took, so the next slowdown is
- * seen. Ava runs each file in a worker process of its own (workerThreads false); test/helpers/env.ts,
- * imported first by every file, has that process write its lifetime (from its start, tsx's loading
- * included, to its exit, its processes' stopping included) into TEST_TIMES_DIR as it exits.
+ * seen. Ava runs each file in a worker process of its own (workerThreads false) and loads
+ * record-time.ts there before the file (package.json's ava.require), which has that process write its
+ * lifetime (from its start, tsx's loading included, to its exit, its processes' stopping included)
+ * into TEST_TIMES_DIR as it exits.
  * test/suite.ts reads them after ava and prints them.
  */
 import fs from 'node:fs';
@@ -26,11 +27,15 @@ function testFile(): string | undefined {
   }
 }
 
-/** Writes this process's lifetime as its test file's time when it exits, if TEST_TIMES_DIR is set. */
+/**
+ * Writes this process's lifetime as its test file's time when it exits, if TEST_TIMES_DIR is set. The file
+ * is asked of ava at exit: this runs before ava has loaded it (package.json's ava.require).
+ */
 export function recordTimeAtExit(dir = process.env.TEST_TIMES_DIR): void {
-  const file = dir && testFile();
-  if (!dir || !file) return;
+  if (!dir) return;
   process.once('exit', () => {
+    const file = testFile();
+    if (!file) return;
     const record: FileTime = { file, ms: Math.round(process.uptime() * 1000) };
     try {
       fs.mkdirSync(dir, { recursive: true });
