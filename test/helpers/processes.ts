@@ -129,7 +129,8 @@ export const DEADLINE_SCALE = deadlineScale(process.env.TEST_DEADLINE_SCALE);
 export function deadlineScale(setting: string | undefined): number {
   if (setting === undefined || setting === '') return 1;
   const scale = Number(setting);
-  if (!Number.isFinite(scale) || scale < 1) throw new Error(`TEST_DEADLINE_SCALE must be a number >= 1, not ${setting}`);
+  if (!Number.isFinite(scale) || scale < 1)
+    throw new Error(`TEST_DEADLINE_SCALE must be a number >= 1, not ${setting}`);
   return scale;
 }
 
