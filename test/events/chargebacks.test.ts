@@ -7,6 +7,7 @@
  */
 import '../helpers/env';
 import test from 'ava';
+import { untilQueuesIdle } from '../helpers/queues';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { callJson } from '../helpers/http';
 import { refusalWithPdf } from '../chargebacks/files';
@@ -82,7 +83,7 @@ test.serial('a received chargeback and its lifecycle step reach the owner once e
 
   // Applied again (a sweep, a retried job): nothing new is recorded or sent.
   await emitChargebackEvents(ec, String(notice.idChargeback));
-  await new Promise((resolve) => setTimeout(resolve, 700));
+  await untilQueuesIdle();
   t.deepEqual(
     verifiedAt(receiver, '/cb', endpoint.secret)
       .map((e) => e.type)
@@ -145,7 +146,7 @@ test.serial(
 
     // Projected again (a re-applied notice, a sweep): nothing is recorded or sent twice.
     await emitChargebackEvents(ec, String(notice.idChargeback));
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await untilQueuesIdle();
     t.is(
       await AccountEventModel.countDocuments({ objectKey: `chargeback_${objectId}`, type: 'chargeback.refused' }),
       1,

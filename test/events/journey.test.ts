@@ -5,6 +5,7 @@
  */
 import '../helpers/env';
 import test from 'ava';
+import { untilQueuesIdle } from '../helpers/queues';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { call, callJson } from '../helpers/http';
@@ -67,7 +68,7 @@ test.serial(
     const [event] = await untilReceived(receiver, '/refund-failures', failures.secret, 'refund.failed');
     t.is(event.id, `evt_refund_${refused.body.data.id}_failed`);
     t.like(event.data, { id: refused.body.data.id, status: 'failed', acquirer_code: '43' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await untilQueuesIdle();
     // Nothing else of the sale reached an endpoint that asked only for refund.failed.
     t.deepEqual(
       verifiedAt(receiver, '/refund-failures', failures.secret).map((e) => e.type),
@@ -89,7 +90,7 @@ test.serial('a PIX that expires unpaid is pix.expired, once, when the sweep has 
   t.is(event.id, `evt_sale_${sale.id}_expired`);
   t.like(event.data, { id: sale.id, sale_status: 'EXPIRED', payment_method: 'pix' });
   await sweepUnsettledSales(new Date(Date.now() + 13 * 60_000));
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await untilQueuesIdle();
   t.deepEqual(
     verifiedAt(receiver, '/expiries', expiries.secret).map((e) => e.id),
     [event.id],
@@ -195,7 +196,7 @@ test('every state change of the journey arrives once, verified, in order per obj
     const events = verifiedAt(receiver, '/partner', endpoint.secret);
     return expected.every((id) => events.some((e) => e.id === id)) && events;
   }, 60_000)) as any[];
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await untilQueuesIdle();
   const ids = verifiedAt(receiver, '/partner', endpoint.secret).map((e) => e.id);
   t.deepEqual([...new Set(ids)].sort(), [...expected].sort(), 'exactly the expected events');
   t.is(ids.length, new Set(ids).size, 'each once');

@@ -5,6 +5,7 @@
  */
 import '../helpers/env';
 import test from 'ava';
+import { untilQueuesIdle } from '../helpers/queues';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { callJson } from '../helpers/http';
@@ -93,7 +94,8 @@ test.serial('the web process killed between a capture and its event: the sweep r
   const [event] = await untilReceived(receiver, '/captures', endpoint.secret, 'sale.captured');
   t.is(event.id, id);
   t.like(event.data, { id: sale.id, sale_status: 'CONFIRMED' });
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // Every fan-out and delivery done: a second delivery can no longer come.
+  await untilQueuesIdle();
   t.deepEqual(
     verifiedAt(receiver, '/captures', endpoint.secret).map((e) => e.id),
     [id],
@@ -126,7 +128,7 @@ test.serial('the worker killed between a charge outcome and its event: the sweep
   t.is(event.id, id);
   t.like(event.data, { id: charge._id, status: 1 });
   await sweepLater();
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await untilQueuesIdle();
   t.deepEqual(
     verifiedAt(receiver, '/charges', endpoint.secret).map((e) => e.id),
     [id],

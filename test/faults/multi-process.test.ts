@@ -1,5 +1,6 @@
 import '../helpers/env';
 import test from 'ava';
+import { DELIVERY_QUEUES, untilQueuesIdle } from '../helpers/queues';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { encryptedTestCard } from '../helpers/cards';
@@ -110,8 +111,8 @@ test.serial('links paid through either web process: every webhook delivered once
   );
   const eventsOf = (linkId: number) => [...deliveries.keys()].filter((id) => id.startsWith(`msg_${linkId}_`));
   await eventually(() => linkIds.every((id) => eventsOf(id).length >= 1), 60_000, 250);
-  // Give a duplicate every chance to show up before counting.
-  await new Promise((r) => setTimeout(r, 2000));
+  // Every delivery job done: a duplicate, if any, has arrived.
+  await untilQueuesIdle(DELIVERY_QUEUES, 60_000);
   for (const [id, count] of deliveries) t.is(count, 1, `${id} delivered ${count} times`);
   for (const id of linkIds) t.is(eventsOf(id).length, 1, `link ${id}: one paid event`);
 });

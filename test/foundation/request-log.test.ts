@@ -10,6 +10,18 @@ import { createLogger } from '../../src/platform/logger';
 import type { Feature } from '../../src/http/routes';
 import { send } from '../helpers/http';
 
+/**
+ * The slow route's handler: it tells the test it has the request, answers when the test lets it, and tells
+ * when it has answered, so the test orders "client leaves" and "handler answers" by events, not by pauses.
+ */
+const slow = { arrived: signal(), release: signal(), answered: signal() };
+
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
 // Routes only this test registers: an answer, a failure, and one slow enough for a client to leave.
 const probe: Feature = {
   name: 'probe',
@@ -34,8 +46,10 @@ const probe: Feature = {
       method: 'get',
       path: '/probe/slow',
       handler: async (_req, res) => {
-        await new Promise((resolve) => setTimeout(resolve, 1500));
+        slow.arrived.resolve();
+        await slow.release.promise;
         res.json({ late: true });
+        slow.answered.resolve();
       },
       doc: { operationId: 'probeSlow', summary: 'answers late', responses: {} },
     },
@@ -143,12 +157,14 @@ test('a card-number-like run in the path is masked in the line', async (t) => {
 test('a request whose client leaves before the answer gets one line, marked aborted', async (t) => {
   const request = http.get(`${app.url}/probe/slow`, { headers: { 'x-request-id': 'log-test-gone' } });
   request.on('error', () => {});
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await slow.arrived.promise;
   request.destroy();
   const line = await oneLineFor('log-test-gone');
   t.like(line, { level: 'info', msg: 'request aborted', aborted: true, req: { url: '/probe/slow' } });
   // The handler answers later into the closed connection: still the one line.
-  await new Promise((resolve) => setTimeout(resolve, 1600));
+  slow.release.resolve();
+  await slow.answered.promise;
+  await new Promise((resolve) => setImmediate(resolve));
   t.is(requestLines('log-test-gone').length, 1);
 });
 

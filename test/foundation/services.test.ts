@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { MongoClient } from 'mongodb';
-import { ROOT, eventually, freePort } from '../helpers/processes';
+import { ROOT, deadline, eventually, freePort } from '../helpers/processes';
 import { TEST_QUEUE_PREFIX } from '../helpers/env';
 import { DEFAULT_MONGODB_URI, DEFAULT_REDIS_URL } from '../../src/devstack/services';
 import { DEFAULT_PORT } from '../../config/variables';
@@ -137,7 +137,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       t.is(stack.pids.length, 4, stack.output);
       stack.child.kill(signal);
       const exited = new Promise((resolve) => stack.child.once('exit', resolve));
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, deadline(20_000)))]);
       t.not(stack.child.exitCode ?? stack.child.signalCode, null, 'npm itself is still running');
       await eventually(() => alivePids(stack.pids).length === 0, 20_000, 250).catch(() => undefined);
       t.deepEqual(alivePids(stack.pids), [], stack.output);

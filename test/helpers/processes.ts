@@ -71,10 +71,11 @@ export async function startProcess(
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
+  const readyWithin = deadline(timeoutMs);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`${kind} not ready after ${timeoutMs} ms:\n${logs.join('')}`)),
-      timeoutMs,
+      () => reject(new Error(`${kind} not ready after ${readyWithin} ms:\n${logs.join('')}`)),
+      readyWithin,
     );
     const onData = (chunk: Buffer) => {
       const text = chunk.toString('utf8');
@@ -103,7 +104,7 @@ export async function startProcess(
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       running.delete(proc);
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), deadline(20_000));
       const result = await exited;
       clearTimeout(timer);
       return result;
@@ -117,11 +118,37 @@ export async function stopAll(): Promise<void> {
   await Promise.all([...running].map((p) => p.stop()));
 }
 
-/** Polls until check() returns a truthy value or the time runs out. */
+/**
+ * TEST_DEADLINE_SCALE (default 1) multiplies every deadline of the tests: a process's readiness,
+ * eventually()'s waits, ava's timeout per test (test/suite.ts). Set it on a slow or loaded machine
+ * (3 on two busy cores); a passing test takes no longer for it, since deadlines only bound waits on
+ * events, never pace them (docs/testing.md).
+ */
+export const DEADLINE_SCALE = deadlineScale(process.env.TEST_DEADLINE_SCALE);
+
+export function deadlineScale(setting: string | undefined): number {
+  if (setting === undefined || setting === '') return 1;
+  const scale = Number(setting);
+  if (!Number.isFinite(scale) || scale < 1)
+    throw new Error(`TEST_DEADLINE_SCALE must be a number >= 1, not ${setting}`);
+  return scale;
+}
+
+/** A deadline of the tests, in ms, scaled by TEST_DEADLINE_SCALE. */
+export function deadline(ms: number): number {
+  return Math.round(ms * DEADLINE_SCALE);
+}
+
+/**
+ * The tests' one way to wait for something to happen (a log line, a state, a delivery, a job's end, a
+ * port): polls until check() returns a truthy value, failing when the deadline (scaled by
+ * TEST_DEADLINE_SCALE) passes. The deadline only bounds the wait: it returns as soon as the check holds.
+ */
 export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_000, intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const scaled = deadline(timeoutMs);
+  const ends = Date.now() + scaled;
   let last: unknown;
-  while (Date.now() < deadline) {
+  while (Date.now() < ends) {
     try {
       const value = await check();
       if (value) return value;
@@ -130,7 +157,7 @@ export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
-  throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+  throw new Error(`condition not met within ${scaled} ms${last ? `: ${String(last)}` : ''}`);
 }
 
 export interface CommandResult {

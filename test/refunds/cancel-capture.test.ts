@@ -13,7 +13,7 @@ import { RefundModel } from '../../src/refunds/model';
 import { startWorker } from '../../src/queue/queues';
 import { REFUNDS_QUEUE } from '../../jobs/send-refunds';
 import processSendRefunds from '../../jobs/processors/send-refunds';
-import { cardSale, PRE_CAPTURE, sandboxPost, useSalesEnv } from '../sales/helpers';
+import { cardSale, PRE_CAPTURE, sandboxPost, untilFaultTaken, useSalesEnv } from '../sales/helpers';
 
 // No call here is meant to time out: under a full run's load a sandbox answer can take over 5 s (it did: a 502).
 const env = useSalesEnv({ acquirerTimeoutMs: 20_000 });
@@ -89,7 +89,8 @@ test.serial('a cancel-capture while a partial refund waits is 409; once it moved
     paymentId: sale.acquirer.payment_id,
   });
   const refunding = callJson(env.app, 'POST', `/api/v1/online/sales/${sale.id}/refunds/`, token(), { value: 3000 });
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // The refund's void has reached the sandbox, held there 1.5 s: the refund holds the sale's lane.
+  await untilFaultTaken(env, sale.acquirer.payment_id);
   const during = await cancel(sale.id);
   t.is(during.status, 409);
   t.is((await refunding).body.data.status, 'succeeded');

@@ -7,6 +7,8 @@ import test from 'ava';
 import { bearer, newMerchant } from '../helpers/identity';
 import { callJson, send } from '../helpers/http';
 import { eventually } from '../helpers/processes';
+import { untilQueuesIdle } from '../helpers/queues';
+import { NOTICE_QUEUE } from '../../jobs/apply-payment-notice';
 import { getSale } from '../../src/acquirer/client';
 import { OnlineSaleModel } from '../../src/sales/model';
 import { RefundModel } from '../../src/refunds/model';
@@ -93,7 +95,8 @@ test.serial('a held pix refund stays pending, is never sent again, and completes
   // Turns of the lane meanwhile (the sweep's, a duplicate notice) ask the acquirer; they send nothing.
   await sendPendingRefunds(sale.id);
   await payPix(env, sale.acquirer.payment_id);
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // The notice is applied (its job done): whatever it would do to the refund or the sale, it has done.
+  await untilQueuesIdle([NOTICE_QUEUE]);
   t.is((await RefundModel.findById(res.body.data.id).lean())!.status, 'pending');
   t.is(await sandboxVoids(), voids);
   // A notice while the acquirer reads Status 12 does not move the sale back to PENDING.

@@ -2,6 +2,7 @@ import '../helpers/env';
 import test from 'ava';
 import { bearer, newMerchant } from '../helpers/identity';
 import { callJson } from '../helpers/http';
+import { eventually } from '../helpers/processes';
 import { AcquirerRejectedError, getSale, voidSale } from '../../src/acquirer/client';
 import { OnlineSaleModel } from '../../src/sales/model';
 import { MerchantModel } from '../../src/merchants/model';
@@ -38,12 +39,14 @@ async function capturedSale(value = 10000) {
 
 /** The refund once it is no longer pending (the worker's turns of the sale's lane). */
 async function settled(refundId: number, timeoutMs = 30_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const read = await callJson(env.app, 'GET', `/api/v1/refunds/${refundId}/`, token());
-    if (read.body.data.status !== 'pending' || Date.now() > until) return read.body.data;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  return eventually(
+    async () => {
+      const read = await callJson(env.app, 'GET', `/api/v1/refunds/${refundId}/`, token());
+      return read.body.data.status !== 'pending' && read.body.data;
+    },
+    timeoutMs,
+    250,
+  );
 }
 
 test.serial(

@@ -21,8 +21,10 @@ import {
   PAYMENT_NOTIFICATION_PATH,
 } from '../../src/acquirer/client';
 import { reconcileSale, sweepUnsettledSales } from '../../src/sales';
+import { getQueue } from '../../src/queue/queues';
+import { RECONCILE_QUEUE, reconcileEpisodeJobId } from '../../jobs/reconcile-sale';
 import { nextId } from '../../src/db/ids';
-import { CARDS, cardSale, pixSale, sandboxPost, PRE_CAPTURE, useSalesEnv } from './helpers';
+import { CARDS, cardSale, pixSale, sandboxPost, PRE_CAPTURE, untilFaultTaken, useSalesEnv } from './helpers';
 import { callJson } from '../helpers/http';
 import { encryptedTestCard } from '../helpers/cards';
 
@@ -120,7 +122,8 @@ test('a payment notice arriving during a capture call waits for it; the capture 
   const sale = (await preCapture(cardSale())).body.data;
   await fault({ mode: 'latency', latencyMs: 1500, operation: 'capture', paymentId: sale.acquirer.payment_id });
   const capturing = capture(sale.id);
-  await new Promise((r) => setTimeout(r, 300));
+  // The capture has reached the sandbox (it took the fault) and is held there for 1.5 s.
+  await untilFaultTaken(env, sale.acquirer.payment_id);
   // The acquirer's notice about this sale, applied while our capture call is still running.
   const notified = await sandboxPost(env, `/sandbox/notify/${sale.acquirer.payment_id}`, {
     notifyUrl: `${env.app.url}${PAYMENT_NOTIFICATION_PATH}`,
@@ -305,7 +308,9 @@ test.serial(
     t.true(res.body.reconciling);
     const saleId = res.body.sale_id as number;
     // The reconciliation job has asked (after 1 s) and found nothing: the call might still be running there.
-    await new Promise((r) => setTimeout(r, 3000));
+    const since = (await stored(saleId))!.reconciliation!.since;
+    const job = reconcileEpisodeJobId(saleId, 'PROCESSING', new Date(since));
+    await eventually(async () => ((await getQueue(RECONCILE_QUEUE).getJob(job))?.attemptsMade ?? 0) >= 1, 30_000);
     const waiting = (await stored(saleId))!;
     t.is(waiting.status, 'PROCESSING', 'not FAILED while the call may still be running at the acquirer');
     t.truthy(waiting.reconciliation?.inFlight);

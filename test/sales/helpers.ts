@@ -1,7 +1,7 @@
 /** Shared setup of the online-sales tests: a real sandbox process, the app in-process, real workers. */
 import { getConfig } from '../../config';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { startProcess, stopAll, type RunningProcess } from '../helpers/processes';
+import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
 import test from 'ava';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { APPROVED_CARD_NUMBER, encryptedTestCard } from '../helpers/cards';
@@ -105,6 +105,17 @@ export function pixSale(overrides: Record<string, unknown> = {}): Record<string,
 
 export function sandboxPost(env: SalesEnv, path: string, body: unknown = {}) {
   return callJson(env.sandbox, 'POST', path, {}, body);
+}
+
+/**
+ * Waits until the sandbox has taken the fault set (POST /sandbox/faults) for this payment: the call it
+ * concerns has arrived there (and, for a latency fault, is held there now).
+ */
+export async function untilFaultTaken(env: SalesEnv, paymentId: string): Promise<void> {
+  await eventually(async () => {
+    const { body } = await callJson(env.sandbox, 'GET', '/sandbox/faults');
+    return !(body.faults as { paymentId?: string }[]).some((fault) => fault.paymentId === paymentId);
+  });
 }
 
 /** The sandbox's PIX "payer pays" control, notifying our app. */
