@@ -9,7 +9,7 @@
 import '../helpers/env';
 import '../faults/quiet-logs';
 import test from 'ava';
-import { DELIVERY_QUEUES, untilQueuesIdle } from '../helpers/queues';
+import { untilQueuesIdle } from '../helpers/queues';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -115,9 +115,9 @@ const sandboxSales = async () =>
   ((await (await send(sandbox, 'GET', '/sandbox/stats')).json()) as { salesCreated: number }).salesCreated;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits until every delivery job is done (a duplicate, if any, has arrived), then checks each arrived exactly once. */
+/** Waits until every link webhook job is done (a duplicate, if any, has arrived), then checks each arrived once. */
 async function assertEachDeliveredOnce(t: import('ava').ExecutionContext, ids: string[]): Promise<void> {
-  await untilQueuesIdle(DELIVERY_QUEUES, 60_000);
+  await untilQueuesIdle([LINK_WEBHOOK_QUEUE], 60_000);
   t.deepEqual(
     ids.filter((id) => deliveries.get(id) !== 1).map((id) => `${id}: ${deliveries.get(id) ?? 0}`),
     [],

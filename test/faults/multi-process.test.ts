@@ -1,6 +1,7 @@
 import '../helpers/env';
 import test from 'ava';
-import { DELIVERY_QUEUES, untilQueuesIdle } from '../helpers/queues';
+import { untilQueuesIdle } from '../helpers/queues';
+import { LINK_WEBHOOK_QUEUE } from '../../jobs/link-webhook';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { encryptedTestCard } from '../helpers/cards';
@@ -111,8 +112,8 @@ test.serial('links paid through either web process: every webhook delivered once
   );
   const eventsOf = (linkId: number) => [...deliveries.keys()].filter((id) => id.startsWith(`msg_${linkId}_`));
   await eventually(() => linkIds.every((id) => eventsOf(id).length >= 1), 60_000, 250);
-  // Every delivery job done: a duplicate, if any, has arrived.
-  await untilQueuesIdle(DELIVERY_QUEUES, 60_000);
+  // Every link webhook job done: a duplicate, if any, has arrived.
+  await untilQueuesIdle([LINK_WEBHOOK_QUEUE], 60_000);
   for (const [id, count] of deliveries) t.is(count, 1, `${id} delivered ${count} times`);
   for (const id of linkIds) t.is(eventsOf(id).length, 1, `link ${id}: one paid event`);
 });
