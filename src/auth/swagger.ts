@@ -70,7 +70,8 @@ export const docs = {
         200: { description: 'The token pair (an object of strings)', schema: swaggerRef(tokenPair) },
         401: errorResponses.detail(`Any failure; always ${JSON.stringify(TOKEN_FAILURE)}`),
         429: throttled(
-          'Per-IP limit or a limit of failed password checks exceeded; Retry-After says in how many seconds to try again',
+          'Per-IP limit or a limit of failed password checks exceeded; Retry-After says in how many seconds ' +
+            'to try again',
         ),
         503: storeDown,
       },

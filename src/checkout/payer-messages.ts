@@ -1,5 +1,6 @@
 /**
- * What the payer reads when the acquirer declines a card, or cannot make a PIX code: Portuguese, by the acquirer's ReturnCode.
+ * What the payer reads when the acquirer declines a card, or cannot make a PIX code: Portuguese, by the
+ * acquirer's ReturnCode.
  * The raw code and message stay what the merchant's API and webhooks carry; this text is only for
  * the checkout page.
  *

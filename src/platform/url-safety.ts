@@ -4,7 +4,8 @@
  *
  * Refused: any scheme but https; credentials in the URL; a port not in WEBHOOK_ALLOWED_PORTS (443
  * unless a deployment widens it: what a delivery reports about a port would otherwise let a merchant
- * probe any host's ports from our address); localhost names; a host that does not resolve; and a host any of whose resolved addresses is loopback, private, link-local, CGNAT,
+ * probe any host's ports from our address); localhost names; a host that does not resolve; and a host
+ * any of whose resolved addresses is loopback, private, link-local, CGNAT,
  * multicast, reserved, documentation, unspecified, IPv4-mapped/translated IPv6 and the like, and an
  * IPv6 address whose embedded IPv4 (6to4, Teredo, ISATAP, NAT64, ...) is any of those.
  * Numeric tricks (2130706433, 0177.0.0.1, 0x7f000001, 127.1) need no special code: the WHATWG URL

@@ -76,7 +76,8 @@ export async function recordSettledSale(input: SettledSaleInput): Promise<Online
       ...(input.pixPaidAt ? { pix: { qrCode: '', expiresAt: null, paidAt: input.pixPaidAt } } : {}),
       acquirer: { ...input.acquirer, status: CAPTURED },
       acquirerPaymentId: input.acquirer.paymentId,
-      // Top-level and indexed, as every sale's: an accepted chargeback names its sale by TID (src/refunds/chargebacks.ts).
+      // Top-level and indexed, as every sale's: an accepted chargeback names its sale by TID
+      // (src/refunds/chargebacks.ts).
       acquirerTid: input.acquirer.tid,
       capturedAt: input.capturedAt,
       capturedValue: input.amountCents,

@@ -45,7 +45,10 @@ export function failureOfCode(code: string): DeliveryFailure {
   return 'connection_failed';
 }
 
-/** The category of what a POST threw: an abort by our timeout signal, or a transport error (its cause's, if wrapped). */
+/**
+ * The category of what a POST threw: an abort by our timeout signal, or a transport error (its cause's,
+ * if wrapped).
+ */
 export function failureOfError(error: unknown): DeliveryFailure {
   const e = error as { name?: string; code?: string; cause?: unknown } | null;
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'timeout';

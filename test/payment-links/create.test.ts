@@ -254,7 +254,7 @@ test('a link with an unsafe webhook url is not created', async (t) => {
   t.is(await PaymentLinkModel.countDocuments({ merchantId: alone.merchantId }), 0);
 });
 
-test('a webhook url on a port other than 443 is refused, naming the port (no port scans from our address)', async (t) => {
+test('a webhook url on a port other than 443 is refused, naming the port (no port scans from here)', async (t) => {
   const alone = await newMerchant();
   // A public address, so only the port decides: before the port rule this link was created (201), and its
   // deliveries told the merchant whether 1.1.1.1 answered on Redis's port.

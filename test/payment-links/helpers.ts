@@ -95,7 +95,10 @@ export async function readyLink(baseUrl: string, merchant: TestMerchant, body: R
 
 const PIX_PHONE = { viewport: { width: 360, height: 780 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
 
-/** A payer's page (a phone) at the payment step of a card-and-PIX link with PIX chosen (the payer step done at creation). */
+/**
+ * A payer's page (a phone) at the payment step of a card-and-PIX link with PIX chosen (the payer step done
+ * at creation).
+ */
 export async function openPixStep(browser: Browser, appUrl: string, link: { payment_link_url: string }): Promise<Page> {
   const context = await browser.newContext(PIX_PHONE);
   const page = await context.newPage();

@@ -40,7 +40,11 @@ test.before(async () => {
   process.env.ACQUIRER_BASE_URL = sandbox.url;
   process.env.ACQUIRER_QUERY_URL = sandbox.url;
   // pinned.test does not resolve on this machine: only a delivery pinned to checked addresses reaches it.
-  process.env.WEBHOOK_TEST_ALLOW_HOSTS = `127.0.0.1:${receiver.port},pinned.test:${receiver.port},127.0.0.1:${closedPort}`;
+  process.env.WEBHOOK_TEST_ALLOW_HOSTS = [
+    `127.0.0.1:${receiver.port}`,
+    `pinned.test:${receiver.port}`,
+    `127.0.0.1:${closedPort}`,
+  ].join(',');
   process.env.WEBHOOK_RETRY_BASE_MS = '150';
   // Generous, so a busy machine never turns an answered attempt into a timeout.
   process.env.WEBHOOK_TIMEOUT_MS = '4000';
