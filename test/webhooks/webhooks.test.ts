@@ -82,10 +82,16 @@ async function pay(guid: string, card = APPROVED_CARD) {
 }
 
 /** The first event of the link, once it is in `state` (as the merchant's event list shows it). */
+/**
+ * The link's first event once it is in `state` with the attempt that settled it listed: an attempt and
+ * the event's state are two writes sent at once (src/webhooks/delivery.ts), so the state may be read first.
+ */
 async function firstEventOf(linkId: number, state = 'delivered') {
   const [event] = await until(async () => {
     const events = await eventsOf(merchant, linkId);
-    return events[0]?.state === state && events;
+    const attempts = events[0]?.attempts ?? [];
+    const settledBy = state === 'delivered' ? attempts.some((a: { success: boolean }) => a.success) : attempts.length;
+    return events[0]?.state === state && settledBy && events;
   });
   return event;
 }
