@@ -40,6 +40,18 @@ const t0 = (res: { status: number }) => {
   if (res.status !== 200) throw new Error(`capture answered ${res.status}`);
 };
 
+/**
+ * Until the sale is REFUNDED and its refunds are settled: the lane writes the sale, then the refund
+ * (src/refunds/origins.ts), so the sale may read REFUNDED while its last refund is still pending.
+ */
+const untilRefunded = (saleId: number) =>
+  eventually(
+    async () =>
+      (await readSale(saleId)).sale_status === 'REFUNDED' && !(await RefundModel.exists({ saleId, status: 'pending' })),
+    30_000,
+    250,
+  );
+
 async function sumOfSucceeded(saleId: number) {
   return (await RefundModel.find({ saleId, status: 'succeeded' }).lean()).reduce((sum, r) => sum + r.valueCents, 0);
 }
@@ -68,7 +80,7 @@ test.serial('a whole refund on the capture day is a cancel (Status 10); from the
   t.is((await getSale(nextDay.acquirer.payment_id))!.status, 2);
   const rest = await refund(nextDay.id);
   t.is(rest.status, 202);
-  await eventually(async () => (await readSale(nextDay.id)).sale_status === 'REFUNDED', 30_000, 250);
+  await untilRefunded(nextDay.id);
   const truth = (await getSale(nextDay.acquirer.payment_id))!;
   t.is(truth.status, 11);
   t.is(truth.voidedAmountCents, await sumOfSucceeded(nextDay.id));
@@ -87,7 +99,7 @@ test.serial('past 360 days the acquirer answers 40: a failed refund saying too l
   await moveClock(359 * DAY_MS);
   // (it waits its turn: 5 s after the refused cancel)
   t.is((await refund(sale.id, { value: 10000 })).status, 202);
-  await eventually(async () => (await readSale(sale.id)).sale_status === 'REFUNDED', 30_000, 250);
+  await untilRefunded(sale.id);
   t.is((await getSale(sale.acquirer.payment_id))!.voidedAmountCents, await sumOfSucceeded(sale.id));
 });
 
