@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import test from 'ava';
 
 test('notes its process uptime', (t) => {
-  fs.writeFileSync(process.env.FIXTURE_UPTIME_FILE!, String(Math.round(process.uptime() * 1000)));
-  t.pass();
+  const uptimeMs = String(Math.round(process.uptime() * 1000));
+  fs.writeFileSync(process.env.FIXTURE_UPTIME_FILE!, uptimeMs);
+  // What suite-report.test.ts will read back, as written.
+  t.is(fs.readFileSync(process.env.FIXTURE_UPTIME_FILE!, 'utf8'), uptimeMs);
 });

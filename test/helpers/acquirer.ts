@@ -14,6 +14,15 @@ export async function withAcquirerRefusing<T>(fn: () => Promise<T>): Promise<T> 
   }
 }
 
+/** Points this process's chargeback API client (its loaded config) at the sandbox process at `sandboxUrl`. */
+export function useChargebackApiOf(sandboxUrl: string): void {
+  const variables = pointAtSandbox(sandboxUrl);
+  Object.assign(getConfig().acquirer.chargeback, {
+    baseUrl: variables.ACQUIRER_CHARGEBACK_BASE_URL,
+    authUrl: variables.ACQUIRER_CHARGEBACK_AUTH_URL,
+  });
+}
+
 /** The chargeback API's variables for a sandbox process at `sandboxUrl`. */
 export function pointAtSandbox(sandboxUrl: string): Record<string, string> {
   return {

@@ -2,7 +2,8 @@
 import crypto from 'node:crypto';
 import { getConfig } from '../../config';
 import { CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
-import { send } from './http';
+import { applyNotice, receiveNotice } from '../../src/chargebacks';
+import { callJson, send, type CallResult } from './http';
 
 /** A fresh establishment number per test: views are scoped by it, so tests do not see each other. */
 export const newEstablishment = () => `4${crypto.randomInt(100_000_000, 999_999_999)}`;
@@ -72,4 +73,37 @@ export function postChargebackNotice(baseUrl: string, body: unknown, secret?: st
     { 'content-type': undefined, ...headers },
     body,
   );
+}
+
+/**
+ * A chargeback at `ec` of the payment the acquirer knows by `tid`, for `amountCents`: registered at the
+ * sandbox, then notified to us and applied (stored here). Returns its idChargeback.
+ */
+export async function notifiedChargeback(
+  sandbox: { url: string },
+  ec: string,
+  tid: string,
+  amountCents: number,
+): Promise<number> {
+  const ids = newNoticeIds();
+  const notice = newChargebackNotice(ec, ids);
+  notice.transactionAmount = amountCents / 100;
+  notice.transactionDetails.tid = tid;
+  await callJson(sandbox, 'POST', '/sandbox-cb/_test/chargeback', {}, notice);
+  const { noticeId } = await receiveNotice(notice);
+  if ((await applyNotice(noticeId)) !== 'applied') throw new Error('chargeback notice not applied');
+  return ids.idChargeback;
+}
+
+/** The merchant (by its bearer headers) accepts chargeback `idChargeback` of establishment `ec` through our API. */
+export function acceptChargeback(
+  app: { url: string },
+  headers: Record<string, string>,
+  ec: string,
+  idChargeback: number,
+): Promise<CallResult> {
+  return callJson(app, 'PUT', '/api/v1/acquirer/chargeback/accept/', headers, {
+    updateChargeback: [{ establishmentNumber: Number(ec), idChargeback }],
+    userName: 'ops@loja.com.br',
+  });
 }

@@ -9,9 +9,8 @@
  */
 import '../helpers/env';
 import test from 'ava';
-import { getConfig } from '../../config';
+import { useChargebackApiOf } from '../helpers/acquirer';
 import { getSale, PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
-import { applyNotice, receiveNotice } from '../../src/chargebacks';
 import { startWorker } from '../../src/queue/queues';
 import { RefundModel } from '../../src/refunds/model';
 import { backfillSettledSaleTids, settledSaleOrderId } from '../../src/sales';
@@ -24,7 +23,7 @@ import processSendRefunds from '../../jobs/processors/send-refunds';
 import { REFUNDS_QUEUE } from '../../jobs/send-refunds';
 import { runSchedulerTick } from '../../workers/scheduler';
 import { encryptedTestCard } from '../helpers/cards';
-import { newChargebackNotice, newEstablishment, newNoticeIds } from '../helpers/chargeback-notices';
+import { acceptChargeback, newEstablishment, notifiedChargeback } from '../helpers/chargeback-notices';
 import { callJson } from '../helpers/http';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { eventually } from '../helpers/processes';
@@ -33,15 +32,11 @@ import { sandboxPost, useSalesEnv } from '../sales/helpers';
 import { chargeAfterAttempt, newSubscriptionId } from '../subscriptions/support';
 
 const env = useSalesEnv();
-const CB = '/api/v1/acquirer/chargeback';
 let ec: string;
 let owner: TestMerchant;
 
 test.serial.before(async () => {
-  Object.assign(getConfig().acquirer.chargeback, {
-    baseUrl: `${env.sandbox.url}/sandbox-cb/chargeback/v1`,
-    authUrl: `${env.sandbox.url}/oauth/v2/sandbox/protocol/openid-connect/token`,
-  });
+  useChargebackApiOf(env.sandbox.url);
   startWorker(REFUNDS_QUEUE, processSendRefunds);
   startWorker(CHARGE_QUEUE, chargeSubscription);
   ec = newEstablishment();
@@ -112,21 +107,10 @@ async function subscriptionChargePaid(value: number): Promise<Paid> {
 /** The acquirer notifies a chargeback of the payment, naming it by the TID the acquirer itself gave it. */
 async function chargebackOf(paid: Paid, value: number): Promise<number> {
   const tid = (await getSale(paid.paymentId))!.tid!;
-  const ids = newNoticeIds();
-  const notice = newChargebackNotice(ec, ids);
-  notice.transactionAmount = value / 100;
-  notice.transactionDetails.tid = tid;
-  await callJson(env.sandbox, 'POST', '/sandbox-cb/_test/chargeback', {}, notice);
-  const { noticeId } = await receiveNotice(notice);
-  if ((await applyNotice(noticeId)) !== 'applied') throw new Error('chargeback notice not applied');
-  return ids.idChargeback;
+  return notifiedChargeback(env.sandbox, ec, tid, value);
 }
 
-const accept = (idChargeback: number) =>
-  callJson(env.app, 'PUT', `${CB}/accept/`, token(), {
-    updateChargeback: [{ establishmentNumber: Number(ec), idChargeback }],
-    userName: 'ops@loja.com.br',
-  });
+const accept = (idChargeback: number) => acceptChargeback(env.app, token(), ec, idChargeback);
 
 /** What the acquirer gave back of the payment (VoidedAmount), once nothing of ours is pending on it. */
 const returnedByAcquirer = async (paid: Paid) => (await getSale(paid.paymentId))!.voidedAmountCents;

@@ -5,12 +5,11 @@
  */
 import '../helpers/env';
 import test from 'ava';
-import { getConfig } from '../../config';
+import { useChargebackApiOf } from '../helpers/acquirer';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { callJson } from '../helpers/http';
 import { eventually } from '../helpers/processes';
-import { newChargebackNotice, newEstablishment, newNoticeIds } from '../helpers/chargeback-notices';
-import { applyNotice, receiveNotice } from '../../src/chargebacks';
+import { acceptChargeback, newEstablishment, notifiedChargeback } from '../helpers/chargeback-notices';
 import { getSale } from '../../src/acquirer/client';
 import { RefundModel } from '../../src/refunds/model';
 import { startWorker } from '../../src/queue/queues';
@@ -19,15 +18,11 @@ import processSendRefunds from '../../jobs/processors/send-refunds';
 import { cardSale, PRE_CAPTURE, sandboxPost, useSalesEnv } from '../sales/helpers';
 
 const env = useSalesEnv();
-const CB = '/api/v1/acquirer/chargeback';
 let ec: string;
 let owner: TestMerchant;
 
 test.serial.before(async () => {
-  Object.assign(getConfig().acquirer.chargeback, {
-    baseUrl: `${env.sandbox.url}/sandbox-cb/chargeback/v1`,
-    authUrl: `${env.sandbox.url}/oauth/v2/sandbox/protocol/openid-connect/token`,
-  });
+  useChargebackApiOf(env.sandbox.url);
   startWorker(REFUNDS_QUEUE, processSendRefunds);
   ec = newEstablishment();
   owner = await newMerchant({ establishmentNumbers: [ec] });
@@ -45,21 +40,10 @@ async function chargedBackSale() {
     .data;
   const captured = await callJson(env.app, 'PUT', `/api/v1/online/sales/${sale.id}/capture/`, token());
   if (captured.status !== 200) throw new Error(`capture answered ${captured.status}`);
-  const ids = newNoticeIds();
-  const notice = newChargebackNotice(ec, ids);
-  notice.transactionAmount = 100;
-  notice.transactionDetails.tid = sale.acquirer.tid;
-  await callJson(env.sandbox, 'POST', '/sandbox-cb/_test/chargeback', {}, notice);
-  const { noticeId } = await receiveNotice(notice);
-  if ((await applyNotice(noticeId)) !== 'applied') throw new Error('chargeback notice not applied');
-  return { sale, idChargeback: ids.idChargeback };
+  return { sale, idChargeback: await notifiedChargeback(env.sandbox, ec, sale.acquirer.tid, 10000) };
 }
 
-const accept = (idChargeback: number) =>
-  callJson(env.app, 'PUT', `${CB}/accept/`, token(), {
-    updateChargeback: [{ establishmentNumber: Number(ec), idChargeback }],
-    userName: 'ops@loja.com.br',
-  });
+const accept = (idChargeback: number) => acceptChargeback(env.app, token(), ec, idChargeback);
 
 async function refundedAtAcquirer(sale: { id: number; acquirer: { payment_id: string } }) {
   const succeeded = (await RefundModel.find({ saleId: sale.id, status: 'succeeded', kind: 'refund' }).lean()).reduce(
