@@ -20,6 +20,8 @@ const root = path.resolve(__dirname, '..');
 const shapes = path.join(root, '.data', 'query-shapes');
 const answers = path.join(root, '.data', 'response-schemas');
 const times = path.join(root, '.data', 'test-times');
+// What `npm test` compiled before this script (tsconfig.test-build.json): the tests' child processes run it.
+const build = path.join(root, '.data', 'build');
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {
@@ -43,6 +45,22 @@ async function dropDatabasesOfRun(runId: string): Promise<number> {
   }
 }
 
+/** npm test's build is there and no TypeScript file changed since it was written (else a test would run old code). */
+function buildIsCurrent(): boolean {
+  const built = fs.statSync(path.join(build, '.tsbuildinfo'), { throwIfNoEntry: false });
+  if (!built || !fs.existsSync(path.join(build, 'src', 'web', 'server.js'))) return false;
+  const newest = (dir: string): number =>
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .map((entry) => {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) return newest(full);
+        return entry.name.endsWith('.ts') ? fs.statSync(full).mtimeMs : 0;
+      })
+      .reduce((a, b) => Math.max(a, b), 0);
+  return ['config', 'src', 'workers', 'jobs', 'test'].every((dir) => newest(path.join(root, dir)) <= built.mtimeMs);
+}
+
 async function main(): Promise<number> {
   const started = await ensureServices(false);
   // test/traces/ starts a Jaeger: built here once per machine (minutes), not under a test's 120 s timeout.
@@ -57,8 +75,17 @@ async function main(): Promise<number> {
     // Processes the tests start inherit both variables and the recorders' preload, so their filters and
     // answers are checked too.
     const preload = `--require=${path.join(root, 'test', 'instrumentation', 'preload.cjs')}`;
+    // The compiled checkout reads its page from beside its code, as dist/ does (npm run build copies it too).
+    const hasBuild = buildIsCurrent();
+    if (!hasBuild)
+      process.stdout.write('[test] .data/build is missing or older than the source: processes run under tsx\n');
+    if (hasBuild)
+      fs.cpSync(path.join(root, 'src', 'checkout', 'public'), path.join(build, 'src', 'checkout', 'public'), {
+        recursive: true,
+      });
     const env = {
       ...process.env,
+      ...(hasBuild ? { TEST_BUILD_DIR: build } : {}),
       NODE_OPTIONS: [process.env.NODE_OPTIONS, preload].filter(Boolean).join(' '),
       DB_QUERY_SHAPES_DIR: shapes,
       RESPONSE_SCHEMAS_DIR: answers,
