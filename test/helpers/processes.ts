@@ -204,7 +204,7 @@ export function runCommand(
   });
 }
 
-/** Runs `npm run cli -- ...` as an operator does (src/web/cli.ts, compiled under npm test), against this file's database. */
+/** Runs `npm run cli -- ...` as an operator does (src/web/cli.ts, compiled under npm test), on this file's database. */
 export function runCli(
   args: string[],
   options: { env?: NodeJS.ProcessEnv; stdin?: string } = {},
