@@ -23,7 +23,9 @@ import {
 } from '../payment-links/model';
 import { recordLinkSale } from '../payment-links/sale';
 import { emitLinkEvent } from '../webhooks/service';
-import { emitLinkAccountEvent } from './events';
+import { findSettledSale, type OnlineSale } from '../sales';
+import { settledSaleEvent } from '../sales/events';
+import { emitLinkAccountEvent, recordLinkPaidEvents } from './events';
 import { payments, releaseClaim, type HeldPayment } from './pay-claims';
 
 function linkEventData(link: PaymentLink) {
@@ -39,10 +41,11 @@ function linkEventData(link: PaymentLink) {
 }
 
 /**
- * Stores an event when the link has a webhook (emitLinkEvent queues its delivery). A failure is
- * logged, never undoes the payment; false tells the caller the event is still owed. `oncePerLink`:
- * an event of this type already stored is the one (emitLinkEvent), so true without storing another;
- * `onceKey`: the same, per key (a refund's events, once per refund).
+ * A link's event: an account event (src/checkout/events.ts), and stored for the link's webhook when it
+ * has one (emitLinkEvent queues its delivery). A failure is logged, never undoes the payment; false
+ * tells the caller the link webhook's event is still owed. `oncePerLink`: an event of this type already
+ * stored is the one (emitLinkEvent), so true without storing another; `onceKey`: the same, per key (a
+ * refund's events, once per refund).
  */
 export async function notify(
   link: PaymentLink,
@@ -50,7 +53,18 @@ export async function notify(
   extra: Record<string, unknown>,
   { oncePerLink = false, onceKey }: { oncePerLink?: boolean; onceKey?: string } = {},
 ): Promise<boolean> {
-  await emitLinkAccountEvent(link, type, { ...linkEventData(link), ...extra }, onceKey);
+  const data = { ...linkEventData(link), ...extra };
+  await emitLinkAccountEvent(link, type, data, onceKey);
+  return storeLinkWebhookEvent(link, type, data, { oncePerLink, onceKey });
+}
+
+/** The link webhook's copy of an event (the same data; its envelope adds the link's own sequence). */
+async function storeLinkWebhookEvent(
+  link: PaymentLink,
+  type: string,
+  data: Record<string, unknown>,
+  { oncePerLink = false, onceKey }: { oncePerLink?: boolean; onceKey?: string },
+): Promise<boolean> {
   if (!link.webhookUrl) return true;
   try {
     await emitLinkEvent({
@@ -58,7 +72,7 @@ export async function notify(
       linkId: link._id,
       url: link.webhookUrl,
       type,
-      data: { ...linkEventData(link), ...extra },
+      data,
       oncePerLink,
       onceKey,
     });
@@ -70,21 +84,30 @@ export async function notify(
 }
 
 /**
- * The paid event of a link, stored once whoever records the payment: the pay, a pay that took its
- * claim over, or the sweep may each record it, even at the same time (a pay still finishing after
- * its lease while the sweep settles its claim), so the outbox answers with an event already stored.
+ * The paid events of a link, stored once whoever records the payment: the pay, a pay that took its
+ * claim over, or the sweep may each record them, even at the same time (a pay still finishing after
+ * its lease while the sweep settles its claim), so each is recorded under its own id (account events)
+ * or answered by the one already stored (the link webhook's). The account events: the sale's own when
+ * this pay recorded it (a card's sale.captured; a PIX sale's pix.paid is owed by its own move), then
+ * payment_link.paid naming the sale (`sale_id`); the link webhook gets the same payment_link.paid.
+ * False while any of them is still owed (the claim's outbox mark keeps it for the sweep).
  */
-function notifyPaid(paid: PaymentLink, payment: NonNullable<PaymentLink['payment']>): Promise<boolean> {
-  return notify(
-    paid,
-    'payment_link.paid',
-    {
-      card: payment.method === 'pix' ? null : { brand: payment.brand, last4: payment.last4 },
-      payment: { method: payment.method ?? 'card', ...presentLinkInstallments(payment, paid.value) },
-      acquirer: { payment_id: payment.acquirerPaymentId, tid: payment.tid ?? null, return_code: payment.returnCode },
-    },
-    { oncePerLink: true },
-  );
+async function notifyPaid(
+  paid: PaymentLink,
+  payment: NonNullable<PaymentLink['payment']>,
+  sale: OnlineSale | null,
+): Promise<boolean> {
+  const data = {
+    ...linkEventData(paid),
+    sale_id: paid.saleId ?? null,
+    card: payment.method === 'pix' ? null : { brand: payment.brand, last4: payment.last4 },
+    payment: { method: payment.method ?? 'card', ...presentLinkInstallments(payment, paid.value) },
+    acquirer: { payment_id: payment.acquirerPaymentId, tid: payment.tid ?? null, return_code: payment.returnCode },
+  };
+  const saleEvent = sale?.origin?.kind === 'payment_link' ? settledSaleEvent(sale) : null;
+  const recorded = await recordLinkPaidEvents(paid, data, saleEvent);
+  const stored = await storeLinkWebhookEvent(paid, 'payment_link.paid', data, { oncePerLink: true });
+  return recorded && stored;
 }
 
 /** What a paid link records of the acquirer's answer and of the card. */
@@ -132,7 +155,7 @@ export async function recordPaid(
     { $set: { status: LINK_PAID, paymentDate, payment, saleId: sale._id } },
   );
   const paid: PaymentLink = { ...link, status: LINK_PAID, paymentDate, payment, saleId: sale._id };
-  const notified = await notifyPaid(paid, payment);
+  const notified = await notifyPaid(paid, payment, sale);
   // A slow holder whose claim was taken over writes nothing here: its taker, asking the acquirer
   // under the same keys, records the same sale. One whose claim the sweep settled (as its holder)
   // writes that same sale again.
@@ -226,16 +249,20 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
   if (!link) return false;
   if (claim.state === 'paid') {
     let paid = link;
+    let sale: OnlineSale | null = null;
     if (link.status !== LINK_PAID && claim.payment) {
       const paymentDate = claim.paymentDate ?? link.paymentDate ?? now;
-      const sale = await recordLinkSale(link, claim.payment, paymentDate);
+      sale = await recordLinkSale(link, claim.payment, paymentDate);
       await PaymentLinkModel.updateOne(
         { _id: link._id },
         { $set: { status: LINK_PAID, paymentDate, payment: claim.payment, saleId: sale._id } },
       );
       paid = { ...link, status: LINK_PAID, paymentDate, payment: claim.payment, saleId: sale._id };
+    } else if (paid.payment && paid.payment.method !== 'pix') {
+      // The card sale its events name (a PIX sale's own event is owed by its move, not here).
+      sale = await findSettledSale(paid.merchantId, { kind: 'payment_link', id: paid._id });
     }
-    if (!paid.payment || (await notifyPaid(paid, paid.payment))) {
+    if (!paid.payment || (await notifyPaid(paid, paid.payment, sale))) {
       await payments.asRead(claim).update({ $set: { notifiedAt: new Date(), eventOwed: false } });
       return true;
     }

@@ -33,3 +33,13 @@ export function saleMoveEvent(moved: OnlineSale): NewEvent | null {
   const type = saleEventTypeOf(moved, moved.status);
   return type && { merchantId: moved.merchantId, type, objectId: moved._id, data: presentSale(moved) };
 }
+
+/**
+ * The event of a sale recorded already CONFIRMED (a paid link's card charge, src/payment-links/sale.ts): what a
+ * sale of the sales API emits on reaching CONFIRMED (sale.captured for a card, as a capture at authorization), as
+ * its first event. The recorder owes it (the link's pay records it beside payment_link.paid).
+ */
+export function settledSaleEvent(sale: OnlineSale): NewEvent | null {
+  const event = saleMoveEvent(sale);
+  return event && { ...event, sequence: 1 };
+}

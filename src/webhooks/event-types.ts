@@ -14,7 +14,10 @@ export const EVENT_TYPES = {
   'refund.failed': { object: 'refund', doc: 'The acquirer refused a refund' },
   'pix.paid': { object: 'sale', doc: 'A PIX charge was paid' },
   'pix.expired': { object: 'sale', doc: 'A PIX charge expired unpaid' },
-  'payment_link.paid': { object: 'payment_link', doc: 'A payment link was paid' },
+  'payment_link.paid': {
+    object: 'payment_link',
+    doc: 'A payment link was paid; sale_id names its sale, whose own event (sale.captured or pix.paid) came first',
+  },
   'payment_link.payment_denied': { object: 'payment_link', doc: 'A payment attempt on a link was denied' },
   'payment_link.pix_expired': { object: 'payment_link', doc: "A link's PIX QR code expired unpaid" },
   'payment_link.paid_twice': {

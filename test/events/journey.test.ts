@@ -148,7 +148,9 @@ test('every state change of the journey arrives once, verified, in order per obj
     },
   );
   t.true(paid.body.approved);
-  expected.push(`evt_payment_link_${link.id}_paid`);
+  // Its sale emits what a captured card sale emits, and the link's paid event names it.
+  const linkSaleId = (await callJson(app, 'GET', `/api/v1/payment-links/${link.id}/`, as())).body.sale_id;
+  expected.push(`evt_sale_${linkSaleId}_captured`, `evt_payment_link_${link.id}_paid`);
 
   // A subscription created, then cancelled.
   const sub = await createSubscription(app.url, merchant, { firstDueDate: '2030-01-10' });
@@ -220,6 +222,8 @@ test('every state change of the journey arrives once, verified, in order per obj
     .sort((a, b) => a.sequence - b.sequence)
     .map((e) => e.type);
   t.deepEqual(saleEvents, ['sale.authorized', 'sale.captured', 'sale.refunded']);
+
+  t.like(received.find((e) => e.id === `evt_payment_link_${link.id}_paid`).data, { sale_id: linkSaleId });
 
   const denial = received.find((e) => e.type === 'subscription_charge.denied');
   t.like(denial.data, { status: 2, denialCode: '51', attempts: 1 });

@@ -10,6 +10,8 @@ import { callMayStillBeRunningMs, createCardSale } from '../../src/acquirer/clie
 import { claimPayment, type HeldPayment } from '../../src/checkout/pay-claims';
 import { linkPaymentOf, recordPaid, settleStalePayments } from '../../src/checkout/settlement';
 import { PaymentClaimModel, PaymentLinkModel, type PaymentLink } from '../../src/payment-links/model';
+import mongoose from 'mongoose';
+import { AccountEventModel } from '../../src/events/model';
 import { WebhookEventModel } from '../../src/webhooks/model';
 import { emitLinkEvent } from '../../src/webhooks/outbox';
 import { clearTestCard } from '../helpers/cards';
@@ -96,6 +98,12 @@ test.serial('the holder, the sweep and a taker recording the same payment at onc
     recordPaid(link, slow, payment, new Date()),
   ]);
   t.is(await paidEvents(link._id), 1);
+  // The account events too: the sale's and the link's, once each.
+  const { saleId } = (await PaymentLinkModel.findById(link._id).lean())!;
+  const accountEvents = await AccountEventModel.find({
+    objectKey: mongoose.trusted({ $in: [`sale_${saleId}`, `payment_link_${link._id}`] }),
+  }).lean();
+  t.deepEqual(accountEvents.map((e) => e.type).sort(), ['payment_link.paid', 'sale.captured']);
 });
 
 test('an event owed once per link is stored once among concurrent emitters, after other events too', async (t) => {

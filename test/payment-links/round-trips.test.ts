@@ -9,12 +9,17 @@ import '../helpers/env';
 import test from 'ava';
 import { countDbCommands } from '../helpers/db-commands';
 import { PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/model';
+import mongoose from 'mongoose';
 import { WebhookEventModel } from '../../src/webhooks/model';
+import { AccountEventModel } from '../../src/events/model';
 import { APPROVED_CARD, DENIED_CARD, VALID_CPF, checkoutPath, readyLink, useLinkApp } from './helpers';
 import { callJson } from '../helpers/http';
 import { encryptedTestCard } from '../helpers/cards';
 
-/** The link's account event (src/events, with or without a webhookUrl): its object's last event read, its insert. */
+/**
+ * The link's account event (src/events, with or without a webhookUrl): its object's last event read, its insert.
+ * An approved card pay's insert carries its sale's sale.captured too (the sale's first event: no read for it).
+ */
 const ACCOUNT_EVENT = { 'account_events find': 1, 'account_events insert': 1 };
 
 // The webhook's events are stored and queued; nothing delivers them here.
@@ -92,7 +97,13 @@ test.serial(
     t.is(claim.state, 'paid');
     t.truthy(claim.notifiedAt);
     t.is(claim.payment?.last4, '0010');
-    t.is((await PaymentLinkModel.findById(id).lean())!.status, 2);
+    const link = (await PaymentLinkModel.findById(id).lean())!;
+    t.is(link.status, 2);
+    // The one insert held both: the sale's event and the link's, naming the sale.
+    const events = await AccountEventModel.find({
+      _id: mongoose.trusted({ $in: [`evt_sale_${link.saleId}_captured`, `evt_payment_link_${id}_paid`] }),
+    }).lean();
+    t.deepEqual(events.map((e) => e.type).sort(), ['payment_link.paid', 'sale.captured']);
   },
 );
 

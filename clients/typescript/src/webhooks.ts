@@ -16,7 +16,10 @@ export interface PaymentLinkEventData {
   value: number;
   number_of_installments: number;
   payment_date: string | null;
-  card?: { brand: string; last4: string };
+  /** paid: the sale the payment is (a card's sale.captured or a PIX's pix.paid came before); refund the link there. */
+  sale_id?: number | null;
+  /** null when paid by PIX. */
+  card?: { brand: string; last4: string } | null;
   acquirer?: { payment_id: string; tid: string | null; return_code: string };
   denial?: { return_code: string; return_message: string };
   /** paid: how it was paid; paid_twice: the second PIX sale (its money goes back by itself). */
