@@ -24,6 +24,7 @@ import { sweepPendingRefunds } from '../src/refunds';
 import { sweepUnsettledPixCharges } from '../src/subscriptions/pix-settlement';
 import { backfillChargeTids } from '../src/subscriptions/charge-tids';
 import { backfillSettledSaleTids } from '../src/sales';
+import { backfillLinkSales } from '../src/payment-links/sale';
 
 import { requeueUndeliveredEndpointDeliveries } from '../src/webhooks/endpoint-delivery';
 import { removeExpiredEvents } from '../src/events/reads';
@@ -69,12 +70,13 @@ export async function runSchedulerTick(now = clockNow()): Promise<void> {
 }
 
 /**
- * Sales and subscription charges recorded before they carried the acquirer's TID get it, so an accepted
- * chargeback finds them (src/refunds/chargebacks.ts). In the background: the charges' TIDs are asked of
+ * Sales and subscription charges recorded before they carried the acquirer's TID get it, and links paid
+ * before link sales existed get their sale, so an accepted chargeback finds them (src/refunds/chargebacks.ts). In the background: the charges' TIDs are asked of
  * the acquirer, whose outage stops the run without holding the ticks back; the next start goes on.
  */
 async function backfillTids(): Promise<void> {
   try {
+    await backfillLinkSales();
     await backfillSettledSaleTids();
     await backfillChargeTids();
   } catch (err) {

@@ -4,6 +4,9 @@
  * (POST /api/v1/online/sales/{sale_id}/refunds/). A pay records it with the paid status; a link
  * paid before that existed gets it on the merchant's first read.
  */
+import mongoose from 'mongoose';
+import { getSale } from '../acquirer/client';
+import { logger } from '../platform/logger';
 import { documentKind, normalizeDocument } from '../platform/brazilian-documents';
 import { OnlineSaleModel, recordSettledSale, type OnlineSale } from '../sales';
 import { LINK_PAID, PaymentLinkModel, type LinkPayment, type PaymentLink } from './model';
@@ -44,4 +47,35 @@ export async function withLinkSale(link: PaymentLink): Promise<PaymentLink> {
   const sale = await recordLinkSale(link, link.payment, link.paymentDate ?? link.updatedAt);
   await PaymentLinkModel.updateOne({ _id: link._id }, { $set: { saleId: sale._id } });
   return { ...link, saleId: sale._id };
+}
+
+/** Paid links of the earlier release that have no sale yet: the backfill's scan. */
+export const PAID_LINKS_WITHOUT_SALE = { status: LINK_PAID, saleId: mongoose.trusted({ $exists: false }) };
+
+/**
+ * Records the sale of every paid link that has none (paid before link sales existed), so an accepted
+ * chargeback finds it by TID before the merchant ever reads the link: without it, the chargeback held
+ * nothing and a later refund returned the money a second time. A card payment recorded without its TID
+ * gets it from the acquirer. Idempotent and resumable (each link's sale is inserted once, under its
+ * order id); an acquirer that cannot be asked stops the run, and the next scheduler start goes on.
+ * A PIX link whose own sale is missing is logged and left (its sale was written before the link).
+ */
+export async function backfillLinkSales(): Promise<number> {
+  const links = await PaymentLinkModel.find(PAID_LINKS_WITHOUT_SALE).lean<PaymentLink[]>();
+  let written = 0;
+  for (const link of links) {
+    if (!link.payment) continue;
+    const payment =
+      link.payment.method !== 'pix' && !link.payment.tid && link.payment.acquirerPaymentId
+        ? { ...link.payment, tid: (await getSale(link.payment.acquirerPaymentId))?.tid || null }
+        : link.payment;
+    try {
+      await withLinkSale({ ...link, payment });
+      written++;
+    } catch (err) {
+      logger.error({ err, linkId: link._id }, 'paid link left without its sale');
+    }
+  }
+  if (written) logger.info({ links: written }, 'paid links given their sale');
+  return written;
 }

@@ -21,6 +21,7 @@ import {
   cancelPixRecurrence,
   createPixRecurrence,
   getPixRecurrence,
+  getSale,
   type PixRecurrence,
   type PixRecurrenceInterval,
 } from '../acquirer/client';
@@ -200,6 +201,10 @@ async function recordFirstPayment(sub: Subscription, truth: PixRecurrence): Prom
     );
     return;
   }
+  // The recurrence's read names the first payment but not its TID, by which an accepted chargeback names the
+  // payment: asked here, before the charge is recorded, so the charge is never CONFIRMED without it (an unanswered
+  // GET fails the job, which runs again). Without the TID a chargeback and a refund could both return it.
+  const tid = (await getSale(first.paymentId))?.tid || null;
   const { charge } = await insertCharge(sub, sub.firstDueDate, {
     merchantId: sub.merchantId,
     value: first.amountCents || sub.value,
@@ -213,6 +218,7 @@ async function recordFirstPayment(sub: Subscription, truth: PixRecurrence): Prom
     merchantOrderId: attemptOrderId(sub._id, charge._id, 1),
     status: ChargeStatus.CONFIRMED,
     acquirerPaymentId: first.paymentId,
+    acquirerTid: tid,
     denialCode: '',
     denialMessage: '',
     nextRetryAt: null,

@@ -7,6 +7,7 @@ import { shapeOfFilter } from '../instrumentation/query-shapes';
 import { BACKFILLS } from '../../src/db/backfills';
 import { SALES_WITHOUT_TOP_LEVEL_TID } from '../../src/sales';
 import { PAID_CHARGES_WITHOUT_TID } from '../../src/subscriptions/charge-tids';
+import { PAID_LINKS_WITHOUT_SALE } from '../../src/payment-links/sale';
 // Every model, so each backfill's collection is known here.
 import '../../src/web/app';
 export interface AllowedScan {
@@ -58,6 +59,12 @@ export const ALLOWED_SCANS: readonly AllowedScan[] = [
     from: 'src/sales/settled-sales.ts',
     ...shapeOfFilter(SALES_WITHOUT_TOP_LEVEL_TID),
     why: 'backfill run once at scheduler start: settled sales given their top-level acquirerTid',
+  },
+  {
+    collection: 'payment_links',
+    from: 'src/payment-links/sale.ts',
+    ...shapeOfFilter(PAID_LINKS_WITHOUT_SALE),
+    why: 'backfill run once at scheduler start: links paid before link sales existed given their sale',
   },
   {
     collection: 'subscription_charges',

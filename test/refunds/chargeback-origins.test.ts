@@ -1,10 +1,12 @@
 /**
- * A chargeback and a refund never both return a payment, whatever made the payment (issue 39, item 1):
- * a link paid by card, a link paid by PIX and a card subscription charge, in both orders (an accepted
+ * A chargeback and a refund never both return a payment, whatever made the payment (issue 39, item 1; issue 37):
+ * a link paid by card, a link paid by PIX, a card subscription charge and a Pix Automático first charge (journey 3,
+ * recorded with no TID before: both passed), in both orders (an accepted
  * chargeback makes a later refund 422; a pending refund makes an accept 409), with the acquirer's own
  * VoidedAmount showing the money went back at most once. Before the fix the accept found no sale of these
  * by TID and both passed. Data of the earlier release (a settled sale with its TID only under `acquirer`,
- * a charge confirmed with no TID, its sale recorded by a refund with none) gets its TID by the backfills.
+ * a charge confirmed with no TID, its sale recorded by a refund with none, a paid link with no sale at all) gets
+ * its TID, and its sale, by the backfills.
  * Real processes: the sandbox (card, PIX and chargeback APIs), our app, the sales, refund and charge workers.
  */
 import '../helpers/env';
@@ -29,7 +31,10 @@ import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { eventually } from '../helpers/processes';
 import { APPROVED_CARD, checkoutPath, readyLink } from '../payment-links/helpers';
 import { sandboxPost, useSalesEnv } from '../sales/helpers';
-import { chargeAfterAttempt, newSubscriptionId } from '../subscriptions/support';
+import { chargeAfterAttempt, newSubscriptionId, pixBody } from '../subscriptions/support';
+import { confirmMandate } from '../../src/subscriptions/mandate';
+import { backfillLinkSales } from '../../src/payment-links/sale';
+import { PaymentLinkModel } from '../../src/payment-links/model';
 
 const env = useSalesEnv();
 let ec: string;
@@ -104,6 +109,41 @@ async function subscriptionChargePaid(value: number): Promise<Paid> {
   };
 }
 
+/**
+ * Pix Automático, journey 3: the payer's approval pays the first charge. Confirmed here by the worker's own
+ * step (confirmMandate, which the recurrence's notice runs), so the charge is recorded as production records it.
+ */
+async function pixAutomaticoFirstCharge(value: number): Promise<Paid> {
+  const created = await callJson(
+    env.app,
+    'POST',
+    '/api/v1/subscriptions/',
+    token(),
+    pixBody({ value }, { journey: 3 }),
+  );
+  if (created.status !== 201) throw new Error(`not created: ${JSON.stringify(created.body)}`);
+  const sub = created.body.data;
+  const approved = await callJson(
+    env.sandbox,
+    'POST',
+    '/sandbox/pix-automatico/by-code/approve',
+    {},
+    // The recurrence's payment notifies our app from now on: its refund's completion too.
+    { qr_code: sub.mandate.qrCodeText, notifyUrl: `${env.app.url}${PAYMENT_NOTIFICATION_PATH}` },
+  );
+  if (approved.status !== 200) throw new Error(`not approved: ${JSON.stringify(approved.body)}`);
+  await confirmMandate(sub.mandate.acquirerRecurrenceId);
+  const charge = (await SubscriptionChargeModel.findOne({ subscriptionId: sub.id }).lean())!;
+  if (charge?.status !== 1) throw new Error(`first charge not confirmed: ${charge?.status}`);
+  const origin = { kind: 'subscription_charge' as const, id: charge._id };
+  return {
+    paymentId: charge.acquirerPaymentId!,
+    saleId: async () => (await OnlineSaleModel.findOne({ merchantOrderId: settledSaleOrderId(origin) }).lean())!._id,
+    refund: (v) =>
+      callJson(env.app, 'PUT', `/api/v1/subscriptions/${sub.id}/charges/${charge._id}/refund/`, token(), { value: v }),
+  };
+}
+
 /** The acquirer notifies a chargeback of the payment, naming it by the TID the acquirer itself gave it. */
 async function chargebackOf(paid: Paid, value: number): Promise<number> {
   const tid = (await getSale(paid.paymentId))!.tid!;
@@ -119,6 +159,8 @@ const ORIGINS = {
   'a link paid by card': linkPaidByCard,
   'a link paid by PIX': linkPaidByPix,
   'a card subscription charge': subscriptionChargePaid,
+  // Its name says PIX: its refund is a PIX refund, held at the sandbox by the same switch.
+  'a PIX Automático first charge': pixAutomaticoFirstCharge,
 };
 
 for (const [name, pay] of Object.entries(ORIGINS)) {
@@ -233,3 +275,26 @@ test.serial(
     t.is(await returnedByAcquirer(refunded), 1000);
   },
 );
+
+test.serial('a link paid before link sales existed gets its sale from the backfill, and is held', async (t) => {
+  const paid = await linkPaidByCard(4000);
+  const saleId = await paid.saleId();
+  // As the earlier release left it: the link paid, no sale recorded, no TID kept with the payment.
+  const link = (await PaymentLinkModel.findOne({ saleId }).lean())!;
+  await OnlineSaleModel.deleteOne({ _id: saleId });
+  await PaymentLinkModel.updateOne({ _id: link._id }, { $unset: { saleId: 1, 'payment.tid': 1 } });
+  const idChargeback = await chargebackOf(paid, 4000);
+
+  t.true((await backfillLinkSales()) >= 1);
+  t.is(await backfillLinkSales(), 0, 'a second run finds nothing left');
+  const recorded = (await PaymentLinkModel.findById(link._id).lean())!;
+  t.truthy(recorded.saleId);
+  const sale = (await OnlineSaleModel.findById(recorded.saleId).lean())!;
+  t.is(sale.acquirerTid, (await getSale(paid.paymentId))!.tid, 'the TID asked of the acquirer');
+
+  // The accept holds the sale before the merchant ever read the link; its refund is then refused.
+  t.is((await accept(idChargeback)).status, 200);
+  const late = await refundOfSale(sale._id, 4000);
+  t.is(late.status, 422, JSON.stringify(late.body));
+  t.is(await returnedByAcquirer(paid), 0);
+});
