@@ -251,3 +251,21 @@ test('a saved card token charges again, for its merchant only', async (t) => {
   t.is(stolen.status, 400);
   t.truthy(stolen.body.card_token);
 });
+
+test('a Mastercard is Master in the sale and in a sale on its saved token (docs/cards.md#brands)', async (t) => {
+  const saved = await callJson(
+    env.app,
+    'POST',
+    PRE_CAPTURE,
+    bearer(env.merchant.merchantToken),
+    cardSale({ save_card: true, encrypted_card: encryptedTestCard({ number: '5105105105105100' }) }),
+  );
+  t.is(saved.body.data?.card?.brand, 'Master', saved.text);
+  const again = await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), {
+    payment_method: 'card',
+    value: 500,
+    card_token: saved.body.data.card_token,
+    payer: { name: 'Maria' },
+  });
+  t.deepEqual(again.body.data?.card, { brand: 'Master', bin: '510510', last4: '5100' });
+});
