@@ -12,8 +12,9 @@ export function presentRefund(refund: Refund): RefundAnswer {
     reason: refund.reason,
     metadata: refund.metadata,
     status: refund.status,
-    acquirer_code: refund.acquirerCode,
-    failure_reason: refund.failureReason,
+    // A refund just admitted (refund.pending's data) is built before the store's defaults: null, not absent.
+    acquirer_code: refund.acquirerCode ?? null,
+    failure_reason: refund.failureReason ?? null,
     created_at: new Date(refund.createdAt).toISOString(),
     updated_at: new Date(refund.updatedAt).toISOString(),
     settled_at: iso(refund.settledAt),

@@ -27,8 +27,8 @@ const success = (res: Response, data: unknown): void => {
 
 export const salesHandlers = {
   preCaptureSale: async (req: Request, res: Response) => {
-    const key = req.get('idempotency-key') || undefined;
-    const { sale, replayed } = await preCapture(merchantIdOf(req), req.body, key);
+    // The body and the key are checked by preCapture, with the card's decryption, in one answer.
+    const { sale, replayed } = await preCapture(merchantIdOf(req), req.body, req.get('idempotency-key'));
     if (replayed) res.set('Idempotent-Replayed', 'true');
     success(res, sale);
   },

@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import { createPixCharge, type CardSaleResult, type PixChargeResult } from '../acquirer/client';
 import { sha256Hex } from '../platform/digests';
-import { CardError, decryptCard, summarizeCard, type ClearCard } from '../cards';
+import { summarizeCard, type ClearCard } from '../cards';
 import { documentKind, normalizeDocument } from '../platform/brazilian-documents';
 import { checkedAfterLookup } from '../db/filters';
 import { nextId } from '../db/ids';
@@ -23,27 +23,13 @@ import { statusFromAcquirer } from './state-table';
 import { markForReconciliation, moveSale } from './transitions';
 import { SaleGatewayError } from './errors';
 import type { PreCaptureInput } from './schemas';
+import { checkPreCapture, INVALID_PAYER_DOCUMENT } from './pre-capture-checks';
 
 interface PreparedPayment {
   card: ClearCard | null;
   cardToken: { token: string; brand: string; bin: string; last4: string } | null;
   document: string | null;
   documentType: 'CPF' | 'CNPJ' | null;
-}
-
-/** The clear card of a body that sends one encrypted; 400 when it cannot be read or is not accepted. */
-function clearCardOf(input: PreCaptureInput): ClearCard | null {
-  if (input.payment_method === 'pix' || !input.encrypted_card) return null;
-  let card: ClearCard;
-  try {
-    card = decryptCard(input.encrypted_card);
-  } catch (error) {
-    if (error instanceof CardError) throw badRequest({ encrypted_card: [error.message] });
-    throw error;
-  }
-  if (summarizeCard(card).brand === 'Unknown')
-    throw badRequest({ encrypted_card: ['This card brand is not accepted.'] });
-  return card;
 }
 
 async function preparePayment(
@@ -56,10 +42,8 @@ async function preparePayment(
   if (input.payer.document) {
     document = normalizeDocument(input.payer.document);
     documentType = documentKind(document);
-    if (!documentType)
-      throw badRequest({
-        'payer.document': ['Enter a valid CPF (11 digits) or CNPJ (14 characters) with correct check digits.'],
-      });
+    // checkPreCapture refused a bad one already: this only keeps the type honest.
+    if (!documentType) throw badRequest({ 'payer.document': [INVALID_PAYER_DOCUMENT] });
   }
   if (input.payment_method === 'pix') return { card: null, cardToken: null, document, documentType };
   if (clearCard) return { card: clearCard, cardToken: null, document, documentType };
@@ -216,11 +200,12 @@ async function runPreCapture(
  */
 export async function preCapture(
   merchantId: number,
-  input: PreCaptureInput,
+  body: unknown,
   idempotencyKey?: string,
 ): Promise<PreCaptureResult> {
-  // Read before the key: the key compares the card, not its encryption.
-  const card = clearCardOf(input);
+  // Checked whole, the card read, before the key: one 400 names every bad field, and the key compares the
+  // card, not its encryption.
+  const { input, card } = checkPreCapture(body, idempotencyKey);
   if (!idempotencyKey)
     return { sale: saleOfAnswer((await runPreCapture(merchantId, input, card, null)).answer), replayed: false };
   const recordId = `${merchantId}:${idempotencyKey}`;

@@ -192,12 +192,6 @@ export const idempotencyKeyHeader = Joi.object({
     .messages({ '*': 'At most 255 visible ASCII characters.' }),
 }).unknown(true);
 
-/** The pre-capture's header and body, every bad field reported at once. */
-export const preCaptureValidation = celebrate(
-  { [Segments.HEADERS]: idempotencyKeyHeader, [Segments.BODY]: preCaptureRequest },
-  { abortEarly: false },
-);
-
 const nullableString = () => nullable(field.string());
 
 /** The sale as every sales answer presents it (presentation.ts builds it). */

@@ -110,6 +110,13 @@ export const salesDocs = {
         schema: { $ref: '#/definitions/OnlineSaleResponse' },
       },
       ...idempotentCreateErrors('The first request with this Idempotency-Key is still running or being confirmed'),
+      400: {
+        ...errorResponses.fieldErrors,
+        description:
+          'Invalid input: a map of field name to a list of messages, every bad field at once (encrypted_card when ' +
+          'the card cannot be read; number, expiry, cvv or holder when the decrypted card breaks that ' +
+          "field's rule, number for a brand not accepted; payer.document for bad check digits)",
+      },
       500: errorResponses.detail('Internal error'),
       502: gatewayError,
     },

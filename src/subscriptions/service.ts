@@ -65,7 +65,8 @@ function checkCreate(body: unknown): { input: SubscriptionCreateInput; card: Cle
       card = decryptCard(value.encryptedCard, now());
     } catch (error) {
       if (!(error instanceof CardError)) throw error;
-      fields.encryptedCard = [error.message];
+      // An unreadable card is this body's encryptedCard; a readable one's bad field is named (docs/cards.md).
+      fields[error.field === 'encrypted_card' ? 'encryptedCard' : error.field] = [error.message];
     }
   }
   if (Object.keys(fields).length || (!card && value.paymentMethod !== 'pix_automatico')) throw badRequest(fields);

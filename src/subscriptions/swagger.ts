@@ -61,8 +61,9 @@ export const docs = {
       400: {
         ...errorResponses.fieldErrors,
         description:
-          'Invalid input: field name to messages (encryptedCard when the card cannot be read, is expired ' +
-          'or invalid; paymentMethod when the acquirer refuses the Pix Automático recurrence)',
+          'Invalid input: field name to messages, every bad field at once (encryptedCard when the card cannot ' +
+          'be read or the acquirer refuses it; number, expiry, cvv or holder when the decrypted card breaks that ' +
+          "field's rule; paymentMethod when the acquirer refuses the Pix Automático recurrence)",
       },
       502: errorResponses.detail(
         'The acquirer could not be reached to tokenize the card (or to make the Pix Automático recurrence)',

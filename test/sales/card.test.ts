@@ -6,6 +6,7 @@ import { OnlineSaleModel } from '../../src/sales/model';
 import { CARDS, cardSale, PRE_CAPTURE, useSalesEnv } from './helpers';
 import { call, callJson } from '../helpers/http';
 import { encryptedTestCard } from '../helpers/cards';
+import { luhnValid, UNDECRYPTABLE_CARD } from '../../src/cards';
 
 const env = useSalesEnv({ workers: false });
 let other: TestMerchant;
@@ -176,19 +177,49 @@ test('bad input is a field map naming every bad field', async (t) => {
   t.truthy(pix.body['payer.document']);
   const undecryptable = await preCapture(cardSale({ encrypted_card: 'bm90IGEgY2FyZA==' }));
   t.is(undecryptable.status, 400);
-  t.truthy(undecryptable.body.encrypted_card);
+  t.deepEqual(undecryptable.body, { encrypted_card: [UNDECRYPTABLE_CARD] });
   const both = await preCapture(cardSale({ card_token: 'abc' }));
   t.is(both.status, 400);
   t.truthy(both.body.encrypted_card);
-  const expiredCard = await preCapture(
-    cardSale({ encrypted_card: encryptedTestCard({ number: CARDS.approved, expYear: 2020 }) }),
-  );
-  t.is(expiredCard.status, 400);
   t.is(
     (await callJson(env.app, 'PUT', '/api/v1/online/sales/abc/capture/', bearer(merchant.merchantToken))).status,
     400,
   );
   t.is(await OnlineSaleModel.countDocuments({ merchantId: merchant.merchantId, status: 'PROCESSING' }), 0);
+});
+
+test('a card that decrypts but breaks a rule is named by its field', async (t) => {
+  const merchant = await newMerchant();
+  const preCapture = (sale: unknown) => callJson(env.app, 'POST', PRE_CAPTURE, bearer(merchant.merchantToken), sale);
+  // docs/cards.md: number, expiry, cvv or holder; encrypted_card only for a card that cannot be read.
+  const expiredCard = await preCapture(
+    cardSale({ encrypted_card: encryptedTestCard({ number: CARDS.approved, expYear: 2020 }) }),
+  );
+  t.deepEqual([expiredCard.status, expiredCard.body], [400, { expiry: ['The card has expired.'] }]);
+  const badCvv = await preCapture(cardSale({ encrypted_card: encryptedTestCard({ cvv: '12' }) }));
+  t.deepEqual(badCvv.body, { cvv: ['The security code must be a string of 3 digits.'] });
+  const noBrand = Array.from({ length: 10 }, (_, digit) => `900000000000000${digit}`).find(luhnValid)!;
+  const unknownBrand = await preCapture(cardSale({ encrypted_card: encryptedTestCard({ number: noBrand }) }));
+  t.deepEqual(unknownBrand.body, { number: ['This card brand is not accepted.'] });
+});
+
+test('an unreadable card comes in the same 400 as every other bad field', async (t) => {
+  const merchant = await newMerchant();
+  const preCapture = (sale: unknown) => callJson(env.app, 'POST', PRE_CAPTURE, bearer(merchant.merchantToken), sale);
+  // docs/api/conventions.md: the checks a schema cannot state come with the schema's own refusals.
+  const everything = await preCapture(
+    cardSale({ value: 0, encrypted_card: 'bm90IGEgY2FyZA==', payer: { name: 'X', document: '111.111.111-12' } }),
+  );
+  t.is(everything.status, 400);
+  t.deepEqual(Object.keys(everything.body).sort(), ['encrypted_card', 'payer.document', 'value']);
+  const badKey = await callJson(
+    env.app,
+    'POST',
+    PRE_CAPTURE,
+    bearer(merchant.merchantToken, { 'idempotency-key': 'no spaces' }),
+    cardSale({ encrypted_card: encryptedTestCard({ expYear: 2020 }) }),
+  );
+  t.deepEqual(Object.keys(badKey.body).sort(), ['expiry', 'idempotency-key']);
 });
 
 test('a saved card token charges again, for its merchant only', async (t) => {
@@ -219,4 +250,22 @@ test('a saved card token charges again, for its merchant only', async (t) => {
   });
   t.is(stolen.status, 400);
   t.truthy(stolen.body.card_token);
+});
+
+test('a Mastercard is Master in the sale and in a sale on its saved token (docs/cards.md#brands)', async (t) => {
+  const saved = await callJson(
+    env.app,
+    'POST',
+    PRE_CAPTURE,
+    bearer(env.merchant.merchantToken),
+    cardSale({ save_card: true, encrypted_card: encryptedTestCard({ number: '5105105105105100' }) }),
+  );
+  t.is(saved.body.data?.card?.brand, 'Master', saved.text);
+  const again = await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), {
+    payment_method: 'card',
+    value: 500,
+    card_token: saved.body.data.card_token,
+    payer: { name: 'Maria' },
+  });
+  t.deepEqual(again.body.data?.card, { brand: 'Master', bin: '510510', last4: '5100' });
 });

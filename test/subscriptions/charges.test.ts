@@ -293,6 +293,12 @@ test.serial('create: validation names every bad field; the card token is never s
   t.deepEqual(everyBadField.body.firstDueDate, ['The first due date cannot be in the past.']);
   t.deepEqual(everyBadField.body.endDate, ['The end date cannot be before the first due date.']);
   t.deepEqual(everyBadField.body.encryptedCard, badCard.body.encryptedCard);
+  // A card that decrypts but breaks a rule is named by its field, as docs/cards.md says.
+  const expired = await createSubscription(app.url, merchant, {
+    value: 1.5,
+    encryptedCard: encryptedTestCard({ number: testCardNumber(1), expYear: 2020 }),
+  });
+  t.deepEqual(expired.body, { value: ['A valid integer is required.'], expiry: ['The card has expired.'] });
 
   const created = await createSubscription(app.url, merchant, {
     firstDueDate: '2030-12-31',
