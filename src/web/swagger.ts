@@ -49,7 +49,7 @@ export function buildSwagger(features: Feature[], publicBaseUrl: string): Record
       ];
       const responses = { ...route.doc.responses, ...answeredByEveryRoute(route) };
       if (route.auth) {
-        responses[401] ??= detail('No or invalid credential');
+        responses[401] ??= errorResponses.credentialRefused;
         responses[403] ??= detail('Credential of a kind this operation does not accept');
       }
       (paths[path] ??= {})[route.method] = {
