@@ -6,10 +6,12 @@
  *   Authorization: Bearer <SYSTEM_TOKEN>            the fixed system token; acts for a merchant only
  *                                                   when X-Merchant-Id names an existing one
  *
- * No or bad credential: 401. A valid credential of a kind the route does not accept: 403.
+ * No or bad credential: 401, with RFC 6750's challenge (bearerRefusal). A valid credential of a kind the
+ * route does not accept: 403.
  */
 import crypto from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
+import { TokenExpiredError } from 'jsonwebtoken';
 import { Strategy as JwtStrategy } from 'passport-jwt';
 import { getConfig } from '../../config';
 import { MerchantTokenModel, UserModel, type MerchantToken, type Role } from './model';
@@ -85,11 +87,12 @@ function jwtStrategy(): JwtStrategy {
  * passport.authenticate, 0.83 this way (0.92 with the credential read of src/db/reads.ts);
  * docs/benchmarks.md.
  */
-function verifyWithStrategy(req: Request): Promise<VerifiedClaims | null> {
+function verifyWithStrategy(req: Request): Promise<VerifiedClaims | 'expired' | null> {
   return new Promise((resolve, reject) => {
     const attempt = Object.create(jwtStrategy()) as JwtStrategy;
     attempt.success = (claims: VerifiedClaims) => resolve(claims);
-    attempt.fail = () => resolve(null);
+    // jsonwebtoken checks the signature before the expiry: only a token we signed is told it expired.
+    attempt.fail = (reason: unknown) => resolve(reason instanceof TokenExpiredError ? 'expired' : null);
     attempt.error = reject;
     attempt.authenticate(req, { session: false });
   });
@@ -155,6 +158,8 @@ async function authenticateJwt(req: Request, bearer: string): Promise<Principal 
   const key = jwtKey();
   const known = verifiedTokens.get(bearer, key);
   const claims = known ?? (await verifyWithStrategy(req));
+  // Said only of an access token: an expired refresh token is no bearer credential at all.
+  if (claims === 'expired') throw bearerRefusal(isAccessToken(bearer) ? 'expired' : 'invalid');
   if (!claims) return null;
   // Only access tokens are kept: a refresh token is refused below on every request anyway.
   if (!known && claims.typ === 'access') verifiedTokens.add(bearer, key, claims);
@@ -198,18 +203,53 @@ async function systemMerchantFrom(req: Request, policy: CredentialPolicy): Promi
   return merchant;
 }
 
+/** Whether a JWT whose signature jsonwebtoken has already checked is an access token (its `typ` claim). */
+function isAccessToken(bearer: string): boolean {
+  const [, payload] = bearer.split('.');
+  try {
+    return (JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8')) as { typ?: unknown }).typ === 'access';
+  } catch {
+    return false;
+  }
+}
+
+/** How a bearer credential was refused. */
+export type BearerRefusal = 'missing' | 'invalid' | 'expired';
+
+export const EXPIRED_ACCESS_TOKEN =
+  'The access token expired. Get a new one with POST /api/token/refresh/ (or log in again).';
+
+/**
+ * The 401 of a bearer route, with RFC 6750's challenge: `Bearer` alone when the request carried no
+ * bearer credential (section 3), `error="invalid_token"` when it carried one we refuse (section 3.1),
+ * and for an expired access token its description, said in the body too. A wrong token and an expired
+ * one keep the same status; nothing of the token is echoed.
+ */
+export function bearerRefusal(kind: BearerRefusal): ApiError {
+  if (kind === 'missing') return withChallenge(unauthorized(), 'Bearer');
+  if (kind === 'invalid') return withChallenge(unauthorized(), 'Bearer error="invalid_token"');
+  return withChallenge(
+    unauthorized(EXPIRED_ACCESS_TOKEN),
+    'Bearer error="invalid_token", error_description="The access token expired"',
+  );
+}
+
+function withChallenge(error: ApiError, challenge: string): ApiError {
+  return new ApiError(error.status, error.body, { 'WWW-Authenticate': challenge });
+}
+
 /** Identifies the caller; throws 401 when there is no valid credential of any kind. */
 export async function identify(req: Request): Promise<Principal> {
   const bearer = bearerOf(req);
-  if (!bearer) throw unauthorized();
+  if (!bearer) throw bearerRefusal('missing');
   if (isSystemToken(bearer)) return { kind: 'system', role: 'system' };
   if (bearer.startsWith('mt_')) {
     const token = await readOne<MerchantToken>(MerchantTokenModel, { _id: sha256Hex(bearer) });
-    if (!token || token.revokedAt) throw unauthorized();
+    if (!token || token.revokedAt) throw bearerRefusal('invalid');
     return { kind: 'merchantToken', role: 'merchant', merchantId: token.merchantId, token };
   }
   const principal = await authenticateJwt(req, bearer);
-  if (!principal) throw unauthorized();
+  if (!principal) throw bearerRefusal('invalid');
   return principal;
 }
 

@@ -49,7 +49,7 @@ export function acceptedCredentials(policy: CredentialPolicy): string {
 export function describeSecurity(policy: CredentialPolicy | undefined): string {
   if (!policy) return 'Public: no credential.';
   return (
-    `Bearer credential: ${acceptedCredentials(policy)}. No or invalid credential: 401. ` +
+    `Bearer credential: ${acceptedCredentials(policy)}. No, invalid or expired credential: 401. ` +
     'Another kind of credential: 403.'
   );
 }

@@ -69,6 +69,15 @@ export const errorResponses = {
     schema: swaggerRef(fieldErrors),
   },
   detail: (description: string) => ({ description, schema: swaggerRef(errorDetail) }),
+  /** The 401 of every route that takes a bearer credential (src/auth/authenticate.ts). */
+  credentialRefused: {
+    description:
+      'No, invalid or expired credential. WWW-Authenticate says which (RFC 6750): Bearer when none came; ' +
+      'Bearer error="invalid_token" for one refused; with error_description="The access token expired" for an ' +
+      'expired access token, whose detail says so too',
+    headers: { 'WWW-Authenticate': { type: 'string', description: 'The bearer challenge of RFC 6750' } },
+    schema: swaggerRef(errorDetail),
+  },
   /** The 422 of every route that takes an Idempotency-Key: the same key came with another body. */
   idempotencyKeyReused: {
     description: 'This Idempotency-Key was used with a different body',

@@ -5,6 +5,7 @@
 import { celebrate, Joi, Segments } from 'celebrate';
 import { BRAZILIAN_PHONE_MESSAGE, toBrazilianE164 } from '../contacts/phone';
 import { definition, field, nullable, required, swaggerOnly, withDefault, type ValueOf } from '../http/schema';
+import { inBasisPoints, inCents } from '../http/validation';
 import { MAX_INTEREST_RATE_BP } from '../platform/installments';
 import { UNSAFE_WEBHOOK_URL } from '../platform/url-safety';
 
@@ -40,13 +41,16 @@ export const paymentLinkCreate = definition(
   'PaymentLinkCreate',
   field
     .object({
-      value: required(integer.min(1).max(MAX_LINK_VALUE))
+      value: required(inCents(integer.min(1).max(MAX_LINK_VALUE)))
         .messages({
           'any.required': 'This field is required.',
           'number.min': 'Ensure this value is greater than or equal to 1.',
           'number.max': `Ensure this value is less than or equal to ${MAX_LINK_VALUE}.`,
         })
-        .description('Amount in cents. A number with a fraction gives {"value": ["A valid integer is required."]}'),
+        .description(
+          'Amount in cents. A number with a fraction gives {"value": ["A valid integer is required: value is in ' +
+            'cents (1050 = R$ 10,50)."]}',
+        ),
       merchant: swaggerOnly(field.any(), { type: 'integer', readOnly: true }).description(
         'Set from the credential; ignored if sent',
       ),
@@ -98,7 +102,7 @@ export const paymentLinkCreate = definition(
           'Up to this many installments the payer pays no interest. Default: all of them when ' +
             'interest_rate_monthly is 0, else 1. More than number_of_installments is a field error',
         ),
-      interest_rate_monthly: withDefault(integer.min(0).max(MAX_INTEREST_RATE_BP), 0)
+      interest_rate_monthly: withDefault(inBasisPoints(integer.min(0).max(MAX_INTEREST_RATE_BP)), 0)
         .messages({
           'number.min': 'Ensure this value is greater than or equal to 0.',
           'number.max': `Ensure this value is less than or equal to ${MAX_INTEREST_RATE_BP}.`,
@@ -107,7 +111,7 @@ export const paymentLinkCreate = definition(
           'Monthly interest beyond the free installments, in basis points (199 = 1.99% a month), applied by ' +
             'the Price table: the payer pays n equal installments rounded half up to the cent',
         ),
-      min_installment_value: withDefault(integer.min(0).max(MAX_LINK_VALUE), 0)
+      min_installment_value: withDefault(inCents(integer.min(0).max(MAX_LINK_VALUE)), 0)
         .messages({
           'number.min': 'Ensure this value is greater than or equal to 0.',
           'number.max': `Ensure this value is less than or equal to ${MAX_LINK_VALUE}.`,

@@ -4,6 +4,7 @@
  */
 import { celebrate, Joi, Segments } from 'celebrate';
 import { definition, field, nullable, required, swaggerOnly, withDefault, type ValueOf } from '../http/schema';
+import { inCents } from '../http/validation';
 import { SALE_ORIGIN_KINDS, SALE_STATUSES } from './model';
 
 /** R$ 10,000,000.00 */
@@ -19,15 +20,16 @@ export const preCaptureRequest = definition(
         'any.only': 'Must be card or pix.',
         'any.required': 'This field is required.',
       }),
-      value: required(field.number().strict().integer().min(1).max(MAX_SALE_VALUE))
+      value: required(inCents(field.number().strict().integer().min(1).max(MAX_SALE_VALUE)))
         .messages({
-          'number.base': INTEGER,
-          'number.integer': INTEGER,
           'number.min': 'Must be at least 1 (cents).',
           'number.max': `Must be at most ${MAX_SALE_VALUE} (cents).`,
           'any.required': 'This field is required.',
         })
-        .description('Amount in cents. A fraction gives {"value": ["A valid integer is required."]}'),
+        .description(
+          'Amount in cents. A fraction gives {"value": ["A valid integer is required: value is in cents ' +
+            '(1050 = R$ 10,50)."]}',
+        ),
       installments: withDefault(field.number().strict().integer().min(1).max(12), 1)
         .when('payment_method', {
           is: 'pix',
@@ -131,18 +133,10 @@ export const preCaptureRequest = definition(
 
 /** An optional part of a sale, in whole cents (a partial capture, a refund): 1 to MAX_SALE_VALUE. */
 export const partOfSaleValue = () =>
-  field
-    .number()
-    .strict()
-    .integer()
-    .min(1)
-    .max(MAX_SALE_VALUE)
-    .messages({
-      'number.base': INTEGER,
-      'number.integer': INTEGER,
-      'number.min': 'Must be at least 1 (cents).',
-      'number.max': `Must be at most ${MAX_SALE_VALUE} (cents).`,
-    });
+  inCents(field.number().strict().integer().min(1).max(MAX_SALE_VALUE)).messages({
+    'number.min': 'Must be at least 1 (cents).',
+    'number.max': `Must be at most ${MAX_SALE_VALUE} (cents).`,
+  });
 
 /** A capture's optional body: no body (or no value) captures everything authorized. */
 export const captureRequest = definition(

@@ -3,7 +3,7 @@
  * the field messages the spec gives, the Swagger definitions of every body, and their TypeScript types.
  */
 import { definition, field, nullable, required, swaggerOnly, withDefault, type ValueOf } from '../http/schema';
-import { FIELD_MESSAGES } from '../http/validation';
+import { FIELD_MESSAGES, inCents } from '../http/validation';
 import { Joi } from 'celebrate';
 import { BILLING_CYCLES, MANDATE_STATUSES, PAYMENT_METHODS } from './model';
 import { isCalendarDay } from './clock';
@@ -41,8 +41,11 @@ export const subscriptionCreate = definition(
     field
       .object({
         // The document never stated the 100,000,000.00 ceiling: stating it changes the contract.
-        value: swaggerOnly(required(field.number().integer().min(1).max(100_000_000_00)), { maximum: null })
-          .description('Amount of each charge, in cents. A number with a fraction gives "A valid integer is required."')
+        value: swaggerOnly(required(inCents(field.number().integer().min(1).max(100_000_000_00))), { maximum: null })
+          .description(
+            'Amount of each charge, in cents. A number with a fraction gives "A valid integer is required: value ' +
+              'is in cents (1050 = R$ 10,50)."',
+          )
           .example(4990),
         billingCycle: required(field.oneOf(BILLING_CYCLES))
           .messages({ 'any.only': `Must be one of: ${BILLING_CYCLES.join(', ')}.` })
@@ -81,24 +84,14 @@ export const subscriptionCreate = definition(
                   '2: the QR code only authorises; the first charge is sent on the calendar. 3: the QR code pays ' +
                     'the first charge (value) now and authorises the rest',
                 ),
-              maximumValue: field
-                .number()
-                .integer()
-                .min(1)
-                .max(100_000_000_00)
-                .description(
-                  'Variable amounts: the most one charge may be, in cents (a charge above it is refused before it ' +
-                    'is sent). Absent: every charge is value (fixed amount)',
-                ),
-              minimumValue: field
-                .number()
-                .integer()
-                .min(1)
-                .max(100_000_000_00)
-                .description(
-                  'Variable amounts only: the least one charge may be, in cents, sent to the acquirer as the ' +
-                    "recurrence's MinimumAmount (the payer cannot set a ceiling below it). Default: 1",
-                ),
+              maximumValue: inCents(field.number().integer().min(1).max(100_000_000_00)).description(
+                'Variable amounts: the most one charge may be, in cents (a charge above it is refused before it ' +
+                  'is sent). Absent: every charge is value (fixed amount)',
+              ),
+              minimumValue: inCents(field.number().integer().min(1).max(100_000_000_00)).description(
+                'Variable amounts only: the least one charge may be, in cents, sent to the acquirer as the ' +
+                  "recurrence's MinimumAmount (the payer cannot set a ceiling below it). Default: 1",
+              ),
             })
             .when('paymentMethod', { is: 'pix_automatico', then: Joi.required(), otherwise: Joi.forbidden() })
             .messages({
@@ -157,7 +150,7 @@ export const cycleValueUpdate = definition(
     field
       .object({
         dueDate: required(calendarDay("The coming cycle's due date (one of the subscription's due dates)")),
-        value: swaggerOnly(required(field.number().integer().min(1).max(100_000_000_00)), { maximum: null })
+        value: swaggerOnly(required(inCents(field.number().integer().min(1).max(100_000_000_00))), { maximum: null })
           .description("The cycle's amount in cents, between the mandate's minimumValue and maximumValue")
           .example(7350),
       })

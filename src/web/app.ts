@@ -3,6 +3,7 @@ import diagnosticsChannel from 'node:diagnostics_channel';
 import express, { type Express, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import { refuseNulInBody, refuseNulInUrl } from '../http/nul-characters';
+import { JSON_BODY_TYPES, refuseNonJsonBody } from '../http/malformed-bodies';
 import { getConfig } from '../../config';
 import { logger as defaultLogger, type Logger } from '../platform/logger';
 import { errorHandler, notFoundHandler } from './errors';
@@ -42,7 +43,7 @@ function byteCount(limit: string): number {
 function jsonBody(limit: number): RequestHandler {
   return express.json({
     limit,
-    type: ['application/json', 'application/*+json'],
+    type: JSON_BODY_TYPES,
     // Signed notifications (acquirer HMAC) are verified over the exact bytes received.
     verify: (req, _res, buf) => {
       (req as typeof req & { rawBody?: Buffer }).rawBody = buf;
@@ -113,6 +114,7 @@ export function buildApp(options: AppOptions = {}): Express {
         ...(publishRequests ? [publish] : []),
         ...(route.auth ? [requireCredential(route.auth)] : []),
         ...(route.beforeBody ?? []),
+        refuseNonJsonBody,
         bodyReader(route),
         emptyBodyAsObject,
         ...(route.nulInBody === 'handled' ? [] : [refuseNulInBody]),

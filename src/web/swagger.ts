@@ -27,7 +27,10 @@ function answeredByEveryRoute(route: RouteSpec): Record<string, unknown> {
   };
   if (route.method !== 'get') {
     shared[413] = detail("The body is over this operation's limit");
-    shared[415] = detail('The body is in a charset or a content encoding that is not read');
+    shared[415] = detail(
+      'The body is not JSON (a Content-Type other than application/json), or in a charset or a content ' +
+        'encoding that is not read',
+    );
   }
   return Object.fromEntries(Object.entries(shared).filter(([status]) => !own[status]));
 }
@@ -49,7 +52,7 @@ export function buildSwagger(features: Feature[], publicBaseUrl: string): Record
       ];
       const responses = { ...route.doc.responses, ...answeredByEveryRoute(route) };
       if (route.auth) {
-        responses[401] ??= detail('No or invalid credential');
+        responses[401] ??= errorResponses.credentialRefused;
         responses[403] ??= detail('Credential of a kind this operation does not accept');
       }
       (paths[path] ??= {})[route.method] = {

@@ -1,5 +1,6 @@
 import '../helpers/env';
 import test from 'ava';
+import jwt from 'jsonwebtoken';
 import { getConfig } from '../../config';
 import { cardSaleBody, encryptedTestCard } from '../helpers/cards';
 import { CHARGEBACK_NOTICE_PATH, CHARGEBACK_NOTICE_SECRET_HEADER } from '../../src/acquirer/chargebacks';
@@ -33,6 +34,15 @@ test('a full run at debug level never logs a card number, cvv, password, token o
   await call(web, 'GET', '/api/v1/me/', bearer(merchant.merchantToken));
   await call(web, 'GET', '/api/v1/me/', { ...bearer(systemToken()), 'x-merchant-id': String(merchant.merchantId) });
   await call(web, 'GET', '/api/v1/me/', bearer(`${access}x`));
+  // An expired access token is told it expired (WWW-Authenticate and body), never logged.
+  const expired = jwt.sign(
+    { sub: String(merchant.userId), typ: 'access', role: 'merchant', mid: merchant.merchantId, exp: 1_000_000_000 },
+    getConfig().jwt.secret,
+    { algorithm: 'HS256' },
+  );
+  const expiredAnswer = await call(web, 'GET', '/api/v1/me/', bearer(expired));
+  t.is(expiredAnswer.status, 401);
+  t.regex(expiredAnswer.headers.get('www-authenticate') ?? '', /error_description="The access token expired"/);
 
   // Card sales (approved and with the card sent in the clear by mistake), and bodies that fail to parse.
   const sale = await call(
@@ -103,6 +113,7 @@ test('a full run at debug level never logs a card number, cvv, password, token o
     'access token': access,
     'refresh token': refresh,
     'access token signature': access.split('.')[2],
+    'expired access token signature': expired.split('.')[2],
     'merchant token': merchant.merchantToken,
     'system token': systemToken(),
     'notification secret': secret,

@@ -134,6 +134,9 @@ test('a payer goes through the three steps to a paid link, and a second visit sh
   await wide.close();
 });
 
+/** Text as the page writes it, its no-break spaces (Intl's after R$) read as spaces. */
+const spaced = (text: string) => text.replace(/\s/g, ' ');
+
 /** How many lines of text an element takes on screen. */
 async function lineCount(locator: Locator): Promise<number> {
   // Runs in the page: typed loosely, as this project compiles without the DOM library.
@@ -263,19 +266,22 @@ test('installments chosen on a 360 px phone: labels in reais, the total with int
   await page.getByRole('button', { name: 'Continuar' }).click();
   const choice = page.getByLabel('Parcelas');
   await choice.locator('option').nth(5).waitFor({ state: 'attached' });
-  const labels = await choice.locator('option').allTextContents();
+  // The page writes amounts as Intl does (a no-break space after R$).
+  const labels = (await choice.locator('option').allTextContents()).map(spaced);
   t.is(labels[0], '1x de R$ 100,00 sem juros');
   t.is(labels[1], '2x de R$ 50,00 sem juros');
-  t.regex(labels[3], /^4x de R\$ 26,\d\d com juros \(total R\$ 10\d,\d\d\)$/);
-  // The most interest-free installments come chosen; the pay button shows what will be charged.
+  t.regex(labels[3], /^4x de R\$ 26,\d\d com juros$/);
+  // The most interest-free installments come chosen; the pay button and the line under the choice show the total.
   t.is(await choice.inputValue(), '2');
-  // The page writes amounts as Intl does (a no-break space after R$).
-  const payButton = async () => (await page.getByRole('button', { name: /Pagar/ }).textContent())!.replace(/\s/g, ' ');
+  const payButton = async () => spaced((await page.getByRole('button', { name: /Pagar/ }).textContent())!);
+  const totalLine = async () => spaced((await page.locator('#installments-total').textContent())!);
   t.is(await payButton(), 'Pagar R$ 100,00');
+  t.is(await totalLine(), 'Total: R$ 100,00, sem juros');
   await choice.focus();
   await choice.selectOption('4');
-  const total = /total (R\$ [\d.,]+)/.exec(labels[3])![1];
+  const [, total, interest] = /^Total: (R\$ 10\d,\d\d) \((R\$ \d,\d\d) de juros\)$/.exec(await totalLine())!;
   t.is(await payButton(), `Pagar ${total}`);
+  t.is(Number(total.replace(/\D/g, '')) - 10_000, Number(interest.replace(/\D/g, '')));
   t.true(await page.evaluate('document.documentElement.scrollWidth <= 360'));
   await page.screenshot({ path: path.join(SCREENSHOTS, 'checkout-installments-360.png'), fullPage: true });
 
@@ -285,7 +291,7 @@ test('installments chosen on a 360 px phone: labels in reais, the total with int
   await page.getByLabel('CVV').fill('123');
   await page.getByRole('button', { name: /Pagar/ }).click();
   await page.getByRole('heading', { name: 'Pagamento aprovado' }).waitFor();
-  const receipt = (await page.locator('#receipt-details').textContent())!.replace(/\s/g, ' ');
+  const receipt = spaced((await page.locator('#receipt-details').textContent())!);
   t.regex(receipt, /4x de R\$ 26,\d\d com juros/);
   t.true(receipt.includes(`Total pago${total}`));
   const stored = await PaymentLinkModel.findById(link.id).lean();
@@ -314,5 +320,110 @@ test('unknown and expired links show a clear state', async (t) => {
     .waitFor();
   t.false(await page.locator('#payer-form').isVisible());
   await page.screenshot({ path: path.join(SCREENSHOTS, 'checkout-expired.png'), fullPage: true });
+  await context.close();
+});
+
+test('the expiry gets its slash as it is typed, as the card number gets its spaces', async (t) => {
+  const { body: link } = await createLink(app.url, merchant, { value: 3100, payer_name: 'Gil', document: VALID_CPF });
+  const context = await browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(pageUrl(link));
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await page.getByLabel('CEP').fill('20040002');
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await page.getByLabel('Nome impresso no cartão').fill('GIL');
+  await page.getByLabel('Número do cartão').pressSequentially('4000000000000010');
+
+  const expiry = page.getByLabel('Validade (MM/AA)');
+  // Runs in the page: typed loosely, as this project compiles without the DOM library.
+  const caret = () => expiry.evaluate((input: any) => input.selectionStart as number);
+  const year = String(nextYear()).slice(2);
+  await expiry.pressSequentially('1');
+  t.is(await expiry.inputValue(), '1');
+  await expiry.pressSequentially('2');
+  t.is(await expiry.inputValue(), '12/', 'the month complete, the slash comes, the caret after it');
+  t.is(await caret(), 3);
+  await expiry.pressSequentially(year);
+  t.is(await expiry.inputValue(), `12/${year}`);
+  // Backspace takes the year, then the slash with the month's last digit, as the card number's spaces go.
+  await expiry.press('Backspace');
+  await expiry.press('Backspace');
+  t.is(await expiry.inputValue(), '12/');
+  await expiry.press('Backspace');
+  t.is(await expiry.inputValue(), '1');
+  // A month that can only be one digit gets its 0: 4 is April, and 1 followed by a slash January.
+  await expiry.fill('');
+  await expiry.pressSequentially('4');
+  t.is(await expiry.inputValue(), '04/');
+  await expiry.fill('');
+  await expiry.pressSequentially(`1/${year}`);
+  t.is(await expiry.inputValue(), `01/${year}`);
+  // Pasted or autofilled whole, with a four-digit year or none of the slash.
+  await expiry.fill(`12/${nextYear()}`);
+  t.is(await expiry.inputValue(), `12/${nextYear()}`);
+  await expiry.fill(`12${year}`);
+  t.is(await expiry.inputValue(), `12/${year}`);
+
+  // The typed expiry pays.
+  await expiry.fill('');
+  await expiry.pressSequentially(`12${year}`);
+  await page.getByLabel('CVV').fill('123');
+  await page.getByRole('button', { name: /Pagar/ }).click();
+  await page.getByRole('heading', { name: 'Pagamento aprovado' }).waitFor();
+  t.is((await PaymentLinkModel.findById(link.id).lean())!.status, 2);
+  await context.close();
+});
+
+test('on a 390 px phone the installments select shows each option whole, its total under it', async (t) => {
+  const { body: link } = await createLink(app.url, merchant, {
+    value: 1_234_567,
+    payer_name: 'Hana',
+    document: VALID_CPF,
+    number_of_installments: 12,
+    free_installments: 3,
+    interest_rate_monthly: 199,
+  });
+  const context = await browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(pageUrl(link));
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await page.getByLabel('CEP').fill('20040002');
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  const choice = page.getByLabel('Parcelas');
+  await choice.locator('option').nth(11).waitFor({ state: 'attached' });
+
+  // The closed select shows the chosen option's text on one line, cut where its box ends: each text must fit the
+  // box inside its padding (measured in the select's own font).
+  // Runs in the page: typed loosely, as this project compiles without the DOM library.
+  const fits = () =>
+    choice.evaluate((select: any) => {
+      const { document, getComputedStyle } = globalThis as any;
+      const style = getComputedStyle(select);
+      const pen = document.createElement('canvas').getContext('2d');
+      pen.font = style.font;
+      const text: string = select.options[select.selectedIndex].text;
+      const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return { room, text, width: pen.measureText(text).width as number };
+    });
+  const labels = (await choice.locator('option').allTextContents()).map(spaced);
+  t.is(labels.length, 12);
+  for (const [index, label] of labels.entries()) {
+    await choice.selectOption(String(index + 1));
+    const { room, text, width } = await fits();
+    t.is(spaced(text), label);
+    t.true(width <= room, `"${label}" is ${Math.ceil(width)} px wide in a ${room} px select`);
+  }
+  // What the option no longer says, the line under the select does: the chosen option's total and its interest.
+  for (const index of labels.keys()) {
+    await choice.selectOption(String(index + 1));
+    const total = spaced(await page.evaluate("document.getElementById('installments-total')?.textContent ?? ''"));
+    t.regex(
+      total,
+      index < 3 ? /^Total: R\$ 12\.345,67, sem juros$/ : /^Total: R\$ [\d.]+,\d\d \(R\$ [\d.]+,\d\d de juros\)$/,
+    );
+  }
+  t.regex(labels[11], /^12x de R\$ 1\.\d{3},\d\d com juros$/);
+  t.true(await page.evaluate('document.documentElement.scrollWidth <= 390'));
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'checkout-installments-390.png'), fullPage: true });
   await context.close();
 });

@@ -81,10 +81,28 @@ test('the checkout url opens the checkout page', async (t) => {
   t.regex(await page.text(), /checkout\.js/);
 });
 
-test('a fractional value is not a valid integer', async (t) => {
+test('a fractional value is not a valid integer, and the message says value is in cents', async (t) => {
   const { status, body } = await createLink(app.url, merchant, { value: 10.5 });
   t.is(status, 400);
-  t.deepEqual(body, { value: ['A valid integer is required.'] });
+  // The spec's message first ("A valid integer is required"), then what the integer counts.
+  t.deepEqual(body, { value: ['A valid integer is required: value is in cents (1050 = R$ 10,50).'] });
+});
+
+test('a rate in percent is refused naming basis points; a minimum installment in reais naming cents', async (t) => {
+  const { status, body } = await createLink(app.url, merchant, {
+    number_of_installments: 6,
+    interest_rate_monthly: 2.5,
+    min_installment_value: 10.5,
+  });
+  t.is(status, 400);
+  t.deepEqual(body, {
+    interest_rate_monthly: ['A valid integer is required: interest_rate_monthly is in basis points (250 = 2.5%).'],
+    min_installment_value: ['A valid integer is required: min_installment_value is in cents (1050 = R$ 10,50).'],
+  });
+  // A count is no unit: its message stays the spec's.
+  t.deepEqual((await createLink(app.url, merchant, { number_of_installments: 'six' })).body, {
+    number_of_installments: ['A valid integer is required.'],
+  });
 });
 
 test('value is required, an integer and at least one', async (t) => {
@@ -92,7 +110,7 @@ test('value is required, an integer and at least one', async (t) => {
   t.is(missing.status, 400);
   t.deepEqual(await json(missing), { value: ['This field is required.'] });
   t.deepEqual((await createLink(app.url, merchant, { value: 'abc' })).body, {
-    value: ['A valid integer is required.'],
+    value: ['A valid integer is required: value is in cents (1050 = R$ 10,50).'],
   });
   t.deepEqual((await createLink(app.url, merchant, { value: 0 })).body, {
     value: ['Ensure this value is greater than or equal to 1.'],
@@ -126,7 +144,7 @@ test('every bad field is reported at once', async (t) => {
     'value',
     'webhookUrl',
   ]);
-  t.deepEqual(body.value, ['A valid integer is required.']);
+  t.deepEqual(body.value, ['A valid integer is required: value is in cents (1050 = R$ 10,50).']);
   t.deepEqual(body.description, ['Ensure this field has no more than 100 characters.']);
   t.deepEqual(body.payer_name, ['Ensure this field has no more than 20 characters.']);
   t.deepEqual(body.document, ['Ensure this field has no more than 20 characters.']);

@@ -160,7 +160,7 @@ test('bad input is a field map naming every bad field', async (t) => {
     payer: { name: 'X', document: '123' },
   });
   t.is(res.status, 400);
-  t.deepEqual(res.body.value, ['A valid integer is required.']);
+  t.deepEqual(res.body.value, ['A valid integer is required: value is in cents (1050 = R$ 10,50).']);
   t.truthy(res.body.installments);
   t.truthy(res.body.encrypted_card);
   const doc = await preCapture(cardSale({ payer: { name: 'X', document: '111.111.111-12' } }));

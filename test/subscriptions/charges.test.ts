@@ -258,7 +258,7 @@ test.serial('create: validation names every bad field; the card token is never s
   });
   t.is(bad.status, 400);
   const fields = await json(bad);
-  t.deepEqual(fields.value, ['A valid integer is required.']);
+  t.deepEqual(fields.value, ['A valid integer is required: value is in cents (1050 = R$ 10,50).']);
   t.truthy(fields.billingCycle);
   t.truthy(fields.firstDueDate);
   const badCard = await createSubscription(app.url, merchant, { encryptedCard: 'bm90IGEgY2FyZA==' });

@@ -134,6 +134,10 @@ test.serial(
 
     t.is((await payer('approve', code)).status, 200);
     await page.getByRole('heading', { name: 'Autorização concluída' }).waitFor({ timeout: 30_000 });
+    // Said once, by the outcome's heading (which takes the focus), not again by the status line above it.
+    const onScreen = await page.locator('body').innerText();
+    t.is(onScreen.split('Autorização concluída').length - 1, 1, onScreen);
+    t.is(await page.evaluate('document.activeElement && document.activeElement.id'), 'outcome-title');
     t.false(await page.getByRole('img', { name: /QR Code/ }).isVisible(), 'the used QR code is gone');
     t.regex(await text(page, '#outcome-text'), /serão pagas pelo seu banco em cada vencimento/);
     t.true(await noHorizontalScroll(page));
@@ -156,6 +160,7 @@ test.serial('journey 3 with a variable amount: "até", pay now, then rejected by
   t.is((await payer('reject', sub.mandate.qrCodeText, { reason: 'Não reconheço' })).status, 200);
   await page.getByRole('heading', { name: 'Autorização recusada' }).waitFor({ timeout: 30_000 });
   t.regex(await text(page, '#outcome-text'), /nada será cobrado/);
+  t.is((await page.locator('body').innerText()).split('Autorização recusada').length - 1, 1);
   await page.context().close();
 });
 

@@ -569,7 +569,7 @@ export class ChargebacksApi extends ApiGroup {
    * its documented fields only (any other key is a 400).
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token. No or invalid credential: 401. Another kind of credential: 403.
+   * or the system token. No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * POST /api/v1/acquirer/chargeback/consult/
    */
@@ -592,7 +592,7 @@ export class ChargebacksApi extends ApiGroup {
    * and nothing is asked (docs/api/refunds.md).
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token. No or invalid credential: 401. Another kind of credential: 403.
+   * or the system token. No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * PUT /api/v1/acquirer/chargeback/accept/
    */
@@ -610,7 +610,7 @@ export class ChargebacksApi extends ApiGroup {
    * acquirer 2xx the chargeback leaves the pending list at once.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token. No or invalid credential: 401. Another kind of credential: 403.
+   * or the system token. No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * PUT /api/v1/acquirer/chargeback/refuse/
    */
@@ -627,7 +627,7 @@ export class ChargebacksApi extends ApiGroup {
    * notification, ActionCicleDate included.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token. No or invalid credential: 401. Another kind of credential: 403.
+   * or the system token. No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/acquirer/chargeback/lifecycle/{idCase}/
    *
@@ -648,7 +648,7 @@ export class ChargebacksApi extends ApiGroup {
    * document-issuer/{establishmentNumber}/{idDocumento}/ using idDocumento from this list.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token. No or invalid credential: 401. Another kind of credential: 403.
+   * or the system token. No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/acquirer/chargeback/list-issuer-documents/{establishmentNumber}/{idChargeback}/
    *
@@ -677,7 +677,7 @@ export class ChargebacksApi extends ApiGroup {
    * JSON).
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token. No or invalid credential: 401. Another kind of credential: 403.
+   * or the system token. No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/acquirer/chargeback/document-issuer/{establishmentNumber}/{idDocumento}/
    *
@@ -702,7 +702,7 @@ export class ChargebacksApi extends ApiGroup {
    * The defense document attached on refusal
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token. No or invalid credential: 401. Another kind of credential: 403.
+   * or the system token. No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/acquirer/chargeback/support-document/{establishmentNumber}/{idChargeback}/
    *
@@ -731,7 +731,7 @@ export class ChargebacksApi extends ApiGroup {
    * X-Merchant-Id.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token. No or invalid credential: 401. Another kind of credential: 403.
+   * or the system token. No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/acquirer/chargeback/contested/
    */
@@ -746,7 +746,7 @@ export class ChargebacksApi extends ApiGroup {
    * loss). Most recent outcome first.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token. No or invalid credential: 401. Another kind of credential: 403.
+   * or the system token. No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/acquirer/chargeback/contested/history/
    */
@@ -758,7 +758,7 @@ export class ChargebacksApi extends ApiGroup {
    * Number of pending chargebacks
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token. No or invalid credential: 401. Another kind of credential: 403.
+   * or the system token. No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/acquirer/chargeback/pending-count/
    */
@@ -813,8 +813,8 @@ export class SubscriptionsApi extends ApiGroup {
    * the approval pays the first charge). docs/api/pix-automatico.md
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
-   * kind of credential: 403.
+   * or the system token with X-Merchant-Id naming the merchant. No, invalid or expired credential: 401.
+   * Another kind of credential: 403.
    *
    * POST /api/v1/subscriptions/
    */
@@ -826,8 +826,8 @@ export class SubscriptionsApi extends ApiGroup {
    * Read a subscription
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
-   * kind of credential: 403.
+   * or the system token with X-Merchant-Id naming the merchant. No, invalid or expired credential: 401.
+   * Another kind of credential: 403.
    *
    * GET /api/v1/subscriptions/{id}/
    *
@@ -846,8 +846,8 @@ export class SubscriptionsApi extends ApiGroup {
    * the answer shows it CANCELLED by the merchant once the acquirer confirmed it.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
-   * kind of credential: 403.
+   * or the system token with X-Merchant-Id naming the merchant. No, invalid or expired credential: 401.
+   * Another kind of credential: 403.
    *
    * PUT /api/v1/subscriptions/{id}/cancel/
    *
@@ -867,8 +867,8 @@ export class SubscriptionsApi extends ApiGroup {
    * again replaces it. The answer shows it in cycleValues. docs/api/pix-automatico.md
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
-   * kind of credential: 403.
+   * or the system token with X-Merchant-Id naming the merchant. No, invalid or expired credential: 401.
+   * Another kind of credential: 403.
    *
    * PUT /api/v1/subscriptions/{id}/cycle-values/
    *
@@ -893,8 +893,8 @@ export class SubscriptionsApi extends ApiGroup {
    * Another merchant's subscription or an unknown id: 404.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
-   * kind of credential: 403.
+   * or the system token with X-Merchant-Id naming the merchant. No, invalid or expired credential: 401.
+   * Another kind of credential: 403.
    *
    * GET /api/v1/subscriptions/{id}/charges/
    *
@@ -921,8 +921,8 @@ export class SubscriptionsApi extends ApiGroup {
    * it waits its turn. See docs/api/refunds.md.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
-   * kind of credential: 403.
+   * or the system token with X-Merchant-Id naming the merchant. No, invalid or expired credential: 401.
+   * Another kind of credential: 403.
    *
    * PUT /api/v1/subscriptions/{id}/charges/{chargeId}/refund/
    *
@@ -1005,7 +1005,8 @@ export class AuthApi extends ApiGroup {
    * system with the merchant fields null. A staff user's JWT: the staff user, merchant fields null.
    *
    * Bearer credential: a JWT access token of a merchant or staff user, or an individual merchant token
-   * (mt_...), or the system token. No or invalid credential: 401. Another kind of credential: 403.
+   * (mt_...), or the system token. No, invalid or expired credential: 401. Another kind of credential:
+   * 403.
    *
    * GET /api/v1/me/
    */
@@ -1023,7 +1024,7 @@ export class CommercialContactsApi extends ApiGroup {
   /**
    * List commercial contacts, alphabetical
    *
-   * Bearer credential: a JWT access token of a staff user, or the system token. No or invalid
+   * Bearer credential: a JWT access token of a staff user, or the system token. No, invalid or expired
    * credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/commercial-contacts/
@@ -1038,7 +1039,7 @@ export class CommercialContactsApi extends ApiGroup {
   /**
    * Create a commercial contact
    *
-   * Bearer credential: a JWT access token of a staff user, or the system token. No or invalid
+   * Bearer credential: a JWT access token of a staff user, or the system token. No, invalid or expired
    * credential: 401. Another kind of credential: 403.
    *
    * POST /api/v1/commercial-contacts/
@@ -1052,7 +1053,7 @@ export class CommercialContactsApi extends ApiGroup {
    *
    * Only the fields sent change; an absent field keeps its value.
    *
-   * Bearer credential: a JWT access token of a staff user, or the system token. No or invalid
+   * Bearer credential: a JWT access token of a staff user, or the system token. No, invalid or expired
    * credential: 401. Another kind of credential: 403.
    *
    * PATCH /api/v1/commercial-contacts/{pk}/
@@ -1076,7 +1077,7 @@ export class CommercialContactsApi extends ApiGroup {
    *
    * The contacts whose merchant_ids contain this merchant; an empty list when none is linked.
    *
-   * Bearer credential: a JWT access token of a staff user, or the system token. No or invalid
+   * Bearer credential: a JWT access token of a staff user, or the system token. No, invalid or expired
    * credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/merchants/{id}/commercial-contacts/
@@ -1098,7 +1099,7 @@ export class CommercialContactsApi extends ApiGroup {
   /**
    * Read the global CEO contact
    *
-   * Bearer credential: a JWT access token of a staff user, or the system token. No or invalid
+   * Bearer credential: a JWT access token of a staff user, or the system token. No, invalid or expired
    * credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/global-ceo/
@@ -1113,7 +1114,7 @@ export class CommercialContactsApi extends ApiGroup {
    * Creates the CEO contact or replaces it whole. Concurrent PUTs leave exactly one record: the last one
    * written.
    *
-   * Bearer credential: a JWT access token of a staff user, or the system token. No or invalid
+   * Bearer credential: a JWT access token of a staff user, or the system token. No, invalid or expired
    * credential: 401. Another kind of credential: 403.
    *
    * PUT /api/v1/global-ceo/
@@ -1163,8 +1164,8 @@ export class SalesApi extends ApiGroup {
    * FAILED) or the outcome is being confirmed (reconciling true).
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
-   * kind of credential: 403.
+   * or the system token with X-Merchant-Id naming the merchant. No, invalid or expired credential: 401.
+   * Another kind of credential: 403.
    *
    * POST /api/v1/online/sales/pre-capture/
    */
@@ -1187,8 +1188,8 @@ export class SalesApi extends ApiGroup {
    * 404, like an unknown id (its existence is not revealed).
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
-   * kind of credential: 403.
+   * or the system token with X-Merchant-Id naming the merchant. No, invalid or expired credential: 401.
+   * Another kind of credential: 403.
    *
    * PUT /api/v1/online/sales/{id}/capture/
    *
@@ -1205,8 +1206,8 @@ export class SalesApi extends ApiGroup {
    * once reconciling is false. Never calls the acquirer. Another merchant's sale is 404.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
-   * kind of credential: 403.
+   * or the system token with X-Merchant-Id naming the merchant. No, invalid or expired credential: 401.
+   * Another kind of credential: 403.
    *
    * GET /api/v1/online/sales/{id}/
    *
@@ -1224,8 +1225,8 @@ export class SalesApi extends ApiGroup {
    * only (another merchant's is 404); the system token sees any sale, or only the merchant named in
    * X-Merchant-Id.
    *
-   * Bearer credential: an individual merchant token (mt_...), or the system token. No or invalid
-   * credential: 401. Another kind of credential: 403.
+   * Bearer credential: an individual merchant token (mt_...), or the system token. No, invalid or
+   * expired credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/online/sales/{id}/pix/status/
    *
@@ -1267,8 +1268,8 @@ export class SalesApi extends ApiGroup {
    * with the reason. Another merchant's sale is 404.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
-   * kind of credential: 403.
+   * or the system token with X-Merchant-Id naming the merchant. No, invalid or expired credential: 401.
+   * Another kind of credential: 403.
    *
    * PUT /api/v1/online/sales/{id}/cancel-capture/
    *
@@ -1299,8 +1300,8 @@ export class RefundsApi extends ApiGroup {
    * docs/api/refunds.md.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
-   * kind of credential: 403.
+   * or the system token with X-Merchant-Id naming the merchant. No, invalid or expired credential: 401.
+   * Another kind of credential: 403.
    *
    * POST /api/v1/online/sales/{id}/refunds/
    *
@@ -1320,8 +1321,8 @@ export class RefundsApi extends ApiGroup {
    * Stored data only. Another merchant's sale is 404.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
-   * kind of credential: 403.
+   * or the system token with X-Merchant-Id naming the merchant. No, invalid or expired credential: 401.
+   * Another kind of credential: 403.
    *
    * GET /api/v1/online/sales/{id}/refunds/
    *
@@ -1337,8 +1338,8 @@ export class RefundsApi extends ApiGroup {
    * Stored data only: pending, succeeded or failed. Another merchant's refund is 404.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...),
-   * or the system token with X-Merchant-Id naming the merchant. No or invalid credential: 401. Another
-   * kind of credential: 403.
+   * or the system token with X-Merchant-Id naming the merchant. No, invalid or expired credential: 401.
+   * Another kind of credential: 403.
    *
    * GET /api/v1/refunds/{id}/
    *
@@ -1391,7 +1392,7 @@ export class PaymentLinksApi extends ApiGroup {
    * callback_url for webhookUrl.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * POST /api/v1/payment-links/
    */
@@ -1412,7 +1413,7 @@ export class PaymentLinksApi extends ApiGroup {
    * payment_link.refund_failed. Another merchant's link is 404.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/payment-links/{id}/
    */
@@ -1437,7 +1438,7 @@ export class WebhooksApi extends ApiGroup {
    * Webhook events of a link, each with every delivery attempt
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/payment-links/{id}/webhooks/
    */
@@ -1457,7 +1458,7 @@ export class WebhooksApi extends ApiGroup {
    * and 100 per merchant per 10 minutes (429 with Retry-After).
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * POST /api/v1/payment-links/{id}/webhooks/{eventId}/redeliver/
    */
@@ -1477,7 +1478,7 @@ export class WebhooksApi extends ApiGroup {
    * Read the webhook signing secret (created on first read)
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/webhooks/secret/
    */
@@ -1492,7 +1493,7 @@ export class WebhooksApi extends ApiGroup {
    * can switch without rejecting events.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * POST /api/v1/webhooks/secret/rotate/
    */
@@ -1707,7 +1708,7 @@ export class WebhookEndpointsApi extends ApiGroup {
    * Create a webhook endpoint (its secret is shown only now)
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * POST /api/v1/webhook-endpoints/
    */
@@ -1719,7 +1720,7 @@ export class WebhookEndpointsApi extends ApiGroup {
    * The merchant's webhook endpoints, oldest first
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/webhook-endpoints/
    */
@@ -1731,7 +1732,7 @@ export class WebhookEndpointsApi extends ApiGroup {
    * Read a webhook endpoint
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/webhook-endpoints/{id}/
    *
@@ -1745,7 +1746,7 @@ export class WebhookEndpointsApi extends ApiGroup {
    * Change a webhook endpoint (enabled: true enables it again after the service disabled it)
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * PATCH /api/v1/webhook-endpoints/{id}/
    *
@@ -1767,7 +1768,7 @@ export class WebhookEndpointsApi extends ApiGroup {
    * Delete a webhook endpoint
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * DELETE /api/v1/webhook-endpoints/{id}/
    *
@@ -1783,7 +1784,7 @@ export class WebhookEndpointsApi extends ApiGroup {
    * The new secret signs at once; the previous one keeps signing beside it for 24 hours.
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * POST /api/v1/webhook-endpoints/{id}/rotate-secret/
    *
@@ -1801,7 +1802,7 @@ export class WebhookEndpointsApi extends ApiGroup {
    * An endpoint's newest 100 deliveries, each with every attempt
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/webhook-endpoints/{id}/deliveries/
    *
@@ -1825,7 +1826,7 @@ export class WebhookEndpointsApi extends ApiGroup {
    * 10 minutes (429 with Retry-After).
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * POST /api/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/redeliver/
    *
@@ -1862,7 +1863,7 @@ export class EventsApi extends ApiGroup {
    * List events, newest first
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/events/
    */
@@ -1874,7 +1875,7 @@ export class EventsApi extends ApiGroup {
    * Read one event
    *
    * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
-   * No or invalid credential: 401. Another kind of credential: 403.
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
    *
    * GET /api/v1/events/{id}/
    */

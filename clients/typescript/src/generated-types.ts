@@ -372,7 +372,10 @@ export interface NoticeReceipt {
 }
 
 export interface SubscriptionCreate {
-  /** Amount of each charge, in cents. A number with a fraction gives "A valid integer is required." */
+  /**
+   * Amount of each charge, in cents. A number with a fraction gives "A valid integer is required: value
+   * is in cents (1050 = R$ 10,50)."
+   */
   value: number;
   /**
    * Time between due dates. Months count from the first due date, clamped to the month end (Jan 31 then
@@ -880,7 +883,10 @@ export interface GlobalCeoPut {
 
 export interface PreCaptureRequest {
   payment_method: 'card' | 'pix';
-  /** Amount in cents. A fraction gives {"value": ["A valid integer is required."]} */
+  /**
+   * Amount in cents. A fraction gives {"value": ["A valid integer is required: value is in cents (1050 =
+   * R$ 10,50)."]}
+   */
   value: number;
   /** Card only; a PIX sale has 1 */
   installments?: number;
@@ -1145,7 +1151,10 @@ export interface CardPublicKey {
 }
 
 export interface PaymentLinkCreate {
-  /** Amount in cents. A number with a fraction gives {"value": ["A valid integer is required."]} */
+  /**
+   * Amount in cents. A number with a fraction gives {"value": ["A valid integer is required: value is in
+   * cents (1050 = R$ 10,50)."]}
+   */
   value: number;
   /** Set from the credential; ignored if sent */
   merchant?: number;

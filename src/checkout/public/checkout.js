@@ -74,11 +74,30 @@
   function showChosenTotal() {
     var option = chosenOption();
     $('pay-button').textContent = 'Pagar ' + money(option ? option.total : checkout.amount);
+    $('installments-total').textContent = !option
+      ? ''
+      : option.interest_free
+        ? 'Total: ' + money(option.total) + ', sem juros'
+        : 'Total: ' + money(option.total) + ' (' + money(option.total - checkout.amount) + ' de juros)';
   }
 
   /**
-   * Fills the installments choice: each option's Portuguese label ("3x de R$ 33,33 sem juros"); chosen at
-   * first, the most interest-free installments (what the link charged before the payer could choose).
+   * An option as the select shows it: "4x de R$ 26,26 com juros". Short enough to be read whole in the closed
+   * select of a phone (the API's label adds the total, which would be cut off there): the chosen option's total
+   * is said under the select and on the pay button.
+   */
+  function optionText(option) {
+    return (
+      option.installments +
+      'x de ' +
+      money(option.installment_value) +
+      (option.interest_free ? ' sem juros' : ' com juros')
+    );
+  }
+
+  /**
+   * Fills the installments choice: each option in Portuguese (optionText); chosen at first, the most
+   * interest-free installments (what the link charged before the payer could choose).
    */
   function loadInstallments() {
     if (installmentOptions) return;
@@ -91,7 +110,7 @@
       installmentOptions.forEach(function (option) {
         var item = document.createElement('option');
         item.value = String(option.installments);
-        item.textContent = option.label;
+        item.textContent = optionText(option);
         select.appendChild(item);
         if (option.interest_free) preferred = option.installments;
       });
@@ -488,44 +507,68 @@
     return parts.join(' ');
   }
 
-  /** The caret's place in a grouped number: right after its count-th digit, never after the space that follows it. */
-  function caretAfterDigits(grouped, count) {
+  /** The caret's place in a formatted value: right after its count-th digit, never after a separator following it. */
+  function caretAfterDigits(formatted, count) {
     if (count === 0) return 0;
     var seen = 0;
-    for (var i = 0; i < grouped.length; i++) {
-      if (/\d/.test(grouped[i]) && ++seen === count) return i + 1;
+    for (var i = 0; i < formatted.length; i++) {
+      if (/\d/.test(formatted[i]) && ++seen === count) return i + 1;
     }
-    return grouped.length;
+    return formatted.length;
   }
 
   /**
-   * Groups the card number as the payer types, pastes or autofills it. The caret is tracked by the digits before it,
-   * so typing or deleting in the middle leaves it where it was; a Backspace or Delete that only took a space takes
-   * the digit beyond it too, as the payer meant.
+   * Formats a digits-only field as the payer types, pastes or autofills it: `digitsOf` reads the digits a
+   * value means, `format` writes them with the field's separators. The caret is tracked by the digits before
+   * it, so typing or deleting in the middle leaves it where it was (after the last digit: at the very end,
+   * past a separator written there); a Backspace or Delete that only took a separator takes the digit beyond
+   * it too, as the payer meant.
    */
-  function groupCardNumberAsTyped(input) {
+  function formatAsTyped(input, digitsOf, format) {
     var previousDigits = '';
     input.addEventListener('input', function (event) {
       var raw = input.value;
       var caret = input.selectionStart === null ? raw.length : input.selectionStart;
-      var digitsBefore = raw.slice(0, caret).replace(/\D/g, '');
-      var digits = raw.replace(/\D/g, '');
+      var digitsBefore = digitsOf(raw.slice(0, caret));
+      var digits = digitsOf(raw);
       if (digits === previousDigits && event.inputType === 'deleteContentBackward' && digitsBefore.length > 0) {
         digitsBefore = digitsBefore.slice(0, -1);
         digits = digitsBefore + digits.slice(digitsBefore.length + 1);
       } else if (digits === previousDigits && event.inputType === 'deleteContentForward') {
         digits = digitsBefore + digits.slice(digitsBefore.length + 1);
       }
-      digits = digits.slice(0, 19);
-      var grouped = groupCardDigits(digits);
+      var formatted = format(digits);
       previousDigits = digits;
-      if (grouped === raw) return;
-      input.value = grouped;
+      if (formatted === raw) return;
+      input.value = formatted;
       if (document.activeElement === input) {
-        var place = caretAfterDigits(grouped, Math.min(digitsBefore.length, digits.length));
+        var count = Math.min(digitsBefore.length, digits.length);
+        var place = count === digits.length ? formatted.length : caretAfterDigits(formatted, count);
         input.setSelectionRange(place, place);
       }
     });
+  }
+
+  /** The card number: at most 19 digits, grouped (cardGroups). */
+  function cardDigits(text) {
+    return text.replace(/\D/g, '').slice(0, 19);
+  }
+
+  /**
+   * The expiry's digits: the month, then a year of 2 or 4 digits. A month that can only be one digit long
+   * (typed 2 to 9, or 1 followed by a slash) gets its 0, so "4" reads as 04 and "1/28" as 01/28.
+   */
+  function expiryDigits(text) {
+    var slash = text.indexOf('/');
+    var month = (slash < 0 ? text : text.slice(0, slash)).replace(/\D/g, '');
+    var digits = text.replace(/\D/g, '');
+    if ((slash >= 0 && month.length === 1) || /^[2-9]/.test(digits)) digits = '0' + digits;
+    return digits.slice(0, 6);
+  }
+
+  /** MM/AA (or MM/AAAA): the slash written as soon as the month is complete. */
+  function formatExpiry(digits) {
+    return digits.length < 2 ? digits : digits.slice(0, 2) + '/' + digits.slice(2);
   }
 
   /** Quick checks before encrypting, so obvious typos are caught without a round trip. The server checks again. */
@@ -582,7 +625,8 @@
   }
 
   function wire() {
-    groupCardNumberAsTyped($('card-number'));
+    formatAsTyped($('card-number'), cardDigits, groupCardDigits);
+    formatAsTyped($('card-expiry'), expiryDigits, formatExpiry);
     $('payer-form').addEventListener('submit', function (event) {
       event.preventDefault();
       if (

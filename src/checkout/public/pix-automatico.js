@@ -39,9 +39,10 @@
     return parts.length === 3 ? parts[2] + '/' + parts[1] + '/' + parts[0] : isoDay;
   }
 
+  /** The status line (a live region); without text it is hidden (class idle). */
   function setStatus(text, tone) {
     $('status-text').textContent = text;
-    $('status-box').className = 'status-box ' + (tone || '');
+    $('status-box').className = 'status-box ' + (text ? tone || '' : 'idle');
   }
 
   function showSummary(m) {
@@ -119,16 +120,26 @@
   /** An approved authorisation can still be cancelled (by the merchant, or the payer in the bank app). */
   var APPROVED_POLL_MS = 10000;
 
+  /** The outcome on screen (approved is polled again: it may still be cancelled), null before any. */
+  var shownOutcome = null;
+
+  /**
+   * The outcome replaces the QR code: its heading says it once (the status line is emptied, not repeating
+   * it) and takes the focus when the outcome changes, so a screen reader reads it as the link's receipt is.
+   */
   function showOutcome(m) {
     stopCountdown();
     clearTimeout(poll);
     if (m.status === 'approved') schedule(APPROVED_POLL_MS);
     var outcome = OUTCOMES[m.status](m);
     $('pix-panel').hidden = true;
-    setStatus(outcome[0], outcome[1]);
+    setStatus('');
+    $('outcome').className = 'receipt ' + outcome[1];
     $('outcome-title').textContent = outcome[0];
     $('outcome-text').textContent = outcome[2];
     $('outcome').hidden = false;
+    if (shownOutcome !== m.status) $('outcome-title').focus();
+    shownOutcome = m.status;
   }
 
   function notFound() {
