@@ -71,8 +71,9 @@ export async function runSchedulerTick(now = clockNow()): Promise<void> {
 
 /**
  * Sales and subscription charges recorded before they carried the acquirer's TID get it, and links paid
- * before link sales existed get their sale, so an accepted chargeback finds them (src/refunds/chargebacks.ts). In the background: the charges' TIDs are asked of
- * the acquirer, whose outage stops the run without holding the ticks back; the next start goes on.
+ * before link sales existed get their sale, so an accepted chargeback finds them (src/refunds/chargebacks.ts).
+ * In the background: TIDs are asked of the acquirer, whose outage stops the run without holding the ticks
+ * back; the next start goes on.
  */
 async function backfillTids(): Promise<void> {
   try {
