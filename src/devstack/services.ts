@@ -17,6 +17,7 @@ import { MongoClient } from 'mongodb';
 import Redis from 'ioredis';
 import pg from 'pg';
 import { DEFAULT_FERRETDB_POSTGRESQL_URL, DEFAULT_MONGODB_SERVER, PROJECT_ROOT } from '../../config';
+import { commandLineOf, listenerPid, ownerOf } from './listeners';
 
 export const FERRETDB_VERSION = 'v1.24.2';
 /** The version of github.com/jaegertracing/jaeger the Go module proxy serves; ./cmd/jaeger is Jaeger v2 all-in-one. */
@@ -27,6 +28,30 @@ export interface StartedService {
   name: string;
   child: ChildProcess;
 }
+
+/** A service that answered without this run starting it: its listener's pid when this machine says, and whose. */
+export interface FoundService {
+  name: string;
+  url: string;
+  pid: number | null;
+  /** Who started it, as a phrase ("npm run services, which keeps it running until ..."). */
+  owner: string;
+  /** Whether another `npm start` started it: it then stops it when it stops. */
+  ownedByAnotherStack: boolean;
+}
+
+/** What `npm start` (or a test run) did about each service: started it, or found it running. */
+export interface ServicesOutcome {
+  started: StartedService[];
+  found: FoundService[];
+}
+
+/** The names people know the services by. */
+export const SERVICE_LABELS: Readonly<Record<string, string>> = {
+  ferretdb: 'FerretDB',
+  redis: 'Redis',
+  jaeger: 'Jaeger',
+};
 
 /** A service started detached leaves its pid here, so `npm run services -- stop` can stop it later. */
 function pidFile(name: string): string {
@@ -41,10 +66,10 @@ function remember(name: string, child: ChildProcess, detached: boolean): Started
   return { name, child };
 }
 
-/** SIGTERM, then wait for the exit (SIGKILL after 15 s). */
-export async function stopService(service: StartedService): Promise<void> {
+/** SIGTERM, then wait for the exit (SIGKILL after 15 s); false when it had exited already (nothing stopped). */
+export async function stopService(service: StartedService): Promise<boolean> {
   const { child } = service;
-  if (child.exitCode !== null || child.signalCode) return;
+  if (child.exitCode !== null || child.signalCode) return false;
   await new Promise<void>((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     child.once('exit', () => {
@@ -54,14 +79,7 @@ export async function stopService(service: StartedService): Promise<void> {
     child.kill('SIGTERM');
   });
   fs.rmSync(pidFile(service.name), { force: true });
-}
-
-function commandLineOf(pid: number): string {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-  } catch {
-    return '';
-  }
+  return true;
 }
 
 /** `npm run services -- stop`: stops what an earlier detached start (npm run services) left running. */
@@ -370,6 +388,46 @@ async function waitFor(
   throw new Error(`${what} did not answer within ${timeoutMs} ms`);
 }
 
+/**
+ * After spawning a service on a port: waits until the port answers, then says whether this run's child is what
+ * answers ('started') or another process is ('found': two runs spawned at once and this one's child could not bind
+ * the port; it is stopped if still alive). A child that exits is waited past while something else holds the port.
+ */
+async function startedOrFound(
+  what: string,
+  child: ChildProcess,
+  answers: () => Promise<boolean>,
+  port: number,
+  timeoutMs: number,
+): Promise<{ started: true } | { started: false; listener: number | null }> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await answers()) {
+      const listener = listenerPid(port);
+      const alive = child.exitCode === null && child.signalCode === null;
+      // Where /proc does not say who listens, a child still alive once the port answers is taken to be it.
+      if (listener === child.pid || (listener === null && alive)) return { started: true };
+      if (alive) await stopChild(child);
+      return { started: false, listener };
+    }
+    if (child.exitCode !== null && !(await tcpOpen('127.0.0.1', port)))
+      throw new Error(`${what} exited with code ${child.exitCode} before answering`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${what} did not answer within ${timeoutMs} ms`);
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** A service this run found answering, with its listener and who started it. */
+function found(name: string, url: string, port: number | null, listener = port === null ? null : listenerPid(port)) {
+  return { name, url, pid: listener, ...ownerOf(name, listener) };
+}
+
 function openLog(name: string): number {
   fs.mkdirSync(DATA_DIR, { recursive: true });
   return fs.openSync(path.join(DATA_DIR, `${name}.log`), 'a');
@@ -431,7 +489,14 @@ export async function ensurePostgresDatabase(url: string): Promise<void> {
     // generic plan, where `_jsonb->$1` matches no expression index: every lookup of that table
     // became a sequential scan (seen at 40,000 charges: 37,000 scans of the whole table, the
     // charge rate falling from ~100/s to 26/s). Custom plans keep the companion indexes in use.
-    await client.query(`ALTER DATABASE ${client.escapeIdentifier(database)} SET plan_cache_mode = force_custom_plan`);
+    // Two runs starting at once both set it: PostgreSQL refuses the second write of the same row meanwhile
+    // ("tuple concurrently updated"); the first's write is the same setting, so one more try settles it.
+    const setCustomPlans = () =>
+      client.query(`ALTER DATABASE ${client.escapeIdentifier(database)} SET plan_cache_mode = force_custom_plan`);
+    await setCustomPlans().catch((error: Error) => {
+      if (!/tuple concurrently updated/.test(error.message)) throw error;
+      return setCustomPlans();
+    });
   } finally {
     await client.end();
   }
@@ -458,23 +523,40 @@ function outdatedFerretDBOn(port: number): number | null {
   return null;
 }
 
-export async function ensureFerretDB(uri: string, detached: boolean): Promise<StartedService | undefined> {
+/** The connection string for people: its credentials hidden. */
+const shownUri = (uri: string) => uri.replace(/\/\/[^@]*@/, '//***@');
+
+/** A port on this machine's loopback, or null for a service elsewhere (whose listener /proc cannot show). */
+const loopbackPort = (url: URL, fallback: number) => (isLoopback(url.hostname) ? portOf(url, fallback) : null);
+
+export async function ensureFerretDB(uri: string, detached: boolean): Promise<StartedService | FoundService> {
   const outdated = isLoopback(new URL(uri).hostname) ? outdatedFerretDBOn(portOf(new URL(uri), 27017)) : null;
   if (outdated) {
     say(`FerretDB (pid ${outdated}) runs an earlier build of ours: restarting it on this checkout's build`);
     process.kill(outdated, 'SIGTERM');
     await waitFor('the earlier FerretDB to stop', async () => !(await mongoAnswers(uri)), 15_000);
   }
-  if (await mongoAnswers(uri)) {
-    say(`MongoDB protocol: answering at ${uri.replace(/\/\/[^@]*@/, '//***@')} (already running)`);
-    return undefined;
-  }
   const url = new URL(uri);
+  const alreadyRunning = () => {
+    const service = found('ferretdb', shownUri(uri), loopbackPort(url, 27017));
+    say(`MongoDB protocol: answering at ${service.url} (already running)${describeListener(service)}`);
+    return service;
+  };
+  if (await mongoAnswers(uri)) return alreadyRunning();
   if (!isLoopback(url.hostname))
     throw new Error(`MONGODB_URI ${url.host} does not answer and is not local: start it yourself`);
   const port = portOf(url, 27017);
-  if (await tcpOpen(url.hostname, port))
+  // A server another run is starting this moment holds the port before it answers: give it a few seconds.
+  if (await tcpOpen(url.hostname, port)) {
+    if (
+      await waitFor('', () => mongoAnswers(uri), 10_000).then(
+        () => true,
+        () => false,
+      )
+    )
+      return alreadyRunning();
     throw new Error(`port ${port} is taken by something that is not a MongoDB-protocol server`);
+  }
   const binary = ensureFerretBinary();
   const backend = ferretBackend();
   const sqliteDir = path.join(DATA_DIR, 'ferretdb', 'sqlite') + '/';
@@ -497,8 +579,16 @@ export async function ensureFerretDB(uri: string, detached: boolean): Promise<St
   }
   const log = openLog('ferretdb');
   const child = spawn(binary, args, { detached, stdio: ['ignore', log, log] });
+  const outcome = await startedOrFound('FerretDB', child, () => mongoAnswers(uri), port, 30_000);
+  if (!outcome.started) {
+    const service = found('ferretdb', shownUri(uri), port, outcome.listener);
+    say(
+      `MongoDB protocol: answering at ${service.url} (another run's FerretDB took the port first; this run's ` +
+        `is gone)${describeListener(service)}`,
+    );
+    return service;
+  }
   const started = remember('ferretdb', child, detached);
-  await waitFor('FerretDB', () => mongoAnswers(uri), 30_000, child);
   const storage =
     backend === 'postgresql'
       ? `PostgreSQL backend, ${redactPassword(ferretPostgresUrl())}`
@@ -510,12 +600,13 @@ export async function ensureFerretDB(uri: string, detached: boolean): Promise<St
   return started;
 }
 
-export async function ensureRedis(redisUrl: string, detached: boolean): Promise<StartedService | undefined> {
-  if (await redisAnswers(redisUrl)) {
-    say(`Redis: answering at ${redisUrl} (already running)`);
-    return undefined;
-  }
+export async function ensureRedis(redisUrl: string, detached: boolean): Promise<StartedService | FoundService> {
   const url = new URL(redisUrl);
+  if (await redisAnswers(redisUrl)) {
+    const service = found('redis', shownUri(redisUrl), loopbackPort(url, 6379));
+    say(`Redis: answering at ${service.url} (already running)${describeListener(service)}`);
+    return service;
+  }
   if (!isLoopback(url.hostname))
     throw new Error(`REDIS_URL ${url.host} does not answer and is not local: start it yourself`);
   const port = portOf(url, 6379);
@@ -539,10 +630,23 @@ export async function ensureRedis(redisUrl: string, detached: boolean): Promise<
       stdio: ['ignore', log, log],
     },
   );
+  const outcome = await startedOrFound('redis-server', child, () => redisAnswers(redisUrl), port, 15_000);
+  if (!outcome.started) {
+    const service = found('redis', shownUri(redisUrl), port, outcome.listener);
+    say(
+      `Redis: answering at ${service.url} (another run's redis-server took the port first; this run's is ` +
+        `gone)${describeListener(service)}`,
+    );
+    return service;
+  }
   const started = remember('redis', child, detached);
-  await waitFor('redis-server', () => redisAnswers(redisUrl), 15_000, child);
   say(`Redis: redis-server started at ${redisUrl} (pid ${child.pid})`);
   return started;
+}
+
+/** ", pid N: started by ..." for a found service, or nothing when this machine does not say. */
+function describeListener(service: FoundService): string {
+  return service.pid === null ? '' : `; pid ${service.pid}, started by ${service.owner}`;
 }
 
 export const DEFAULT_MONGODB_URI = `${DEFAULT_MONGODB_SERVER}/payments`;
@@ -552,19 +656,26 @@ export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
  * Starts what does not answer at the given URLs: by default MONGODB_URI and REDIS_URL as set; `npm start` passes its
  * configuration's, whose database follows INSTANCE.
  */
-export async function ensureServices(
+export async function startOrFindServices(
   detached: boolean,
   urls: { mongodbUri: string; redisUrl: string } = {
     mongodbUri: process.env.MONGODB_URI || DEFAULT_MONGODB_URI,
     redisUrl: process.env.REDIS_URL || DEFAULT_REDIS_URL,
   },
+): Promise<ServicesOutcome> {
+  const outcome: ServicesOutcome = { started: [], found: [] };
+  for (const service of [await ensureFerretDB(urls.mongodbUri, detached), await ensureRedis(urls.redisUrl, detached)])
+    if ('child' in service) outcome.started.push(service);
+    else outcome.found.push(service);
+  return outcome;
+}
+
+/** The services this run started (those it found are not its to stop). */
+export async function ensureServices(
+  detached: boolean,
+  urls?: { mongodbUri: string; redisUrl: string },
 ): Promise<StartedService[]> {
-  const started: StartedService[] = [];
-  const ferret = await ensureFerretDB(urls.mongodbUri, detached);
-  if (ferret) started.push(ferret);
-  const redis = await ensureRedis(urls.redisUrl, detached);
-  if (redis) started.push(redis);
-  return started;
+  return (await startOrFindServices(detached, urls)).started;
 }
 
 if (require.main === module && process.argv[2] === 'stop') {
