@@ -7,27 +7,34 @@
  * services it starts keep running after it exits; `npm start` imports it and stops what it
  * started on Ctrl-C.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import Redis from 'ioredis';
-import pg from 'pg';
-import { DEFAULT_FERRETDB_POSTGRESQL_URL, DEFAULT_MONGODB_SERVER, PROJECT_ROOT } from '../../config';
+import { DEFAULT_MONGODB_SERVER } from '../../config';
 import { commandLineOf, listenerPid, ownerOf } from './listeners';
+import { ensureFerretBinary, FERRETDB_VERSION } from './go-builds';
+import { ensurePostgresDatabase, ferretBackend, ferretPostgresUrl, redactPassword } from './ferretdb-backend';
+import { DEFAULT_JAEGER_PORTS, startJaeger } from './jaeger';
+import {
+  cacheDirOf,
+  DATA_DIR,
+  isLoopback,
+  openLog,
+  pidFile,
+  portOf,
+  remember,
+  say,
+  tcpOpen,
+  waitFor,
+  type StartedService,
+} from './service-kit';
 
-export const FERRETDB_VERSION = 'v1.24.2';
-/** The version of github.com/jaegertracing/jaeger the Go module proxy serves; ./cmd/jaeger is Jaeger v2 all-in-one. */
-export const JAEGER_VERSION = 'v1.76.0';
-const DATA_DIR = path.join(PROJECT_ROOT, '.data');
-
-export interface StartedService {
-  name: string;
-  child: ChildProcess;
-}
+export { ensureFerretBinary, ensureJaegerBinary, FERRETDB_VERSION, JAEGER_VERSION } from './go-builds';
+export { DEFAULT_JAEGER_PORTS, jaegerConfig, startJaeger, type JaegerPorts, type StartedJaeger } from './jaeger';
+export { stopService, type StartedService } from './service-kit';
+export { ensurePostgresDatabase, ferretBackend, ferretPostgresUrl } from './ferretdb-backend';
 
 /** A service that answered without this run starting it: its listener's pid when this machine says, and whose. */
 export interface FoundService {
@@ -53,35 +60,6 @@ export const SERVICE_LABELS: Readonly<Record<string, string>> = {
   jaeger: 'Jaeger',
 };
 
-/** A service started detached leaves its pid here, so `npm run services -- stop` can stop it later. */
-function pidFile(name: string): string {
-  return path.join(DATA_DIR, `${name}.pid`);
-}
-
-function remember(name: string, child: ChildProcess, detached: boolean): StartedService {
-  if (detached) {
-    child.unref();
-    fs.writeFileSync(pidFile(name), String(child.pid));
-  }
-  return { name, child };
-}
-
-/** SIGTERM, then wait for the exit (SIGKILL after 15 s); false when it had exited already (nothing stopped). */
-export async function stopService(service: StartedService): Promise<boolean> {
-  const { child } = service;
-  if (child.exitCode !== null || child.signalCode) return false;
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-  fs.rmSync(pidFile(service.name), { force: true });
-  return true;
-}
-
 /** `npm run services -- stop`: stops what an earlier detached start (npm run services) left running. */
 export async function stopDetachedServices(): Promise<string[]> {
   const stopped: string[] = [];
@@ -101,243 +79,6 @@ export async function stopDetachedServices(): Promise<string[]> {
     stopped.push(`${name} (pid ${pid})`);
   }
   return stopped;
-}
-
-function say(message: string): void {
-  process.stdout.write(`[services] ${message}\n`);
-}
-
-/** Where a Go service built here is kept, once per machine: ~/.cache/payments-platform/<name>. */
-function cacheDirOf(name: string): string {
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'payments-platform', name);
-}
-
-/**
- * Our local FerretDB is v1.24.2 with one patch (ferretdb-atomic-updates.patch): FerretDB applies an update as a
- * read, then a write of the whole document, so two concurrent updates of one document could lose one of them
- * (measured here: 220 of 300 pairs of `$set` of different fields lost one; conditional updates both won 26 times
- * in 50). MongoDB, which production runs, applies each single-document update atomically; the patch serialises
- * updates in FerretDB the same way (docs/store.md). The cache folder names the patch's hash, so a machine that
- * built FerretDB without it builds it again.
- */
-const FERRETDB_PATCH = path.join(__dirname, 'ferretdb-atomic-updates.patch');
-
-function ferretBuildName(): string {
-  const hash = crypto.createHash('sha256').update(fs.readFileSync(FERRETDB_PATCH)).digest('hex').slice(0, 10);
-  return `ferretdb-${FERRETDB_VERSION}-${hash}`;
-}
-
-interface GoBuild {
-  module: string;
-  version: string;
-  /** The package to build, in the module (./cmd/...). */
-  pkg: string;
-  binary: string;
-  /** Before the build, in the writable copy of the module. */
-  prepare?: (source: string) => void;
-}
-
-/**
- * Downloads a Go module through the module proxy and builds one of its commands into `binary`. The module
- * cache is read-only and the builds write beside the sources, so the build runs in a writable copy.
- */
-function buildGoModule({ module, version, pkg, binary, prepare }: GoBuild): void {
-  const info = JSON.parse(
-    execFileSync('go', ['mod', 'download', '-json', `${module}@${version}`], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    }),
-  ) as { Dir?: string; Error?: string };
-  if (!info.Dir) throw new Error(`go mod download ${module}@${version} failed: ${info.Error ?? 'no Dir'}`);
-  const source = fs.mkdtempSync(path.join(path.dirname(binary), 'src-'));
-  try {
-    fs.cpSync(info.Dir, source, { recursive: true });
-    execFileSync('chmod', ['-R', 'u+w', source]);
-    prepare?.(source);
-    const partial = `${binary}.partial-${process.pid}`;
-    execFileSync('go', ['build', '-trimpath', '-o', partial, pkg], {
-      cwd: source,
-      stdio: 'inherit',
-      env: { ...process.env, CGO_ENABLED: '0' },
-    });
-    fs.renameSync(partial, binary); // atomic: a concurrent run never sees a half-written binary
-  } finally {
-    fs.rmSync(source, { recursive: true, force: true });
-  }
-}
-
-/** Builds our FerretDB once per machine from the Go module proxy; returns the binary path. */
-export function ensureFerretBinary(): string {
-  const dir = cacheDirOf(ferretBuildName());
-  const binary = path.join(dir, 'ferretdb');
-  if (fs.existsSync(binary)) return binary;
-  fs.mkdirSync(dir, { recursive: true });
-  say(`building FerretDB ${FERRETDB_VERSION} with Go (once per machine, a few minutes)...`);
-  buildGoModule({
-    module: 'github.com/FerretDB/FerretDB',
-    version: FERRETDB_VERSION,
-    pkg: './cmd/ferretdb',
-    binary,
-    prepare: (source) => {
-      // The module zip lacks build/version/version.txt, which the build embeds.
-      fs.mkdirSync(path.join(source, 'build', 'version'), { recursive: true });
-      fs.writeFileSync(path.join(source, 'build', 'version', 'version.txt'), FERRETDB_VERSION);
-      execFileSync('git', ['apply', '-p1', FERRETDB_PATCH], { cwd: source, stdio: 'inherit' });
-    },
-  });
-  say(`FerretDB built at ${binary}`);
-  return binary;
-}
-
-/**
- * Builds Jaeger once per machine from the Go module proxy, as FerretDB is (`go install` refuses the module: its
- * go.mod has a replace directive); returns the binary path. A build another process has under way (a lock folder
- * naming a live pid) is waited for rather than repeated.
- */
-export async function ensureJaegerBinary(waitForOtherBuildMs = 30 * 60_000): Promise<string> {
-  const dir = cacheDirOf(`jaeger-${JAEGER_VERSION}`);
-  const binary = path.join(dir, 'jaeger');
-  if (fs.existsSync(binary)) return binary;
-  fs.mkdirSync(dir, { recursive: true });
-  const lock = path.join(dir, 'building');
-  const deadline = Date.now() + waitForOtherBuildMs;
-  // A build by hand (docs/deploy.md) writes jaeger.partial and renames it when done.
-  const handPartial = `${binary}.partial`;
-  const building = () => fs.existsSync(handPartial) && Date.now() - fs.statSync(handPartial).mtimeMs < 30 * 60_000;
-  while (building() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2_000));
-  if (fs.existsSync(binary)) return binary;
-  for (;;) {
-    try {
-      fs.mkdirSync(lock);
-      fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
-      break;
-    } catch {
-      const pid = Number(fs.readFileSync(path.join(lock, 'pid'), { encoding: 'utf8', flag: 'a+' }));
-      if (pid && !commandLineOf(pid)) fs.rmSync(lock, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new Error(`Jaeger is still being built by pid ${pid} (${lock})`);
-      else await new Promise((r) => setTimeout(r, 2_000));
-      if (fs.existsSync(binary)) return binary;
-    }
-  }
-  try {
-    if (fs.existsSync(binary)) return binary;
-    say(`building Jaeger ${JAEGER_VERSION} with Go (once per machine, 10-15 minutes on two cores)...`);
-    buildGoModule({ module: 'github.com/jaegertracing/jaeger', version: JAEGER_VERSION, pkg: './cmd/jaeger', binary });
-    say(`Jaeger built at ${binary}`);
-    return binary;
-  } finally {
-    fs.rmSync(lock, { recursive: true, force: true });
-  }
-}
-
-export interface JaegerPorts {
-  /** OTLP over HTTP (the SDK's OTEL_EXPORTER_OTLP_ENDPOINT). */
-  otlpHttp: number;
-  /** The query HTTP API and UI. */
-  query: number;
-  /** The query gRPC API (unused by us, but it listens). */
-  queryGrpc: number;
-}
-
-export const DEFAULT_JAEGER_PORTS: JaegerPorts = { otlpHttp: 4318, query: 16686, queryGrpc: 16685 };
-
-/**
- * Our Jaeger v2 configuration: the all-in-one's (cmd/jaeger/internal/all-in-one.yaml) cut down to an OTLP/HTTP
- * receiver, memory storage and the query API, on loopback ports of our choosing, without its own metrics listener.
- */
-export function jaegerConfig(ports: JaegerPorts): string {
-  return [
-    'service:',
-    '  extensions: [jaeger_storage, jaeger_query]',
-    '  pipelines:',
-    '    traces:',
-    '      receivers: [otlp]',
-    '      processors: [batch]',
-    '      exporters: [jaeger_storage_exporter]',
-    '  telemetry:',
-    '    metrics:',
-    '      level: none',
-    '    logs:',
-    '      level: warn',
-    'extensions:',
-    '  jaeger_query:',
-    '    storage:',
-    '      traces: memstore',
-    '    http:',
-    `      endpoint: 127.0.0.1:${ports.query}`,
-    '    grpc:',
-    `      endpoint: 127.0.0.1:${ports.queryGrpc}`,
-    '  jaeger_storage:',
-    '    backends:',
-    '      memstore:',
-    '        memory:',
-    '          max_traces: 100000',
-    'receivers:',
-    '  otlp:',
-    '    protocols:',
-    '      http:',
-    `        endpoint: 127.0.0.1:${ports.otlpHttp}`,
-    'processors:',
-    '  batch:',
-    '    timeout: 200ms',
-    'exporters:',
-    '  jaeger_storage_exporter:',
-    '    trace_storage: memstore',
-    '',
-  ].join('\n');
-}
-
-export interface StartedJaeger extends StartedService {
-  /** OTEL_EXPORTER_OTLP_ENDPOINT for our processes. */
-  otlpUrl: string;
-  /** Query API and UI: /api/services, /api/traces?service=..., /search. */
-  queryUrl: string;
-}
-
-/** Starts Jaeger (memory storage) on the given loopback ports and waits until its query API answers. */
-export async function startJaeger(ports: JaegerPorts, detached: boolean): Promise<StartedJaeger> {
-  const binary = await ensureJaegerBinary();
-  fs.mkdirSync(DATA_DIR, { recursive: true });
-  const config = path.join(DATA_DIR, `jaeger-${ports.otlpHttp}.yaml`);
-  fs.writeFileSync(config, jaegerConfig(ports));
-  const log = openLog(detached ? 'jaeger' : `jaeger-${ports.otlpHttp}`);
-  const child = spawn(binary, ['--config', config], { stdio: ['ignore', log, log], detached });
-  fs.closeSync(log);
-  const queryUrl = `http://127.0.0.1:${ports.query}`;
-  const answers = async () => {
-    try {
-      return (await fetch(`${queryUrl}/api/services`)).ok && (await tcpOpen('127.0.0.1', ports.otlpHttp));
-    } catch {
-      return false;
-    }
-  };
-  await waitFor('Jaeger', answers, 30_000, child);
-  say(`Jaeger ${JAEGER_VERSION} up: OTLP http://127.0.0.1:${ports.otlpHttp}, UI ${queryUrl} (pid ${child.pid})`);
-  return { ...remember('jaeger', child, detached), otlpUrl: `http://127.0.0.1:${ports.otlpHttp}`, queryUrl };
-}
-
-function portOf(url: URL, fallback: number): number {
-  return url.port ? Number(url.port) : fallback;
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || host.startsWith('127.');
-}
-
-async function tcpOpen(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port, timeout: 1000 });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
 }
 
 export async function mongoAnswers(uri: string): Promise<boolean> {
@@ -370,22 +111,6 @@ export async function redisAnswers(url: string): Promise<boolean> {
   } finally {
     redis.disconnect();
   }
-}
-
-async function waitFor(
-  what: string,
-  check: () => Promise<boolean>,
-  timeoutMs: number,
-  child?: ChildProcess,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child && child.exitCode !== null)
-      throw new Error(`${what} exited with code ${child.exitCode} before answering`);
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${what} did not answer within ${timeoutMs} ms`);
 }
 
 /**
@@ -426,80 +151,6 @@ async function stopChild(child: ChildProcess): Promise<void> {
 /** A service this run found answering, with its listener and who started it. */
 function found(name: string, url: string, port: number | null, listener = port === null ? null : listenerPid(port)) {
   return { name, url, pid: listener, ...ownerOf(name, listener) };
-}
-
-function openLog(name: string): number {
-  fs.mkdirSync(DATA_DIR, { recursive: true });
-  return fs.openSync(path.join(DATA_DIR, `${name}.log`), 'a');
-}
-
-/**
- * FERRETDB_BACKEND: postgresql (default: indexed lookups with the companion indexes) or sqlite (embedded, every lookup
- * scans).
- */
-export function ferretBackend(): 'postgresql' | 'sqlite' {
-  const backend = process.env.FERRETDB_BACKEND || 'postgresql';
-  if (backend !== 'postgresql' && backend !== 'sqlite')
-    throw new Error(`FERRETDB_BACKEND must be postgresql or sqlite, got "${backend}"`);
-  return backend;
-}
-
-export function ferretPostgresUrl(): string {
-  return process.env.FERRETDB_POSTGRESQL_URL || DEFAULT_FERRETDB_POSTGRESQL_URL;
-}
-
-function redactPassword(url: string): string {
-  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
-}
-
-/**
- * FerretDB needs its PostgreSQL database to exist. We use the machine's PostgreSQL (it runs on every
- * machine of this kind, before any session or CI run) rather than a cluster of our own under .data/:
- * one less server to initialise, start, stop and keep in step. Missing, it is a clear stop, never a
- * silent fall back to the scanning SQLite backend.
- */
-export async function ensurePostgresDatabase(url: string): Promise<void> {
-  const target = new URL(url);
-  const database = decodeURIComponent(target.pathname.replace(/^\//, '')) || 'postgres';
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-  } catch (error) {
-    throw new Error(
-      `PostgreSQL does not answer at ${redactPassword(url)} (${(error as Error).message}). FerretDB stores our ` +
-        `data there. ` +
-        ('Start it (on Debian: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start), point ' +
-          'FERRETDB_POSTGRESQL_URL at a running one, ') +
-        ('or choose the embedded SQLite backend with FERRETDB_BACKEND=sqlite (every lookup then scans its whole ' +
-          'collection: see docs/operations.md).'),
-    );
-  }
-  try {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (!rowCount) {
-      await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((error: { code?: string }) => {
-        if (error.code !== '42P04') throw error; // created by a concurrent start
-      });
-      say(`PostgreSQL: database ${database} created for FerretDB`);
-    }
-    // FerretDB sends every lookup as one prepared statement per table, `_jsonb->$1 @> $2`, with
-    // the field as a parameter. After five runs PostgreSQL may switch such a statement to its
-    // generic plan, where `_jsonb->$1` matches no expression index: every lookup of that table
-    // became a sequential scan (seen at 40,000 charges: 37,000 scans of the whole table, the
-    // charge rate falling from ~100/s to 26/s). Custom plans keep the companion indexes in use.
-    // Two runs starting at once both set it: PostgreSQL refuses the second write of the same row meanwhile
-    // ("tuple concurrently updated"); the first's write is the same setting, so one more try settles it.
-    const setCustomPlans = () =>
-      client.query(`ALTER DATABASE ${client.escapeIdentifier(database)} SET plan_cache_mode = force_custom_plan`);
-    await setCustomPlans().catch((error: Error) => {
-      if (!/tuple concurrently updated/.test(error.message)) throw error;
-      return setCustomPlans();
-    });
-  } finally {
-    await client.end();
-  }
 }
 
 /**
