@@ -75,7 +75,7 @@ function parentOf(pid: number): number | null {
 
 /** Who started the process listening at pid, as a phrase; and whether it is another `npm start` (which stops it). */
 export function ownerOf(name: string, pid: number | null): { owner: string; ownedByAnotherStack: boolean } {
-  if (pid === null) return { owner: 'another run (this machine does not say which)', ownedByAnotherStack: false };
+  if (pid === null) return { owner: 'a process this user cannot see (a system service?)', ownedByAnotherStack: false };
   if (read(path.join(PROJECT_ROOT, '.data', `${name}.pid`)).trim() === String(pid))
     return { owner: 'npm run services, which keeps it until `npm run services -- stop`', ownedByAnotherStack: false };
   const parent = parentOf(pid);

@@ -150,6 +150,8 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 /** A service this run found answering, with its listener and who started it. */
 function found(name: string, url: string, port: number | null, listener = port === null ? null : listenerPid(port)) {
+  if (port === null)
+    return { name, url, pid: null, owner: 'whoever runs it on that machine', ownedByAnotherStack: false };
   return { name, url, pid: listener, ...ownerOf(name, listener) };
 }
 

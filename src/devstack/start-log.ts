@@ -21,14 +21,18 @@ function foundPhrase(service: FoundService): string {
 export function describeServices({ started, found }: ServicesOutcome): string {
   const lines: string[] = [];
   if (started.length)
-    lines.push(`[start] started ${started.map(startedPhrase).join(' and ')}: this stack stops them when it stops`);
+    lines.push(
+      `[start] started ${started.map(startedPhrase).join(' and ')}: this stack stops ` +
+        `${started.length > 1 ? 'them' : 'it'} when it stops`,
+    );
   for (const service of found) lines.push(`[start] found ${foundPhrase(service)}; not this stack's to stop`);
   const borrowed = found.filter((service) => service.ownedByAnotherStack).map((service) => label(service.name));
   if (borrowed.length)
     lines.push(
       `[start] warning: ${borrowed.join(' and ')} ${borrowed.length > 1 ? 'go' : 'goes'} away when the stack that ` +
-        'started them stops, and this stack then loses its database or queues; to keep shared services for every ' +
-        'stack, run `npm run services` first (they run until `npm run services -- stop`)',
+        `started ${borrowed.length > 1 ? 'them' : 'it'} stops, and this stack then loses its database or queues; to ` +
+        'keep shared services for every stack, run `npm run services` first (they run until `npm run services -- ' +
+        'stop`)',
     );
   return lines.map((line) => `${line}\n`).join('');
 }

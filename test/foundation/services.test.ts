@@ -1,6 +1,6 @@
 import '../helpers/env';
 import test from 'ava';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
@@ -14,7 +14,8 @@ import {
   stopService,
   type StartedService,
 } from '../../src/devstack/services';
-import { listenerPid } from '../../src/devstack/listeners';
+import { listenerPid, ownerOf } from '../../src/devstack/listeners';
+import { describeServices } from '../../src/devstack/start-log';
 import { DEFAULT_PORT } from '../../config/variables';
 import { DEFAULT_SANDBOX_PORT } from '../../config/acquirer-variables';
 import { instancePortOffset } from '../../config/formats';
@@ -83,9 +84,58 @@ test.serial('two runs starting the same services at once: one starts each, the o
     t.is(saying(/redis-server started at/), 1, said.join(''));
     t.is(saying(new RegExp(`MongoDB protocol: answering at mongodb://127.0.0.1:${mongoPort}/race`)), 1, said.join(''));
     t.is(saying(new RegExp(`Redis: answering at redis://127.0.0.1:${redisPort}`)), 1, said.join(''));
+    // Who started the one found: the winner's parent, this process.
+    const owner = `started by pid ${process.pid}: `;
+    t.is(saying(new RegExp(`answering at mongodb://127.0.0.1:${mongoPort}/race .*; pid \\d+, ${owner}`)), 1);
+    t.is(saying(new RegExp(`answering at redis://127.0.0.1:${redisPort} .*; pid \\d+, ${owner}`)), 1);
   } finally {
     for (const service of started as StartedService[]) await stopService(service);
   }
+});
+
+test('a service whose parent is an npm start belongs to that stack, which stops it when it stops', async (t) => {
+  // A parent whose command line is npm start's, and its child standing for the service it started.
+  const parent = spawn(
+    process.execPath,
+    ['-e', "const c = require('child_process').spawn('sleep', ['30']); console.log(c.pid)", 'src/devstack/start.ts'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  try {
+    const service = Number(await new Promise<string>((resolve) => parent.stdout.once('data', resolve)));
+    t.deepEqual(ownerOf('ferretdb', service), {
+      owner: `another npm start (pid ${parent.pid}), which stops it when it stops`,
+      ownedByAnotherStack: true,
+    });
+    t.false(ownerOf('ferretdb', parent.pid!).ownedByAnotherStack, "the stack's own parent is not a stack");
+    process.kill(service, 'SIGKILL');
+  } finally {
+    parent.kill('SIGKILL');
+  }
+});
+
+test('the start log tells started services from found ones, and warns when another stack owns one', (t) => {
+  const child = { pid: 4100 } as ChildProcess;
+  const log = describeServices({
+    started: [{ name: 'redis', child }],
+    found: [
+      {
+        name: 'ferretdb',
+        url: 'mongodb://127.0.0.1:27017/payments-two',
+        pid: 4000,
+        owner: 'another npm start (pid 3999), which stops it when it stops',
+        ownedByAnotherStack: true,
+      },
+    ],
+  });
+  t.is(
+    log,
+    '[start] started Redis (pid 4100): this stack stops it when it stops\n' +
+      '[start] found FerretDB at mongodb://127.0.0.1:27017/payments-two, pid 4000, started by another npm start ' +
+      "(pid 3999), which stops it when it stops; not this stack's to stop\n" +
+      '[start] warning: FerretDB goes away when the stack that started it stops, and this stack then loses its ' +
+      'database or queues; to keep shared services for every stack, run `npm run services` first (they run until ' +
+      '`npm run services -- stop`)\n',
+  );
 });
 
 /**
