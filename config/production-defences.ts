@@ -1,8 +1,8 @@
 /**
  * Settings that are well-formed, and fine on a developer's machine, but would undo a defence in production: keys
  * short enough to break, a client address anyone can choose, the sandbox or this machine standing in for the
- * acquirer, rate limits too generous to limit anything. Each problem is one line naming the variable; production.ts
- * adds them to its own.
+ * acquirer, rate limits too generous to limit anything, webhooks allowed to reach this machine. Each problem is one
+ * line naming the variable; production.ts adds them to its own.
  */
 import crypto from 'node:crypto';
 import type { ValidatedByName, Variable } from './declare';
@@ -136,5 +136,10 @@ export function defenceProblems(raw: ValidatedByName, given: (name: string) => b
     if (env.startsWith('SANDBOX_') && given(env))
       problems.push(`${env} is a setting of the sandbox, which never runs in production: remove it`);
   for (const pair of RATE_LIMITS) problem(rateWeakness(pair, raw));
+  if (text('WEBHOOKS_ALLOW_LOCALHOST') === 'true')
+    problems.push(
+      'WEBHOOKS_ALLOW_LOCALHOST=true lets merchants point webhooks at this machine (a local development switch): ' +
+        'remove it',
+    );
   return problems;
 }

@@ -407,8 +407,21 @@ export const CONFIG_VARIABLES = {
       env: 'WEBHOOK_TEST_ALLOW_HOSTS',
       schema: Joi.string().allow(''),
       default: '',
-      doc: 'TEST ONLY: comma-separated host:port list exempt from the public-HTTPS webhook rule (off by default)',
+      doc:
+        'TEST ONLY: comma-separated host:port list exempt from the public-HTTPS webhook rule (off by default; ' +
+        'localhost:P and 127.0.0.1:P match alike); for a receiver of your own use WEBHOOKS_ALLOW_LOCALHOST',
       parse: (list) => commaSeparated(list).map((host) => host.toLowerCase()),
+    }),
+    allowLocalhost: variable({
+      env: 'WEBHOOKS_ALLOW_LOCALHOST',
+      schema: oneOf('true', 'false'),
+      default: 'false',
+      doc:
+        'LOCAL DEVELOPMENT ONLY: true lets a webhook URL (account endpoints, link webhookUrl) be http or https to ' +
+        'localhost, 127.0.0.1 or [::1] on any port, and delivers there; npm start turns it on unless set; refused ' +
+        'in production',
+      see: '[events.md](api/events.md#a-receiver-on-your-machine)',
+      parse: (flag) => flag === 'true',
     }),
     allowedPorts: variable({
       env: 'WEBHOOK_ALLOWED_PORTS',

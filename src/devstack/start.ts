@@ -1,9 +1,12 @@
 /**
  * `npm start`: local services, then every Procfile process with prefixed logs. Ctrl-C (or
- * SIGTERM) stops the processes gracefully, then the services this run started.
+ * SIGTERM) stops the processes gracefully, then the services this run started (not those it found).
+ * While it runs, .data/stacks/ names it, so the admin CLI talks to its database (stacks.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ensureServices, stopService, type StartedService } from './services';
+import { startOrFindServices, stopService } from './services';
+import { recordStack } from './stacks';
+import { describeLeftRunning, describeServices, describeStop, describeWebhooks } from './start-log';
 import { loadLocalSecrets } from '../../config/local-secrets';
 import { badConfiguration, type Config, exitRefusingToStart, getConfig, PROJECT_ROOT } from '../../config';
 import { procfileCommands } from './procfile';
@@ -52,16 +55,28 @@ async function main() {
       ]),
     );
   loadLocalSecrets(); // generate once before processes race for it
+  // A developer's receiver is on this machine: webhooks may reach it unless the developer says otherwise. The
+  // processes inherit the variable.
+  const webhooksSetByYou = process.env.WEBHOOKS_ALLOW_LOCALHOST !== undefined;
+  if (!webhooksSetByYou) process.env.WEBHOOKS_ALLOW_LOCALHOST = 'true';
   const config = getConfig();
-  const services: StartedService[] = await ensureServices(false, config);
+  const { started: services, found } = await startOrFindServices(false, config);
   const clashes = await clashesWithRunningStack(config);
   if (clashes.length) {
     for (const service of services) await stopService(service);
     throw new Error(`not started: ${clashes.join('; ')}`);
   }
+  const forgetStack = recordStack({
+    instance: config.instance,
+    mongodbUri: config.mongodbUri,
+    queuePrefix: config.queuePrefix,
+    publicBaseUrl: config.publicBaseUrl,
+  });
+  process.stdout.write(describeServices({ started: services, found }));
   await seedDemoData();
   process.stdout.write(describeSecretLocations(config));
   process.stdout.write(describeUrls(config));
+  process.stdout.write(describeWebhooks(config, webhooksSetByYou));
   const entries = procfileCommands();
   const width = Math.max(...entries.map((e) => e.name.length));
   const children: { name: string; child: ChildProcess }[] = [];
@@ -85,10 +100,10 @@ async function main() {
           }),
       ),
     );
-    for (const service of services) {
-      await stopService(service);
-      process.stdout.write(`[start] stopped ${service.name}\n`);
-    }
+    forgetStack();
+    for (const service of services)
+      process.stdout.write(describeStop(service.name, service.child.pid, await stopService(service)));
+    process.stdout.write(describeLeftRunning(found));
     process.exit(code);
   };
 

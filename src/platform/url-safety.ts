@@ -14,9 +14,10 @@
  * The resolver is a parameter, so the decision is testable on address lists without a network;
  * deliveries pin the connection to the addresses checked here (no DNS rebinding in between).
  *
- * The rules hold whatever NODE_ENV: tests reach their loopback receivers only through the explicit
- * allow-list (WEBHOOK_TEST_ALLOW_HOSTS host:port pairs, refused in production), whose entries keep their
- * own ports, so the port rule is exercised by the same tests that use the allow-list.
+ * The rules hold whatever NODE_ENV. Two exceptions, both refused in production: a developer's own receiver
+ * (WEBHOOKS_ALLOW_LOCALHOST: http or https to localhost, 127.0.0.1 or [::1], any port; npm start turns it on), and
+ * the tests' explicit allow-list (WEBHOOK_TEST_ALLOW_HOSTS host:port pairs, `localhost:P` and `127.0.0.1:P` alike),
+ * whose entries keep their own ports, so the port rule is exercised by the same tests that use the allow-list.
  */
 import dns from 'node:dns';
 import net from 'node:net';
@@ -171,16 +172,41 @@ function defaultPort(url: URL): string {
 
 export interface CheckOptions {
   resolve?: Resolver;
-  /** host:port pairs exempt from the rules (WEBHOOK_TEST_ALLOW_HOSTS; tests only, empty by default). */
+  /**
+   * host:port pairs exempt from the rules (WEBHOOK_TEST_ALLOW_HOSTS; tests only, empty by default). `localhost` and
+   * `127.0.0.1` name the same host here: either entry lets either spelling of the URL through, on that port only.
+   */
   allowHosts?: string[];
+  /** Whether http(s) to a loopback host on any port is allowed (WEBHOOKS_ALLOW_LOCALHOST; local development). */
+  allowLoopback?: boolean;
   /** The ports a URL outside the allow-list may name (WEBHOOK_ALLOWED_PORTS); 443 when not given. */
   allowedPorts?: readonly number[];
 }
 
 /** The configured rules, for every caller that checks a merchant's URL (saving it, and before each delivery). */
 export function configuredUrlRules(resolve?: Resolver): CheckOptions {
-  const { testAllowHosts, allowedPorts } = getConfig().webhooks;
-  return { resolve, allowHosts: testAllowHosts, allowedPorts };
+  const { testAllowHosts, allowLocalhost, allowedPorts } = getConfig().webhooks;
+  return { resolve, allowHosts: testAllowHosts, allowLoopback: allowLocalhost, allowedPorts };
+}
+
+/**
+ * The loopback hosts a developer's receiver may be named by, with the addresses each reaches: `localhost` both
+ * loopback addresses (whichever the receiver listens on answers), with no DNS lookup.
+ */
+const LOOPBACK_HOSTS: Readonly<Record<string, ResolvedAddress[]>> = {
+  localhost: [
+    { address: '127.0.0.1', family: 4 },
+    { address: '::1', family: 6 },
+  ],
+  '127.0.0.1': [{ address: '127.0.0.1', family: 4 }],
+  '::1': [{ address: '::1', family: 6 }],
+};
+
+/** The allow-list spellings of a URL's host:port: `localhost` and `127.0.0.1` stand for each other. */
+function allowListForms(hostname: string, port: string): string[] {
+  const host = hostname.toLowerCase();
+  const hosts = host === 'localhost' || host === '127.0.0.1' ? ['localhost', '127.0.0.1'] : [host];
+  return hosts.map((name) => `${name}:${port}`);
 }
 
 /** The reason of a host with no address: a delivery reports it as DNS trouble, not as an unsafe URL. */
@@ -199,14 +225,15 @@ export async function checkWebhookUrl(raw: unknown, options: CheckOptions = {}):
     return refused('not a URL');
   }
   if (url.username || url.password) return refused('credentials in the URL');
-  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  const hostname = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const port = defaultPort(url);
-  const hostPort = `${url.hostname.toLowerCase()}:${port}`;
-  if ((url.protocol === 'http:' || url.protocol === 'https:') && options.allowHosts?.includes(hostPort)) {
+  const allowList = (options.allowHosts ?? []).map((entry) => entry.toLowerCase());
+  const loopback = LOOPBACK_HOSTS[hostname];
+  const listed = allowListForms(url.hostname, port).some((form) => allowList.includes(form));
+  if ((url.protocol === 'http:' || url.protocol === 'https:') && (listed || (options.allowLoopback && loopback))) {
     const family = net.isIP(hostname);
-    const addresses = family
-      ? [{ address: hostname, family: family as 4 | 6 }]
-      : await resolve(hostname).catch(() => []);
+    const addresses =
+      loopback ?? (family ? [{ address: hostname, family: family as 4 | 6 }] : await resolve(hostname).catch(() => []));
     if (!addresses.length) return refused(HOST_DOES_NOT_RESOLVE);
     return { safe: true, url, addresses, allowListed: true };
   }

@@ -3,6 +3,10 @@
  * stdout; a failure prints one JSON line {"error": ...} on stderr and exits 1 (2 for bad usage).
  * `--help`, `-h` or `help` prints the usage as text on stdout and exits 0.
  * Passwords may come from stdin (--password-stdin) so they stay out of the shell history and `ps`.
+ *
+ * The database is the one of the stack you talk to: INSTANCE or MONGODB_URI when set (INSTANCE= names the default
+ * stack); else the one database the running `npm start` stacks of this checkout use (said on stderr); none running,
+ * the defaults; stacks on several databases, a refusal naming each (src/devstack/stacks.ts).
  */
 import { parseArgs } from 'node:util';
 
@@ -17,6 +21,9 @@ const USAGE = `usage: npm run cli -- <command> [options]
   merchant:revoke-token --merchant <id> (--prefix <token prefix> | --all)
   merchant:set --merchant <id> [--allow-void-on-confirmed true|false] [--name <company>]
       [--establishment <number>]... [--remove-establishment <number>]...
+  merchant:delete --merchant <id>
+      removes a merchant created by mistake (no sales, links, subscriptions, endpoints, events or
+      contacts yet), its users, tokens and establishment numbers; local databases only
   staff:create --email <e-mail> --login <short name> (--password <pw> | --password-stdin)
   user:revoke-sessions --user <id or e-mail>
       ends every session of the user at once: its access and refresh tokens are refused
@@ -28,7 +35,9 @@ const USAGE = `usage: npm run cli -- <command> [options]
       [--holder <name>] [--public-key-file <pem>]
       prints {"encrypted_card","kid"}: the card encrypted with this environment's public key
       (or the given PEM), for tests
-  help, --help, -h: this text`;
+  help, --help, -h: this text
+The database: INSTANCE or MONGODB_URI when set (INSTANCE= is the default stack), else the one that the
+running npm start stacks use (several: say which), else the default.`;
 
 class UsageError extends Error {}
 
@@ -178,6 +187,10 @@ const COMMANDS: Record<string, (service: Service, options: Options) => Promise<R
       establishment_numbers: merchant.establishmentNumbers,
     };
   },
+  async 'merchant:delete'(_service, options) {
+    const { deleteMerchant } = await import('./merchant-delete');
+    return { ...(await deleteMerchant(merchantIdOption(options))), deleted: true };
+  },
   async 'staff:create'(service, options) {
     const user = await service.createStaffUser({
       email: required(options, 'email'),
@@ -242,10 +255,29 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   const command = COMMANDS[name];
+  // Its models are imported for merchant:delete alone (before connecting, as the service's are below).
+  const deletion = name === 'merchant:delete' ? await import('./merchant-delete') : undefined;
+  const refusal = deletion?.deletionRefusal(process.env.NODE_ENV);
+  if (refusal) {
+    process.stderr.write(`${JSON.stringify({ error: refusal })}\n`);
+    return 1;
+  }
+  const { stackForCli, useStack } = await import('../devstack/stacks');
+  const stack = stackForCli(process.env);
+  if (stack.kind === 'ambiguous') {
+    process.stderr.write(`${JSON.stringify({ error: stack.message })}\n`);
+    return 1;
+  }
+  if (stack.kind === 'running') {
+    useStack(stack.stack);
+    process.stderr.write(`[cli] ${stack.notice}\n`);
+  }
   const { getConfig } = await import('../../config');
   const { connectDatabase, disconnectDatabase } = await import('../db/connection');
   const { ApiError } = await import('../platform/errors');
   try {
+    const remote = deletion?.deletionRefusal(getConfig().nodeEnv, getConfig().mongodbUri);
+    if (remote) throw new Error(remote);
     // Import the models before connecting: connecting creates the indexes of the registered models.
     const service = await import('../auth/service');
     await connectDatabase(getConfig().mongodbUri);

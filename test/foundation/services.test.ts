@@ -1,18 +1,27 @@
 import '../helpers/env';
 import test from 'ava';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { MongoClient } from 'mongodb';
-import { ROOT, deadline, eventually, freePort } from '../helpers/processes';
-import { TEST_QUEUE_PREFIX } from '../helpers/env';
-import { DEFAULT_MONGODB_URI, DEFAULT_REDIS_URL } from '../../src/devstack/services';
+import { ROOT, deadline, eventually, freePort, runCli } from '../helpers/processes';
+import { TEST_DB, TEST_QUEUE_PREFIX } from '../helpers/env';
+import {
+  DEFAULT_MONGODB_URI,
+  DEFAULT_REDIS_URL,
+  ensureServices,
+  stopService,
+  type StartedService,
+} from '../../src/devstack/services';
+import { listenerPid, ownerOf } from '../../src/devstack/listeners';
+import { describeServices } from '../../src/devstack/start-log';
 import { DEFAULT_PORT } from '../../config/variables';
 import { DEFAULT_SANDBOX_PORT } from '../../config/acquirer-variables';
 import { instancePortOffset } from '../../config/formats';
 import { LINK_WEBHOOK_QUEUE } from '../../jobs/link-webhook';
-import { send } from '../helpers/http';
+import { callJson, send } from '../helpers/http';
+import { bearer } from '../helpers/identity';
 
 test('the services script is idempotent: a second run only confirms', (t) => {
   const run = () =>
@@ -26,7 +35,8 @@ test('the services script is idempotent: a second run only confirms', (t) => {
   t.is(second.status, 0, second.stderr);
   t.regex(second.stdout, /MongoDB protocol: answering at .* \(already running\)/);
   t.regex(second.stdout, /Redis: answering at .* \(already running\)/);
-  t.notRegex(second.stdout, /started|building/);
+  // Found, each says who started it; this run started nothing.
+  t.notRegex(second.stdout, / started at |building/);
 });
 
 test('a dead redis url on loopback gets a redis-server started there', async (t) => {
@@ -44,6 +54,88 @@ test('a dead redis url on loopback gets a redis-server started there', async (t)
   t.is(ping.stdout.trim(), 'PONG');
   process.kill(pid, 'SIGTERM');
   await eventually(() => spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).status !== 0);
+});
+
+test.serial('two runs starting the same services at once: one starts each, the other says it found it', async (t) => {
+  const [mongoPort, redisPort] = [await freePort(), await freePort()];
+  const urls = { mongodbUri: `mongodb://127.0.0.1:${mongoPort}/race`, redisUrl: `redis://127.0.0.1:${redisPort}` };
+  // What the two runs print (both in this process), as two npm start would.
+  const said: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string) => (said.push(String(chunk)), true)) as typeof process.stdout.write;
+  const runs = await Promise.allSettled([ensureServices(false, urls), ensureServices(false, urls)]);
+  process.stdout.write = write;
+  const started = runs.flatMap((run) => (run.status === 'fulfilled' ? run.value : []));
+  try {
+    t.deepEqual(
+      runs.map((run) => run.status),
+      ['fulfilled', 'fulfilled'],
+      runs.map((run) => (run.status === 'rejected' ? String(run.reason) : '')).join(' '),
+    );
+    // Each service started once, and the child each run kept is what listens.
+    t.deepEqual(started.map((service) => service.name).sort(), ['ferretdb', 'redis'], said.join(''));
+    t.deepEqual(
+      started.map((service) => listenerPid(service.name === 'redis' ? redisPort : mongoPort)),
+      started.map((service) => service.child.pid),
+    );
+    const lines = said.join('').split('\n');
+    const saying = (pattern: RegExp) => lines.filter((line) => pattern.test(line)).length;
+    t.is(saying(/FerretDB .* started at/), 1, said.join(''));
+    t.is(saying(/redis-server started at/), 1, said.join(''));
+    t.is(saying(new RegExp(`MongoDB protocol: answering at mongodb://127.0.0.1:${mongoPort}/race`)), 1, said.join(''));
+    t.is(saying(new RegExp(`Redis: answering at redis://127.0.0.1:${redisPort}`)), 1, said.join(''));
+    // Who started the one found: the winner's parent, this process.
+    const owner = `started by pid ${process.pid}: `;
+    t.is(saying(new RegExp(`answering at mongodb://127.0.0.1:${mongoPort}/race .*; pid \\d+, ${owner}`)), 1);
+    t.is(saying(new RegExp(`answering at redis://127.0.0.1:${redisPort} .*; pid \\d+, ${owner}`)), 1);
+  } finally {
+    for (const service of started as StartedService[]) await stopService(service);
+  }
+});
+
+test('a service whose parent is an npm start belongs to that stack, which stops it when it stops', async (t) => {
+  // A parent whose command line is npm start's, and its child standing for the service it started.
+  const parent = spawn(
+    process.execPath,
+    ['-e', "const c = require('child_process').spawn('sleep', ['30']); console.log(c.pid)", 'src/devstack/start.ts'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  try {
+    const service = Number(await new Promise<string>((resolve) => parent.stdout.once('data', resolve)));
+    t.deepEqual(ownerOf('ferretdb', service), {
+      owner: `another npm start (pid ${parent.pid}), which stops it when it stops`,
+      ownedByAnotherStack: true,
+    });
+    t.false(ownerOf('ferretdb', parent.pid!).ownedByAnotherStack, "the stack's own parent is not a stack");
+    process.kill(service, 'SIGKILL');
+  } finally {
+    parent.kill('SIGKILL');
+  }
+});
+
+test('the start log tells started services from found ones, and warns when another stack owns one', (t) => {
+  const child = { pid: 4100 } as ChildProcess;
+  const log = describeServices({
+    started: [{ name: 'redis', child }],
+    found: [
+      {
+        name: 'ferretdb',
+        url: 'mongodb://127.0.0.1:27017/payments-two',
+        pid: 4000,
+        owner: 'another npm start (pid 3999), which stops it when it stops',
+        ownedByAnotherStack: true,
+      },
+    ],
+  });
+  t.is(
+    log,
+    '[start] started Redis (pid 4100): this stack stops it when it stops\n' +
+      '[start] found FerretDB at mongodb://127.0.0.1:27017/payments-two, pid 4000, started by another npm start ' +
+      "(pid 3999), which stops it when it stops; not this stack's to stop\n" +
+      '[start] warning: FerretDB goes away when the stack that started it stops, and this stack then loses its ' +
+      'database or queues; to keep shared services for every stack, run `npm run services` first (they run until ' +
+      '`npm run services -- stop`)\n',
+  );
 });
 
 /**
@@ -176,16 +268,68 @@ async function liveWorkers(prefix: string): Promise<number> {
   }
 }
 
+/** How many users with this login a database has. */
+async function usersNamed(database: string, login: string): Promise<number> {
+  const mongo = new MongoClient(DEFAULT_MONGODB_URI);
+  try {
+    return await mongo.db(database).collection('users').countDocuments({ login });
+  } finally {
+    await mongo.close();
+  }
+}
+
+/** What a CLI that ignored the running stacks would have left in the default database (the tag is this test's). */
+async function removeFromDefaultDatabase(tag: string): Promise<void> {
+  const mongo = new MongoClient(DEFAULT_MONGODB_URI);
+  const db = mongo.db('payments');
+  const users = await db
+    .collection('users')
+    .find({ login: new RegExp(tag) })
+    .toArray();
+  for (const user of users) {
+    await db.collection('users').deleteOne({ _id: user._id });
+    await db.collection('merchants').deleteOne({ _id: user.merchantId });
+  }
+  await mongo.close();
+}
+
+/** merchant:create's arguments for a merchant whose login and e-mail are this name. */
+const merchantNamed = (login: string) => [
+  'merchant:create',
+  '--name',
+  `Loja ${login}`,
+  '--email',
+  `${login}@example.com`,
+  '--login',
+  login,
+  '--password',
+  'correct horse battery',
+];
+
 test.serial(
-  'a second npm start named by INSTANCE runs beside the first, apart; without it, it says what to set',
+  'a second npm start named by INSTANCE runs beside the first, apart; without it, it says what to set; the CLI ' +
+    'follows the one stack running and asks which of two',
   async (t) => {
     const instance = `t${crypto.randomBytes(3).toString('hex')}`;
+    const tag = crypto.randomBytes(3).toString('hex');
     const first = await startDevStack();
     const moved = instancePortOffset({ INSTANCE: instance });
     const unset = { PORT: undefined, SANDBOX_PORT: undefined, MONGODB_URI: undefined, QUEUE_PREFIX: undefined };
+    // The CLI told nothing: no INSTANCE, no MONGODB_URI.
+    const untold = { ...process.env, INSTANCE: undefined, MONGODB_URI: undefined };
     let second: Awaited<ReturnType<typeof startDevStackWith>> | undefined;
     try {
       await eventually(async () => (await liveWorkers(TEST_QUEUE_PREFIX)) > 0, 30_000, 250);
+      // One stack running: the CLI writes into its database, and says so.
+      const followed = await runCli(merchantNamed(`one${tag}`), { env: untold });
+      t.is(followed.code, 0, followed.stderr);
+      t.true(
+        followed.stderr.includes(
+          `[cli] using the running stack, the default stack (INSTANCE unset): database ${TEST_DB}`,
+        ),
+        followed.stderr,
+      );
+      t.is(await usersNamed(TEST_DB, `one${tag}`), 1);
       // The same settings as the first: stopped before anything starts, told what to set.
       const clash = spawnDevStack('entry point', { PORT: String(first.port), SANDBOX_PORT: String(first.sandboxPort) });
       const code = await new Promise((resolve) => clash.child.once('exit', resolve));
@@ -223,6 +367,44 @@ test.serial(
       // Its own queues: each stack's worker waits on its own prefix.
       await eventually(async () => (await liveWorkers(`pay-${instance}`)) > 0, 30_000, 250);
       t.true((await liveWorkers(TEST_QUEUE_PREFIX)) > 0);
+      // It started no service: it says it found them, whose they are, and that they are not its to stop.
+      for (const found of [
+        `[start] found FerretDB at mongodb://127.0.0.1:27017/payments-${instance}, pid `,
+        '[start] found Redis at redis://127.0.0.1:6379, pid ',
+      ])
+        t.true(second.output.includes(found), second.output);
+      t.regex(second.output, /\[start\] found FerretDB at .*, started by .*; not this stack's to stop/);
+      t.notRegex(second.output, /\[start\] started (FerretDB|Redis)/);
+      // Webhooks may reach the developer's own receiver, and the log says so.
+      t.true(
+        second.output.includes('[start] webhooks: WEBHOOKS_ALLOW_LOCALHOST=true (npm start sets it unless you do)'),
+        second.output,
+      );
+      const demo = JSON.parse(/\[seed\] (\{.*\})/.exec(second.output)![1]);
+      const endpoint = await callJson({ url: web }, 'POST', '/api/v1/webhook-endpoints/', bearer(demo.merchant_token), {
+        url: 'http://localhost:4781/webhooks',
+        enabled_events: ['*'],
+      });
+      t.is(endpoint.status, 201, endpoint.text);
+
+      // Two stacks running: the CLI told nothing names both and does nothing; told INSTANCE, it uses that one.
+      const ambiguous = await runCli(merchantNamed(`two${tag}`), { env: untold });
+      t.is(ambiguous.code, 1, ambiguous.stdout);
+      const error = JSON.parse(ambiguous.stderr.trim()).error as string;
+      t.true(error.includes(`INSTANCE=${instance}: database payments-${instance}, ${web}`), error);
+      t.true(error.includes(`the default stack (INSTANCE unset): database ${TEST_DB}`), error);
+      const chosen = await runCli(merchantNamed(`three${tag}`), { env: { ...untold, INSTANCE: instance } });
+      t.is(chosen.code, 0, chosen.stderr);
+      t.is(chosen.stderr, '');
+      t.is(await usersNamed(`payments-${instance}`, `three${tag}`), 1);
+      t.is(await usersNamed(`payments-${instance}`, `two${tag}`), 0);
+      t.is(await usersNamed(TEST_DB, `two${tag}`), 0);
+
+      // Stopped, it leaves the services it found running, and says so.
+      second.child.kill('SIGINT');
+      await new Promise((resolve) => second!.child.once('close', resolve));
+      t.true(second.output.includes('[start] left FerretDB and Redis running: this stack did not start them'));
+      t.notRegex(second.output, /stopped (ferretdb|redis|FerretDB|Redis)/);
     } finally {
       for (const stack of [second, first]) {
         if (!stack || stack.child.exitCode !== null) continue;
@@ -230,6 +412,7 @@ test.serial(
         await new Promise((resolve) => stack.child.once('exit', resolve));
       }
       await dropInstanceData(instance);
+      await removeFromDefaultDatabase(tag);
     }
   },
 );
