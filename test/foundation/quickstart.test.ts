@@ -139,7 +139,6 @@ test('the quickstart runs as written: npm start, a token, a card sale, a refund,
     ...shellEnvironment(),
     PORT: String(port),
     SANDBOX_PORT: String(sandboxPort),
-    WEBHOOK_TEST_ALLOW_HOSTS: `localhost:${receiverPort}`, // until npm start's WEBHOOKS_ALLOW_LOCALHOST is merged
   };
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'quickstart-'));
   const clone = cloneOfCheckout(workspace);
