@@ -20,7 +20,7 @@ import { requeueUnappliedPaymentNotices, sweepUnsettledSales } from '../src/sale
 import { requeueStaleChargebackNotices } from '../src/chargebacks';
 import { requeueUndeliveredLinkEvents } from '../src/webhooks/service';
 import { settleStalePayments } from '../src/checkout/service';
-import { sweepPendingRefunds } from '../src/refunds';
+import { settleLinkPixCodes, sweepPendingRefunds } from '../src/refunds';
 import { sweepUnsettledPixCharges } from '../src/subscriptions/pix-settlement';
 import { backfillChargeTids } from '../src/subscriptions/charge-tids';
 import { backfillSettledSaleTids } from '../src/sales';
@@ -50,6 +50,7 @@ export const schedulerTasks: SchedulerTask[] = [
   requeueUnappliedPaymentNotices,
   requeueStaleChargebackNotices,
   settleStalePayments,
+  settleLinkPixCodes,
   requeueUndeliveredLinkEvents,
   requeueUndeliveredEndpointDeliveries,
   sweepOwedEvents,

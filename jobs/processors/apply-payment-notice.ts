@@ -4,38 +4,14 @@
  * it is marked not applied.
  */
 import type { Job } from 'bullmq';
-import { markPixReturned, settleLinkPixOfNotice, type SettledLinkPix } from '../../src/checkout/pix';
-import { ApiError } from '../../src/platform/errors';
-import { logger } from '../../src/platform/logger';
-import { refundSaleWithKey, settleRefundsOnNotice } from '../../src/refunds';
+import { settleLinkPixOfNotice } from '../../src/checkout/pix';
+import { returnSecondPayment, settleRefundsOnNotice } from '../../src/refunds';
 import { applyPaymentNotice, giveUpOnNotice, NoticeNotYetMatched, recurrenceOfNotice } from '../../src/sales';
 import { confirmMandate } from '../../src/subscriptions/mandate';
 import { confirmPixCharge, PixChargeNotYetRecorded } from '../../src/subscriptions/pix-settlement';
 import { defaultJobOptions } from '../../src/queue/queues';
 import { type ApplyPaymentNoticePayload, applyPaymentNoticeJob } from '../apply-payment-notice';
 import { jobKind } from '../types';
-
-/**
- * A link's PIX paid after the link already was goes back to the payer through the refunds core, once
- * (its Idempotency-Key replays); an answer that nothing is left to refund means it went back already.
- */
-async function returnSecondPayment(pix: SettledLinkPix): Promise<void> {
-  try {
-    await refundSaleWithKey(
-      pix.merchantId,
-      pix.saleId,
-      { reason: 'duplicate', metadata: { payment_link_id: String(pix.linkId) } },
-      `payment-link-pix-paid-twice-${pix.pixId}`,
-    );
-  } catch (error) {
-    if (!(error instanceof ApiError && error.status === 422)) throw error;
-    logger.warn(
-      { linkId: pix.linkId, saleId: pix.saleId, detail: error.body },
-      'second PIX of a link: nothing left to refund',
-    );
-  }
-  await markPixReturned(pix.pixId);
-}
 
 export default async function processPaymentNotice(job: Job<ApplyPaymentNoticePayload>): Promise<string> {
   try {

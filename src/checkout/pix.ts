@@ -267,6 +267,44 @@ export async function settleLinkPixOfNotice(noticeId: string, now = new Date()):
   return { pixId: pix._id, linkId: link._id, merchantId: link.merchantId, saleId: sale._id, state };
 }
 
+/**
+ * The sweep's half of settling QR codes (src/refunds/second-payments.ts runs it each scheduler tick): a code
+ * whose sale moved but which nobody settled. A code paid while a card pay held the link is settled by its
+ * notice job's retries, which can run out before a dead pay's claim is released, and no page may poll: it
+ * stayed waiting, neither the link's payment nor a second payment given back. Each waiting code whose sale
+ * is paid, or past its expiry, is settled as a poll would settle it (a pay still deciding leaves it for the
+ * next tick). Returns the codes it moved.
+ */
+export async function settleWaitingLinkPix(now = new Date()): Promise<number> {
+  let moved = 0;
+  for (const pix of await LinkPixChargeModel.find({ state: 'waiting' }).lean()) {
+    if (pix.saleId === null) continue;
+    const sale = await OnlineSaleModel.findById(pix.saleId).lean();
+    const expired = pix.expiresAt !== null && pix.expiresAt.getTime() <= now.getTime();
+    if (!sale || (sale.status === 'PENDING' && !expired)) continue;
+    const link = await PaymentLinkModel.findById(pix.linkId).lean();
+    if (link && (await settlePixCharge(link, pix, sale, now)).state !== 'waiting') moved++;
+  }
+  return moved;
+}
+
+/** The QR codes paid after their link was whose money has not gone back yet, with what giving it back needs. */
+export async function linkPixPaidTwice(): Promise<SettledLinkPix[]> {
+  const owed: SettledLinkPix[] = [];
+  for (const pix of await LinkPixChargeModel.find({ state: 'paid_twice' }).lean()) {
+    const link = await PaymentLinkModel.findById(pix.linkId).lean();
+    if (link && pix.saleId !== null)
+      owed.push({
+        pixId: pix._id,
+        linkId: link._id,
+        merchantId: link.merchantId,
+        saleId: pix.saleId,
+        state: pix.state,
+      });
+  }
+  return owed;
+}
+
 /** A second payment's refund was asked for (src/refunds): it no longer needs anyone's attention. */
 export async function markPixReturned(pixId: string): Promise<void> {
   await LinkPixChargeModel.updateOne({ _id: pixId, state: 'paid_twice' }, { $set: { state: 'returned' } });

@@ -10,6 +10,7 @@
  * - chargebacks.ts: an accepted chargeback's hold on the sale's value, under the same slots;
  * - notices.ts: a PIX refund completes by the acquirer's notice, settled from its GET;
  * - subscription-charges.ts: refundSubscriptionCharge, a charge's refunds as its sale's;
+ * - second-payments.ts: a link's QR code paid after the link was, given back (the notice's and the tick's);
  * - origins.ts: a refund's outcome told to what its sale stands for (a subscription charge, a paid link);
  * - reads.ts, presentation.ts: the stored reads; sweeps.ts: the scheduler's task and /metrics counts.
  */
@@ -23,3 +24,4 @@ export { listSaleRefunds, readRefund } from './reads';
 export { refundsNeedingAttention, sweepPendingRefunds } from './sweeps';
 export { RefundModel, REFUND_REASONS, type Refund } from './model';
 export { refundSubscriptionCharge, type ChargeRefundOutcome } from './subscription-charges';
+export { returnSecondPayment, settleLinkPixCodes } from './second-payments';

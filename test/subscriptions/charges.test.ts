@@ -298,7 +298,10 @@ test.serial('create: validation names every bad field; the card token is never s
     value: 1.5,
     encryptedCard: encryptedTestCard({ number: testCardNumber(1), expYear: 2020 }),
   });
-  t.deepEqual(expired.body, { value: ['A valid integer is required.'], expiry: ['The card has expired.'] });
+  t.deepEqual(expired.body, {
+    value: ['A valid integer is required: value is in cents (1050 = R$ 10,50).'],
+    expiry: ['The card has expired.'],
+  });
 
   const created = await createSubscription(app.url, merchant, {
     firstDueDate: '2030-12-31',
