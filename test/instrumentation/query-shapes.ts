@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { SourceMap } from 'node:module';
 import type { CommandStartedEvent, Document } from 'mongodb';
 
 export interface FilterShape {
@@ -83,19 +84,47 @@ export function filterShapesOf(commandName: string, command: Document): FilterSh
 /** Frames of the recording itself, skipped when naming the code that sent a command. */
 const RECORDING_FILES = [path.join('src', 'db', 'monitoring'), path.join('test', 'instrumentation')];
 
+/**
+ * npm test's build (TEST_BUILD_DIR): a process compiled there names its code by the compiled file and line;
+ * the source map beside it gives the TypeScript file and line, which the allow-list and a reader know.
+ */
+const BUILD_DIR = process.env.TEST_BUILD_DIR;
+const PROJECT_ROOT =
+  BUILD_DIR && __dirname.startsWith(BUILD_DIR + path.sep)
+    ? path.resolve(BUILD_DIR, '..', '..')
+    : path.resolve(__dirname, '..', '..');
+const sourceMaps = new Map<string, SourceMap | null>();
+
+/** `src/x.ts:line` of a compiled frame of the build (`.js`, 1-based line and column), by its source map. */
+function sourceLine(compiled: string, line: number, column: number): string {
+  let map = sourceMaps.get(compiled);
+  if (map === undefined) {
+    try {
+      map = new SourceMap(JSON.parse(fs.readFileSync(`${compiled}.map`, 'utf8')));
+    } catch {
+      map = null;
+    }
+    sourceMaps.set(compiled, map);
+  }
+  const file = path.relative(BUILD_DIR!, compiled).replace(/\.js$/, '.ts');
+  const entry = map?.findEntry(line - 1, column - 1) as { originalLine?: number } | undefined;
+  return `${file}:${entry?.originalLine !== undefined ? entry.originalLine + 1 : line}`;
+}
+
 /** The first frame of our own code in the stack of the call that sent the command. */
 function codePath(): string {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 60;
   const stack = new Error().stack ?? '';
   Error.stackTraceLimit = limit;
-  const root = path.resolve(__dirname, '..', '..') + path.sep;
+  const root = PROJECT_ROOT + path.sep;
   for (const line of stack.split('\n').slice(1)) {
-    const match = /\(?((?:\/|[A-Za-z]:\\)[^():]+):(\d+):\d+\)?$/.exec(line.trim());
+    const match = /\(?((?:\/|[A-Za-z]:\\)[^():]+):(\d+):(\d+)\)?$/.exec(line.trim());
     if (!match || !match[1].startsWith(root)) continue;
-    const file = match[1].slice(root.length);
+    const compiled = BUILD_DIR && match[1].startsWith(BUILD_DIR + path.sep);
+    const file = compiled ? path.relative(BUILD_DIR, match[1]) : match[1].slice(root.length);
     if (file.startsWith('node_modules') || RECORDING_FILES.some((recording) => file.startsWith(recording))) continue;
-    return `${file}:${match[2]}`;
+    return compiled ? sourceLine(match[1], Number(match[2]), Number(match[3])) : `${file}:${match[2]}`;
   }
   return 'unknown';
 }
