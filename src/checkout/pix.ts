@@ -8,7 +8,7 @@
 import QRCode from 'qrcode';
 import { isDuplicateKey } from '../db/claims';
 import { insertDocument } from '../db/inserts';
-import { ApiError, badRequest } from '../platform/errors';
+import { ApiError, badRequest, conflict } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { OnlineSaleModel, preCapture, SaleGatewayError, type OnlineSale } from '../sales';
 import { PaymentNoticeModel } from '../sales/model';
@@ -27,7 +27,7 @@ import {
   linkPaymentMethods,
 } from '../payment-links/service';
 import { documentKind, normalizeDocument } from '../platform/brazilian-documents';
-import { inProgress, payments } from './pay-claims';
+import { ALREADY_PAID, inProgress, payments } from './pay-claims';
 import { assertPixMayBeMade, pixCodeFailed, pixCodeMade } from './pix-backoff';
 import { notify, recordPaid } from './settlement';
 import type { CheckoutPixAnswer } from './schemas';
@@ -68,7 +68,11 @@ export async function startLinkPix(guid: string, now = new Date()): Promise<Chec
   }
   // Only here, where the acquirer is about to be asked: a live code is answered without a look at the wait.
   const backoff = await assertPixMayBeMade(link._id, now);
-  if (await PaymentClaimModel.exists({ _id: link._id, state: 'charging' })) throw inProgress();
+  // A card pay deciding, or one that paid the link after this request read it as payable: no code either
+  // way (one made for a paid link would be a second payment, given back only after its payer paid it).
+  const held = await PaymentClaimModel.findById(link._id, { state: 1 }).lean();
+  if (held?.state === 'paid') throw conflict(ALREADY_PAID);
+  if (held) throw inProgress();
   const seq = (newest?.seq ?? 0) + 1;
   try {
     newest = await insertDocument(LinkPixChargeModel, {

@@ -8,7 +8,8 @@ import test from 'ava';
 import { getSale, PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
 import { RefundModel } from '../../src/refunds';
 import { linkPixNeedingAttention } from '../../src/checkout/pix';
-import { LinkPixChargeModel, PaymentLinkModel } from '../../src/payment-links/model';
+import { LinkPixChargeModel, PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/model';
+import { claimPayment } from '../../src/checkout/pay-claims';
 import { OnlineSaleModel } from '../../src/sales/model';
 import { WebhookEventModel } from '../../src/webhooks/model';
 import { AccountEventModel } from '../../src/events/model';
@@ -190,6 +191,17 @@ test('a card and a PIX paying at once: the link is paid once, and the other paym
     t.is(link!.payment!.method ?? 'card', 'card');
     t.is(await RefundModel.countDocuments({ saleId: pix && pix.saleId }), 1);
   }
+});
+
+test('a card pay that paid the link after the page read it as payable: no QR code is made', async (t) => {
+  const { id, guid } = await pixLink();
+  // The card pay's claim is paid; the link's own paid write has not landed yet (the window a QR code request
+  // read the link in). Before, only a claim still charging stopped the code: one was made for a paid link.
+  const link = (await PaymentLinkModel.findById(id).lean())!;
+  await claimPayment(link, { installments: 1, installmentValue: 4_250, total: 4_250, interestFree: true }, new Date());
+  await PaymentClaimModel.updateOne({ _id: id }, { $set: { state: 'paid' } });
+  t.like(await startPix(guid), { status: 409, body: { detail: 'This payment link is already paid.' } });
+  t.is(await LinkPixChargeModel.countDocuments({ linkId: id }), 0);
 });
 
 test('concurrent payers asking for a QR code get one code', async (t) => {
