@@ -60,8 +60,13 @@ export async function refundSubscriptionCharge(
   } catch (error) {
     // All that is left is refunded or pending already: the contract's call answers the charge as it is.
     if (!(all && error instanceof ApiError && error.status === 422)) throw error;
-    const refunds = await RefundModel.find({ saleId: sale._id }, { status: 1, valueCents: 1 }).lean();
-    const committed = refunds.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + r.valueCents, 0);
+    const refunds = (await RefundModel.find({ saleId: sale._id }, { status: 1, valueCents: 1, kind: 1 }).lean()).filter(
+      (r) => r.status !== 'failed',
+    );
+    // An accepted chargeback's hold is no refund: the 422 naming the chargeback stands, as on the sale's route
+    // (before, the hold counted as refunded and the call answered 200 with the charge unchanged).
+    if (refunds.some((r) => r.kind === 'chargeback')) throw error;
+    const committed = refunds.reduce((sum, r) => sum + r.valueCents, 0);
     if (committed < capturedValueOf(sale)) throw error; // refused for another reason (its window)
     const pending = refunds.some((r) => r.status === 'pending');
     return { httpStatus: pending ? 202 : 200, charge: await chargeNow(sub, charge._id), refundId: null };

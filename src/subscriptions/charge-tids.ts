@@ -38,7 +38,9 @@ export async function backfillChargeTids(): Promise<number> {
   for (const charge of charges) {
     if (!charge.acquirerPaymentId) continue;
     const tid = (await getSale(charge.acquirerPaymentId))?.tid || null;
-    await SubscriptionChargeModel.updateOne({ _id: charge._id }, { $set: { acquirerTid: tid } });
+    // timestamps off: a confirmed charge's updatedAt is when it was confirmed, from which its sale's refund
+    // window counts (charge-refunds.ts); a backfill months later must not restart that window.
+    await SubscriptionChargeModel.updateOne({ _id: charge._id }, { $set: { acquirerTid: tid } }, { timestamps: false });
     if (tid) await recordSettledSaleTid({ kind: 'subscription_charge', id: charge._id }, tid);
     written++;
   }

@@ -255,7 +255,12 @@ test.serial(
     for (const paymentId of paymentIds)
       t.is((await SubscriptionChargeModel.findOne({ acquirerPaymentId: paymentId }).lean())!.acquirerTid, undefined);
 
+    const confirmedAt = (await SubscriptionChargeModel.findOne({ acquirerPaymentId: plain.paymentId }).lean())!
+      .updatedAt;
     t.true((await backfillChargeTids()) >= 2);
+    // The refund window counts from the charge's confirmation (its updatedAt): the backfill leaves it.
+    const backfilled = await SubscriptionChargeModel.findOne({ acquirerPaymentId: plain.paymentId }).lean();
+    t.deepEqual(backfilled!.updatedAt, confirmedAt);
     t.is(await backfillChargeTids(), 0, 'a charge asked once is not asked again');
     for (const paid of [plain, refunded]) {
       const charge = await SubscriptionChargeModel.findOne({ acquirerPaymentId: paid.paymentId }).lean();
@@ -298,3 +303,16 @@ test.serial('a link paid before link sales existed gets its sale from the backfi
   t.is(late.status, 422, JSON.stringify(late.body));
   t.is(await returnedByAcquirer(paid), 0);
 });
+
+test.serial(
+  "a subscription charge's refund with no body after an accepted chargeback is 422, as the sale's",
+  async (t) => {
+    const paid = await subscriptionChargePaid(5000);
+    t.is((await accept(await chargebackOf(paid, 5000))).status, 200);
+    // The contract's call asks for all that is left: nothing is, because the chargeback took it, not a refund.
+    const all = await paid.refund(undefined as unknown as number);
+    t.is(all.status, 422, JSON.stringify(all.body));
+    t.regex(all.body.detail, /chargeback/);
+    t.is(await returnedByAcquirer(paid), 0);
+  },
+);
