@@ -15,7 +15,7 @@ import { RefundModel } from '../../src/refunds/model';
 import { startWorker } from '../../src/queue/queues';
 import { REFUNDS_QUEUE } from '../../jobs/send-refunds';
 import processSendRefunds from '../../jobs/processors/send-refunds';
-import { cardSale, PRE_CAPTURE, sandboxPost, useSalesEnv } from '../sales/helpers';
+import { cardSale, PRE_CAPTURE, sandboxPost, untilFaultTaken, useSalesEnv } from '../sales/helpers';
 
 const env = useSalesEnv();
 let ec: string;
@@ -76,7 +76,8 @@ test.serial('an accept while a refund waits is 409; after a refund it is 409 too
     paymentId: sale.acquirer.payment_id,
   });
   const refunding = refund(sale.id, { value: 3000 });
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // The refund's void is at the acquirer, held there for the latency: the accept comes while it waits.
+  await untilFaultTaken(env, sale.acquirer.payment_id);
   const during = await accept(idChargeback);
   t.is(during.status, 409);
   t.regex(during.body.detail, /in progress/);

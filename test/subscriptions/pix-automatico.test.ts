@@ -10,6 +10,9 @@ import { getConfig } from '../../config';
 import { PAYMENT_NOTIFICATION_PATH, NOTIFICATION_SIGNATURE_HEADER } from '../../src/acquirer/client';
 import { AccountEventModel } from '../../src/events/model';
 import { PaymentNoticeModel } from '../../src/sales/model';
+import mongoose from 'mongoose';
+import { NOTICE_QUEUE } from '../../jobs/apply-payment-notice';
+import { untilQueuesIdle } from '../helpers/queues';
 import { signNotice } from '../../src/sales';
 import { MandateChangeModel, SubscriptionChargeModel } from '../../src/subscriptions/model';
 import { addMonths } from '../../src/subscriptions/clock';
@@ -66,12 +69,23 @@ const untilMandate = (id: number, status: string) =>
 
 const eventsOf = (id: number, type: string) => AccountEventModel.countDocuments({ objectId: String(id), type });
 
-/** Waits for the event (recorded just after the move shows), then for any duplicate a racing worker would add. */
+/**
+ * Waits for the event (recorded just after the move shows), then until no notice job is left to run: a racing
+ * worker's duplicate would come from one, so the count is final then.
+ */
 async function eventCount(id: number, type: string): Promise<number> {
   await eventually(async () => (await eventsOf(id, type)) > 0, 15_000);
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await untilQueuesIdle([NOTICE_QUEUE]);
   return eventsOf(id, type);
 }
+
+/** Waits until a notice of the recurrence received after `since` is applied (the sandbox sends some unawaited). */
+const untilNoticeApplied = (recurrenceId: string, since: Date) =>
+  eventually(async () =>
+    (await PaymentNoticeModel.find({ receivedAt: mongoose.trusted({ $gt: since }) }).lean()).some(
+      (notice) => notice.raw.includes(recurrenceId) && notice.appliedAt !== null,
+    ),
+  );
 
 /** What the acquirer says of the recurrence (its GET, as our worker reads it). */
 async function atAcquirer(recurrenceId: string) {
@@ -181,6 +195,7 @@ test.serial('the merchant cancels: the acquirer is told, CANCELLED by the mercha
   const sub = await createPix();
   await payer('approve', { qr_code: sub.mandate.qrCodeText });
   await untilMandate(sub.id, 'APPROVED');
+  const cancelAsked = new Date();
   const cancelled = await api('PUT', `/api/v1/subscriptions/${sub.id}/cancel/`);
   t.is(cancelled.status, 200, JSON.stringify(cancelled.body));
   t.is(cancelled.body.data.status, 'cancelled');
@@ -194,7 +209,8 @@ test.serial('the merchant cancels: the acquirer is told, CANCELLED by the mercha
   t.like(again.body.data.mandate, { status: 'CANCELLED', cancellation: { by: 'merchant' } });
   await eventually(async () => (await eventsOf(sub.id, 'subscription.mandate_cancelled')) === 1, 10_000);
   // The sandbox's own notice of the cancellation, applied by the worker, adds nothing.
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await untilNoticeApplied(sub.mandate.acquirerRecurrenceId, cancelAsked);
+  await untilQueuesIdle([NOTICE_QUEUE]);
   t.is(await eventsOf(sub.id, 'subscription.mandate_cancelled'), 1);
   t.is(await eventsOf(sub.id, 'subscription.cancelled'), 1);
 });

@@ -210,9 +210,13 @@ test('traces are off without OTEL variables, and OTEL_SDK_DISABLED=true wins ove
     }),
   ]);
   for (const proc of [quiet, disabled, web]) t.is((await callJson(proc, 'GET', '/healthz')).status, 200);
-  // The control's request reaches Jaeger: by then the disabled one's would have too.
-  await eventually(async () => (await tracesOf('payments-web')).some((tr) => tr.spans.some(isHealthCheck)), 30_000);
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // The control's request reaches Jaeger; then a later request of the control does too: the disabled one's,
+  // sent before it with the same export delay, would have arrived by then.
+  const healthChecks = async () => (await tracesOf('payments-web')).filter((tr) => tr.spans.some(isHealthCheck)).length;
+  await eventually(async () => (await healthChecks()) >= 1, 30_000);
+  const before = await healthChecks();
+  t.is((await callJson(web, 'GET', '/healthz')).status, 200);
+  await eventually(async () => (await healthChecks()) > before, 30_000);
   t.deepEqual(await tracesOf('payments-web-disabled'), []);
   const services = ((await (await fetch(`${jaeger.queryUrl}/api/services`)).json()) as { data: string[] }).data;
   t.false(services.includes('payments-web-disabled'));
