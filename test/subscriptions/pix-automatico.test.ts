@@ -10,9 +10,9 @@ import { getConfig } from '../../config';
 import { PAYMENT_NOTIFICATION_PATH, NOTIFICATION_SIGNATURE_HEADER } from '../../src/acquirer/client';
 import { AccountEventModel } from '../../src/events/model';
 import { PaymentNoticeModel } from '../../src/sales/model';
-import mongoose from 'mongoose';
 import { NOTICE_QUEUE } from '../../jobs/apply-payment-notice';
 import { untilQueuesIdle } from '../helpers/queues';
+import { closeQueues } from '../../src/queue/queues';
 import { signNotice } from '../../src/sales';
 import { MandateChangeModel, SubscriptionChargeModel } from '../../src/subscriptions/model';
 import { addMonths } from '../../src/subscriptions/clock';
@@ -41,7 +41,10 @@ test.before(async () => {
   other = await newMerchant();
 });
 
-test.after.always(stopPixStack);
+test.after.always(async () => {
+  await stopPixStack();
+  await closeQueues(); // the queue reads of untilQueuesIdle
+});
 
 const api = (method: string, path: string, body?: unknown, who: TestMerchant = merchant) =>
   callJson(web, method, path, bearer(who.merchantToken), body);
@@ -79,13 +82,14 @@ async function eventCount(id: number, type: string): Promise<number> {
   return eventsOf(id, type);
 }
 
-/** Waits until a notice of the recurrence received after `since` is applied (the sandbox sends some unawaited). */
-const untilNoticeApplied = (recurrenceId: string, since: Date) =>
-  eventually(async () =>
-    (await PaymentNoticeModel.find({ receivedAt: mongoose.trusted({ $gt: since }) }).lean()).some(
-      (notice) => notice.raw.includes(recurrenceId) && notice.appliedAt !== null,
-    ),
-  );
+/**
+ * Notices the web took in so far (its request log lines). The sandbox sends some after answering, and a
+ * recurrence's notices repeat one body (stored once, each taken in queues its job again), so a new one is
+ * seen here rather than in the store.
+ */
+const noticesTakenIn = () =>
+  (web.logs.join('').match(/"url":"\/api\/v1\/online\/sales\/notifications\/"},"res":\{"statusCode":200/g) ?? [])
+    .length;
 
 /** What the acquirer says of the recurrence (its GET, as our worker reads it). */
 async function atAcquirer(recurrenceId: string) {
@@ -195,7 +199,7 @@ test.serial('the merchant cancels: the acquirer is told, CANCELLED by the mercha
   const sub = await createPix();
   await payer('approve', { qr_code: sub.mandate.qrCodeText });
   await untilMandate(sub.id, 'APPROVED');
-  const cancelAsked = new Date();
+  const noticesBefore = noticesTakenIn();
   const cancelled = await api('PUT', `/api/v1/subscriptions/${sub.id}/cancel/`);
   t.is(cancelled.status, 200, JSON.stringify(cancelled.body));
   t.is(cancelled.body.data.status, 'cancelled');
@@ -209,7 +213,7 @@ test.serial('the merchant cancels: the acquirer is told, CANCELLED by the mercha
   t.like(again.body.data.mandate, { status: 'CANCELLED', cancellation: { by: 'merchant' } });
   await eventually(async () => (await eventsOf(sub.id, 'subscription.mandate_cancelled')) === 1, 10_000);
   // The sandbox's own notice of the cancellation, applied by the worker, adds nothing.
-  await untilNoticeApplied(sub.mandate.acquirerRecurrenceId, cancelAsked);
+  await eventually(() => noticesTakenIn() > noticesBefore);
   await untilQueuesIdle([NOTICE_QUEUE]);
   t.is(await eventsOf(sub.id, 'subscription.mandate_cancelled'), 1);
   t.is(await eventsOf(sub.id, 'subscription.cancelled'), 1);
