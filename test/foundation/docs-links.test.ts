@@ -62,7 +62,8 @@ test('nothing in the README or docs/ points at the folder beside the repository'
 test('every source file the README and docs/ name exists', (t) => {
   const missing: string[] = [];
   let named = 0;
-  for (const file of markdownFiles()) {
+  // A design (docs/design/) names the files it plans: they exist once its slice is built.
+  for (const file of markdownFiles().filter((name) => !name.startsWith(`docs${path.sep}design${path.sep}`))) {
     const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
     for (const [, name] of text.matchAll(
       /`((?:src|jobs|workers|config|test|clients)\/[\w./-]+\.(?:ts|cjs|mjs|js))(?!\w)/g,
