@@ -10,8 +10,9 @@ import { isDuplicateKey } from '../db/claims';
 import { insertDocument } from '../db/inserts';
 import { ApiError, badRequest, conflict } from '../platform/errors';
 import { logger } from '../platform/logger';
-import { OnlineSaleModel, preCapture, SaleGatewayError, type OnlineSale } from '../sales';
-import { PaymentNoticeModel } from '../sales/model';
+import { preCapture, SaleGatewayError } from '../sales';
+import { PaymentModel, type Payment } from '../payments/model';
+import { PaymentNoticeModel } from '../payments/model';
 import {
   LINK_PAID,
   LinkPixChargeModel,
@@ -144,7 +145,7 @@ export async function linkPixStatus(guid: string, now = new Date()): Promise<Che
 async function settleNewest(link: PaymentLink, now: Date): Promise<LinkPixCharge | null> {
   const newest = await newestPix(link._id);
   if (!newest || newest.state !== 'waiting' || newest.saleId === null) return newest;
-  const sale = await OnlineSaleModel.findById(newest.saleId).lean();
+  const sale = await PaymentModel.findById(newest.saleId).lean();
   return sale ? settlePixCharge(link, newest, sale, now) : newest;
 }
 
@@ -157,7 +158,7 @@ async function settleNewest(link: PaymentLink, now: Date): Promise<LinkPixCharge
 export async function settlePixCharge(
   link: PaymentLink,
   pix: LinkPixCharge,
-  sale: OnlineSale,
+  sale: Payment,
   now = new Date(),
 ): Promise<LinkPixCharge> {
   if (pix.state !== 'waiting') return pix;
@@ -256,7 +257,7 @@ export interface SettledLinkPix {
 export async function settleLinkPixOfNotice(noticeId: string, now = new Date()): Promise<SettledLinkPix | null> {
   const notice = await PaymentNoticeModel.findById(noticeId).lean();
   if (!notice) return null;
-  const sale = await OnlineSaleModel.findOne({ acquirerPaymentId: notice.paymentId }).lean();
+  const sale = await PaymentModel.findOne({ acquirerPaymentId: notice.paymentId }).lean();
   if (!sale || sale.paymentMethod !== 'pix') return null;
   const pix = await LinkPixChargeModel.findOne({ saleId: sale._id }).lean();
   if (!pix) return null;
@@ -283,7 +284,7 @@ export async function settleWaitingLinkPix(now = new Date()): Promise<number> {
   let moved = 0;
   for (const pix of await LinkPixChargeModel.find({ state: 'waiting' }).lean()) {
     if (pix.saleId === null) continue;
-    const sale = await OnlineSaleModel.findById(pix.saleId).lean();
+    const sale = await PaymentModel.findById(pix.saleId).lean();
     const expired = pix.expiresAt !== null && pix.expiresAt.getTime() <= now.getTime();
     if (!sale || (sale.status === 'PENDING' && !expired)) continue;
     const link = await PaymentLinkModel.findById(pix.linkId).lean();

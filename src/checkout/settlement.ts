@@ -23,7 +23,8 @@ import {
 } from '../payment-links/model';
 import { recordLinkSale } from '../payment-links/sale';
 import { emitLinkEvent } from '../webhooks/service';
-import { findSettledSale, type OnlineSale } from '../sales';
+import { findSettledSale } from '../sales';
+import { type Payment } from '../payments/model';
 import { settledSaleEvent } from '../sales/events';
 import { emitLinkAccountEvent, recordLinkPaidEvents } from './events';
 import { payments, releaseClaim, type HeldPayment } from './pay-claims';
@@ -95,7 +96,7 @@ async function storeLinkWebhookEvent(
 async function notifyPaid(
   paid: PaymentLink,
   payment: NonNullable<PaymentLink['payment']>,
-  sale: OnlineSale | null,
+  sale: Payment | null,
 ): Promise<boolean> {
   const data = {
     ...linkEventData(paid),
@@ -249,7 +250,7 @@ async function settleStaleClaim(claim: PaymentClaim, now: Date): Promise<boolean
   if (!link) return false;
   if (claim.state === 'paid') {
     let paid = link;
-    let sale: OnlineSale | null = null;
+    let sale: Payment | null = null;
     if (link.status !== LINK_PAID && claim.payment) {
       const paymentDate = claim.paymentDate ?? link.paymentDate ?? now;
       sale = await recordLinkSale(link, claim.payment, paymentDate);

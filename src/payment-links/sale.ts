@@ -8,14 +8,15 @@ import mongoose from 'mongoose';
 import { getSale } from '../acquirer/client';
 import { logger } from '../platform/logger';
 import { documentKind, normalizeDocument } from '../platform/brazilian-documents';
-import { OnlineSaleModel, recordSettledSale, type OnlineSale } from '../sales';
+import { recordSettledSale } from '../sales';
+import { PaymentModel, type Payment } from '../payments/model';
 import { LINK_PAID, PaymentLinkModel, type LinkPayment, type PaymentLink } from './model';
 
 /** The sale of the link's payment, inserted once whoever records it (the pay, the sweep, a read). */
-export async function recordLinkSale(link: PaymentLink, payment: LinkPayment, paymentDate: Date): Promise<OnlineSale> {
+export async function recordLinkSale(link: PaymentLink, payment: LinkPayment, paymentDate: Date): Promise<Payment> {
   if (payment.method === 'pix') {
     // A link paid by PIX was paid by a PIX sale of its own (src/checkout/pix.ts): that sale is the link's.
-    const pixSale = await OnlineSaleModel.findOne({ acquirerPaymentId: payment.acquirerPaymentId }).lean();
+    const pixSale = await PaymentModel.findOne({ acquirerPaymentId: payment.acquirerPaymentId }).lean();
     if (pixSale && pixSale.merchantId === link.merchantId) return pixSale;
     throw new Error(`the PIX sale of payment link ${link._id} is not recorded`);
   }

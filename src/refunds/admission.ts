@@ -6,8 +6,9 @@
 import { nextId } from '../db/ids';
 import { createOnce } from '../db/claims';
 import { ApiError, notFound } from '../platform/errors';
-import { findSale, type OnlineSale } from '../sales';
-import { RefundModel, type Refund } from './model';
+import { findSale } from '../sales';
+import { type Payment } from '../payments/model';
+import { RefundModel, type Refund } from '../payments/refund-model';
 import { presentRefund } from './presentation';
 import { refundEvent } from './events';
 import { oweEvents, owedBy, owedFields, recordOwed } from '../events/outbox';
@@ -32,7 +33,7 @@ export interface KeyUseOfRefund {
   createdAt: Date;
 }
 
-function refuseSale(sale: OnlineSale, now: Date): void {
+function refuseSale(sale: Payment, now: Date): void {
   if (sale.reconciliation) {
     throw new ApiError(
       409,
@@ -68,7 +69,7 @@ function refuseSale(sale: OnlineSale, now: Date): void {
  * or the lane's turn records it with the refund's outcome when it settles it at once.
  */
 export async function admit(
-  sale: OnlineSale,
+  sale: Payment,
   input: RefundInput,
   keyUse: KeyUseOfRefund | null,
   hold: Pick<Refund, 'kind' | 'chargebackId'> = {},
@@ -135,10 +136,10 @@ export async function recordAdmission(refund: Refund): Promise<void> {
  * refuses the sale as the lane's holder reads it (what it is now). `latest`: the refund as it is now.
  */
 export async function admitWithTurn(
-  sale: OnlineSale,
+  sale: Payment,
   input: RefundInput,
   keyUse: KeyUseOfRefund | null,
-  check: (current: OnlineSale) => void,
+  check: (current: Payment) => void,
 ): Promise<{ admitted: Refund; latest: Refund }> {
   return admitAndSend(sale._id, async (read) => {
     if (!read) return admit(sale, input, keyUse);

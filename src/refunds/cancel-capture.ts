@@ -11,17 +11,16 @@ import { getConfig } from '../../config';
 import { ApiError } from '../platform/errors';
 import {
   findSale,
-  OnlineSaleModel,
   presentSale,
   refuseVoidOnConfirmedUnlessAllowed,
   voidOrRefuseCancel,
-  type OnlineSale,
   type SaleAnswer,
   type SaleGatewayErrorBody,
   type SaleScope,
 } from '../sales';
+import { PaymentModel, type Payment } from '../payments/model';
 import { admitWithTurn, recordAdmission } from './admission';
-import { RefundModel, type Refund } from './model';
+import { RefundModel, type Refund } from '../payments/refund-model';
 import { CANCEL_SPACING_MS } from './outcomes';
 import { capturedValueOf } from './sending';
 
@@ -48,15 +47,15 @@ export async function cancelCapture(scope: SaleScope, saleId: number): Promise<S
   // Settled in its turn, or waiting for the lane's holder (or the spacing after a failed one): awaited.
   const settled = latest.status === 'pending' ? await settledOrInFlight(latest) : latest;
   if (settled.status === 'succeeded') {
-    const current = await OnlineSaleModel.findById(sale._id).lean();
+    const current = await PaymentModel.findById(sale._id).lean();
     return presentSale(current ?? sale);
   }
   throw gatewayError(sale, settled);
 }
 
 /** Another refund took part of the sale first: 400 once it moved the sale, 409 while it is pending. */
-async function refusalOfPartlyTaken(sale: OnlineSale): Promise<ApiError> {
-  const current = (await OnlineSaleModel.findById(sale._id).lean()) ?? sale;
+async function refusalOfPartlyTaken(sale: Payment): Promise<ApiError> {
+  const current = (await PaymentModel.findById(sale._id).lean()) ?? sale;
   if (current.status !== 'CONFIRMED')
     return new ApiError(400, {
       detail:
@@ -88,7 +87,7 @@ async function settledOrInFlight(admitted: Refund): Promise<Refund> {
 }
 
 /** The contract's 502: the acquirer refused (nothing was done), or its outcome is being confirmed. */
-function gatewayError(sale: OnlineSale, refund: Refund): ApiError {
+function gatewayError(sale: Payment, refund: Refund): ApiError {
   const pending = refund.status === 'pending';
   const body: SaleGatewayErrorBody = {
     detail: pending

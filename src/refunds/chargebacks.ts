@@ -16,10 +16,10 @@
  */
 import { ApiError } from '../platform/errors';
 import { logger } from '../platform/logger';
-import { OnlineSaleModel, type OnlineSale } from '../sales';
+import { PaymentModel, type Payment } from '../payments/model';
 import { chargeSaleOfTid } from '../subscriptions/charge-tids';
 import { admit, recordAdmission } from './admission';
-import { RefundModel } from './model';
+import { RefundModel } from '../payments/refund-model';
 import { capturedValueOf } from './sending';
 
 export interface ChargebackHold {
@@ -34,8 +34,8 @@ const HOLDABLE = new Set(['CONFIRMED', 'PARTIALLY_REFUNDED', 'REFUNDED']);
  * sale, or the PIX sale that paid it), or a paid subscription charge's (recorded now if no refund did).
  * Every one of them carries its TID from the write that recorded the acquirer's answer.
  */
-async function saleOfTid(tid: string): Promise<OnlineSale | null> {
-  return (await OnlineSaleModel.findOne({ acquirerTid: tid }).lean()) ?? chargeSaleOfTid(tid);
+async function saleOfTid(tid: string): Promise<Payment | null> {
+  return (await PaymentModel.findOne({ acquirerTid: tid }).lean()) ?? chargeSaleOfTid(tid);
 }
 
 /**

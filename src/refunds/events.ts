@@ -5,8 +5,9 @@
  * (src/events/outbox.ts): these build the events, the writes carry them.
  */
 import type { NewEvent } from '../events/recording';
-import { presentSale, type OnlineSale } from '../sales';
-import type { Refund } from './model';
+import { presentSale } from '../sales';
+import { type Payment } from '../payments/model';
+import type { Refund } from '../payments/refund-model';
 import { presentRefund } from './presentation';
 
 const TYPES = { pending: 'refund.pending', succeeded: 'refund.succeeded', failed: 'refund.failed' } as const;
@@ -25,9 +26,9 @@ export function refundEvent(refund: Refund): NewEvent {
 }
 
 /** A refund succeeded: its event, then the sale's, as it is now (refunded total and status written). */
-export function refundSettledEvents(refund: Refund, sale: OnlineSale, refunded: number, whole: boolean): NewEvent[] {
+export function refundSettledEvents(refund: Refund, sale: Payment, refunded: number, whole: boolean): NewEvent[] {
   const now = refund.settledAt ?? new Date();
-  const moved: OnlineSale = {
+  const moved: Payment = {
     ...sale,
     refundedValue: refunded,
     status: whole ? 'REFUNDED' : 'PARTIALLY_REFUNDED',

@@ -6,7 +6,7 @@
 import { callMayStillBeRunningMs } from '../acquirer/client';
 import { ApiError } from '../platform/errors';
 import { freeKey, recordOfUse, requestHash, useIdempotencyKey, type KeyBook } from '../payments/idempotency';
-import { RefundIdempotencyModel, RefundModel, type RefundIdempotencyRecord } from './model';
+import { RefundIdempotencyModel, RefundModel, type RefundIdempotencyRecord } from '../payments/refund-model';
 import { presentRefund } from './presentation';
 import type { RefundInput } from './schemas';
 import { refundSale, type RefundOutcome } from './admission';

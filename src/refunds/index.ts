@@ -3,7 +3,6 @@
  * acquirer one at a time per sale and reconciled against its cumulative VoidedAmount. Knows nothing
  * of Express: routes, jobs and tests call these functions. One file per part:
  *
- * - model.ts: the refund, the sale's admission slots and send lane, the Idempotency-Key records;
  * - admission.ts and idempotency-keys.ts: a refund request, its rules and its key;
  * - sending.ts and outcomes.ts: the send lane, the acquirer's answers, unknown outcomes;
  * - cancel-capture.ts: the contract's cancel-capture of a CONFIRMED sale, a whole refund through this core;
@@ -22,6 +21,5 @@ export { cancelCapture } from './cancel-capture';
 export { holdSaleForChargeback, settleChargebackHold, type ChargebackHold } from './chargebacks';
 export { listSaleRefunds, readRefund } from './reads';
 export { refundsNeedingAttention, sweepPendingRefunds } from './sweeps';
-export { RefundModel, REFUND_REASONS, type Refund } from './model';
 export { refundSubscriptionCharge, type ChargeRefundOutcome } from './subscription-charges';
 export { returnSecondPayment, settleLinkPixCodes } from './second-payments';

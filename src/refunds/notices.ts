@@ -4,14 +4,14 @@
  * sale with refunds pending gets a turn of its send lane, which reads the acquirer's GET and settles
  * them against VoidedAmount. The notice body only names the PaymentId: it is never trusted.
  */
-import { OnlineSaleModel, PaymentNoticeModel } from '../sales';
-import { RefundModel } from './model';
+import { PaymentModel, PaymentNoticeModel } from '../payments/model';
+import { RefundModel } from '../payments/refund-model';
 import { sendPendingRefunds } from './sending';
 
 export async function settleRefundsOnNotice(noticeId: string): Promise<string | null> {
   const notice = await PaymentNoticeModel.findById(noticeId, { paymentId: 1 }).lean();
   if (!notice?.paymentId) return null;
-  const sale = await OnlineSaleModel.findOne(
+  const sale = await PaymentModel.findOne(
     { acquirerPaymentId: notice.paymentId },
     { paymentMethod: 1, status: 1 },
   ).lean();

@@ -13,13 +13,13 @@
 import { notify } from '../checkout/settlement';
 import { logger } from '../platform/logger';
 import { PaymentLinkModel } from '../payment-links/model';
-import { OnlineSaleModel, type OnlineSale } from '../sales';
+import { PaymentModel, type Payment } from '../payments/model';
 import { recordChargeRefunded } from '../subscriptions/charge-refunds';
-import type { Refund } from './model';
+import type { Refund } from '../payments/refund-model';
 import { presentRefund } from './presentation';
 
 export async function refundSucceededForOrigin(
-  sale: OnlineSale,
+  sale: Payment,
   refund: Refund,
   refundedCents: number,
   whole: boolean,
@@ -36,7 +36,7 @@ export async function refundSucceededForOrigin(
 export async function refundFailedForOrigin(refund: Refund): Promise<void> {
   let stored = false;
   try {
-    const sale = await OnlineSaleModel.findById(refund.saleId).lean();
+    const sale = await PaymentModel.findById(refund.saleId).lean();
     if (sale?.origin?.kind !== 'payment_link') return;
     stored = await notifyLink(sale, refund, 'payment_link.refund_failed', sale.refundedValue ?? 0);
   } catch (err) {
@@ -45,7 +45,7 @@ export async function refundFailedForOrigin(refund: Refund): Promise<void> {
   if (!stored) logger.error({ refundId: refund._id }, 'the refund_failed event of a link was not stored');
 }
 
-async function notifyLink(sale: OnlineSale, refund: Refund, type: string, refundedCents: number): Promise<boolean> {
+async function notifyLink(sale: Payment, refund: Refund, type: string, refundedCents: number): Promise<boolean> {
   const link = await PaymentLinkModel.findById(sale.origin!.id).lean();
   if (!link) return true;
   return notify(

@@ -1,5 +1,5 @@
 /** A refund as the API shows it. */
-import type { Refund } from './model';
+import type { Refund } from '../payments/refund-model';
 import type { RefundAnswer } from './schemas';
 
 const iso = (date: Date | null | undefined): string | null => (date ? new Date(date).toISOString() : null);

@@ -5,7 +5,7 @@
 import { celebrate, Segments } from 'celebrate';
 import { definition, field, nullable, required, type ValueOf } from '../http/schema';
 import { idempotencyKeyHeader, partOfSaleValue, saleIdParams } from '../sales';
-import { REFUND_REASONS, REFUND_STATUSES } from './model';
+import { REFUND_REASONS, REFUND_STATUSES } from '../payments/refund-model';
 
 /** Metadata stays small: it is shown on every read of the refund. */
 const METADATA_MAX_KEYS = 20;

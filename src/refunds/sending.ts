@@ -15,9 +15,10 @@ import { AcquirerRejectedError, AcquirerStatus, callMayStillBeRunningMs, getSale
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import { Claims, type HeldClaim } from '../db/claims';
 import { logger } from '../platform/logger';
-import { claimTransition, OnlineSaleModel, releaseTransitionClaimOf, type OnlineSale } from '../sales';
+import { claimTransition, releaseTransitionClaimOf } from '../sales';
+import { PaymentModel, type Payment } from '../payments/model';
 import { enqueueSendRefunds } from '../../jobs/send-refunds';
-import { RefundLaneModel, RefundModel, type Refund, type RefundLane } from './model';
+import { RefundLaneModel, RefundModel, type Refund, type RefundLane } from '../payments/refund-model';
 import { CANCEL_SPACING_MS, outcomeFromVoidedAmount, refusalOf } from './outcomes';
 import { refundFailedForOrigin, refundSucceededForOrigin } from './origins';
 import { refundEvent, refundSettledEvents } from './events';
@@ -46,25 +47,25 @@ const PIX_REFUND_RECHECK_MS = 30_000;
  * What the turn does with the oldest pending refund, and the refund (and sale) as it wrote them: a
  * request whose refund the turn settled answers with that, without reading it again.
  */
-type Step = (
-  { next: 'continue'; succeeded?: { sale: OnlineSale } } | { next: 'later'; delayMs: number; why: string }
-) & { written?: Refund };
+type Step = ({ next: 'continue'; succeeded?: { sale: Payment } } | { next: 'later'; delayMs: number; why: string }) & {
+  written?: Refund;
+};
 
 /** The sales a refund may be sent for; a cancel-capture's REFUNDED sale has nothing left. */
 const REFUNDABLE = new Set(['CONFIRMED', 'PARTIALLY_REFUNDED']);
 
-export const capturedValueOf = (sale: OnlineSale): number => sale.capturedValue || sale.amountCents;
+export const capturedValueOf = (sale: Payment): number => sale.capturedValue || sale.amountCents;
 
 /** A sale and its refunds (oldest first) as the lane's holder reads them: only the holder settles a refund. */
 export interface LaneRead {
-  sale: OnlineSale | null;
+  sale: Payment | null;
   refunds: Refund[];
 }
 
 /** Read at once: the sale and its refunds. */
 async function readLane(saleId: number): Promise<LaneRead> {
   const [sale, refunds] = await Promise.all([
-    OnlineSaleModel.findById(saleId).lean(),
+    PaymentModel.findById(saleId).lean(),
     // Oldest first: ids come from per-process blocks, so only the creation time orders them across processes.
     RefundModel.find({ saleId }).sort({ createdAt: 1, _id: 1 }).lean(),
   ]);
@@ -157,7 +158,7 @@ const LANE_LOST: Step = { next: 'later', delayMs: RETRY_LATER_MS, why: 'the lane
 async function advance(
   refund: Refund,
   refunds: Refund[],
-  sale: OnlineSale | null,
+  sale: Payment | null,
   lane: HeldClaim<RefundLane>,
   justClaimed: boolean,
 ): Promise<Step> {
@@ -220,7 +221,7 @@ async function advance(
 }
 
 /** A void whose answer never came: the acquirer's VoidedAmount says whether it happened. */
-async function settleUnknown(refund: Refund, sale: OnlineSale, refunds: Refund[]): Promise<Step> {
+async function settleUnknown(refund: Refund, sale: Payment, refunds: Refund[]): Promise<Step> {
   const sent = refund.sent!;
   let voidedNow: number;
   let truthStatus: number;
@@ -259,7 +260,7 @@ async function settleUnknown(refund: Refund, sale: OnlineSale, refunds: Refund[]
  * before the refund's own write leaves it pending with its send recorded, and the next turn finds
  * the same VoidedAmount and writes the same total again.
  */
-async function succeed(refund: Refund, sale: OnlineSale, refunds: Refund[]): Promise<Step> {
+async function succeed(refund: Refund, sale: Payment, refunds: Refund[]): Promise<Step> {
   const refunded = succeededSum(refunds.filter((other) => other._id !== refund._id)) + refund.valueCents;
   const whole = refunded >= capturedValueOf(sale);
   const now = new Date();
@@ -268,7 +269,7 @@ async function succeed(refund: Refund, sale: OnlineSale, refunds: Refund[]): Pro
     status: whole ? ('REFUNDED' as const) : ('PARTIALLY_REFUNDED' as const),
     ...(whole ? { refundedAt: sale.refundedAt ?? now } : {}),
   };
-  await OnlineSaleModel.updateOne({ _id: sale._id }, { $set: moved });
+  await PaymentModel.updateOne({ _id: sale._id }, { $set: moved });
   const settled: Refund = { ...refund, status: 'succeeded', settledAt: now };
   await refundSucceededForOrigin(sale, settled, refunded, whole);
   // The refund's write owes its events (src/events/outbox.ts): a crash after it loses neither. The

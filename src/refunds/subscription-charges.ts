@@ -21,7 +21,7 @@ import { chargeView } from '../subscriptions/service';
 import type { ChargeAnswer } from '../subscriptions/schemas';
 import { refundSale } from './admission';
 import { refundSaleWithKey } from './idempotency-keys';
-import { RefundModel } from './model';
+import { RefundModel } from '../payments/refund-model';
 import { capturedValueOf } from './sending';
 import type { ChargeRefundInput } from './schemas';
 

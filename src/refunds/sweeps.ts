@@ -6,7 +6,7 @@
 import mongoose from 'mongoose';
 import { logger } from '../platform/logger';
 import { enqueueSendRefunds } from '../../jobs/send-refunds';
-import { RefundModel } from './model';
+import { RefundModel } from '../payments/refund-model';
 
 /** A refund pending longer than this has lost its turn (a turn is queued within seconds). */
 const PENDING_GRACE_MS = 60_000;

@@ -2,13 +2,13 @@
 import { AcquirerRejectedError } from '../acquirer/client';
 import type { AcquirerUnavailableError } from '../acquirer/errors';
 import { ApiError } from '../platform/errors';
-import type { OnlineSale } from './model';
+import type { Payment } from '../payments/model';
 import type { SaleGatewayErrorBody } from './schemas';
 
 /** A gateway failure that carries the sale it left behind. */
 export class SaleGatewayError extends ApiError {
   constructor(
-    sale: OnlineSale,
+    sale: Payment,
     readonly outcomeUnknown: boolean,
     cause?: AcquirerUnavailableError,
   ) {

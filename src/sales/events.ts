@@ -5,10 +5,10 @@
  */
 import type { NewEvent } from '../events/recording';
 import type { EventType } from '../webhooks/event-types';
-import type { OnlineSale, SaleStatus } from './model';
+import type { Payment, PaymentStatus } from '../payments/model';
 import { presentSale } from './presentation';
 
-export function saleEventTypeOf(moved: Pick<OnlineSale, 'paymentMethod'>, to: SaleStatus): EventType | null {
+export function saleEventTypeOf(moved: Pick<Payment, 'paymentMethod'>, to: PaymentStatus): EventType | null {
   const pix = moved.paymentMethod === 'pix';
   switch (to) {
     case 'PRE_CAPTURED':
@@ -29,7 +29,7 @@ export function saleEventTypeOf(moved: Pick<OnlineSale, 'paymentMethod'>, to: Sa
 }
 
 /** The event a move owes (once per sale and type: a sale makes each of these moves at most once), or null. */
-export function saleMoveEvent(moved: OnlineSale): NewEvent | null {
+export function saleMoveEvent(moved: Payment): NewEvent | null {
   const type = saleEventTypeOf(moved, moved.status);
   return type && { merchantId: moved.merchantId, type, objectId: moved._id, data: presentSale(moved) };
 }
@@ -39,7 +39,7 @@ export function saleMoveEvent(moved: OnlineSale): NewEvent | null {
  * sale of the sales API emits on reaching CONFIRMED (sale.captured for a card, as a capture at authorization), as
  * its first event. The recorder owes it (the link's pay records it beside payment_link.paid).
  */
-export function settledSaleEvent(sale: OnlineSale): NewEvent | null {
+export function settledSaleEvent(sale: Payment): NewEvent | null {
   const event = saleMoveEvent(sale);
   return event && { ...event, sequence: 1 };
 }

@@ -6,7 +6,7 @@ import { callMayStillBeRunningMs } from '../acquirer/client';
 import type { ClearCard } from '../cards';
 import { freeKey, IDEMPOTENCY_WINDOW_MS, recordOfUse, requestHash, type KeyBook } from '../payments/idempotency';
 import { cardFingerprints } from '../cards/fingerprint';
-import { OnlineSaleModel, SaleIdempotencyModel, type OnlineSale, type SaleIdempotencyRecord } from './model';
+import { PaymentModel, SaleIdempotencyModel, type Payment, type SaleIdempotencyRecord } from '../payments/model';
 import type { PreCaptureInput } from './schemas';
 import { keptAnswerOf, storableAnswer, type KeptAnswer } from './presentation';
 import { SaleGatewayError } from './errors';
@@ -15,8 +15,8 @@ import { SaleGatewayError } from './errors';
 const KEY_CLOCK_TOLERANCE_MS = 60_000;
 
 /** The newest sale an Idempotency-Key record id made (a key used again after 24 hours makes another). */
-function newestSaleOfKey(recordId: string): Promise<OnlineSale | null> {
-  return OnlineSaleModel.findOne({ idempotencyRecordId: recordId }).sort({ createdAt: -1 }).lean();
+function newestSaleOfKey(recordId: string): Promise<Payment | null> {
+  return PaymentModel.findOne({ idempotencyRecordId: recordId }).sort({ createdAt: -1 }).lean();
 }
 
 /**
@@ -25,7 +25,7 @@ function newestSaleOfKey(recordId: string): Promise<OnlineSale | null> {
  * could mistake the failed use's sale for the new one's and free the new use's live record.)
  * Sales from before that field fall back on the window.
  */
-function madeByRecord(sale: OnlineSale | null, keyCreatedAt: Date): OnlineSale | null {
+function madeByRecord(sale: Payment | null, keyCreatedAt: Date): Payment | null {
   if (!sale) return null;
   const keyTime = new Date(keyCreatedAt).getTime();
   if (sale.idempotencyRecordCreatedAt)
@@ -40,7 +40,7 @@ function madeByRecord(sale: OnlineSale | null, keyCreatedAt: Date): OnlineSale |
  * reconciled, a key whose answer was missed) reads the record too.
  */
 export function saleKeys(recordId: string, merchantId: number): KeyBook<SaleIdempotencyRecord, KeptAnswer> {
-  let newest: OnlineSale | null = null; // read by keptAnswer, once per attempt, before workOf
+  let newest: Payment | null = null; // read by keptAnswer, once per attempt, before workOf
   return {
     model: SaleIdempotencyModel,
     newRecord: (_createdAt, bodyHash) => ({ merchantId, bodyHash, state: 'in_progress' }),
@@ -123,7 +123,7 @@ export async function settleIdempotencyKeyAfterFailure(
 }
 
 /** Completes a key's record with its settled sale's answer, which every later use replays. */
-async function recordDone(recordId: string, createdAt: Date, sale: OnlineSale): Promise<KeptAnswer> {
+async function recordDone(recordId: string, createdAt: Date, sale: Payment): Promise<KeptAnswer> {
   const response = storableAnswer(keptAnswerOf(sale));
   await SaleIdempotencyModel.updateOne(recordOfUse(recordId, createdAt), {
     $set: { state: 'done', saleId: sale._id, response },

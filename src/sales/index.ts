@@ -3,14 +3,14 @@
  * notifications and reconciliation of calls whose outcome is unknown. Knows nothing of Express:
  * routes, jobs and tests call these functions. One file per part:
  *
- * - state-table.ts: the pure state table (acquirer statuses, operations, what a move writes);
  * - transitions.ts: transition claims, the reconciliation mark, the one write that moves a sale;
  * - pre-capture.ts and idempotency-keys.ts: pre-capture and its Idempotency-Key rules;
  * - operations.ts: capture, cancel, and the stored reads;
  * - reconciliation.ts, notices.ts, sweeps.ts: settling what the acquirer did, its notices, the scheduler's tasks;
  * - presentation.ts: the sale as the API shows it.
  *
- * Every one-time effect is guarded by an insert under a unique index (see model.ts):
+ * Every one-time effect is guarded by an insert under a unique index (src/payments/model.ts holds the
+ * payment and those guard documents):
  *  - an Idempotency-Key record before a pre-capture does any work;
  *  - a transition document "<saleId>:<fromStatus>" before a capture, void or refund reaches the
  *    acquirer, and before a notice or reconciliation moves the sale;
@@ -37,14 +37,13 @@ export {
   signNotice,
 } from './notices';
 export { requeueUnappliedPaymentNotices, salesNeedingAttention, sweepUnsettledSales } from './sweeps';
-export { effectiveSaleStatus, statusFromAcquirer } from './state-table';
+export { effectiveSaleStatus, statusFromAcquirer } from '../payments/state-table';
 export { presentSale, type PreCaptureResult } from './presentation';
 export { SaleGatewayError } from './errors';
 export { cancelSaleDoc } from './swagger';
 export type { SaleGatewayErrorBody } from './schemas';
 export type { SaleScope } from './transitions';
 export { claimTransition, findSale, releaseTransitionClaimOf } from './transitions';
-export { OnlineSaleModel, PaymentNoticeModel, type OnlineSale } from './model';
 export { idempotencyKeyHeader, MAX_SALE_VALUE, partOfSaleValue, saleIdParams } from './schemas';
 export {
   backfillSettledSaleTids,
@@ -55,4 +54,3 @@ export {
   settledSaleOrderId,
   type SettledSaleInput,
 } from './settled-sales';
-export type { SaleOrigin } from './model';

@@ -11,7 +11,7 @@ import { insertOnce } from '../db/claims';
 import { ApiError, badRequest } from '../platform/errors';
 import { enqueuePaymentNotice, paymentNoticeJobId, paymentNoticeQueue } from '../../jobs/apply-payment-notice';
 import { jobNotStarted } from '../queue/kept-jobs';
-import { OnlineSaleModel, PaymentNoticeModel } from './model';
+import { PaymentModel, PaymentNoticeModel } from '../payments/model';
 import { reconcileReadSale, settleToAcquirer } from './reconciliation';
 import { fieldErrorsOf } from '../http/schema';
 import { paymentNotice } from './schemas';
@@ -101,13 +101,13 @@ export async function applyPaymentNotice(noticeId: string): Promise<string> {
     // A Pix Automático charge's settlement: its subscription's to apply (the processor), not an online sale's.
     result = 'a Pix Automático charge: applied to its subscription';
   } else {
-    let sale = await OnlineSaleModel.findOne({ acquirerPaymentId: notice.paymentId }).lean();
+    let sale = await PaymentModel.findOne({ acquirerPaymentId: notice.paymentId }).lean();
     let truth: AcquirerSale | null | undefined;
     if (!sale) {
       // Not found by the indexed PaymentId: the sale may predate that field. The acquirer names the
       // order id (unique index) instead of a scan by the nested acquirer.paymentId.
       truth = await getSale(notice.paymentId);
-      const byOrder = truth ? await OnlineSaleModel.findOne({ merchantOrderId: truth.merchantOrderId }).lean() : null;
+      const byOrder = truth ? await PaymentModel.findOne({ merchantOrderId: truth.merchantOrderId }).lean() : null;
       // Only a sale that recorded this PaymentId: a pre-capture still waiting for its answer settles it itself.
       sale = byOrder?.acquirer.paymentId === notice.paymentId ? byOrder : null;
     }

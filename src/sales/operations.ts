@@ -15,10 +15,10 @@ import { getMerchant } from '../merchants/service';
 import { checkedAfterLookup } from '../db/filters';
 import { ApiError, badRequest } from '../platform/errors';
 import { logger } from '../platform/logger';
-import { OnlineSaleModel, type OnlineSale, type SaleTransition } from './model';
+import { PaymentModel, type Payment, type SaleTransition } from '../payments/model';
 import { iso, presentSale } from './presentation';
 import type { CaptureInput, PixStatusAnswer, SaleAnswer } from './schemas';
-import { effectiveSaleStatus, SALE_OPERATIONS } from './state-table';
+import { effectiveSaleStatus, SALE_OPERATIONS } from '../payments/state-table';
 import {
   abandonOperation,
   claimTransition,
@@ -31,7 +31,7 @@ import {
 } from './transitions';
 import { SaleGatewayError } from './errors';
 
-function refuseInvalidState(sale: OnlineSale, action: 'captured' | 'cancelled'): never {
+function refuseInvalidState(sale: Payment, action: 'captured' | 'cancelled'): never {
   if (sale.paymentMethod === 'pix') throw new ApiError(400, { detail: `A PIX sale cannot be ${action}.` });
   if (sale.reconciliation) {
     throw new ApiError(
@@ -59,7 +59,7 @@ const ACQUIRER_CALLS: Record<
  * so reconciliation asks the acquirer and releases the claim; otherwise the sale would refuse every
  * operation for good with nothing to settle it.
  */
-async function reconcileUnmarkedClaim(sale: OnlineSale, held: SaleTransition): Promise<void> {
+async function reconcileUnmarkedClaim(sale: Payment, held: SaleTransition): Promise<void> {
   if (held.operation === 'settle' || Date.now() - new Date(held.createdAt).getTime() < STUCK_RECONCILIATION_MS) return;
   const reconciliation = {
     operation: held.operation,
@@ -69,7 +69,7 @@ async function reconcileUnmarkedClaim(sale: OnlineSale, held: SaleTransition): P
     inFlight: true,
   };
   const unmarked = { _id: sale._id, status: checkedAfterLookup(held.fromStatus), reconciliation: null };
-  await OnlineSaleModel.updateOne(unmarked, { $set: { reconciliation, reconciling: true } });
+  await PaymentModel.updateOne(unmarked, { $set: { reconciliation, reconciling: true } });
   logger.warn(
     { saleId: sale._id, operation: held.operation },
     'an operation claim without its in-flight mark: reconciling the sale',
@@ -84,7 +84,7 @@ async function reconcileUnmarkedClaim(sale: OnlineSale, held: SaleTransition): P
 
 /** Moves a card sale out of `op.from` through the acquirer, once, whatever runs at the same time. */
 async function runOperation(
-  sale: OnlineSale,
+  sale: Payment,
   operation: CardOperation,
   action: 'captured' | 'cancelled',
   amountCents?: number,
@@ -92,7 +92,7 @@ async function runOperation(
   const op = { ...SALE_OPERATIONS[operation], operation };
   const transition = await claimTransition(sale._id, op.from, op.operation);
   if (!transition.claimed) {
-    const current = await OnlineSaleModel.findById(sale._id).lean();
+    const current = await PaymentModel.findById(sale._id).lean();
     if (current && current.status === op.from && !current.reconciliation) {
       if (transition.held) await reconcileUnmarkedClaim(current, transition.held);
       throw new ApiError(
@@ -106,7 +106,7 @@ async function runOperation(
   // The intent is recorded before the call: should this process die from here on, the sale carries
   // the reconciling flag and the stuck-reconciliation sweep asks the acquirer and releases the
   // claim; without it the claim would block the sale for good. Settling the sale clears it.
-  await OnlineSaleModel.updateOne(
+  await PaymentModel.updateOne(
     { _id: sale._id },
     {
       $set: {
@@ -169,7 +169,7 @@ async function runOperation(
     return presentSale((await moveSale(sale, op.to, truth)).moved);
   } catch (error) {
     // Someone wrote the same outcome first (a notice of this very operation): that is success.
-    const current = await OnlineSaleModel.findById(sale._id).lean();
+    const current = await PaymentModel.findById(sale._id).lean();
     if (current?.status === op.to) return presentSale(current);
     throw error;
   }
@@ -204,14 +204,14 @@ export const VOID_ON_CONFIRMED_DISABLED =
  * cancel-capture) is a full refund through the refunds core, which owns the route
  * (src/refunds/cancel-capture.ts) and calls this for the rest.
  */
-export async function voidOrRefuseCancel(sale: OnlineSale): Promise<SaleAnswer> {
+export async function voidOrRefuseCancel(sale: Payment): Promise<SaleAnswer> {
   if (sale.paymentMethod !== 'card' || sale.reconciliation || sale.status !== 'PRE_CAPTURED')
     refuseInvalidState(sale, 'cancelled');
   return runOperation(sale, 'void', 'cancelled');
 }
 
 /** Whether the merchant lets a CONFIRMED sale be cancelled (refunded whole): else the contract's 400. */
-export async function refuseVoidOnConfirmedUnlessAllowed(sale: OnlineSale): Promise<void> {
+export async function refuseVoidOnConfirmedUnlessAllowed(sale: Payment): Promise<void> {
   const merchant = await getMerchant(sale.merchantId);
   if (!merchant?.settings?.allowVoidOnConfirmed) throw new ApiError(400, { detail: VOID_ON_CONFIRMED_DISABLED });
 }

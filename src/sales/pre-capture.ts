@@ -16,10 +16,10 @@ import { ApiError, badRequest } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { chargeCard } from '../payments/card-charge';
 import { useIdempotencyKey } from '../payments/idempotency';
-import { OnlineSaleModel, SavedCardModel, type OnlineSale } from './model';
+import { PaymentModel, SavedCardModel, type Payment } from '../payments/model';
 import { hashedRequest, saleKeys, settleIdempotencyKeyAfterFailure } from './idempotency-keys';
 import { keptAnswerOf, saleOfAnswer, type KeptAnswer, type PreCaptureResult } from './presentation';
-import { statusFromAcquirer } from './state-table';
+import { statusFromAcquirer } from '../payments/state-table';
 import { markForReconciliation, moveSale } from './transitions';
 import { SaleGatewayError } from './errors';
 import type { PreCaptureInput } from './schemas';
@@ -81,12 +81,12 @@ async function runPreCapture(
   input: PreCaptureInput,
   clearCard: ClearCard | null,
   key: { recordId: string; bodyHash: string; recordCreatedAt: Date } | null,
-): Promise<{ answer: KeptAnswer; sale: OnlineSale }> {
+): Promise<{ answer: KeptAnswer; sale: Payment }> {
   const prepared = await preparePayment(merchantId, input, clearCard);
   const id = await nextId('online_sale');
   const merchantOrderId = `S${id}R${crypto.randomBytes(5).toString('hex')}`;
   const summary = prepared.card ? summarizeCard(prepared.card) : prepared.cardToken;
-  let sale = await insertDocument(OnlineSaleModel, {
+  let sale = await insertDocument(PaymentModel, {
     _id: id,
     merchantId,
     merchantOrderId,
@@ -161,7 +161,7 @@ async function runPreCapture(
     }
     const stillProcessing = { _id: id, status: checkedAfterLookup('PROCESSING') };
     sale =
-      (await OnlineSaleModel.findOneAndUpdate(stillProcessing, { $set: { status: 'FAILED' } }, { new: true }).lean()) ??
+      (await PaymentModel.findOneAndUpdate(stillProcessing, { $set: { status: 'FAILED' } }, { new: true }).lean()) ??
       sale;
     throw new SaleGatewayError(sale, false, error);
   }
@@ -182,7 +182,7 @@ async function runPreCapture(
       });
       cardToken = cardResult.cardToken;
     }
-    const answerOf = (moved: OnlineSale) => keptAnswerOf(moved, { cardToken });
+    const answerOf = (moved: Payment) => keptAnswerOf(moved, { cardToken });
     const recorded = await moveSale(sale, to, truth, key ? answerOf : undefined);
     sale = recorded.moved;
     return { answer: recorded.answer ?? answerOf(sale), sale };

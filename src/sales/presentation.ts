@@ -2,9 +2,9 @@
  * What a reader of a sale sees: the sale as the API presents it (services return it; routes wrap
  * it in their HTTP answer), and the answer a pre-capture keeps for Idempotency-Key replays.
  */
-import type { OnlineSale } from './model';
+import type { Payment } from '../payments/model';
 import type { SaleAnswer } from './schemas';
-import { APPROVED_STATUSES, effectiveSaleStatus } from './state-table';
+import { APPROVED_STATUSES, effectiveSaleStatus } from '../payments/state-table';
 
 /** The answer a pre-capture gave, as kept on its sale for Idempotency-Key replays: status and JSON body. */
 export interface KeptAnswer {
@@ -20,7 +20,7 @@ export function iso(date: Date | null | undefined): string | null {
   return date ? new Date(date).toISOString() : null;
 }
 
-export function presentSale(sale: OnlineSale, extra: { cardToken?: string } = {}): SaleAnswer {
+export function presentSale(sale: Payment, extra: { cardToken?: string } = {}): SaleAnswer {
   const status = effectiveSaleStatus(sale);
   return {
     id: sale._id,
@@ -56,7 +56,7 @@ export function presentSale(sale: OnlineSale, extra: { cardToken?: string } = {}
 }
 
 /** Cents refunded: what succeeded refunds add up to; a sale REFUNDED by cancel-capture gave back all it captured. */
-function refundedValueOf(sale: OnlineSale): number {
+function refundedValueOf(sale: Payment): number {
   if (sale.refundedValue) return sale.refundedValue;
   return sale.status === 'REFUNDED' && sale.capturedAt ? (sale.capturedValue ?? sale.amountCents) : 0;
 }
@@ -73,7 +73,7 @@ export function saleOfAnswer(answer: KeptAnswer): SaleAnswer {
   return answer.body.data as SaleAnswer;
 }
 
-export function keptAnswerOf(sale: OnlineSale, extra: { cardToken?: string } = {}): KeptAnswer {
+export function keptAnswerOf(sale: Payment, extra: { cardToken?: string } = {}): KeptAnswer {
   return { status: 200, body: { status: 'success', data: presentSale(sale, extra) } };
 }
 

@@ -5,9 +5,9 @@
 import { AcquirerStatus, callMayStillBeRunningMs, getSale, type AcquirerSale } from '../acquirer/client';
 import { findAcquirerCharge, noSaleIsConclusive } from '../payments/card-charge';
 import { freeKey, recordOfUse } from '../payments/idempotency';
-import { OnlineSaleModel, SaleIdempotencyModel, type OnlineSale } from './model';
+import { PaymentModel, SaleIdempotencyModel, type Payment } from '../payments/model';
 import { keptAnswerOf } from './presentation';
-import { isUnnoticedPixPastExpiry, noticeMayMove, statusFromAcquirer } from './state-table';
+import { isUnnoticedPixPastExpiry, noticeMayMove, statusFromAcquirer } from '../payments/state-table';
 import { claimTransition, moveSale, releaseOperationClaim } from './transitions';
 
 /**
@@ -15,11 +15,11 @@ import { claimTransition, moveSale, releaseOperationClaim } from './transitions'
  * settles it. Throws AcquirerUnavailableError while the acquirer cannot answer (the job retries).
  */
 export async function reconcileSale(saleId: number, now = new Date()): Promise<string> {
-  return reconcileReadSale(await OnlineSaleModel.findById(saleId).lean(), now);
+  return reconcileReadSale(await PaymentModel.findById(saleId).lean(), now);
 }
 
 /** reconcileSale, for a sale just read (a notice found it). */
-export async function reconcileReadSale(sale: OnlineSale | null, now = new Date()): Promise<string> {
+export async function reconcileReadSale(sale: Payment | null, now = new Date()): Promise<string> {
   // The sweep waited out the grace before queueing; here expiry alone decides.
   if (sale && !sale.reconciliation && isUnnoticedPixPastExpiry(sale, now, 0)) {
     // Its payment notice may have been lost: the acquirer says whether it was paid or expired.
@@ -58,7 +58,7 @@ export async function reconcileReadSale(sale: OnlineSale | null, now = new Date(
       // Someone holds the settlement of this sale: a concurrent run (it writes the same acquirer
       // truth), or a run that died before writing. Either way the sale may be moved by this truth:
       // the move is conditional on PROCESSING, so at most the same values are written twice.
-      const current = await OnlineSaleModel.findById(sale._id).lean();
+      const current = await PaymentModel.findById(sale._id).lean();
       if (!current || current.status !== 'PROCESSING' || !current.reconciliation) return 'already settled';
     }
     const to = truth ? (statusFromAcquirer(truth.status, sale) ?? 'FAILED') : 'FAILED';
@@ -85,7 +85,7 @@ export async function reconcileReadSale(sale: OnlineSale | null, now = new Date(
     // refused, so nothing can take the freed claim early, and a crash between the two writes
     // leaves a flagged sale the sweep settles again, never an unflagged sale locked for good.
     await releaseOperationClaim(sale._id, fromStatus);
-    await OnlineSaleModel.updateOne(
+    await PaymentModel.updateOne(
       { _id: sale._id },
       { $set: { reconciliation: null, reconciling: false, 'acquirer.status': truth.status } },
     );
@@ -95,7 +95,7 @@ export async function reconcileReadSale(sale: OnlineSale | null, now = new Date(
     await moveSale(sale, to, truth);
   } catch (error) {
     // Another reconciliation of the same episode (the sweep's) settled it first.
-    const current = await OnlineSaleModel.findById(sale._id).lean();
+    const current = await PaymentModel.findById(sale._id).lean();
     if (current && !current.reconciliation) return 'already settled';
     throw error;
   }
@@ -103,12 +103,12 @@ export async function reconcileReadSale(sale: OnlineSale | null, now = new Date(
 }
 
 /** Moves a sale to what the acquirer says, guarded like every transition. */
-export async function settleToAcquirer(sale: OnlineSale, truth: AcquirerSale): Promise<string> {
+export async function settleToAcquirer(sale: Payment, truth: AcquirerSale): Promise<string> {
   if (!noticeMayMove(sale.status)) return `no change (${sale.status}: its refunds settle it)`;
   const to = statusFromAcquirer(truth.status, sale);
   if (!to || to === sale.status) return `no change (${sale.status})`;
   if (!(await claimTransition(sale._id, sale.status, 'settle')).claimed) {
-    const current = await OnlineSaleModel.findById(sale._id).lean();
+    const current = await PaymentModel.findById(sale._id).lean();
     if (current?.status === to) return `no change (${to})`;
     throw new Error(`sale ${sale._id} is being moved out of ${sale.status} by another operation; try again`);
   }

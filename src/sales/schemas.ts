@@ -5,7 +5,7 @@
 import { celebrate, Joi, Segments } from 'celebrate';
 import { definition, field, nullable, required, swaggerOnly, withDefault, type ValueOf } from '../http/schema';
 import { inCents } from '../http/validation';
-import { SALE_ORIGIN_KINDS, SALE_STATUSES } from './model';
+import { SALE_ORIGIN_KINDS, PAYMENT_STATUSES } from '../payments/model';
 
 /** R$ 10,000,000.00 */
 export const MAX_SALE_VALUE = 1_000_000_000;
@@ -198,7 +198,7 @@ export const onlineSale = definition(
         'charge was created (PENDING, awaiting the payer). ' +
         'false for a denial (sale_status DENIED, with denial_code and denial_message). HTTP 200 alone is not approval.',
     ),
-    sale_status: required(field.oneOf(SALE_STATUSES)).description(
+    sale_status: required(field.oneOf(PAYMENT_STATUSES)).description(
       'See docs/api/sales.md for the states and transitions',
     ),
     payment_method: required(field.oneOf(['card', 'pix'])),
@@ -302,7 +302,7 @@ export const saleGatewayError = definition(
   field.object({
     detail: required(field.string()),
     sale_id: field.number().integer(),
-    sale_status: field.oneOf(SALE_STATUSES),
+    sale_status: field.oneOf(PAYMENT_STATUSES),
     reconciling: field.boolean(),
   }),
 );

@@ -16,7 +16,7 @@ import mongoose from 'mongoose';
 import { isDuplicateKey } from '../db/claims';
 import { nextId } from '../db/ids';
 import { insertDocument } from '../db/inserts';
-import { OnlineSaleModel, type OnlineSale, type SaleOrigin } from './model';
+import { PaymentModel, type Payment, type SaleOrigin } from '../payments/model';
 
 /** The acquirer's captured status (Status 2, PaymentConfirmed). */
 const CAPTURED = 2;
@@ -51,18 +51,18 @@ export const settledSaleOrderId = (origin: SaleOrigin): string => `${ORDER_ID_PR
  * The sale recorded for an origin, if any: found by its order id (unique, top-level, indexed), so
  * whoever needs it does not depend on a link to it written onto the origin's own document.
  */
-export async function findSettledSale(merchantId: number, origin: SaleOrigin): Promise<OnlineSale | null> {
-  const sale = await OnlineSaleModel.findOne({ merchantOrderId: settledSaleOrderId(origin) }).lean();
+export async function findSettledSale(merchantId: number, origin: SaleOrigin): Promise<Payment | null> {
+  const sale = await PaymentModel.findOne({ merchantOrderId: settledSaleOrderId(origin) }).lean();
   if (sale && sale.merchantId !== merchantId)
     throw new Error(`the sale of ${origin.kind} ${origin.id} is not its merchant's`);
   return sale;
 }
 
 /** The sale of the charge, inserted now or read as another recorder inserted it. */
-export async function recordSettledSale(input: SettledSaleInput): Promise<OnlineSale> {
+export async function recordSettledSale(input: SettledSaleInput): Promise<Payment> {
   const merchantOrderId = settledSaleOrderId(input.origin);
   try {
-    return await insertDocument(OnlineSaleModel, {
+    return await insertDocument(PaymentModel, {
       _id: await nextId('online_sale'),
       merchantId: input.merchantId,
       merchantOrderId,
@@ -86,7 +86,7 @@ export async function recordSettledSale(input: SettledSaleInput): Promise<Online
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
   }
-  const recorded = await OnlineSaleModel.findOne({ merchantOrderId }).lean();
+  const recorded = await PaymentModel.findOne({ merchantOrderId }).lean();
   if (!recorded || recorded.merchantId !== input.merchantId)
     throw new Error(`the sale of ${input.origin.kind} ${input.origin.id} is not its merchant's`);
   return recorded;
@@ -103,18 +103,15 @@ export const SALES_WITHOUT_TOP_LEVEL_TID = { 'acquirer.tid': mongoose.trusted({ 
  * Idempotent and resumable: a sale that has it is not read again. Returns how many it wrote.
  */
 export async function backfillSettledSaleTids(): Promise<number> {
-  const sales = await OnlineSaleModel.find(SALES_WITHOUT_TOP_LEVEL_TID, { 'acquirer.tid': 1 }).lean();
+  const sales = await PaymentModel.find(SALES_WITHOUT_TOP_LEVEL_TID, { 'acquirer.tid': 1 }).lean();
   for (const sale of sales)
-    await OnlineSaleModel.updateOne(
-      { _id: sale._id, acquirerTid: null },
-      { $set: { acquirerTid: sale.acquirer!.tid } },
-    );
+    await PaymentModel.updateOne({ _id: sale._id, acquirerTid: null }, { $set: { acquirerTid: sale.acquirer!.tid } });
   return sales.length;
 }
 
 /** The TID the acquirer gave the payment of an origin, on its sale if one is recorded (an older charge's had none). */
 export async function recordSettledSaleTid(origin: SaleOrigin, tid: string): Promise<void> {
-  await OnlineSaleModel.updateOne(
+  await PaymentModel.updateOne(
     { merchantOrderId: settledSaleOrderId(origin), acquirerTid: null },
     { $set: { acquirerTid: tid, 'acquirer.tid': tid } },
   );

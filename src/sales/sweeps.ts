@@ -9,8 +9,8 @@ import { logger } from '../platform/logger';
 import { jobWillRun } from '../queue/kept-jobs';
 import { enqueuePaymentNotice, paymentNoticeJobId, paymentNoticeQueue } from '../../jobs/apply-payment-notice';
 import { enqueueReconcileSale, reconcileSweepJobId } from '../../jobs/reconcile-sale';
-import { OnlineSaleModel, PaymentNoticeModel } from './model';
-import { PIX_EXPIRY_GRACE_MS } from './state-table';
+import { PaymentModel, PaymentNoticeModel } from '../payments/model';
+import { PIX_EXPIRY_GRACE_MS } from '../payments/state-table';
 import { STUCK_RECONCILIATION_MS } from './transitions';
 
 const SWEEP_BATCH = 500;
@@ -38,13 +38,13 @@ export async function sweepUnsettledSales(now = new Date()): Promise<void> {
   const trusted = <T>(operator: T): T => mongoose.trusted(operator) as T;
   const pixExpiredBefore = new Date(now.getTime() - PIX_EXPIRY_GRACE_MS);
   const [orphans, stuck, unnoticedPix] = await Promise.all([
-    OnlineSaleModel.find({ status: 'PROCESSING', reconciliation: null, createdAt: trusted({ $lt: staleProcessing }) })
+    PaymentModel.find({ status: 'PROCESSING', reconciliation: null, createdAt: trusted({ $lt: staleProcessing }) })
       .limit(SWEEP_BATCH)
       .lean(),
-    OnlineSaleModel.find({ reconciling: true, 'reconciliation.since': trusted({ $lt: stuckSince }) })
+    PaymentModel.find({ reconciling: true, 'reconciliation.since': trusted({ $lt: stuckSince }) })
       .limit(SWEEP_BATCH)
       .lean(),
-    OnlineSaleModel.find({
+    PaymentModel.find({
       paymentMethod: 'pix',
       status: 'PENDING',
       reconciliation: null,
@@ -62,7 +62,7 @@ export async function sweepUnsettledSales(now = new Date()): Promise<void> {
       reason: 'left PROCESSING without an answer',
     };
     const stillOrphan = { _id: sale._id, status: checkedAfterLookup('PROCESSING'), reconciliation: null };
-    await OnlineSaleModel.updateOne(stillOrphan, { $set: { reconciliation, reconciling: true } });
+    await PaymentModel.updateOne(stillOrphan, { $set: { reconciliation, reconciling: true } });
   }
   for (const sale of [...orphans, ...stuck, ...unnoticedPix]) {
     await enqueueReconcileSale(sale._id, reconcileSweepJobId(sale._id, bucket));
@@ -113,11 +113,11 @@ export async function requeueUnappliedPaymentNotices(now = new Date()): Promise<
 export async function salesNeedingAttention(now = new Date()): Promise<Record<string, number>> {
   const trusted = <T>(operator: T): T => mongoose.trusted(operator) as T;
   const [reconciling, pix, notices] = await Promise.all([
-    OnlineSaleModel.countDocuments({
+    PaymentModel.countDocuments({
       reconciling: true,
       'reconciliation.since': trusted({ $lt: new Date(now.getTime() - STUCK_RECONCILIATION_MS) }),
     }),
-    OnlineSaleModel.countDocuments({
+    PaymentModel.countDocuments({
       paymentMethod: 'pix',
       status: 'PENDING',
       'pix.expiresAt': trusted({ $lt: new Date(now.getTime() - PIX_EXPIRY_ASK_WINDOW_MS) }),

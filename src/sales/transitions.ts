@@ -9,17 +9,17 @@ import { checkedAfterLookup } from '../db/filters';
 import { notFound } from '../platform/errors';
 import { logger } from '../platform/logger';
 import {
-  OnlineSaleModel,
+  PaymentModel,
   SaleTransitionModel,
-  type OnlineSale,
+  type Payment,
   type SaleOperation,
-  type SaleStatus,
+  type PaymentStatus,
   type SaleTransition,
-} from './model';
+} from '../payments/model';
 import { storableAnswer, type KeptAnswer } from './presentation';
 import { saleMoveEvent } from './events';
 import { oweEvents, owedSet, recordOwed } from '../events/outbox';
-import { settledFields, withFieldsSet } from './state-table';
+import { settledFields, withFieldsSet } from '../payments/state-table';
 import { enqueueReconcileSale, reconcileEpisodeJobId } from '../../jobs/reconcile-sale';
 
 /** A reconciliation (or an operation) running longer than this is stuck: the sweep and /metrics look at it. */
@@ -28,27 +28,27 @@ export const STUCK_RECONCILIATION_MS = 10 * 60_000;
 /** Who asks: a merchant, or the system token acting for every merchant (undefined). */
 export type SaleScope = number | undefined;
 
-export async function findSale(scope: SaleScope, saleId: number): Promise<OnlineSale> {
+export async function findSale(scope: SaleScope, saleId: number): Promise<Payment> {
   // By `_id` alone (see checkedAfterLookup); another merchant's sale is "not found": its existence is not revealed.
-  const sale = await OnlineSaleModel.findById(saleId).lean();
+  const sale = await PaymentModel.findById(saleId).lean();
   if (!sale || (scope !== undefined && sale.merchantId !== scope)) throw notFound('Sale not found.');
   return sale;
 }
 
 /** One job per reconciliation episode (a sale may need several over its life). */
-export async function enqueueReconciliation(saleId: number, fromStatus: SaleStatus, since: Date): Promise<void> {
+export async function enqueueReconciliation(saleId: number, fromStatus: PaymentStatus, since: Date): Promise<void> {
   await enqueueReconcileSale(saleId, reconcileEpisodeJobId(saleId, fromStatus, since), 1000);
 }
 
 /** Records that an acquirer call's outcome is unknown and queues the job that finds it out. */
 export async function markForReconciliation(
-  sale: OnlineSale,
+  sale: Payment,
   operation: SaleOperation,
   reason: string,
   inFlight = false,
-): Promise<OnlineSale> {
+): Promise<Payment> {
   const reconciliation = { operation, fromStatus: sale.status, since: new Date(), reason, inFlight };
-  const updated = await OnlineSaleModel.findOneAndUpdate(
+  const updated = await PaymentModel.findOneAndUpdate(
     { _id: sale._id },
     { $set: { reconciliation, reconciling: true } },
     { new: true },
@@ -86,7 +86,7 @@ export type TransitionClaim =
 /** Claims the transition out of `fromStatus`; not claimed when someone else holds it (`held`, as read). */
 export function claimTransition(
   saleId: number,
-  fromStatus: SaleStatus,
+  fromStatus: PaymentStatus,
   operation: SaleOperation | 'settle',
 ): Promise<TransitionClaim> {
   return transitions.claim(`${saleId}:${fromStatus}`, () => ({ saleId, fromStatus, operation }));
@@ -96,7 +96,7 @@ export function claimTransition(
  * Releases an operation's claim on behalf of its holder, once reconciliation learnt the call never
  * took effect (its holder may be dead). Exactly the claim read is released.
  */
-export async function releaseOperationClaim(saleId: number, fromStatus: SaleStatus): Promise<void> {
+export async function releaseOperationClaim(saleId: number, fromStatus: PaymentStatus): Promise<void> {
   const held = await transitions.read(`${saleId}:${fromStatus}`);
   if (held) await transitions.asRead(held).release();
 }
@@ -108,7 +108,7 @@ export async function releaseOperationClaim(saleId: number, fromStatus: SaleStat
  */
 export async function abandonOperation(saleId: number, claim: HeldClaim<SaleTransition>): Promise<void> {
   await claim.release();
-  await OnlineSaleModel.updateOne({ _id: saleId }, { $set: { reconciliation: null, reconciling: false } });
+  await PaymentModel.updateOne({ _id: saleId }, { $set: { reconciliation: null, reconciling: false } });
 }
 
 /**
@@ -117,11 +117,11 @@ export async function abandonOperation(saleId: number, claim: HeldClaim<SaleTran
  * stored by the same write); updatedAt is set here so that answer shows what is stored.
  */
 export async function moveSale(
-  sale: OnlineSale,
-  to: SaleStatus,
+  sale: Payment,
+  to: PaymentStatus,
   truth: Partial<AcquirerSale> & { status: number },
-  answerOf?: (moved: OnlineSale) => KeptAnswer,
-): Promise<{ moved: OnlineSale; answer?: KeptAnswer }> {
+  answerOf?: (moved: Payment) => KeptAnswer,
+): Promise<{ moved: Payment; answer?: KeptAnswer }> {
   const set: Record<string, unknown> = { ...settledFields(sale, to, truth), updatedAt: new Date() };
   const moved = withFieldsSet(sale, set);
   const answer = answerOf?.(moved);
@@ -129,13 +129,13 @@ export async function moveSale(
   // The move's event is owed by this same write (src/events/outbox.ts): a crash after it loses nothing.
   const owed = oweEvents([moved.status !== sale.status ? saleMoveEvent(moved) : null]);
   const filter = { _id: sale._id, status: checkedAfterLookup(sale.status) };
-  const updated = await OnlineSaleModel.findOneAndUpdate(
+  const updated = await PaymentModel.findOneAndUpdate(
     filter,
     { $set: { ...set, ...owedSet(owed) } },
     { new: true, timestamps: false },
   ).lean();
   if (!updated) throw new Error(`sale ${sale._id} left ${sale.status} while its transition was held`);
-  await recordOwed(OnlineSaleModel, sale._id, owed);
+  await recordOwed(PaymentModel, sale._id, owed);
   return { moved: updated, answer };
 }
 
@@ -143,7 +143,11 @@ export async function moveSale(
  * Releases the claim on the transition out of `fromStatus` if, and only if, the holder `holder`
  * still has it: a refund that took it (src/refunds) and learnt its void never happened.
  */
-export async function releaseTransitionClaimOf(saleId: number, fromStatus: SaleStatus, holder: string): Promise<void> {
+export async function releaseTransitionClaimOf(
+  saleId: number,
+  fromStatus: PaymentStatus,
+  holder: string,
+): Promise<void> {
   const held = await transitions.read(`${saleId}:${fromStatus}`);
   if (held?.holder === holder) await transitions.asRead(held).release();
 }

@@ -7,7 +7,8 @@
  * one succeeds the refunds area writes the charge's refunded total here.
  */
 import { notFound } from '../platform/errors';
-import { findSettledSale, recordSettledSale, type OnlineSale } from '../sales';
+import { findSettledSale, recordSettledSale } from '../sales';
+import { type Payment } from '../payments/model';
 import { findSubscription, parseId } from './service';
 import { chargeEvent } from './events';
 import { oweEvents, owedSet, recordOwed } from '../events/outbox';
@@ -44,7 +45,7 @@ export async function findCharge(
  * The sale is found by its origin (its order id, unique, indexed): one read, as reading a `saleId`
  * link was, and one write fewer on the charge (the link is no longer written; older charges' is unused).
  */
-export async function chargeSaleOf(sub: Subscription, charge: SubscriptionCharge): Promise<OnlineSale> {
+export async function chargeSaleOf(sub: Subscription, charge: SubscriptionCharge): Promise<Payment> {
   const origin = { kind: 'subscription_charge' as const, id: charge._id };
   const recorded = await findSettledSale(sub.merchantId, origin);
   if (recorded) return recorded;

@@ -8,7 +8,8 @@
 import mongoose from 'mongoose';
 import { getSale } from '../acquirer/client';
 import { logger } from '../platform/logger';
-import { recordSettledSaleTid, type OnlineSale } from '../sales';
+import { recordSettledSaleTid } from '../sales';
+import { type Payment } from '../payments/model';
 import { chargeSaleOf } from './charge-refunds';
 import { ChargeStatus, SubscriptionChargeModel, SubscriptionModel } from './model';
 
@@ -19,7 +20,7 @@ export const PAID_CHARGES_WITHOUT_TID = {
 };
 
 /** The sale of the paid charge the TID names (recorded now if need be); null when no charge of ours has it. */
-export async function chargeSaleOfTid(tid: string): Promise<OnlineSale | null> {
+export async function chargeSaleOfTid(tid: string): Promise<Payment | null> {
   const charge = await SubscriptionChargeModel.findOne({ acquirerTid: tid }).lean();
   if (!charge || (charge.status !== ChargeStatus.CONFIRMED && charge.status !== ChargeStatus.REFUNDED)) return null;
   const sub = await SubscriptionModel.findById(charge.subscriptionId).lean();

@@ -13,7 +13,7 @@ import { releaseEstablishments } from '../merchants/establishments';
 import { MerchantModel } from '../merchants/model';
 import { PaymentLinkModel } from '../payment-links/model';
 import { notFound } from '../platform/errors';
-import { OnlineSaleModel } from '../sales/model';
+import { merchantHasPayments } from '../payments/reads';
 import { SubscriptionModel } from '../subscriptions/model';
 import { WebhookEndpointModel } from '../webhooks/endpoint-model';
 
@@ -33,7 +33,7 @@ export function deletionRefusal(nodeEnv: string | undefined, mongodbUri?: string
 
 /** The records that make a merchant more than a mistake, each read by its merchant's index (one document). */
 const BUSINESS_RECORDS: [name: string, held: (merchantId: number) => Promise<unknown>][] = [
-  ['sales', (merchantId) => OnlineSaleModel.exists({ merchantId })],
+  ['sales', merchantHasPayments],
   ['payment links', (merchantId) => PaymentLinkModel.exists({ merchantId })],
   ['subscriptions', (merchantId) => SubscriptionModel.exists({ merchantId })],
   ['webhook endpoints', (merchantId) => WebhookEndpointModel.exists({ merchantId })],

@@ -23,12 +23,12 @@ import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '..
 import { CommercialContactModel } from '../../src/contacts/model';
 import { LINK_PAID, LinkIdempotencyModel, PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/model';
 import {
-  OnlineSaleModel,
+  PaymentModel,
   PaymentNoticeModel,
   SaleIdempotencyModel,
   SaleTransitionModel,
   SavedCardModel,
-} from '../../src/sales/model';
+} from '../../src/payments/model';
 import {
   ChargeAttemptModel,
   ChargeRefundModel,
@@ -136,7 +136,7 @@ function fills(now: Date, passwordHash: string): Fill[] {
       }),
     },
     {
-      model: OnlineSaleModel as never,
+      model: PaymentModel as never,
       count: all,
       doc: (i, n) => {
         const status = saleStatus(i);

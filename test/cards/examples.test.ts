@@ -11,7 +11,7 @@ import { startSalesEnv, type SalesEnv } from '../sales/helpers';
 import { newMerchant, type TestMerchant } from '../helpers/identity';
 import { runCommand, ROOT } from '../helpers/processes';
 import { publicKeyId } from '../../src/cards';
-import { OnlineSaleModel } from '../../src/sales/model';
+import { PaymentModel } from '../../src/payments/model';
 
 let env: SalesEnv;
 let merchant: TestMerchant;
@@ -40,7 +40,7 @@ async function assertApprovedSale(t: import('ava').ExecutionContext, answer: any
   t.true(answer.data.approved, JSON.stringify(answer));
   t.is(answer.data.sale_status, 'PRE_CAPTURED');
   t.deepEqual(answer.data.card, { brand: 'Visa', bin: '400000', last4: '0010' });
-  const stored = await OnlineSaleModel.findById(answer.data.id).lean();
+  const stored = await PaymentModel.findById(answer.data.id).lean();
   t.is(stored?.merchantId, merchant.merchantId);
   t.false(JSON.stringify(stored).includes('4000000000000010'));
 }

@@ -17,9 +17,9 @@ import { cardSale, CARDS, pixSale, PRE_CAPTURE } from '../sales/helpers';
 import { APPROVED_CARD, readyLink } from '../payment-links/helpers';
 import { createSubscription } from '../subscriptions/support';
 import { createEndpoint, untilReceived, verifiedAt } from './helpers';
-import { RefundModel } from '../../src/refunds';
+import { RefundModel } from '../../src/payments/refund-model';
 import { findSettledSale, sweepUnsettledSales } from '../../src/sales';
-import { OnlineSaleModel } from '../../src/sales/model';
+import { PaymentModel } from '../../src/payments/model';
 
 let app: TestApp;
 let sandboxUrl: string;
@@ -83,7 +83,7 @@ test.serial('a PIX that expires unpaid is pix.expired, once, when the sweep has 
   const expiries = await createEndpoint(app, shop, { url: receiver.url('/expiries'), enabled_events: ['pix.expired'] });
   const sale = (await callJson(app, 'POST', PRE_CAPTURE, mine(), pixSale({ pix_expires_in: 60 }))).body.data;
   // Its time runs out at the acquirer and on our clock; three minutes on, the sweep asks the acquirer.
-  await OnlineSaleModel.updateOne({ _id: sale.id }, { $set: { 'pix.expiresAt': new Date(Date.now() - 1000) } });
+  await PaymentModel.updateOne({ _id: sale.id }, { $set: { 'pix.expiresAt': new Date(Date.now() - 1000) } });
   await call({ url: sandboxUrl }, 'POST', `/sandbox/pix/${sale.acquirer.payment_id}/expire`);
   await sweepUnsettledSales(new Date(Date.now() + 3 * 60_000));
   const [event] = await untilReceived(receiver, '/expiries', expiries.secret, 'pix.expired');

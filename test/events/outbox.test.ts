@@ -17,7 +17,7 @@ import { createSubscription } from '../subscriptions/support';
 import { createEndpoint, untilReceived, verifiedAt } from './helpers';
 import { AccountEventModel } from '../../src/events/model';
 import { owedEventsAgeSeconds, sweepOwedEvents } from '../../src/events/outbox';
-import { OnlineSaleModel } from '../../src/sales/model';
+import { PaymentModel } from '../../src/payments/model';
 import { SubscriptionChargeModel } from '../../src/subscriptions/model';
 import { CHARGE_QUEUE } from '../../jobs/charge-subscription';
 
@@ -77,7 +77,7 @@ test.serial('the web process killed between a capture and its event: the sweep r
   t.is(killed.signal, 'SIGKILL');
 
   const id = `evt_sale_${sale.id}_captured`;
-  const written = (await OnlineSaleModel.findById(sale.id).lean())!;
+  const written = (await PaymentModel.findById(sale.id).lean())!;
   t.is(written.status, 'CONFIRMED');
   t.true((written as any).eventsOwed, 'the capture owes its event');
   t.is(await AccountEventModel.countDocuments({ _id: id }), 0, 'the event was not recorded before the kill');
@@ -85,7 +85,7 @@ test.serial('the web process killed between a capture and its event: the sweep r
 
   t.true((await sweepLater()) >= 1);
   await sweepLater(); // a second sweep records nothing again
-  const stored = (await OnlineSaleModel.findById(sale.id).lean())! as any;
+  const stored = (await PaymentModel.findById(sale.id).lean())! as any;
   t.falsy(stored.eventsOwed);
   t.deepEqual(stored.owedEvents ?? {}, {});
   t.is(await AccountEventModel.countDocuments({ objectKey: `sale_${sale.id}`, type: 'sale.captured' }), 1);

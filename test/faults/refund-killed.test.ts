@@ -1,7 +1,7 @@
 import '../helpers/env';
 import test from 'ava';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
-import { RefundModel } from '../../src/refunds/model';
+import { RefundModel } from '../../src/payments/refund-model';
 import { eventually, startProcess, stopAll, type RunningProcess } from '../helpers/processes';
 import { bearer, newMerchant } from '../helpers/identity';
 import { callJson } from '../helpers/http';

@@ -2,7 +2,7 @@ import '../helpers/env';
 import test from 'ava';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection';
 import { BACKFILLS, runBackfills } from '../../src/db/backfills';
-import { OnlineSaleModel, PaymentNoticeModel } from '../../src/sales/model';
+import { PaymentModel, PaymentNoticeModel } from '../../src/payments/model';
 import '../../src/payment-links/model';
 import '../../src/chargebacks/model'; // every area with a backfill is loaded, so each one runs
 
@@ -11,7 +11,7 @@ test.after.always(() => disconnectDatabase());
 
 test.serial('documents stored before a sweep flag existed are marked once, and only those', async (t) => {
   const since = new Date(Date.now() - 3600_000);
-  await OnlineSaleModel.collection.insertMany([
+  await PaymentModel.collection.insertMany([
     {
       _id: 91 as never,
       paymentMethod: 'card',
@@ -28,9 +28,9 @@ test.serial('documents stored before a sweep flag existed are marked once, and o
   t.is(Object.keys(first).length, BACKFILLS.length);
   t.is(first[BACKFILLS[0].name], 1);
   t.is(first[BACKFILLS[1].name], 1);
-  t.true((await OnlineSaleModel.findById(91).lean())!.reconciling === true);
+  t.true((await PaymentModel.findById(91).lean())!.reconciling === true);
   t.is(
-    (await OnlineSaleModel.findById(92).lean())!.reconciling,
+    (await PaymentModel.findById(92).lean())!.reconciling,
     undefined,
     'a sale not under reconciliation is left as it was',
   );

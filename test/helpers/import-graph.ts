@@ -10,7 +10,7 @@ export type Graph = Map<string, Set<string>>;
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]*|\.{1,2})\1/gm;
 
-function sourcesUnder(root: string, dir: string): string[] {
+export function sourcesUnder(root: string, dir: string): string[] {
   const full = path.join(root, dir);
   if (!fs.existsSync(full)) return [];
   return fs.readdirSync(full, { withFileTypes: true, recursive: true }).flatMap((entry) => {
@@ -20,7 +20,7 @@ function sourcesUnder(root: string, dir: string): string[] {
   });
 }
 
-function resolveImport(root: string, from: string, specifier: string): string | undefined {
+export function resolveImport(root: string, from: string, specifier: string): string | undefined {
   const base = path.join(path.dirname(path.join(root, from)), specifier);
   const found = [`${base}.ts`, path.join(base, 'index.ts'), base].find(
     (candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile(),

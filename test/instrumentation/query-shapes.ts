@@ -111,23 +111,48 @@ function sourceLine(compiled: string, line: number, column: number): string {
   return `${file}:${entry?.originalLine !== undefined ? entry.originalLine + 1 : line}`;
 }
 
-/** The first frame of our own code in the stack of the call that sent the command. */
-function codePath(): string {
+/** The frames of our own code in the stack of the call that sent the command, innermost first, as `file:line`. */
+function ourFrames(): string[] {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 60;
   const stack = new Error().stack ?? '';
   Error.stackTraceLimit = limit;
   const root = PROJECT_ROOT + path.sep;
+  const frames: string[] = [];
   for (const line of stack.split('\n').slice(1)) {
     const match = /\(?((?:\/|[A-Za-z]:\\)[^():]+):(\d+):(\d+)\)?$/.exec(line.trim());
     if (!match || !match[1].startsWith(root)) continue;
     const compiled = BUILD_DIR && match[1].startsWith(BUILD_DIR + path.sep);
     const file = compiled ? path.relative(BUILD_DIR, match[1]) : match[1].slice(root.length);
     if (file.startsWith('node_modules') || RECORDING_FILES.some((recording) => file.startsWith(recording))) continue;
-    return compiled ? sourceLine(match[1], Number(match[2]), Number(match[3])) : `${file}:${match[2]}`;
+    frames.push(compiled ? sourceLine(match[1], Number(match[2]), Number(match[3])) : `${file}:${match[2]}`);
   }
-  return 'unknown';
+  return frames;
 }
+
+/** The first frame of our own code in the stack of the call that sent the command. */
+const codePath = (frames = ourFrames()): string => frames[0] ?? 'unknown';
+
+/** Commands that write documents: their writer is recorded, for the rule on who writes a payment's collections. */
+const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify']);
+
+/** The store's generic write helpers: they write for the code that called them. */
+const GENERIC_WRITE_HELPERS = ['src/db/claims.ts', 'src/db/inserts.ts'].map((file) => file.split('/').join(path.sep));
+
+/** The file that wrote: the innermost frame of our code but the generic write helpers. */
+export function writerOf(frames: string[]): string {
+  const files = frames.map((frame) => frame.replace(/:\d+$/, ''));
+  return files.find((file) => !GENERIC_WRITE_HELPERS.includes(file)) ?? files[0] ?? 'unknown';
+}
+
+export interface RecordedWrite {
+  collection: string;
+  command: string;
+  writer: string;
+}
+
+/** What a process records of its writes, beside its filter shapes, in DB_QUERY_SHAPES_DIR. */
+export const WRITES_SUFFIX = '.writes.jsonl';
 
 /** Per directory, the shapes this process recorded there, each with the code that sent it. */
 const seen = new Map<string, Set<string>>();
@@ -138,8 +163,21 @@ export function recordShape({ event, collection }: { event: CommandStartedEvent;
   if (!dir) return;
   const recorded = seen.get(dir) ?? new Set<string>();
   seen.set(dir, recorded);
-  for (const shape of filterShapesOf(event.commandName, event.command)) {
-    const from = codePath();
+  const shapes = filterShapesOf(event.commandName, event.command);
+  const writes = WRITE_COMMANDS.has(event.commandName);
+  if (!shapes.length && !writes) return;
+  const frames = ourFrames();
+  if (writes) {
+    const write: RecordedWrite = { collection, command: event.commandName, writer: writerOf(frames) };
+    const key = `write|${write.collection}|${write.command}|${write.writer}`;
+    if (!recorded.has(key)) {
+      recorded.add(key);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.appendFileSync(path.join(dir, `${process.pid}${WRITES_SUFFIX}`), `${JSON.stringify(write)}\n`);
+    }
+  }
+  for (const shape of shapes) {
+    const from = codePath(frames);
     const key = `${collection}|${shape.command}|${shape.equality.join(',')}|${shape.other.join(',')}|${from}`;
     if (recorded.has(key)) continue;
     recorded.add(key);

@@ -9,7 +9,7 @@ import { queueNames } from '../../jobs';
 import { HEARTBEAT_QUEUE } from '../../jobs/heartbeat';
 import { getSale } from '../../src/acquirer/client';
 import { AcquirerUnavailableError } from '../../src/acquirer/errors';
-import { OnlineSaleModel, PaymentNoticeModel } from '../../src/sales/model';
+import { PaymentModel, PaymentNoticeModel } from '../../src/payments/model';
 import { SubscriptionChargeModel } from '../../src/subscriptions/model';
 import { dayOf } from '../../src/subscriptions/clock';
 import { ChargebackNoticeModel } from '../../src/chargebacks/model';
@@ -149,7 +149,7 @@ test('needs_attention counts what the sweeps could not settle, and not what is m
   for (const kind of kinds) t.is(sample(before, `needs_attention{kind="${kind}"}`), 0, kind);
 
   const reconciliation = (since: Date) => ({ operation: 'capture', fromStatus: 'PRE_CAPTURED', since, reason: 'test' });
-  await OnlineSaleModel.collection.insertMany([
+  await PaymentModel.collection.insertMany([
     {
       _id: 7001 as never,
       paymentMethod: 'card',

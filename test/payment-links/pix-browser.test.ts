@@ -11,7 +11,7 @@ import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
 import { LinkPixChargeModel, PaymentLinkModel } from '../../src/payment-links/model';
-import { OnlineSaleModel } from '../../src/sales/model';
+import { PaymentModel } from '../../src/payments/model';
 import { launchChromium } from '../helpers/browser';
 import { ROOT } from '../helpers/processes';
 import { callJson } from '../helpers/http';
@@ -76,7 +76,7 @@ test('an expired QR code is renewed on the page, and a PIX paid after the card i
   await page.getByRole('status').filter({ hasText: 'Aguardando o pagamento' }).waitFor();
   const first = await page.getByLabel('PIX copia e cola').inputValue();
   const pix = await LinkPixChargeModel.findOne({ linkId: id }).lean();
-  const sale = await OnlineSaleModel.findById(pix!.saleId).lean();
+  const sale = await PaymentModel.findById(pix!.saleId).lean();
   await sandboxPost(env, `/sandbox/pix/${sale!.acquirer.paymentId}/expire`);
   await LinkPixChargeModel.updateOne({ _id: pix!._id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
   await page.getByRole('status').filter({ hasText: 'O QR Code expirou sem pagamento' }).waitFor({ timeout: 15_000 });

@@ -12,9 +12,10 @@ import { callMayStillBeRunningMs, PAYMENT_NOTIFICATION_PATH } from '../../src/ac
 import { claimPayment } from '../../src/checkout/pay-claims';
 import { settleStalePayments } from '../../src/checkout/settlement';
 import { LinkPixChargeModel, PaymentLinkModel } from '../../src/payment-links/model';
-import { RefundModel, settleLinkPixCodes } from '../../src/refunds';
+import { RefundModel } from '../../src/payments/refund-model';
+import { settleLinkPixCodes } from '../../src/refunds';
 import { applyPaymentNotice } from '../../src/sales';
-import { OnlineSaleModel, PaymentNoticeModel } from '../../src/sales/model';
+import { PaymentModel, PaymentNoticeModel } from '../../src/payments/model';
 import { AccountEventModel } from '../../src/events/model';
 import { encryptedTestCard } from '../helpers/cards';
 import { callJson } from '../helpers/http';
@@ -42,10 +43,10 @@ async function paidAtBank(linkId: number, qrCode: string) {
     notifyUrl: `${env.app.url}${PAYMENT_NOTIFICATION_PATH}`,
   });
   const pix = (await LinkPixChargeModel.findOne({ linkId }).lean())!;
-  const sale = (await OnlineSaleModel.findById(pix.saleId).lean())!;
+  const sale = (await PaymentModel.findById(pix.saleId).lean())!;
   const notice = await eventually(() => PaymentNoticeModel.findOne({ paymentId: sale.acquirerPaymentId }).lean());
   await applyPaymentNotice(notice!._id);
-  assertConfirmed(await OnlineSaleModel.findById(sale._id).lean());
+  assertConfirmed(await PaymentModel.findById(sale._id).lean());
   return pix;
 }
 function assertConfirmed(sale: { status: string } | null) {

@@ -6,11 +6,11 @@
 import '../helpers/env';
 import test from 'ava';
 import { getSale, PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
-import { RefundModel } from '../../src/refunds';
+import { RefundModel } from '../../src/payments/refund-model';
 import { linkPixNeedingAttention } from '../../src/checkout/pix';
 import { LinkPixChargeModel, PaymentClaimModel, PaymentLinkModel } from '../../src/payment-links/model';
 import { claimPayment } from '../../src/checkout/pay-claims';
-import { OnlineSaleModel } from '../../src/sales/model';
+import { PaymentModel } from '../../src/payments/model';
 import { WebhookEventModel } from '../../src/webhooks/model';
 import { AccountEventModel } from '../../src/events/model';
 import { eventually } from '../helpers/processes';
@@ -66,7 +66,7 @@ test('card and PIX: one live QR code for all, paid in the bank app, the link pai
   t.is(read.body.status, 2);
   t.like(read.body.payment, { installments: 1, total: 4_250 });
   // The link's sale is its PIX sale: refunds of the link go to it.
-  const sale = await OnlineSaleModel.findById(read.body.sale_id).lean();
+  const sale = await PaymentModel.findById(read.body.sale_id).lean();
   t.like(sale, { paymentMethod: 'pix', status: 'CONFIRMED', amountCents: 4_250 });
   const receipt = (await callJson(env.app, 'GET', checkoutPath(guid))).body.receipt as Record<string, unknown>;
   t.like(receipt, { method: 'pix', amount: 4_250 });
@@ -86,7 +86,7 @@ test('an expired QR code ends with its event, and only then is a new one made', 
   const first = (await startPix(guid)).body;
   // The code's time runs out, at the acquirer and on our clock.
   const pix = await LinkPixChargeModel.findOne({ linkId: id }).lean();
-  const sale = await OnlineSaleModel.findById(pix!.saleId).lean();
+  const sale = await PaymentModel.findById(pix!.saleId).lean();
   await sandboxPost(env, `/sandbox/pix/${sale!.acquirer.paymentId}/expire`);
   await LinkPixChargeModel.updateOne({ _id: pix!._id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
 
@@ -138,7 +138,7 @@ test('a PIX paid after the card paid the link is never its payment: announced, a
   t.is(refunds.length, 1);
   t.like(refunds[0], { reason: 'duplicate', valueCents: 4_250 });
   const sale = await eventually(async () => {
-    const read = await OnlineSaleModel.findById(pix!.saleId).lean();
+    const read = await PaymentModel.findById(pix!.saleId).lean();
     return read?.status === 'REFUNDED' && read;
   });
   const atAcquirer = sale ? await getSale(sale.acquirer.paymentId!) : null;

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import mongoose from 'mongoose';
-import type { FilterShape } from '../instrumentation/query-shapes';
+import { WRITES_SUFFIX, type FilterShape, type RecordedWrite } from '../instrumentation/query-shapes';
 import { ALLOWED_SCANS, type AllowedScan } from './allow-list';
 
 export interface RecordedShape extends FilterShape {
@@ -28,18 +28,22 @@ export function indexLeaders(): Map<string, Set<string>> {
   return leaders;
 }
 
-export function readShapes(dir: string): RecordedShape[] {
+/** Each distinct record of the files of `dir` that `pick` chooses. */
+function readRecords<T>(dir: string, pick: (file: string) => boolean): T[] {
   if (!fs.existsSync(dir)) return [];
-  const seen = new Map<string, RecordedShape>();
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) {
+  const seen = new Map<string, T>();
+  for (const file of fs.readdirSync(dir).filter(pick)) {
     for (const line of fs.readFileSync(path.join(dir, file), 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      const shape = JSON.parse(line) as RecordedShape;
-      seen.set(JSON.stringify(shape), shape);
+      if (line.trim()) seen.set(line, JSON.parse(line) as T);
     }
   }
   return [...seen.values()];
 }
+
+export const readShapes = (dir: string): RecordedShape[] =>
+  readRecords(dir, (file) => file.endsWith('.jsonl') && !file.endsWith(WRITES_SUFFIX));
+
+export const readWrites = (dir: string): RecordedWrite[] => readRecords(dir, (file) => file.endsWith(WRITES_SUFFIX));
 
 function fileOf(from: string): string {
   return from.replace(/:\d+$/, '');

@@ -9,7 +9,7 @@ import { bearer } from '../helpers/identity';
 import { callJson } from '../helpers/http';
 import { getSale } from '../../src/acquirer/client';
 import { MerchantModel } from '../../src/merchants/model';
-import { RefundModel } from '../../src/refunds/model';
+import { RefundModel } from '../../src/payments/refund-model';
 import { startWorker } from '../../src/queue/queues';
 import { REFUNDS_QUEUE } from '../../jobs/send-refunds';
 import processSendRefunds from '../../jobs/processors/send-refunds';

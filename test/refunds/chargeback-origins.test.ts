@@ -14,9 +14,9 @@ import test from 'ava';
 import { useChargebackApiOf } from '../helpers/acquirer';
 import { getSale, PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
 import { startWorker } from '../../src/queue/queues';
-import { RefundModel } from '../../src/refunds/model';
+import { RefundModel } from '../../src/payments/refund-model';
 import { backfillSettledSaleTids, settledSaleOrderId } from '../../src/sales';
-import { OnlineSaleModel } from '../../src/sales/model';
+import { PaymentModel } from '../../src/payments/model';
 import { backfillChargeTids } from '../../src/subscriptions/charge-tids';
 import { SubscriptionChargeModel } from '../../src/subscriptions/model';
 import { CHARGE_QUEUE } from '../../jobs/charge-subscription';
@@ -73,7 +73,7 @@ async function linkPaidByCard(value: number): Promise<Paid> {
   );
   if (paid.status !== 200 || !paid.body.approved) throw new Error(`pay failed: ${JSON.stringify(paid.body)}`);
   const saleId = (await callJson(env.app, 'GET', `/api/v1/payment-links/${id}/`, token())).body.sale_id as number;
-  const sale = await OnlineSaleModel.findById(saleId).lean();
+  const sale = await PaymentModel.findById(saleId).lean();
   return { paymentId: sale!.acquirer.paymentId!, saleId: async () => saleId, refund: (v) => refundOfSale(saleId, v) };
 }
 
@@ -87,7 +87,7 @@ async function linkPaidByPix(value: number): Promise<Paid> {
   });
   await eventually(async () => (await callJson(env.app, 'GET', checkoutPath(guid, 'pix'))).body.status === 'paid');
   const saleId = (await callJson(env.app, 'GET', `/api/v1/payment-links/${id}/`, token())).body.sale_id as number;
-  const sale = await OnlineSaleModel.findById(saleId).lean();
+  const sale = await PaymentModel.findById(saleId).lean();
   return { paymentId: sale!.acquirer.paymentId!, saleId: async () => saleId, refund: (v) => refundOfSale(saleId, v) };
 }
 
@@ -101,7 +101,7 @@ async function subscriptionChargePaid(value: number): Promise<Paid> {
   const origin = { kind: 'subscription_charge' as const, id: charge._id };
   return {
     paymentId: charge.acquirerPaymentId,
-    saleId: async () => (await OnlineSaleModel.findOne({ merchantOrderId: settledSaleOrderId(origin) }).lean())!._id,
+    saleId: async () => (await PaymentModel.findOne({ merchantOrderId: settledSaleOrderId(origin) }).lean())!._id,
     refund: (v) =>
       callJson(env.app, 'PUT', `/api/v1/subscriptions/${subscriptionId}/charges/${charge._id}/refund/`, token(), {
         value: v,
@@ -138,7 +138,7 @@ async function pixAutomaticoFirstCharge(value: number): Promise<Paid> {
   const origin = { kind: 'subscription_charge' as const, id: charge._id };
   return {
     paymentId: charge.acquirerPaymentId!,
-    saleId: async () => (await OnlineSaleModel.findOne({ merchantOrderId: settledSaleOrderId(origin) }).lean())!._id,
+    saleId: async () => (await PaymentModel.findOne({ merchantOrderId: settledSaleOrderId(origin) }).lean())!._id,
     refund: (v) =>
       callJson(env.app, 'PUT', `/api/v1/subscriptions/${sub.id}/charges/${charge._id}/refund/`, token(), { value: v }),
   };
@@ -225,11 +225,11 @@ test.serial(
   async (t) => {
     const paid = await linkPaidByCard(5000);
     const saleId = await paid.saleId();
-    await OnlineSaleModel.updateOne({ _id: saleId }, { $set: { acquirerTid: null } });
+    await PaymentModel.updateOne({ _id: saleId }, { $set: { acquirerTid: null } });
     const idChargeback = await chargebackOf(paid, 5000);
     t.true((await backfillSettledSaleTids()) >= 1);
     t.is(await backfillSettledSaleTids(), 0, 'a second run finds nothing left');
-    const sale = await OnlineSaleModel.findById(saleId).lean();
+    const sale = await PaymentModel.findById(saleId).lean();
     t.is(sale!.acquirerTid, (await getSale(paid.paymentId))!.tid);
     t.is((await accept(idChargeback)).status, 200);
     t.is((await paid.refund(5000)).status, 422);
@@ -245,7 +245,7 @@ test.serial(
     const refunded = await subscriptionChargePaid(6000);
     t.is((await refunded.refund(1000)).status, 200);
     const refundedSaleId = await refunded.saleId();
-    await OnlineSaleModel.updateOne({ _id: refundedSaleId }, { $set: { acquirerTid: null, 'acquirer.tid': null } });
+    await PaymentModel.updateOne({ _id: refundedSaleId }, { $set: { acquirerTid: null, 'acquirer.tid': null } });
     const paymentIds = [plain.paymentId, refunded.paymentId];
     for (const paymentId of paymentIds)
       await SubscriptionChargeModel.updateOne({ acquirerPaymentId: paymentId }, { $unset: { acquirerTid: 1 } });
@@ -266,10 +266,7 @@ test.serial(
       const charge = await SubscriptionChargeModel.findOne({ acquirerPaymentId: paid.paymentId }).lean();
       t.is(charge!.acquirerTid, (await getSale(paid.paymentId))!.tid);
     }
-    t.is(
-      (await OnlineSaleModel.findById(refundedSaleId).lean())!.acquirerTid,
-      (await getSale(refunded.paymentId))!.tid,
-    );
+    t.is((await PaymentModel.findById(refundedSaleId).lean())!.acquirerTid, (await getSale(refunded.paymentId))!.tid);
 
     t.is((await accept(plainCb)).status, 200);
     t.is((await plain.refund(1000)).status, 422);
@@ -286,7 +283,7 @@ test.serial('a link paid before link sales existed gets its sale from the backfi
   const saleId = await paid.saleId();
   // As the earlier release left it: the link paid, no sale recorded, no TID kept with the payment.
   const link = (await PaymentLinkModel.findOne({ saleId }).lean())!;
-  await OnlineSaleModel.deleteOne({ _id: saleId });
+  await PaymentModel.deleteOne({ _id: saleId });
   await PaymentLinkModel.updateOne({ _id: link._id }, { $unset: { saleId: 1, 'payment.tid': 1 } });
   const idChargeback = await chargebackOf(paid, 4000);
 
@@ -294,7 +291,7 @@ test.serial('a link paid before link sales existed gets its sale from the backfi
   t.is(await backfillLinkSales(), 0, 'a second run finds nothing left');
   const recorded = (await PaymentLinkModel.findById(link._id).lean())!;
   t.truthy(recorded.saleId);
-  const sale = (await OnlineSaleModel.findById(recorded.saleId).lean())!;
+  const sale = (await PaymentModel.findById(recorded.saleId).lean())!;
   t.is(sale.acquirerTid, (await getSale(paid.paymentId))!.tid, 'the TID asked of the acquirer');
 
   // The accept holds the sale before the merchant ever read the link; its refund is then refused.

@@ -11,7 +11,7 @@ import { callJson } from '../helpers/http';
 import { eventually } from '../helpers/processes';
 import { acceptChargeback, newEstablishment, notifiedChargeback } from '../helpers/chargeback-notices';
 import { getSale } from '../../src/acquirer/client';
-import { RefundModel } from '../../src/refunds/model';
+import { RefundModel } from '../../src/payments/refund-model';
 import { startWorker } from '../../src/queue/queues';
 import { REFUNDS_QUEUE } from '../../jobs/send-refunds';
 import processSendRefunds from '../../jobs/processors/send-refunds';

@@ -13,10 +13,10 @@ import { startWorker } from '../../src/queue/queues';
 import { linkWebhookProcessor } from '../../jobs/processors/link-webhook';
 import processSendRefunds from '../../jobs/processors/send-refunds';
 import { REFUNDS_QUEUE } from '../../jobs/send-refunds';
-import { OnlineSaleModel } from '../../src/sales/model';
+import { PaymentModel } from '../../src/payments/model';
 import { settledSaleOrderId } from '../../src/sales';
 import { PaymentLinkModel } from '../../src/payment-links/model';
-import { RefundModel } from '../../src/refunds/model';
+import { RefundModel } from '../../src/payments/refund-model';
 import { refundSucceededForOrigin } from '../../src/refunds/origins';
 import { WebhookEventModel } from '../../src/webhooks/model';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -158,14 +158,14 @@ test.serial("a refund the acquirer refuses: the link's webhook receives refund_f
 test.serial('a link paid before its sale was recorded gets one on its first reads, however many at once', async (t) => {
   const id = await paidLink(1800, '/older');
   // As a link paid before sales were recorded for links: no sale, no sale id.
-  await OnlineSaleModel.deleteOne({ merchantOrderId: settledSaleOrderId({ kind: 'payment_link', id }) });
+  await PaymentModel.deleteOne({ merchantOrderId: settledSaleOrderId({ kind: 'payment_link', id }) });
   await PaymentLinkModel.updateOne({ _id: id }, { $unset: { saleId: 1 } });
   const reads = await Promise.all(Array.from({ length: 5 }, () => readLink(id)));
   const saleIds = new Set(reads.map((read) => read.body.sale_id));
   t.is(saleIds.size, 1);
   const [saleId] = saleIds;
   t.true(Number.isInteger(saleId));
-  t.is(await OnlineSaleModel.countDocuments({ merchantOrderId: settledSaleOrderId({ kind: 'payment_link', id }) }), 1);
+  t.is(await PaymentModel.countDocuments({ merchantOrderId: settledSaleOrderId({ kind: 'payment_link', id }) }), 1);
   t.is((await PaymentLinkModel.findById(id).lean())!.saleId, saleId);
   t.is((await refundSale(saleId, { value: 1800 })).body.data.status, 'succeeded');
 });
@@ -189,7 +189,7 @@ test.serial('a succeeded refund settled twice (a crash before its own write) sto
   const saleId = (await readLink(id)).body.sale_id as number;
   const res = await refundSale(saleId, { value: 400 });
   t.is(res.body.data.status, 'succeeded');
-  const sale = (await OnlineSaleModel.findById(saleId).lean())!;
+  const sale = (await PaymentModel.findById(saleId).lean())!;
   const refund = (await RefundModel.findById(res.body.data.id).lean())!;
   await refundSucceededForOrigin(sale, refund, 400, false);
   await refundSucceededForOrigin(sale, refund, 400, false);

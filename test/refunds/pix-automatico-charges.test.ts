@@ -10,9 +10,9 @@ import '../helpers/env';
 import test from 'ava';
 import { getSale, PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
 import { startWorker } from '../../src/queue/queues';
-import { OnlineSaleModel } from '../../src/sales/model';
+import { PaymentModel } from '../../src/payments/model';
 import { settledSaleOrderId } from '../../src/sales';
-import { RefundModel } from '../../src/refunds/model';
+import { RefundModel } from '../../src/payments/refund-model';
 import { SubscriptionChargeModel } from '../../src/subscriptions/model';
 import { addMonths, dayOf } from '../../src/subscriptions/clock';
 import processSendRefunds from '../../jobs/processors/send-refunds';
@@ -61,7 +61,7 @@ const refund = (subscriptionId: number, chargeId: number, body?: unknown) =>
 const chargeRead = async (subscriptionId: number) =>
   (await api('GET', `/api/v1/subscriptions/${subscriptionId}/charges/`)).body.data[0];
 const saleOf = (chargeId: number) =>
-  OnlineSaleModel.findOne({
+  PaymentModel.findOne({
     merchantOrderId: settledSaleOrderId({ kind: 'subscription_charge', id: chargeId }),
   }).lean();
 
@@ -111,7 +111,7 @@ test.serial(
 
     t.is((await settled(pending._id)).status, 'succeeded');
     t.like(await chargeRead(subscriptionId), { status: 1, refunded_value: 2500 });
-    t.like(await OnlineSaleModel.findById(sale._id).lean(), { status: 'PARTIALLY_REFUNDED', refundedValue: 2500 });
+    t.like(await PaymentModel.findById(sale._id).lean(), { status: 'PARTIALLY_REFUNDED', refundedValue: 2500 });
 
     const tooMuch = await refund(subscriptionId, charge.id, { value: 4000 });
     t.is(tooMuch.status, 422);
@@ -150,7 +150,7 @@ test.serial(
     const second = await refund(subscriptionId, charge.id, { value: 500 });
     t.is(second.status, 202, JSON.stringify(second.body));
     await eventually(async () => (await chargeRead(subscriptionId)).refunded_value === 1500, 40_000);
-    t.is(await OnlineSaleModel.countDocuments({ 'origin.id': charge.id, merchantId: env.merchant.merchantId }), 1);
+    t.is(await PaymentModel.countDocuments({ 'origin.id': charge.id, merchantId: env.merchant.merchantId }), 1);
     t.is(await voidedMatches(t, sale._id, charge.acquirerPaymentId), 1500);
     t.like(await chargeRead(subscriptionId), { status: 1, refunded_value: 1500 });
   },

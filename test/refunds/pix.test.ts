@@ -10,8 +10,8 @@ import { eventually } from '../helpers/processes';
 import { untilQueuesIdle } from '../helpers/queues';
 import { NOTICE_QUEUE } from '../../jobs/apply-payment-notice';
 import { getSale } from '../../src/acquirer/client';
-import { OnlineSaleModel } from '../../src/sales/model';
-import { RefundModel } from '../../src/refunds/model';
+import { PaymentModel } from '../../src/payments/model';
+import { RefundModel } from '../../src/payments/refund-model';
 import { refundsNeedingAttention, sendPendingRefunds, sweepPendingRefunds } from '../../src/refunds';
 import { startWorker } from '../../src/queue/queues';
 import { REFUNDS_QUEUE } from '../../jobs/send-refunds';
@@ -142,7 +142,7 @@ for (const mode of ['hang', 'drop'])
 
 test.serial("a pix paid over 90 days ago is 422; another merchant's pix is 404; an unpaid one 400", async (t) => {
   const sale = await paidPix(5000);
-  await OnlineSaleModel.updateOne(
+  await PaymentModel.updateOne(
     { _id: sale.id },
     {
       $set: {

@@ -4,9 +4,9 @@ import { bearer, newMerchant } from '../helpers/identity';
 import { callJson } from '../helpers/http';
 import { eventually } from '../helpers/processes';
 import { AcquirerRejectedError, getSale, voidSale } from '../../src/acquirer/client';
-import { OnlineSaleModel } from '../../src/sales/model';
+import { PaymentModel } from '../../src/payments/model';
 import { MerchantModel } from '../../src/merchants/model';
-import { RefundModel } from '../../src/refunds/model';
+import { RefundModel } from '../../src/payments/refund-model';
 import { sendPendingRefunds } from '../../src/refunds';
 import { admit } from '../../src/refunds/admission';
 import { nextId } from '../../src/db/ids';
@@ -187,7 +187,7 @@ test.serial("sales that cannot be refunded: a clear 4xx; another merchant's sale
     t.regex(res.body.detail, status);
   }
   const old = await capturedSale(10000);
-  await OnlineSaleModel.updateOne({ _id: old.id }, { $set: { capturedAt: new Date(Date.now() - 361 * 86_400_000) } });
+  await PaymentModel.updateOne({ _id: old.id }, { $set: { capturedAt: new Date(Date.now() - 361 * 86_400_000) } });
   const late = await refund(old.id, {});
   t.is(late.status, 422);
   t.regex(late.body.detail, /360 days/);
@@ -273,7 +273,7 @@ test.serial(
   'two refunds pending in one turn: the second waits the spacing after the first, nothing sent early',
   async (t) => {
     const sale = await capturedSale(10000);
-    const stored = (await OnlineSaleModel.findById(sale.id).lean())!;
+    const stored = (await PaymentModel.findById(sale.id).lean())!;
     // Admitted with no turn of their own (as two requests that found the lane busy leave them).
     await admit(stored, { value: 1000 }, null);
     await admit(stored, { value: 2000 }, null);

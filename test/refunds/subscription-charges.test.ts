@@ -8,9 +8,9 @@ import '../helpers/env';
 import test from 'ava';
 import { getSale } from '../../src/acquirer/client';
 import { startWorker } from '../../src/queue/queues';
-import { OnlineSaleModel } from '../../src/sales/model';
+import { PaymentModel } from '../../src/payments/model';
 import { settledSaleOrderId } from '../../src/sales';
-import { RefundModel } from '../../src/refunds/model';
+import { RefundModel } from '../../src/payments/refund-model';
 import { SubscriptionChargeModel } from '../../src/subscriptions/model';
 import chargeSubscription from '../../jobs/processors/charge-subscription';
 import processSendRefunds from '../../jobs/processors/send-refunds';
@@ -65,7 +65,7 @@ async function chargeRead(subscriptionId: number) {
 /** The charge's sale, found as the refunds find it: by its origin (the charge keeps no link to it). */
 const saleIdOf = async (chargeId: number) =>
   (
-    await OnlineSaleModel.findOne({
+    await PaymentModel.findOne({
       merchantOrderId: settledSaleOrderId({ kind: 'subscription_charge', id: chargeId }),
     }).lean()
   )?._id;
@@ -95,7 +95,7 @@ test.serial(
 
     const stored = (await SubscriptionChargeModel.findById(charge._id).lean())!;
     t.is(stored.saleId, undefined, 'no link written onto the charge: a racing write could lose it');
-    const sale = (await OnlineSaleModel.findById(await saleIdOf(charge._id)).lean())!;
+    const sale = (await PaymentModel.findById(await saleIdOf(charge._id)).lean())!;
     t.like(sale, {
       merchantId: stack.merchant.merchantId,
       origin: { kind: 'subscription_charge', id: charge._id },
@@ -171,13 +171,13 @@ test.serial(
     // Nothing of it was refunded, and no sale was recorded for any of it.
     t.is(await voidedAtAcquirer(charge.acquirerPaymentId), 0);
     t.is(
-      await OnlineSaleModel.countDocuments({
+      await PaymentModel.countDocuments({
         merchantOrderId: settledSaleOrderId({ kind: 'subscription_charge', id: charge._id }),
       }),
       0,
     );
     t.is(
-      await OnlineSaleModel.countDocuments({
+      await PaymentModel.countDocuments({
         merchantOrderId: settledSaleOrderId({ kind: 'subscription_charge', id: denied._id }),
       }),
       0,
@@ -195,7 +195,7 @@ test.serial(
     const accepted = answers.filter((res) => res.status === 200 || res.status === 202);
     t.is(accepted.length, 1, JSON.stringify(answers.map((res) => res.status)));
     t.true(answers.filter((res) => !accepted.includes(res)).every((res) => res.status === 422));
-    const sales = await OnlineSaleModel.find({
+    const sales = await PaymentModel.find({
       merchantOrderId: settledSaleOrderId({ kind: 'subscription_charge', id: charge._id }),
     }).lean();
     t.is(sales.length, 1, 'the charge is recorded as one sale whoever records it');
@@ -263,7 +263,7 @@ test.serial('the acquirer hangs past our timeout, then voids: settled from Voide
   t.is(await voidedAtAcquirer(charge.acquirerPaymentId), 4990);
   t.is((await sandboxVoids()) - voidsBefore, 1, 'the void was not sent again');
   const saleId = await saleIdOf(charge._id);
-  t.like(await OnlineSaleModel.findById(saleId).lean(), { status: 'REFUNDED', refundedValue: 4990 });
+  t.like(await PaymentModel.findById(saleId).lean(), { status: 'REFUNDED', refundedValue: 4990 });
 });
 
 test.serial('an Idempotency-Key makes a retried partial refund of a charge refund once', async (t) => {

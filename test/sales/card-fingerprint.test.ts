@@ -10,7 +10,7 @@ import { getConfig, reloadConfig } from '../../config';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import { clearTestCard, encryptedTestCard } from '../helpers/cards';
 import { callJson } from '../helpers/http';
-import { SaleIdempotencyModel } from '../../src/sales/model';
+import { SaleIdempotencyModel } from '../../src/payments/model';
 import { requestHash } from '../../src/payments/idempotency';
 import { cardFingerprint } from '../../src/cards/fingerprint';
 import { cardSale, PRE_CAPTURE, useSalesEnv } from './helpers';

@@ -2,7 +2,7 @@ import '../helpers/env';
 import test from 'ava';
 import { bearer, newMerchant, systemToken, type TestMerchant } from '../helpers/identity';
 import { MerchantModel } from '../../src/merchants/model';
-import { OnlineSaleModel } from '../../src/sales/model';
+import { PaymentModel } from '../../src/payments/model';
 import { CARDS, cardSale, PRE_CAPTURE, useSalesEnv } from './helpers';
 import { call, callJson } from '../helpers/http';
 import { encryptedTestCard } from '../helpers/cards';
@@ -32,7 +32,7 @@ test('an approved card is pre-captured and keeps only brand, bin and last four',
   t.truthy(data.acquirer.payment_id);
   t.truthy(data.acquirer.authorization_code);
   t.is(data.denial_code, null);
-  const stored = await OnlineSaleModel.findById(data.id).lean();
+  const stored = await PaymentModel.findById(data.id).lean();
   const text = JSON.stringify(stored);
   t.false(text.includes(CARDS.approved));
   t.false(text.includes('"cvv"'));
@@ -113,7 +113,7 @@ test("another merchant's sale is 404, like an unknown id", async (t) => {
   const own = await callJson(env.app, 'GET', `/api/v1/online/sales/${sale.id}/`, bearer(env.merchant.accessToken));
   t.is(own.status, 200);
   t.is(own.body.data.sale_status, 'PRE_CAPTURED');
-  const stored = await OnlineSaleModel.findById(sale.id).lean();
+  const stored = await PaymentModel.findById(sale.id).lean();
   t.is(stored?.status, 'PRE_CAPTURED');
   // The system token acts for the merchant it names.
   const bySystem = await callJson(
@@ -139,7 +139,7 @@ test('the system token pre-captures for the merchant it names', async (t) => {
     cardSale(),
   );
   t.is(res.status, 200);
-  t.is((await OnlineSaleModel.findById(res.body.data.id).lean())?.merchantId, env.merchant.merchantId);
+  t.is((await PaymentModel.findById(res.body.data.id).lean())?.merchantId, env.merchant.merchantId);
   const without = await callJson(env.app, 'POST', PRE_CAPTURE, bearer(systemToken()), cardSale());
   t.is(without.status, 400);
 });
@@ -185,7 +185,7 @@ test('bad input is a field map naming every bad field', async (t) => {
     (await callJson(env.app, 'PUT', '/api/v1/online/sales/abc/capture/', bearer(merchant.merchantToken))).status,
     400,
   );
-  t.is(await OnlineSaleModel.countDocuments({ merchantId: merchant.merchantId, status: 'PROCESSING' }), 0);
+  t.is(await PaymentModel.countDocuments({ merchantId: merchant.merchantId, status: 'PROCESSING' }), 0);
 });
 
 test('a card that decrypts but breaks a rule is named by its field', async (t) => {

@@ -6,12 +6,12 @@ import { eventually } from '../helpers/processes';
 import { withAcquirerRefusing } from '../helpers/acquirer';
 import { bearer, newMerchant, type TestMerchant } from '../helpers/identity';
 import {
-  OnlineSaleModel,
+  PaymentModel,
   SaleIdempotencyModel,
   SaleTransitionModel,
   SavedCardModel,
-  type OnlineSale,
-} from '../../src/sales/model';
+  type Payment,
+} from '../../src/payments/model';
 import mongoose from 'mongoose';
 import {
   captureSale as captureAtAcquirer,
@@ -35,8 +35,8 @@ const capture = (id: number, body?: { value: number }) =>
   callJson(env.app, 'PUT', `/api/v1/online/sales/${id}/capture/`, bearer(env.merchant.merchantToken), body);
 const cancel = (id: number) =>
   callJson(env.app, 'PUT', `/api/v1/online/sales/${id}/cancel-capture/`, bearer(env.merchant.merchantToken));
-const stored = (id: number) => OnlineSaleModel.findById(id).lean();
-const settled = async (id: number): Promise<OnlineSale> =>
+const stored = (id: number) => PaymentModel.findById(id).lean();
+const settled = async (id: number): Promise<Payment> =>
   (await eventually(async () => {
     const sale = await stored(id);
     return sale && !sale.reconciliation && sale.status !== 'PROCESSING' ? sale : null;
@@ -197,7 +197,7 @@ test('the same idempotency key and body replays the first answer without a secon
   t.is(second.status, 200);
   t.is(second.headers.get('idempotent-replayed'), 'true');
   t.deepEqual(second.body, first.body);
-  t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1);
+  t.is(await PaymentModel.countDocuments({ merchantId: owner.merchantId }), 1);
   const different = await preCapture({ ...body, value: 100 }, key, owner);
   t.is(different.status, 422);
   // Keys are per env.merchant.
@@ -219,7 +219,7 @@ test('a retry that encrypts the same card again replays; another card or expiry 
   t.is(retry.status, 200);
   t.is(retry.headers.get('idempotent-replayed'), 'true');
   t.deepEqual(retry.body, first.body);
-  t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1, 'authorized once');
+  t.is(await PaymentModel.countDocuments({ merchantId: owner.merchantId }), 1, 'authorized once');
   t.is(
     (await preCapture({ ...body, encrypted_card: encryptedTestCard({ number: CARDS.luhnApproved }) }, key, owner))
       .status,
@@ -242,7 +242,7 @@ test('a key used again after its 24 hours replays the new sale, not the one its 
     { _id: `${owner.merchantId}:${key['idempotency-key']}` as never },
     { $set: { createdAt: dayAgo } },
   );
-  await OnlineSaleModel.collection.updateOne({ _id: old.body.data.id }, { $set: { createdAt: dayAgo } });
+  await PaymentModel.collection.updateOne({ _id: old.body.data.id }, { $set: { createdAt: dayAgo } });
   const body = cardSale({ value: 3400 });
   const fresh = await preCapture(body, key, owner);
   t.is(fresh.status, 200);
@@ -263,7 +263,7 @@ test('the same idempotency key sent at once authorizes once', async (t) => {
     statuses.join(','),
   );
   t.true(statuses.includes(200));
-  t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1);
+  t.is(await PaymentModel.countDocuments({ merchantId: owner.merchantId }), 1);
   const ids = new Set(results.filter((r) => r.status === 200).map((r) => r.body.data.id));
   t.is(ids.size, 1);
 });
@@ -295,7 +295,7 @@ test('a timed-out request with an idempotency key answers 409 until settled, the
   }, 30_000);
   t.is(replay!.body.data.id, first.body.sale_id);
   t.is(replay!.body.data.sale_status, 'PRE_CAPTURED');
-  t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1);
+  t.is(await PaymentModel.countDocuments({ merchantId: owner.merchantId }), 1);
 });
 
 // Serial: its fault catches the next authorization sent to the sandbox, whoever sends it.
@@ -346,7 +346,7 @@ test.serial(
     const saleId = res.body.sale_id as number;
     t.is((await stored(saleId))!.status, 'PROCESSING');
     // As if the in-flight window (2 x ACQUIRER_TIMEOUT_MS + 60 s) had passed.
-    await OnlineSaleModel.collection.updateOne(
+    await PaymentModel.collection.updateOne(
       { _id: saleId as never },
       { $set: { createdAt: new Date(Date.now() - 10 * 60_000) } },
     );
@@ -377,7 +377,7 @@ test.serial(
       const key = { 'idempotency-key': `unrecorded-${Date.now()}` };
       const first = await preCapture(body, key, owner);
       t.true(first.status >= 500, `got ${first.status}`);
-      const sale = (await OnlineSaleModel.findOne({ merchantId: owner.merchantId }).lean())!;
+      const sale = (await PaymentModel.findOne({ merchantId: owner.merchantId }).lean())!;
       t.truthy(await getSaleByOrderId(sale.merchantOrderId), 'the acquirer authorized it');
       const during = await preCapture(body, key, owner);
       t.true(during.status === 409 || during.status === 200, `got ${during.status}`);
@@ -387,7 +387,7 @@ test.serial(
       }, 30_000);
       t.is(replay!.body.data.id, sale._id, 'the first sale, replayed');
       t.is(replay!.body.data.sale_status, 'PRE_CAPTURED');
-      t.is(await OnlineSaleModel.countDocuments({ merchantId: owner.merchantId }), 1, 'no second authorization');
+      t.is(await PaymentModel.countDocuments({ merchantId: owner.merchantId }), 1, 'no second authorization');
     } finally {
       await SavedCardModel.collection.dropIndex('test_one_card_per_merchant');
     }
@@ -415,7 +415,7 @@ test.serial(
       reason: 'acquirer call in flight',
       inFlight: true,
     } as const;
-    await OnlineSaleModel.updateOne({ _id: sale.id }, { $set: { reconciliation: inFlight, reconciling: true } });
+    await PaymentModel.updateOne({ _id: sale.id }, { $set: { reconciliation: inFlight, reconciling: true } });
     const blocked = await capture(sale.id);
     t.is(blocked.status, 409);
     await sweepUnsettledSales(new Date());
@@ -475,11 +475,7 @@ test('a capture claim whose process died before marking the sale is reconciled o
  * A sale the acquirer authorized while ours was left PROCESSING (the process that sent it died),
  * optionally already marked for reconciliation.
  */
-async function saleLeftProcessing(
-  tag: string,
-  amountCents: number,
-  reconciliation: OnlineSale['reconciliation'] = null,
-) {
+async function saleLeftProcessing(tag: string, amountCents: number, reconciliation: Payment['reconciliation'] = null) {
   const orderId = `S9${Date.now()}${tag}`;
   const made = await createCardSale({
     idempotencyKey: orderId,
@@ -491,7 +487,7 @@ async function saleLeftProcessing(
     card: { number: CARDS.approved, holder: 'MARIA', expMonth: 12, expYear: 2040, cvv: '123', brand: 'Visa' },
   });
   const id = await nextId('online_sale');
-  await OnlineSaleModel.create({
+  await PaymentModel.create({
     _id: id,
     merchantId: env.merchant.merchantId,
     merchantOrderId: orderId,
@@ -631,7 +627,7 @@ test.serial(
     t.is(third.status, 409);
     t.like(await SaleIdempotencyModel.findById(recordId).lean(), { state: 'in_progress', createdAt: retryStarted });
     t.is(
-      await OnlineSaleModel.countDocuments({ idempotencyRecordId: recordId }),
+      await PaymentModel.countDocuments({ idempotencyRecordId: recordId }),
       1,
       'only the failed first use made a sale',
     );

@@ -12,7 +12,7 @@ import { Worker } from 'bullmq';
 import { getConfig } from '../../config';
 import { NOTIFICATION_SIGNATURE_HEADER, PAYMENT_NOTIFICATION_PATH } from '../../src/acquirer/client';
 import { signNotice } from '../../src/sales';
-import { PaymentNoticeModel } from '../../src/sales/model';
+import { PaymentNoticeModel } from '../../src/payments/model';
 import { sha256Hex } from '../../src/platform/digests';
 import { createWorkerConnection } from '../../src/platform/redis';
 import { NOTICE_QUEUE, paymentNoticeQueue } from '../../jobs/apply-payment-notice';

@@ -2,7 +2,7 @@ import '../helpers/env';
 import test from 'ava';
 import { bearer } from '../helpers/identity';
 import { getSale } from '../../src/acquirer/client';
-import { OnlineSaleModel } from '../../src/sales/model';
+import { PaymentModel } from '../../src/payments/model';
 import { cardSale, PRE_CAPTURE, useSalesEnv } from './helpers';
 import { callJson } from '../helpers/http';
 
@@ -62,7 +62,7 @@ test('a value that is not 1 to the authorized cents is a 400 naming value, and n
   });
   const unknown = await capture(sale.id, { value: 100, amount: 100 });
   t.deepEqual([unknown.status, unknown.body], [400, { amount: ['Unknown field.'] }]);
-  const stored = await OnlineSaleModel.findById(sale.id).lean();
+  const stored = await PaymentModel.findById(sale.id).lean();
   t.is(stored?.status, 'PRE_CAPTURED');
   t.is(await capturedAtAcquirer(sale.acquirer.payment_id), 0);
 });

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import test from 'ava';
 import { eventually } from '../helpers/processes';
 import { bearer, systemToken } from '../helpers/identity';
-import { OnlineSaleModel, PaymentNoticeModel, type OnlineSale } from '../../src/sales/model';
+import { PaymentModel, PaymentNoticeModel, type Payment } from '../../src/payments/model';
 import type { OwesEvents } from '../../src/events/owed-fields';
 import { PAYMENT_NOTIFICATION_PATH, NOTIFICATION_SIGNATURE_HEADER } from '../../src/acquirer/client';
 import { requeueUnappliedPaymentNotices, signNotice, sweepUnsettledSales } from '../../src/sales';
@@ -83,7 +83,7 @@ test('the acquirer notice confirms a paid pix sale, and a repeated notice change
   // (a second write, which moves updatedAt; read before it, the snapshot would differ from the clear, not
   // from the late notice below).
   const before = await eventually(async () => {
-    const read = await OnlineSaleModel.findById(sale.id).lean<OnlineSale & OwesEvents>();
+    const read = await PaymentModel.findById(sale.id).lean<Payment & OwesEvents>();
     return read?.status === 'CONFIRMED' && !read.eventsOwed ? read : null;
   });
 
@@ -100,7 +100,7 @@ test('the acquirer notice confirms a paid pix sale, and a repeated notice change
     return notice?.appliedAt ? notice : null;
   });
   t.regex(applied!.result ?? '', /no change/);
-  const after = await OnlineSaleModel.findById(sale.id).lean();
+  const after = await PaymentModel.findById(sale.id).lean();
   t.is(after?.status, 'CONFIRMED');
   t.deepEqual(after?.pix?.paidAt, before!.pix?.paidAt);
   t.deepEqual(after?.updatedAt, before!.updatedAt);
@@ -153,7 +153,7 @@ test('a payment notice racing the reconciliation of its timed-out pix sale ends 
   );
   t.is(res.status, 502);
   t.true(res.body.reconciling);
-  const sale = await OnlineSaleModel.findById(res.body.sale_id).lean();
+  const sale = await PaymentModel.findById(res.body.sale_id).lean();
   const atAcquirer = await getSaleByOrderId(sale!.merchantOrderId);
   t.is(atAcquirer?.status, 12);
   const paid = await payPix(env, atAcquirer!.paymentId);
@@ -208,7 +208,7 @@ test('an unpaid pix past its expiry reads expired', async (t) => {
   const sale = (
     await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), pixSale({ pix_expires_in: 60 }))
   ).body.data;
-  await OnlineSaleModel.updateOne({ _id: sale.id }, { $set: { 'pix.expiresAt': new Date(Date.now() - 1000) } });
+  await PaymentModel.updateOne({ _id: sale.id }, { $set: { 'pix.expiresAt': new Date(Date.now() - 1000) } });
   const read = await status(sale.id);
   t.is(read.body.data.sale_status, 'EXPIRED');
   t.false(read.body.data.paid);
@@ -229,7 +229,7 @@ test.serial(
     ).body.data;
     // The payer pays; the acquirer's notice is lost on the way.
     t.is((await sandboxPost(env, `/sandbox/pix/${paidSale.acquirer.payment_id}/pay`, { notify: false })).status, 200);
-    t.is((await OnlineSaleModel.findById(paidSale.id).lean())!.status, 'PENDING');
+    t.is((await PaymentModel.findById(paidSale.id).lean())!.status, 'PENDING');
 
     // Before expiry plus the grace nothing is asked.
     const reconcileJobOf = (saleId: number, at: Date) =>
@@ -240,13 +240,13 @@ test.serial(
 
     // Three minutes after both expired (the sandbox expires the unpaid one on its side too).
     for (const id of [paidSale.id, unpaidSale.id])
-      await OnlineSaleModel.updateOne({ _id: id }, { $set: { 'pix.expiresAt': new Date(Date.now() - 1000) } });
+      await PaymentModel.updateOne({ _id: id }, { $set: { 'pix.expiresAt': new Date(Date.now() - 1000) } });
     t.is((await sandboxPost(env, `/sandbox/pix/${unpaidSale.acquirer.payment_id}/expire`)).body.Status, 13);
     const later = new Date(Date.now() + 3 * 60_000);
     await sweepUnsettledSales(later);
     t.truthy(await reconcileJobOf(paidSale.id, later));
     const paid = await eventually(async () => {
-      const sale = await OnlineSaleModel.findById(paidSale.id).lean();
+      const sale = await PaymentModel.findById(paidSale.id).lean();
       return sale?.status === 'CONFIRMED' ? sale : null;
     });
     t.truthy(paid!.pix?.paidAt);
@@ -254,7 +254,7 @@ test.serial(
     t.is(read.body.data.sale_status, 'CONFIRMED');
     t.true(read.body.data.paid);
     const unpaid = await eventually(async () => {
-      const sale = await OnlineSaleModel.findById(unpaidSale.id).lean();
+      const sale = await PaymentModel.findById(unpaidSale.id).lean();
       return sale?.status === 'EXPIRED' ? sale : null;
     });
     t.is(unpaid!.status, 'EXPIRED');
@@ -263,7 +263,7 @@ test.serial(
     const forgotten = (
       await callJson(env.app, 'POST', PRE_CAPTURE, bearer(env.merchant.merchantToken), pixSale({ pix_expires_in: 60 }))
     ).body.data;
-    await OnlineSaleModel.updateOne(
+    await PaymentModel.updateOne(
       { _id: forgotten.id },
       { $set: { 'pix.expiresAt': new Date(Date.now() - 3 * 24 * 3600_000) } },
     );

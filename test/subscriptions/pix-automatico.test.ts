@@ -9,7 +9,7 @@ import test from 'ava';
 import { getConfig } from '../../config';
 import { PAYMENT_NOTIFICATION_PATH, NOTIFICATION_SIGNATURE_HEADER } from '../../src/acquirer/client';
 import { AccountEventModel } from '../../src/events/model';
-import { PaymentNoticeModel } from '../../src/sales/model';
+import { PaymentNoticeModel } from '../../src/payments/model';
 import { NOTICE_QUEUE } from '../../jobs/apply-payment-notice';
 import { untilQueuesIdle } from '../helpers/queues';
 import { closeQueues } from '../../src/queue/queues';

@@ -16,8 +16,8 @@
 import crypto from 'node:crypto';
 import { getConfig } from '../../../config';
 import { voidSale } from '../../../src/acquirer/client';
-import { OnlineSaleModel } from '../../../src/sales/model';
-import { RefundModel } from '../../../src/refunds/model';
+import { PaymentModel } from '../../../src/payments/model';
+import { RefundModel } from '../../../src/payments/refund-model';
 import { newMerchant } from '../../helpers/identity';
 import type { BenchTarget, HttpCase } from './types';
 
@@ -145,7 +145,7 @@ export const refundsCase: HttpCase = {
       updatedAt: now,
     }));
     for (let i = 0; i < docs.length; i += 1000)
-      await OnlineSaleModel.collection.insertMany(docs.slice(i, i + 1000) as never[]);
+      await PaymentModel.collection.insertMany(docs.slice(i, i + 1000) as never[]);
     const json = { 'content-type': 'application/json' };
     const body = JSON.stringify({ value: 1, reason: 'other' });
     return {

@@ -11,7 +11,7 @@ import crypto from 'node:crypto';
 import { getConfig } from '../../../config';
 import { createCardSale } from '../../../src/acquirer/client';
 import { decryptCard, encryptCard, summarizeCard } from '../../../src/cards';
-import { OnlineSaleModel } from '../../../src/sales/model';
+import { PaymentModel } from '../../../src/payments/model';
 import { newMerchant } from '../../helpers/identity';
 import type { HttpCase } from './types';
 
@@ -34,7 +34,7 @@ export const salesCase: HttpCase = {
       const _id = floorSaleId++;
       const merchantOrderId = `floor${_id}`;
       const now = new Date();
-      await OnlineSaleModel.collection.insertOne({
+      await PaymentModel.collection.insertOne({
         _id,
         merchantId: Number(req.body?.merchant_id),
         merchantOrderId,

@@ -4,10 +4,10 @@
  * under a unique index cannot).
  */
 import mongoose, { Schema } from 'mongoose';
-import type { KeyState } from '../payments/idempotency';
+import type { KeyState } from './idempotency';
 import { owesEvents } from '../events/owed-fields';
 
-export const SALE_STATUSES = [
+export const PAYMENT_STATUSES = [
   /** Authorization or PIX creation sent; answer not yet known (reconciliation pending when it stays so). */
   'PROCESSING',
   /** Card authorized, not captured. */
@@ -30,7 +30,7 @@ export const SALE_STATUSES = [
   'EXPIRED',
 ] as const;
 
-export type SaleStatus = (typeof SALE_STATUSES)[number];
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export type PaymentMethod = 'card' | 'pix';
 export type SaleOperation = 'authorize' | 'capture' | 'void' | 'refund';
 
@@ -38,7 +38,7 @@ export type SaleOperation = 'authorize' | 'capture' | 'void' | 'refund';
 export const SALE_ORIGIN_KINDS = ['payment_link', 'subscription_charge'] as const;
 export type SaleOrigin = { kind: (typeof SALE_ORIGIN_KINDS)[number]; id: number };
 
-export interface OnlineSale {
+export interface Payment {
   _id: number;
   merchantId: number;
   /** Our order id at the acquirer (alphanumeric, unique): reconciliation looks the sale up by it. */
@@ -48,7 +48,7 @@ export interface OnlineSale {
   paymentMethod: PaymentMethod;
   amountCents: number;
   installments: number;
-  status: SaleStatus;
+  status: PaymentStatus;
   payer: { name: string; document: string | null; documentType: 'CPF' | 'CNPJ' | null };
   /** Brand, BIN and last four only: the card number is never stored. */
   card: { brand: string; bin: string; last4: string; fromToken: boolean } | null;
@@ -67,7 +67,7 @@ export interface OnlineSale {
   /** `inFlight`: no answer came (timeout, dropped connection), so the call may still be running at the acquirer. */
   reconciliation: {
     operation: SaleOperation;
-    fromStatus: SaleStatus;
+    fromStatus: PaymentStatus;
     since: Date;
     reason: string;
     inFlight?: boolean;
@@ -116,7 +116,7 @@ export interface OnlineSale {
   updatedAt: Date;
 }
 
-const saleSchema = new Schema<OnlineSale>(
+const saleSchema = new Schema<Payment>(
   {
     _id: { type: Number },
     merchantId: { type: Number, required: true },
@@ -125,7 +125,7 @@ const saleSchema = new Schema<OnlineSale>(
     paymentMethod: { type: String, enum: ['card', 'pix'], required: true },
     amountCents: { type: Number, required: true },
     installments: { type: Number, required: true },
-    status: { type: String, enum: SALE_STATUSES, required: true },
+    status: { type: String, enum: PAYMENT_STATUSES, required: true },
     payer: {
       name: { type: String, required: true },
       document: { type: String, default: null },
@@ -184,7 +184,7 @@ saleSchema.index({ idempotencyRecordId: 1 });
 
 // Its writes owe account events in the same write (src/events/outbox.ts).
 saleSchema.plugin(owesEvents);
-export const OnlineSaleModel = mongoose.model<OnlineSale>('OnlineSale', saleSchema);
+export const PaymentModel = mongoose.model<Payment>('OnlineSale', saleSchema);
 
 /**
  * One document per state a sale leaves: `_id` "<saleId>:<fromStatus>". Whoever inserts it owns
@@ -195,7 +195,7 @@ export const OnlineSaleModel = mongoose.model<OnlineSale>('OnlineSale', saleSche
 export interface SaleTransition {
   _id: string;
   saleId: number;
-  fromStatus: SaleStatus;
+  fromStatus: PaymentStatus;
   operation: SaleOperation | 'settle';
   /** The claim's holder token (src/db/claims.ts); absent on transitions stored before it. */
   holder?: string | null;

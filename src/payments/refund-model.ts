@@ -9,7 +9,7 @@
  *   sale's refunds to the acquirer, one at a time.
  */
 import mongoose, { Schema } from 'mongoose';
-import type { KeyState } from '../payments/idempotency';
+import type { KeyState } from './idempotency';
 import { owesEvents, type OwesEvents } from '../events/owed-fields';
 
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;

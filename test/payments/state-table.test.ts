@@ -3,7 +3,7 @@
  */
 import test from 'ava';
 import { AcquirerStatus } from '../../src/acquirer/client';
-import type { OnlineSale } from '../../src/sales/model';
+import type { Payment } from '../../src/payments/model';
 import {
   effectiveSaleStatus,
   isUnnoticedPixPastExpiry,
@@ -13,12 +13,12 @@ import {
   settledFields,
   statusFromAcquirer,
   withFieldsSet,
-} from '../../src/sales/state-table';
+} from '../../src/payments/state-table';
 
 const card = { paymentMethod: 'card', status: 'PROCESSING' } as const;
 const pix = { paymentMethod: 'pix', status: 'PROCESSING' } as const;
 
-function sale(fields: Partial<OnlineSale> = {}): OnlineSale {
+function sale(fields: Partial<Payment> = {}): Payment {
   return {
     _id: 1,
     paymentMethod: 'card',
@@ -27,7 +27,7 @@ function sale(fields: Partial<OnlineSale> = {}): OnlineSale {
     pix: null,
     capturedAt: null,
     ...fields,
-  } as unknown as OnlineSale;
+  } as unknown as Payment;
 }
 
 test('acquirer statuses map to ours; pending and aborted depend on the method', (t) => {

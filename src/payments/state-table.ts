@@ -1,7 +1,7 @@
 /**
  * The sale state table, pure: which acquirer status means which of our statuses, which operation
  * moves a sale from which status to which, what a status change writes, and how a status reads.
- * No I/O here: every rule of it is unit-tested on its own (test/sales/state-table.test.ts).
+ * No I/O here: every rule of it is unit-tested on its own (test/payments/state-table.test.ts).
  *
  *   PROCESSING --authorize--> PRE_CAPTURED | DENIED | FAILED      (card)
  *   PROCESSING --create-----> PENDING | FAILED                     (PIX)
@@ -12,17 +12,17 @@
  *   PENDING --(notice)------> CONFIRMED | EXPIRED                  (PIX)
  */
 import { AcquirerStatus, type AcquirerSale } from '../acquirer/client';
-import type { OnlineSale, SaleOperation, SaleStatus } from './model';
+import type { Payment, SaleOperation, PaymentStatus } from './model';
 
 /** The sale status a reader sees: an unpaid PIX past its expiry is EXPIRED even before the acquirer says so. */
-export function effectiveSaleStatus(sale: OnlineSale, now = new Date()): SaleStatus {
+export function effectiveSaleStatus(sale: Payment, now = new Date()): PaymentStatus {
   if (sale.status === 'PENDING' && sale.pix?.expiresAt && new Date(sale.pix.expiresAt).getTime() <= now.getTime())
     return 'EXPIRED';
   return sale.status;
 }
 
 /** Statuses of a sale the acquirer accepted (`approved` in answers). */
-export const APPROVED_STATUSES: SaleStatus[] = [
+export const APPROVED_STATUSES: PaymentStatus[] = [
   'PRE_CAPTURED',
   'CONFIRMED',
   'PENDING',
@@ -35,8 +35,8 @@ export const APPROVED_STATUSES: SaleStatus[] = [
 /** Our status for an acquirer status; null when it decides nothing. */
 export function statusFromAcquirer(
   acquirerStatus: number,
-  sale: Pick<OnlineSale, 'paymentMethod' | 'status'>,
-): SaleStatus | null {
+  sale: Pick<Payment, 'paymentMethod' | 'status'>,
+): PaymentStatus | null {
   const method = sale.paymentMethod;
   switch (acquirerStatus) {
     case AcquirerStatus.Authorized:
@@ -62,8 +62,8 @@ export function statusFromAcquirer(
 
 /** The fields a status change writes, from what the acquirer said. */
 export function settledFields(
-  sale: OnlineSale,
-  status: SaleStatus,
+  sale: Payment,
+  status: PaymentStatus,
   truth: Partial<AcquirerSale> & { status: number },
 ): Record<string, unknown> {
   const now = new Date();
@@ -104,7 +104,7 @@ export function settledFields(
  * The sale as a `$set` of these fields (dotted paths included) leaves it: what an answer shows before the write is
  * sent.
  */
-export function withFieldsSet(sale: OnlineSale, set: Record<string, unknown>): OnlineSale {
+export function withFieldsSet(sale: Payment, set: Record<string, unknown>): Payment {
   const moved = structuredClone(sale) as unknown as Record<string, unknown>;
   for (const [path, value] of Object.entries(set)) {
     const keys = path.split('.');
@@ -112,7 +112,7 @@ export function withFieldsSet(sale: OnlineSale, set: Record<string, unknown>): O
     for (const key of keys.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
     target[keys[keys.length - 1]] = value;
   }
-  return moved as unknown as OnlineSale;
+  return moved as unknown as Payment;
 }
 
 /**
@@ -120,8 +120,8 @@ export function withFieldsSet(sale: OnlineSale, set: Record<string, unknown>): O
  * acquirer statuses that mean it took effect.
  */
 export interface OperationRule {
-  from: SaleStatus;
-  to: SaleStatus;
+  from: PaymentStatus;
+  to: PaymentStatus;
   acquirerStatuses: readonly number[];
 }
 
@@ -137,16 +137,16 @@ export const SALE_OPERATIONS: Record<Exclude<SaleOperation, 'authorize'>, Operat
  * acquirer's cumulative VoidedAmount. An acquirer notice never moves a sale out of them: a PIX with a
  * refund in progress reads Status 12 (which would read PENDING) and one partly refunded reads 11.
  */
-export const REFUND_OWNED_STATUSES: readonly SaleStatus[] = ['CONFIRMED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
+export const REFUND_OWNED_STATUSES: readonly PaymentStatus[] = ['CONFIRMED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
 
 /** Whether a notice (or a read of the acquirer after one) may move a sale in this status. */
-export const noticeMayMove = (status: SaleStatus): boolean => !REFUND_OWNED_STATUSES.includes(status);
+export const noticeMayMove = (status: PaymentStatus): boolean => !REFUND_OWNED_STATUSES.includes(status);
 
 /** A PIX paid in its last second may be notified a little after its expiry: wait this long before asking. */
 export const PIX_EXPIRY_GRACE_MS = 2 * 60_000;
 
 /** A PENDING PIX whose expiry (plus a grace) has passed with no notice applied: paid or expired, we must ask. */
-export function isUnnoticedPixPastExpiry(sale: OnlineSale, now: Date, graceMs = PIX_EXPIRY_GRACE_MS): boolean {
+export function isUnnoticedPixPastExpiry(sale: Payment, now: Date, graceMs = PIX_EXPIRY_GRACE_MS): boolean {
   return (
     sale.paymentMethod === 'pix' &&
     sale.status === 'PENDING' &&
