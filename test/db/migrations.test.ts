@@ -2,7 +2,7 @@
  * The release's migration run (workers/migrate.ts on src/db/migrations/) as real processes on the real store:
  * migration 0001 gives documents stored in older shapes their sweep flags once; a rerun reads and writes nothing;
  * a run killed half-way is resumed by the next one and ends as a clean run does; two runs at once take turns on the
- * lock; a run whose lock was taken over stops.
+ * lock; a run whose lock was taken over stops; and a production process refuses to start while one is pending.
  *
  * Each test seeds its own database (beside this file's, dropped with it) through the driver, in the shapes older
  * releases stored: no model casts them.
@@ -13,12 +13,13 @@ import os from 'node:os';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { MongoClient, type Db, type Document } from 'mongodb';
-import { ConfigError, loadConfig } from '../../config';
+import { ConfigError, EXIT_BAD_CONFIGURATION, loadConfig } from '../../config';
 import { SWEEP_FLAG_STEPS } from '../../src/db/migrations/0001-sweep-flags';
 import { TEST_DB } from '../helpers/env';
 import { productionEnvironment } from '../helpers/production';
 import {
   deadline,
+  eventually,
   nodeArgumentsFor,
   ROOT,
   runCommand,
@@ -77,7 +78,13 @@ async function seedOldShapes(db: Db, salesToMark = 2): Promise<void> {
       reconciliation: underReconciliation,
     })),
     { _id: 200, paymentMethod: 'card', status: 'CONFIRMED', reconciliation: null },
-    { _id: 201, paymentMethod: 'card', status: 'PRE_CAPTURED', reconciliation: underReconciliation, reconciling: false },
+    {
+      _id: 201,
+      paymentMethod: 'card',
+      status: 'PRE_CAPTURED',
+      reconciliation: underReconciliation,
+      reconciling: false,
+    },
   ] as Document[]);
   await db.collection('acquirer_payment_notices').insertMany([
     { _id: 'old-unapplied', raw: '{}', paymentId: 'p1', changeType: 1, receivedAt: since, appliedAt: null },
@@ -118,7 +125,8 @@ async function changelogOf(db: Db): Promise<string[]> {
 /** Every collection 0001 writes, whole, sorted by `_id`: what two runs are compared by. */
 async function flaggedDocuments(db: Db): Promise<Record<string, Document[]>> {
   const documents: Record<string, Document[]> = {};
-  for (const name of FLAGGED_COLLECTIONS) documents[name] = await db.collection(name).find({}).sort({ _id: 1 }).toArray();
+  for (const name of FLAGGED_COLLECTIONS)
+    documents[name] = await db.collection(name).find({}).sort({ _id: 1 }).toArray();
   return documents;
 }
 
@@ -144,41 +152,44 @@ function recordingInto(dir: string): Record<string, string> {
   };
 }
 
-test.serial('documents stored in older shapes get their flags once; a rerun reads and writes no document', async (t) => {
-  const db = storeOf('once');
-  await seedOldShapes(db);
-  const recordings = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
-  try {
-    const first = await runMigrate('once', recordingInto(path.join(recordings, 'first')));
-    t.is(first.code, 0, first.stderr);
-    t.regex(first.stdout, /migration 0001-sweep-flags: running/);
-    t.regex(first.stdout, /migrations done: 1 run \(0001-sweep-flags\)/);
-    await assertFlagsOnce(t, db);
-    t.deepEqual(await changelogOf(db), ['0001-sweep-flags']);
-    t.is(await db.collection('migration_lock').countDocuments(), 0, 'the lock released');
-    t.true(
-      recordedReads(path.join(recordings, 'first')).includes('online_sales find'),
-      'the recorder sees what a run reads',
-    );
+test.serial(
+  'documents stored in older shapes get their flags once; a rerun reads and writes no document',
+  async (t) => {
+    const db = storeOf('once');
+    await seedOldShapes(db);
+    const recordings = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
+    try {
+      const first = await runMigrate('once', recordingInto(path.join(recordings, 'first')));
+      t.is(first.code, 0, first.stderr);
+      t.regex(first.stdout, /migration 0001-sweep-flags: running/);
+      t.regex(first.stdout, /migrations done: 1 run \(0001-sweep-flags\)/);
+      await assertFlagsOnce(t, db);
+      t.deepEqual(await changelogOf(db), ['0001-sweep-flags']);
+      t.is(await db.collection('migration_lock').countDocuments(), 0, 'the lock released');
+      t.true(
+        recordedReads(path.join(recordings, 'first')).includes('online_sales find'),
+        'the recorder sees what a run reads',
+      );
 
-    const before = await flaggedDocuments(db);
-    const rerun = await runMigrate('once', recordingInto(path.join(recordings, 'rerun')));
-    t.is(rerun.code, 0, rerun.stderr);
-    t.regex(rerun.stdout, /no migration pending/);
-    t.notRegex(rerun.stdout, /: running/);
-    const touched = recordedReads(path.join(recordings, 'rerun'));
-    t.true(touched.includes('migrations find'), touched.join(', '));
-    t.deepEqual(
-      touched.filter((read) => !/^(migrations|migration_lock) /.test(read)),
-      [],
-      'the rerun sends no command to a collection of the migrations',
-    );
-    t.deepEqual(await flaggedDocuments(db), before);
-    t.deepEqual(await changelogOf(db), ['0001-sweep-flags'], 'logged once');
-  } finally {
-    fs.rmSync(recordings, { recursive: true, force: true });
-  }
-});
+      const before = await flaggedDocuments(db);
+      const rerun = await runMigrate('once', recordingInto(path.join(recordings, 'rerun')));
+      t.is(rerun.code, 0, rerun.stderr);
+      t.regex(rerun.stdout, /no migration pending/);
+      t.notRegex(rerun.stdout, /: running/);
+      const touched = recordedReads(path.join(recordings, 'rerun'));
+      t.true(touched.includes('migrations find'), touched.join(', '));
+      t.deepEqual(
+        touched.filter((read) => !/^(migrations|migration_lock) /.test(read)),
+        [],
+        'the rerun sends no command to a collection of the migrations',
+      );
+      t.deepEqual(await flaggedDocuments(db), before);
+      t.deepEqual(await changelogOf(db), ['0001-sweep-flags'], 'logged once');
+    } finally {
+      fs.rmSync(recordings, { recursive: true, force: true });
+    }
+  },
+);
 
 test.serial('a run killed half-way is resumed once its lease is over, and ends as a clean run does', async (t) => {
   const [killed, clean] = [storeOf('killed'), storeOf('clean')];
@@ -222,7 +233,14 @@ test.serial('two runs at once: one migrates, the other waits for the lock, then 
   const runs = await Promise.all([1, 2].map(() => startProcess('migrate', env, /waiting for it to finish/)));
   await lock.deleteOne({ _id: 'migrations' as never, holder: 'this test' });
   const ended = await Promise.all(runs.map((run) => run.exited));
-  t.deepEqual(ended, [{ code: 0, signal: null }, { code: 0, signal: null }], runs.map((r) => r.logs.join('')).join('\n'));
+  t.deepEqual(
+    ended,
+    [
+      { code: 0, signal: null },
+      { code: 0, signal: null },
+    ],
+    runs.map((r) => r.logs.join('')).join('\n'),
+  );
   const [output, otherOutput] = runs.map((run) => run.logs.join(''));
   const migrated = [output, otherOutput].filter((logs) => /migrations done: 1 run \(0001-sweep-flags\)/.test(logs));
   const foundNothing = [output, otherOutput].filter((logs) => /no migration pending/.test(logs));
@@ -259,12 +277,45 @@ test.serial('a run whose lock was taken over stops before its next migration, wr
   t.is((await byId(db, 'migration_lock', 'migrations'))?.holder, 'another run', "the taker's lock left alone");
 });
 
+/** A production environment on one of this file's databases, with this machine's Redis (as production-defences). */
 const production = (label: string) =>
   productionEnvironment({
     MONGODB_URI: `${SERVER}/${databaseNamed(label)}`,
     REDIS_URL: 'redis://127.0.0.1:6379',
     REDIS_ALLOW_INSECURE: 'true',
   });
+
+test.serial(
+  'with NODE_ENV=production web refuses to start while a migration is pending (78), then starts',
+  async (t) => {
+    const env = production('production');
+    const refused = await t.throwsAsync(startProcess('web', env));
+    t.regex(refused!.message, new RegExp(`exited \\(${EXIT_BAD_CONFIGURATION}\\) before ready`));
+    t.regex(
+      refused!.message,
+      /web not started: 1 migration pending \(0001-sweep-flags\)\. Run the release command once/,
+    );
+
+    const release = await runMigrate('production', env);
+    t.is(release.code, 0, release.stderr);
+    const web = await startProcess('web', env);
+    try {
+      t.is((await fetch(`${web.url}/readyz`)).status, 200);
+    } finally {
+      await web.stop();
+    }
+  },
+);
+
+test.serial('outside production a process starts with a migration pending, and warns', async (t) => {
+  const web = await startProcess('web', { MONGODB_URI: `${SERVER}/${databaseNamed('development')}` });
+  try {
+    t.regex(web.logs.join(''), /1 migration pending \(0001-sweep-flags\): run npm run migrate/);
+    await eventually(async () => (await fetch(`${web.url}/readyz`)).status === 200);
+  } finally {
+    await web.stop();
+  }
+});
 
 test('the test-only switches of the migration run are refused in production', (t) => {
   for (const name of ['MIGRATION_TEST_KILL_AFTER', 'MIGRATION_TEST_HOLD_MS']) {
