@@ -47,6 +47,8 @@ const TEST_ONLY: [name: string, off: string][] = [
   ['WEBHOOK_TEST_ALLOW_HOSTS', ''],
   ['WORKER_TEST_CHARGE_HOLD_MS', '0'],
   ['EVENTS_TEST_HOLD_MS', '0'],
+  ['MIGRATION_TEST_KILL_AFTER', '0'],
+  ['MIGRATION_TEST_HOLD_MS', '0'],
 ];
 
 function isPem(text: string): boolean {

@@ -7,6 +7,7 @@ import { combine, variable, type Validated, type ValidatedByName } from './decla
 import { ACQUIRER_VARIABLES, DEFAULT_SANDBOX_PORT, SANDBOX_TLS_VARIABLES } from './acquirer-variables';
 import { REDIS_SECURITY_VARIABLES } from './redis-variables';
 import { MONGODB_VARIABLES } from './mongodb-variables';
+import { MIGRATION_VARIABLES } from './migration-variables';
 import {
   commaSeparated,
   forInstance,
@@ -82,6 +83,7 @@ export const CONFIG_VARIABLES = {
   }),
   mongodbUri: MONGODB_VARIABLES.uri,
   mongodbAllowInsecure: MONGODB_VARIABLES.allowInsecure,
+  migrations: MIGRATION_VARIABLES,
   ferretdb: {
     backend: variable({
       env: 'FERRETDB_BACKEND',

@@ -7,7 +7,7 @@ import '../src/platform/tracing-preload';
 import cron from 'node-cron';
 import { getConfig } from '../config';
 import { connectDatabase, disconnectDatabase, ensureStoreCompanionIndexes } from '../src/db/connection';
-import { runBackfills } from '../src/db/backfills';
+import { refuseToStartWithPendingMigrations } from '../src/db/migrations/pending';
 import { normaliseEstablishmentNumbers } from '../src/auth/service';
 import { closeQueues } from '../src/queue/queues';
 import { waitForRedis } from '../src/platform/redis';
@@ -89,8 +89,8 @@ async function backfillTids(): Promise<void> {
 export async function startScheduler() {
   const config = getConfig();
   await connectDatabase(config.mongodbUri);
+  await refuseToStartWithPendingMigrations('scheduler');
   await waitForRedis();
-  await runBackfills();
   await normaliseEstablishmentNumbers();
   void backfillTids();
   let running: Promise<void> | undefined;

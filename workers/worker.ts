@@ -7,6 +7,7 @@
 import '../src/platform/tracing-preload';
 import { getConfig } from '../config';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection';
+import { refuseToStartWithPendingMigrations } from '../src/db/migrations/pending';
 import { closeQueues, startWorker } from '../src/queue/queues';
 import { waitForRedis } from '../src/platform/redis';
 import { logger } from '../src/platform/logger';
@@ -17,6 +18,7 @@ import { startMetricsListener } from '../src/metrics/server';
 export async function startWorkers() {
   const config = getConfig();
   await connectDatabase(config.mongodbUri);
+  await refuseToStartWithPendingMigrations('worker');
   await waitForRedis();
   const only = config.worker.queues;
   const kinds = jobKinds.filter((kind) => !only.length || only.includes(kind.queue));

@@ -2,6 +2,9 @@
  * The Procfile: what production runs (compiled JavaScript under dist/, plain node) and what `npm start` runs. A run
  * from the TypeScript source (the dev loop, a fresh clone before any `npm run build`) runs each process from its
  * source with tsx instead, so it never runs a stale or missing build; a run from dist/ runs the Procfile as written.
+ *
+ * One entry is no process: `release` (the name platforms that read Procfiles give it) is a command run once to its
+ * end, after the old processes stop and before the new ones start: our migrations (workers/migrate.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,10 +39,17 @@ export function fromSource(command: string[]): string[] {
 /** Whether this code runs compiled (from dist/) rather than from its TypeScript source. */
 export const RUNNING_COMPILED = __filename.endsWith('.js');
 
-/** The Procfile's commands as this run should start them. */
-export function procfileCommands(file?: string): ProcfileEntry[] {
-  return readProcfile(file).map(({ name, command }) => ({
+/** The Procfile entry run to its end before the processes start, once per release. */
+export const RELEASE_ENTRY = 'release';
+
+/** The Procfile's commands as this run should start them: the release command apart from the processes. */
+export function procfileCommands(file?: string): { release: ProcfileEntry | undefined; processes: ProcfileEntry[] } {
+  const entries = readProcfile(file).map(({ name, command }) => ({
     name,
     command: RUNNING_COMPILED ? command : fromSource(command),
   }));
+  return {
+    release: entries.find((entry) => entry.name === RELEASE_ENTRY),
+    processes: entries.filter((entry) => entry.name !== RELEASE_ENTRY),
+  };
 }

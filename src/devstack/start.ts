@@ -1,7 +1,8 @@
 /**
- * `npm start`: local services, then every Procfile process with prefixed logs. Ctrl-C (or
- * SIGTERM) stops the processes gracefully, then the services this run started (not those it found).
- * While it runs, .data/stacks/ names it, so the admin CLI talks to its database (stacks.ts).
+ * `npm start`: local services, then the Procfile's release command to its end (the migrations), then every
+ * Procfile process with prefixed logs. Ctrl-C (or SIGTERM) stops the processes gracefully, then the services this
+ * run started (not those it found). While it runs, .data/stacks/ names it, so the admin CLI talks to its database
+ * (stacks.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { startOrFindServices, stopService } from './services';
@@ -9,7 +10,7 @@ import { recordStack } from './stacks';
 import { describeLeftRunning, describeServices, describeStop, describeWebhooks } from './start-log';
 import { loadLocalSecrets } from '../../config/local-secrets';
 import { badConfiguration, type Config, exitRefusingToStart, getConfig, PROJECT_ROOT } from '../../config';
-import { procfileCommands } from './procfile';
+import { procfileCommands, type ProcfileEntry } from './procfile';
 import { describeSecretLocations, seedDemoData } from './seed';
 import { clashesWithRunningStack } from './clashes';
 
@@ -46,6 +47,34 @@ function prefixed(stream: NodeJS.ReadableStream, name: string, color: number, wi
   });
 }
 
+/**
+ * Runs the release command to its end, as a platform runs it between two releases: the processes start only once it
+ * succeeded (they would find migrations pending). In its own process group like the processes; Ctrl-C meanwhile
+ * asks it to stop between two writes. Resolves with its exit code, or the signal that ended it.
+ */
+function runRelease(entry: ProcfileEntry, color: number, width: number): Promise<number | string> {
+  const child = spawn(entry.command[0], entry.command.slice(1), {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, PROCESS_NAME: entry.name },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  prefixed(child.stdout!, entry.name, color, width);
+  prefixed(child.stderr!, entry.name, color, width);
+  // Not "started (pid": that line names the long-running processes, which Ctrl-C stops.
+  process.stdout.write(`[start] ${entry.name} running (pid ${child.pid}) before the processes start\n`);
+  const stop = () => child.kill('SIGTERM');
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return new Promise((resolve) =>
+    child.once('close', (code, signal) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal ?? code ?? 'unknown');
+    }),
+  );
+}
+
 async function main() {
   if (process.env.NODE_ENV === 'production')
     exitRefusingToStart(
@@ -73,12 +102,22 @@ async function main() {
     publicBaseUrl: config.publicBaseUrl,
   });
   process.stdout.write(describeServices({ started: services, found }));
+  const { release, processes: entries } = procfileCommands();
+  const width = Math.max(...[release, ...entries].filter((e) => e !== undefined).map((e) => e.name.length));
+  if (release) {
+    const ended = await runRelease(release, COLORS[0], width);
+    if (ended !== 0) {
+      forgetStack();
+      for (const service of services)
+        process.stdout.write(describeStop(service.name, service.child.pid, await stopService(service)));
+      throw new Error(`the release command (${release.command.join(' ')}) ended with ${ended}: nothing else started`);
+    }
+    process.stdout.write(`[start] ${release.name} done\n`);
+  }
   await seedDemoData();
   process.stdout.write(describeSecretLocations(config));
   process.stdout.write(describeUrls(config));
   process.stdout.write(describeWebhooks(config, webhooksSetByYou));
-  const entries = procfileCommands();
-  const width = Math.max(...entries.map((e) => e.name.length));
   const children: { name: string; child: ChildProcess }[] = [];
   let stopping = false;
 
@@ -114,7 +153,7 @@ async function main() {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // own process group: a terminal Ctrl-C reaches only us, and we stop each child once, gracefully
     });
-    const color = COLORS[index % COLORS.length];
+    const color = COLORS[(index + 1) % COLORS.length];
     prefixed(child.stdout!, name, color, width);
     prefixed(child.stderr!, name, color, width);
     child.on('exit', (code, signal) => {

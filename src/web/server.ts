@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { getConfig } from '../../config';
 import { buildApp } from './app';
 import { connectDatabase, disconnectDatabase } from '../db/connection';
+import { refuseToStartWithPendingMigrations } from '../db/migrations/pending';
 import { closeQueues } from '../queue/queues';
 import { waitForRedis } from '../platform/redis';
 import { logger } from '../platform/logger';
@@ -13,6 +14,7 @@ import { runProcess } from '../platform/lifecycle';
 export async function startWeb() {
   const config = getConfig();
   await connectDatabase(config.mongodbUri);
+  await refuseToStartWithPendingMigrations('web');
   // Start without Redis if need be: /readyz says so and queue-backed routes answer 503 until it is back.
   await waitForRedis().catch((err) => logger.warn({ err: { message: err.message } }, 'Redis not ready at start'));
   const app = buildApp();

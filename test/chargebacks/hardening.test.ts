@@ -30,7 +30,7 @@ import {
 } from '../../src/chargebacks';
 import { CHARGEBACK_NOTICE_QUEUE } from '../../jobs/chargeback-notice';
 import { getQueue } from '../../src/queue/queues';
-import { BACKFILLS, runBackfills } from '../../src/db/backfills';
+import { runMigrations } from '../../src/db/migrations/runner';
 import { ChargebackEventModel, ChargebackModel, ChargebackNoticeModel } from '../../src/chargebacks/model';
 import { refusalWithPdf } from './files';
 import { call, callJson } from '../helpers/http';
@@ -333,7 +333,7 @@ test.serial('an outcome the acquirer shows only after the job gave up is applied
   t.is((await ChargebackModel.findById(`${ec}:${notice.idChargeback}`).lean())?.status, 'LOST');
 });
 
-test.serial('a notice stored before the applied flag existed is marked by the backfill, then swept', async (t) => {
+test.serial('a notice stored before the applied flag existed is marked by migration 0001, then swept', async (t) => {
   const notice = await newChargebackNotice(newEstablishment());
   const noticeId = noticeFingerprint(notice);
   // As an older version stored it: no `applied` field, no job id.
@@ -345,7 +345,7 @@ test.serial('a notice stored before the applied flag existed is marked by the ba
     appliedAt: null,
   });
   t.is(await requeueUnappliedNotices(new Date(), 60_000), 0, 'the sweep reads by the flag only');
-  await runBackfills(BACKFILLS.filter((b) => b.name.startsWith('chargeback notices')));
+  t.deepEqual((await runMigrations({ leaseMs: 60_000 })).ran, ['0001-sweep-flags']);
   t.is((await ChargebackNoticeModel.findById(noticeId).lean())?.applied, false);
   t.is(await requeueUnappliedNotices(new Date(), 60_000), 1);
   t.truthy(await eventually(async () => (await ChargebackNoticeModel.findById(noticeId).lean())?.applied));

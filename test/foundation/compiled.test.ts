@@ -1,8 +1,9 @@
 /**
  * What production runs: `npm run build` compiles to dist/, and the Procfile's processes run the compiled JavaScript
- * with plain node (no tsx, no typescript at run time). This file builds, then starts the compiled web, worker and
- * sandbox exactly as the Procfile says and runs a short journey on them: a token, a card pre-capture against the
- * sandbox, and a payment link whose webhook the compiled worker delivers from the queue.
+ * with plain node (no tsx, no typescript at run time). This file builds, runs the compiled release command (the
+ * migrations) to its end, then starts the compiled web, worker and sandbox exactly as the Procfile says and runs a
+ * short journey on them: a token, a card pre-capture against the sandbox, and a payment link whose webhook the
+ * compiled worker delivers from the queue.
  */
 import '../helpers/env';
 import test from 'ava';
@@ -37,6 +38,7 @@ const receiver = http.createServer((req, res) => {
 });
 
 let build: { code: number | null; stdout: string; stderr: string };
+let release: { code: number | null; stdout: string; stderr: string };
 let web: RunningProcess;
 let merchant: TestMerchant;
 let hookUrl: string;
@@ -44,6 +46,7 @@ let hookUrl: string;
 test.before(async () => {
   build = await runCommand('npm', ['run', '-s', 'build']);
   if (build.code !== 0) return;
+  release = await runCommand(process.execPath, compiled('release'), { env: { ...process.env, LOG_LEVEL: 'info' } });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const hookHost = `127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   hookUrl = `http://${hookHost}/hook`;
@@ -74,6 +77,11 @@ test('npm run build compiles every process with source maps', (t) => {
     t.true(fs.existsSync(`${file}.map`), `${entry.name}: its source map`);
     t.true(compiled(entry.name).includes('--enable-source-maps'), `${entry.name}: stack traces name the .ts lines`);
   }
+});
+
+test('the compiled release command runs the migrations to their end before the processes start', (t) => {
+  t.is(release?.code, 0, release?.stderr);
+  t.regex(release.stdout, /migrations done: 1 run \(0001-sweep-flags\)/);
 });
 
 test('the compiled code needs only the dependencies production installs', (t) => {

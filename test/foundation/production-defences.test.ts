@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, EXIT_BAD_CONFIGURATION, loadConfig } from '../../config';
 import { chargebackIntegration, productionEnvironment } from '../helpers/production';
-import { runCommand, startProcess } from '../helpers/processes';
+import { nodeArgumentsFor, runCommand, startProcess } from '../helpers/processes';
 import { makeTestPki, type TestPki } from '../helpers/pki';
 
 /** Safe, with the Redis of this machine (its refusals are redis-config.test.ts's): the web process really starts. */
@@ -143,17 +143,20 @@ for (const [title, env, line] of REFUSALS)
   });
 
 test.serial('a production web process with safe settings starts and is ready', async (t) => {
-  const web = await startProcess(
-    'web',
-    safe({
-      ...chargebackIntegration(pki),
-      ...cardKeys(2048),
-      TRUST_PROXY: 'loopback, 10.0.0.0/8, 192.168.1.7',
-      TOKEN_RATE_LIMIT: '100',
-      PASSWORD_ACCOUNT_RATE_WINDOW_SECONDS: '6',
-      CHECKOUT_PAY_RATE_LIMIT: '300',
-    }),
-  );
+  const env = safe({
+    ...chargebackIntegration(pki),
+    ...cardKeys(2048),
+    TRUST_PROXY: 'loopback, 10.0.0.0/8, 192.168.1.7',
+    TOKEN_RATE_LIMIT: '100',
+    PASSWORD_ACCOUNT_RATE_WINDOW_SECONDS: '6',
+    CHECKOUT_PAY_RATE_LIMIT: '300',
+  });
+  // As a release does: the migrations first, else production refuses to start (test/db/migrations.test.ts).
+  const release = await runCommand(process.execPath, nodeArgumentsFor('workers/migrate.ts'), {
+    env: { ...process.env, ...env },
+  });
+  t.is(release.code, 0, release.stderr);
+  const web = await startProcess('web', env);
   try {
     const answer = await fetch(`${web.url}/readyz`);
     t.is(answer.status, 200, await answer.text());

@@ -37,6 +37,8 @@ export const ENTRY_POINTS = {
   worker: 'workers/worker.ts',
   scheduler: 'workers/scheduler.ts',
   sandbox: 'workers/sandbox.ts',
+  /** The Procfile's release command: runs to its end (give startProcess the line to wait for). */
+  migrate: 'workers/migrate.ts',
 } as const;
 
 export interface RunningProcess {

@@ -4,12 +4,13 @@
  * scan is right there. Keep it short: a hot path never belongs here.
  */
 import { shapeOfFilter } from '../instrumentation/query-shapes';
-import { BACKFILLS } from '../../src/db/backfills';
+import { SWEEP_FLAG_STEPS } from '../../src/db/migrations/0001-sweep-flags';
 import { SALES_WITHOUT_TOP_LEVEL_TID } from '../../src/sales';
 import { PAID_CHARGES_WITHOUT_TID } from '../../src/subscriptions/charge-tids';
 import { PAID_LINKS_WITHOUT_SALE } from '../../src/payment-links/sale';
-// Every model, so each backfill's collection is known here.
+// Every model, so each collection read here is known; the migrations' changelog is no area's.
 import '../../src/web/app';
+import '../../src/db/migrations/changelog';
 export interface AllowedScan {
   collection: string;
   from: string;
@@ -46,13 +47,22 @@ export const ALLOWED_SCANS: readonly AllowedScan[] = [
       'a contact linked to more than 50 merchants checks them with one $in read instead of hundreds of lookups ' +
       '(an index read on MongoDB)',
   },
-  // Each backfill marks documents stored before a sweep flag existed: one read of its collection at scheduler start.
-  ...BACKFILLS.map((backfill) => ({
-    collection: backfill.model().collection.collectionName,
-    from: 'src/db/backfills.ts',
-    ...shapeOfFilter(backfill.filter),
-    why: `backfill run once at scheduler start: ${backfill.name}`,
+  // Migration 0001 marks documents stored before a sweep flag existed: one read of each collection, once per database.
+  ...SWEEP_FLAG_STEPS.map((step) => ({
+    collection: step.collection,
+    from: 'src/db/migrations/0001-sweep-flags.ts',
+    ...shapeOfFilter(step.filter),
+    why: `migration 0001 (the release command, run once): ${step.name}`,
   })),
+  {
+    collection: 'migrations',
+    from: 'src/db/migrations/changelog.ts',
+    equality: [],
+    other: [],
+    why:
+      'the changelog read whole: once by each release run and once at the start of web, worker and scheduler ' +
+      '(one row per migration ever released, a few dozen at most)',
+  },
   // Sales and charges recorded before they carried the acquirer's TID get it once per scheduler start (issue 39).
   {
     collection: 'online_sales',
