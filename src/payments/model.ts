@@ -93,6 +93,12 @@ export interface Payment {
   /** The request body's hash under that key, so a replay is checked against the sale alone. */
   idempotencyBodyHash?: string | null;
   /**
+   * The sequence number of the last account event of this payment's own object (`sale_<id>`) that one of its moves
+   * owed, written by that move: the next move numbers its event from here, with no read of the last event. Absent on
+   * payments stored before it existed (their next event reads the last one, as before).
+   */
+  eventSeq?: number;
+  /**
    * `acquirer.paymentId` again, at the top level: FerretDB serves only top-level equality from an
    * index, and the acquirer's notices find their sale by it (a sale recorded before this field is
    * found through the order id the acquirer gives for the PaymentId).
@@ -158,6 +164,7 @@ const saleSchema = new Schema<Payment>(
     idempotencyRecordCreatedAt: { type: Date, default: null },
     idempotentAnswer: { type: Schema.Types.Mixed, default: null },
     idempotencyBodyHash: { type: String, default: null },
+    eventSeq: { type: Number },
     acquirerPaymentId: { type: String, default: null },
     acquirerTid: { type: String, default: null },
     capturedAt: { type: Date, default: null },

@@ -102,6 +102,7 @@ async function runPreCapture(
     idempotencyRecordId: key?.recordId ?? null,
     idempotencyRecordCreatedAt: key?.recordCreatedAt ?? null,
     idempotencyBodyHash: key?.bodyHash ?? null,
+    eventSeq: 0,
   });
   const customer = {
     name: input.payer.name,

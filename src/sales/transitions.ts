@@ -126,8 +126,15 @@ export async function moveSale(
   const moved = withFieldsSet(sale, set);
   const answer = answerOf?.(moved);
   if (answer) set.idempotentAnswer = storableAnswer(answer);
-  // The move's event is owed by this same write (src/events/outbox.ts): a crash after it loses nothing.
-  const owed = oweEvents([moved.status !== sale.status ? saleMoveEvent(moved) : null]);
+  // The move's event is owed by this same write (src/events/outbox.ts): a crash after it loses nothing. It takes the
+  // number after the payment's last (eventSeq, written here too), so recording it reads no last event; the number is
+  // a hint: taken meanwhile by another emitter of the sale's object (a refund's sale.refunded), the recording reads.
+  const event = moved.status !== sale.status ? saleMoveEvent(moved) : null;
+  if (event && typeof sale.eventSeq === 'number') {
+    event.sequence = sale.eventSeq + 1;
+    set.eventSeq = event.sequence;
+  }
+  const owed = oweEvents([event]);
   const filter = { _id: sale._id, status: checkedAfterLookup(sale.status) };
   const updated = await PaymentModel.findOneAndUpdate(
     filter,

@@ -16,6 +16,9 @@ import { NOTIFICATION_SIGNATURE_HEADER, PAYMENT_NOTIFICATION_PATH } from '../../
 import { applyPaymentNotice, signNotice } from '../../src/sales';
 import { cardSale, pixSale, sandboxPost, startSalesEnv, type SalesEnv } from './helpers';
 import { callJson, send } from '../helpers/http';
+import { PaymentModel } from '../../src/payments/model';
+import { AccountEventModel } from '../../src/events/model';
+import { recordEvent } from '../../src/events/recording';
 
 let env: SalesEnv;
 let merchant: TestMerchant;
@@ -23,10 +26,11 @@ let merchant: TestMerchant;
 const PRE = '/api/v1/online/sales/pre-capture/';
 const CREDENTIAL = { 'merchant_tokens find': 1 };
 /**
- * The account event of a sale's move (src/events): owed by the move's own write (no command), then the object's
- * last event read, the event's insert, and the owed entry cleared on the sale (src/events/outbox.ts).
+ * The account event of a sale's move (src/events): owed by the move's own write (no command), numbered from the
+ * sale's eventSeq (no read of its last event), then the event's insert and the owed entry cleared on the sale
+ * (src/events/outbox.ts).
  */
-const EVENT = { 'account_events find': 1, 'account_events insert': 1, 'online_sales update': 1 };
+const EVENT = { 'account_events insert': 1, 'online_sales update': 1 };
 
 test.before(async () => {
   // No workers: a job run by a worker of this process would add its commands to a count.
@@ -203,10 +207,46 @@ test.serial(
       // the send record before the call, the settlement owing the events, their entries cleared
       'refunds update': 3,
       'online_sales update': 1,
-      // refund.pending and refund.succeeded know their sequence; sale.refunded reads the sale's last
+      // refund.pending and refund.succeeded know their sequence; sale.refunded reads the sale's last (its number
+      // from eventSeq would need the sale's write and the refund's, which a crash may part, to agree: not yet)
       'account_events find': 1,
       'account_events insert': 1,
       'refund_lanes delete': 1,
     });
+  },
+);
+
+test.serial(
+  "a sale's move numbers its event from the sale's eventSeq; a sale stored before eventSeq, or whose next number " +
+    'another emitter took, reads the last event instead, and the numbers stay 1..n',
+  async (t) => {
+    const auth = bearer(merchant.merchantToken);
+    const capture = (id: number) => callJson(env.app, 'PUT', `/api/v1/online/sales/${id}/capture/`, auth);
+    const sequencesOf = async (id: number) =>
+      (
+        await AccountEventModel.find({ objectKey: `sale_${id}` }, { type: 1, sequence: 1 })
+          .sort({ sequence: 1 })
+          .lean()
+      ).map((event) => `${event.sequence} ${event.type}`);
+
+    const current = (await preCapture(cardSale())).body.data;
+    t.is((await PaymentModel.findById(current.id).lean())!.eventSeq, 1, 'sale.authorized was its first');
+    const numbered = await commandsOf(t, () => capture(current.id));
+    t.false('account_events find' in numbered.by);
+    t.is((await PaymentModel.findById(current.id).lean())!.eventSeq, 2);
+    t.deepEqual(await sequencesOf(current.id), ['1 sale.authorized', '2 sale.captured']);
+
+    // As an earlier release stored it: no eventSeq.
+    const older = (await preCapture(cardSale())).body.data;
+    await PaymentModel.collection.updateOne({ _id: older.id } as never, { $unset: { eventSeq: '' } });
+    const read = await commandsOf(t, () => capture(older.id));
+    t.is(read.by['account_events find'], 1);
+    t.deepEqual(await sequencesOf(older.id), ['1 sale.authorized', '2 sale.captured']);
+
+    // Another emitter of the sale's object took number 2 first.
+    const raced = (await preCapture(cardSale())).body.data;
+    await recordEvent({ merchantId: merchant.merchantId, type: 'sale.refunded', objectId: raced.id, data: {} });
+    t.is((await capture(raced.id)).status, 200);
+    t.deepEqual(await sequencesOf(raced.id), ['1 sale.authorized', '2 sale.refunded', '3 sale.captured']);
   },
 );
