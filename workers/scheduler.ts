@@ -16,7 +16,7 @@ import { runProcess } from '../src/platform/lifecycle';
 import { enqueueHeartbeat } from '../jobs/heartbeat';
 import { enqueueDueSubscriptionWork } from '../src/subscriptions/scheduling';
 import { now as clockNow } from '../src/subscriptions/clock';
-import { requeueUnappliedPaymentNotices, sweepUnsettledSales } from '../src/sales';
+import { requeueUnappliedPaymentNotices, sweepUnsettledSales } from '../src/payments/sweeps';
 import { requeueStaleChargebackNotices } from '../src/chargebacks';
 import { requeueUndeliveredLinkEvents } from '../src/webhooks/service';
 import { settleStalePayments } from '../src/checkout/service';

@@ -6,7 +6,8 @@
 import type { Job } from 'bullmq';
 import { settleLinkPixOfNotice } from '../../src/checkout/pix';
 import { returnSecondPayment, settleRefundsOnNotice } from '../../src/refunds';
-import { applyPaymentNotice, giveUpOnNotice, NoticeNotYetMatched, recurrenceOfNotice } from '../../src/sales';
+import { applyPaymentNotice } from '../../src/sales';
+import { giveUpOnNotice, NoticeNotYetMatched, recurrenceOfNotice } from '../../src/payments/notices';
 import { confirmMandate } from '../../src/subscriptions/mandate';
 import { confirmPixCharge, PixChargeNotYetRecorded } from '../../src/subscriptions/pix-settlement';
 import { defaultJobOptions } from '../../src/queue/queues';

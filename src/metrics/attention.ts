@@ -8,7 +8,7 @@ import { logger } from '../platform/logger';
 import { chargebackNoticesNeedingAttention } from '../chargebacks';
 import { paymentsNeedingAttention } from '../checkout/service';
 import { linkPixNeedingAttention } from '../checkout/pix';
-import { salesNeedingAttention } from '../sales';
+import { salesNeedingAttention } from '../payments/sweeps';
 import { chargesNeedingAttention } from '../subscriptions/scheduling';
 import { refundsNeedingAttention } from '../refunds';
 import { endpointOutboxAgeSeconds, webhookEndpointsNeedingAttention } from '../webhooks/endpoint-delivery';

@@ -6,7 +6,7 @@
 import { nextId } from '../db/ids';
 import { createOnce } from '../db/claims';
 import { ApiError, notFound } from '../platform/errors';
-import { findSale } from '../sales';
+import { findSale } from '../payments/transitions';
 import { type Payment } from '../payments/model';
 import { RefundModel, type Refund } from '../payments/refund-model';
 import { presentRefund } from './presentation';

@@ -9,15 +9,8 @@
  */
 import { getConfig } from '../../config';
 import { ApiError } from '../platform/errors';
-import {
-  findSale,
-  presentSale,
-  refuseVoidOnConfirmedUnlessAllowed,
-  voidOrRefuseCancel,
-  type SaleAnswer,
-  type SaleGatewayErrorBody,
-  type SaleScope,
-} from '../sales';
+import { presentSale, refuseVoidOnConfirmedUnlessAllowed, voidOrRefuseCancel, type SaleAnswer, type SaleGatewayErrorBody } from '../sales';
+import { findSale, type SaleScope } from '../payments/transitions';
 import { PaymentModel, type Payment } from '../payments/model';
 import { admitWithTurn, recordAdmission } from './admission';
 import { RefundModel, type Refund } from '../payments/refund-model';

@@ -1,6 +1,6 @@
 /** The stored reads of refunds: a sale's, and one by its id. Another merchant's is "not found". */
 import { notFound } from '../platform/errors';
-import { findSale } from '../sales';
+import { findSale } from '../payments/transitions';
 import { RefundModel } from '../payments/refund-model';
 import { presentRefund } from './presentation';
 import type { RefundAnswer } from './schemas';

@@ -15,7 +15,7 @@ import { AcquirerRejectedError, AcquirerStatus, callMayStillBeRunningMs, getSale
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import { Claims, type HeldClaim } from '../db/claims';
 import { logger } from '../platform/logger';
-import { claimTransition, releaseTransitionClaimOf } from '../sales';
+import { claimTransition, releaseTransitionClaimOf } from '../payments/transitions';
 import { PaymentModel, type Payment } from '../payments/model';
 import { enqueueSendRefunds } from '../../jobs/send-refunds';
 import { RefundLaneModel, RefundModel, type Refund, type RefundLane } from '../payments/refund-model';

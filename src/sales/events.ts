@@ -6,6 +6,7 @@
 import type { NewEvent } from '../events/recording';
 import type { EventType } from '../webhooks/event-types';
 import type { Payment, PaymentStatus } from '../payments/model';
+import type { MoveOwes } from '../payments/transitions';
 import { presentSale } from './presentation';
 
 export function saleEventTypeOf(moved: Pick<Payment, 'paymentMethod'>, to: PaymentStatus): EventType | null {
@@ -33,6 +34,9 @@ export function saleMoveEvent(moved: Payment): NewEvent | null {
   const type = saleEventTypeOf(moved, moved.status);
   return type && { merchantId: moved.merchantId, type, objectId: moved._id, data: presentSale(moved) };
 }
+
+/** What a sale's move owes when nothing is kept for a replay: its event. */
+export const SALE_MOVE: MoveOwes = { event: saleMoveEvent };
 
 /**
  * The event of a sale recorded already CONFIRMED (a paid link's card charge, src/payment-links/sale.ts): what a

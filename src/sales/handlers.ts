@@ -5,15 +5,9 @@
 import type { Request, Response } from 'express';
 import { NOTIFICATION_SIGNATURE_HEADER } from '../acquirer/client';
 import { merchantIdOf } from '../auth/authenticate';
-import {
-  captureOnlineSale,
-  pixStatus,
-  preCapture,
-  readOnlineSale,
-  receivePaymentNotice,
-  type SaleScope,
-} from './index';
+import { captureOnlineSale, pixStatus, preCapture, readOnlineSale, receivePaymentNotice } from './index';
 import type { NoticeReceipt } from './schemas';
+import type { SaleScope } from '../payments/transitions';
 
 /** The merchant a system token without X-Merchant-Id acts for: all of them. */
 function scopeOf(req: Request): SaleScope {

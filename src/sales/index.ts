@@ -3,10 +3,10 @@
  * notifications and reconciliation of calls whose outcome is unknown. Knows nothing of Express:
  * routes, jobs and tests call these functions. One file per part:
  *
- * - transitions.ts: transition claims, the reconciliation mark, the one write that moves a sale;
  * - pre-capture.ts and idempotency-keys.ts: pre-capture and its Idempotency-Key rules;
  * - operations.ts: capture, cancel, and the stored reads;
- * - reconciliation.ts, notices.ts, sweeps.ts: settling what the acquirer did, its notices, the scheduler's tasks;
+ * - settlement.ts: reconciliation and notices (src/payments) with what a sale's settling owes;
+ * - notices.ts: the acquirer's notices received (signature, shape), then stored and applied by src/payments;
  * - presentation.ts: the sale as the API shows it.
  *
  * Every one-time effect is guarded by an insert under a unique index (src/payments/model.ts holds the
@@ -26,24 +26,13 @@ export {
   VOID_ON_CONFIRMED_DISABLED,
   voidOrRefuseCancel,
 } from './operations';
-export { reconcileSale } from './reconciliation';
-export {
-  applyPaymentNotice,
-  giveUpOnNotice,
-  InvalidNoticeSignature,
-  NoticeNotYetMatched,
-  receivePaymentNotice,
-  recurrenceOfNotice,
-  signNotice,
-} from './notices';
-export { requeueUnappliedPaymentNotices, salesNeedingAttention, sweepUnsettledSales } from './sweeps';
+export { applyPaymentNotice, reconcileSale } from './settlement';
+export { InvalidNoticeSignature, receivePaymentNotice, signNotice } from './notices';
 export { effectiveSaleStatus, statusFromAcquirer } from '../payments/state-table';
 export { presentSale, type PreCaptureResult } from './presentation';
 export { SaleGatewayError } from './errors';
 export { cancelSaleDoc } from './swagger';
 export type { SaleGatewayErrorBody } from './schemas';
-export type { SaleScope } from './transitions';
-export { claimTransition, findSale, releaseTransitionClaimOf } from './transitions';
 export { idempotencyKeyHeader, MAX_SALE_VALUE, partOfSaleValue, saleIdParams } from './schemas';
 export {
   backfillSettledSaleTids,

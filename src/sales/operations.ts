@@ -28,7 +28,8 @@ import {
   moveSale,
   STUCK_RECONCILIATION_MS,
   type SaleScope,
-} from './transitions';
+} from '../payments/transitions';
+import { SALE_MOVE } from './events';
 import { SaleGatewayError } from './errors';
 
 function refuseInvalidState(sale: Payment, action: 'captured' | 'cancelled'): never {
@@ -166,7 +167,7 @@ async function runOperation(
     // The capture's answer does not echo the amount: what was asked is what was captured.
     const truth =
       operation === 'capture' ? { ...result, capturedAmountCents: amountCents ?? sale.amountCents } : result;
-    return presentSale((await moveSale(sale, op.to, truth)).moved);
+    return presentSale(await moveSale(sale, op.to, truth, SALE_MOVE));
   } catch (error) {
     // Someone wrote the same outcome first (a notice of this very operation): that is success.
     const current = await PaymentModel.findById(sale._id).lean();

@@ -18,9 +18,10 @@ import { chargeCard } from '../payments/card-charge';
 import { useIdempotencyKey } from '../payments/idempotency';
 import { PaymentModel, SavedCardModel, type Payment } from '../payments/model';
 import { hashedRequest, saleKeys, settleIdempotencyKeyAfterFailure } from './idempotency-keys';
-import { keptAnswerOf, saleOfAnswer, type KeptAnswer, type PreCaptureResult } from './presentation';
+import { keptAnswerOf, saleOfAnswer, storableAnswer, type KeptAnswer, type PreCaptureResult } from './presentation';
+import { saleMoveEvent } from './events';
 import { statusFromAcquirer } from '../payments/state-table';
-import { markForReconciliation, moveSale } from './transitions';
+import { markForReconciliation, moveSale } from '../payments/transitions';
 import { SaleGatewayError } from './errors';
 import type { PreCaptureInput } from './schemas';
 import { checkPreCapture, INVALID_PAYER_DOCUMENT } from './pre-capture-checks';
@@ -184,9 +185,9 @@ async function runPreCapture(
       cardToken = cardResult.cardToken;
     }
     const answerOf = (moved: Payment) => keptAnswerOf(moved, { cardToken });
-    const recorded = await moveSale(sale, to, truth, key ? answerOf : undefined);
-    sale = recorded.moved;
-    return { answer: recorded.answer ?? answerOf(sale), sale };
+    const keep = key ? (moved: Payment) => storableAnswer(answerOf(moved)) : undefined;
+    sale = await moveSale(sale, to, truth, { event: saleMoveEvent, answer: keep });
+    return { answer: answerOf(sale), sale };
   } catch (error) {
     // The acquirer acted but we could not record it: let reconciliation record it.
     await markForReconciliation(sale, 'authorize', 'recording the acquirer answer failed').catch(() => undefined);

@@ -18,7 +18,8 @@ import { APPROVED_CARD, readyLink } from '../payment-links/helpers';
 import { createSubscription } from '../subscriptions/support';
 import { createEndpoint, untilReceived, verifiedAt } from './helpers';
 import { RefundModel } from '../../src/payments/refund-model';
-import { findSettledSale, sweepUnsettledSales } from '../../src/sales';
+import { findSettledSale } from '../../src/sales';
+import { sweepUnsettledSales } from '../../src/payments/sweeps';
 import { PaymentModel } from '../../src/payments/model';
 
 let app: TestApp;

@@ -20,7 +20,8 @@ import {
   getSaleByOrderId,
   PAYMENT_NOTIFICATION_PATH,
 } from '../../src/acquirer/client';
-import { reconcileSale, sweepUnsettledSales } from '../../src/sales';
+import { reconcileSale } from '../../src/sales';
+import { sweepUnsettledSales } from '../../src/payments/sweeps';
 import { getQueue } from '../../src/queue/queues';
 import { RECONCILE_QUEUE, reconcileEpisodeJobId } from '../../jobs/reconcile-sale';
 import { nextId } from '../../src/db/ids';

@@ -1,7 +1,8 @@
 /**
- * How a sale moves: the transition claims (one per status a sale leaves, src/db/claims.ts), the
+ * How a payment moves: the transition claims (one per status a payment leaves, src/db/claims.ts), the
  * reconciliation mark set before an acquirer call whose outcome may be unknown, and the one write
- * that moves a sale to what the acquirer said.
+ * that moves a payment to what the acquirer said. The area that made the payment says what a move
+ * owes (its event, the answer kept for replays): src/payments knows no area's presentation.
  */
 import type { AcquirerSale } from '../acquirer/client';
 import { Claims, type HeldClaim } from '../db/claims';
@@ -15,11 +16,10 @@ import {
   type SaleOperation,
   type PaymentStatus,
   type SaleTransition,
-} from '../payments/model';
-import { storableAnswer, type KeptAnswer } from './presentation';
-import { saleMoveEvent } from './events';
+} from './model';
 import { oweEvents, owedSet, recordOwed } from '../events/outbox';
-import { settledFields, withFieldsSet } from '../payments/state-table';
+import type { NewEvent } from '../events/recording';
+import { settledFields, withFieldsSet } from './state-table';
 import { enqueueReconcileSale, reconcileEpisodeJobId } from '../../jobs/reconcile-sale';
 
 /** A reconciliation (or an operation) running longer than this is stuck: the sweep and /metrics look at it. */
@@ -111,25 +111,31 @@ export async function abandonOperation(saleId: number, claim: HeldClaim<SaleTran
   await PaymentModel.updateOne({ _id: saleId }, { $set: { reconciliation: null, reconciling: false } });
 }
 
+/** What a move owes, said by the area whose payment it is. */
+export interface MoveOwes {
+  /** The account event of the move (its sequence is set here), or null. */
+  event: (moved: Payment) => NewEvent | null;
+  /** The answer to keep on the payment for Idempotency-Key replays, when one is kept. */
+  answer?: (moved: Payment) => NonNullable<Payment['idempotentAnswer']>;
+}
+
 /**
- * Moves a sale out of its status to what the acquirer said, in one write. `answerOf` gives the
- * answer to keep on the sale for Idempotency-Key replays (computed from the moved sale, so it is
- * stored by the same write); updatedAt is set here so that answer shows what is stored.
+ * Moves a payment out of its status to what the acquirer said, in one write, with what the move owes. updatedAt is
+ * set here so that a kept answer shows what is stored.
  */
 export async function moveSale(
   sale: Payment,
   to: PaymentStatus,
   truth: Partial<AcquirerSale> & { status: number },
-  answerOf?: (moved: Payment) => KeptAnswer,
-): Promise<{ moved: Payment; answer?: KeptAnswer }> {
+  owes: MoveOwes,
+): Promise<Payment> {
   const set: Record<string, unknown> = { ...settledFields(sale, to, truth), updatedAt: new Date() };
   const moved = withFieldsSet(sale, set);
-  const answer = answerOf?.(moved);
-  if (answer) set.idempotentAnswer = storableAnswer(answer);
+  if (owes.answer) set.idempotentAnswer = owes.answer(moved);
   // The move's event is owed by this same write (src/events/outbox.ts): a crash after it loses nothing. It takes the
   // number after the payment's last (eventSeq, written here too), so recording it reads no last event; the number is
   // a hint: taken meanwhile by another emitter of the sale's object (a refund's sale.refunded), the recording reads.
-  const event = moved.status !== sale.status ? saleMoveEvent(moved) : null;
+  const event = moved.status !== sale.status ? owes.event(moved) : null;
   if (event && typeof sale.eventSeq === 'number') {
     event.sequence = sale.eventSeq + 1;
     set.eventSeq = event.sequence;
@@ -143,7 +149,7 @@ export async function moveSale(
   ).lean();
   if (!updated) throw new Error(`sale ${sale._id} left ${sale.status} while its transition was held`);
   await recordOwed(PaymentModel, sale._id, owed);
-  return { moved: updated, answer };
+  return updated;
 }
 
 /**

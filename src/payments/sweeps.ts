@@ -9,8 +9,8 @@ import { logger } from '../platform/logger';
 import { jobWillRun } from '../queue/kept-jobs';
 import { enqueuePaymentNotice, paymentNoticeJobId, paymentNoticeQueue } from '../../jobs/apply-payment-notice';
 import { enqueueReconcileSale, reconcileSweepJobId } from '../../jobs/reconcile-sale';
-import { PaymentModel, PaymentNoticeModel } from '../payments/model';
-import { PIX_EXPIRY_GRACE_MS } from '../payments/state-table';
+import { PaymentModel, PaymentNoticeModel } from './model';
+import { PIX_EXPIRY_GRACE_MS } from './state-table';
 import { STUCK_RECONCILIATION_MS } from './transitions';
 
 const SWEEP_BATCH = 500;

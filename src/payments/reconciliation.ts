@@ -1,31 +1,36 @@
 /**
  * Reconciliation: asks the acquirer for the true state of a sale whose last call had an unknown
- * outcome (or a PIX past its expiry with no notice) and settles ours to it, once.
+ * outcome (or a PIX past its expiry with no notice) and settles ours to it, once. What a settling
+ * move owes (its event, the answer an Idempotency-Key record keeps) is the caller's to say (SettleOwes).
  */
 import { AcquirerStatus, callMayStillBeRunningMs, getSale, type AcquirerSale } from '../acquirer/client';
-import { findAcquirerCharge, noSaleIsConclusive } from '../payments/card-charge';
-import { freeKey, recordOfUse } from '../payments/idempotency';
-import { PaymentModel, SaleIdempotencyModel, type Payment } from '../payments/model';
-import { keptAnswerOf } from './presentation';
-import { isUnnoticedPixPastExpiry, noticeMayMove, statusFromAcquirer } from '../payments/state-table';
-import { claimTransition, moveSale, releaseOperationClaim } from './transitions';
+import { findAcquirerCharge, noSaleIsConclusive } from './card-charge';
+import { freeKey, recordOfUse } from './idempotency';
+import { PaymentModel, SaleIdempotencyModel, type Payment } from './model';
+import { isUnnoticedPixPastExpiry, noticeMayMove, statusFromAcquirer } from './state-table';
+import { claimTransition, moveSale, releaseOperationClaim, type MoveOwes } from './transitions';
+
+/** What settling a payment owes: its move's event, and the answer its Idempotency-Key record keeps. */
+export interface SettleOwes extends MoveOwes {
+  keptAnswer: (settled: Payment) => { status: number; body: Record<string, unknown> };
+}
 
 /**
  * Asks the acquirer for the true state of a sale whose last call had an unknown outcome and
  * settles it. Throws AcquirerUnavailableError while the acquirer cannot answer (the job retries).
  */
-export async function reconcileSale(saleId: number, now = new Date()): Promise<string> {
-  return reconcileReadSale(await PaymentModel.findById(saleId).lean(), now);
+export async function reconcileSale(saleId: number, owes: SettleOwes, now = new Date()): Promise<string> {
+  return reconcileReadSale(await PaymentModel.findById(saleId).lean(), owes, now);
 }
 
 /** reconcileSale, for a sale just read (a notice found it). */
-export async function reconcileReadSale(sale: Payment | null, now = new Date()): Promise<string> {
+export async function reconcileReadSale(sale: Payment | null, owes: SettleOwes, now = new Date()): Promise<string> {
   // The sweep waited out the grace before queueing; here expiry alone decides.
   if (sale && !sale.reconciliation && isUnnoticedPixPastExpiry(sale, now, 0)) {
     // Its payment notice may have been lost: the acquirer says whether it was paid or expired.
     const truth = await getSale(sale.acquirer.paymentId!);
     return truth
-      ? `pix past expiry: ${await settleToAcquirer(sale, truth)}`
+      ? `pix past expiry: ${await settleToAcquirer(sale, truth, owes)}`
       : 'the acquirer does not know this PaymentId';
   }
   if (!sale?.reconciliation) return 'nothing to reconcile';
@@ -62,10 +67,10 @@ export async function reconcileReadSale(sale: Payment | null, now = new Date()):
       if (!current || current.status !== 'PROCESSING' || !current.reconciliation) return 'already settled';
     }
     const to = truth ? (statusFromAcquirer(truth.status, sale) ?? 'FAILED') : 'FAILED';
-    const { moved: settled } = await moveSale(sale, to, truth ?? { status: AcquirerStatus.NotFinished });
+    const settled = await moveSale(sale, to, truth ?? { status: AcquirerStatus.NotFinished }, owes);
     if (sale.idempotencyRecordId) {
       if (truth) {
-        const answer = keptAnswerOf(settled);
+        const answer = owes.keptAnswer(settled);
         await SaleIdempotencyModel.updateOne(recordOfUse(sale.idempotencyRecordId, sale.idempotencyRecordCreatedAt), {
           $set: { state: 'done', response: { status: answer.status, body: answer.body } },
         });
@@ -92,7 +97,7 @@ export async function reconcileReadSale(sale: Payment | null, now = new Date()):
     return `${operation} did not happen; ${fromStatus} kept`;
   }
   try {
-    await moveSale(sale, to, truth);
+    await moveSale(sale, to, truth, owes);
   } catch (error) {
     // Another reconciliation of the same episode (the sweep's) settled it first.
     const current = await PaymentModel.findById(sale._id).lean();
@@ -103,7 +108,7 @@ export async function reconcileReadSale(sale: Payment | null, now = new Date()):
 }
 
 /** Moves a sale to what the acquirer says, guarded like every transition. */
-export async function settleToAcquirer(sale: Payment, truth: AcquirerSale): Promise<string> {
+export async function settleToAcquirer(sale: Payment, truth: AcquirerSale, owes: MoveOwes): Promise<string> {
   if (!noticeMayMove(sale.status)) return `no change (${sale.status}: its refunds settle it)`;
   const to = statusFromAcquirer(truth.status, sale);
   if (!to || to === sale.status) return `no change (${sale.status})`;
@@ -112,6 +117,6 @@ export async function settleToAcquirer(sale: Payment, truth: AcquirerSale): Prom
     if (current?.status === to) return `no change (${to})`;
     throw new Error(`sale ${sale._id} is being moved out of ${sale.status} by another operation; try again`);
   }
-  await moveSale(sale, to, truth);
+  await moveSale(sale, to, truth, owes);
   return `${sale.status} -> ${to}`;
 }
