@@ -10,7 +10,8 @@ import { isDuplicateKey } from '../db/claims';
 import { insertDocument } from '../db/inserts';
 import { ApiError, badRequest, conflict } from '../platform/errors';
 import { logger } from '../platform/logger';
-import { preCapture, SaleGatewayError } from '../sales';
+import { preCapture } from '../sales';
+import { SaleGatewayError } from '../payments/gateway-error';
 import { PaymentModel, type Payment } from '../payments/model';
 import { PaymentNoticeModel } from '../payments/model';
 import {

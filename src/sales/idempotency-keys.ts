@@ -9,7 +9,7 @@ import { cardFingerprints } from '../cards/fingerprint';
 import { PaymentModel, SaleIdempotencyModel, type Payment, type SaleIdempotencyRecord } from '../payments/model';
 import type { PreCaptureInput } from './schemas';
 import { keptAnswerOf, storableAnswer, type KeptAnswer } from './presentation';
-import { SaleGatewayError } from './errors';
+import { SaleGatewayError } from '../payments/gateway-error';
 
 /** Clock steps between processes are far below this; a key's earlier use is at least 24 hours older. */
 const KEY_CLOCK_TOLERANCE_MS = 60_000;

@@ -30,7 +30,7 @@ export { applyPaymentNotice, reconcileSale } from './settlement';
 export { InvalidNoticeSignature, receivePaymentNotice, signNotice } from './notices';
 export { effectiveSaleStatus, statusFromAcquirer } from '../payments/state-table';
 export { presentSale, type PreCaptureResult } from './presentation';
-export { SaleGatewayError } from './errors';
+
 export { cancelSaleDoc } from './swagger';
 export type { SaleGatewayErrorBody } from './schemas';
 export { idempotencyKeyHeader, MAX_SALE_VALUE, partOfSaleValue, saleIdParams } from './schemas';

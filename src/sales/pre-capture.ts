@@ -6,23 +6,22 @@
 import crypto from 'node:crypto';
 import { AcquirerUnavailableError } from '../acquirer/errors';
 import { createPixCharge, type CardSaleResult, type PixChargeResult } from '../acquirer/client';
-import { sha256Hex } from '../platform/digests';
 import { summarizeCard, type ClearCard } from '../cards';
 import { documentKind, normalizeDocument } from '../platform/brazilian-documents';
-import { checkedAfterLookup } from '../db/filters';
 import { nextId } from '../db/ids';
-import { insertDocument } from '../db/inserts';
 import { ApiError, badRequest } from '../platform/errors';
 import { logger } from '../platform/logger';
 import { chargeCard } from '../payments/card-charge';
 import { useIdempotencyKey } from '../payments/idempotency';
-import { PaymentModel, SavedCardModel, type Payment } from '../payments/model';
+import type { Payment } from '../payments/model';
+import { failUnchargedPayment, openPayment } from '../payments/opening';
+import { keepSavedCard, savedCardOf } from '../payments/saved-cards';
 import { hashedRequest, saleKeys, settleIdempotencyKeyAfterFailure } from './idempotency-keys';
 import { keptAnswerOf, saleOfAnswer, storableAnswer, type KeptAnswer, type PreCaptureResult } from './presentation';
 import { saleMoveEvent } from './events';
 import { statusFromAcquirer } from '../payments/state-table';
 import { markForReconciliation, moveSale } from '../payments/transitions';
-import { SaleGatewayError } from './errors';
+import { SaleGatewayError } from '../payments/gateway-error';
 import type { PreCaptureInput } from './schemas';
 import { checkPreCapture, INVALID_PAYER_DOCUMENT } from './pre-capture-checks';
 
@@ -48,9 +47,7 @@ async function preparePayment(
   }
   if (input.payment_method === 'pix') return { card: null, cardToken: null, document, documentType };
   if (clearCard) return { card: clearCard, cardToken: null, document, documentType };
-  // By `_id` alone (see checkedAfterLookup): a token saved by another merchant is unknown here.
-  const found = await SavedCardModel.findById(sha256Hex(String(input.card_token))).lean();
-  const saved = found?.merchantId === merchantId ? found : null;
+  const saved = await savedCardOf(merchantId, String(input.card_token));
   if (!saved) throw badRequest({ card_token: ['Unknown card token.'] });
   return {
     card: null,
@@ -87,7 +84,7 @@ async function runPreCapture(
   const id = await nextId('online_sale');
   const merchantOrderId = `S${id}R${crypto.randomBytes(5).toString('hex')}`;
   const summary = prepared.card ? summarizeCard(prepared.card) : prepared.cardToken;
-  let sale = await insertDocument(PaymentModel, {
+  let sale = await openPayment({
     _id: id,
     merchantId,
     merchantOrderId,
@@ -95,7 +92,6 @@ async function runPreCapture(
     paymentMethod: input.payment_method,
     amountCents: input.value,
     installments: input.installments,
-    status: 'PROCESSING',
     payer: { name: input.payer.name, document: prepared.document, documentType: prepared.documentType },
     card: summary
       ? { brand: summary.brand, bin: summary.bin, last4: summary.last4, fromToken: Boolean(prepared.cardToken) }
@@ -103,7 +99,6 @@ async function runPreCapture(
     idempotencyRecordId: key?.recordId ?? null,
     idempotencyRecordCreatedAt: key?.recordCreatedAt ?? null,
     idempotencyBodyHash: key?.bodyHash ?? null,
-    eventSeq: 0,
   });
   const customer = {
     name: input.payer.name,
@@ -161,10 +156,7 @@ async function runPreCapture(
       sale = await markForReconciliation(sale, 'authorize', error.message, !error.answered);
       throw new SaleGatewayError(sale, true);
     }
-    const stillProcessing = { _id: id, status: checkedAfterLookup('PROCESSING') };
-    sale =
-      (await PaymentModel.findOneAndUpdate(stillProcessing, { $set: { status: 'FAILED' } }, { new: true }).lean()) ??
-      sale;
+    sale = await failUnchargedPayment(sale);
     throw new SaleGatewayError(sale, false, error);
   }
 
@@ -174,14 +166,8 @@ async function runPreCapture(
     let cardToken: string | undefined;
     if (cardResult?.approved && cardResult.cardToken && prepared.card) {
       // Saved before the sale is recorded, so the answer kept for replays can say the token was issued.
-      const card = summarizeCard(prepared.card);
-      await insertDocument(SavedCardModel, {
-        _id: sha256Hex(cardResult.cardToken),
-        merchantId,
-        brand: card.brand,
-        bin: card.bin,
-        last4: card.last4,
-      });
+      const { brand, bin, last4 } = summarizeCard(prepared.card);
+      await keepSavedCard(merchantId, cardResult.cardToken, { brand, bin, last4 });
       cardToken = cardResult.cardToken;
     }
     const answerOf = (moved: Payment) => keptAnswerOf(moved, { cardToken });

@@ -60,7 +60,7 @@ test('the write check names a write by another area, and lets src/payments, fixt
     unlawfulWrites([
       write('src/payments/model.ts'),
       write('test/refunds/refunds.test.ts'),
-      write('src/sales/operations.ts'),
+      write('src/sales/idempotency-keys.ts'),
       write('src/events/outbox.ts'),
       write('src/db/migrations/0001-sweep-flags.ts'),
       write('src/checkout/settlement.ts', 'payment_links'),

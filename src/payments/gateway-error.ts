@@ -1,9 +1,18 @@
-/** What a sale operation answers when the acquirer failed it. */
+/**
+ * What a payment operation answers when the acquirer failed it: the contract's gateway error (src/sales/schemas.ts
+ * `SaleGatewayError` describes it in the Swagger document, and the response-schema check holds the two together).
+ */
 import { AcquirerRejectedError } from '../acquirer/client';
 import type { AcquirerUnavailableError } from '../acquirer/errors';
 import { ApiError } from '../platform/errors';
-import type { Payment } from '../payments/model';
-import type { SaleGatewayErrorBody } from './schemas';
+import type { Payment, PaymentStatus } from './model';
+
+export type GatewayErrorBody = {
+  detail: string;
+  sale_id: number;
+  sale_status: PaymentStatus;
+  reconciling: boolean;
+};
 
 /** A gateway failure that carries the sale it left behind. */
 export class SaleGatewayError extends ApiError {
@@ -12,7 +21,7 @@ export class SaleGatewayError extends ApiError {
     readonly outcomeUnknown: boolean,
     cause?: AcquirerUnavailableError,
   ) {
-    const body: SaleGatewayErrorBody = {
+    const body: GatewayErrorBody = {
       detail: outcomeUnknown
         ? 'Payment gateway error: the acquirer did not answer in time. The outcome is being confirmed with the ' +
           'acquirer; the sale is settled automatically.'
