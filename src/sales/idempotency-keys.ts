@@ -1,80 +1,23 @@
 /**
- * Pre-capture's Idempotency-Key rules, on the shared module (src/payments/idempotency.ts): the
- * answer is kept on the sale; a key is freed only when nothing can have been charged.
+ * Pre-capture's Idempotency-Key rules: the records and their settling are src/payments/sale-keys.ts', with the answer
+ * the sales API keeps for a replay (the card token left out); the request a key compares is said here.
  */
-import { callMayStillBeRunningMs } from '../acquirer/client';
 import type { ClearCard } from '../cards';
-import { freeKey, IDEMPOTENCY_WINDOW_MS, recordOfUse, requestHash, type KeyBook } from '../payments/idempotency';
 import { cardFingerprints } from '../cards/fingerprint';
-import { PaymentModel, SaleIdempotencyModel, type Payment, type SaleIdempotencyRecord } from '../payments/model';
+import { requestHash } from '../payments/idempotency';
+import type { Payment } from '../payments/model';
+import { saleKeys as paymentKeys, settleIdempotencyKeyAfterFailure as settleKey } from '../payments/sale-keys';
 import type { PreCaptureInput } from './schemas';
-import { keptAnswerOf, storableAnswer, type KeptAnswer } from './presentation';
-import { SaleGatewayError } from '../payments/gateway-error';
+import { keptAnswerOf, storableAnswer } from './presentation';
 
-/** Clock steps between processes are far below this; a key's earlier use is at least 24 hours older. */
-const KEY_CLOCK_TOLERANCE_MS = 60_000;
+const answerOf = (sale: Payment) => storableAnswer(keptAnswerOf(sale));
 
-/** The newest sale an Idempotency-Key record id made (a key used again after 24 hours makes another). */
-function newestSaleOfKey(recordId: string): Promise<Payment | null> {
-  return PaymentModel.findOne({ idempotencyRecordId: recordId }).sort({ createdAt: -1 }).lean();
-}
+/** Pre-capture's key records for `recordId` (the merchant and its key). */
+export const saleKeys = (recordId: string, merchantId: number) => paymentKeys(recordId, merchantId, answerOf);
 
-/**
- * That sale, when the record read made it, not an earlier use of the key: the sale names its
- * record's createdAt. (A use freed after a FAILED sale is taken again at once, so a time window
- * could mistake the failed use's sale for the new one's and free the new use's live record.)
- * Sales from before that field fall back on the window.
- */
-function madeByRecord(sale: Payment | null, keyCreatedAt: Date): Payment | null {
-  if (!sale) return null;
-  const keyTime = new Date(keyCreatedAt).getTime();
-  if (sale.idempotencyRecordCreatedAt)
-    return new Date(sale.idempotencyRecordCreatedAt).getTime() === keyTime ? sale : null;
-  return new Date(sale.createdAt).getTime() >= keyTime - KEY_CLOCK_TOLERANCE_MS ? sale : null;
-}
-
-/**
- * Pre-capture's Idempotency-Key records (src/payments/idempotency.ts). The answer a pre-capture gave
- * is kept on its sale with the body hash (written with the acquirer's answer), not in the record: a
- * replay reads only the sale. Anything else (another body, a request still running or being
- * reconciled, a key whose answer was missed) reads the record too.
- */
-export function saleKeys(recordId: string, merchantId: number): KeyBook<SaleIdempotencyRecord, KeptAnswer> {
-  let newest: Payment | null = null; // read by keptAnswer, once per attempt, before workOf
-  return {
-    model: SaleIdempotencyModel,
-    newRecord: (_createdAt, bodyHash) => ({ merchantId, bodyHash, state: 'in_progress' }),
-    hashOf: (record) => record.bodyHash,
-    answerOf: (record) => record.response as KeptAnswer | null,
-    keptAnswer: async () => {
-      newest = await newestSaleOfKey(recordId);
-      // A sale that kept an answer was made by the key's live record: the record is at most a few ms
-      // older than its sale, and a key is freed or replaced only when no answer was kept.
-      const live =
-        newest && Date.now() - new Date(newest.createdAt).getTime() < IDEMPOTENCY_WINDOW_MS - KEY_CLOCK_TOLERANCE_MS;
-      if (!live || !newest?.idempotentAnswer || !newest.idempotencyBodyHash) return null;
-      return { requestHash: newest.idempotencyBodyHash, answer: newest.idempotentAnswer as KeptAnswer };
-    },
-    workOf: async (record, ageMs) => {
-      const sale = madeByRecord(newest, record.createdAt);
-      if (!sale) {
-        // A process that died before creating its sale left the key "in progress" with nothing done:
-        // once no request could still be running, the key is free again. (With a sale, the
-        // scheduler's sweep reconciles it and completes the key.)
-        return record.state === 'in_progress' && ageMs > callMayStillBeRunningMs() ? 'free' : 'running';
-      }
-      // The answer the first request gave (if its body differs from this one's: 422).
-      if (sale.idempotentAnswer) return { answer: sale.idempotentAnswer as KeptAnswer };
-      // No kept answer: the sale may be settled while the key missed the answer (a process died before
-      // recording it, or a late write of the failure path landed over reconciliation's): the sale's
-      // own record is the answer. FAILED: nothing was charged, the key is free, as reconciliation
-      // would have left it.
-      if (sale.status === 'FAILED' && !sale.reconciliation) return 'free';
-      if (sale.status === 'PROCESSING' || sale.reconciliation) return 'running';
-      return { answer: await recordDone(recordId, record.createdAt, sale) };
-    },
-  };
-}
+/** After a failed pre-capture: the key freed only when nothing can have been charged (sale-keys.ts). */
+export const settleIdempotencyKeyAfterFailure = (recordId: string, keyCreatedAt: Date, error: unknown) =>
+  settleKey(recordId, keyCreatedAt, error, answerOf);
 
 /**
  * The request a key compares: an encrypted card by its fingerprint (it encrypts differently every
@@ -85,48 +28,4 @@ export function hashedRequest(input: PreCaptureInput, card: ClearCard | null): s
   return cardFingerprints(card).map((fingerprint) =>
     requestHash({ ...input, encrypted_card: undefined, card_fingerprint: fingerprint }),
   );
-}
-
-/**
- * After a failed pre-capture, the key is freed only when nothing can have been charged: a retry
- * with it must never authorize a second time. Freed: the acquirer refused the request or could not
- * be reached (the sale is FAILED), or no sale was ever created. Otherwise the acquirer may have
- * acted (its answer came and recording it failed, or no answer came): the key waits for
- * reconciliation, which writes the true answer into it; a sale already settled gets its answer now.
- * When the sale cannot even be read, the key stays in progress (409) and the sweeps settle it.
- */
-export async function settleIdempotencyKeyAfterFailure(
-  recordId: string,
-  keyCreatedAt: Date,
-  error: unknown,
-): Promise<void> {
-  // (runPreCapture turns every acquirer failure, a refusal included, into a SaleGatewayError.)
-  const refusedOrUnreachable =
-    error instanceof SaleGatewayError && !error.outcomeUnknown && error.body.sale_status === 'FAILED';
-  if (refusedOrUnreachable) {
-    await freeKey(SaleIdempotencyModel, recordId, keyCreatedAt);
-    return;
-  }
-  const sale = madeByRecord(await newestSaleOfKey(recordId), keyCreatedAt);
-  if (!sale) {
-    // Failed before any sale existed (bad input, an id or database error): nothing was sent.
-    await freeKey(SaleIdempotencyModel, recordId, keyCreatedAt);
-    return;
-  }
-  if (sale.reconciliation || sale.status === 'PROCESSING') {
-    await SaleIdempotencyModel.updateOne(recordOfUse(recordId, keyCreatedAt), {
-      $set: { state: 'reconciling', saleId: sale._id },
-    });
-    return;
-  }
-  await recordDone(recordId, keyCreatedAt, sale);
-}
-
-/** Completes a key's record with its settled sale's answer, which every later use replays. */
-async function recordDone(recordId: string, createdAt: Date, sale: Payment): Promise<KeptAnswer> {
-  const response = storableAnswer(keptAnswerOf(sale));
-  await SaleIdempotencyModel.updateOne(recordOfUse(recordId, createdAt), {
-    $set: { state: 'done', saleId: sale._id, response },
-  });
-  return response as KeptAnswer;
 }

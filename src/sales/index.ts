@@ -1,7 +1,9 @@
 /**
  * Online sale rules: pre-capture (card or PIX), capture, cancel-capture, PIX status, acquirer
  * notifications and reconciliation of calls whose outcome is unknown. Knows nothing of Express:
- * routes, jobs and tests call these functions. One file per part:
+ * routes, jobs and tests call these functions. The payment is src/payments': it writes it, and
+ * runs its acquirer calls, claims and moves; this area says what the sales API accepts, answers
+ * and owes (its events, its kept answers). One file per part:
  *
  * - pre-capture.ts and idempotency-keys.ts: pre-capture and its Idempotency-Key rules;
  * - operations.ts: capture, cancel, and the stored reads;

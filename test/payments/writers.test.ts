@@ -55,12 +55,13 @@ test('the import check sees a model imported by value, renamed or by namespace, 
 test('the write check names a write by another area, and lets src/payments, fixtures and listed files write', (t) => {
   const write = (writer: string, collection = 'online_sales') => ({ collection, command: 'update', writer });
   t.deepEqual(unlawfulWrites([write('src/checkout/settlement.ts')]), [write('src/checkout/settlement.ts')]);
+  t.deepEqual(unlawfulWrites([write('src/sales/pre-capture.ts')]).length, 1, 'src/sales writes through src/payments');
   t.deepEqual(unlawfulWrites([write('src/subscriptions/charging.ts', 'refunds')]).length, 1);
   t.deepEqual(
     unlawfulWrites([
       write('src/payments/model.ts'),
       write('test/refunds/refunds.test.ts'),
-      write('src/sales/idempotency-keys.ts'),
+      write('src/refunds/sending.ts'),
       write('src/events/outbox.ts'),
       write('src/db/migrations/0001-sweep-flags.ts'),
       write('src/checkout/settlement.ts', 'payment_links'),

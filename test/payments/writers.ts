@@ -50,8 +50,6 @@ export const PERMANENT_WRITERS: ReadonlyArray<{ file: string; why: string }> = [
 
 /** Files outside src/payments that still use the payment's models, until the slice named moves them. */
 export const MODEL_USERS_UNTIL_MOVED: ReadonlyArray<{ file: string; slice: string }> = [
-  // S3: the operations move to src/payments/operations; sales keeps routes, schemas, presentation, its key rules.
-  { file: 'src/sales/idempotency-keys.ts', slice: 'S3' },
   // S4: a link's card pay and PIX codes become payments; S5: subscription charges do.
   { file: 'src/payment-links/sale.ts', slice: 'S4' },
   { file: 'src/checkout/pix.ts', slice: 'S4' },
