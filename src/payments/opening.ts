@@ -24,8 +24,9 @@ export type NewPayment = Pick<
 >;
 
 /** Stores the payment in PROCESSING, its event numbering at 0 (its moves number their events from there). */
-export function openPayment(fields: NewPayment): Promise<Payment> {
-  return insertDocument(PaymentModel, { ...fields, status: 'PROCESSING', eventSeq: 0 });
+export async function openPayment(fields: NewPayment): Promise<Payment> {
+  // Awaited here, not handed back: the write's async stack then names this file (test/payments/writers.ts).
+  return await insertDocument(PaymentModel, { ...fields, status: 'PROCESSING', eventSeq: 0 });
 }
 
 /** The acquirer refused or was never reached: the payment, still PROCESSING, is FAILED (nothing was charged). */
