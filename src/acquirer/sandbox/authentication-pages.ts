@@ -143,6 +143,8 @@ export const AUTHENTICATION_SCRIPT = String.raw`
       borderRadius: '8px', background: '#fff' };
     Object.keys(overlayStyle).forEach(function (name) { overlay.style[name] = overlayStyle[name]; });
     Object.keys(frameStyle).forEach(function (name) { frame.style[name] = frameStyle[name]; });
+    // Keyboard and screen reader go to the bank's question (a cross-origin frame may not autofocus its input).
+    frame.addEventListener('load', function () { frame.focus(); }, { once: true });
     overlay.appendChild(frame);
     document.body.appendChild(overlay);
     debug('challenge shown');
@@ -209,7 +211,7 @@ export function challengePage(challenge: { amountCents: number; last4: string; c
 <strong>${escapeHtml(challenge.last4)}</strong>.</p>
 <form method="post">
 <label for="code">Código de verificação</label>
-<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="12" autofocus>
+<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="12">
 <div class="buttons">
 <button type="submit" name="action" value="confirm">Confirmar</button>
 <button type="submit" name="action" value="cancel">Cancelar</button>
