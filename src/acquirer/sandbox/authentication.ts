@@ -159,9 +159,9 @@ function presentedToken(req: Request): { issued: IssuedToken; problem?: undefine
   return { issued };
 }
 
-/** The order the page's bpmpi_* fields describe, or the field at fault (named as the page names it). */
 type Order = Pick<Authentication, 'cardNumber' | 'brand' | 'amountCents' | 'paymentMethod' | 'orderNumber'>;
 
+/** The order the page's bpmpi_* fields describe, or the field at fault (named as the page names it). */
 function readOrder(body: Json): { order?: Order; problem?: string } {
   const text = (name: string) => (typeof body[name] === 'string' ? body[name] : '');
   const number = text('CardNumber');
