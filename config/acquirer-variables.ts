@@ -166,6 +166,29 @@ export const ACQUIRER_VARIABLES = {
     doc: 'HMAC secret the acquirer signs card/PIX notifications with',
   }),
   tls: ACQUIRER_TLS_VARIABLES,
+  /** The authentication service (3-D Secure 2 MPI): a host of its own, HTTP Basic with its own client. */
+  threeDSecure: {
+    url: sandboxUrl(
+      'ACQUIRER_3DS_URL',
+      '/mpi',
+      "Authentication service (3-D Secure MPI) base: its token route and the script a payer's browser loads",
+    ),
+    clientId: variable({
+      env: 'ACQUIRER_3DS_CLIENT_ID',
+      schema: Joi.string().allow(''),
+      default: 'payments-sandbox',
+      doc: 'ClientId of the authentication service (HTTP Basic on its token route); empty turns 3-D Secure off (503)',
+      emptyIsAValue: true,
+    }),
+    clientSecret: variable({
+      env: 'ACQUIRER_3DS_CLIENT_SECRET',
+      schema: Joi.string().allow(''),
+      secret: true,
+      // Not required: with no secret 3-D Secure is off, as the chargeback integration is without its client.
+      default: '',
+      doc: 'ClientSecret of the authentication service (generated locally); empty turns 3-D Secure off (503)',
+    }),
+  },
   chargeback: {
     baseUrl: sandboxUrl('ACQUIRER_CHARGEBACK_BASE_URL', '/sandbox-cb/chargeback/v1', 'Acquirer chargeback API base'),
     authUrl: sandboxUrl(

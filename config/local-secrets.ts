@@ -29,6 +29,7 @@ function generate(): Record<SecretNames<typeof CONFIG_VARIABLES>, string> {
     ACQUIRER_MERCHANT_KEY: random(30),
     ACQUIRER_NOTIFICATION_SECRET: random(32),
     ACQUIRER_CHARGEBACK_CLIENT_SECRET: random(32),
+    ACQUIRER_3DS_CLIENT_SECRET: random(32),
     CHARGEBACK_NOTIFICATION_SECRET: random(32),
   };
 }

@@ -35,6 +35,7 @@ const ACQUIRER_URLS = [
   'ACQUIRER_QUERY_URL',
   'ACQUIRER_CHARGEBACK_BASE_URL',
   'ACQUIRER_CHARGEBACK_AUTH_URL',
+  'ACQUIRER_3DS_URL',
 ];
 
 /** Each rate limit with its window. */

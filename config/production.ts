@@ -22,6 +22,7 @@ export const PRODUCTION_MIN_LENGTH: Readonly<Record<string, number>> = {
   CHARGEBACK_NOTIFICATION_SECRET: 32,
   ACQUIRER_MERCHANT_KEY: 40,
   ACQUIRER_CHARGEBACK_CLIENT_SECRET: 16,
+  ACQUIRER_3DS_CLIENT_SECRET: 16,
   DASHBOARD_PASSWORD: 16,
 };
 
@@ -79,6 +80,7 @@ export function productionProblems(env: NodeJS.ProcessEnv, validated: ValidatedB
     'ACQUIRER_QUERY_URL',
     'ACQUIRER_CHARGEBACK_BASE_URL',
     'ACQUIRER_CHARGEBACK_AUTH_URL',
+    'ACQUIRER_3DS_URL',
   ])
     if (given(name) && !text(name).startsWith('https://'))
       problems.push(`${name} must be an https:// URL in production`);
@@ -111,8 +113,28 @@ export function productionProblems(env: NodeJS.ProcessEnv, validated: ValidatedB
           `${needed.length > 1 ? 'are' : 'is'} not set (the acquirer requires OAuth2 and mutual TLS)`,
       );
   }
+  problems.push(...threeDSecureProblems(given, text));
   for (const [name, off] of TEST_ONLY)
     if (text(name) !== off) problems.push(`${name} is for tests only and must stay unset in production`);
   problems.push(...defenceProblems(validated, given));
+  return problems;
+}
+
+/**
+ * 3-D Secure is on in production once its ClientSecret is given (its default is empty: off): it then needs the
+ * service's address and the ClientId the acquirer gave, never the sandbox's defaults.
+ */
+function threeDSecureProblems(given: (name: string) => boolean, text: (name: string) => string): string[] {
+  if (!given('ACQUIRER_3DS_CLIENT_SECRET')) return [];
+  const problems: string[] = [];
+  if (!given('ACQUIRER_3DS_URL'))
+    problems.push(
+      '3-D Secure is on (ACQUIRER_3DS_CLIENT_SECRET set) but ACQUIRER_3DS_URL is not set: its default is the sandbox',
+    );
+  if (!given('ACQUIRER_3DS_CLIENT_ID') || text('ACQUIRER_3DS_CLIENT_ID') === 'payments-sandbox')
+    problems.push(
+      '3-D Secure is on (ACQUIRER_3DS_CLIENT_SECRET set) but ACQUIRER_3DS_CLIENT_ID is the sandbox client: ' +
+        'set the id the acquirer gave',
+    );
   return problems;
 }

@@ -14,6 +14,9 @@
  * nothing here logs a request body or headers.
  */
 import { AcquirerUnavailableError } from './errors';
+import { getConfig } from '../../config';
+import { AcquirerNotConfiguredError } from './errors';
+import { toThreeDSecureToken, type ThreeDSecureToken, type ThreeDSecureTokenRequest } from './authentication';
 import { customerBody, expiryOf, isApprovedStatus, paymentOf, str, toSale, toUpdate, type Json } from './mapping';
 import { call, requestIdFor } from './transport';
 import type {
@@ -28,6 +31,7 @@ import type {
 
 export * from './types';
 export * from './pix-recurrence';
+export * from './authentication';
 export { AcquirerRejectedError } from './errors';
 export { isApprovedStatus } from './mapping';
 export {
@@ -241,4 +245,32 @@ export const SOFT_DECLINE_CODES: ReadonlySet<string> = new Set(['05', '51', '61'
 
 export function isSoftDecline(returnCode: string): boolean {
   return SOFT_DECLINE_CODES.has(returnCode);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3-D Secure 2: the authentication service (reference 2c, docs/design/three-d-secure.md)
+// ---------------------------------------------------------------------------------------------
+
+/** Where the payer's browser loads the authentication service's script (the page's only third-party script). */
+export function threeDSecureScriptUrl(): string {
+  return `${getConfig().acquirer.threeDSecure.url}/Scripts/BP.Mpi.3ds20.min.js`;
+}
+
+/**
+ * POST {ACQUIRER_3DS_URL}/v2/auth/token with HTTP Basic ClientId:ClientSecret: a single-use access token for the
+ * script in one payer's browser, which authenticates one card once. Not cached: each checkout asks for its own.
+ * Without a ClientId or ClientSecret configured, AcquirerNotConfiguredError (3-D Secure is off).
+ */
+export async function createThreeDSecureToken(input: ThreeDSecureTokenRequest): Promise<ThreeDSecureToken> {
+  const { clientId, clientSecret } = getConfig().acquirer.threeDSecure;
+  if (!clientId || !clientSecret) throw new AcquirerNotConfiguredError('3-D Secure (the authentication service)');
+  const result = await call({
+    operation: 'createThreeDSecureToken',
+    method: 'POST',
+    host: 'authentication',
+    path: '/v2/auth/token',
+    authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+    body: { EstablishmentCode: input.establishmentCode, MerchantName: input.merchantName, MCC: input.mcc },
+  });
+  return toThreeDSecureToken(result!.body);
 }

@@ -1,9 +1,10 @@
 /**
- * The one HTTP path to the card acquirer: one undici Agent (keep-alive pool) per process, a connect
- * timeout and a total timeout per call, MerchantId/MerchantKey headers, a RequestId on every
- * state-changing call, and an event per call for metrics (no card data, no keys in it). Every
- * transport failure is thrown as AcquirerUnavailableError, saying whether the acquirer may have
- * acted (`outcomeUnknown`); a 4xx is an AcquirerRejectedError (nothing happened there).
+ * The one HTTP path to the card acquirer and its authentication service (3-D Secure): one undici Agent
+ * (keep-alive pool) per process, a connect timeout and a total timeout per call, MerchantId/MerchantKey
+ * headers (HTTP Basic for the authentication service), a RequestId on every state-changing call, and an
+ * event per call for metrics (no card data, no keys in it). Every transport failure is thrown as
+ * AcquirerUnavailableError, saying whether the acquirer may have acted (`outcomeUnknown`); a 4xx is an
+ * AcquirerRejectedError (nothing happened there).
  */
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -81,8 +82,11 @@ function errorCode(error: unknown): string | undefined {
 export interface CallOptions {
   operation: string;
   method: 'GET' | 'POST' | 'PUT';
-  host: 'transactional' | 'query';
+  /** `authentication`: the 3-D Secure service (ACQUIRER_3DS_URL), a host of its own. */
+  host: 'transactional' | 'query' | 'authentication';
   path: string;
+  /** Sent instead of MerchantId/MerchantKey: the authentication service takes HTTP Basic, and needs no MerchantKey. */
+  authorization?: string;
   body?: unknown;
   requestId?: string;
   /** 404 answers null instead of throwing (lookups). */
@@ -132,11 +136,14 @@ export function call(options: CallOptions): Promise<CallResult | null> {
 
 async function send(options: CallOptions): Promise<CallResult | null> {
   const config = getConfig().acquirer;
-  const base = options.host === 'query' ? config.queryUrl : config.baseUrl;
+  const base = { transactional: config.baseUrl, query: config.queryUrl, authentication: config.threeDSecure.url }[
+    options.host
+  ];
   const changesState = options.method !== 'GET';
   const headers: Record<string, string> = {
-    MerchantId: config.merchantId,
-    MerchantKey: config.merchantKey,
+    ...(options.authorization
+      ? { Authorization: options.authorization }
+      : { MerchantId: config.merchantId, MerchantKey: config.merchantKey }),
     Accept: 'application/json',
   };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';

@@ -1,8 +1,9 @@
 /**
  * A complete production environment for the configuration (NODE_ENV=production): every secret given, strong and
  * distinct (this machine's generated ones, read here by the test, never by a production process), the acquirer's
- * https URLs and MerchantId, the chargeback integration off, the database of the test file (on this machine, so
- * MongoDB needs neither credentials nor TLS). Redis is left to the caller: tests of its refusals set it themselves.
+ * https URLs and MerchantId, the chargeback integration and 3-D Secure off, the database of the test file (on this
+ * machine, so MongoDB needs neither credentials nor TLS). Redis is left to the caller: tests of its refusals set it
+ * themselves.
  */
 import { loadLocalSecrets } from '../../config/local-secrets';
 import type { TestPki } from './pki';
@@ -17,6 +18,8 @@ export function productionEnvironment(env: Record<string, string> = {}): Record<
     ACQUIRER_QUERY_URL: 'https://apiquery.acquirer.invalid',
     ACQUIRER_MERCHANT_ID: '0b7c6a1e-5d4f-4c3b-9a2e-1f0e9d8c7b6a',
     ACQUIRER_CHARGEBACK_CLIENT_ID: '',
+    // 3-D Secure off: this machine's generated ClientSecret would turn it on without its service's address.
+    ACQUIRER_3DS_CLIENT_SECRET: '',
     // Processes a test starts inherit its environment: test/helpers/env.ts raises this limit far above the range
     // production takes, and the tests' process helpers give SANDBOX_PORT, a setting production refuses.
     CHECKOUT_PAY_RATE_LIMIT: '',

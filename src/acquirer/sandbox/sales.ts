@@ -10,6 +10,7 @@ import { getConfig } from '../../../config';
 import { safeEqual } from '../../platform/digests';
 import { luhnValid } from '../../cards';
 import type { SandboxArea } from './area';
+import { refusedExternalAuthentication } from './authentication';
 import {
   NOTIFICATION_SIGNATURE_HEADER as SIGNATURE_HEADER,
   PAYMENT_NOTIFICATION_PATH as NOTIFICATION_PATH,
@@ -523,6 +524,8 @@ function createSale(req: Request): Answer {
   const stored: StoredCard = card.CardToken
     ? state.cards.get(String(card.CardToken))!
     : { number: card.CardNumber, holder: card.Holder, expirationDate: card.ExpirationDate, brand: card.Brand };
+  const authenticationRefused = refusedExternalAuthentication(payment, stored.number);
+  if (authenticationRefused) return authenticationRefused;
   const sale = newSale(body, 'CreditCard');
   state.stats.authorizations++;
   const outcome = recoveringOutcome(stored.number, sale.amount) ?? cardOutcome(stored.number);
