@@ -9,7 +9,13 @@
  */
 import { getConfig } from '../../config';
 import { ApiError } from '../platform/errors';
-import { presentSale, refuseVoidOnConfirmedUnlessAllowed, voidOrRefuseCancel, type SaleAnswer, type SaleGatewayErrorBody } from '../sales';
+import {
+  presentSale,
+  refuseVoidOnConfirmedUnlessAllowed,
+  voidOrRefuseCancel,
+  type SaleAnswer,
+  type SaleGatewayErrorBody,
+} from '../sales';
 import { findSale, type SaleScope } from '../payments/transitions';
 import { PaymentModel, type Payment } from '../payments/model';
 import { admitWithTurn, recordAdmission } from './admission';
