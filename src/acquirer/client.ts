@@ -28,6 +28,7 @@ import type {
 
 export * from './types';
 export * from './pix-recurrence';
+export * from './zero-auth';
 export { AcquirerRejectedError } from './errors';
 export { isApprovedStatus } from './mapping';
 export {

@@ -19,9 +19,12 @@ import type { SandboxArea } from './area';
 import { salesSandboxArea } from './sales';
 import { chargebackSandboxArea } from './chargebacks';
 import { pixAutomaticoSandboxArea } from './pix-automatico';
+import { cardsSandboxArea } from './cards';
 
 // Pix Automático first: it takes the recurrences' POST /1/sales and passes every other sale on.
 const sandboxAreas: SandboxArea[] = [pixAutomaticoSandboxArea, salesSandboxArea, chargebackSandboxArea];
+// Zero Auth after sales: the card API's `/1` middleware (request count, injected faults) runs before it.
+sandboxAreas.push(cardsSandboxArea);
 
 /** The paths of the acquirer's chargeback API (its OAuth2 token included), which demand mutual TLS. */
 const MUTUAL_TLS_PATHS = /^\/(oauth\/|sandbox-cb\/chargeback\/)/;
