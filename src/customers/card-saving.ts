@@ -89,9 +89,15 @@ export async function saveCard(merchantId: number, customerId: string, body: unk
   for (;;) {
     const outcome = await cardClaims.claim(id, () => newCardFields(customer, card, fingerprint));
     if (outcome.claimed) return checkAndKeep(outcome.claim, card, customer);
-    if (outcome.held?.state === 'saved') return { card: presentCard(outcome.held), created: false };
-    if (Date.now() >= waitEnds) throw savingElsewhere();
-    await new Promise((resolve) => setTimeout(resolve, TWIN_POLL_MS));
+    // A twin holds it: wait for its outcome by reading only (a claim is an insert and a read).
+    let held = outcome.held;
+    while (held?.state === 'checking' && Date.now() < Math.min(waitEnds, cardClaims.leaseEnd(held)!.getTime())) {
+      await new Promise((resolve) => setTimeout(resolve, TWIN_POLL_MS));
+      held = await cardClaims.read(id);
+    }
+    if (held?.state === 'saved') return { card: presentCard(held), created: false };
+    if (held && Date.now() >= waitEnds) throw savingElsewhere();
+    // Gone (refused, or the acquirer failed: this request tries itself) or its holder died: claim it again.
   }
 }
 

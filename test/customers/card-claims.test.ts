@@ -90,3 +90,19 @@ test.serial('a customer deleted while its card is checked keeps no card, and the
   t.is(res.status, 404, res.text);
   t.is(await CustomerCardModel.countDocuments({ customerId: customer.id }), 0);
 });
+
+test.serial('twins that arrive while the first is still checking wait for it and answer its card', async (t) => {
+  const customer = await newCustomer(env.app, env.merchant);
+  await fault({ mode: 'latency', latencyMs: 700, operation: 'create', count: 1 });
+  const first = saveCard(env.app, env.merchant, customer.id, NUMBER);
+  await eventually(() => CustomerCardModel.exists({ customerId: customer.id }), 5_000, 20);
+  const twins = await Promise.all([0, 1].map(() => saveCard(env.app, env.merchant, customer.id, NUMBER)));
+  t.is((await first).status, 201);
+  t.deepEqual(
+    twins.map((twin) => [twin.status, twin.body.id]),
+    [
+      [200, (await first).body.id],
+      [200, (await first).body.id],
+    ],
+  );
+});
