@@ -25,6 +25,7 @@ function generate(): Record<SecretNames<typeof CONFIG_VARIABLES>, string> {
     CARD_RSA_PRIVATE_KEY: privateKey,
     CARD_RSA_PUBLIC_KEY: publicKey,
     CARD_FINGERPRINT_KEY: random(32),
+    SAVED_CARD_TOKEN_KEY: random(32),
     DASHBOARD_PASSWORD: random(18),
     ACQUIRER_MERCHANT_KEY: random(30),
     ACQUIRER_NOTIFICATION_SECRET: random(32),

@@ -255,6 +255,30 @@ export const CONFIG_VARIABLES = {
       parse: (key) => key || undefined,
     }),
   },
+  /**
+   * The key the acquirer's tokens of saved cards are encrypted with at rest (src/cards/sealed-tokens.ts): a token
+   * charges its card, so a copy of the database must not be enough to use it.
+   */
+  savedCardTokens: {
+    key: variable({
+      env: 'SAVED_CARD_TOKEN_KEY',
+      schema: Joi.string().min(32),
+      secret: true,
+      doc:
+        "Encrypts (AES-256-GCM) the acquirer's token of every saved card before it is stored; nothing else uses it " +
+        '(generated locally). Losing it loses every saved card',
+      see: '[cards.md](cards.md#saved-cards-and-their-tokens)',
+    }),
+    previousKey: variable({
+      env: 'SAVED_CARD_TOKEN_PREVIOUS_KEY',
+      schema: Joi.string().min(32).allow(''),
+      default: '',
+      doc:
+        'Rotation: the replaced SAVED_CARD_TOKEN_KEY, still used to read the tokens it encrypted (empty = none); ' +
+        'keep it while any card saved before the rotation is kept',
+      parse: (key) => key || undefined,
+    }),
+  },
   dashboard: {
     user: variable({
       env: 'DASHBOARD_USER',

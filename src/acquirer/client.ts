@@ -32,6 +32,7 @@ import type {
 export * from './types';
 export * from './pix-recurrence';
 export * from './authentication';
+export * from './zero-auth';
 export { AcquirerRejectedError } from './errors';
 export { isApprovedStatus } from './mapping';
 export {

@@ -27,3 +27,23 @@ export function cardFingerprints(card: ClearCard): string[] {
   const { key, previousKey } = getConfig().cardFingerprint;
   return previousKey ? [cardFingerprint(card, key), cardFingerprint(card, previousKey)] : [cardFingerprint(card, key)];
 }
+
+/**
+ * What makes two saves of a card one saved card: the number and the expiry, under the same key (labelled, so it never
+ * equals a request's fingerprint above). Not the holder (a payer types it differently from one save to the next) and
+ * not the CVV: a saved card's fingerprint is kept as long as the card, and no form of the CVV may be kept after the
+ * check it was sent for (PCI DSS 3.3.1.2). A card the issuer reissues with a new expiry is another saved card.
+ */
+export function savedCardFingerprint(
+  card: Pick<ClearCard, 'number' | 'expMonth' | 'expYear'>,
+  key: string | Buffer = getConfig().cardFingerprint.key,
+): string {
+  const fields = ['saved-card', card.number, card.expMonth, card.expYear];
+  return crypto.createHmac('sha256', key).update(JSON.stringify(fields)).digest('hex');
+}
+
+/** savedCardFingerprint under each key in use, the current key's first (a rotation: docs/cards.md). */
+export function savedCardFingerprints(card: Pick<ClearCard, 'number' | 'expMonth' | 'expYear'>): string[] {
+  const { key, previousKey } = getConfig().cardFingerprint;
+  return [key, ...(previousKey ? [previousKey] : [])].map((each) => savedCardFingerprint(card, each));
+}

@@ -15,6 +15,7 @@ import { metricsFeature } from '../metrics/routes';
 import { salesFeature } from '../sales/routes';
 import { refundsFeature } from '../refunds/routes';
 import { cardsFeature } from '../cards/routes';
+import { customersFeature } from '../customers/routes';
 
 export const features: Feature[] = [
   healthFeature,
@@ -27,6 +28,7 @@ export const features: Feature[] = [
   salesFeature,
   refundsFeature,
   cardsFeature,
+  customersFeature,
   paymentLinksFeature,
   checkoutFeature,
   webhooksFeature,

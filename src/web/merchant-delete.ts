@@ -3,11 +3,12 @@
  * users, its tokens, its establishment numbers), so a mistaken `merchant:create` can be undone and a database left
  * with no users gets the demo merchant again at the next `npm start`. Refused in production and on a database on
  * another machine, and for a merchant that has business records (sales, links, subscriptions, endpoints, events,
- * contacts): those are records of payments, not a mistake to undo with one command.
+ * contacts, customers): those are records of payments, not a mistake to undo with one command.
  */
 import { isLoopbackHost } from '../../config/formats';
 import { MerchantTokenModel, RevokedMerchantTokenModel, UserModel } from '../auth/model';
 import { CommercialContactModel } from '../contacts/model';
+import { merchantHasCustomers } from '../customers/customers';
 import { AccountEventModel } from '../events/model';
 import { releaseEstablishments } from '../merchants/establishments';
 import { MerchantModel } from '../merchants/model';
@@ -39,6 +40,7 @@ const BUSINESS_RECORDS: [name: string, held: (merchantId: number) => Promise<unk
   ['webhook endpoints', (merchantId) => WebhookEndpointModel.exists({ merchantId })],
   ['account events', (merchantId) => AccountEventModel.exists({ merchantId })],
   ['commercial contacts', (merchantId) => CommercialContactModel.exists({ merchantIds: merchantId })],
+  ['customers', merchantHasCustomers],
 ];
 
 export interface DeletedMerchant {

@@ -22,6 +22,7 @@ const FLOORS: Floor[] = [
       'src/cards',
       'src/payments',
       'src/contacts',
+      'src/customers',
       'src/webhooks',
       'src/events',
       'src/payment-links',

@@ -42,6 +42,13 @@ import type {
   RefundListResponse,
   ChargeRefundRequest,
   CardPublicKey,
+  CustomerCreate,
+  CustomerPatch,
+  Customer,
+  CustomerList,
+  CustomerCardSave,
+  CustomerCard,
+  CustomerCardList,
   PaymentLinkCreate,
   PaymentLink,
   CheckoutLink,
@@ -77,6 +84,7 @@ import type {
   ReceivePaymentNotificationResponse,
   CreateRefundOptions,
   RefundSubscriptionChargeOptions,
+  ListCustomersQuery,
   CreatePaymentLinkOptions,
   ListLinkWebhookEventsResponse,
   RedeliverWebhookEventResponse,
@@ -324,6 +332,69 @@ export const operations = {
     method: 'GET',
     path: '/api/v1/cards/public-key/',
     auth: false,
+    response: 'json',
+  },
+  createCustomer: {
+    operationId: 'createCustomer',
+    method: 'POST',
+    path: '/api/v1/customers/',
+    auth: true,
+    response: 'json',
+  },
+  listCustomers: {
+    operationId: 'listCustomers',
+    method: 'GET',
+    path: '/api/v1/customers/',
+    auth: true,
+    response: 'json',
+  },
+  getCustomer: {
+    operationId: 'getCustomer',
+    method: 'GET',
+    path: '/api/v1/customers/{id}/',
+    auth: true,
+    response: 'json',
+  },
+  updateCustomer: {
+    operationId: 'updateCustomer',
+    method: 'PATCH',
+    path: '/api/v1/customers/{id}/',
+    auth: true,
+    response: 'json',
+  },
+  deleteCustomer: {
+    operationId: 'deleteCustomer',
+    method: 'DELETE',
+    path: '/api/v1/customers/{id}/',
+    auth: true,
+    response: 'json',
+  },
+  saveCustomerCard: {
+    operationId: 'saveCustomerCard',
+    method: 'POST',
+    path: '/api/v1/customers/{id}/cards/',
+    auth: true,
+    response: 'json',
+  },
+  listCustomerCards: {
+    operationId: 'listCustomerCards',
+    method: 'GET',
+    path: '/api/v1/customers/{id}/cards/',
+    auth: true,
+    response: 'json',
+  },
+  getCustomerCard: {
+    operationId: 'getCustomerCard',
+    method: 'GET',
+    path: '/api/v1/customers/{id}/cards/{card_id}/',
+    auth: true,
+    response: 'json',
+  },
+  deleteCustomerCard: {
+    operationId: 'deleteCustomerCard',
+    method: 'DELETE',
+    path: '/api/v1/customers/{id}/cards/{card_id}/',
+    auth: true,
     response: 'json',
   },
   createPaymentLink: {
@@ -1379,6 +1450,153 @@ export class GeneratedCardsApi extends ApiGroup {
 }
 
 /**
+ * The merchant's customers and their saved cards: a card is checked with Zero Auth (nothing charged)
+ * and kept as the acquirer's token, never its number or CVV. Merchant credentials; another merchant's
+ * customer is not found. See docs/api/customers.md.
+ *
+ * Tag "customers" of the document.
+ */
+export class CustomersApi extends ApiGroup {
+  /**
+   * Create a customer
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
+   *
+   * POST /api/v1/customers/
+   */
+  createCustomer(body: CustomerCreate, options?: RequestOptions): Promise<Customer> {
+    return this.transport.call<Customer>(operations.createCustomer, { body }, options);
+  }
+
+  /**
+   * List customers, newest first, or find them by e-mail or document
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
+   *
+   * GET /api/v1/customers/
+   */
+  listCustomers(query?: ListCustomersQuery, options?: RequestOptions): Promise<CustomerList> {
+    return this.transport.call<CustomerList>(operations.listCustomers, { query }, options);
+  }
+
+  /**
+   * Read a customer
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
+   *
+   * GET /api/v1/customers/{id}/
+   *
+   * @param id cus_<24 hex>
+   */
+  getCustomer(id: string | number, options?: RequestOptions): Promise<Customer> {
+    return this.transport.call<Customer>(operations.getCustomer, { pathParams: { id } }, options);
+  }
+
+  /**
+   * Change a customer (only the fields sent)
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
+   *
+   * PATCH /api/v1/customers/{id}/
+   *
+   * @param id cus_<24 hex>
+   */
+  updateCustomer(id: string | number, body: CustomerPatch, options?: RequestOptions): Promise<Customer> {
+    return this.transport.call<Customer>(operations.updateCustomer, { pathParams: { id }, body }, options);
+  }
+
+  /**
+   * Delete a customer and forget its saved cards
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
+   *
+   * DELETE /api/v1/customers/{id}/
+   *
+   * @param id cus_<24 hex>
+   */
+  deleteCustomer(id: string | number, options?: RequestOptions): Promise<unknown> {
+    return this.transport.call<unknown>(operations.deleteCustomer, { pathParams: { id } }, options);
+  }
+
+  /**
+   * Save a customer's card: checked with Zero Auth, kept as the acquirer's token
+   *
+   * The same card (number and expiry) saved again for the same customer is the same card: 200 with it,
+   * nothing sent to the acquirer. A brand the acquirer runs no Zero Auth for (it checks Visa, Master and
+   * Elo) is saved with check.status skipped.
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
+   *
+   * POST /api/v1/customers/{id}/cards/
+   *
+   * @param id cus_<24 hex>
+   */
+  saveCustomerCard(id: string | number, body: CustomerCardSave, options?: RequestOptions): Promise<CustomerCard> {
+    return this.transport.call<CustomerCard>(operations.saveCustomerCard, { pathParams: { id }, body }, options);
+  }
+
+  /**
+   * A customer's saved cards, newest first
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
+   *
+   * GET /api/v1/customers/{id}/cards/
+   *
+   * @param id cus_<24 hex>
+   */
+  listCustomerCards(id: string | number, options?: RequestOptions): Promise<CustomerCardList> {
+    return this.transport.call<CustomerCardList>(operations.listCustomerCards, { pathParams: { id } }, options);
+  }
+
+  /**
+   * Read a saved card
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
+   *
+   * GET /api/v1/customers/{id}/cards/{card_id}/
+   *
+   * @param id cus_<24 hex>
+   *
+   * @param cardId card_<24 hex>
+   */
+  getCustomerCard(id: string | number, cardId: string | number, options?: RequestOptions): Promise<CustomerCard> {
+    return this.transport.call<CustomerCard>(
+      operations.getCustomerCard,
+      { pathParams: { id, card_id: cardId } },
+      options,
+    );
+  }
+
+  /**
+   * Delete a saved card (its token is forgotten)
+   *
+   * Bearer credential: a JWT access token of a merchant user, or an individual merchant token (mt_...).
+   * No, invalid or expired credential: 401. Another kind of credential: 403.
+   *
+   * DELETE /api/v1/customers/{id}/cards/{card_id}/
+   *
+   * @param id cus_<24 hex>
+   *
+   * @param cardId card_<24 hex>
+   */
+  deleteCustomerCard(id: string | number, cardId: string | number, options?: RequestOptions): Promise<unknown> {
+    return this.transport.call<unknown>(
+      operations.deleteCustomerCard,
+      { pathParams: { id, card_id: cardId } },
+      options,
+    );
+  }
+}
+
+/**
  * Payment links: a URL of a public checkout page the payer opens to pay by card
  *
  * Tag "payment-links" of the document.
@@ -1901,6 +2119,7 @@ export abstract class GeneratedClient<Extended extends ExtendedGroups = Extended
   readonly sales: SalesApi;
   readonly refunds: RefundsApi;
   readonly cards: Extended['cards'];
+  readonly customers: CustomersApi;
   readonly paymentLinks: PaymentLinksApi;
   readonly webhooks: WebhooksApi;
   readonly checkout: CheckoutApi;
@@ -1917,6 +2136,7 @@ export abstract class GeneratedClient<Extended extends ExtendedGroups = Extended
     this.sales = new SalesApi(transport);
     this.refunds = new RefundsApi(transport);
     this.cards = extended.cards;
+    this.customers = new CustomersApi(transport);
     this.paymentLinks = new PaymentLinksApi(transport);
     this.webhooks = new WebhooksApi(transport);
     this.checkout = new CheckoutApi(transport);

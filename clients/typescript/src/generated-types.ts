@@ -1150,6 +1150,157 @@ export interface CardPublicKey {
   previous_accepted_until: string | null;
 }
 
+/** A new customer; only name is required */
+export interface CustomerCreate {
+  /** Full name or company name; leading and trailing spaces are trimmed */
+  name: string;
+  /**
+   * E-mail, stored lower-cased; not unique. null clears it
+   *
+   * Format: email.
+   */
+  email?: string | null;
+  /**
+   * CPF or CNPJ (the alphanumeric CNPJ too), punctuation allowed, with correct check digits; stored and
+   * answered without punctuation. null clears it
+   */
+  document?: string | null;
+  /**
+   * Brazilian phone with its area code, as Brazilians type it ((11) 98765-4321, +55 11 98765-4321...);
+   * stored and answered as E.164. null clears it
+   */
+  phone?: string | null;
+  /**
+   * Your own keys and string values (at most 20 keys of up to 40 characters, values of up to 500),
+   * answered back. On PATCH it replaces the whole object; {} clears it
+   */
+  metadata?: {
+    [key: string]: string;
+  };
+}
+
+/** Any subset of the fields; an absent field keeps its value, null clears an optional one */
+export interface CustomerPatch {
+  /** Full name or company name; leading and trailing spaces are trimmed */
+  name?: string;
+  /**
+   * E-mail, stored lower-cased; not unique. null clears it
+   *
+   * Format: email.
+   */
+  email?: string | null;
+  /**
+   * CPF or CNPJ (the alphanumeric CNPJ too), punctuation allowed, with correct check digits; stored and
+   * answered without punctuation. null clears it
+   */
+  document?: string | null;
+  /**
+   * Brazilian phone with its area code, as Brazilians type it ((11) 98765-4321, +55 11 98765-4321...);
+   * stored and answered as E.164. null clears it
+   */
+  phone?: string | null;
+  /**
+   * Your own keys and string values (at most 20 keys of up to 40 characters, values of up to 500),
+   * answered back. On PATCH it replaces the whole object; {} clears it
+   */
+  metadata?: {
+    [key: string]: string;
+  };
+}
+
+export interface Customer {
+  /** cus_<24 hex> */
+  id: string;
+  /** Full name or company name; leading and trailing spaces are trimmed */
+  name: string;
+  email: string | null;
+  /** Without punctuation */
+  document: string | null;
+  document_type: 'CPF' | 'CNPJ' | null;
+  /** E.164 */
+  phone: string | null;
+  metadata: {
+    [key: string]: string;
+  };
+  /**
+   * ISO 8601, UTC
+   *
+   * Format: date-time.
+   */
+  created_at: string;
+  /**
+   * ISO 8601, UTC
+   *
+   * Format: date-time.
+   */
+  updated_at: string;
+}
+
+export interface CustomerList {
+  results: Array<Customer>;
+  /** Pass as cursor for the next page; null: last page */
+  next_cursor: string | null;
+}
+
+export interface CustomerCardSave {
+  /**
+   * The card JSON encrypted with the service public key (RSAES-PKCS1-v1_5, base64), as a sale's
+   * encrypted_card: docs/cards.md. Decrypted in memory only; the number and the CVV are never kept
+   */
+  encrypted_card: string;
+}
+
+/** How the card was checked when it was saved */
+export interface CustomerCardCheck {
+  /**
+   * passed: the issuer said the card is valid (Zero Auth, nothing charged); skipped: the acquirer does
+   * not run Zero Auth for this brand, so the card was saved unchecked
+   */
+  status: 'passed' | 'skipped';
+  /** Why the check was skipped; null when passed */
+  reason: string | null;
+  /**
+   * When the card was checked (or the check skipped), ISO 8601, UTC
+   *
+   * Format: date-time.
+   */
+  checked_at: string;
+}
+
+export interface CustomerCard {
+  /** card_<24 hex> */
+  id: string;
+  customer_id: string;
+  /** The acquirer's spelling: Visa, Master, Elo, Amex... */
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  holder: string;
+  check: CustomerCardCheck;
+  /**
+   * ISO 8601, UTC
+   *
+   * Format: date-time.
+   */
+  created_at: string;
+}
+
+export interface CustomerCardList {
+  /** The customer's saved cards, newest first */
+  results: Array<CustomerCard>;
+}
+
+/** Zero Auth refused the card: it was not saved */
+export interface CustomerCardRefused {
+  /** The issuer's refusal in words, and what to do about it */
+  detail: string;
+  /** The issuer's code (ABECS): 05, 51, 57... */
+  return_code: string;
+  /** The acquirer's own text */
+  return_message: string;
+}
+
 export interface PaymentLinkCreate {
   /**
    * Amount in cents. A number with a fraction gives {"value": ["A valid integer is required: value is in
@@ -1874,6 +2025,16 @@ export interface RefundSubscriptionChargeOptions extends RequestOptions {
   idempotencyKey?: string;
 }
 
+export interface ListCustomersQuery {
+  /** Only customers with this e-mail (case does not matter) */
+  email?: string;
+  /** Only customers with this CPF or CNPJ (punctuation does not matter) */
+  document?: string;
+  limit?: number;
+  /** next_cursor of the last page */
+  cursor?: string;
+}
+
 export interface CreatePaymentLinkOptions extends RequestOptions {
   /**
    * Header Idempotency-Key.
@@ -2267,6 +2428,82 @@ export interface OperationErrors {
   };
   getCardPublicKey: {
     400: FieldErrors;
+    503: ErrorDetail;
+  };
+  createCustomer: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    503: ErrorDetail;
+  };
+  listCustomers: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    503: ErrorDetail;
+  };
+  getCustomer: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    503: ErrorDetail;
+  };
+  updateCustomer: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    503: ErrorDetail;
+  };
+  deleteCustomer: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    503: ErrorDetail;
+  };
+  saveCustomerCard: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
+    422: CustomerCardRefused;
+    502: ErrorDetail;
+    503: ErrorDetail;
+  };
+  listCustomerCards: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    503: ErrorDetail;
+  };
+  getCustomerCard: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    503: ErrorDetail;
+  };
+  deleteCustomerCard: {
+    400: FieldErrors;
+    401: ErrorDetail;
+    403: ErrorDetail;
+    404: ErrorDetail;
+    409: ErrorDetail;
+    413: ErrorDetail;
+    415: ErrorDetail;
     503: ErrorDetail;
   };
   createPaymentLink: {

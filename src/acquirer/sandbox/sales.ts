@@ -393,7 +393,8 @@ function validateSale(body: Json): { Code: number; Message: string }[] {
 
 function operationOf(req: Request): Fault['operation'] {
   if (req.method === 'GET') return 'query';
-  if (req.path === '/1/card') return 'card';
+  // Under the `/1` mount req.path is relative to it (`/card`): match either form.
+  if (/^(\/1)?\/card$/.test(req.path)) return 'card';
   if (/\/capture$/.test(req.path)) return 'capture';
   if (/\/void$/.test(req.path)) return 'void';
   return 'create';

@@ -20,11 +20,18 @@ import { salesSandboxArea } from './sales';
 import { chargebackSandboxArea } from './chargebacks';
 import { pixAutomaticoSandboxArea } from './pix-automatico';
 import { authenticationSandboxArea } from './authentication';
+import { cardsSandboxArea } from './cards';
 
-// Pix Automático first: it takes the recurrences' POST /1/sales and passes every other sale on.
-const sandboxAreas: SandboxArea[] = [pixAutomaticoSandboxArea, salesSandboxArea, chargebackSandboxArea];
-// The authentication service (3-D Secure) under /mpi, a host of its own at the acquirer.
-sandboxAreas.push(authenticationSandboxArea);
+// Pix Automático first: it takes the recurrences' POST /1/sales and passes every other sale on; Zero Auth after
+// sales (the card API's `/1` middleware, request count and injected faults, runs before it); the authentication
+// service (3-D Secure) under /mpi, a host of its own at the acquirer.
+const sandboxAreas: SandboxArea[] = [
+  pixAutomaticoSandboxArea,
+  salesSandboxArea,
+  chargebackSandboxArea,
+  cardsSandboxArea,
+  authenticationSandboxArea,
+];
 
 /** The paths of the acquirer's chargeback API (its OAuth2 token included), which demand mutual TLS. */
 const MUTUAL_TLS_PATHS = /^\/(oauth\/|sandbox-cb\/chargeback\/)/;
