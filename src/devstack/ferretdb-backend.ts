@@ -74,3 +74,31 @@ export async function ensurePostgresDatabase(url: string): Promise<void> {
     await client.end();
   }
 }
+
+/** The catalog tables FerretDB's DDL writes: every database a test creates and drops adds and kills their rows. */
+const CHURNED_CATALOG = [
+  'pg_class',
+  'pg_attribute',
+  'pg_depend',
+  'pg_index',
+  'pg_type',
+  'pg_constraint',
+  'pg_statistic',
+];
+
+/**
+ * After a run that created and dropped databases (npm test makes ~130): a plain VACUUM of the catalog tables their
+ * tables and indexes churned, so the next run reuses that space. Autovacuum did not keep up: after a day of runs
+ * pg_class held 53 MB for 410 live relations (184 kB once rewritten), and a fresh-clone suite took 24.5 minutes where
+ * it took 9.5 before. Plain VACUUM takes no lock that stops other sessions. Nothing to do on the SQLite backend.
+ */
+export async function vacuumChurnedCatalog(url = ferretPostgresUrl()): Promise<void> {
+  if (ferretBackend() !== 'postgresql') return;
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  await client.connect();
+  try {
+    for (const table of CHURNED_CATALOG) await client.query(`VACUUM pg_catalog.${table}`);
+  } finally {
+    await client.end();
+  }
+}
